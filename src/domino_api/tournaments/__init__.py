@@ -1,0 +1,1 @@
+"""Tournament pairing and standings."""
