@@ -1,0 +1,37 @@
+# The two commands a newcomer types are `make run` and `make test`; everything else is a helper.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test lint types openapi-check bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(BIN)/domino-api serve --host 127.0.0.1 --port 8000
+
+lint: install
+	$(BIN)/ruff check src tests bench migrations
+	$(BIN)/ruff format --check src tests bench migrations
+
+types: install
+	$(BIN)/mypy
+
+openapi-check: install
+	$(BIN)/domino-api openapi --check
+
+test: lint types openapi-check
+	$(BIN)/python -m pytest
+
+bench: install
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) .domino .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""domino-api: an async JSON/WebSocket game service for dominoes."""

@@ -1,0 +1,140 @@
+"""create_app(): lifespan (database, listener), routers, error handlers, probes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from sqlalchemy import text
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from domino_api.clock import Clock
+from domino_api.config import Settings, get_settings
+from domino_api.engine import EngineError
+from domino_api.errors import ServiceError, problem
+from domino_api.store.db import make_engine, make_sessionmaker, resolve_database_url
+from domino_api.store.migrate import current_revision, head_revision
+
+log = logging.getLogger(__name__)
+
+PROBLEM = "application/problem+json"
+
+
+def problem_response(status: int, body: dict[str, Any], headers: dict[str, str] | None = None):
+    return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
+
+
+def _validation_detail(exc: RequestValidationError) -> tuple[int, str, str]:
+    errors = exc.errors()
+    if any(err.get("type") == "json_invalid" for err in errors):
+        return 400, "bad_request", "The body is not valid JSON."
+    parts = []
+    for err in errors[:5]:
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return 422, "validation_error", "; ".join(parts)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ServiceError)
+    async def service_error(_: Request, exc: ServiceError) -> Response:
+        headers = {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else None
+        body = problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
+        return problem_response(exc.status, body, headers)
+
+    @app.exception_handler(EngineError)
+    async def engine_error(_: Request, exc: EngineError) -> Response:
+        body = problem(exc.status, exc.code, exc.code.replace("_", " ").capitalize(), str(exc))
+        return problem_response(exc.status, body)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_: Request, exc: RequestValidationError) -> Response:
+        status, code, detail = _validation_detail(exc)
+        title = "Malformed request" if status == 400 else "Invalid input"
+        return problem_response(status, problem(status, code, title, detail))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> Response:
+        code = "not_found" if exc.status_code == 404 else "bad_request"
+        title = "Not found" if exc.status_code == 404 else "Request refused"
+        body = problem(exc.status_code, code, title, str(exc.detail))
+        return problem_response(exc.status_code, body)
+
+    @app.exception_handler(Exception)
+    async def unexpected(_: Request, exc: Exception) -> Response:
+        log.exception("unhandled error", exc_info=exc)
+        body = problem(500, "internal_error", "Internal error", "Something went wrong on our side.")
+        return problem_response(500, body)
+
+
+def create_app(
+    settings: Settings | None = None,
+    clock: Clock | None = None,
+    database_url: str | None = None,
+    start_background: bool = True,
+) -> FastAPI:
+    settings = settings or get_settings()
+    clock = clock or Clock()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        url = database_url or await asyncio.to_thread(resolve_database_url, settings)
+        engine = make_engine(url, settings)
+        app.state.database_url = url
+        app.state.db_engine = engine
+        app.state.sessionmaker = make_sessionmaker(engine)
+        from domino_api.runtime import start_runtime, stop_runtime
+
+        await start_runtime(app, start_background)
+        try:
+            yield
+        finally:
+            await stop_runtime(app)
+            await engine.dispose()
+
+    app = FastAPI(
+        title="domino-api",
+        version="1.0.0",
+        summary="Dominoes as a service: sealed deals, live tables, bots and tournaments.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.clock = clock
+    install_error_handlers(app)
+    _install_probes(app)
+    from domino_api.routes import include_routers
+
+    include_routers(app)
+    return app
+
+
+def _install_probes(app: FastAPI) -> None:
+    @app.get("/healthz", summary="Process alive", tags=["operators"])
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get(
+        "/readyz",
+        summary="Database reachable and schema at the latest migration",
+        tags=["operators"],
+        responses={503: {"description": "Not ready"}},
+    )
+    async def readyz(request: Request) -> Response:
+        engine = request.app.state.db_engine
+        try:
+            async with engine.connect() as connection:
+                await connection.execute(text("SELECT 1"))
+            current = await current_revision(engine)
+        except Exception as exc:  # the probe must answer, whatever the database does
+            return JSONResponse({"status": "unavailable", "detail": str(exc)[:200]}, 503)
+        head = head_revision(request.app.state.database_url)
+        if current != head:
+            detail = {"status": "migrations_pending", "current": current, "head": head}
+            return JSONResponse(detail, 503)
+        return JSONResponse({"status": "ready", "revision": current})

@@ -1,0 +1,102 @@
+"""The `domino-api` command line: serve, migrate, openapi, and the tools around the engine."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+
+from domino_api.config import get_settings
+
+app = typer.Typer(help="domino-api: dominoes as a service.", no_args_is_help=True)
+
+OPENAPI_PATH = Path("openapi/openapi.json")
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to bind"),
+    port: int = typer.Option(8000, help="Port to bind"),
+    workers: int = typer.Option(1, help="Worker processes"),
+    migrate_first: bool = typer.Option(True, "--migrate/--no-migrate", help="Migrate on start"),
+) -> None:
+    """Migrate (by default) and serve the API with uvicorn."""
+    import uvicorn
+
+    from domino_api.logs import configure_logging
+    from domino_api.store.db import resolve_database_url
+    from domino_api.store.migrate import upgrade_to_head
+
+    settings = get_settings()
+    configure_logging(settings)
+    url = resolve_database_url(settings)
+    if migrate_first:
+        upgrade_to_head(url)
+    if not settings.database_url:
+        # Child processes and reloads must reuse the server this process just started.
+        import os
+
+        os.environ["DOMINO_DATABASE_URL"] = url
+        get_settings.cache_clear()
+    typer.echo(f"domino-api on http://{host}:{port} (docs at http://{host}:{port}/docs)")
+    uvicorn.run(
+        "domino_api.asgi:app",
+        host=host,
+        port=port,
+        workers=workers,
+        log_config=None,
+        ws_ping_interval=None,
+    )
+
+
+@app.command()
+def migrate() -> None:
+    """Run database migrations to the latest revision."""
+    from domino_api.store.db import resolve_database_url
+    from domino_api.store.migrate import upgrade_to_head
+
+    upgrade_to_head(resolve_database_url(get_settings()))
+    typer.echo("database at the latest migration")
+
+
+def openapi_text() -> str:
+    from domino_api.api import create_app
+
+    document = create_app().openapi()
+    return json.dumps(document, indent=2, sort_keys=True) + "\n"
+
+
+@app.command()
+def openapi(
+    out: Path = typer.Option(OPENAPI_PATH, help="Where to write the document"),
+    check: bool = typer.Option(False, help="Fail when the committed document differs"),
+) -> None:
+    """Write (or --check) the OpenAPI document generated from the app."""
+    text = openapi_text()
+    if check:
+        if not out.exists() or out.read_text() != text:
+            typer.echo(f"{out} is out of date: run 'domino-api openapi' and commit it.", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"{out} is up to date")
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+    typer.echo(f"wrote {out}")
+
+
+def _register_optional() -> None:
+    """Commands that live beside their subsystems register themselves here."""
+    from domino_api import simulate
+
+    simulate.register(app)
+
+
+def main() -> None:
+    _register_optional()
+    app(prog_name="domino-api")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,27 @@
+"""The one injectable clock: tests advance time instead of sleeping."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+
+class Clock:
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+class FakeClock(Clock):
+    """A clock that moves only when told to (tests, simulations)."""
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self._now = start or datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        return self._now
+
+    def advance(self, seconds: float) -> datetime:
+        self._now += timedelta(seconds=seconds)
+        return self._now
+
+    def set(self, moment: datetime) -> None:
+        self._now = moment

@@ -1,0 +1,45 @@
+"""Settings from the environment (prefix DOMINO_), in one typed object."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DOMINO_", extra="ignore")
+
+    # Unset means: start the embedded PostgreSQL in `embedded_pgdata` (the `make run` default).
+    database_url: str | None = None
+    embedded_pgdata: Path = Path(".domino/pgdata")
+    embedded_database: str = "domino"
+    db_pool_size: int = 10
+    db_max_overflow: int = 20
+
+    # Presence: a seat is connected while any socket was seen within this span (API.md).
+    presence_lease_s: float = 30.0
+    presence_refresh_s: float = 10.0
+    keepalive_s: float = 20.0
+    ws_auth_timeout_s: float = 5.0
+    ws_send_queue: int = 1000
+
+    # Rate limits per client address (join by code, create player): requests per window.
+    join_rate_limit: int = 20
+    create_player_rate_limit: int = 30
+    rate_window_s: float = 60.0
+
+    # Tables that never start, and tables nobody is at, are abandoned after this long.
+    abandon_after_s: float = 24 * 3600
+    next_hand_delay_s: float = 30.0
+    check_in_s: float = 300.0
+    worker_interval_s: float = 5.0
+
+    log_json: bool = True
+    log_level: str = "INFO"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,70 @@
+"""Domain errors that carry their HTTP status and stable code; one handler renders them (RFC 9457)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class ServiceError(Exception):
+    """Base of every expected failure; `code` is from the closed list in the API contract."""
+
+    status: ClassVar[int] = 400
+    code: ClassVar[str] = "bad_request"
+    title: ClassVar[str] = "Bad request"
+
+    def __init__(self, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.extra = extra
+
+
+def _error(name: str, status: int, code: str, title: str) -> type[ServiceError]:
+    return type(name, (ServiceError,), {"status": status, "code": code, "title": title})
+
+
+BadRequest = _error("BadRequest", 400, "bad_request", "Malformed request")
+Unauthenticated = _error("Unauthenticated", 401, "unauthenticated", "Authentication required")
+NotSeated = _error("NotSeated", 403, "not_seated", "Not seated at this match")
+NotHost = _error("NotHost", 403, "not_host", "Only the host may do this")
+NotYourSeat = _error("NotYourSeat", 403, "not_your_seat", "That seat is not yours")
+MatchNotFound = _error("MatchNotFound", 404, "match_not_found", "Match not found")
+TournamentNotFound = _error(
+    "TournamentNotFound", 404, "tournament_not_found", "Tournament not found"
+)
+PlayerNotFound = _error("PlayerNotFound", 404, "player_not_found", "Player not found")
+CodeNotFound = _error("CodeNotFound", 404, "code_not_found", "No open match has that code")
+StaleSeq = _error("StaleSeq", 409, "stale_seq", "The match has moved on")
+MatchOverError = _error("MatchOverError", 409, "match_over", "The match is over")
+MatchNotStartedError = _error(
+    "MatchNotStartedError", 409, "match_not_started", "The match has not started"
+)
+MatchInProgressError = _error(
+    "MatchInProgressError", 409, "match_in_progress", "The match has already started"
+)
+SeatsEmpty = _error("SeatsEmpty", 409, "seats_empty", "Some seats are still empty")
+MatchFull = _error("MatchFull", 409, "match_full", "No free seat")
+SeatInUse = _error("SeatInUse", 409, "seat_in_use", "That seat's holder is connected")
+SeatForfeited = _error("SeatForfeited", 409, "seat_forfeited", "That seat has forfeited")
+LedgerSealedError = _error("LedgerSealedError", 409, "ledger_sealed", "The ledger is sealed")
+EntrantLimitReached = _error("EntrantLimitReached", 409, "entrant_limit", "Too many entrants")
+EntrantLimitTooHigh = _error(
+    "EntrantLimitTooHigh", 422, "entrant_limit", "Entrant limit above the host's plan"
+)
+TournamentStarted = _error(
+    "TournamentStarted", 409, "tournament_started", "The tournament has started"
+)
+ValidationFailed = _error("ValidationFailed", 422, "validation_error", "Invalid input")
+UnknownTileBack = _error("UnknownTileBack", 422, "unknown_tile_back", "Unknown tile back")
+RateLimited = _error("RateLimited", 429, "rate_limited", "Too many requests")
+
+
+def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:
+    """An RFC 9457 problem document with our `code` member."""
+    return {
+        "type": f"https://domino-api.dev/problems/{code}",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }

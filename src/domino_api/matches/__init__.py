@@ -1,0 +1,1 @@
+"""Matches: tables, seats, moves, events and ledgers over the one write path."""

@@ -1,0 +1,233 @@
+"""Request and response bodies for matches (the OpenAPI document frontends generate from)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+EndName = Literal["left", "right", "up", "down"]
+Status = Literal["waiting", "playing", "hand_over", "finished", "abandoned", "cancelled"]
+TileIn = tuple[int, int]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SeatSpec(Strict):
+    type: Literal["human", "bot"]
+    holder: Literal["host"] | None = Field(
+        default=None, description="'host': the host holds this seat too (hot-seat play)."
+    )
+    strategy: Literal["plain", "planner", "random"] | None = None
+
+
+class MatchCreate(Strict):
+    ruleset: str = Field(max_length=32, examples=["all-fives"])
+    options: dict[str, Any] = Field(default_factory=dict, examples=[{"target": 150}])
+    seats: list[SeatSpec] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=4,
+        description="Every seat, seat 0 first (the host). Default: the host and one open seat.",
+    )
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "ruleset": "all-fives",
+                    "options": {"target": 150},
+                    "seats": [{"type": "human"}, {"type": "bot", "strategy": "planner"}],
+                }
+            ]
+        },
+    )
+
+
+class JoinBody(Strict):
+    code: str = Field(pattern=r"^[0-9]{4}$", examples=["4821"])
+
+
+class StartBody(Strict):
+    cut: str | None = Field(default=None, max_length=64, examples=["moon"])
+    fill_with_bots: bool = False
+
+
+class MoveBody(Strict):
+    action: Literal["play", "draw", "pass"]
+    tile: TileIn | None = None
+    end: EndName | None = None
+    seq: int = Field(ge=0, le=2**31 - 1)
+    seat: int | None = Field(default=None, ge=0, le=3)
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "examples": [
+                {"action": "play", "tile": [3, 5], "end": "right", "seq": 42},
+                {"action": "draw", "seq": 42},
+            ]
+        },
+    )
+
+
+class NextHandBody(Strict):
+    seq: int | None = Field(default=None, ge=0, le=2**31 - 1)
+    seat: int | None = Field(default=None, ge=0, le=3)
+
+
+class SeatBody(Strict):
+    seat: int | None = Field(default=None, ge=0, le=3)
+
+
+class MessageBody(Strict):
+    text: str = Field(min_length=1, max_length=500, examples=["good game!"])
+    seat: int | None = Field(default=None, ge=0, le=3)
+
+
+class SeatOut(BaseModel):
+    seat: int
+    name: str | None
+    type: Literal["human", "bot"]
+    strategy: str | None
+    connected: bool
+    away_since: str | None
+    autopilot: bool
+    forfeited: bool
+    ready: bool
+    score: int
+    hands_won: int
+    tiles: int
+    tile_back: str
+
+
+class YouOut(BaseModel):
+    seat: int
+    seats: list[int]
+    hand: list[TileIn]
+
+
+class BoardTile(BaseModel):
+    tile: TileIn
+    end: EndName | None
+    outer: int | None
+    spinner: bool
+
+
+class OpenEnd(BaseModel):
+    end: EndName
+    pips: int
+
+
+class BoardOut(BaseModel):
+    tiles: list[BoardTile]
+    ends: list[OpenEnd]
+    ends_total: int
+
+
+class MustCover(BaseModel):
+    tile: TileIn
+    ends: list[EndName]
+
+
+class TurnOut(BaseModel):
+    seat: int
+    deadline: str | None
+    must_cover: MustCover | None
+
+
+class LegalOut(BaseModel):
+    action: Literal["play", "draw", "pass", "next_hand"]
+    tile: TileIn | None = None
+    end: EndName | None = None
+    points: int | None = None
+
+
+class HandResultOut(BaseModel):
+    number: int
+    reason: str
+    winner: int | None
+    tied: bool
+    pips: list[int]
+    points: int
+    hands: list[list[TileIn]]
+
+
+class ResultOut(BaseModel):
+    winner: int | None
+    reason: Literal["target", "best_of", "forfeit", "abandoned", "cancelled"]
+    scores: list[int]
+    hands_won: list[int]
+    forfeited_by: int | None
+
+
+class ViewOut(BaseModel):
+    id: str
+    code: str | None
+    status: Status
+    ruleset: dict[str, Any]
+    seq: int
+    now: str
+    hand_number: int
+    commitment: str
+    host_seat: int | None
+    tournament: str | None
+    check_in_deadline: str | None
+    next_hand_at: str | None
+    seats: list[SeatOut]
+    you: YouOut | None
+    board: BoardOut
+    stock: int
+    turn: TurnOut | None
+    legal: list[LegalOut]
+    last_hand: HandResultOut | None
+    result: ResultOut | None
+    rematch_match_id: str | None = None
+
+
+class EventOut(BaseModel):
+    seq: int
+    type: str
+    at: str
+    data: dict[str, Any]
+
+
+class EventsOut(BaseModel):
+    events: list[EventOut]
+
+
+class MoveOut(BaseModel):
+    view: ViewOut
+    events: list[EventOut]
+
+
+class RulesetOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str
+    overrides: dict[str, Any]
+
+
+class RulesetsOut(BaseModel):
+    rulesets: list[RulesetOut]
+
+
+class VerifyBody(Strict):
+    secret: str = Field(pattern=r"^[0-9a-fA-F]{64}$")
+    commitment: str = Field(pattern=r"^[0-9a-fA-F]{64}$")
+    cut: str = Field(max_length=64)
+    hand_number: int = Field(ge=1, le=10_000)
+    attempt: int = Field(ge=0, le=10_000)
+    max_pip: Literal[6, 9]
+    players: int = Field(ge=2, le=4)
+    hand_size: int = Field(ge=1, le=13)
+
+
+class VerifyOut(BaseModel):
+    commitment_ok: bool
+    hands: list[list[TileIn]]
+    stock: list[TileIn]

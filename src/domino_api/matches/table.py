@@ -1,0 +1,247 @@
+"""The one write path: a locked table, an engine transition, stored events, computer replies."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from domino_api import engine
+from domino_api.bots import get_strategy
+from domino_api.clock import Clock
+from domino_api.errors import MatchNotFound
+from domino_api.players import records
+from domino_api.store import matches_repo, players_repo
+from domino_api.store.models import Match, Seat
+
+OVER = ("finished", "abandoned", "cancelled")
+# A computer streak is bounded so a rules bug can never spin a transaction forever.
+MAX_COMPUTER_MOVES = 2_000
+
+
+@dataclass
+class Table:
+    """One match as loaded for an action: the row (locked when writing), seats, engine state."""
+
+    match: Match
+    seats: list[Seat]
+    state: engine.MatchState
+    names: dict[str, str] = field(default_factory=dict)
+    tile_backs: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def over(self) -> bool:
+        return self.state.status in OVER
+
+    def is_computer(self, seat: int) -> bool:
+        row = self.seats[seat]
+        return row.type == "bot" or row.autopilot or row.forfeited
+
+    def humans_in_play(self) -> list[int]:
+        return [s.seat for s in self.seats if s.type == "human" and not self.is_computer(s.seat)]
+
+    def seats_of(self, player_id: str) -> list[int]:
+        return [s.seat for s in self.seats if s.player_id == player_id]
+
+
+async def load(session: AsyncSession, match_id: str, *, for_update: bool) -> Table:
+    if len(match_id) > 36:
+        raise MatchNotFound(f"No match {match_id[:40]!r}.")
+    getter = matches_repo.lock if for_update else matches_repo.get
+    match = await getter(session, match_id)
+    if match is None:
+        raise MatchNotFound(f"No match {match_id!r}.")
+    seats = await matches_repo.seats(session, match_id)
+    table = Table(match=match, seats=seats, state=engine.from_json(match.snapshot))
+    await _load_names(session, table)
+    return table
+
+
+async def _load_names(session: AsyncSession, table: Table) -> None:
+    ids = [s.player_id for s in table.seats if s.player_id]
+    players = await players_repo.by_ids(session, ids)
+    table.names = {pid: p.name for pid, p in players.items()}
+    table.tile_backs = {pid: p.tile_back for pid, p in players.items()}
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat().replace("+00:00", "Z") if moment else None
+
+
+def _turn_deadline(table: Table, before: engine.MatchState, now: datetime) -> datetime | None:
+    """RULES 10: a turn starts at a deal or when the turn passes to another seat."""
+    state, clock = table.state, table.state.ruleset.turn_clock
+    if clock is None or table.match.solo or state.status != "playing" or state.turn is None:
+        return None
+    if table.is_computer(state.turn):
+        return None
+    same_turn = (
+        before.status == "playing"
+        and before.turn == state.turn
+        and before.hand_number == state.hand_number
+    )
+    if same_turn and table.match.turn_deadline is not None:
+        return table.match.turn_deadline
+    return now + timedelta(seconds=clock.allowance_s + clock.grace_s)
+
+
+def _next_hand_at(table: Table, now: datetime, delay_s: float) -> datetime | None:
+    if table.state.status != "hand_over" or table.state.ruleset.turn_clock is None:
+        return None
+    if table.match.solo:
+        return None
+    return table.match.next_hand_at or now + timedelta(seconds=delay_s)
+
+
+def _event_row(table: Table, event: engine.Event, now: datetime) -> dict[str, Any]:
+    data = dict(event.data)
+    if event.type == "turn" and data.get("seat") == table.state.turn:
+        data["deadline"] = _iso(table.match.turn_deadline)
+    return {
+        "match_id": table.match.id,
+        "seq": event.seq,
+        "type": event.type,
+        "at": now,
+        "data": data,
+        "private": {str(seat): dict(part) for seat, part in event.private.items()},
+        "action": None,
+    }
+
+
+async def persist(
+    session: AsyncSession,
+    clock: Clock,
+    table: Table,
+    transition: engine.Transition,
+    action: dict[str, Any],
+    next_hand_delay_s: float = 30.0,
+) -> list[dict[str, Any]]:
+    """Store one transition: snapshot, status, deadlines, its events, and a NOTIFY on commit."""
+    now = clock.now()
+    before = table.state
+    table.state = transition.state
+    match = table.match
+    match.turn_deadline = _turn_deadline(table, before, now)
+    match.next_hand_at = _next_hand_at(table, now, next_hand_delay_s)
+    if before.status == "waiting" and table.state.status == "playing":
+        match.started_at = now
+    rows = [_event_row(table, event, now) for event in transition.events]
+    if rows:
+        rows[0]["action"] = action
+    match.snapshot = engine.to_json(table.state)
+    match.seq = table.state.seq
+    match.game_seq = table.state.game_seq
+    match.status = table.state.status
+    match.updated_at = now
+    newly_over = table.over and match.finished_at is None
+    if newly_over:
+        match.finished_at = now
+        match.turn_deadline = None
+        match.next_hand_at = None
+    match.due_at = due_at(table)
+    await session.flush()
+    await matches_repo.insert_events(session, rows)
+    if rows:
+        await matches_repo.notify(session, match.id, table.state.seq)
+    if newly_over:
+        await records.on_match_finished(session, table, now)
+    return rows
+
+
+def due_at(table: Table) -> datetime | None:
+    """The earliest moment something must happen to this match (the sweeper's index)."""
+    match = table.match
+    if table.over:
+        return None
+    moments = [m for m in (match.turn_deadline, match.next_hand_at, match.check_in_deadline) if m]
+    away = table.state.ruleset.away_forfeit_s
+    if away and not match.solo and table.state.status in ("playing", "hand_over"):
+        for seat in table.humans_in_play():
+            present = seat_present_until(table.seats[seat], match)
+            if present is not None:
+                moments.append(present + timedelta(seconds=away))
+    return min(moments) if moments else None
+
+
+def seat_present_until(seat: Seat, match: Match) -> datetime | None:
+    """The last moment the seat was known to be at the table while the match was in play."""
+    marks = [m for m in (seat.last_seen_at, seat.connected_until, match.started_at) if m]
+    return max(marks) if marks else None
+
+
+async def apply(
+    session: AsyncSession,
+    clock: Clock,
+    table: Table,
+    seat: int | None,
+    action: Any,
+    next_hand_delay_s: float = 30.0,
+) -> list[dict[str, Any]]:
+    """Apply one action, then let computer seats that get the turn reply in the same transaction."""
+    transition = engine.apply(table.state, seat, action)
+    note = {"seat": seat, "action": engine.action_to_json(action)}
+    rows = await persist(session, clock, table, transition, note, next_hand_delay_s)
+    rows += await run_computers(session, clock, table, next_hand_delay_s)
+    return rows
+
+
+async def record(
+    session: AsyncSession,
+    clock: Clock,
+    table: Table,
+    event_type: str,
+    data: dict[str, Any],
+    private: dict[int, dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """A service event (chat, presence, seats): bumps seq through the engine, stored the same way."""
+    transition = engine.record(table.state, event_type, data, private)
+    return await persist(session, clock, table, transition, {"record": event_type})
+
+
+def _computer_rng(table: Table) -> random.Random:
+    # Seeded by match and seq so a replayed decision is the same decision.
+    return random.Random(f"{table.match.id}:{table.state.seq}")
+
+
+async def run_computers(
+    session: AsyncSession, clock: Clock, table: Table, next_hand_delay_s: float = 30.0
+) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for _ in range(MAX_COMPUTER_MOVES):
+        state = table.state
+        if state.status == "hand_over" and not table.humans_in_play():
+            transition = engine.apply(state, None, engine.NextHand())
+            note = {"seat": None, "action": engine.action_to_json(engine.NextHand())}
+        elif state.status == "playing" and state.turn is not None and table.is_computer(state.turn):
+            seat_row = table.seats[state.turn]
+            name = seat_row.strategy if seat_row.type == "bot" and seat_row.strategy else "planner"
+            view = engine.seat_view(state, state.turn)
+            action, reason = get_strategy(name).choose(view, _computer_rng(table))
+            if hasattr(action, "reason") and reason:
+                action = dataclasses.replace(action, reason=reason)
+            transition = engine.apply(state, state.turn, action)
+            note = {"seat": state.turn, "action": engine.action_to_json(action)}
+        else:
+            break
+        rows += await persist(session, clock, table, transition, note, next_hand_delay_s)
+    return rows
+
+
+def replay(rows: list[Any], initial: engine.MatchState) -> engine.MatchState:
+    """Fold stored events back into a state: the snapshot must equal this (a tested property)."""
+    state = initial
+    for row in rows:
+        note = row.action
+        if note is None:
+            continue
+        if "record" in note:
+            private = {int(k): v for k, v in (row.private or {}).items()}
+            state = engine.record(state, row.type, row.data, private or None).state
+        else:
+            action = engine.action_from_json(note["action"])
+            state = engine.apply(state, note["seat"], action).state
+    return state

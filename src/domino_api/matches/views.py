@@ -1,0 +1,100 @@
+"""The per-seat view and event copies: every byte a client gets passes through here."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from domino_api import engine
+from domino_api.matches.table import Table, seat_present_until
+from domino_api.players.tile_backs import DEFAULT_TILE_BACK
+
+COMPUTER_NAMES = {"plain": "Plain", "planner": "Planner", "random": "Random"}
+
+
+def iso(moment: datetime | None) -> str | None:
+    return moment.isoformat().replace("+00:00", "Z") if moment else None
+
+
+def is_connected(table: Table, seat: int, now: datetime) -> bool:
+    row = table.seats[seat]
+    if row.type == "bot":
+        return True
+    return row.connected_until is not None and row.connected_until > now
+
+
+def _seat_out(table: Table, base: dict[str, Any], now: datetime) -> dict[str, Any]:
+    row = table.seats[base["seat"]]
+    connected = is_connected(table, row.seat, now)
+    away_since = None
+    if row.type == "human" and not connected and table.state.status in ("playing", "hand_over"):
+        away_since = iso(seat_present_until(row, table.match))
+    if row.type == "bot":
+        name: str | None = COMPUTER_NAMES.get(row.strategy or "", "Computer")
+    else:
+        name = table.names.get(row.player_id) if row.player_id else None
+    tile_back = table.tile_backs.get(row.player_id or "", DEFAULT_TILE_BACK)
+    return {
+        **base,
+        "name": name,
+        "type": row.type,
+        "strategy": row.strategy,
+        "connected": connected,
+        "away_since": away_since,
+        "autopilot": row.autopilot,
+        "forfeited": row.forfeited or bool(base.get("forfeited")),
+        "ready": row.ready,
+        "tile_back": tile_back,
+    }
+
+
+def build_view(
+    table: Table, seat: int | None, my_seats: list[int], now: datetime
+) -> dict[str, Any]:
+    """The caller's view: the engine's projection for `seat` plus the table's public facts."""
+    core = engine.view(table.state, seat)
+    match = table.match
+    turn = core["turn"]
+    if turn is not None:
+        turn = {**turn, "deadline": iso(match.turn_deadline)}
+    legal = core["legal"] if seat is not None else []
+    return {
+        "id": match.id,
+        "code": match.code,
+        "status": core["status"],
+        "ruleset": _shown_ruleset(table, core["ruleset"]),
+        "seq": core["seq"],
+        "now": iso(now),
+        "hand_number": core["hand_number"],
+        "commitment": match.commitment,
+        "host_seat": 0 if match.host_player_id else None,
+        "tournament": match.tournament_id,
+        "check_in_deadline": iso(match.check_in_deadline),
+        "next_hand_at": iso(match.next_hand_at),
+        "seats": [_seat_out(table, base, now) for base in core["seats"]],
+        "you": None if seat is None else {"seat": seat, "seats": my_seats, "hand": core["you_hand"]},
+        "board": core["board"],
+        "stock": core["stock"],
+        "turn": turn,
+        "legal": legal,
+        "last_hand": core["last_hand"],
+        "result": core["result"],
+        "rematch_match_id": match.rematch_match_id,
+    }
+
+
+def _shown_ruleset(table: Table, ruleset: dict[str, Any]) -> dict[str, Any]:
+    # A solo match runs no clock (API.md): its ruleset shows none.
+    if table.match.solo:
+        return {**ruleset, "turn_clock": None, "away_forfeit_s": None}
+    return ruleset
+
+
+def event_for(row: Any, seat: int | None) -> dict[str, Any]:
+    """One stored event as `seat` may see it: public data plus that seat's private part only."""
+    get = row.get if isinstance(row, dict) else lambda k: getattr(row, k)
+    data = dict(get("data"))
+    private = get("private") or {}
+    if seat is not None and str(seat) in private:
+        data.update(private[str(seat)])
+    return {"seq": get("seq"), "type": get("type"), "at": iso(get("at")), "data": data}

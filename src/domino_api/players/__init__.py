@@ -1,0 +1,1 @@
+"""Players: accounts, bearer tokens, profiles, settings, tile backs."""

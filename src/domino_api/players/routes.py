@@ -1,0 +1,80 @@
+"""HTTP routes for players, tile backs, records and leaderboards."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Query, Request
+
+from domino_api.deps import ClockDep, CurrentPlayer, Db, SettingsDep, client_address
+from domino_api.players import service, tile_backs
+from domino_api.players.schemas import (
+    LeaderboardOut,
+    PlayerCreate,
+    PlayerCreated,
+    PlayerOut,
+    PlayerPatch,
+    RecordsOut,
+    TileBack,
+)
+from domino_api.players import records
+from domino_api.ratelimit import RateLimiter
+from domino_api.store.db import transaction
+
+router = APIRouter(prefix="/v1", tags=["players"])
+
+
+def _limiter(request: Request, settings: Any) -> RateLimiter:
+    limiter: RateLimiter | None = getattr(request.app.state, "create_player_limiter", None)
+    if limiter is None:
+        limiter = RateLimiter(settings.create_player_rate_limit, settings.rate_window_s)
+        request.app.state.create_player_limiter = limiter
+    return limiter
+
+
+@router.post("/players", status_code=201, summary="Create a player (the token is shown once)")
+async def create_player(
+    body: PlayerCreate, request: Request, db: Db, clock: ClockDep, settings: SettingsDep
+) -> PlayerCreated:
+    _limiter(request, settings).check(client_address(request), clock.now().timestamp())
+    async with transaction(db) as session:
+        return PlayerCreated(**await service.create_player(session, clock, body.name))
+
+
+@router.get("/players/me", summary="Your profile")
+async def me(player: CurrentPlayer) -> PlayerOut:
+    return PlayerOut(**service.profile(player))
+
+
+@router.patch("/players/me", summary="Change your name, tile back or match defaults")
+async def patch_me(body: PlayerPatch, player: CurrentPlayer, db: Db, clock: ClockDep) -> PlayerOut:
+    from domino_api.matches.service import announce_tile_back
+
+    async with transaction(db) as session:
+        fresh = await service.update_player(session, player, body)
+        if body.tile_back is not None and body.tile_back != player.tile_back:
+            await announce_tile_back(session, clock, fresh)
+        return PlayerOut(**service.profile(fresh))
+
+
+@router.get("/tile-backs", summary="The tile-back catalog")
+async def list_tile_backs(_: CurrentPlayer) -> list[TileBack]:
+    return [TileBack(**entry) for entry in tile_backs.catalog()]
+
+
+@router.get("/players/me/records", summary="Your best final score and widest margin per game")
+async def my_records(player: CurrentPlayer, db: Db) -> RecordsOut:
+    async with transaction(db) as session:
+        return RecordsOut(records=await records.records_of(session, player.id))
+
+
+@router.get("/leaderboards/{ruleset}", summary="Top 10 by best final score")
+async def leaderboard(
+    ruleset: str,
+    _: CurrentPlayer,
+    db: Db,
+    opponent: Literal["plain", "planner", "human"] = Query("planner"),
+) -> LeaderboardOut:
+    async with transaction(db) as session:
+        entries = await records.leaderboard(session, ruleset, opponent)
+    return LeaderboardOut(ruleset=ruleset, opponent=opponent, entries=entries)

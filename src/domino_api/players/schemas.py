@@ -1,0 +1,81 @@
+"""Request and response bodies for players."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Name = str
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class PlayerCreate(Strict):
+    name: str = Field(min_length=1, max_length=32, examples=["Ana"])
+
+
+class PlayerSettings(Strict):
+    """Defaults for matches the player creates (seed 004); explicit options still win."""
+
+    target: int | None = Field(default=None, ge=1, le=100_000)
+    draw: Literal["until_playable", "one"] | None = None
+    next_opener: Literal["winner_any", "alternate_any"] | None = None
+
+
+class PlayerPatch(Strict):
+    name: str | None = Field(default=None, min_length=1, max_length=32)
+    tile_back: str | None = Field(default=None, max_length=32)
+    settings: PlayerSettings | None = None
+
+
+class PlayerOut(BaseModel):
+    id: str
+    name: str
+    tile_back: str
+    plan: Literal["free", "club", "corporate"]
+    settings: PlayerSettings
+
+
+class PlayerCreated(PlayerOut):
+    token: str = Field(description="Shown once; send as 'Authorization: Bearer <token>'.")
+
+
+class TileBack(BaseModel):
+    id: str
+    name: str
+    rarity: Literal["common", "epic", "legendary"]
+    image: str
+    credit: str
+    locked: bool
+
+
+class RecordOut(BaseModel):
+    ruleset: str
+    opponent: Literal["plain", "planner", "human"]
+    best_score: int
+    best_score_at: str
+    best_margin: int | None
+    best_margin_at: str | None
+
+
+class RecordsOut(BaseModel):
+    records: list[RecordOut]
+
+
+class LeaderboardRow(BaseModel):
+    rank: int
+    player_id: str
+    name: str
+    score: int
+    margin: int
+    finished_at: str
+    match_id: str
+
+
+class LeaderboardOut(BaseModel):
+    ruleset: str
+    opponent: str
+    entries: list[LeaderboardRow]

@@ -1,0 +1,59 @@
+"""Player accounts, profiles and settings (the service layer: never commits)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from domino_api.clock import Clock
+from domino_api.errors import UnknownTileBack
+from domino_api.players import tile_backs
+from domino_api.players.auth import hash_token, new_token
+from domino_api.players.schemas import PlayerPatch
+from domino_api.store import players_repo
+from domino_api.store.models import Player
+
+
+def profile(player: Player) -> dict[str, Any]:
+    return {
+        "id": player.id,
+        "name": player.name,
+        "tile_back": player.tile_back,
+        "plan": player.plan,
+        "settings": player.settings or {},
+    }
+
+
+async def create_player(session: AsyncSession, clock: Clock, name: str) -> dict[str, Any]:
+    token = new_token()
+    player = Player(
+        id=str(uuid.uuid4()),
+        name=name.strip() or name,
+        token_hash=hash_token(token),
+        tile_back=tile_backs.DEFAULT_TILE_BACK,
+        plan="free",
+        settings={},
+        created_at=clock.now(),
+    )
+    players_repo.add(session, player)
+    await session.flush()
+    return {**profile(player), "token": token}
+
+
+async def update_player(session: AsyncSession, player: Player, patch: PlayerPatch) -> Player:
+    """Apply a profile change; returns the fresh row (the caller announces tile-back changes)."""
+    fresh = await players_repo.by_id(session, player.id)
+    assert fresh is not None  # authenticated a moment ago; players are never deleted
+    if patch.tile_back is not None and patch.tile_back not in tile_backs.IDS:
+        known = ", ".join(sorted(tile_backs.IDS))
+        raise UnknownTileBack(f"Unknown tile back {patch.tile_back!r}; known: {known}.")
+    if patch.name is not None:
+        fresh.name = patch.name
+    if patch.tile_back is not None:
+        fresh.tile_back = patch.tile_back
+    if patch.settings is not None:
+        fresh.settings = patch.settings.model_dump(exclude_none=True)
+    await session.flush()
+    return fresh

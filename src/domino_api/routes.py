@@ -1,0 +1,13 @@
+"""Every router of the app, in one place."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+
+def include_routers(app: FastAPI) -> None:
+    from domino_api.matches.routes import router as matches
+    from domino_api.players.routes import router as players
+
+    app.include_router(players)
+    app.include_router(matches)

@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy models, repositories and session handling."""

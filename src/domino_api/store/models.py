@@ -1,0 +1,182 @@
+"""SQLAlchemy models: the tables that hold every player, match, seat, event and record."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+OVER_STATUSES = ("finished", "abandoned", "cancelled")
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {dict[str, Any]: JSONB, datetime: DateTime(timezone=True)}
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    name: Mapped[str] = mapped_column(String(32), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    tile_back: Mapped[str] = mapped_column(String(32), default="moon")
+    plan: Mapped[str] = mapped_column(String(16), default="free")
+    settings: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime]
+
+
+class Match(Base):
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    code: Mapped[str | None] = mapped_column(String(4))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    ruleset: Mapped[str] = mapped_column(String(32))
+    host_player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    tournament_id: Mapped[str | None] = mapped_column(String(36), index=True)
+    # The engine state as JSON: a cache of the event log (replaying the events gives it).
+    snapshot: Mapped[dict[str, Any]]
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    game_seq: Mapped[int] = mapped_column(Integer, default=0)
+    secret: Mapped[bytes] = mapped_column(LargeBinary)
+    commitment: Mapped[str] = mapped_column(String(64))
+    cut: Mapped[str | None] = mapped_column(String(64))
+    solo: Mapped[bool] = mapped_column(Boolean, default=False)
+    # When something becomes due for this match (turn deadline, next hand, check-in,
+    # abandonment): the cheap "timeouts first" check and the sweeper's index.
+    turn_deadline: Mapped[datetime | None]
+    next_hand_at: Mapped[datetime | None]
+    check_in_deadline: Mapped[datetime | None]
+    due_at: Mapped[datetime | None] = mapped_column(index=True)
+    rematch_match_id: Mapped[str | None] = mapped_column(String(36))
+    started_at: Mapped[datetime | None]
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+    finished_at: Mapped[datetime | None]
+
+    __table_args__ = (
+        # A code is unique among matches that are not over (seed 001's game numbers).
+        Index(
+            "uq_matches_live_code",
+            "code",
+            unique=True,
+            postgresql_where=text("status NOT IN ('finished', 'abandoned', 'cancelled')"),
+        ),
+    )
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    type: Mapped[str] = mapped_column(String(8))
+    strategy: Mapped[str | None] = mapped_column(String(16))
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    autopilot: Mapped[bool] = mapped_column(Boolean, default=False)
+    forfeited: Mapped[bool] = mapped_column(Boolean, default=False)
+    ready: Mapped[bool] = mapped_column(Boolean, default=False)
+    rematch: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Presence lease: the seat is connected while now < connected_until (refreshed by sockets).
+    connected_until: Mapped[datetime | None]
+    connected: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Last authenticated request or socket sighting; away_since starts when the lease lapses.
+    last_seen_at: Mapped[datetime | None]
+    away_since: Mapped[datetime | None]
+
+
+class MatchEvent(Base):
+    __tablename__ = "match_events"
+
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    type: Mapped[str] = mapped_column(String(32))
+    at: Mapped[datetime]
+    data: Mapped[dict[str, Any]]
+    # Per-seat private parts, keyed by seat number as a string; merged only for that seat.
+    private: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    # The engine action (or recorded note) that produced this event, on the first event of
+    # each transition: replaying these rebuilds the snapshot.
+    action: Mapped[dict[str, Any] | None]
+
+
+class IdempotentAnswer(Base):
+    __tablename__ = "idempotency_keys"
+
+    player_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    match_id: Mapped[str] = mapped_column(String(36))
+    status_code: Mapped[int] = mapped_column(Integer)
+    body: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+
+
+class Record(Base):
+    __tablename__ = "records"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(32), primary_key=True)
+    opponent: Mapped[str] = mapped_column(String(16), primary_key=True)
+    best_score: Mapped[int] = mapped_column(Integer)
+    best_score_at: Mapped[datetime]
+    best_score_match_id: Mapped[str] = mapped_column(String(36))
+    best_margin: Mapped[int | None] = mapped_column(Integer)
+    best_margin_at: Mapped[datetime | None]
+    leaderboard_eligible: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class Finish(Base):
+    """One row per (player, finished match): the leaderboard ranks these."""
+
+    __tablename__ = "finishes"
+
+    match_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(32))
+    opponent: Mapped[str] = mapped_column(String(16))
+    score: Mapped[int] = mapped_column(Integer)
+    margin: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
+    default_target: Mapped[bool] = mapped_column(Boolean)
+    finished_at: Mapped[datetime]
+
+    __table_args__ = (Index("ix_finishes_board", "ruleset", "opponent", "default_target"),)
+
+
+class ServiceStart(Base):
+    """When a server process started: lets the sweeper forgive deadlines that fell in an outage."""
+
+    __tablename__ = "service_starts"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    started_at: Mapped[datetime]
+    last_alive_at: Mapped[datetime]
+    note: Mapped[str] = mapped_column(Text, default="")

@@ -1,0 +1,28 @@
+"""SQL about players."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from domino_api.store.models import Player
+
+
+async def by_token_hash(session: AsyncSession, token_hash: str) -> Player | None:
+    result = await session.execute(select(Player).where(Player.token_hash == token_hash))
+    return result.scalar_one_or_none()
+
+
+async def by_id(session: AsyncSession, player_id: str) -> Player | None:
+    return await session.get(Player, player_id)
+
+
+async def by_ids(session: AsyncSession, ids: list[str]) -> dict[str, Player]:
+    if not ids:
+        return {}
+    result = await session.execute(select(Player).where(Player.id.in_(ids)))
+    return {player.id: player for player in result.scalars()}
+
+
+def add(session: AsyncSession, player: Player) -> None:
+    session.add(player)

@@ -1,0 +1,281 @@
+"""Matches over REST: creation, joining, starting, moves and every refusal on the way."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+
+from tests.api.helpers import create_match, first_legal, new_player, play_to_end, view
+
+HUMANS = [{"type": "human"}, {"type": "human"}]
+
+
+async def _two_player_table(client: httpx.AsyncClient, ruleset: str = "draw-50"):
+    ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
+    created = await create_match(client, ana, ruleset, HUMANS)
+    joined = await client.post("/v1/matches/join", json={"code": created["code"]},
+                               headers=bob["headers"])
+    assert joined.status_code == 200, joined.text
+    return ana, bob, created
+
+
+async def test_create_shows_code_commitment_and_host_view(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    v = await create_match(client, ana, "all-fives", HUMANS)
+    assert len(v["code"]) == 4 and v["code"].isdigit()
+    assert len(v["commitment"]) == 64 and v["status"] == "waiting"
+    assert v["you"]["seat"] == 0 and v["host_seat"] == 0
+    assert "secret" not in str(v)
+
+
+async def test_bad_create_requests(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    h = ana["headers"]
+    cases = [
+        ({"ruleset": "chess"}, 422, "unknown_ruleset"),
+        ({"ruleset": "all-fives", "options": {"hand_size": 8}}, 422, "bad_options"),
+        ({"ruleset": "all-fives", "options": {"draw": "one"}}, 422, "bad_options"),
+        ({"ruleset": "all-fives", "options": {"target": "150"}}, 422, "bad_options"),
+        ({"ruleset": "all-fives", "seats": [{"type": "human"}] * 3}, 422, "bad_options"),
+        ({"ruleset": "house-nines", "seats": [{"type": "human"}] * 5}, 422, "validation_error"),
+        ({"ruleset": "all-fives", "seats": [{"type": "alien"}]}, 422, "validation_error"),
+        ({"ruleset": "x" * 10_000}, 422, "validation_error"),
+    ]
+    for body, status, code in cases:
+        response = await client.post("/v1/matches", json=body, headers=h)
+        assert (response.status_code, response.json()["code"]) == (status, code), body
+
+
+async def test_join_rules(client: httpx.AsyncClient) -> None:
+    ana, bob, created = await _two_player_table(client)
+    again = await client.post("/v1/matches/join", json={"code": created["code"]},
+                              headers=bob["headers"])
+    assert again.json()["you"]["seat"] == 1
+    cy = await new_player(client, "Cy")
+    full = await client.post("/v1/matches/join", json={"code": created["code"]},
+                             headers=cy["headers"])
+    assert full.status_code == 409 and full.json()["code"] == "match_full"
+    missing = await client.post("/v1/matches/join", json={"code": "0000" if created["code"] !=
+                                "0000" else "0001"}, headers=cy["headers"])
+    assert missing.status_code == 404 and missing.json()["code"] == "code_not_found"
+    bad = await client.post("/v1/matches/join", json={"code": "12a4"}, headers=cy["headers"])
+    assert bad.status_code == 422
+
+
+async def test_rejoin_by_name_only_when_holder_is_gone(
+    client: httpx.AsyncClient, clock
+) -> None:
+    ana, bob, created = await _two_player_table(client)
+    bob2 = await new_player(client, "Bob")  # the same name on a new device
+    refused = await client.post("/v1/matches/join", json={"code": created["code"]},
+                                headers=bob2["headers"])
+    assert refused.status_code == 409 and refused.json()["code"] == "seat_in_use"
+    clock.advance(31)
+    taken = await client.post("/v1/matches/join", json={"code": created["code"]},
+                              headers=bob2["headers"])
+    assert taken.status_code == 200 and taken.json()["you"]["seat"] == 1
+    old = await client.get(f"/v1/matches/{created['id']}", headers=bob["headers"])
+    assert old.json()["you"] is None  # the old device is now a spectator
+
+
+async def test_start_rules(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    created = await create_match(client, ana, "draw-50", HUMANS)
+    url = f"/v1/matches/{created['id']}/start"
+    empty = await client.post(url, json={}, headers=ana["headers"])
+    assert empty.status_code == 409 and empty.json()["code"] == "seats_empty"
+    bob = await new_player(client, "Bob")
+    await client.post("/v1/matches/join", json={"code": created["code"]}, headers=bob["headers"])
+    not_host = await client.post(url, json={}, headers=bob["headers"])
+    assert not_host.status_code == 403 and not_host.json()["code"] == "not_host"
+    long_cut = await client.post(url, json={"cut": "x" * 65}, headers=ana["headers"])
+    assert long_cut.status_code == 422
+    started = await client.post(url, json={"cut": "moon"}, headers=ana["headers"])
+    assert started.status_code == 200 and started.json()["status"] == "playing"
+    twice = await client.post(url, json={}, headers=ana["headers"])
+    assert twice.status_code == 409 and twice.json()["code"] == "match_in_progress"
+
+
+async def test_fill_with_bots(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    seats = [{"type": "human"}, {"type": "human"}, {"type": "human"}]
+    created = await create_match(client, ana, "house-nines", seats)
+    r = await client.post(f"/v1/matches/{created['id']}/start", json={"fill_with_bots": True},
+                          headers=ana["headers"])
+    assert r.status_code == 200
+    types = [(s["type"], s["strategy"]) for s in r.json()["seats"]]
+    assert types == [("human", None), ("bot", "planner"), ("bot", "planner")]
+
+
+async def test_move_refusals_change_nothing(client: httpx.AsyncClient) -> None:
+    ana, bob, created = await _two_player_table(client)
+    mid = created["id"]
+    await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
+    v = await view(client, ana, mid)
+    on_turn = v["turn"]["seat"]
+    mover, other = (ana, bob) if on_turn == 0 else (bob, ana)
+    mv = await view(client, mover, mid)
+    url = f"/v1/matches/{mid}/moves"
+    seq = mv["seq"]
+    checks = [
+        (other, {**first_legal(mv), "seq": seq}, 409, "not_your_turn"),
+        (mover, {**first_legal(mv), "seq": seq - 1}, 409, "stale_seq"),
+        (mover, {**first_legal(mv), "seq": seq + 5}, 409, "stale_seq"),
+        (mover, {"action": "play", "tile": [9, 9], "end": None, "seq": seq}, 409, "illegal_move"),
+        (mover, {"action": "play", "tile": "55", "seq": seq}, 422, "validation_error"),
+        (mover, {"action": "fly", "seq": seq}, 422, "validation_error"),
+        (mover, {**first_legal(mv), "seq": seq, "seat": 1 - on_turn}, 403, "not_your_seat"),
+    ]
+    for player, body, status, code in checks:
+        r = await client.post(url, json=body, headers=player["headers"])
+        assert (r.status_code, r.json()["code"]) == (status, code), (body, r.text)
+    stale = await client.post(url, json={**first_legal(mv), "seq": seq - 1},
+                              headers=mover["headers"])
+    assert stale.json()["seq"] == seq
+    assert (await view(client, mover, mid))["seq"] == seq
+    unknown = await client.post("/v1/matches/nope/moves", json={**first_legal(mv), "seq": seq},
+                                headers=mover["headers"])
+    assert unknown.status_code == 404 and unknown.json()["code"] == "match_not_found"
+    cy = await new_player(client, "Cy")
+    outsider = await client.post(url, json={**first_legal(mv), "seq": seq}, headers=cy["headers"])
+    assert outsider.status_code == 403 and outsider.json()["code"] == "not_seated"
+
+
+async def test_ledger_sealed_until_over_then_resign_opens_it(client: httpx.AsyncClient) -> None:
+    ana, bob, created = await _two_player_table(client)
+    mid = created["id"]
+    await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
+    sealed = await client.get(f"/v1/matches/{mid}/ledger", headers=ana["headers"])
+    assert sealed.status_code == 409 and sealed.json()["code"] == "ledger_sealed"
+    r = await client.post(f"/v1/matches/{mid}/resign", json={}, headers=bob["headers"])
+    assert r.status_code == 200
+    assert r.json()["result"]["winner"] == 0 and r.json()["result"]["forfeited_by"] == 1
+    ledger = (await client.get(f"/v1/matches/{mid}/ledger", headers=ana["headers"])).json()
+    assert len(ledger["deal"]["secret"]) == 64
+
+
+async def test_fifty_concurrent_identical_moves_apply_once(client: httpx.AsyncClient) -> None:
+    ana, bob, created = await _two_player_table(client)
+    mid = created["id"]
+    await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
+    v = await view(client, ana, mid)
+    mover = ana if v["turn"]["seat"] == 0 else bob
+    mv = await view(client, mover, mid)
+    body = {**first_legal(mv), "seq": mv["seq"]}
+    answers = await asyncio.gather(*[
+        client.post(f"/v1/matches/{mid}/moves", json=body, headers=mover["headers"])
+        for _ in range(50)
+    ])
+    codes = sorted(r.status_code for r in answers)
+    assert codes.count(200) == 1 and codes.count(409) == 49
+
+
+async def test_idempotency_key_returns_first_answer(client: httpx.AsyncClient) -> None:
+    ana, bob, created = await _two_player_table(client)
+    mid = created["id"]
+    await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
+    v = await view(client, ana, mid)
+    mover = ana if v["turn"]["seat"] == 0 else bob
+    mv = await view(client, mover, mid)
+    body = {**first_legal(mv), "seq": mv["seq"]}
+    headers = {**mover["headers"], "Idempotency-Key": "k-1"}
+    first = await client.post(f"/v1/matches/{mid}/moves", json=body, headers=headers)
+    second = await client.post(f"/v1/matches/{mid}/moves", json=body, headers=headers)
+    assert first.status_code == second.status_code == 200
+    assert first.json() == second.json()
+    after = await view(client, mover, mid)
+    assert after["seq"] == first.json()["view"]["seq"]
+
+
+async def test_table_talk_does_not_make_moves_stale(client: httpx.AsyncClient) -> None:
+    ana, bob, created = await _two_player_table(client)
+    mid = created["id"]
+    await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
+    v = await view(client, ana, mid)
+    mover = ana if v["turn"]["seat"] == 0 else bob
+    mv = await view(client, mover, mid)
+    said = await client.post(f"/v1/matches/{mid}/messages", json={"text": "hi"},
+                             headers=bob["headers"])
+    assert said.status_code == 201 and said.json()["data"]["text"] == "hi"
+    too_long = await client.post(f"/v1/matches/{mid}/messages", json={"text": "x" * 501},
+                                 headers=bob["headers"])
+    assert too_long.status_code == 422
+    r = await client.post(f"/v1/matches/{mid}/moves", json={**first_legal(mv), "seq": mv["seq"]},
+                          headers=mover["headers"])
+    assert r.status_code == 200, r.text
+
+
+async def test_autopilot_host_hands_seat_and_holder_takes_it_back(
+    client: httpx.AsyncClient,
+) -> None:
+    ana, bob, created = await _two_player_table(client)
+    mid = created["id"]
+    await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
+    refused = await client.put(f"/v1/matches/{mid}/seats/0/autopilot", headers=bob["headers"])
+    assert refused.status_code == 403 and refused.json()["code"] == "not_host"
+    on = await client.put(f"/v1/matches/{mid}/seats/1/autopilot", headers=ana["headers"])
+    assert on.status_code == 200 and on.json()["seats"][1]["autopilot"] is True
+    # The computer plays seat 1 at once whenever it has the turn.
+    assert on.json()["turn"] is None or on.json()["turn"]["seat"] == 0
+    off = await client.delete(f"/v1/matches/{mid}/seats/1/autopilot", headers=bob["headers"])
+    assert off.status_code == 200 and off.json()["seats"][1]["autopilot"] is False
+
+
+async def test_hot_seat_one_player_holds_two_seats(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    seats = [{"type": "human"}, {"type": "human", "holder": "host"}]
+    created = await create_match(client, ana, "draw-50", seats)
+    mid = created["id"]
+    assert created["you"]["seats"] == [0, 1]
+    await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
+    final = await play_to_end(client, mid, {0: ana, 1: ana})
+    assert final["status"] == "finished"
+
+
+async def test_rulesets_catalog(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    body = (await client.get("/v1/rulesets", headers=ana["headers"])).json()
+    names = {r["name"] for r in body["rulesets"]}
+    assert names == {"all-fives", "house-nines", "draw-50", "draw", "block", "classic"}
+    fives = next(r for r in body["rulesets"] if r["name"] == "all-fives")
+    assert fives["overrides"]["hand_size"] == [7, 9]
+
+
+async def test_verify_deal_matches_published_vector(client: httpx.AsyncClient) -> None:
+    import json
+    from pathlib import Path
+
+    vector = json.loads(
+        (Path(__file__).parents[1] / "engine" / "deal-vectors.json").read_text()
+    )["vectors"][0]
+    ana = await new_player(client, "Ana")
+    body = {k: vector[k] for k in ("secret", "commitment", "cut", "hand_number", "attempt",
+                                   "max_pip", "players", "hand_size")}
+    r = await client.post("/v1/deals/verify", json=body, headers=ana["headers"])
+    assert r.status_code == 200 and r.json()["commitment_ok"] is True
+    assert r.json()["hands"] == vector["hands"] and r.json()["stock"] == vector["stock"]
+    wrong = await client.post("/v1/deals/verify", json={**body, "commitment": "0" * 64},
+                              headers=ana["headers"])
+    assert wrong.json()["commitment_ok"] is False
+    too_many = await client.post("/v1/deals/verify", json={**body, "hand_size": 13,
+                                 "players": 4}, headers=ana["headers"])
+    assert too_many.status_code == 422
+
+
+@pytest.mark.parametrize("ruleset", ["all-fives", "house-nines", "draw-50", "draw", "block",
+                                     "classic"])
+async def test_whole_match_per_preset_then_ledger_verifies(
+    client: httpx.AsyncClient, ruleset: str
+) -> None:
+    from domino_api import engine
+
+    ana, bob, created = await _two_player_table(client, ruleset)
+    mid = created["id"]
+    await client.post(f"/v1/matches/{mid}/start", json={"cut": "test"}, headers=ana["headers"])
+    final = await play_to_end(client, mid, {0: ana, 1: bob})
+    assert final["status"] == "finished" and final["result"]["winner"] in (0, 1)
+    ledger = (await client.get(f"/v1/matches/{mid}/ledger", headers=bob["headers"])).json()
+    assert engine.verify_ledger(ledger) == []
+    assert ledger["deal"]["commitment"] == created["commitment"]

@@ -1,0 +1,68 @@
+"""Players: tokens, profiles, settings, tile backs, and the refusals around them."""
+
+from __future__ import annotations
+
+import httpx
+
+from tests.api.helpers import create_match, new_player
+
+
+async def test_create_player_returns_token_once_and_profile(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    assert ana["tile_back"] == "moon" and ana["plan"] == "free" and len(ana["token"]) > 20
+    me = await client.get("/v1/players/me", headers=ana["headers"])
+    assert me.status_code == 200
+    assert "token" not in me.json() and me.json()["name"] == "Ana"
+
+
+async def test_missing_and_wrong_token_are_401_problems(client: httpx.AsyncClient) -> None:
+    assert (await client.get("/v1/players/me")).status_code == 401
+    wrong = await client.get("/v1/players/me", headers={"Authorization": "Bearer nope"})
+    assert wrong.status_code == 401
+    assert wrong.headers["content-type"].startswith("application/problem+json")
+    assert wrong.json()["code"] == "unauthenticated"
+
+
+async def test_bad_names_are_422(client: httpx.AsyncClient) -> None:
+    for body in ({"name": ""}, {"name": "x" * 33}, {"name": 5}, {}, {"name": "a", "extra": 1}):
+        response = await client.post("/v1/players", json=body)
+        assert response.status_code == 422, body
+        assert response.json()["code"] == "validation_error"
+
+
+async def test_malformed_json_is_400(client: httpx.AsyncClient) -> None:
+    response = await client.post(
+        "/v1/players", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 400 and response.json()["code"] == "bad_request"
+
+
+async def test_tile_back_catalog_and_change(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    catalog = (await client.get("/v1/tile-backs", headers=ana["headers"])).json()
+    ids = {entry["id"] for entry in catalog}
+    assert "moon" in ids and any(e["rarity"] == "legendary" for e in catalog)
+    assert all(entry["locked"] is False for entry in catalog)
+    bad = await client.patch("/v1/players/me", json={"tile_back": "zzz"}, headers=ana["headers"])
+    assert bad.status_code == 422 and bad.json()["code"] == "unknown_tile_back"
+    good = await client.patch(
+        "/v1/players/me", json={"tile_back": "galileo-io"}, headers=ana["headers"]
+    )
+    assert good.json()["tile_back"] == "galileo-io"
+
+
+async def test_settings_apply_to_new_matches_and_explicit_options_win(
+    client: httpx.AsyncClient,
+) -> None:
+    ana = await new_player(client, "Ana")
+    patch = {"settings": {"target": 60, "draw": "one"}}
+    response = await client.patch("/v1/players/me", json=patch, headers=ana["headers"])
+    assert response.status_code == 200 and response.json()["settings"]["draw"] == "one"
+    seats = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
+    classic = await create_match(client, ana, "classic", seats)
+    assert classic["ruleset"]["target"] == 60 and classic["ruleset"]["draw"] == "one"
+    explicit = await create_match(client, ana, "classic", seats, {"target": 80})
+    assert explicit["ruleset"]["target"] == 80
+    # `draw` is not an override of all-fives: the stored default is ignored there.
+    fives = await create_match(client, ana, "all-fives", seats)
+    assert fives["ruleset"]["draw"] == "until_playable" and fives["ruleset"]["target"] == 60

@@ -1,0 +1,102 @@
+"""Shared fixtures: a real PostgreSQL (DOMINO_DATABASE_URL or the embedded server), a clean
+database per test, the app with an injectable clock, and an async HTTP client."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncpg
+import httpx
+import pytest
+import pytest_asyncio
+
+from domino_api.api import create_app
+from domino_api.clock import FakeClock
+from domino_api.config import Settings
+from domino_api.store.db import start_embedded, to_asyncpg_url, to_plain_url
+from domino_api.store.migrate import upgrade_to_head
+from domino_api.store.models import Base
+
+TEST_DB = "domino_test"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # One event loop for the whole run: the app, its pool and the tests share it.
+    for item in items:
+        if pytest_asyncio.is_async_test(item):
+            item.add_marker(pytest.mark.asyncio(loop_scope="session"), append=False)
+
+
+def _server_url() -> str:
+    configured = os.environ.get("DOMINO_DATABASE_URL")
+    if configured:
+        return to_plain_url(configured)
+    root = Path(__file__).resolve().parents[1]
+    return start_embedded(root / ".domino" / "pgdata", "postgres")
+
+
+def _with_database(url: str, name: str) -> str:
+    base, _, query = url.partition("?")
+    head, _, _ = base.rpartition("/")
+    return f"{head}/{name}" + (f"?{query}" if query else "")
+
+
+@pytest.fixture(scope="session")
+def database_url() -> str:
+    """A fresh test database at the latest migration; returns its asyncpg URL."""
+    import asyncio
+
+    server = _server_url()
+
+    async def recreate() -> None:
+        conn = await asyncpg.connect(server)
+        try:
+            await conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
+                TEST_DB,
+            )
+            await conn.execute(f'DROP DATABASE IF EXISTS "{TEST_DB}"')
+            await conn.execute(f'CREATE DATABASE "{TEST_DB}"')
+        finally:
+            await conn.close()
+
+    asyncio.run(recreate())
+    url = to_asyncpg_url(_with_database(server, TEST_DB))
+    upgrade_to_head(url)
+    return url
+
+
+TABLES = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def clean_db(database_url: str) -> str:
+    conn = await asyncpg.connect(to_plain_url(database_url))
+    try:
+        await conn.execute(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
+    finally:
+        await conn.close()
+    return database_url
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def app(clean_db: str, clock: FakeClock) -> AsyncIterator[object]:
+    settings = Settings(database_url=clean_db, log_json=False, join_rate_limit=1000,
+                        create_player_rate_limit=1000)
+    application = create_app(settings, clock=clock, database_url=clean_db, start_background=False)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def client(app: object) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+        yield http
