@@ -19,7 +19,7 @@ from domino_api.store.db import start_embedded, to_asyncpg_url, to_plain_url
 from domino_api.store.migrate import upgrade_to_head
 from domino_api.store.models import Base
 
-TEST_DB = "domino_test"
+TEST_DB = os.environ.get("DOMINO_TEST_DB", "domino_test")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
