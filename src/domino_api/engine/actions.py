@@ -1,0 +1,132 @@
+"""Actions a seat or the service asks the engine to apply, and their JSON form."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from domino_api.engine.errors import IllegalMove
+from domino_api.engine.tiles import Tile
+
+END_NAMES = ("left", "right", "up", "down")
+FORFEIT_CAUSES = ("clock", "away", "resign", "check_in")
+ABANDON_REASONS = ("abandoned", "cancelled")
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    cut: str
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    tile: Tile
+    end: str | None
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    seat: int
+    cause: str
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon:
+    reason: str = "abandoned"
+
+
+Action = Start | Play | Draw | Pass | NextHand | Forfeit | Abandon
+SeatAction = Play | Draw | Pass
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    match action:
+        case Start(cut=cut):
+            return {"action": "start", "cut": cut}
+        case Play(tile=tile, end=end, reason=reason):
+            data: dict[str, Any] = {"action": "play", "tile": list(tile), "end": end}
+            return _with_reason(data, reason)
+        case Draw(reason=reason):
+            return _with_reason({"action": "draw"}, reason)
+        case Pass(reason=reason):
+            return _with_reason({"action": "pass"}, reason)
+        case NextHand():
+            return {"action": "next_hand"}
+        case Forfeit(seat=seat, cause=cause):
+            return {"action": "forfeit", "seat": seat, "cause": cause}
+        case Abandon(reason=reason):
+            return {"action": "abandon", "reason": reason}
+    raise TypeError(f"not an action: {action!r}")
+
+
+def _with_reason(data: dict[str, Any], reason: str | None) -> dict[str, Any]:
+    if reason is not None:
+        data["reason"] = reason
+    return data
+
+
+def _field(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    if name not in data:
+        raise IllegalMove(f"action {data.get('action')!r} needs a {name!r} field")
+    value = data[name]
+    if not isinstance(value, kind) or isinstance(value, bool) is not (kind is bool):
+        raise IllegalMove(f"field {name!r} has the wrong type: {value!r}")
+    return value
+
+
+def _reason(data: Mapping[str, Any]) -> str | None:
+    reason = data.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise IllegalMove("reason must be a string")
+    return reason
+
+
+def action_from_json(data: Mapping[str, Any]) -> Action:
+    """Parse an action written by action_to_json; malformed input is an IllegalMove."""
+    if not isinstance(data, Mapping):
+        raise IllegalMove("an action is an object with an 'action' field")
+    kind = data.get("action")
+    if kind == "start":
+        return Start(cut=_field(data, "cut", str))
+    if kind == "play":
+        raw = _field(data, "tile", (list, tuple))
+        if len(raw) != 2 or not all(type(p) is int for p in raw):
+            raise IllegalMove(f"a tile is a pair of whole numbers [a, b], got {raw!r}")
+        end = data.get("end")
+        if end is not None and not isinstance(end, str):
+            raise IllegalMove(f"end must be one of {list(END_NAMES)} or null, got {end!r}")
+        return Play(tile=(raw[0], raw[1]), end=end, reason=_reason(data))
+    if kind == "draw":
+        return Draw(reason=_reason(data))
+    if kind == "pass":
+        return Pass(reason=_reason(data))
+    if kind == "next_hand":
+        return NextHand()
+    if kind == "forfeit":
+        cause = _field(data, "cause", str)
+        if cause not in FORFEIT_CAUSES:
+            raise IllegalMove(f"forfeit cause must be one of {list(FORFEIT_CAUSES)}")
+        return Forfeit(seat=_field(data, "seat", int), cause=cause)
+    if kind == "abandon":
+        reason = data.get("reason", "abandoned")
+        if reason not in ABANDON_REASONS:
+            raise IllegalMove(f"abandon reason must be one of {list(ABANDON_REASONS)}")
+        return Abandon(reason=reason)
+    raise IllegalMove(f"unknown action {kind!r}")

@@ -1,0 +1,749 @@
+"""The reducer: `apply(state, seat, action)` returns the next state and its events (RULES 4-9).
+
+The play/draw/pass path runs once per move in every playout, so it builds states directly
+(no dataclasses.replace) and reuses per-ruleset tables; the rarer paths favour plain code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from domino_api.engine.actions import (
+    ABANDON_REASONS,
+    END_NAMES,
+    FORFEIT_CAUSES,
+    Abandon,
+    Action,
+    Draw,
+    Forfeit,
+    NextHand,
+    Pass,
+    Play,
+    Start,
+)
+from domino_api.engine.deal import check_cut
+from domino_api.engine.errors import (
+    HandInProgress,
+    IllegalMove,
+    MatchInProgress,
+    MatchNotStarted,
+    MatchOver,
+    NotYourTurn,
+    SeatForfeited,
+)
+from domino_api.engine.events import NON_GAME_EVENTS, SERVICE_EVENTS, Event, Transition
+from domino_api.engine.layout import EMPTY_BOARD, Board, fives_points, place
+from domino_api.engine.openers import open_hand
+from domino_api.engine.rulesets import Ruleset
+from domino_api.engine.scoring import blocked_outcome, domino_points, hand_pips, match_winner
+from domino_api.engine.state import (
+    DRAW_ACTION,
+    PASS_ACTION,
+    HandResult,
+    HandState,
+    LegalAction,
+    MatchResult,
+    MatchState,
+    Move,
+    MustCover,
+)
+from domino_api.engine.tiles import Tile, full_set, tile_problem
+
+OVER = frozenset({"finished", "abandoned", "cancelled"})
+
+
+@dataclass(frozen=True, slots=True)
+class RuleData:
+    """What the hot path needs from a ruleset, computed once per ruleset."""
+
+    players: int
+    layout: str
+    fives: bool
+    cover: bool
+    may_draw: bool
+    draw_one: bool
+    end_mid_hand: bool
+    target: int
+    # play actions worth 0 points, by end then tile, so legal lists share them
+    plays: Mapping[str | None, Mapping[Tile, LegalAction]]
+
+
+def rule_data(ruleset: Ruleset) -> RuleData:
+    """The ruleset's tables; playouts reuse one ruleset, so the last one is checked first by
+    identity (hashing a 17-field ruleset on every move would cost more than the move)."""
+    global _recent
+    recent = _recent
+    if recent is not None and recent[0] is ruleset:
+        return recent[1]
+    data = _rule_data(ruleset)
+    _recent = (ruleset, data)
+    return data
+
+
+_recent: tuple[Ruleset, RuleData] | None = None
+
+
+@cache
+def _rule_data(ruleset: Ruleset) -> RuleData:
+    tiles = full_set(ruleset.max_pip)
+    plays = {end: {t: LegalAction("play", t, end, 0) for t in tiles} for end in (None, *END_NAMES)}
+    return RuleData(
+        players=ruleset.players,
+        layout=ruleset.layout,
+        fives=ruleset.play_scoring == "fives",
+        cover=ruleset.cover_doubles,
+        may_draw=ruleset.draw != "none",
+        draw_one=ruleset.draw == "one",
+        end_mid_hand=ruleset.end_mid_hand and ruleset.best_of is None,
+        target=ruleset.target,
+        plays=plays,
+    )
+
+
+# -- legal actions ------------------------------------------------------------------------
+
+
+def compute_legal(
+    rd: RuleData,
+    board: Board,
+    tiles: tuple[Tile, ...],
+    must_cover: MustCover | None,
+    opening_tile: Tile | None,
+    stock_left: int,
+) -> tuple[LegalAction, ...]:
+    """Every legal action of the seat holding `tiles` (RULES section 5): plays, else draw, else pass."""
+    if not board.tiles:
+        openers = tiles if opening_tile is None else (opening_tile,)
+        return tuple(_play_option(rd, board, t, None) for t in openers)
+    ends = board.ends
+    if must_cover is not None:
+        cover_ends = must_cover[1]
+        ends = tuple(e for e in ends if e[0] in cover_ends)
+    options: list[LegalAction] = []
+    if rd.fives:
+        for t in tiles:
+            a, b = t
+            for name, pip, _ in ends:
+                if a == pip or b == pip:
+                    options.append(_play_option(rd, board, t, name))
+    elif len(ends) == 2:
+        # A line: the common case, unrolled.
+        (left, left_pip, _), (right, right_pip, _) = ends
+        on_left = rd.plays[left]
+        on_right = rd.plays[right]
+        for t in tiles:
+            a, b = t
+            if a == left_pip or b == left_pip:
+                options.append(on_left[t])
+            if a == right_pip or b == right_pip:
+                options.append(on_right[t])
+    else:
+        plays = rd.plays
+        for t in tiles:
+            a, b = t
+            for name, pip, _ in ends:
+                if a == pip or b == pip:
+                    options.append(plays[name][t])
+    if options:
+        return tuple(options)
+    if rd.may_draw and stock_left > 0:
+        return (DRAW_ACTION,)
+    return (PASS_ACTION,)
+
+
+def _play_option(rd: RuleData, board: Board, tile: Tile, end: str | None) -> LegalAction:
+    if not rd.fives:
+        return rd.plays[end][tile]
+    points = fives_points(place(board, tile, end, rd.layout).total)
+    return rd.plays[end][tile] if points == 0 else LegalAction("play", tile, end, points)
+
+
+def legal_actions(state: MatchState, seat: int | None) -> tuple[LegalAction, ...]:
+    """The legal actions of `seat` now; empty unless it is that seat's turn."""
+    hand = state.hand
+    if state.status != "playing" or hand is None or seat is None or hand.turn != seat:
+        return ()
+    return hand.legal
+
+
+# -- apply --------------------------------------------------------------------------------
+
+
+def apply(state: MatchState, seat: int | None, action: Action) -> Transition:
+    """The state after `action` and the events it caused; raises an EngineError if refused."""
+    kind = type(action)
+    if kind is Play:
+        return _play(state, seat, action)  # type: ignore[arg-type]
+    if kind is Pass:
+        return _pass(state, seat, action)  # type: ignore[arg-type]
+    if kind is Draw:
+        return _draw(state, seat, action)  # type: ignore[arg-type]
+    if kind is Start:
+        return _start(state, action)  # type: ignore[arg-type]
+    if kind is NextHand:
+        return _next_hand(state)
+    if kind is Forfeit:
+        return _forfeit(state, action)  # type: ignore[arg-type]
+    if kind is Abandon:
+        return _abandon(state, action)  # type: ignore[arg-type]
+    raise IllegalMove(f"unknown action {action!r}")
+
+
+def _acting_hand(state: MatchState, seat: int | None) -> HandState:
+    """The hand in play, provided `seat` is the one to act."""
+    status = state.status
+    hand = state.hand
+    if status != "playing" or hand is None:
+        if status == "waiting":
+            raise MatchNotStarted("the match has not started yet")
+        if status == "hand_over":
+            raise NotYourTurn("the hand is over: nobody moves until the next hand starts")
+        raise MatchOver(f"the match is over ({status})")
+    if seat is None or seat != hand.turn:
+        raise NotYourTurn(f"it is seat {hand.turn}'s turn, not seat {seat}'s")
+    return hand
+
+
+def _turn_event(seq: int, seat: int, must_cover: MustCover | None, legal: object) -> Event:
+    cover = None if must_cover is None else {"tile": must_cover[0], "ends": must_cover[1]}
+    return Event(
+        seq,
+        "turn",
+        {"seat": seat, "deadline": None, "must_cover": cover},
+        {seat: {"legal": legal}},
+    )
+
+
+def _play(state: MatchState, seat: int | None, action: Play) -> Transition:
+    hand = _acting_hand(state, seat)
+    assert seat is not None
+    tile = action.tile
+    if type(tile) is not tuple and tile_problem(tile, state.ruleset.max_pip) is None:
+        tile = (tile[0], tile[1])  # a JSON list is as good as a tuple
+    end = action.end
+    for option in hand.legal:
+        if option.tile == tile and option.end == end:
+            break
+    else:
+        raise _explain_play(state, hand, seat, action)
+    tile = option.tile
+    assert tile is not None
+    rd = rule_data(state.ruleset)
+    board = place(hand.board, tile, end, rd.layout)
+    held = hand.hands[seat]
+    at = held.index(tile)
+    remaining = held[:at] + held[at + 1 :]
+    hands = (*hand.hands[:seat], remaining, *hand.hands[seat + 1 :])
+    points = option.points or 0
+    seq = state.seq + 1
+    placement = board.tiles[-1]
+    events = [
+        Event(
+            seq,
+            "tile_played",
+            {
+                "seat": seat,
+                "tile": tile,
+                "end": end,
+                "outer": placement[2],
+                "spinner": placement[3],
+                "points": points,
+                "ends_total": board.total,
+            },
+        )
+    ]
+    moves = (*hand.moves, Move(seq, seat, "play", tile, end, points, action.reason))
+    scores = state.scores
+    if points:
+        scores = (*scores[:seat], scores[seat] + points, *scores[seat + 1 :])
+        seq += 1
+        events.append(
+            Event(
+                seq,
+                "scored",
+                {"seat": seat, "points": points, "score": scores[seat], "cause": "play"},
+            )
+        )
+        if rd.end_mid_hand and scores[seat] >= rd.target:
+            played = (hands, board, moves, 0)
+            return _end_hand(state, hand, played, seq, events, scores, "target", seat, 0)
+    if not remaining:
+        won = domino_points(state.ruleset, seat, hand_pips(hands))
+        played = (hands, board, moves, 0)
+        return _end_hand(state, hand, played, seq, events, scores, "domino", seat, won)
+    must_cover: MustCover | None = None
+    if rd.cover and tile[0] == tile[1]:
+        # The double's own ends: all of an opening double's, else the end it joined.
+        covers = tuple(e[0] for e in board.ends) if end is None else (end,)
+        must_cover = (tile, covers)
+        turn = seat
+    else:
+        turn = seat + 1 if seat + 1 < rd.players else 0
+    stock_left = len(hand.stock) - hand.drawn
+    legal = compute_legal(rd, board, hands[turn], must_cover, None, stock_left)
+    seq += 1
+    events.append(_turn_event(seq, turn, must_cover, legal))
+    new_hand = HandState(
+        hand.number,
+        hand.attempt,
+        hand.opener,
+        hand.dealt,
+        hand.stock,
+        hand.drawn,
+        hands,
+        board,
+        turn,
+        None,
+        must_cover,
+        0,
+        moves,
+        legal,
+        None,
+    )
+    return Transition(_continue(state, new_hand, seq, scores), tuple(events))
+
+
+def _draw(state: MatchState, seat: int | None, action: Draw) -> Transition:
+    hand = _acting_hand(state, seat)
+    assert seat is not None
+    if hand.legal[0] is not DRAW_ACTION:
+        raise _explain_draw_or_pass(state, hand, "draw")
+    rd = rule_data(state.ruleset)
+    tile = hand.stock[hand.drawn]
+    drawn = hand.drawn + 1
+    stock_left = len(hand.stock) - drawn
+    held = (*hand.hands[seat], tile)
+    hands = (*hand.hands[:seat], held, *hand.hands[seat + 1 :])
+    seq = state.seq + 1
+    events = [Event(seq, "tile_drawn", {"seat": seat, "stock": stock_left}, {seat: {"tile": tile}})]
+    moves = (*hand.moves, Move(seq, seat, "draw", tile, None, None, action.reason))
+    board = hand.board
+    must_cover = hand.must_cover
+    legal = compute_legal(rd, board, held, must_cover, None, stock_left)
+    turn = seat
+    if rd.draw_one and legal[0].action != "play":
+        # Draw one: a drawn tile that does not fit is kept and the turn moves on by itself.
+        turn = seat + 1 if seat + 1 < rd.players else 0
+        legal = compute_legal(rd, board, hands[turn], must_cover, None, stock_left)
+        seq += 1
+        events.append(_turn_event(seq, turn, must_cover, legal))
+    new_hand = HandState(
+        hand.number,
+        hand.attempt,
+        hand.opener,
+        hand.dealt,
+        hand.stock,
+        drawn,
+        hands,
+        board,
+        turn,
+        None,
+        must_cover,
+        0,
+        moves,
+        legal,
+        None,
+    )
+    return Transition(_continue(state, new_hand, seq, state.scores), tuple(events))
+
+
+def _pass(state: MatchState, seat: int | None, action: Pass) -> Transition:
+    hand = _acting_hand(state, seat)
+    assert seat is not None
+    if hand.legal[0] is not PASS_ACTION:
+        raise _explain_draw_or_pass(state, hand, "pass")
+    rd = rule_data(state.ruleset)
+    seq = state.seq + 1
+    events = [Event(seq, "passed", {"seat": seat})]
+    moves = (*hand.moves, Move(seq, seat, "pass", None, None, None, action.reason))
+    passes = hand.passes + 1
+    if passes >= rd.players:
+        winner, points = blocked_outcome(state.ruleset, hand_pips(hand.hands))
+        played = (hand.hands, hand.board, moves, passes)
+        return _end_hand(state, hand, played, seq, events, state.scores, "blocked", winner, points)
+    turn = seat + 1 if seat + 1 < rd.players else 0
+    stock_left = len(hand.stock) - hand.drawn
+    legal = compute_legal(rd, hand.board, hand.hands[turn], hand.must_cover, None, stock_left)
+    seq += 1
+    events.append(_turn_event(seq, turn, hand.must_cover, legal))
+    new_hand = HandState(
+        hand.number,
+        hand.attempt,
+        hand.opener,
+        hand.dealt,
+        hand.stock,
+        hand.drawn,
+        hand.hands,
+        hand.board,
+        turn,
+        None,
+        hand.must_cover,
+        passes,
+        moves,
+        legal,
+        None,
+    )
+    return Transition(_continue(state, new_hand, seq, state.scores), tuple(events))
+
+
+def _continue(state: MatchState, hand: HandState, seq: int, scores: tuple[int, ...]) -> MatchState:
+    """The match, still playing, with its hand moved on to `hand` after events up to `seq`."""
+    return MatchState(
+        state.ruleset,
+        state.secret,
+        "playing",
+        seq,
+        seq,
+        state.cut,
+        state.hand_number,
+        scores,
+        state.hands_won,
+        state.forfeited,
+        hand,
+        state.history,
+        None,
+    )
+
+
+def _closed_hand(hand: HandState, played: _Played, result: HandResult) -> HandState:
+    """The hand as it ended: nobody's turn, with its result."""
+    hands, board, moves, passes = played
+    return HandState(
+        hand.number,
+        hand.attempt,
+        hand.opener,
+        hand.dealt,
+        hand.stock,
+        hand.drawn,
+        hands,
+        board,
+        None,
+        hand.opening_tile,
+        None,
+        passes,
+        moves,
+        (),
+        result,
+    )
+
+
+# What a hand holds after its last move: (hands, board, moves, passes).
+_Played = tuple[tuple[tuple[Tile, ...], ...], Board, tuple[Move, ...], int]
+
+
+# -- hand and match ends ------------------------------------------------------------------
+
+
+def _end_hand(
+    state: MatchState,
+    hand: HandState,
+    played: _Played,
+    seq: int,
+    events: list[Event],
+    scores: tuple[int, ...],
+    reason: str,
+    winner: int | None,
+    points: int,
+) -> Transition:
+    """Close the hand (domino, blocked or target), score it and decide whether the match ends."""
+    result = HandResult(
+        number=hand.number,
+        reason=reason,
+        winner=winner,
+        tied=reason == "blocked" and winner is None,
+        pips=hand_pips(played[0]),
+        points=points,
+        hands=played[0],
+    )
+    hands_won = state.hands_won
+    if winner is not None:
+        hands_won = _bump(hands_won, winner, 1)
+    if winner is not None and points:
+        scores = _bump(scores, winner, points)
+        seq += 1
+        events.append(
+            Event(
+                seq,
+                "scored",
+                {"seat": winner, "points": points, "score": scores[winner], "cause": reason},
+            )
+        )
+    seq += 1
+    events.append(Event(seq, "hand_ended", _hand_ended_data(result)))
+    closed = _closed_hand(hand, played, result)
+    decided = (winner, "target") if reason == "target" else None
+    decided = decided or match_winner(state.ruleset, scores, hands_won)
+    match_result = None
+    status = "hand_over"
+    if decided is not None:
+        status = "finished"
+        match_result = MatchResult(decided[0], decided[1], scores, hands_won, None)
+        seq += 1
+        events.append(Event(seq, "match_ended", _result_data(match_result)))
+    new_state = MatchState(
+        ruleset=state.ruleset,
+        secret=state.secret,
+        status=status,
+        seq=seq,
+        game_seq=seq,
+        cut=state.cut,
+        hand_number=state.hand_number,
+        scores=scores,
+        hands_won=hands_won,
+        forfeited=state.forfeited,
+        hand=closed,
+        history=state.history,
+        result=match_result,
+    )
+    return Transition(new_state, tuple(events))
+
+
+def _bump(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
+    return (*values[:seat], values[seat] + amount, *values[seat + 1 :])
+
+
+def _hand_ended_data(result: HandResult) -> dict[str, object]:
+    return {
+        "number": result.number,
+        "reason": result.reason,
+        "winner": result.winner,
+        "tied": result.tied,
+        "pips": result.pips,
+        "points": result.points,
+        "hands": result.hands,
+    }
+
+
+def _result_data(result: MatchResult) -> dict[str, object]:
+    return {
+        "winner": result.winner,
+        "reason": result.reason,
+        "scores": result.scores,
+        "hands_won": result.hands_won,
+        "forfeited_by": result.forfeited_by,
+    }
+
+
+def _cut_short(state: MatchState, reason: str, seq: int, events: list[Event]) -> HandState | None:
+    """End a hand still in play with no winner and no points (forfeit or abandonment)."""
+    hand = state.hand
+    if state.status != "playing" or hand is None:
+        return hand
+    result = HandResult(hand.number, reason, None, False, hand_pips(hand.hands), 0, hand.hands)
+    events.append(Event(seq, "hand_ended", _hand_ended_data(result)))
+    return _closed_hand(hand, (hand.hands, hand.board, hand.moves, hand.passes), result)
+
+
+# -- system actions -----------------------------------------------------------------------
+
+
+def _start(state: MatchState, action: Start) -> Transition:
+    if state.status != "waiting":
+        if state.status in OVER:
+            raise MatchOver(f"the match is over ({state.status})")
+        raise MatchInProgress("the match has already started")
+    cut = check_cut(action.cut)
+    seq = state.seq + 1
+    events = [Event(seq, "match_started", {"cut": cut, "seats": state.ruleset.players})]
+    return _deal_hand(state, cut, seq, events)
+
+
+def _next_hand(state: MatchState) -> Transition:
+    if state.status != "hand_over":
+        if state.status == "waiting":
+            raise MatchNotStarted("the match has not started yet")
+        if state.status == "playing":
+            raise HandInProgress("the current hand is still being played")
+        raise MatchOver(f"the match is over ({state.status})")
+    assert state.cut is not None
+    return _deal_hand(state, state.cut, state.seq, [])
+
+
+def _deal_hand(state: MatchState, cut: str, seq: int, events: list[Event]) -> Transition:
+    """Deal the next hand (reshuffling as the opener rule says) and give the opener the turn."""
+    number = state.hand_number + 1
+    previous = state.hand
+    opening = open_hand(state.ruleset, state.secret, cut, number, previous)
+    dealt = opening.deal
+    rd = rule_data(state.ruleset)
+    opener = opening.opener
+    legal = compute_legal(
+        rd, EMPTY_BOARD, dealt.hands[opener], None, opening.opening_tile, len(dealt.stock)
+    )
+    hand = HandState(
+        number=number,
+        attempt=opening.attempt,
+        opener=opener,
+        dealt=dealt.hands,
+        stock=dealt.stock,
+        drawn=0,
+        hands=dealt.hands,
+        board=EMPTY_BOARD,
+        turn=opener,
+        opening_tile=opening.opening_tile,
+        must_cover=None,
+        passes=0,
+        moves=(),
+        legal=legal,
+        result=None,
+    )
+    seq += 1
+    events.append(
+        Event(
+            seq,
+            "hand_started",
+            {
+                "hand_number": number,
+                "attempt": opening.attempt,
+                "opener": opener,
+                "tiles": tuple(len(tiles) for tiles in dealt.hands),
+                "stock": len(dealt.stock),
+            },
+            {seat: {"hand": tiles} for seat, tiles in enumerate(dealt.hands)},
+        )
+    )
+    seq += 1
+    events.append(_turn_event(seq, opener, None, legal))
+    history = state.history if previous is None else (*state.history, previous)
+    new_state = MatchState(
+        ruleset=state.ruleset,
+        secret=state.secret,
+        status="playing",
+        seq=seq,
+        game_seq=seq,
+        cut=cut,
+        hand_number=number,
+        scores=state.scores,
+        hands_won=state.hands_won,
+        forfeited=state.forfeited,
+        hand=hand,
+        history=history,
+        result=None,
+    )
+    return Transition(new_state, tuple(events))
+
+
+def _forfeit(state: MatchState, action: Forfeit) -> Transition:
+    if state.status in OVER:
+        raise MatchOver(f"the match is over ({state.status})")
+    seat = action.seat
+    if type(seat) is not int or not 0 <= seat < state.ruleset.players:
+        raise IllegalMove(f"there is no seat {seat!r}")
+    if action.cause not in FORFEIT_CAUSES:
+        raise IllegalMove(f"forfeit cause must be one of {list(FORFEIT_CAUSES)}")
+    if state.forfeited[seat]:
+        raise SeatForfeited(f"seat {seat} has already forfeited")
+    seq = state.seq + 1
+    events = [Event(seq, "forfeit", {"seat": seat, "cause": action.cause})]
+    forfeited = (*state.forfeited[:seat], True, *state.forfeited[seat + 1 :])
+    if state.ruleset.players > 2:
+        # The seat goes to the computer for good and the match goes on (RULES section 9).
+        new_state = dataclasses.replace(state, seq=seq, game_seq=seq, forfeited=forfeited)
+        return Transition(new_state, tuple(events))
+    hand = _cut_short(state, "forfeit", seq + 1, events)
+    seq = events[-1].seq
+    result = MatchResult(1 - seat, "forfeit", state.scores, state.hands_won, seat)
+    seq += 1
+    events.append(Event(seq, "match_ended", _result_data(result)))
+    new_state = dataclasses.replace(
+        state,
+        status="finished",
+        seq=seq,
+        game_seq=seq,
+        forfeited=forfeited,
+        hand=hand,
+        result=result,
+    )
+    return Transition(new_state, tuple(events))
+
+
+def _abandon(state: MatchState, action: Abandon) -> Transition:
+    if state.status in OVER:
+        raise MatchOver(f"the match is over ({state.status})")
+    if action.reason not in ABANDON_REASONS:
+        raise IllegalMove(f"abandon reason must be one of {list(ABANDON_REASONS)}")
+    events: list[Event] = []
+    hand = _cut_short(state, "abandoned", state.seq + 1, events)
+    seq = events[-1].seq if events else state.seq
+    result = MatchResult(None, action.reason, state.scores, state.hands_won, None)
+    seq += 1
+    events.append(Event(seq, "match_ended", _result_data(result)))
+    new_state = dataclasses.replace(
+        state, status=action.reason, seq=seq, game_seq=seq, hand=hand, result=result
+    )
+    return Transition(new_state, tuple(events))
+
+
+# -- events the service originates --------------------------------------------------------
+
+
+def record(
+    state: MatchState,
+    type: str,
+    data: Mapping[str, object],
+    private: Mapping[int, Mapping[str, object]] | None = None,
+) -> Transition:
+    """Number an event the service originates (joins, presence, chat, ...) after the last one."""
+    if type not in SERVICE_EVENTS:
+        raise ValueError(f"{type!r} is not an event the service may record")
+    seq = state.seq + 1
+    game_seq = state.game_seq if type in NON_GAME_EVENTS else seq
+    event = Event(seq, type, dict(data), {} if private is None else dict(private))
+    return Transition(dataclasses.replace(state, seq=seq, game_seq=game_seq), (event,))
+
+
+def is_stale(state: MatchState, seq: int) -> bool:
+    """A move made after seeing `seq` is stale once a game event followed it, or from the future."""
+    return seq < state.game_seq or seq > state.seq
+
+
+# -- why a move was refused ---------------------------------------------------------------
+
+
+def _explain_play(state: MatchState, hand: HandState, seat: int, action: Play) -> IllegalMove:
+    tile = action.tile
+    end = action.end
+    problem = tile_problem(tile, state.ruleset.max_pip)
+    if problem is not None:
+        return IllegalMove(problem)
+    tile = (tile[0], tile[1])
+    if end is not None and end not in END_NAMES:
+        return IllegalMove(f"end must be one of {', '.join(END_NAMES)} or null, got {end!r}")
+    if tile not in hand.hands[seat]:
+        return IllegalMove(f"seat {seat} does not hold {list(tile)}")
+    board = hand.board
+    if not board.tiles:
+        if end is not None:
+            return IllegalMove("the first tile of a hand is played with end null")
+        return IllegalMove(f"this hand must open with {list(hand.opening_tile or tile)}")
+    if end is None:
+        return IllegalMove("the board is not empty: name the end to play on")
+    open_pips = board.pips()
+    if end not in open_pips:
+        return IllegalMove(f"end {end!r} is not open; open ends: {', '.join(open_pips)}")
+    if hand.must_cover is not None and end not in hand.must_cover[1]:
+        double, ends = hand.must_cover
+        return IllegalMove(
+            f"the double {list(double)} must be covered first: play onto {', '.join(ends)}"
+        )
+    if open_pips[end] not in tile:
+        return IllegalMove(f"{list(tile)} does not fit {end} (exposed pip {open_pips[end]})")
+    return IllegalMove(f"{list(tile)} on {end} is not a legal play now")
+
+
+def _explain_draw_or_pass(state: MatchState, hand: HandState, wanted: str) -> IllegalMove:
+    first = hand.legal[0]
+    if first.action == "play":
+        assert first.tile is not None
+        where = "to open" if first.end is None else f"on {first.end}"
+        return IllegalMove(
+            f"you may not {wanted}: you hold a playable tile ({list(first.tile)} {where})"
+        )
+    if wanted == "pass":
+        return IllegalMove(f"you may not pass: draw from the stock ({hand.stock_left} left)")
+    if state.ruleset.draw == "none":
+        return IllegalMove("this ruleset has no drawing: pass when you cannot play")
+    return IllegalMove("the stock is empty: pass")

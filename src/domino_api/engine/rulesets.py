@@ -1,0 +1,267 @@
+"""Rulesets: the parameters of RULES section 2, the presets of section 3 and their overrides."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from domino_api.engine.errors import BadOptions, UnknownRuleset
+
+DRAW_RULES = ("until_playable", "one", "none")
+LAYOUTS = ("line", "spinner_first_double", "spinner_opening_double")
+PLAY_SCORING = ("none", "fives")
+DOMINO_SCORING = ("opponents_pips", "opponents_pips_round5")
+BLOCK_SCORING = ("lowest_takes_others", "lowest_takes_difference", "lowest_takes_others_round5")
+FIRST_OPENERS = ("highest_double_else_reshuffle", "highest_double_else_heaviest", "seat_zero_any")
+NEXT_OPENERS = (
+    "winner_any",
+    "winner_any_lock_reshuffle",
+    "highest_double_else_heaviest",
+    "alternate_any",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnClock:
+    allowance_s: int
+    grace_s: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {"allowance_s": self.allowance_s, "grace_s": self.grace_s}
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    name: str
+    max_pip: int
+    players: int
+    hand_size: int
+    draw: str
+    layout: str
+    cover_doubles: bool
+    play_scoring: str
+    domino_scoring: str
+    block_scoring: str
+    first_opener: str
+    next_opener: str
+    target: int
+    best_of: int | None
+    end_mid_hand: bool
+    turn_clock: TurnClock | None
+    away_forfeit_s: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        data["turn_clock"] = None if self.turn_clock is None else self.turn_clock.to_dict()
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
+        """Rebuild a ruleset (a snapshot's or a ledger's); refuses a malformed one with BadOptions."""
+        names = [f.name for f in dataclasses.fields(cls)]
+        if not isinstance(data, Mapping) or set(data) != set(names):
+            raise BadOptions(f"a ruleset needs exactly these fields: {', '.join(names)}")
+        values = dict(data)
+        clock = values["turn_clock"]
+        if clock is not None:
+            if not isinstance(clock, Mapping) or set(clock) != {"allowance_s", "grace_s"}:
+                raise BadOptions("turn_clock must be null or {allowance_s, grace_s}")
+            values["turn_clock"] = TurnClock(
+                _whole(clock["allowance_s"], "turn_clock.allowance_s", 1),
+                _whole(clock["grace_s"], "turn_clock.grace_s", 1),
+            )
+        ruleset = cls(**values)
+        _check_ruleset(ruleset)
+        return ruleset
+
+
+def _whole(value: object, name: str, minimum: int) -> int:
+    # bool is an int subclass in Python, but `true` is not a number of points.
+    if type(value) is not int or value < minimum:
+        raise BadOptions(f"{name} must be a whole number of at least {minimum}, got {value!r}")
+    return value
+
+
+def _one_of(value: object, name: str, allowed: tuple[object, ...]) -> None:
+    # Compare types too: True == 1 in Python, yet `true` is not a pip count.
+    if not any(value == a and type(value) is type(a) for a in allowed):
+        raise BadOptions(f"{name} must be one of {list(allowed)}, got {value!r}")
+
+
+def _check_ruleset(r: Ruleset) -> None:
+    """The structural checks every ruleset must pass, preset or restored."""
+    if not isinstance(r.name, str) or not r.name:
+        raise BadOptions("name must be a non-empty string")
+    _one_of(r.max_pip, "max_pip", (6, 9))
+    _one_of(r.players, "players", (2, 3, 4))
+    _whole(r.hand_size, "hand_size", 1)
+    if r.players * r.hand_size > (r.max_pip + 1) * (r.max_pip + 2) // 2:
+        raise BadOptions("players x hand_size exceeds the set")
+    _one_of(r.draw, "draw", DRAW_RULES)
+    _one_of(r.layout, "layout", LAYOUTS)
+    _one_of(r.play_scoring, "play_scoring", PLAY_SCORING)
+    _one_of(r.domino_scoring, "domino_scoring", DOMINO_SCORING)
+    _one_of(r.block_scoring, "block_scoring", BLOCK_SCORING)
+    _one_of(r.first_opener, "first_opener", FIRST_OPENERS)
+    _one_of(r.next_opener, "next_opener", NEXT_OPENERS)
+    for flag in ("cover_doubles", "end_mid_hand"):
+        if type(getattr(r, flag)) is not bool:
+            raise BadOptions(f"{flag} must be true or false")
+    _whole(r.target, "target", 1)
+    if r.best_of is not None:
+        _one_of(r.best_of, "best_of", (1, 2, 3, 4, 5))
+    if r.away_forfeit_s is not None:
+        _whole(r.away_forfeit_s, "away_forfeit_s", 1)
+
+
+def _preset(name: str, **overrides: Any) -> Ruleset:
+    base: dict[str, Any] = {
+        "name": name,
+        "max_pip": 6,
+        "players": 2,
+        "hand_size": 7,
+        "draw": "until_playable",
+        "layout": "line",
+        "cover_doubles": False,
+        "play_scoring": "none",
+        "domino_scoring": "opponents_pips",
+        "block_scoring": "lowest_takes_difference",
+        "first_opener": "seat_zero_any",
+        "next_opener": "alternate_any",
+        "target": 100,
+        "best_of": None,
+        "end_mid_hand": False,
+        "turn_clock": None,
+        "away_forfeit_s": None,
+    }
+    base.update(overrides)
+    return Ruleset(**base)
+
+
+PRESETS: Mapping[str, Ruleset] = MappingProxyType(
+    {
+        "all-fives": _preset(
+            "all-fives",
+            layout="spinner_first_double",
+            play_scoring="fives",
+            domino_scoring="opponents_pips_round5",
+            block_scoring="lowest_takes_others_round5",
+            first_opener="highest_double_else_reshuffle",
+            next_opener="winner_any_lock_reshuffle",
+            target=150,
+            end_mid_hand=True,
+            away_forfeit_s=180,
+        ),
+        # The preset seats four; a match creator picks 2-4 through its seat list.
+        "house-nines": _preset(
+            "house-nines",
+            max_pip=9,
+            players=4,
+            draw="one",
+            layout="spinner_opening_double",
+            cover_doubles=True,
+            block_scoring="lowest_takes_others",
+            first_opener="highest_double_else_heaviest",
+            next_opener="highest_double_else_heaviest",
+        ),
+        "draw-50": _preset(
+            "draw-50",
+            block_scoring="lowest_takes_others",
+            first_opener="highest_double_else_heaviest",
+            target=50,
+        ),
+        "draw": _preset("draw"),
+        "block": _preset("block", draw="none"),
+        "classic": _preset(
+            "classic",
+            first_opener="highest_double_else_heaviest",
+            next_opener="winner_any",
+            turn_clock=TurnClock(allowance_s=180, grace_s=120),
+        ),
+    }
+)
+
+_ALL_FIVES_OPENERS = (
+    ("highest_double_else_reshuffle", "winner_any_lock_reshuffle"),
+    ("seat_zero_any", "alternate_any"),
+)
+
+# What each preset lets a match override (RULES section 3), as published by the catalog.
+_OVERRIDES: Mapping[str, Mapping[str, object]] = {
+    "all-fives": {
+        "hand_size": [7, 9],
+        "first_opener": [pair[0] for pair in _ALL_FIVES_OPENERS],
+        "next_opener": [pair[1] for pair in _ALL_FIVES_OPENERS],
+        "away_forfeit_s": {"min": 1},
+    },
+    "house-nines": {"players": [2, 3, 4]},
+    "draw-50": {},
+    "draw": {},
+    "block": {},
+    "classic": {
+        "draw": ["until_playable", "one"],
+        "next_opener": ["winner_any", "alternate_any"],
+        "best_of": [None, 1, 2, 3, 4, 5],
+        "turn_clock": {"allowance_s": {"min": 1}, "grace_s": {"min": 1}, "nullable": True},
+    },
+}
+
+
+def _overrides_for(name: str) -> dict[str, object]:
+    return copy.deepcopy({"target": {"min": 1}, **_OVERRIDES[name]})
+
+
+def _parse_override(key: str, value: object, allowed: object) -> object:
+    if key == "turn_clock":
+        if value is None:
+            return None
+        if not isinstance(value, Mapping) or set(value) != {"allowance_s", "grace_s"}:
+            raise BadOptions("turn_clock must be null or {allowance_s, grace_s}, each at least 1")
+        return TurnClock(
+            _whole(value["allowance_s"], "turn_clock.allowance_s", 1),
+            _whole(value["grace_s"], "turn_clock.grace_s", 1),
+        )
+    if isinstance(allowed, Mapping):
+        return _whole(value, key, int(allowed["min"]))
+    assert isinstance(allowed, list)
+    if not any(value == a and type(value) is type(a) for a in allowed):
+        raise BadOptions(f"{key} must be one of {allowed}, got {value!r}")
+    return value
+
+
+def make_ruleset(name: str, options: Mapping[str, object]) -> Ruleset:
+    """A preset with the overrides RULES section 3 allows for it; anything else is refused."""
+    if name not in PRESETS:
+        raise UnknownRuleset(f"unknown ruleset {name!r}; the presets are {', '.join(PRESETS)}")
+    if not isinstance(options, Mapping):
+        raise BadOptions("options must be an object of parameter overrides")
+    allowed = _overrides_for(name)
+    changes: dict[str, object] = {}
+    for key, value in options.items():
+        if key not in allowed:
+            what = "not a ruleset parameter" if key not in _FIELD_NAMES else "fixed by this preset"
+            raise BadOptions(
+                f"option {key!r} is {what}; {name} allows overriding only {', '.join(allowed)}"
+            )
+        changes[key] = _parse_override(key, value, allowed[key])
+    ruleset = dataclasses.replace(PRESETS[name], **changes)  # type: ignore[arg-type]
+    if name == "all-fives" and (ruleset.first_opener, ruleset.next_opener) not in (
+        _ALL_FIVES_OPENERS
+    ):
+        raise BadOptions(
+            "all-fives takes first_opener seat_zero_any only together with "
+            "next_opener alternate_any"
+        )
+    return ruleset
+
+
+_FIELD_NAMES = frozenset(f.name for f in dataclasses.fields(Ruleset))
+
+
+def ruleset_catalog() -> list[dict[str, Any]]:
+    """Every preset with all its parameters and what a match may override."""
+    return [{**ruleset.to_dict(), "overrides": _overrides_for(name)} for name, ruleset in PRESETS.items()]

@@ -1,0 +1,63 @@
+"""Hand scoring (RULES section 8) and the end of a match (section 9)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domino_api.engine.rulesets import Ruleset
+from domino_api.engine.tiles import Tile
+
+
+def round5(n: int) -> int:
+    """Round to the nearest 5, halves up: 0-2 -> 0, 3-7 -> 5, 11 -> 10, 21 -> 20."""
+    return 5 * ((n + 2) // 5)
+
+
+def hand_pips(hands: Sequence[Sequence[Tile]]) -> tuple[int, ...]:
+    return tuple(sum(a + b for a, b in tiles) for tiles in hands)
+
+
+def domino_points(ruleset: Ruleset, winner: int, pips: Sequence[int]) -> int:
+    others = sum(pips) - pips[winner]
+    return round5(others) if ruleset.domino_scoring == "opponents_pips_round5" else others
+
+
+def blocked_outcome(ruleset: Ruleset, pips: Sequence[int]) -> tuple[int | None, int]:
+    """(winner, points) of a blocked hand; winner None when the lowest total is shared."""
+    lowest = min(pips)
+    holders = [seat for seat, total in enumerate(pips) if total == lowest]
+    if len(holders) > 1:
+        return None, 0
+    winner = holders[0]
+    others = sum(pips) - lowest
+    if ruleset.block_scoring == "lowest_takes_others":
+        return winner, others
+    if ruleset.block_scoring == "lowest_takes_others_round5":
+        return winner, round5(others)
+    # lowest_takes_difference is defined for two seats; with more it sums the differences.
+    return winner, others - lowest * (len(pips) - 1)
+
+
+def match_winner(
+    ruleset: Ruleset, scores: Sequence[int], hands_won: Sequence[int]
+) -> tuple[int, str] | None:
+    """(winner, reason) once a hand has ended and the match is decided, else None."""
+    if ruleset.best_of is None:
+        best = max(scores)
+        if best >= ruleset.target:
+            return scores.index(best), "target"
+        return None
+    needed = ruleset.best_of
+    top = max(hands_won)
+    if 2 * top > needed:
+        return hands_won.index(top), "best_of"
+    if sum(hands_won) < needed:
+        return None
+    leaders = [seat for seat, won in enumerate(hands_won) if won == top]
+    if len(leaders) == 1:
+        return leaders[0], "best_of"
+    most = max(scores[seat] for seat in leaders)
+    by_points = [seat for seat in leaders if scores[seat] == most]
+    if len(by_points) == 1:
+        return by_points[0], "best_of"
+    return None  # level on hands and points: one more deciding hand

@@ -1,0 +1,176 @@
+"""Match and hand state: frozen dataclasses of tuples that `apply` replaces, never changes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from domino_api.engine.layout import EMPTY_BOARD, Board
+from domino_api.engine.rulesets import Ruleset
+from domino_api.engine.tiles import Tile
+
+
+class LegalAction(NamedTuple):
+    """One action the seat to act may take now; plays carry what they would score."""
+
+    action: str  # play | draw | pass
+    tile: Tile | None
+    end: str | None
+    points: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.action != "play":
+            return {"action": self.action}
+        assert self.tile is not None
+        return {"action": "play", "tile": list(self.tile), "end": self.end, "points": self.points}
+
+
+DRAW_ACTION = LegalAction("draw", None, None, None)
+PASS_ACTION = LegalAction("pass", None, None, None)
+
+
+class Move(NamedTuple):
+    """A seat's action as the ledger records it; `seq` is the seq of the event it produced."""
+
+    seq: int
+    seat: int
+    action: str  # play | draw | pass
+    tile: Tile | None  # the tile played or drawn
+    end: str | None
+    points: int | None
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    number: int
+    reason: str  # domino | blocked | target | forfeit | abandoned
+    winner: int | None
+    tied: bool
+    pips: tuple[int, ...]
+    points: int
+    hands: tuple[tuple[Tile, ...], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "reason": self.reason,
+            "winner": self.winner,
+            "tied": self.tied,
+            "pips": list(self.pips),
+            "points": self.points,
+            "hands": [[list(t) for t in tiles] for tiles in self.hands],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    winner: int | None
+    reason: str  # target | best_of | forfeit | abandoned | cancelled
+    scores: tuple[int, ...]
+    hands_won: tuple[int, ...]
+    forfeited_by: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "reason": self.reason,
+            "scores": list(self.scores),
+            "hands_won": list(self.hands_won),
+            "forfeited_by": self.forfeited_by,
+        }
+
+
+# The double a seat must cover and the ends that cover it (RULES section 6).
+MustCover = tuple[Tile, tuple[str, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    number: int
+    attempt: int
+    opener: int
+    dealt: tuple[tuple[Tile, ...], ...]  # each seat's tiles as dealt (the ledger shows them)
+    stock: tuple[Tile, ...]  # the undealt tiles in dealt order; draws take from the front
+    drawn: int  # how many stock tiles have been drawn
+    hands: tuple[tuple[Tile, ...], ...]  # what each seat holds now
+    board: Board
+    turn: int | None  # None once the hand is over
+    opening_tile: Tile | None  # the tile the opener must open with; None: any tile
+    must_cover: MustCover | None
+    passes: int  # passes in a row; every seat passing blocks the hand
+    moves: tuple[Move, ...]
+    # The turn seat's legal actions: derived from the fields above, kept so that validating a
+    # move and announcing the next turn cost one computation, not three.
+    legal: tuple[LegalAction, ...]
+    result: HandResult | None
+
+    @property
+    def stock_left(self) -> int:
+        return len(self.stock) - self.drawn
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    ruleset: Ruleset
+    secret: bytes
+    status: str  # waiting | playing | hand_over | finished | abandoned | cancelled
+    seq: int  # seq of the last event
+    game_seq: int  # seq of the last game event (what makes a move stale)
+    cut: str | None
+    hand_number: int
+    scores: tuple[int, ...]
+    hands_won: tuple[int, ...]
+    forfeited: tuple[bool, ...]
+    hand: HandState | None  # the current hand, or the last one once it is over
+    history: tuple[HandState, ...]  # hands before `hand`, oldest first
+    result: MatchResult | None
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to act, or None outside play."""
+        if self.status != "playing" or self.hand is None:
+            return None
+        return self.hand.turn
+
+    @property
+    def turn_seat(self) -> int | None:
+        return self.turn
+
+    @property
+    def players(self) -> int:
+        return self.ruleset.players
+
+    @property
+    def last_hand(self) -> HandResult | None:
+        if self.hand is not None and self.hand.result is not None:
+            return self.hand.result
+        if self.history:
+            return self.history[-1].result
+        return None
+
+    @property
+    def board(self) -> Board:
+        return EMPTY_BOARD if self.hand is None else self.hand.board
+
+
+def new_match(ruleset: Ruleset, secret: bytes) -> MatchState:
+    """A match waiting for its start: no events yet, the deal sealed by `secret`."""
+    if not isinstance(secret, bytes) or len(secret) == 0:
+        raise ValueError("the deal secret must be non-empty bytes")
+    zeros = (0,) * ruleset.players
+    return MatchState(
+        ruleset=ruleset,
+        secret=secret,
+        status="waiting",
+        seq=0,
+        game_seq=0,
+        cut=None,
+        hand_number=0,
+        scores=zeros,
+        hands_won=zeros,
+        forfeited=(False,) * ruleset.players,
+        hand=None,
+        history=(),
+        result=None,
+    )
