@@ -24,7 +24,12 @@ NON_GAME_EVENTS = frozenset(
     }
 )
 # Events the service originates; the engine only numbers them (see `record`).
-SERVICE_EVENTS = NON_GAME_EVENTS | {"seat_joined", "rematch_created", "autopilot_on", "autopilot_off"}
+SERVICE_EVENTS = NON_GAME_EVENTS | {
+    "seat_joined",
+    "rematch_created",
+    "autopilot_on",
+    "autopilot_off",
+}
 
 
 def jsonable(value: object) -> Any:

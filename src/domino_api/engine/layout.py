@@ -52,10 +52,8 @@ def open_board(tile: Tile, layout: str) -> Board:
     """The board after the first tile of a hand: `tile[0]` at left, `tile[1]` at right."""
     a, b = tile
     if a == b and layout != "line":
-        names = ("left", "right", "up", "down") if layout == "spinner_opening_double" else (
-            "left",
-            "right",
-        )
+        four = layout == "spinner_opening_double"
+        names = ("left", "right", "up", "down") if four else ("left", "right")
         ends = [(name, a, 0) for name in names]
         _count_mains(ends, a, ("left", "right"))
         return Board(((tile, None, None, True),), tuple(ends), a + b, a, ("left", "right"))
@@ -108,9 +106,7 @@ def _place_with_spinner(board: Board, placement: Placement, layout: str) -> Boar
             ends.extend((arm, board.spinner or 0, 0) for arm in _ARMS)
     if spinner is not None:
         _count_mains(ends, spinner, mains)
-    return Board(
-        (*board.tiles, placement), tuple(ends), sum(e[2] for e in ends), spinner, mains
-    )
+    return Board((*board.tiles, placement), tuple(ends), sum(e[2] for e in ends), spinner, mains)
 
 
 def fitting_ends(board: Board, tile: Tile) -> tuple[str, ...]:

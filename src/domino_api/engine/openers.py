@@ -78,4 +78,3 @@ def open_hand(
             holder, tile = heaviest_tile(dealt.hands)
             return Opening(attempt, dealt, holder, tile)
     raise RuntimeError("no deal held a double")
-

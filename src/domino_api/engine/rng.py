@@ -1,4 +1,4 @@
-"""The seeded 64-bit stream, randbelow and Fisher-Yates shuffle of the sealed deal (RULES section 11).
+"""The seeded 64-bit stream, randbelow and Fisher-Yates shuffle of the sealed deal (RULES 11).
 
 Tournaments reuse steps 2-3 with their own 32-byte seed, so this module knows nothing of tiles.
 """

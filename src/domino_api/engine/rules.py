@@ -114,7 +114,7 @@ def compute_legal(
     opening_tile: Tile | None,
     stock_left: int,
 ) -> tuple[LegalAction, ...]:
-    """Every legal action of the seat holding `tiles` (RULES section 5): plays, else draw, else pass."""
+    """Every legal action of the seat holding `tiles` (RULES 5): plays, else draw, else pass."""
     if not board.tiles:
         openers = tiles if opening_tile is None else (opening_tile,)
         return tuple(_play_option(rd, board, t, None) for t in openers)

@@ -61,7 +61,7 @@ class Ruleset:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
-        """Rebuild a ruleset (a snapshot's or a ledger's); refuses a malformed one with BadOptions."""
+        """Rebuild a snapshot's or a ledger's ruleset; a malformed one is refused (BadOptions)."""
         names = [f.name for f in dataclasses.fields(cls)]
         if not isinstance(data, Mapping) or set(data) != set(names):
             raise BadOptions(f"a ruleset needs exactly these fields: {', '.join(names)}")
@@ -264,4 +264,7 @@ _FIELD_NAMES = frozenset(f.name for f in dataclasses.fields(Ruleset))
 
 def ruleset_catalog() -> list[dict[str, Any]]:
     """Every preset with all its parameters and what a match may override."""
-    return [{**ruleset.to_dict(), "overrides": _overrides_for(name)} for name, ruleset in PRESETS.items()]
+    return [
+        {**ruleset.to_dict(), "overrides": _overrides_for(name)}
+        for name, ruleset in PRESETS.items()
+    ]

@@ -1,4 +1,4 @@
-"""Tiles and sets: the canonical form [a, b] with a <= b and the canonical order (RULES section 1)."""
+"""Tiles and sets: the canonical form [a, b] with a <= b and the canonical order (RULES 1)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,187 @@
+"""Snapshots: `to_json(state)` and `from_json(data)` round-trip a match exactly (JSONB storage)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domino_api.engine.layout import Board
+from domino_api.engine.rules import compute_legal, rule_data
+from domino_api.engine.rulesets import Ruleset
+from domino_api.engine.state import (
+    HandResult,
+    HandState,
+    LegalAction,
+    MatchResult,
+    MatchState,
+    Move,
+)
+from domino_api.engine.tiles import Tile
+
+SNAPSHOT_VERSION = 1
+
+
+def _tile(raw: Sequence[int]) -> Tile:
+    return (int(raw[0]), int(raw[1]))
+
+
+def _tiles(raw: Sequence[Sequence[int]]) -> tuple[Tile, ...]:
+    return tuple(_tile(t) for t in raw)
+
+
+def _opt_tile(raw: Sequence[int] | None) -> Tile | None:
+    return None if raw is None else _tile(raw)
+
+
+def _board_to_json(board: Board) -> dict[str, Any]:
+    return {
+        "tiles": [[list(tile), end, outer, spinner] for tile, end, outer, spinner in board.tiles],
+        "ends": [list(e) for e in board.ends],
+        "total": board.total,
+        "spinner": board.spinner,
+        "spinner_mains": list(board.spinner_mains),
+    }
+
+
+def _board_from_json(data: Mapping[str, Any]) -> Board:
+    return Board(
+        tiles=tuple((_tile(t), end, outer, spinner) for t, end, outer, spinner in data["tiles"]),
+        ends=tuple((name, pip, count) for name, pip, count in data["ends"]),
+        total=data["total"],
+        spinner=data["spinner"],
+        spinner_mains=tuple(data["spinner_mains"]),
+    )
+
+
+def _hand_result_from_json(data: Mapping[str, Any] | None) -> HandResult | None:
+    if data is None:
+        return None
+    return HandResult(
+        number=data["number"],
+        reason=data["reason"],
+        winner=data["winner"],
+        tied=data["tied"],
+        pips=tuple(data["pips"]),
+        points=data["points"],
+        hands=tuple(_tiles(h) for h in data["hands"]),
+    )
+
+
+def _hand_to_json(hand: HandState) -> dict[str, Any]:
+    return {
+        "number": hand.number,
+        "attempt": hand.attempt,
+        "opener": hand.opener,
+        "dealt": [[list(t) for t in tiles] for tiles in hand.dealt],
+        "stock": [list(t) for t in hand.stock],
+        "drawn": hand.drawn,
+        "hands": [[list(t) for t in tiles] for tiles in hand.hands],
+        "board": _board_to_json(hand.board),
+        "turn": hand.turn,
+        "opening_tile": None if hand.opening_tile is None else list(hand.opening_tile),
+        "must_cover": None
+        if hand.must_cover is None
+        else [list(hand.must_cover[0]), list(hand.must_cover[1])],
+        "passes": hand.passes,
+        "moves": [
+            [
+                m.seq,
+                m.seat,
+                m.action,
+                None if m.tile is None else list(m.tile),
+                m.end,
+                m.points,
+                m.reason,
+            ]
+            for m in hand.moves
+        ],
+        "result": None if hand.result is None else hand.result.to_dict(),
+    }
+
+
+def _hand_from_json(ruleset: Ruleset, data: Mapping[str, Any]) -> HandState:
+    hands = tuple(_tiles(h) for h in data["hands"])
+    board = _board_from_json(data["board"])
+    cover = data["must_cover"]
+    must_cover = None if cover is None else (_tile(cover[0]), tuple(cover[1]))
+    opening_tile = _opt_tile(data["opening_tile"])
+    stock = _tiles(data["stock"])
+    turn = data["turn"]
+    result = _hand_result_from_json(data["result"])
+    legal: tuple[LegalAction, ...] = ()
+    if turn is not None and result is None:
+        # The legal list is derived state: recompute it rather than trust a stored copy.
+        stock_left = len(stock) - data["drawn"]
+        legal = compute_legal(
+            rule_data(ruleset), board, hands[turn], must_cover, opening_tile, stock_left
+        )
+    return HandState(
+        number=data["number"],
+        attempt=data["attempt"],
+        opener=data["opener"],
+        dealt=tuple(_tiles(h) for h in data["dealt"]),
+        stock=stock,
+        drawn=data["drawn"],
+        hands=hands,
+        board=board,
+        turn=turn,
+        opening_tile=opening_tile,
+        must_cover=must_cover,
+        passes=data["passes"],
+        moves=tuple(
+            Move(seq, seat, action, _opt_tile(tile), end, points, reason)
+            for seq, seat, action, tile, end, points, reason in data["moves"]
+        ),
+        legal=legal,
+        result=result,
+    )
+
+
+def to_json(state: MatchState) -> dict[str, Any]:
+    """A JSON-able snapshot of the whole match, secret included (hex): keep it server-side."""
+    return {
+        "version": SNAPSHOT_VERSION,
+        "ruleset": state.ruleset.to_dict(),
+        "secret": state.secret.hex(),
+        "status": state.status,
+        "seq": state.seq,
+        "game_seq": state.game_seq,
+        "cut": state.cut,
+        "hand_number": state.hand_number,
+        "scores": list(state.scores),
+        "hands_won": list(state.hands_won),
+        "forfeited": list(state.forfeited),
+        "hand": None if state.hand is None else _hand_to_json(state.hand),
+        "history": [_hand_to_json(h) for h in state.history],
+        "result": None if state.result is None else state.result.to_dict(),
+    }
+
+
+def from_json(data: Mapping[str, Any]) -> MatchState:
+    if data.get("version") != SNAPSHOT_VERSION:
+        raise ValueError(f"unknown snapshot version {data.get('version')!r}")
+    ruleset = Ruleset.from_dict(data["ruleset"])
+    result = data["result"]
+    return MatchState(
+        ruleset=ruleset,
+        secret=bytes.fromhex(data["secret"]),
+        status=data["status"],
+        seq=data["seq"],
+        game_seq=data["game_seq"],
+        cut=data["cut"],
+        hand_number=data["hand_number"],
+        scores=tuple(data["scores"]),
+        hands_won=tuple(data["hands_won"]),
+        forfeited=tuple(data["forfeited"]),
+        hand=None if data["hand"] is None else _hand_from_json(ruleset, data["hand"]),
+        history=tuple(_hand_from_json(ruleset, h) for h in data["history"]),
+        result=None
+        if result is None
+        else MatchResult(
+            winner=result["winner"],
+            reason=result["reason"],
+            scores=tuple(result["scores"]),
+            hands_won=tuple(result["hands_won"]),
+            forfeited_by=result["forfeited_by"],
+        ),
+    )
