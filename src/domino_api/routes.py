@@ -8,6 +8,8 @@ from fastapi import FastAPI
 def include_routers(app: FastAPI) -> None:
     from domino_api.matches.routes import router as matches
     from domino_api.players.routes import router as players
+    from domino_api.realtime.socket import router as realtime
 
     app.include_router(players)
     app.include_router(matches)
+    app.include_router(realtime)

@@ -7,8 +7,15 @@ from fastapi import FastAPI
 
 async def start_runtime(app: FastAPI, start_background: bool) -> None:
     app.state.background = []
+    # realtime (issue 4): LISTEN + presence leases when background work is on, else lazily.
+    from domino_api.realtime.lifecycle import start_realtime
+
+    await start_realtime(app, start_background)
 
 
 async def stop_runtime(app: FastAPI) -> None:
+    from domino_api.realtime.lifecycle import stop_realtime
+
+    await stop_realtime(app)
     for task in getattr(app.state, "background", []):
         task.cancel()
