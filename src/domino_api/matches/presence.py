@@ -1,0 +1,171 @@
+"""Presence: a seat is connected while any of its sockets was seen within the lease (API.md).
+
+The lease lives in the seats table (`connected_until`), so it is right across server processes
+and when a process dies: each process extends the leases of the seats it holds sockets for,
+and whoever runs `expire_presence` (the recovery job, or any process) records the lapses.
+Presence events go through `table.record`, so they never make a move stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import or_, select, tuple_, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from domino_api.clock import Clock
+from domino_api.matches.table import OVER, Table, load, record
+from domino_api.store.models import OVER_STATUSES, Match, Seat
+
+LEASE_S = 30.0
+
+SeatKey = tuple[str, int]
+
+
+async def seat_connected(
+    session: AsyncSession,
+    clock: Clock,
+    table: Table,
+    seats: Iterable[int],
+    lease_s: float = LEASE_S,
+) -> list[dict[str, Any]]:
+    """Extend the seats' leases on a locked table; announce the ones that were not connected."""
+    now = clock.now()
+    rows: list[dict[str, Any]] = []
+    for number in seats:
+        seat = table.seats[number]
+        if seat.type != "human":
+            continue
+        seat.connected_until = max(now + timedelta(seconds=lease_s), seat.connected_until or now)
+        seat.last_seen_at = now
+        seat.away_since = None
+        if not seat.connected and not table.over:
+            seat.connected = True
+            rows += await record(session, clock, table, "seat_connected", {"seat": number})
+    return rows
+
+
+async def seat_disconnected(
+    session: AsyncSession, clock: Clock, table: Table, seats: Iterable[int]
+) -> list[dict[str, Any]]:
+    """Mark seats whose lease lapsed as gone (on a locked table) and announce it."""
+    rows: list[dict[str, Any]] = []
+    for number in seats:
+        seat = table.seats[number]
+        if not seat.connected:
+            continue
+        seat.connected = False
+        seat.away_since = seat.connected_until or clock.now()
+        if not table.over:
+            rows += await record(session, clock, table, "seat_disconnected", {"seat": number})
+    return rows
+
+
+async def refresh_leases(
+    session: AsyncSession, keys: Iterable[SeatKey], now: datetime, lease_s: float = LEASE_S
+) -> list[SeatKey]:
+    """Extend the leases of seats this process holds sockets for (no match lock: only leases).
+
+    Returns the seats whose `connected` flag is off (lapsed meanwhile): the caller announces
+    them through `connect_seats`, under the match lock.
+    """
+    wanted = sorted(set(keys))
+    if not wanted:
+        return []
+    until = now + timedelta(seconds=lease_s)
+    stmt = (
+        update(Seat)
+        .where(tuple_(Seat.match_id, Seat.seat).in_(wanted), Seat.type == "human")
+        .values(connected_until=until, last_seen_at=now, away_since=None)
+        .returning(Seat.match_id, Seat.seat, Seat.connected)
+        .execution_options(synchronize_session=False)
+    )
+    result = await session.execute(stmt)
+    return [(match_id, seat) for match_id, seat, connected in result.all() if not connected]
+
+
+async def release(
+    session: AsyncSession,
+    match_id: str,
+    seats: Iterable[int],
+    now: datetime,
+    lease_s: float = LEASE_S,
+) -> None:
+    """A socket closed: its seats stay connected for one more lease from now, then lapse."""
+    numbers = list(seats)
+    if not numbers:
+        return
+    until = now + timedelta(seconds=lease_s)
+    await session.execute(
+        update(Seat)
+        .where(Seat.match_id == match_id, Seat.seat.in_(numbers), Seat.type == "human")
+        .values(connected_until=until, last_seen_at=now)
+        .execution_options(synchronize_session=False)
+    )
+
+
+async def connect_seats(
+    session: AsyncSession,
+    clock: Clock,
+    match_id: str,
+    seats: Iterable[int],
+    lease_s: float = LEASE_S,
+) -> list[dict[str, Any]]:
+    """Lock the match and announce seats that have a live socket again."""
+    table = await load(session, match_id, for_update=True)
+    if table.state.status in OVER:
+        return []
+    return await seat_connected(session, clock, table, seats, lease_s)
+
+
+async def expire_presence(session: AsyncSession, clock: Clock, now: datetime) -> list[SeatKey]:
+    """Record `seat_disconnected` for every seat whose lease lapsed; returns those seats.
+
+    Safe to run from several processes at once: each match is re-checked under its lock and
+    matches locked by someone else are skipped (they are picked up on the next run).
+    """
+    lapsed = or_(Seat.connected_until.is_(None), Seat.connected_until <= now)
+    stmt = (
+        select(Seat.match_id, Seat.seat)
+        .join(Match, Match.id == Seat.match_id)
+        .where(Seat.connected.is_(True), lapsed)
+        .order_by(Seat.match_id, Seat.seat)
+    )
+    by_match: dict[str, list[int]] = {}
+    for match_id, seat in (await session.execute(stmt)).all():
+        by_match.setdefault(match_id, []).append(seat)
+    done: list[SeatKey] = []
+    for match_id, numbers in by_match.items():
+        locked = await session.execute(
+            select(Match.id).where(Match.id == match_id).with_for_update(skip_locked=True)
+        )
+        if locked.scalar_one_or_none() is None:
+            continue
+        table = await load(session, match_id, for_update=True)
+        gone = [n for n in numbers if _lapsed(table.seats[n], now)]
+        if table.state.status in OVER_STATUSES:
+            for n in gone:
+                table.seats[n].connected = False
+            done += [(match_id, n) for n in gone]
+            continue
+        await seat_disconnected(session, clock, table, gone)
+        done += [(match_id, n) for n in gone]
+    return done
+
+
+def _lapsed(seat: Seat, now: datetime) -> bool:
+    until = seat.connected_until
+    return seat.connected and (until is None or until <= now)
+
+
+__all__ = [
+    "LEASE_S",
+    "connect_seats",
+    "expire_presence",
+    "refresh_leases",
+    "release",
+    "seat_connected",
+    "seat_disconnected",
+]

@@ -1,0 +1,229 @@
+"""The per-process hub: forwards each match's events from the event table to local sockets.
+
+NOTIFY says only "match M reached seq S"; the hub never trusts more than that. For each match
+with local subscribers one pump task reads the events after the lowest cursor from the
+`match_events` table, by `seq`, and hands every subscriber the ones after its own cursor,
+projected for its seat by `views.event_for`. One reader per match keeps every subscriber in
+`seq` order without gaps or repeats, whatever order NOTIFYs arrive in, and a subscriber that
+joins late or resumes with `after=N` is caught up by the same code path.
+
+Each subscriber has a bounded queue drained by its own writer, so a slow socket never stalls
+the pump or the others: when its queue is full it is told to close (`too_slow`) and resumes
+with `after=N`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from domino_api.matches.views import event_for
+from domino_api.store import matches_repo
+from domino_api.store.db import transaction
+
+log = logging.getLogger(__name__)
+
+READ_BATCH = 500
+# Concurrent event reads across matches: leaves the pool to the request handlers.
+READ_SLOTS = 8
+
+Reader = Callable[[str, int, int], Any]
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+class Subscriber:
+    """One socket's place in the hub: its seat, its cursor and its bounded outgoing queue."""
+
+    def __init__(self, match_id: str, seat: int | None, cursor: int, queue_size: int) -> None:
+        self.match_id = match_id
+        self.seat = seat
+        self.cursor = cursor
+        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=max(1, queue_size))
+        self.too_slow = asyncio.Event()
+
+    def offer(self, text: str) -> bool:
+        """Queue one frame; a full queue means the socket fell too far behind."""
+        if self.too_slow.is_set():
+            return False
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.too_slow.set()
+            return False
+        return True
+
+
+@dataclass
+class MatchFeed:
+    match_id: str
+    subscribers: set[Subscriber] = field(default_factory=set)
+    dirty: bool = False
+    task: asyncio.Task[None] | None = None
+    waiters: list[asyncio.Future[None]] = field(default_factory=list)
+
+
+class Hub:
+    def __init__(
+        self,
+        maker: async_sessionmaker[AsyncSession] | None,
+        reader: Reader | None = None,
+    ) -> None:
+        self._maker = maker
+        self._reader = reader or self._read_events
+        self._feeds: dict[str, MatchFeed] = {}
+        self._slots = asyncio.Semaphore(READ_SLOTS)
+        self._presence: dict[tuple[str, int], int] = {}
+        self.delivered = 0
+
+    # ------------------------------------------------------------ subscribers
+
+    def subscribe(self, subscriber: Subscriber) -> None:
+        """Add a subscriber whose queue already holds what must come first (the snapshot)."""
+        feed = self._feeds.setdefault(subscriber.match_id, MatchFeed(subscriber.match_id))
+        feed.subscribers.add(subscriber)
+        self.poke(subscriber.match_id)
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        feed = self._feeds.get(subscriber.match_id)
+        if feed is None:
+            return
+        feed.subscribers.discard(subscriber)
+        if not feed.subscribers and (feed.task is None or feed.task.done()):
+            self._feeds.pop(subscriber.match_id, None)
+
+    def subscribers(self) -> list[Subscriber]:
+        return [s for feed in self._feeds.values() for s in feed.subscribers]
+
+    def match_ids(self) -> list[str]:
+        return list(self._feeds)
+
+    # ------------------------------------------------------------ presence bookkeeping
+
+    def hold_seats(self, match_id: str, seats: list[int]) -> None:
+        for seat in seats:
+            key = (match_id, seat)
+            self._presence[key] = self._presence.get(key, 0) + 1
+
+    def drop_seats(self, match_id: str, seats: list[int]) -> list[int]:
+        """Forget one socket's seats; returns the seats no local socket holds any more."""
+        freed = []
+        for seat in seats:
+            key = (match_id, seat)
+            left = self._presence.get(key, 0) - 1
+            if left <= 0:
+                self._presence.pop(key, None)
+                freed.append(seat)
+            else:
+                self._presence[key] = left
+        return freed
+
+    def held_seats(self) -> list[tuple[str, int]]:
+        return list(self._presence)
+
+    # ------------------------------------------------------------ notifications
+
+    def notify(self, match_id: str) -> None:
+        """A NOTIFY arrived: only matches with local subscribers are read."""
+        if match_id in self._feeds:
+            self.poke(match_id)
+
+    def poke_all(self) -> None:
+        """After a lost LISTEN connection (NOTIFYs may have been missed), and periodically."""
+        for match_id in list(self._feeds):
+            self.poke(match_id)
+
+    def poke(self, match_id: str) -> None:
+        feed = self._feeds.get(match_id)
+        if feed is None:
+            return
+        feed.dirty = True
+        if feed.task is None or feed.task.done():
+            feed.task = asyncio.get_running_loop().create_task(self._pump(feed))
+
+    async def sync(self, match_id: str) -> None:
+        """Deliver every committed event of the match to local subscribers, then return."""
+        feed = self._feeds.get(match_id)
+        if feed is None:
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        feed.waiters.append(waiter)
+        self.poke(match_id)
+        await waiter
+
+    def broadcast(self, text: str) -> None:
+        for subscriber in self.subscribers():
+            subscriber.offer(text)
+
+    # ------------------------------------------------------------ the pump
+
+    async def _pump(self, feed: MatchFeed) -> None:
+        failures = 0
+        while feed.dirty:
+            feed.dirty = False
+            waiters, feed.waiters = feed.waiters, []
+            try:
+                await self._pass(feed)
+                failures = 0
+            except Exception:
+                failures += 1
+                log.exception("reading events of match %s failed", feed.match_id)
+                await asyncio.sleep(min(5.0, 0.2 * 2**failures))
+                feed.dirty = bool(feed.subscribers)
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_result(None)
+        if not feed.subscribers and self._feeds.get(feed.match_id) is feed:
+            self._feeds.pop(feed.match_id, None)
+
+    async def _pass(self, feed: MatchFeed) -> None:
+        while True:
+            live = [s for s in feed.subscribers if not s.too_slow.is_set()]
+            if not live:
+                return
+            low = min(s.cursor for s in live)
+            async with self._slots:
+                rows = await self._reader(feed.match_id, low, READ_BATCH)
+            if not rows:
+                return
+            self._deliver(rows, low, live)
+            if len(rows) < READ_BATCH:
+                return
+
+    def _deliver(self, rows: list[Any], low: int, subscribers: list[Subscriber]) -> None:
+        copies: dict[tuple[int, int | None], str] = {}
+        for index, row in enumerate(rows):
+            seq = _seq(row)
+            if seq != low + 1 + index:
+                # Never skip: a hole means a later read fills it (cannot happen under the lock).
+                log.warning("gap in match %s at seq %s", subscribers[0].match_id, seq)
+                return
+            for subscriber in subscribers:
+                if seq != subscriber.cursor + 1:
+                    continue
+                key = (seq, subscriber.seat)
+                text = copies.get(key)
+                if text is None:
+                    text = dumps({"type": "event", "event": event_for(row, subscriber.seat)})
+                    copies[key] = text
+                if subscriber.offer(text):
+                    subscriber.cursor = seq
+                    self.delivered += 1
+
+    async def _read_events(self, match_id: str, after: int, limit: int) -> list[Any]:
+        assert self._maker is not None
+        async with transaction(self._maker) as session:
+            return await matches_repo.events_after(session, match_id, after, limit)
+
+
+def _seq(row: Any) -> int:
+    value = row["seq"] if isinstance(row, dict) else row.seq
+    return int(value)

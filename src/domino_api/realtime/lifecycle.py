@@ -1,0 +1,117 @@
+"""The realtime parts of a server process: hub, listener, keepalive ticker, presence refresher."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from fastapi import FastAPI
+
+from domino_api.clock import Clock
+from domino_api.config import Settings
+from domino_api.matches import presence
+from domino_api.realtime.hub import Hub, dumps
+from domino_api.realtime.listener import Listener
+from domino_api.store.db import transaction
+
+log = logging.getLogger(__name__)
+
+
+class Realtime:
+    """Started lazily by the first socket, or eagerly by the app's lifespan."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.settings: Settings = app.state.settings
+        self.clock: Clock = app.state.clock
+        self.maker = app.state.sessionmaker
+        self.hub = Hub(self.maker)
+        self.listener = Listener(app.state.database_url, self.hub)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._lock = asyncio.Lock()
+        self._started = False
+        self._presence_started = False
+
+    async def ensure_started(self) -> None:
+        if self._started:
+            return
+        async with self._lock:
+            if self._started:
+                return
+            await self.listener.start()
+            interval = max(0.5, self.settings.keepalive_s * 0.75)
+            self._tasks.append(self._every(interval, self._tick, "keepalive"))
+            self._started = True
+
+    async def start_presence(self) -> None:
+        """Refresh this process's leases and expire lapsed ones (every process may do both)."""
+        await self.ensure_started()
+        if not self._presence_started:
+            interval = self.settings.presence_refresh_s
+            self._tasks.append(self._every(interval, self.refresh_presence, "presence"))
+            self._presence_started = True
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks.clear()
+        await self.listener.stop()
+
+    def _every(
+        self, seconds: float, job: Callable[[], Awaitable[Any]], name: str
+    ) -> asyncio.Task[None]:
+        async def loop() -> None:
+            while True:
+                await asyncio.sleep(seconds)
+                try:
+                    await job()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("realtime %s job failed", name)
+
+        return asyncio.get_running_loop().create_task(loop(), name=f"realtime-{name}")
+
+    async def _tick(self) -> None:
+        now = self.clock.now().isoformat().replace("+00:00", "Z")
+        self.hub.broadcast(dumps({"type": "keepalive", "now": now}))
+        # A safety net for a NOTIFY lost between connections: re-read every watched match.
+        self.hub.poke_all()
+
+    async def refresh_presence(self) -> None:
+        lease = self.settings.presence_lease_s
+        async with transaction(self.maker) as session:
+            lapsed = await presence.refresh_leases(
+                session, self.hub.held_seats(), self.clock.now(), lease
+            )
+        by_match: dict[str, list[int]] = {}
+        for match_id, seat in lapsed:
+            by_match.setdefault(match_id, []).append(seat)
+        for match_id, seats in by_match.items():
+            async with transaction(self.maker) as session:
+                await presence.connect_seats(session, self.clock, match_id, seats, lease)
+        async with transaction(self.maker) as session:
+            await presence.expire_presence(session, self.clock, self.clock.now())
+
+
+def realtime_of(app: FastAPI) -> Realtime:
+    realtime: Realtime | None = getattr(app.state, "realtime", None)
+    if realtime is None:
+        realtime = Realtime(app)
+        app.state.realtime = realtime
+    return realtime
+
+
+async def start_realtime(app: FastAPI, start_background: bool) -> None:
+    """With background work on, listen and refresh presence from the start; else lazily."""
+    realtime = realtime_of(app)
+    if start_background:
+        await realtime.start_presence()
+
+
+async def stop_realtime(app: FastAPI) -> None:
+    realtime: Realtime | None = getattr(app.state, "realtime", None)
+    if realtime is not None:
+        await realtime.stop()

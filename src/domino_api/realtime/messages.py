@@ -1,0 +1,169 @@
+"""The WebSocket protocol's messages as pydantic models (openapi/asyncapi.yaml documents them)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from domino_api.matches.schemas import EndName, EventOut, TileIn, ViewOut
+
+# A client's own id for a request, echoed in its ack or error.
+ClientId = Annotated[str, Field(min_length=1, max_length=64)] | int
+SeatField = Annotated[int | None, Field(ge=0, le=3)]
+
+# Frames larger than this are refused with an error and change nothing.
+MAX_FRAME_BYTES = 64 * 1024
+
+# Close codes: 4000 + HTTP status with the problem code as reason (API.md), and one of our own.
+CLOSE_TOO_SLOW = 4008
+TOO_SLOW_REASON = "too_slow"
+
+
+class ClientMessage(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class AuthMessage(ClientMessage):
+    """A browser's first message when it cannot send the Authorization header."""
+
+    type: Literal["auth"]
+    token: str = Field(min_length=1, max_length=200)
+
+
+class MoveMessage(ClientMessage):
+    """The same body as POST /v1/matches/{id}/moves, with the client's id."""
+
+    type: Literal["move"]
+    id: ClientId
+    action: Literal["play", "draw", "pass"]
+    tile: TileIn | None = None
+    end: EndName | None = None
+    seq: int = Field(ge=0, le=2**31 - 1)
+    seat: SeatField = None
+
+
+class NextHandMessage(ClientMessage):
+    type: Literal["next_hand"]
+    id: ClientId
+    seat: SeatField = None
+
+
+class ReadyMessage(ClientMessage):
+    type: Literal["ready"]
+    id: ClientId
+    seat: SeatField = None
+
+
+class ResignMessage(ClientMessage):
+    type: Literal["resign"]
+    id: ClientId
+    seat: SeatField = None
+
+
+class RematchMessage(ClientMessage):
+    type: Literal["rematch"]
+    id: ClientId
+    seat: SeatField = None
+
+
+class ChatMessage(ClientMessage):
+    """Table talk, as POST /v1/matches/{id}/messages."""
+
+    type: Literal["message"]
+    id: ClientId
+    text: str = Field(min_length=1, max_length=500)
+    seat: SeatField = None
+
+
+class PingMessage(ClientMessage):
+    type: Literal["ping"]
+    id: ClientId | None = None
+
+
+AnyClientMessage = Annotated[
+    AuthMessage
+    | MoveMessage
+    | NextHandMessage
+    | ReadyMessage
+    | ResignMessage
+    | RematchMessage
+    | ChatMessage
+    | PingMessage,
+    Field(discriminator="type"),
+]
+CLIENT_MESSAGES: TypeAdapter[Any] = TypeAdapter(AnyClientMessage)
+CLIENT_TYPES = ("auth", "move", "next_hand", "ready", "resign", "rematch", "message", "ping")
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem document, as the REST routes answer."""
+
+    model_config = ConfigDict(extra="allow")
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+
+
+class SnapshotMessage(BaseModel):
+    """First message without `after`: the viewing seat's view."""
+
+    type: Literal["snapshot"]
+    view: ViewOut
+
+
+class EventMessage(BaseModel):
+    """One event, filtered for the viewing seat, in seq order without gaps."""
+
+    type: Literal["event"]
+    event: EventOut
+
+
+class AckMessage(BaseModel):
+    """A request done; `seq` is the match's seq after it, computer replies included."""
+
+    type: Literal["ack"]
+    id: ClientId
+    seq: int
+
+
+class ErrorMessage(BaseModel):
+    """A request refused (nothing changed); `id` is null when the frame could not be read."""
+
+    type: Literal["error"]
+    id: ClientId | None
+    error: Problem
+
+
+class PongMessage(BaseModel):
+    type: Literal["pong"]
+    id: ClientId | None = None
+
+
+class KeepaliveMessage(BaseModel):
+    """Sent by the server at least every 20 s so idle proxies keep the connection open."""
+
+    type: Literal["keepalive"]
+    now: str
+
+
+SERVER_MESSAGES: dict[str, type[BaseModel]] = {
+    "snapshot": SnapshotMessage,
+    "event": EventMessage,
+    "ack": AckMessage,
+    "error": ErrorMessage,
+    "pong": PongMessage,
+    "keepalive": KeepaliveMessage,
+}
+CLIENT_MODELS: dict[str, type[BaseModel]] = {
+    "auth": AuthMessage,
+    "move": MoveMessage,
+    "next_hand": NextHandMessage,
+    "ready": ReadyMessage,
+    "resign": ResignMessage,
+    "rematch": RematchMessage,
+    "message": ChatMessage,
+    "ping": PingMessage,
+}

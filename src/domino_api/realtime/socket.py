@@ -1,0 +1,317 @@
+"""`GET /v1/matches/{id}/ws`: the live table over a WebSocket (API.md, "WebSocket").
+
+A socket is accepted first and then refused, if it must be, with a close code of 4000 + the
+HTTP status and the problem code as reason, because browsers cannot read a refused handshake.
+Every request on the socket is the same service call as its REST route, in its own
+transaction, answered `ack` (after the events it caused were queued) or `error`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from pydantic import ValidationError
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from domino_api.engine import EngineError
+from domino_api.errors import (
+    BadRequest,
+    NotYourSeat,
+    ServiceError,
+    StaleSeq,
+    ValidationFailed,
+    problem,
+)
+from domino_api.matches import presence, service
+from domino_api.matches.schemas import MoveBody
+from domino_api.players.auth import hash_token, parse_bearer
+from domino_api.realtime import messages as m
+from domino_api.realtime.hub import Subscriber, dumps
+from domino_api.realtime.lifecycle import Realtime, realtime_of
+from domino_api.store import players_repo
+from domino_api.store.db import transaction
+from domino_api.store.models import Player
+
+log = logging.getLogger(__name__)
+
+router = APIRouter(prefix="/v1", tags=["matches"])
+
+
+class Refused(Exception):
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def problem_of(exc: Exception) -> dict[str, Any]:
+    """The problem document for an expected failure (ServiceError or EngineError)."""
+    if isinstance(exc, ServiceError):
+        return problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
+    if isinstance(exc, EngineError):
+        return problem(exc.status, exc.code, exc.code.replace("_", " ").capitalize(), str(exc))
+    return problem(500, "internal_error", "Internal error", "Something went wrong on our side.")
+
+
+def refusal(exc: Exception) -> Refused:
+    body = problem_of(exc)
+    return Refused(4000 + int(body["status"]), str(body["code"]))
+
+
+@router.websocket("/matches/{match_id}/ws")
+async def match_socket(websocket: WebSocket, match_id: str) -> None:
+    """Snapshot (or events after `after`), then every event, for the viewing seat."""
+    await MatchSocket(websocket, match_id, realtime_of(websocket.app)).run()
+
+
+class MatchSocket:
+    def __init__(self, websocket: WebSocket, match_id: str, realtime: Realtime) -> None:
+        self.ws = websocket
+        self.match_id = match_id
+        self.realtime = realtime
+        self.hub = realtime.hub
+        self.maker = realtime.maker
+        self.clock = realtime.clock
+        self.settings = realtime.settings
+        self.player: Player | None = None
+        self.named_seat: int | None = None
+        self.my_seats: list[int] = []
+
+    async def run(self) -> None:
+        await self.ws.accept()
+        try:
+            self.player = await self._authenticate()
+            after, self.named_seat = self._query()
+            await self.realtime.ensure_started()
+            subscriber = await self._open(after)
+        except Refused as refused:
+            await self._close(refused.code, refused.reason)
+            return
+        except WebSocketDisconnect:
+            return
+        self.hub.hold_seats(self.match_id, self.my_seats)
+        self.hub.subscribe(subscriber)
+        try:
+            await self._serve(subscriber)
+        finally:
+            self.hub.unsubscribe(subscriber)
+            await self._release()
+
+    # ------------------------------------------------------------ opening
+
+    async def _authenticate(self) -> Player:
+        token = parse_bearer(self.ws.headers.get("authorization"))
+        if token is None:
+            token = await self._auth_message()
+        async with transaction(self.maker) as session:
+            player = await players_repo.by_token_hash(session, hash_token(token))
+        if player is None:
+            raise Refused(4401, "unauthenticated")
+        return player
+
+    async def _auth_message(self) -> str:
+        try:
+            text = await asyncio.wait_for(self.ws.receive_text(), self.settings.ws_auth_timeout_s)
+        except TimeoutError:
+            raise Refused(4408, "unauthenticated") from None
+        except (KeyError, RuntimeError):  # a binary frame first
+            raise Refused(4401, "unauthenticated") from None
+        try:
+            auth = m.AuthMessage.model_validate_json(text[: m.MAX_FRAME_BYTES])
+        except ValidationError:
+            raise Refused(4401, "unauthenticated") from None
+        return auth.token
+
+    def _query(self) -> tuple[int | None, int | None]:
+        params = self.ws.query_params
+        after = _whole(params.get("after"), "after", 2**31 - 1)
+        seat = _whole(params.get("seat"), "seat", 3)
+        return after, seat
+
+    async def _open(self, after: int | None) -> Subscriber:
+        """Lock the table (timeouts first), announce the seats, take the snapshot and cursor."""
+        assert self.player is not None
+        player = self.player
+        try:
+            async with transaction(self.maker) as session:
+                table = await service.open_table(session, self.clock, self.match_id, player)
+                mine = table.seats_of(player.id)
+                if self.named_seat is not None and self.named_seat not in mine:
+                    raise NotYourSeat(f"Seat {self.named_seat} is not yours; yours: {mine}.")
+                if after is not None and after > table.state.seq:
+                    raise StaleSeq(f"after={after} is beyond the match's seq {table.state.seq}.")
+                viewer = self.named_seat
+                if viewer is None and mine:
+                    viewer = mine[0]
+                await presence.seat_connected(
+                    session, self.clock, table, mine, self.settings.presence_lease_s
+                )
+                view = None
+                if after is None:
+                    view = service.view_for(table, player, self.clock, viewer)
+                cursor = table.state.seq if after is None else after
+        except (ServiceError, EngineError) as exc:
+            raise refusal(exc) from exc
+        self.my_seats = mine
+        subscriber = Subscriber(self.match_id, viewer, cursor, self.settings.ws_send_queue)
+        if view is not None:
+            subscriber.offer(dumps({"type": "snapshot", "view": view}))
+        return subscriber
+
+    # ------------------------------------------------------------ serving
+
+    async def _serve(self, subscriber: Subscriber) -> None:
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(self._write(subscriber))
+        reader = loop.create_task(self._read(subscriber))
+        slow = loop.create_task(subscriber.too_slow.wait())
+        tasks = {writer, reader, slow}
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if slow in done:
+            await self._close(m.CLOSE_TOO_SLOW, m.TOO_SLOW_REASON)
+        elif reader in done and isinstance(reader.exception(), Refused):
+            refused = reader.exception()
+            assert isinstance(refused, Refused)
+            await self._close(refused.code, refused.reason)
+        else:
+            await self._close(1000, "")
+
+    async def _write(self, subscriber: Subscriber) -> None:
+        while True:
+            text = await subscriber.queue.get()
+            await self.ws.send_text(text)
+
+    async def _read(self, subscriber: Subscriber) -> None:
+        while True:
+            message = await self.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            answer = await self._answer(message.get("text"), message.get("bytes"))
+            if answer is not None:
+                subscriber.offer(dumps(answer))
+
+    async def _answer(self, text: str | None, data: bytes | None) -> dict[str, Any] | None:
+        """One client frame -> its answer; a refused frame changes nothing."""
+        if text is None:
+            size = len(data or b"")
+            return _error(None, BadRequest(f"Send JSON text frames; got {size} binary bytes."))
+        if len(text) > m.MAX_FRAME_BYTES // 4 and len(text.encode()) > m.MAX_FRAME_BYTES:
+            detail = f"A frame may hold at most {m.MAX_FRAME_BYTES} bytes."
+            return _error(None, BadRequest(detail))
+        try:
+            raw = json.loads(text)
+        except ValueError:
+            return _error(None, BadRequest("The frame is not valid JSON."))
+        client_id = _client_id(raw)
+        if not isinstance(raw, dict) or raw.get("type") not in m.CLIENT_TYPES:
+            kinds = ", ".join(m.CLIENT_TYPES)
+            return _error(client_id, ValidationFailed(f"type: expected one of {kinds}."))
+        try:
+            request = m.CLIENT_MESSAGES.validate_json(text)
+        except ValidationError as exc:
+            return _error(client_id, ValidationFailed(_summary(exc)))
+        return await self._dispatch(request)
+
+    async def _dispatch(self, request: Any) -> dict[str, Any] | None:
+        if isinstance(request, m.PingMessage):
+            return {"type": "pong", "id": request.id}
+        if isinstance(request, m.AuthMessage):
+            return _error(None, BadRequest("This socket is already authenticated."))
+        try:
+            seq = await self._act(request)
+        except (ServiceError, EngineError) as exc:
+            return _error(request.id, exc)
+        except Exception as exc:
+            log.exception("socket request failed", exc_info=exc)
+            return _error(request.id, exc)
+        # Events first, then the ack: an acked request's events are already in the queue.
+        await self.hub.sync(self.match_id)
+        return {"type": "ack", "id": request.id, "seq": seq}
+
+    async def _act(self, request: Any) -> int:
+        assert self.player is not None
+        player, clock, match_id = self.player, self.clock, self.match_id
+        seat = request.seat if request.seat is not None else self.named_seat
+        async with transaction(self.maker) as session:
+            if isinstance(request, m.MoveMessage):
+                body = MoveBody.model_construct(
+                    action=request.action,
+                    tile=request.tile,
+                    end=request.end,
+                    seq=request.seq,
+                    seat=seat,
+                )
+                _, answer = await service.move(session, clock, player, match_id, body, None)
+                return int(answer["view"]["seq"])
+            if isinstance(request, m.ChatMessage):
+                event = await service.message(session, clock, player, match_id, request.text, seat)
+                return int(event["seq"])
+            operation = {
+                "next_hand": service.next_hand,
+                "ready": service.ready,
+                "resign": service.resign,
+                "rematch": service.rematch,
+            }[request.type]
+            view = await operation(session, clock, player, match_id, seat)
+            return int(view["seq"])
+
+    # ------------------------------------------------------------ closing
+
+    async def _close(self, code: int, reason: str) -> None:
+        if self.ws.application_state == WebSocketState.DISCONNECTED:
+            return
+        # The peer may be gone or stuck: then there is nothing more to tell it.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.ws.close(code, reason), 2.0)
+
+    async def _release(self) -> None:
+        freed = self.hub.drop_seats(self.match_id, self.my_seats)
+        if not freed:
+            return
+        try:
+            async with transaction(self.maker) as session:
+                await presence.release(
+                    session, self.match_id, freed, self.clock.now(), self.settings.presence_lease_s
+                )
+        except Exception:
+            log.exception("releasing presence of match %s failed", self.match_id)
+
+
+def _whole(value: str | None, name: str, highest: int) -> int | None:
+    if value is None:
+        return None
+    if not value.isdigit() or int(value) > highest:
+        raise Refused(4422, "validation_error")
+    return int(value)
+
+
+def _client_id(raw: Any) -> Any:
+    if isinstance(raw, dict):
+        value = raw.get("id")
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str) and 0 < len(value) <= 64:
+            return value
+    return None
+
+
+def _error(client_id: Any, exc: Exception) -> dict[str, Any]:
+    return {"type": "error", "id": client_id, "error": problem_of(exc)}
+
+
+def _summary(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:5]:
+        where = ".".join(str(p) for p in err.get("loc", ()) if not isinstance(p, int)) or "body"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts)
