@@ -64,8 +64,13 @@ def view_for(table: Table, player: Player, clock: Clock, seat: int | None = None
 async def open_table(
     session: AsyncSession, clock: Clock, match_id: str, player: Player | None
 ) -> Table:
-    """Lock the match, apply whatever timeout is due first, and note the caller's presence."""
+    """Lock the match, apply whatever timeout is due first, then note the caller's presence.
+
+    Timeouts come before the presence mark: a seat that has already been away past its limit
+    forfeits even if this request is its return, exactly as the sweeper would have ruled.
+    """
     table = await load(session, match_id, for_update=True)
+    await timeouts.enforce(session, clock, table)
     if player is not None:
         mine = table.seats_of(player.id)
         if mine and not table.over:

@@ -19,6 +19,9 @@ from domino_api.store import matches_repo, players_repo
 from domino_api.store.models import Match, Seat
 
 OVER = ("finished", "abandoned", "cancelled")
+# API.md: a match that waits this long without a start, or that no human seat has been
+# connected to for this long, is abandoned by the recovery job.
+ABANDON_AFTER = timedelta(hours=24)
 # A computer streak is bounded so a rules bug can never spin a transaction forever.
 MAX_COMPUTER_MOVES = 2_000
 
@@ -153,18 +156,45 @@ async def persist(
 
 
 def due_at(table: Table) -> datetime | None:
-    """The earliest moment something must happen to this match (the sweeper's index)."""
-    match = table.match
+    """The earliest moment something must happen to this match (the sweeper's index).
+
+    It may be early, never late: `timeouts.enforce` recomputes it on every due visit.
+    """
+    match, state = table.match, table.state
     if table.over:
         return None
     moments = [m for m in (match.turn_deadline, match.next_hand_at, match.check_in_deadline) if m]
-    away = table.state.ruleset.away_forfeit_s
-    if away and not match.solo and table.state.status in ("playing", "hand_over"):
-        for seat in table.humans_in_play():
-            present = seat_present_until(table.seats[seat], match)
-            if present is not None:
-                moments.append(present + timedelta(seconds=away))
+    if state.status == "waiting":
+        if match.tournament_id is None:
+            moments.append(match.created_at + ABANDON_AFTER)
+        return min(moments) if moments else None
+    marks = []
+    for seat in table.humans_in_play():
+        moment = away_deadline(table, seat)
+        if moment is not None:
+            moments.append(moment)
+        marks.append(seat_present_until(table.seats[seat], match))
+    if marks and all(m is not None for m in marks):
+        # API.md: no human seat connected for 24 h abandons the match.
+        moments.append(max(m for m in marks if m is not None) + ABANDON_AFTER)
     return min(moments) if moments else None
+
+
+def away_deadline(table: Table, seat: int) -> datetime | None:
+    """RULES 10: when a human seat that stays away from now on forfeits (None: it never does)."""
+    limit = table.state.ruleset.away_forfeit_s
+    match = table.match
+    if not limit or match.solo or table.state.status not in ("playing", "hand_over"):
+        return None
+    if table.is_computer(seat):
+        return None
+    present = seat_present_until(table.seats[seat], match)
+    if present is None:
+        return None
+    deadline = present + timedelta(seconds=limit)
+    if match.outage_grace_until is not None and match.outage_grace_until > deadline:
+        deadline = match.outage_grace_until  # the service was down: RULES 10 and jobs/liveness
+    return deadline
 
 
 def seat_present_until(seat: Seat, match: Match) -> datetime | None:

@@ -1,24 +1,69 @@
 """Timeouts first (RULES 10): whatever is due for a match is applied before anything else.
 
 The same function serves every request that opens a match and the recovery job, so the
-result is the same whichever comes first.
+result is the same whichever comes first. `next_due` is the pure decision (what is due now,
+and why); `enforce` carries it out on a locked table through the one write path, step by step,
+until nothing is due, and leaves `matches.due_at` right for the sweeper's index.
+
+`due_at` may be early (presence moves later without touching it) but never late: a visit that
+finds nothing due just stores the recomputed moment.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import engine
 from domino_api.clock import Clock
-from domino_api.matches.table import Table, apply, seat_present_until
+from domino_api.matches.table import (
+    ABANDON_AFTER,
+    Table,
+    apply,
+    away_deadline,
+    due_at,
+    seat_present_until,
+)
 
-if TYPE_CHECKING:
-    pass
+# A few steps can fall due at once (a next hand, then ...); bounded so a bug cannot spin.
+MAX_STEPS = 20
+# Away forfeits have no grace of their own: an away deadline that fell in an outage moves to
+# the restart plus this (the classic preset's grace, RULES 3).
+AWAY_OUTAGE_GRACE_S = 120
 
-ABANDON_AFTER = timedelta(hours=24)
+__all__ = [
+    "ABANDON_AFTER",
+    "AWAY_OUTAGE_GRACE_S",
+    "Due",
+    "away_forfeiter",
+    "enforce",
+    "is_due",
+    "next_due",
+    "start_if_checked_in",
+]
+
+
+@dataclass(frozen=True)
+class Due:
+    """One thing due for a match now: `kind` names it, `moment` is when it fell due."""
+
+    kind: str  # check_in | abandon_waiting | clock | away | away_tie | next_hand | abandon_absent
+    moment: datetime
+    seat: int | None = None
+
+    def describe(self) -> str:
+        return {
+            "check_in": "check-in expired",
+            "abandon_waiting": "abandon (24 h without a start)",
+            "clock": f"forfeit seat {self.seat} (clock)",
+            "away": f"forfeit seat {self.seat} (away)",
+            "away_tie": "abandon (seats left at the same instant)",
+            "next_hand": "start the next hand",
+            "abandon_absent": "abandon (no human seat connected for 24 h)",
+        }[self.kind]
 
 
 def is_due(table: Table, now: datetime) -> bool:
@@ -29,61 +74,134 @@ def is_due(table: Table, now: datetime) -> bool:
 
 def away_forfeiter(table: Table, now: datetime) -> tuple[int | None, bool]:
     """Which human seat has been away past the limit: (seat, tie). The first to leave forfeits."""
-    limit = table.state.ruleset.away_forfeit_s
-    if not limit or table.match.solo or table.state.status not in ("playing", "hand_over"):
+    overdue = _away_overdue(table, now)
+    if not overdue:
         return None, False
+    tie = len(overdue) > 1 and overdue[0][0] == overdue[1][0]
+    return overdue[0][1], tie
+
+
+def _away_overdue(table: Table, now: datetime) -> list[tuple[datetime, int]]:
+    """(left at, seat) for every seat past its away deadline, the first to leave first."""
     overdue: list[tuple[datetime, int]] = []
     for seat in table.humans_in_play():
         row = table.seats[seat]
         if row.connected_until is not None and row.connected_until > now:
             continue
-        present = seat_present_until(row, table.match)
-        if present is not None and now - present >= timedelta(seconds=limit):
-            overdue.append((present, seat))
-    if not overdue:
-        return None, False
+        deadline = away_deadline(table, seat)
+        if deadline is not None and deadline <= now:
+            left = seat_present_until(row, table.match)
+            assert left is not None  # a deadline implies a presence mark
+            overdue.append((left, seat))
     overdue.sort()
-    tie = len(overdue) > 1 and overdue[0][0] == overdue[1][0]
-    return overdue[0][1], tie
+    return overdue
+
+
+def next_due(table: Table, now: datetime) -> Due | None:
+    """What must happen to this match now, in the order RULES 10 and API.md give; else None."""
+    if table.over:
+        return None
+    match, state = table.match, table.state
+    if state.status == "waiting":
+        if match.check_in_deadline is not None and match.check_in_deadline <= now:
+            return Due("check_in", match.check_in_deadline)
+        if match.tournament_id is None and now - match.created_at >= ABANDON_AFTER:
+            return Due("abandon_waiting", match.created_at + ABANDON_AFTER)
+        return None
+    deadline, turn = match.turn_deadline, state.turn
+    on_clock = turn is not None and not table.is_computer(turn)
+    if deadline is not None and deadline <= now and on_clock:
+        return Due("clock", deadline, turn)
+    overdue = _away_overdue(table, now)
+    if overdue:
+        left, seat = overdue[0]
+        moment = away_deadline(table, seat)
+        assert moment is not None
+        if len(overdue) > 1 and overdue[1][0] == left:
+            return Due("away_tie", moment)
+        return Due("away", moment, seat)
+    next_hand = match.next_hand_at
+    if next_hand is not None and next_hand <= now and state.status == "hand_over":
+        return Due("next_hand", next_hand)
+    absent_since = _all_absent_since(table)
+    if absent_since is not None and now - absent_since >= ABANDON_AFTER:
+        return Due("abandon_absent", absent_since + ABANDON_AFTER)
+    return None
+
+
+def _all_absent_since(table: Table) -> datetime | None:
+    """The last moment any human seat in play was at the table (None: no human seat)."""
+    marks = [seat_present_until(table.seats[s], table.match) for s in table.humans_in_play()]
+    if not marks or any(m is None for m in marks):
+        return None
+    return max(m for m in marks if m is not None)
 
 
 async def enforce(session: AsyncSession, clock: Clock, table: Table) -> list[dict[str, Any]]:
     """Apply every due timeout to a locked table; returns the stored event rows."""
-    from domino_api.matches import service  # late: service imports this module
-
     now = clock.now()
-    if not is_due(table, now) or table.over:
+    if table.over or not is_due(table, now):
         return []
-    match, state = table.match, table.state
     rows: list[dict[str, Any]] = []
-    if state.status == "waiting":
-        if match.check_in_deadline is not None and match.check_in_deadline <= now:
-            from domino_api.tournaments.hooks import check_in_expired
-
-            return await check_in_expired(session, clock, table)
-        if match.tournament_id is None and now - match.created_at >= ABANDON_AFTER:
-            return await service.abandon(session, clock, table, "abandoned")
-        return rows
-    if match.turn_deadline is not None and match.turn_deadline <= now and state.turn is not None:
-        return await service.forfeit(session, clock, table, state.turn, "clock")
-    seat, tie = away_forfeiter(table, now)
-    if seat is not None:
-        if tie:
-            return await service.abandon(session, clock, table, "abandoned")
-        return await service.forfeit(session, clock, table, seat, "away")
-    if match.next_hand_at is not None and match.next_hand_at <= now:
-        return await apply(session, clock, table, None, engine.NextHand())
-    if _nobody_connected_for(table, now, ABANDON_AFTER):
-        return await service.abandon(session, clock, table, "abandoned")
+    for _ in range(MAX_STEPS):
+        due = next_due(table, now)
+        if due is None:
+            break
+        rows += await _carry_out(session, clock, table, due)
+        if table.over:
+            break
+    # Nothing (more) is due: store the recomputed moment so the sweeper skips this match until
+    # then (it may have been early: presence moves on without updating it).
+    table.match.due_at = due_at(table)
     return rows
 
 
-def _nobody_connected_for(table: Table, now: datetime, span: timedelta) -> bool:
-    humans = [table.seats[s] for s in table.humans_in_play()]
-    if not humans:
+async def _carry_out(
+    session: AsyncSession, clock: Clock, table: Table, due: Due
+) -> list[dict[str, Any]]:
+    from domino_api.matches import service  # late: service imports this module
+
+    if due.kind in ("clock", "away", "away_tie") and await _forgive_outage(session, table, due):
+        return []
+    if due.kind == "check_in":
+        from domino_api.tournaments.hooks import check_in_expired
+
+        return await check_in_expired(session, clock, table)
+    if due.kind in ("abandon_waiting", "abandon_absent", "away_tie"):
+        return await service.abandon(session, clock, table, "abandoned")
+    if due.kind in ("clock", "away"):
+        assert due.seat is not None
+        return await service.forfeit(session, clock, table, due.seat, due.kind)
+    if due.kind == "next_hand":
+        return await apply(session, clock, table, None, engine.NextHand())
+    raise AssertionError(f"unknown due kind {due.kind!r}")
+
+
+async def outage_extension(session: AsyncSession, table: Table, due: Due) -> datetime | None:
+    """The new deadline when `due` fell inside a service outage (jobs/liveness.py), else None."""
+    from domino_api.jobs.liveness import outage_restart  # late: jobs builds on matches
+
+    restart = await outage_restart(session, due.moment)
+    if restart is None:
+        return None
+    clock_rule = table.state.ruleset.turn_clock
+    grace: int = AWAY_OUTAGE_GRACE_S
+    if due.kind == "clock" and clock_rule is not None:
+        grace = int(clock_rule.grace_s)
+    return restart + timedelta(seconds=grace)
+
+
+async def _forgive_outage(session: AsyncSession, table: Table, due: Due) -> bool:
+    """Move a deadline that passed while no process was alive; True when it was moved."""
+    extended = await outage_extension(session, table, due)
+    if extended is None or extended <= due.moment:
         return False
-    marks = [seat_present_until(row, table.match) for row in humans]
-    return all(m is not None and now - m >= span for m in marks)
+    if due.kind == "clock":
+        table.match.turn_deadline = extended
+    else:
+        table.match.outage_grace_until = extended
+    table.match.due_at = due_at(table)
+    return True
 
 
 async def start_if_checked_in(session: AsyncSession, clock: Clock, table: Table) -> None:

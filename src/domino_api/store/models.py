@@ -72,6 +72,9 @@ class Match(Base):
     next_hand_at: Mapped[datetime | None]
     check_in_deadline: Mapped[datetime | None]
     due_at: Mapped[datetime | None] = mapped_column(index=True)
+    # Away forfeits wait at least until this moment: set when an away deadline fell inside a
+    # service outage (jobs/liveness.py), so nobody forfeits for time the service was down.
+    outage_grace_until: Mapped[datetime | None]
     rematch_match_id: Mapped[str | None] = mapped_column(String(36))
     started_at: Mapped[datetime | None]
     created_at: Mapped[datetime]
@@ -177,6 +180,6 @@ class ServiceStart(Base):
     __tablename__ = "service_starts"
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
-    started_at: Mapped[datetime]
+    started_at: Mapped[datetime] = mapped_column(index=True)
     last_alive_at: Mapped[datetime]
     note: Mapped[str] = mapped_column(Text, default="")

@@ -1,0 +1,1 @@
+"""The recovery job: sweeps due timeouts, presence and abandonment; records service liveness."""

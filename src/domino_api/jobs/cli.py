@@ -1,0 +1,129 @@
+"""`domino-api sweep` and `domino-api worker`: the recovery job operators run."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+from collections.abc import Callable
+from typing import Any
+
+import typer
+
+from domino_api.clock import Clock
+from domino_api.config import Settings, get_settings
+from domino_api.jobs.sweeper import CONCURRENCY, PassReport, run_worker, sweep_pass
+
+
+def make_clock() -> Clock:
+    """The clock the commands use (tests put a FakeClock here)."""
+    return Clock()
+
+
+def _echo_report(report: PassReport, as_json: bool, echo: Callable[[str], Any]) -> None:
+    if as_json:
+        echo(json.dumps(report.to_json(), sort_keys=True))
+        return
+    for outcome in report.outcomes:
+        echo(outcome.line())
+    echo(report.summary_line())
+
+
+async def _with_database(settings: Settings, job: Callable[[Any], Any]) -> Any:
+    from domino_api.store.db import make_engine, make_sessionmaker, resolve_database_url
+
+    url = await asyncio.to_thread(resolve_database_url, settings)
+    engine = make_engine(url, settings)
+    try:
+        return await job(make_sessionmaker(engine))
+    finally:
+        await engine.dispose()
+
+
+async def sweep_once(
+    settings: Settings,
+    clock: Clock,
+    *,
+    dry_run: bool,
+    as_json: bool,
+    concurrency: int = CONCURRENCY,
+    echo: Callable[[str], Any] = typer.echo,
+) -> PassReport:
+    async def job(maker: Any) -> PassReport:
+        return await sweep_pass(maker, clock, dry_run=dry_run, concurrency=concurrency)
+
+    report: PassReport = await _with_database(settings, job)
+    _echo_report(report, as_json, echo)
+    return report
+
+
+async def work(
+    settings: Settings,
+    clock: Clock,
+    interval_s: float,
+    *,
+    as_json: bool,
+    concurrency: int = CONCURRENCY,
+    echo: Callable[[str], Any] = typer.echo,
+    stop: asyncio.Event | None = None,
+) -> int:
+    """Sweep until SIGTERM or SIGINT; the pass under way finishes first. Returns the passes."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, stop.set)
+
+    def on_report(report: PassReport) -> None:
+        if as_json:
+            echo(json.dumps(report.to_json(), sort_keys=True))
+        elif report.outcomes or report.held_since is not None:
+            for outcome in report.outcomes:
+                echo(outcome.line())
+            echo(report.summary_line())
+
+    async def job(maker: Any) -> int:
+        return await run_worker(maker, clock, interval_s, stop, on_report, concurrency)
+
+    try:
+        passes: int = await _with_database(settings, job)
+    finally:
+        for number in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(number)
+    return passes
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def sweep(
+        dry_run: bool = typer.Option(False, "--dry-run", help="List what is due; change nothing"),
+        as_json: bool = typer.Option(False, "--json", help="One JSON document, for machines"),
+        concurrency: int = typer.Option(CONCURRENCY, min=1, help="Matches handled at once"),
+    ) -> None:
+        """Apply due timeouts, presence expiry, abandonment and check-in rules once; exit 0."""
+        settings = get_settings()
+        _quiet_logs(settings)
+        asyncio.run(
+            sweep_once(
+                settings, make_clock(), dry_run=dry_run, as_json=as_json, concurrency=concurrency
+            )
+        )
+
+    @app.command()
+    def worker(
+        interval: float = typer.Option(None, min=0.1, help="Seconds between passes [default: 5]"),
+        as_json: bool = typer.Option(False, "--json", help="A JSON document per pass"),
+        concurrency: int = typer.Option(CONCURRENCY, min=1, help="Matches handled at once"),
+    ) -> None:
+        """Sweep every few seconds until stopped (SIGTERM finishes the pass, then exits 0)."""
+        settings = get_settings()
+        _quiet_logs(settings)
+        interval_s = interval if interval is not None else settings.worker_interval_s
+        asyncio.run(
+            work(settings, make_clock(), interval_s, as_json=as_json, concurrency=concurrency)
+        )
+
+
+def _quiet_logs(settings: Settings) -> None:
+    from domino_api.logs import configure_logging
+
+    configure_logging(settings)

@@ -1,0 +1,137 @@
+"""Service liveness: API processes record their start and a heartbeat in `service_starts`.
+
+RULES 10 forfeits a seat whose deadline passes, but nobody can move while no server process
+is alive (a deploy, a crash). A deadline that fell at a moment no API process was alive, when
+a process started again after it, is an outage deadline: `timeouts.enforce` moves it to the
+restart plus the grace period instead of forfeiting. While API processes have recorded
+themselves but none is alive now, the sweeper holds every match (`api_down_since`), so a
+worker that outlives the API never forfeits players who cannot reach the table.
+See README "Clocks and the recovery job".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+from datetime import datetime, timedelta
+
+from sqlalchemy import ColumnElement, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from domino_api.clock import Clock
+from domino_api.store.db import transaction
+from domino_api.store.models import ServiceStart
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_S = 10.0
+# A process counts as alive until its last heartbeat plus this (three missed beats).
+ALIVE_SLACK = timedelta(seconds=3 * HEARTBEAT_S)
+API = "api"
+WORKER = "worker"
+
+
+def _is_api() -> ColumnElement[bool]:
+    return ServiceStart.note.like(f"{API}%")
+
+
+async def record_start(session: AsyncSession, now: datetime, kind: str = API) -> int:
+    """A process started: its row, alive from now (`note` begins with its kind)."""
+    note = f"{kind} {socket.gethostname()} pid {os.getpid()}"
+    row = ServiceStart(started_at=now, last_alive_at=now, note=note)
+    session.add(row)
+    await session.flush()
+    return int(row.id)
+
+
+async def beat(session: AsyncSession, row_id: int, now: datetime) -> None:
+    """The process is still alive at `now`."""
+    await session.execute(
+        update(ServiceStart)
+        .where(ServiceStart.id == row_id, ServiceStart.last_alive_at < now)
+        .values(last_alive_at=now)
+    )
+
+
+async def outage_restart(session: AsyncSession, moment: datetime) -> datetime | None:
+    """When the service came back, if no API process was alive at `moment`; else None.
+
+    Only a recorded restart after `moment` proves an outage: without one (nothing recorded,
+    or the API is still down) the deadline stands and the sweeper's hold does the rest.
+    """
+    alive = (
+        select(ServiceStart.id)
+        .where(
+            _is_api(),
+            ServiceStart.started_at <= moment,
+            ServiceStart.last_alive_at >= moment - ALIVE_SLACK,
+        )
+        .limit(1)
+    )
+    if (await session.execute(alive)).first() is not None:
+        return None
+    restart = select(func.min(ServiceStart.started_at)).where(
+        _is_api(), ServiceStart.started_at > moment
+    )
+    found: datetime | None = (await session.execute(restart)).scalar_one_or_none()
+    return found
+
+
+async def api_down_since(session: AsyncSession, now: datetime) -> datetime | None:
+    """The API's last sign of life when API processes have recorded themselves but none is
+    alive now (the sweeper then holds every match); None when one is alive or none recorded."""
+    last: datetime | None = (
+        await session.execute(select(func.max(ServiceStart.last_alive_at)).where(_is_api()))
+    ).scalar_one_or_none()
+    if last is None or last + ALIVE_SLACK >= now:
+        return None
+    return last
+
+
+class Heartbeat:
+    """Records one process's start, then beats every HEARTBEAT_S until stopped."""
+
+    def __init__(
+        self,
+        maker: async_sessionmaker[AsyncSession],
+        clock: Clock,
+        kind: str = API,
+        interval_s: float = HEARTBEAT_S,
+    ) -> None:
+        self.maker, self.clock, self.kind, self.interval_s = maker, clock, kind, interval_s
+        self.row_id: int | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        try:
+            async with transaction(self.maker) as session:
+                self.row_id = await record_start(session, self.clock.now(), self.kind)
+        except Exception:  # liveness must never keep a process from serving
+            log.warning("could not record the service start", exc_info=True)
+            return
+        self._task = asyncio.create_task(self._run(), name=f"heartbeat-{self.kind}")
+
+    async def beat_now(self) -> None:
+        if self.row_id is None:
+            return
+        try:
+            async with transaction(self.maker) as session:
+                await beat(session, self.row_id, self.clock.now())
+        except Exception:
+            log.warning("heartbeat failed", exc_info=True)
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval_s)
+            await self.beat_now()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        await self.beat_now()

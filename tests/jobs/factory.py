@@ -1,0 +1,105 @@
+"""Building tables for sweeper tests and the benchmark: over REST, and cloned in bulk by SQL."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import httpx
+from sqlalchemy import func, select, text
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from tests.api.helpers import create_match, new_player, view
+
+from domino_api.store.models import Match, MatchEvent, Seat
+
+HUMANS = [{"type": "human"}, {"type": "human"}]
+BLITZ = {"turn_clock": {"allowance_s": 2, "grace_s": 1}}
+
+
+def parse(moment: str) -> datetime:
+    return datetime.fromisoformat(moment.replace("Z", "+00:00"))
+
+
+async def two_seat_match(
+    client: httpx.AsyncClient,
+    ruleset: str = "classic",
+    options: dict[str, Any] | None = None,
+    names: tuple[str, str] = ("Ana", "Bob"),
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Two humans seated and the match started: (host, joiner, host's view)."""
+    ana, bob = await new_player(client, names[0]), await new_player(client, names[1])
+    created = await create_match(client, ana, ruleset, HUMANS, options)
+    joined = await client.post(
+        "/v1/matches/join", json={"code": created["code"]}, headers=bob["headers"]
+    )
+    assert joined.status_code == 200, joined.text
+    started = await client.post(
+        f"/v1/matches/{created['id']}/start", json={"cut": "sweeper"}, headers=ana["headers"]
+    )
+    assert started.status_code == 200, started.text
+    return ana, bob, started.json()
+
+
+async def events(client: httpx.AsyncClient, player: dict[str, Any], match_id: str) -> list[Any]:
+    response = await client.get(f"/v1/matches/{match_id}/events", headers=player["headers"])
+    assert response.status_code == 200, response.text
+    return list(response.json()["events"])
+
+
+async def status(client: httpx.AsyncClient, player: dict[str, Any], match_id: str) -> str:
+    return str((await view(client, player, match_id))["status"])
+
+
+def _columns(model: Any, replaced: str) -> tuple[str, str]:
+    """(target list, select list) for copying rows of `model` with `replaced` set to m.id."""
+    names = [c.name for c in model.__table__.columns]
+    picks = ["m.id" if n == replaced else f"x.{n}" for n in names]
+    return ", ".join(names), ", ".join(picks)
+
+
+async def clone_matches(
+    maker: async_sessionmaker[AsyncSession], template_id: str, copies: int
+) -> list[str]:
+    """Copies of a match (row, seats, events) under new ids and no code; returns the ids."""
+    names = [c.name for c in Match.__table__.columns if c.name not in ("id", "code")]
+    cols = ", ".join(names)
+    async with maker() as session, session.begin():
+        rows = await session.execute(
+            text(
+                f"INSERT INTO matches (id, code, {cols}) "
+                f"SELECT gen_random_uuid()::text, NULL, {cols} "
+                "FROM matches, generate_series(1, :copies) WHERE id = :template RETURNING id"
+            ),
+            {"copies": copies, "template": template_id},
+        )
+        ids = [r[0] for r in rows]
+        for model in (Seat, MatchEvent):
+            target, picks = _columns(model, "match_id")
+            table = model.__tablename__
+            await session.execute(
+                text(
+                    f"INSERT INTO {table} ({target}) SELECT {picks} "
+                    f"FROM {table} x, unnest(CAST(:ids AS text[])) AS m(id) "
+                    "WHERE x.match_id = :template"
+                ),
+                {"ids": ids, "template": template_id},
+            )
+    return ids
+
+
+async def event_types(
+    maker: async_sessionmaker[AsyncSession], match_id: str
+) -> list[tuple[int, str]]:
+    async with maker() as session:
+        stmt = (
+            select(MatchEvent.seq, MatchEvent.type)
+            .where(MatchEvent.match_id == match_id)
+            .order_by(MatchEvent.seq)
+        )
+        return [(seq, kind) for seq, kind in (await session.execute(stmt)).all()]
+
+
+async def count_due(maker: async_sessionmaker[AsyncSession], now: datetime) -> int:
+    async with maker() as session:
+        stmt = select(func.count()).select_from(Match).where(Match.due_at <= now)
+        return int((await session.execute(stmt)).scalar_one())
