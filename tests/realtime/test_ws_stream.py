@@ -6,7 +6,6 @@ from typing import Any
 
 import asyncpg
 import httpx
-
 from tests.realtime.conftest import Server
 from tests.realtime.wsclient import (
     Socket,
