@@ -1,0 +1,228 @@
+"""Events (API.md "Events"), refusals with their codes, record/is_stale and action JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from tests.engine.helpers import SECRET, position, run
+
+from domino_api.engine import (
+    PRESETS,
+    Abandon,
+    Draw,
+    EngineError,
+    Event,
+    Forfeit,
+    HandInProgress,
+    IllegalMove,
+    MatchInProgress,
+    MatchNotStarted,
+    MatchOver,
+    NextHand,
+    NotYourTurn,
+    Pass,
+    Play,
+    Start,
+    action_from_json,
+    action_to_json,
+    apply,
+    is_stale,
+    new_match,
+    record,
+)
+
+DRAW = PRESETS["draw"]
+
+
+def started() -> tuple[object, tuple[Event, ...]]:
+    transition = apply(new_match(DRAW, SECRET), None, Start("moon"))
+    return transition.state, transition.events
+
+
+def test_start_events_and_seq_numbering() -> None:
+    state, events = started()
+    assert [e.type for e in events] == ["match_started", "hand_started", "turn"]
+    assert [e.seq for e in events] == [1, 2, 3]
+    assert state.seq == 3 and state.game_seq == 3  # type: ignore[attr-defined]
+    assert events[0].data == {"cut": "moon", "seats": 2}
+    hand_started = events[1]
+    assert hand_started.data == {
+        "hand_number": 1,
+        "attempt": 0,
+        "opener": 0,
+        "tiles": (7, 7),
+        "stock": 14,
+    }
+    mine = hand_started.for_seat(0)["data"]["hand"]
+    theirs = hand_started.for_seat(1)["data"]["hand"]
+    assert (
+        len(mine) == 7 and len(theirs) == 7 and not set(map(tuple, mine)) & set(map(tuple, theirs))
+    )
+    assert "hand" not in hand_started.for_seat(None)["data"]
+    turn = events[2]
+    assert turn.for_seat(0)["data"]["legal"][0]["action"] == "play"
+    assert "legal" not in turn.for_seat(1)["data"]
+
+
+def test_every_event_is_json_for_every_viewer() -> None:
+    _, events = started()
+    for event in events:
+        for seat in (None, 0, 1):
+            copy = event.for_seat(seat)
+            assert set(copy) == {"seq", "type", "data"}
+            assert json.loads(json.dumps(copy)) == copy
+        assert Event.from_json(json.loads(json.dumps(event.to_json()))).for_seat(0) == (
+            event.for_seat(0)
+        )
+
+
+def test_drawn_tile_is_private_to_the_drawer() -> None:
+    state = position(DRAW, [[(1, 2), (0, 0)], [(5, 5), (4, 5)]], stock=[(3, 3), (2, 6)])
+    state, events = run(state, ((1, 2), None), "draw")
+    drawn = events[-1]
+    assert drawn.type == "tile_drawn"
+    assert drawn.for_seat(1)["data"] == {"seat": 1, "stock": 1, "tile": [3, 3]}
+    assert drawn.for_seat(0)["data"] == {"seat": 1, "stock": 1}
+    assert drawn.for_seat(None)["data"] == {"seat": 1, "stock": 1}
+
+
+def test_tile_played_and_passed_payloads() -> None:
+    state = position(DRAW, [[(1, 2), (0, 0)], [(5, 5), (4, 5)]])
+    state, events = run(state, ((1, 2), None), "pass")
+    assert events[0].for_seat(None)["data"] == {
+        "seat": 0,
+        "tile": [1, 2],
+        "end": None,
+        "outer": None,
+        "spinner": False,
+        "points": 0,
+        "ends_total": 3,
+    }
+    assert events[2].type == "passed" and events[2].data == {"seat": 1}
+
+
+@pytest.mark.parametrize(
+    ("error", "code", "status"),
+    [
+        (NotYourTurn, "not_your_turn", 409),
+        (IllegalMove, "illegal_move", 409),
+        (MatchOver, "match_over", 409),
+        (MatchNotStarted, "match_not_started", 409),
+        (MatchInProgress, "match_in_progress", 409),
+        (HandInProgress, "hand_in_progress", 409),
+    ],
+)
+def test_error_codes(error: type[EngineError], code: str, status: int) -> None:
+    assert issubclass(error, EngineError) and error.code == code and error.status == status
+
+
+def test_refusals() -> None:
+    waiting = new_match(DRAW, SECRET)
+    with pytest.raises(MatchNotStarted):
+        apply(waiting, 0, Pass())
+    with pytest.raises(MatchNotStarted):
+        apply(waiting, None, NextHand())
+    state, _ = started()
+    with pytest.raises(MatchInProgress):
+        apply(state, None, Start("again"))  # type: ignore[arg-type]
+    with pytest.raises(HandInProgress):
+        apply(state, None, NextHand())  # type: ignore[arg-type]
+    with pytest.raises(NotYourTurn, match="seat 0's turn"):
+        apply(state, 1, Draw())  # type: ignore[arg-type]
+    with pytest.raises(NotYourTurn):
+        apply(state, None, Draw())  # type: ignore[arg-type]
+    over = apply(state, None, Abandon()).state  # type: ignore[arg-type]
+    for action in (Pass(), Start("x"), NextHand(), Forfeit(0, "clock")):
+        with pytest.raises(MatchOver):
+            apply(over, 0, action)
+
+
+@pytest.mark.parametrize(
+    ("tile", "end", "message"),
+    [
+        ((7, 7), "left", "not in a double-six set"),
+        ((5, 3), "left", "not canonical"),
+        ((1, 2, 3), "left", "pair"),
+        (("a", 1), "left", "whole numbers"),
+        ((1, 2), "middle", "end must be one of"),
+        ((3, 3), "left", "does not hold"),
+        ((2, 5), None, "name the end"),
+        ((2, 5), "up", "not open"),
+        ((4, 5), "left", "does not fit left"),
+    ],
+)
+def test_illegal_plays_say_why(tile: object, end: str | None, message: str) -> None:
+    state = position(DRAW, [[(1, 2), (0, 0)], [(2, 5), (4, 5), (6, 6)]])
+    state, _ = run(state, ((1, 2), None))
+    with pytest.raises(IllegalMove, match=message):
+        apply(state, 1, Play(tile, end))  # type: ignore[arg-type]
+
+
+def test_opening_mistakes() -> None:
+    state = position(DRAW, [[(1, 2), (0, 0)], [(2, 5)]], opening_tile=(1, 2))
+    with pytest.raises(IllegalMove, match="end null"):
+        apply(state, 0, Play((1, 2), "left"))
+    with pytest.raises(IllegalMove, match=r"must open with \[1, 2\]"):
+        apply(state, 0, Play((0, 0), None))
+
+
+def test_a_list_tile_is_accepted_like_a_tuple() -> None:
+    state = position(DRAW, [[(1, 2), (0, 0)], [(2, 5)]])
+    state = apply(state, 0, Play([1, 2], None)).state  # type: ignore[arg-type]
+    assert state.turn == 1
+
+
+def test_record_numbers_service_events_and_staleness() -> None:
+    state, _ = started()
+    joined = record(state, "message", {"seat": 0, "name": "Ana", "text": "hi"})  # type: ignore[arg-type]
+    assert joined.events[0].seq == 4 and joined.state.seq == 4 and joined.state.game_seq == 3
+    assert not is_stale(joined.state, 3) and not is_stale(joined.state, 4)
+    assert is_stale(joined.state, 2) and is_stale(joined.state, 5)
+    auto = record(joined.state, "autopilot_on", {"seat": 1})
+    assert auto.state.game_seq == 5 and is_stale(auto.state, 4)
+    with pytest.raises(ValueError):
+        record(state, "tile_played", {})  # type: ignore[arg-type]
+
+
+def test_private_parts_of_recorded_events() -> None:
+    state, _ = started()
+    event = record(state, "seat_joined", {"seat": 1}, {1: {"secret": "x"}}).events[0]  # type: ignore[arg-type]
+    assert event.for_seat(1)["data"] == {"seat": 1, "secret": "x"}
+    assert event.for_seat(0)["data"] == {"seat": 1}
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        Start("cut"),
+        Play((1, 2), None),
+        Play((1, 2), "left", "keeps the sixes"),
+        Draw(),
+        Draw("nothing fits"),
+        Pass(),
+        NextHand(),
+        Forfeit(1, "away"),
+        Abandon("cancelled"),
+    ],
+)
+def test_action_json_round_trip(action: object) -> None:
+    data = json.loads(json.dumps(action_to_json(action)))  # type: ignore[arg-type]
+    assert action_from_json(data) == action
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"action": "fly"},
+        {"action": "play", "tile": [1]},
+        {"action": "play", "tile": [1, True], "end": None},
+        {"action": "forfeit", "seat": 0, "cause": "boredom"},
+        {"action": "abandon", "reason": "tired"},
+        {"action": "start"},
+        [],
+    ],
+)
+def test_malformed_action_json(data: object) -> None:
+    with pytest.raises(IllegalMove):
+        action_from_json(data)  # type: ignore[arg-type]
