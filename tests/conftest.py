@@ -88,8 +88,9 @@ def clock() -> FakeClock:
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def app(clean_db: str, clock: FakeClock) -> AsyncIterator[object]:
-    settings = Settings(database_url=clean_db, log_json=False, join_rate_limit=1000,
-                        create_player_rate_limit=1000)
+    settings = Settings(
+        database_url=clean_db, log_json=False, join_rate_limit=1000, create_player_rate_limit=1000
+    )
     application = create_app(settings, clock=clock, database_url=clean_db, start_background=False)
     async with application.router.lifespan_context(application):
         yield application

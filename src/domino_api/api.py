@@ -18,6 +18,8 @@ from domino_api.clock import Clock
 from domino_api.config import Settings, get_settings
 from domino_api.engine import EngineError
 from domino_api.errors import ServiceError, problem
+from domino_api.metrics import router as metrics_router
+from domino_api.middleware import ObservabilityMiddleware
 from domino_api.store.db import make_engine, make_sessionmaker, resolve_database_url
 from domino_api.store.migrate import current_revision, head_revision
 
@@ -26,7 +28,9 @@ log = logging.getLogger(__name__)
 PROBLEM = "application/problem+json"
 
 
-def problem_response(status: int, body: dict[str, Any], headers: dict[str, str] | None = None):
+def problem_response(
+    status: int, body: dict[str, Any], headers: dict[str, str] | None = None
+) -> JSONResponse:
     return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
 
 
@@ -43,31 +47,33 @@ def _validation_detail(exc: RequestValidationError) -> tuple[int, str, str]:
 
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
-    async def service_error(_: Request, exc: ServiceError) -> Response:
-        headers = {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else None
+    async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
+        headers = (
+            {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else None
+        )
         body = problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
         return problem_response(exc.status, body, headers)
 
     @app.exception_handler(EngineError)
-    async def engine_error(_: Request, exc: EngineError) -> Response:
+    async def engine_error(_: Request, exc: EngineError) -> JSONResponse:
         body = problem(exc.status, exc.code, exc.code.replace("_", " ").capitalize(), str(exc))
         return problem_response(exc.status, body)
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_: Request, exc: RequestValidationError) -> Response:
+    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
         status, code, detail = _validation_detail(exc)
         title = "Malformed request" if status == 400 else "Invalid input"
         return problem_response(status, problem(status, code, title, detail))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> Response:
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = "not_found" if exc.status_code == 404 else "bad_request"
         title = "Not found" if exc.status_code == 404 else "Request refused"
         body = problem(exc.status_code, code, title, str(exc.detail))
         return problem_response(exc.status_code, body)
 
     @app.exception_handler(Exception)
-    async def unexpected(_: Request, exc: Exception) -> Response:
+    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error", exc_info=exc)
         body = problem(500, "internal_error", "Internal error", "Something went wrong on our side.")
         return problem_response(500, body)
@@ -84,7 +90,9 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        url = database_url or await asyncio.to_thread(resolve_database_url, settings)
+        url = database_url
+        if url is None:
+            url = await asyncio.to_thread(resolve_database_url, settings)
         engine = make_engine(url, settings)
         app.state.database_url = url
         app.state.db_engine = engine
@@ -107,7 +115,9 @@ def create_app(
     app.state.settings = settings
     app.state.clock = clock
     install_error_handlers(app)
+    app.add_middleware(ObservabilityMiddleware)
     _install_probes(app)
+    app.include_router(metrics_router)
     from domino_api.routes import include_routers
 
     include_routers(app)

@@ -1,4 +1,4 @@
-"""Domain errors that carry their HTTP status and stable code; one handler renders them (RFC 9457)."""
+"""Domain errors carrying their HTTP status and stable code; one handler renders them."""
 
 from __future__ import annotations
 

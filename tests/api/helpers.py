@@ -16,7 +16,10 @@ async def new_player(client: httpx.AsyncClient, name: str) -> dict[str, Any]:
 
 
 async def create_match(
-    client: httpx.AsyncClient, host: dict[str, Any], ruleset: str, seats: list[dict[str, Any]],
+    client: httpx.AsyncClient,
+    host: dict[str, Any],
+    ruleset: str,
+    seats: list[dict[str, Any]],
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     body = {"ruleset": ruleset, "seats": seats, "options": options or {}}
@@ -25,8 +28,9 @@ async def create_match(
     return response.json()
 
 
-async def view(client: httpx.AsyncClient, player: dict[str, Any], match_id: str,
-               seat: int | None = None) -> dict[str, Any]:
+async def view(
+    client: httpx.AsyncClient, player: dict[str, Any], match_id: str, seat: int | None = None
+) -> dict[str, Any]:
     params = {"seat": seat} if seat is not None else {}
     response = await client.get(f"/v1/matches/{match_id}", headers=player["headers"], params=params)
     assert response.status_code == 200, response.text
@@ -42,8 +46,12 @@ def first_legal(v: dict[str, Any]) -> dict[str, Any]:
     return action
 
 
-async def play_to_end(client: httpx.AsyncClient, match_id: str,
-                      holders: dict[int, dict[str, Any]], max_steps: int = 5000) -> dict[str, Any]:
+async def play_to_end(
+    client: httpx.AsyncClient,
+    match_id: str,
+    holders: dict[int, dict[str, Any]],
+    max_steps: int = 5000,
+) -> dict[str, Any]:
     """Drive every human seat with its first legal action until the match is over."""
     for _ in range(max_steps):
         any_holder = next(iter(holders.values()))
@@ -51,15 +59,15 @@ async def play_to_end(client: httpx.AsyncClient, match_id: str,
         if v["status"] in ("finished", "abandoned", "cancelled"):
             return v
         if v["status"] == "hand_over":
-            r = await client.post(f"/v1/matches/{match_id}/hands", headers=any_holder["headers"],
-                                  json={})
+            r = await client.post(
+                f"/v1/matches/{match_id}/hands", headers=any_holder["headers"], json={}
+            )
             assert r.status_code == 200, r.text
             continue
         seat = v["turn"]["seat"]
         player = holders[seat]
         mine = await view(client, player, match_id, seat)
         body = {**first_legal(mine), "seq": mine["seq"], "seat": seat}
-        r = await client.post(f"/v1/matches/{match_id}/moves", json=body,
-                              headers=player["headers"])
+        r = await client.post(f"/v1/matches/{match_id}/moves", json=body, headers=player["headers"])
         assert r.status_code == 200, r.text
     raise AssertionError("match did not finish")

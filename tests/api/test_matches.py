@@ -6,7 +6,6 @@ import asyncio
 
 import httpx
 import pytest
-
 from tests.api.helpers import create_match, first_legal, new_player, play_to_end, view
 
 HUMANS = [{"type": "human"}, {"type": "human"}]
@@ -15,8 +14,9 @@ HUMANS = [{"type": "human"}, {"type": "human"}]
 async def _two_player_table(client: httpx.AsyncClient, ruleset: str = "draw-50"):
     ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
     created = await create_match(client, ana, ruleset, HUMANS)
-    joined = await client.post("/v1/matches/join", json={"code": created["code"]},
-                               headers=bob["headers"])
+    joined = await client.post(
+        "/v1/matches/join", json={"code": created["code"]}, headers=bob["headers"]
+    )
     assert joined.status_code == 200, joined.text
     return ana, bob, created
 
@@ -50,31 +50,36 @@ async def test_bad_create_requests(client: httpx.AsyncClient) -> None:
 
 async def test_join_rules(client: httpx.AsyncClient) -> None:
     ana, bob, created = await _two_player_table(client)
-    again = await client.post("/v1/matches/join", json={"code": created["code"]},
-                              headers=bob["headers"])
+    again = await client.post(
+        "/v1/matches/join", json={"code": created["code"]}, headers=bob["headers"]
+    )
     assert again.json()["you"]["seat"] == 1
     cy = await new_player(client, "Cy")
-    full = await client.post("/v1/matches/join", json={"code": created["code"]},
-                             headers=cy["headers"])
+    full = await client.post(
+        "/v1/matches/join", json={"code": created["code"]}, headers=cy["headers"]
+    )
     assert full.status_code == 409 and full.json()["code"] == "match_full"
-    missing = await client.post("/v1/matches/join", json={"code": "0000" if created["code"] !=
-                                "0000" else "0001"}, headers=cy["headers"])
+    missing = await client.post(
+        "/v1/matches/join",
+        json={"code": "0000" if created["code"] != "0000" else "0001"},
+        headers=cy["headers"],
+    )
     assert missing.status_code == 404 and missing.json()["code"] == "code_not_found"
     bad = await client.post("/v1/matches/join", json={"code": "12a4"}, headers=cy["headers"])
     assert bad.status_code == 422
 
 
-async def test_rejoin_by_name_only_when_holder_is_gone(
-    client: httpx.AsyncClient, clock
-) -> None:
+async def test_rejoin_by_name_only_when_holder_is_gone(client: httpx.AsyncClient, clock) -> None:
     ana, bob, created = await _two_player_table(client)
     bob2 = await new_player(client, "Bob")  # the same name on a new device
-    refused = await client.post("/v1/matches/join", json={"code": created["code"]},
-                                headers=bob2["headers"])
+    refused = await client.post(
+        "/v1/matches/join", json={"code": created["code"]}, headers=bob2["headers"]
+    )
     assert refused.status_code == 409 and refused.json()["code"] == "seat_in_use"
     clock.advance(31)
-    taken = await client.post("/v1/matches/join", json={"code": created["code"]},
-                              headers=bob2["headers"])
+    taken = await client.post(
+        "/v1/matches/join", json={"code": created["code"]}, headers=bob2["headers"]
+    )
     assert taken.status_code == 200 and taken.json()["you"]["seat"] == 1
     old = await client.get(f"/v1/matches/{created['id']}", headers=bob["headers"])
     assert old.json()["you"] is None  # the old device is now a spectator
@@ -102,8 +107,9 @@ async def test_fill_with_bots(client: httpx.AsyncClient) -> None:
     ana = await new_player(client, "Ana")
     seats = [{"type": "human"}, {"type": "human"}, {"type": "human"}]
     created = await create_match(client, ana, "house-nines", seats)
-    r = await client.post(f"/v1/matches/{created['id']}/start", json={"fill_with_bots": True},
-                          headers=ana["headers"])
+    r = await client.post(
+        f"/v1/matches/{created['id']}/start", json={"fill_with_bots": True}, headers=ana["headers"]
+    )
     assert r.status_code == 200
     types = [(s["type"], s["strategy"]) for s in r.json()["seats"]]
     assert types == [("human", None), ("bot", "planner"), ("bot", "planner")]
@@ -131,12 +137,14 @@ async def test_move_refusals_change_nothing(client: httpx.AsyncClient) -> None:
     for player, body, status, code in checks:
         r = await client.post(url, json=body, headers=player["headers"])
         assert (r.status_code, r.json()["code"]) == (status, code), (body, r.text)
-    stale = await client.post(url, json={**first_legal(mv), "seq": seq - 1},
-                              headers=mover["headers"])
+    stale = await client.post(
+        url, json={**first_legal(mv), "seq": seq - 1}, headers=mover["headers"]
+    )
     assert stale.json()["seq"] == seq
     assert (await view(client, mover, mid))["seq"] == seq
-    unknown = await client.post("/v1/matches/nope/moves", json={**first_legal(mv), "seq": seq},
-                                headers=mover["headers"])
+    unknown = await client.post(
+        "/v1/matches/nope/moves", json={**first_legal(mv), "seq": seq}, headers=mover["headers"]
+    )
     assert unknown.status_code == 404 and unknown.json()["code"] == "match_not_found"
     cy = await new_player(client, "Cy")
     outsider = await client.post(url, json={**first_legal(mv), "seq": seq}, headers=cy["headers"])
@@ -164,10 +172,12 @@ async def test_fifty_concurrent_identical_moves_apply_once(client: httpx.AsyncCl
     mover = ana if v["turn"]["seat"] == 0 else bob
     mv = await view(client, mover, mid)
     body = {**first_legal(mv), "seq": mv["seq"]}
-    answers = await asyncio.gather(*[
-        client.post(f"/v1/matches/{mid}/moves", json=body, headers=mover["headers"])
-        for _ in range(50)
-    ])
+    answers = await asyncio.gather(
+        *[
+            client.post(f"/v1/matches/{mid}/moves", json=body, headers=mover["headers"])
+            for _ in range(50)
+        ]
+    )
     codes = sorted(r.status_code for r in answers)
     assert codes.count(200) == 1 and codes.count(409) == 49
 
@@ -196,14 +206,19 @@ async def test_table_talk_does_not_make_moves_stale(client: httpx.AsyncClient) -
     v = await view(client, ana, mid)
     mover = ana if v["turn"]["seat"] == 0 else bob
     mv = await view(client, mover, mid)
-    said = await client.post(f"/v1/matches/{mid}/messages", json={"text": "hi"},
-                             headers=bob["headers"])
+    said = await client.post(
+        f"/v1/matches/{mid}/messages", json={"text": "hi"}, headers=bob["headers"]
+    )
     assert said.status_code == 201 and said.json()["data"]["text"] == "hi"
-    too_long = await client.post(f"/v1/matches/{mid}/messages", json={"text": "x" * 501},
-                                 headers=bob["headers"])
+    too_long = await client.post(
+        f"/v1/matches/{mid}/messages", json={"text": "x" * 501}, headers=bob["headers"]
+    )
     assert too_long.status_code == 422
-    r = await client.post(f"/v1/matches/{mid}/moves", json={**first_legal(mv), "seq": mv["seq"]},
-                          headers=mover["headers"])
+    r = await client.post(
+        f"/v1/matches/{mid}/moves",
+        json={**first_legal(mv), "seq": mv["seq"]},
+        headers=mover["headers"],
+    )
     assert r.status_code == 200, r.text
 
 
@@ -247,25 +262,39 @@ async def test_verify_deal_matches_published_vector(client: httpx.AsyncClient) -
     import json
     from pathlib import Path
 
-    vector = json.loads(
-        (Path(__file__).parents[1] / "engine" / "deal-vectors.json").read_text()
-    )["vectors"][0]
+    vector = json.loads((Path(__file__).parents[1] / "engine" / "deal-vectors.json").read_text())[
+        "vectors"
+    ][0]
     ana = await new_player(client, "Ana")
-    body = {k: vector[k] for k in ("secret", "commitment", "cut", "hand_number", "attempt",
-                                   "max_pip", "players", "hand_size")}
+    body = {
+        k: vector[k]
+        for k in (
+            "secret",
+            "commitment",
+            "cut",
+            "hand_number",
+            "attempt",
+            "max_pip",
+            "players",
+            "hand_size",
+        )
+    }
     r = await client.post("/v1/deals/verify", json=body, headers=ana["headers"])
     assert r.status_code == 200 and r.json()["commitment_ok"] is True
     assert r.json()["hands"] == vector["hands"] and r.json()["stock"] == vector["stock"]
-    wrong = await client.post("/v1/deals/verify", json={**body, "commitment": "0" * 64},
-                              headers=ana["headers"])
+    wrong = await client.post(
+        "/v1/deals/verify", json={**body, "commitment": "0" * 64}, headers=ana["headers"]
+    )
     assert wrong.json()["commitment_ok"] is False
-    too_many = await client.post("/v1/deals/verify", json={**body, "hand_size": 13,
-                                 "players": 4}, headers=ana["headers"])
+    too_many = await client.post(
+        "/v1/deals/verify", json={**body, "hand_size": 13, "players": 4}, headers=ana["headers"]
+    )
     assert too_many.status_code == 422
 
 
-@pytest.mark.parametrize("ruleset", ["all-fives", "house-nines", "draw-50", "draw", "block",
-                                     "classic"])
+@pytest.mark.parametrize(
+    "ruleset", ["all-fives", "house-nines", "draw-50", "draw", "block", "classic"]
+)
 async def test_whole_match_per_preset_then_ledger_verifies(
     client: httpx.AsyncClient, ruleset: str
 ) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import httpx
-
 from tests.api.helpers import create_match, new_player
 
 

@@ -12,6 +12,7 @@ from domino_api.deps import ClockDep, CurrentPlayer, Db, SettingsDep, client_add
 from domino_api.errors import ValidationFailed
 from domino_api.matches import service
 from domino_api.matches.schemas import (
+    EventOut,
     EventsOut,
     JoinBody,
     MatchCreate,
@@ -25,7 +26,6 @@ from domino_api.matches.schemas import (
     VerifyBody,
     VerifyOut,
     ViewOut,
-    EventOut,
 )
 from domino_api.ratelimit import RateLimiter
 from domino_api.store.db import transaction
@@ -55,14 +55,20 @@ async def rulesets(_: CurrentPlayer) -> RulesetsOut:
 
 
 @router.post("/matches", status_code=201, summary="Create a match", responses=PROBLEMS)
-async def create_match(body: MatchCreate, player: CurrentPlayer, db: Db, clock: ClockDep) -> ViewOut:
+async def create_match(
+    body: MatchCreate, player: CurrentPlayer, db: Db, clock: ClockDep
+) -> ViewOut:
     async with transaction(db) as session:
         return ViewOut(**await service.create_match(session, clock, player, body))
 
 
 @router.post("/matches/join", summary="Join a match by its 4-digit code", responses=PROBLEMS)
 async def join(
-    body: JoinBody, request: Request, player: CurrentPlayer, db: Db, clock: ClockDep,
+    body: JoinBody,
+    request: Request,
+    player: CurrentPlayer,
+    db: Db,
+    clock: ClockDep,
     settings: SettingsDep,
 ) -> ViewOut:
     limiter: RateLimiter | None = getattr(request.app.state, "join_limiter", None)
@@ -94,7 +100,11 @@ async def get_match(
 
 @router.post("/matches/{match_id}/moves", summary="Play, draw or pass", responses=PROBLEMS)
 async def move(
-    match_id: MatchId, body: MoveBody, player: CurrentPlayer, db: Db, clock: ClockDep,
+    match_id: MatchId,
+    body: MoveBody,
+    player: CurrentPlayer,
+    db: Db,
+    clock: ClockDep,
     idempotency_key: IdemKey = None,
 ) -> MoveOut:
     async with transaction(db) as session:
@@ -104,7 +114,10 @@ async def move(
 
 @router.post("/matches/{match_id}/hands", summary="Start the next hand", responses=PROBLEMS)
 async def next_hand(
-    match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep,
+    match_id: MatchId,
+    player: CurrentPlayer,
+    db: Db,
+    clock: ClockDep,
     body: NextHandBody | None = None,
 ) -> ViewOut:
     seat = body.seat if body else None
@@ -118,7 +131,10 @@ async def next_hand(
     responses=PROBLEMS,
 )
 async def autopilot_on(
-    match_id: MatchId, seat: Annotated[int, Path(ge=0, le=3)], player: CurrentPlayer, db: Db,
+    match_id: MatchId,
+    seat: Annotated[int, Path(ge=0, le=3)],
+    player: CurrentPlayer,
+    db: Db,
     clock: ClockDep,
 ) -> ViewOut:
     async with transaction(db) as session:
@@ -131,14 +147,19 @@ async def autopilot_on(
     responses=PROBLEMS,
 )
 async def autopilot_off(
-    match_id: MatchId, seat: Annotated[int, Path(ge=0, le=3)], player: CurrentPlayer, db: Db,
+    match_id: MatchId,
+    seat: Annotated[int, Path(ge=0, le=3)],
+    player: CurrentPlayer,
+    db: Db,
     clock: ClockDep,
 ) -> ViewOut:
     async with transaction(db) as session:
         return ViewOut(**await service.set_autopilot(session, clock, player, match_id, seat, False))
 
 
-@router.post("/matches/{match_id}/messages", status_code=201, summary="Table talk", responses=PROBLEMS)
+@router.post(
+    "/matches/{match_id}/messages", status_code=201, summary="Table talk", responses=PROBLEMS
+)
 async def post_message(
     match_id: MatchId, body: MessageBody, player: CurrentPlayer, db: Db, clock: ClockDep
 ) -> EventOut:
@@ -176,8 +197,12 @@ async def rematch(
 
 @router.get("/matches/{match_id}/events", summary="Events after a seq, as you may see them")
 async def list_events(
-    match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep,
-    after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0, seat: SeatQuery = None,
+    match_id: MatchId,
+    player: CurrentPlayer,
+    db: Db,
+    clock: ClockDep,
+    after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
+    seat: SeatQuery = None,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
 ) -> EventsOut:
     async with transaction(db) as session:
@@ -190,7 +215,9 @@ async def list_events(
     summary="The full record of a finished match",
     responses=PROBLEMS,
 )
-async def get_ledger(match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep) -> JSONResponse:
+async def get_ledger(
+    match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep
+) -> JSONResponse:
     async with transaction(db) as session:
         return JSONResponse(await service.ledger(session, clock, player, match_id))
 
@@ -199,7 +226,9 @@ async def get_ledger(match_id: MatchId, player: CurrentPlayer, db: Db, clock: Cl
 async def verify_deal(body: VerifyBody, _: CurrentPlayer) -> VerifyOut:
     size = (body.max_pip + 1) * (body.max_pip + 2) // 2
     if body.players * body.hand_size > size:
-        raise ValidationFailed(f"{body.players} x {body.hand_size} tiles exceed the {size}-tile set.")
+        raise ValidationFailed(
+            f"{body.players} x {body.hand_size} tiles exceed the {size}-tile set."
+        )
     secret = bytes.fromhex(body.secret)
     dealt = engine.deal(
         secret, body.cut, body.hand_number, body.attempt, body.max_pip, body.players, body.hand_size

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 EndName = Literal["left", "right", "up", "down"]
 Status = Literal["waiting", "playing", "hand_over", "finished", "abandoned", "cancelled"]
 TileIn = tuple[int, int]
+# Request bodies arrive as parsed JSON, where a tile is a list: strict mode would refuse a tuple.
+TileBody = Annotated[list[int], Field(min_length=2, max_length=2)]
 
 
 class Strict(BaseModel):
@@ -59,7 +61,7 @@ class StartBody(Strict):
 
 class MoveBody(Strict):
     action: Literal["play", "draw", "pass"]
-    tile: TileIn | None = None
+    tile: TileBody | None = None
     end: EndName | None = None
     seq: int = Field(ge=0, le=2**31 - 1)
     seat: int | None = Field(default=None, ge=0, le=3)

@@ -49,7 +49,7 @@ def pick_seat(table: Table, player: Player, seat: int | None, prefer_turn: bool 
             raise NotYourSeat(f"Seat {seat} is not yours; yours: {mine}.")
         return seat
     if prefer_turn and table.state.turn in mine:
-        return int(table.state.turn)  # type: ignore[arg-type]
+        return int(table.state.turn)
     return mine[0]
 
 
@@ -78,7 +78,6 @@ async def open_table(
             await matches_repo.touch_seats(session, table.match.id, mine, now)
             for number in mine:
                 table.seats[number].last_seen_at = now
-    await timeouts.enforce(session, clock, table)
     return table
 
 
@@ -90,6 +89,21 @@ def _effective_options(player: Player, ruleset: str, options: dict[str, Any]) ->
         k: v for k, v in (player.settings or {}).items() if k in SETTING_KEYS and k in allowed
     }
     return {**defaults, **options}
+
+
+def _ruleset_for_seats(name: str, options: dict[str, Any], seats: int) -> engine.Ruleset:
+    """The seat list sets `players` where the preset allows 2-4, else must equal it."""
+    if "players" in options:
+        raise engine.BadOptions("players is set by the seat list, not by options.")
+    ruleset = engine.make_ruleset(name, options)
+    if seats == ruleset.players:
+        return ruleset
+    try:
+        return engine.make_ruleset(name, {**options, "players": seats})
+    except engine.BadOptions:
+        raise engine.BadOptions(
+            f"{name} is played by {ruleset.players} players; the seat list has {seats}."
+        ) from None
 
 
 def _seat_rows(match_id: str, host: Player, specs: list[SeatSpec]) -> list[Seat]:
@@ -131,7 +145,7 @@ async def create_match(
     if specs[0].type != "human":
         raise ValidationFailed("seats.0: seat 0 is the host's seat and must be human.")
     options = _effective_options(host, body.ruleset, body.options)
-    ruleset = engine.make_ruleset(body.ruleset, {**options, "players": len(specs)})
+    ruleset = _ruleset_for_seats(body.ruleset, options, len(specs))
     secret = secrets.token_bytes(32)
     match_id = str(uuid.uuid4())
     now = clock.now()
@@ -192,7 +206,8 @@ async def join(session: AsyncSession, clock: Clock, player: Player, code: str) -
         return view_for(table, player, clock)
     now = clock.now()
     same_name = [
-        s for s in table.seats
+        s
+        for s in table.seats
         if s.type == "human" and s.player_id and table.names.get(s.player_id) == player.name
     ]
     for row in same_name:
@@ -355,7 +370,9 @@ async def set_autopilot(
         raise SeatForfeited(f"Seat {seat} has forfeited; it stays with the computer.")
     if row.autopilot != on:
         row.autopilot = on
-        await record(session, clock, table, "autopilot_on" if on else "autopilot_off", {"seat": seat})
+        await record(
+            session, clock, table, "autopilot_on" if on else "autopilot_off", {"seat": seat}
+        )
         await run_computers(session, clock, table)
     return view_for(table, player, clock)
 
@@ -397,6 +414,18 @@ async def forfeit(
         return rows + await abandon(session, clock, table, "abandoned")
     rows += await apply(session, clock, table, None, engine.Forfeit(seat, cause))
     return rows
+
+
+async def forfeit_before_start(
+    session: AsyncSession, clock: Clock, table: Table, seat: int
+) -> list[dict[str, Any]]:
+    """Check-in closed with one seat ready: deal (server cut) and forfeit the absent seat, so
+    the match has an ordinary result and the ready player advances (seed 004)."""
+    cut = secrets.token_hex(8)
+    table.match.cut = cut
+    rows = await apply(session, clock, table, None, engine.Start(cut))
+    table.seats[seat].forfeited = True
+    return rows + await apply(session, clock, table, None, engine.Forfeit(seat, "check_in"))
 
 
 async def abandon(
@@ -470,9 +499,17 @@ async def _create_rematch(session: AsyncSession, clock: Clock, table: Table) -> 
     for row in table.seats:
         seats.append(
             Seat(
-                match_id=match.id, seat=row.seat, type=row.type, strategy=row.strategy,
-                player_id=row.player_id, autopilot=False, forfeited=False, ready=False,
-                rematch=False, connected=False, last_seen_at=now if row.player_id else None,
+                match_id=match.id,
+                seat=row.seat,
+                type=row.type,
+                strategy=row.strategy,
+                player_id=row.player_id,
+                autopilot=False,
+                forfeited=False,
+                ready=False,
+                rematch=False,
+                connected=False,
+                last_seen_at=now if row.player_id else None,
             )
         )
     matches_repo.add(session, *seats)

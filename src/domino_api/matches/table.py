@@ -6,7 +6,7 @@ import dataclasses
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -227,7 +227,7 @@ async def record(
     data: dict[str, Any],
     private: dict[int, dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """A service event (chat, presence, seats): bumps seq through the engine, stored the same way."""
+    """A service event (chat, presence, seats): bumps seq through the engine, stored alike."""
     transition = engine.record(table.state, event_type, data, private)
     return await persist(session, clock, table, transition, {"record": event_type})
 
@@ -241,6 +241,7 @@ async def run_computers(
     session: AsyncSession, clock: Clock, table: Table, next_hand_delay_s: float = 30.0
 ) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
+    note: dict[str, Any]
     for _ in range(MAX_COMPUTER_MOVES):
         state = table.state
         if state.status == "hand_over" and not table.humans_in_play():
@@ -252,7 +253,7 @@ async def run_computers(
             view = engine.seat_view(state, state.turn)
             action, reason = get_strategy(name).choose(view, _computer_rng(table))
             if hasattr(action, "reason") and reason:
-                action = dataclasses.replace(action, reason=reason)
+                action = dataclasses.replace(cast(Any, action), reason=reason)
             transition = engine.apply(state, state.turn, action)
             note = {"seat": state.turn, "action": engine.action_to_json(action)}
         else:

@@ -72,7 +72,9 @@ def build_view(
         "check_in_deadline": iso(match.check_in_deadline),
         "next_hand_at": iso(match.next_hand_at),
         "seats": [_seat_out(table, base, now) for base in core["seats"]],
-        "you": None if seat is None else {"seat": seat, "seats": my_seats, "hand": core["you_hand"]},
+        "you": None
+        if seat is None
+        else {"seat": seat, "seats": my_seats, "hand": core["you_hand"]},
         "board": core["board"],
         "stock": core["stock"],
         "turn": turn,
@@ -93,7 +95,7 @@ def _shown_ruleset(table: Table, ruleset: dict[str, Any]) -> dict[str, Any]:
 def event_for(row: Any, seat: int | None) -> dict[str, Any]:
     """One stored event as `seat` may see it: public data plus that seat's private part only."""
     get = row.get if isinstance(row, dict) else lambda k: getattr(row, k)
-    data = dict(get("data"))
+    data = dict(get("data") or {})
     private = get("private") or {}
     if seat is not None and str(seat) in private:
         data.update(private[str(seat)])

@@ -50,27 +50,46 @@ async def on_match_finished(session: AsyncSession, table: Any, now: Any) -> None
         await session.execute(
             insert(Finish)
             .values(
-                match_id=table.match.id, player_id=row.player_id, ruleset=preset.name,
-                opponent=kind, score=score, margin=margin, won=won,
-                default_target=default_target, finished_at=now,
+                match_id=table.match.id,
+                player_id=row.player_id,
+                ruleset=preset.name,
+                opponent=kind,
+                score=score,
+                margin=margin,
+                won=won,
+                default_target=default_target,
+                finished_at=now,
             )
             .on_conflict_do_nothing()
         )
-        await _update_record(session, row.player_id, preset.name, kind, score, margin, won, now,
-                             table.match.id)
+        await _update_record(
+            session, row.player_id, preset.name, kind, score, margin, won, now, table.match.id
+        )
 
 
 async def _update_record(
-    session: AsyncSession, player_id: str, ruleset: str, kind: str, score: int, margin: int,
-    won: bool, now: Any, match_id: str,
+    session: AsyncSession,
+    player_id: str,
+    ruleset: str,
+    kind: str,
+    score: int,
+    margin: int,
+    won: bool,
+    now: Any,
+    match_id: str,
 ) -> None:
     record = await session.get(Record, (player_id, ruleset, kind), with_for_update=True)
     if record is None:
         session.add(
             Record(
-                player_id=player_id, ruleset=ruleset, opponent=kind, best_score=score,
-                best_score_at=now, best_score_match_id=match_id,
-                best_margin=margin if won else None, best_margin_at=now if won else None,
+                player_id=player_id,
+                ruleset=ruleset,
+                opponent=kind,
+                best_score=score,
+                best_score_at=now,
+                best_score_match_id=match_id,
+                best_margin=margin if won else None,
+                best_margin_at=now if won else None,
             )
         )
         return
@@ -81,11 +100,18 @@ async def _update_record(
 
 
 async def records_of(session: AsyncSession, player_id: str) -> list[dict[str, Any]]:
-    stmt = select(Record).where(Record.player_id == player_id).order_by(Record.ruleset, Record.opponent)
+    stmt = (
+        select(Record)
+        .where(Record.player_id == player_id)
+        .order_by(Record.ruleset, Record.opponent)
+    )
     return [
         {
-            "ruleset": r.ruleset, "opponent": r.opponent, "best_score": r.best_score,
-            "best_score_at": _iso(r.best_score_at), "best_margin": r.best_margin,
+            "ruleset": r.ruleset,
+            "opponent": r.opponent,
+            "best_score": r.best_score,
+            "best_score_at": _iso(r.best_score_at),
+            "best_margin": r.best_margin,
             "best_margin_at": _iso(r.best_margin_at),
         }
         for r in (await session.execute(stmt)).scalars()
@@ -112,8 +138,13 @@ async def leaderboard(session: AsyncSession, ruleset: str, opponent: str) -> lis
     rows = (await session.execute(stmt)).all()
     return [
         {
-            "rank": i + 1, "player_id": r.player_id, "name": r.name, "score": r.score,
-            "margin": r.margin, "finished_at": _iso(r.finished_at), "match_id": r.match_id,
+            "rank": i + 1,
+            "player_id": r.player_id,
+            "name": r.name,
+            "score": r.score,
+            "margin": r.margin,
+            "finished_at": _iso(r.finished_at),
+            "match_id": r.match_id,
         }
         for i, r in enumerate(rows)
     ]

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query, Request
 
 from domino_api.deps import ClockDep, CurrentPlayer, Db, SettingsDep, client_address
-from domino_api.players import service, tile_backs
+from domino_api.players import records, service, tile_backs
 from domino_api.players.schemas import (
     LeaderboardOut,
     PlayerCreate,
@@ -17,7 +17,6 @@ from domino_api.players.schemas import (
     RecordsOut,
     TileBack,
 )
-from domino_api.players import records
 from domino_api.ratelimit import RateLimiter
 from domino_api.store.db import transaction
 

