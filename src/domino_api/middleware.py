@@ -1,0 +1,128 @@
+"""Pure ASGI middleware: a request id in and out, one JSON access-log line, request metrics.
+
+The access line carries method, path (never the query string, where a careless client may put a
+token), status, duration_ms, the client address, the request id, and the match id when the path
+names one. Headers are never logged.
+
+It sits inside Starlette's ServerErrorMiddleware, so an unexpected exception reaches it first:
+it renders the app's own 500 handler itself, so that even that answer carries the request id
+and is counted and logged with status 500.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from typing import Any
+
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from domino_api import metrics
+from domino_api.logs import match_id, request_id
+
+access_log = logging.getLogger("domino_api.access")
+log = logging.getLogger(__name__)
+
+REQUEST_ID_HEADER = b"x-request-id"
+# An incoming id is kept only when it is short and plain, so nobody can inject into log lines.
+SAFE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+MATCH_IN_PATH = re.compile(r"^/v1/matches/([0-9A-Fa-f-]{36})(?:/|$)")
+MOVES_ROUTE = "/v1/matches/{match_id}/moves"
+
+
+def incoming_request_id(scope: Scope) -> str:
+    for name, value in scope.get("headers", ()):
+        if name == REQUEST_ID_HEADER:
+            candidate: str = value.decode("latin-1")
+            if SAFE_REQUEST_ID.fullmatch(candidate):
+                return candidate
+            break
+    return uuid.uuid4().hex
+
+
+def route_template(scope: Scope) -> str:
+    """The matched route's template (`/v1/matches/{match_id}`), never the raw path."""
+    # FastAPI records the route as included (with every prefix) here; Starlette sets "route".
+    context = (scope.get("fastapi") or {}).get("effective_route_context")
+    path = getattr(context, "path_format", None) or getattr(scope.get("route"), "path", None)
+    return path if isinstance(path, str) else metrics.UNMATCHED
+
+
+class ObservabilityMiddleware:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        rid = incoming_request_id(scope)
+        found = MATCH_IN_PATH.match(scope.get("path", ""))
+        rid_token = request_id.set(rid)
+        mid_token = match_id.set(found.group(1).lower() if found else None)
+        try:
+            if scope["type"] == "http":
+                await self._http(scope, receive, send, rid)
+            else:
+                await self.app(scope, receive, send)
+        finally:
+            request_id.reset(rid_token)
+            match_id.reset(mid_token)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send, rid: str) -> None:
+        started = time.perf_counter()
+        status = 500
+        response_started = False
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status, response_started
+            if message["type"] == "http.response.start":
+                response_started = True
+                status = message["status"]
+                headers = [h for h in message.get("headers", ()) if h[0] != REQUEST_ID_HEADER]
+                headers.append((REQUEST_ID_HEADER, rid.encode("latin-1")))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        except Exception as exc:
+            if response_started:
+                raise
+            await self._render_unexpected(scope, receive, send_with_id, exc)
+        finally:
+            seconds = time.perf_counter() - started
+            self._record(scope, status, seconds)
+
+    @staticmethod
+    async def _render_unexpected(
+        scope: Scope, receive: Receive, send: Send, exc: Exception
+    ) -> None:
+        app: Any = scope.get("app")
+        handler = getattr(app, "exception_handlers", {}).get(Exception)
+        if handler is None:
+            raise exc
+        response = await handler(Request(scope, receive), exc)
+        await response(scope, receive, send)
+
+    @staticmethod
+    def _record(scope: Scope, status: int, seconds: float) -> None:
+        method = scope.get("method", "GET")
+        route = route_template(scope)
+        metrics.observe_request(method, route, status, seconds)
+        if route == MOVES_ROUTE and method == "POST" and status == 200:
+            metrics.observe_move(seconds, "http")
+        client = scope.get("client")
+        access_log.info(
+            "request",
+            extra={
+                "method": method,
+                "path": scope.get("path", ""),
+                "status": status,
+                "duration_ms": round(seconds * 1000, 2),
+                "client": client[0] if client else None,
+            },
+        )

@@ -1,0 +1,1 @@
+"""Operations: metrics, logs, deployment files, crash recovery and fuzzing."""
