@@ -1,0 +1,106 @@
+"""docker-compose.yml and the Dockerfile agree with the command line and the settings.
+
+Docker cannot run here, so the files are read as data: every command a service runs must be
+a registered `domino-api` command with options it really has, and every DOMINO_ variable must
+be a field of `config.Settings`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer.main
+import yaml
+
+from domino_api import cli
+from domino_api.config import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def commands() -> dict[str, Any]:
+    cli._register_optional()
+    group: Any = typer.main.get_command(cli.app)  # typer ships its own click: duck-typed here
+    return dict(group.commands)
+
+
+def check_command(argv: list[str], commands: dict[str, Any]) -> None:
+    """`domino-api NAME --opt value ...`: NAME is registered and each option belongs to it."""
+    assert argv[0] == "domino-api", argv
+    name, *rest = argv[1:]
+    assert name in commands, f"{name!r} is not a domino-api command: {sorted(commands)}"
+    options = {opt for param in commands[name].params for opt in param.opts + param.secondary_opts}
+    flags = {
+        opt
+        for param in commands[name].params
+        if getattr(param, "is_flag", False) or getattr(param, "count", False)
+        for opt in param.opts + param.secondary_opts
+    }
+    args = iter(rest)
+    for arg in args:
+        assert arg.startswith("--"), f"unexpected argument {arg!r} in {argv}"
+        assert arg in options, f"{name} has no option {arg}: {sorted(options)}"
+        if arg not in flags:
+            value = next(args, None)
+            assert value is not None and not value.startswith("--"), f"{arg} needs a value"
+
+
+def test_services_and_their_order(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    assert set(services) == {"postgres", "migrate", "api", "worker"}
+    assert "healthcheck" in services["postgres"]
+    assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
+    assert services["migrate"]["restart"] == "no"
+    for name in ("api", "worker"):
+        depends = services[name]["depends_on"]
+        assert depends["migrate"]["condition"] == "service_completed_successfully"
+        assert depends["postgres"]["condition"] == "service_healthy"
+    assert services["api"]["deploy"]["replicas"] == 2
+    assert "readyz" in json.dumps(services["api"]["healthcheck"]["test"])
+
+
+def test_commands_exist_in_the_cli(compose: dict[str, Any], commands: dict[str, Any]) -> None:
+    services = compose["services"]
+    assert services["migrate"]["command"] == ["domino-api", "migrate"]
+    assert services["api"]["command"][:2] == ["domino-api", "serve"]
+    assert "--no-migrate" in services["api"]["command"]
+    assert services["worker"]["command"] == ["domino-api", "worker", "--interval", "5"]
+    for name in ("migrate", "api", "worker"):
+        check_command(services[name]["command"], commands)
+
+
+def test_environment_keys_are_settings(compose: dict[str, Any]) -> None:
+    fields = set(Settings.model_fields)
+    prefix = Settings.model_config.get("env_prefix", "")
+    seen = 0
+    for name in ("migrate", "api", "worker"):
+        env = compose["services"][name]["environment"]
+        assert env["DOMINO_DATABASE_URL"].startswith("postgresql://")
+        for key in env:
+            assert key.startswith(prefix), key
+            assert key[len(prefix) :].lower() in fields, f"{key} is not a Settings field"
+            seen += 1
+    assert seen >= 3
+
+
+def test_dockerfile_serves_without_migrating(commands: dict[str, Any]) -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^FROM python:3\.11-slim$", text, re.M)
+    cmd = re.search(r"^CMD (\[.*\])$", text, re.M)
+    assert cmd is not None
+    argv = json.loads(cmd.group(1))
+    assert argv[:2] == ["domino-api", "serve"]
+    assert argv[argv.index("--host") + 1] == "0.0.0.0"
+    assert "--no-migrate" in argv
+    check_command(argv, commands)
