@@ -173,7 +173,7 @@ def _replay_move(
     seq = move["seq"]
     if type(seq) is not int or seq <= state.seq:
         problems.append(f"{label}: move seq {seq!r} does not follow seq {state.seq}")
-    else:
+    elif seq > state.seq + 1:
         # Events the service adds (joins, chat) sit between moves; line the replay up with them.
         state = dataclasses.replace(state, seq=seq - 1, game_seq=seq - 1)
     kind = move["action"]

@@ -1,0 +1,32 @@
+"""A thousand random matches per preset finish, and every ledger verifies."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from tests.engine.helpers import random_match, ruleset
+
+from domino_api.engine import PRESETS, ledger, verify_ledger
+
+# (ruleset, matches): a thousand per preset; the extra seat counts of house nines add fewer,
+# which keeps the whole engine suite near a minute on two cores.
+CONFIGS = {
+    **{name: (rules, 1000) for name, rules in PRESETS.items()},
+    "house-nines-2": (ruleset(PRESETS["house-nines"], players=2), 200),
+    "house-nines-3": (ruleset(PRESETS["house-nines"], players=3), 200),
+}
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_a_thousand_matches_finish_and_verify(name: str) -> None:
+    rules, matches = CONFIGS[name]
+    rng = random.Random(name)
+    reasons: set[str] = set()
+    for index in range(matches):
+        state, _ = random_match(rules, rng, cut=f"bulk {index}")
+        assert state.status == "finished" and state.result is not None
+        reasons |= {h.result.reason for h in (*state.history, state.hand) if h and h.result}
+        problems = verify_ledger(ledger(state))
+        assert problems == [], (index, problems)
+    assert "domino" in reasons
