@@ -90,6 +90,9 @@ def _register_optional() -> None:
     from domino_api.bots import client as bot_client  # domino-api bot (issue 4)
 
     bot_client.register(app)
+    from domino_api.tournaments import cli as tournaments_cli
+
+    tournaments_cli.register(app)  # plan set PLAYER_ID free|club|corporate
     from domino_api import simulate
 
     simulate.register(app)

@@ -9,7 +9,9 @@ def include_routers(app: FastAPI) -> None:
     from domino_api.matches.routes import router as matches
     from domino_api.players.routes import router as players
     from domino_api.realtime.socket import router as realtime
+    from domino_api.tournaments.routes import router as tournaments
 
     app.include_router(players)
     app.include_router(matches)
     app.include_router(realtime)
+    app.include_router(tournaments)

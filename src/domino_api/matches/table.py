@@ -152,6 +152,11 @@ async def persist(
         await matches_repo.notify(session, match.id, table.state.seq)
     if newly_over:
         await records.on_match_finished(session, table, now)
+        # --- tournaments: a tournament match ended; record it and advance (tournaments/hooks)
+        if match.tournament_id is not None:
+            from domino_api.tournaments import hooks
+
+            await hooks.on_match_over(session, clock, table)
     return rows
 
 

@@ -183,3 +183,64 @@ class ServiceStart(Base):
     started_at: Mapped[datetime] = mapped_column(index=True)
     last_alive_at: Mapped[datetime]
     note: Mapped[str] = mapped_column(Text, default="")
+
+
+# --- tournaments (tournaments/service.py) -------------------------------------------------
+
+
+class Tournament(Base):
+    """A tournament: its host's format and match options, the recorded seed once started."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    format: Mapped[str] = mapped_column(String(24))
+    status: Mapped[str] = mapped_column(String(16), index=True)  # open|running|finished|cancelled
+    host_player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    # {"target": 100} or {"best_of": 3}, plus "next_opener" when the host chose one.
+    match_options: Mapped[dict[str, Any]]
+    max_entrants: Mapped[int] = mapped_column(Integer)
+    check_in_s: Mapped[int] = mapped_column(Integer, default=300)
+    seed: Mapped[bytes | None] = mapped_column(LargeBinary)
+    current_round: Mapped[int] = mapped_column(Integer, default=0)
+    champion_id: Mapped[str | None] = mapped_column(String(36))
+    created_at: Mapped[datetime]
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+
+class TournamentEntrant(Base):
+    __tablename__ = "tournament_entrants"
+
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    # Entry order (rising; gaps after a leave): the seeded shuffle's input order.
+    entry_no: Mapped[int] = mapped_column(Integer)
+    # The seeded order (API.md, "Tournaments"), set at the start.
+    order: Mapped[int | None] = mapped_column(Integer)
+    entered_at: Mapped[datetime]
+
+
+class TournamentMatch(Base):
+    """One pairing: bracket slot (round, index) or round-robin (round, index), and its result."""
+
+    __tablename__ = "tournament_matches"
+
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[str] = mapped_column(String(36), unique=True)
+    player_a: Mapped[str] = mapped_column(String(36))
+    player_b: Mapped[str] = mapped_column(String(36))
+    winner: Mapped[str | None] = mapped_column(String(36))
+    reason: Mapped[str | None] = mapped_column(String(16))  # played|forfeit|no_show
+    hands_a: Mapped[int] = mapped_column(Integer, default=0)
+    hands_b: Mapped[int] = mapped_column(Integer, default=0)
+    points_a: Mapped[int] = mapped_column(Integer, default=0)
+    points_b: Mapped[int] = mapped_column(Integer, default=0)
+    decided_at: Mapped[datetime | None]

@@ -1,0 +1,118 @@
+"""SQL about tournaments, their entrants and their matches."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from domino_api.store.models import (
+    OVER_STATUSES,
+    Match,
+    Player,
+    Tournament,
+    TournamentEntrant,
+    TournamentMatch,
+)
+
+
+async def get(session: AsyncSession, tournament_id: str) -> Tournament | None:
+    return await session.get(Tournament, tournament_id)
+
+
+async def lock(session: AsyncSession, tournament_id: str) -> Tournament | None:
+    result = await session.execute(
+        select(Tournament)
+        .where(Tournament.id == tournament_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return result.scalar_one_or_none()
+
+
+async def entrants(session: AsyncSession, tournament_id: str) -> list[TournamentEntrant]:
+    """Every entrant in entry order."""
+    result = await session.execute(
+        select(TournamentEntrant)
+        .where(TournamentEntrant.tournament_id == tournament_id)
+        .order_by(TournamentEntrant.entry_no)
+    )
+    return list(result.scalars())
+
+
+async def entrant(
+    session: AsyncSession, tournament_id: str, player_id: str
+) -> TournamentEntrant | None:
+    return await session.get(TournamentEntrant, (tournament_id, player_id))
+
+
+async def next_entry_no(session: AsyncSession, tournament_id: str) -> int:
+    result = await session.execute(
+        select(func.coalesce(func.max(TournamentEntrant.entry_no), 0)).where(
+            TournamentEntrant.tournament_id == tournament_id
+        )
+    )
+    return int(result.scalar_one()) + 1
+
+
+async def remove_entrant(session: AsyncSession, tournament_id: str, player_id: str) -> None:
+    await session.execute(
+        delete(TournamentEntrant).where(
+            TournamentEntrant.tournament_id == tournament_id,
+            TournamentEntrant.player_id == player_id,
+        )
+    )
+
+
+async def matches(session: AsyncSession, tournament_id: str) -> list[TournamentMatch]:
+    result = await session.execute(
+        select(TournamentMatch)
+        .where(TournamentMatch.tournament_id == tournament_id)
+        .order_by(TournamentMatch.round, TournamentMatch.index)
+        .execution_options(populate_existing=True)
+    )
+    return list(result.scalars())
+
+
+async def by_match(session: AsyncSession, match_id: str) -> TournamentMatch | None:
+    result = await session.execute(
+        select(TournamentMatch)
+        .where(TournamentMatch.match_id == match_id)
+        .execution_options(populate_existing=True)
+    )
+    return result.scalar_one_or_none()
+
+
+async def match_statuses(session: AsyncSession, tournament_id: str) -> dict[str, str]:
+    result = await session.execute(
+        select(Match.id, Match.status).where(Match.tournament_id == tournament_id)
+    )
+    return {row[0]: row[1] for row in result}
+
+
+async def overdue_matches(session: AsyncSession, tournament_id: str, now: datetime) -> list[str]:
+    """The tournament's matches with something due (check-in, turn clock, ...), oldest first."""
+    result = await session.execute(
+        select(Match.id)
+        .where(
+            Match.tournament_id == tournament_id,
+            Match.status.not_in(OVER_STATUSES),
+            Match.due_at.is_not(None),
+            Match.due_at <= now,
+        )
+        .order_by(Match.created_at, Match.id)
+    )
+    return list(result.scalars())
+
+
+async def names(session: AsyncSession, player_ids: list[str]) -> dict[str, str]:
+    if not player_ids:
+        return {}
+    result = await session.execute(select(Player.id, Player.name).where(Player.id.in_(player_ids)))
+    return {row[0]: row[1] for row in result}
+
+
+async def set_plan(session: AsyncSession, player_id: str, plan: str) -> bool:
+    result = await session.execute(update(Player).where(Player.id == player_id).values(plan=plan))
+    return bool(result.rowcount)  # type: ignore[attr-defined]

@@ -1,0 +1,82 @@
+"""HTTP routes for tournaments (API.md, "Tournaments"): parse, call one service function."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path
+
+from domino_api.deps import ClockDep, CurrentPlayer, Db, SettingsDep
+from domino_api.store.db import transaction
+from domino_api.tournaments import service
+from domino_api.tournaments.schemas import TournamentCreate, TournamentOut
+
+router = APIRouter(prefix="/v1", tags=["tournaments"])
+
+TournamentId = Annotated[str, Path(max_length=36, description="The tournament id")]
+
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    code: {"description": desc, "content": {"application/problem+json": {}}}
+    for code, desc in (
+        (401, "Missing or invalid token"),
+        (403, "Not the host"),
+        (404, "No such tournament"),
+        (409, "entrant_limit or tournament_started"),
+        (422, "Invalid input, or max_entrants above the host's plan (entrant_limit)"),
+    )
+}
+
+
+@router.post("/tournaments", status_code=201, summary="Create a tournament", responses=PROBLEMS)
+async def create_tournament(
+    body: TournamentCreate,
+    player: CurrentPlayer,
+    db: Db,
+    clock: ClockDep,
+    settings: SettingsDep,
+) -> TournamentOut:
+    async with transaction(db) as session:
+        view = await service.create(session, clock, player, body, settings.check_in_s)
+    return TournamentOut(**view)
+
+
+@router.get("/tournaments/{tournament_id}", summary="The tournament view", responses=PROBLEMS)
+async def get_tournament(
+    tournament_id: TournamentId, _: CurrentPlayer, db: Db, clock: ClockDep
+) -> TournamentOut:
+    async with transaction(db) as session:
+        return TournamentOut(**await service.get_view(session, clock, tournament_id))
+
+
+@router.post(
+    "/tournaments/{tournament_id}/entrants", summary="Enter the tournament", responses=PROBLEMS
+)
+async def enter(
+    tournament_id: TournamentId, player: CurrentPlayer, db: Db, clock: ClockDep
+) -> TournamentOut:
+    async with transaction(db) as session:
+        return TournamentOut(**await service.enter(session, clock, player, tournament_id))
+
+
+@router.delete(
+    "/tournaments/{tournament_id}/entrants/me",
+    summary="Leave the tournament before it starts",
+    responses=PROBLEMS,
+)
+async def leave(
+    tournament_id: TournamentId, player: CurrentPlayer, db: Db, clock: ClockDep
+) -> TournamentOut:
+    async with transaction(db) as session:
+        return TournamentOut(**await service.leave(session, clock, player, tournament_id))
+
+
+@router.post(
+    "/tournaments/{tournament_id}/start",
+    summary="Host: shuffle with a recorded seed, assign byes, open round 1",
+    responses=PROBLEMS,
+)
+async def start(
+    tournament_id: TournamentId, player: CurrentPlayer, db: Db, clock: ClockDep
+) -> TournamentOut:
+    async with transaction(db) as session:
+        return TournamentOut(**await service.start(session, clock, player, tournament_id))

@@ -1,0 +1,78 @@
+"""Request and response bodies for tournaments (API.md, "Tournaments")."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class MatchFormat(Strict):
+    """A points target or best of 1-5 hands: exactly one of the two."""
+
+    target: int | None = Field(default=None, ge=1, le=10_000, examples=[100])
+    best_of: int | None = Field(default=None, ge=1, le=5, examples=[3])
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> MatchFormat:
+        if (self.target is None) == (self.best_of is None):
+            raise ValueError("give either target or best_of")
+        return self
+
+
+class TournamentCreate(Strict):
+    name: str = Field(min_length=1, max_length=64, examples=["Friday cup"])
+    format: Literal["single_elimination", "round_robin"]
+    match: MatchFormat
+    next_opener: Literal["winner_any", "alternate_any"] | None = None
+    max_entrants: int = Field(ge=2, le=10_000, examples=[8])
+
+
+class EntrantOut(BaseModel):
+    player_id: str
+    name: str
+    order: int | None
+
+
+class RoundMatchOut(BaseModel):
+    id: str
+    players: list[str]
+    status: Literal["check_in", "playing", "finished", "cancelled"]
+    winner: str | None
+    reason: Literal["played", "forfeit", "no_show"] | None
+
+
+class RoundOut(BaseModel):
+    number: int
+    status: Literal["open", "complete"]
+    matches: list[RoundMatchOut]
+    byes: list[str]
+    rests: list[str]
+
+
+class StandingOut(BaseModel):
+    player_id: str
+    rank: int
+    match_wins: int
+    hand_diff: int
+    point_diff: int
+
+
+class TournamentOut(BaseModel):
+    id: str
+    name: str
+    status: Literal["open", "running", "finished", "cancelled"]
+    format: Literal["single_elimination", "round_robin"]
+    match: dict[str, int]
+    next_opener: str | None
+    max_entrants: int
+    seed: str | None
+    host: str
+    entrants: list[EntrantOut]
+    rounds: list[RoundOut]
+    standings: list[StandingOut]
+    champion: str | None
