@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import secrets
+import uuid
 from datetime import datetime
 from typing import Any
 
 import httpx
-from sqlalchemy import func, select, text
+from sqlalchemy import func, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from tests.api.helpers import create_match, new_player, view
 
-from domino_api.store.models import Match, MatchEvent, Seat
+from domino_api.store.models import Match, MatchEvent, Player, Seat
 
 HUMANS = [{"type": "human"}, {"type": "human"}]
 BLITZ = {"turn_clock": {"allowance_s": 2, "grace_s": 1}}
@@ -58,9 +60,16 @@ def _columns(model: Any, replaced: str) -> tuple[str, str]:
 
 
 async def clone_matches(
-    maker: async_sessionmaker[AsyncSession], template_id: str, copies: int
+    maker: async_sessionmaker[AsyncSession],
+    template_id: str,
+    copies: int,
+    own_players: bool = False,
 ) -> list[str]:
-    """Copies of a match (row, seats, events) under new ids and no code; returns the ids."""
+    """Copies of a match (row, seats, events) under new ids and no code; returns the ids.
+
+    With `own_players` each copy gets its own players (named like the template's), so copies
+    finishing at once do not all update the same players' records.
+    """
     names = [c.name for c in Match.__table__.columns if c.name not in ("id", "code")]
     cols = ", ".join(names)
     async with maker() as session, session.begin():
@@ -73,17 +82,50 @@ async def clone_matches(
             {"copies": copies, "template": template_id},
         )
         ids = [r[0] for r in rows]
-        for model in (Seat, MatchEvent):
-            target, picks = _columns(model, "match_id")
-            table = model.__tablename__
-            await session.execute(
-                text(
-                    f"INSERT INTO {table} ({target}) SELECT {picks} "
-                    f"FROM {table} x, unnest(CAST(:ids AS text[])) AS m(id) "
-                    "WHERE x.match_id = :template"
-                ),
-                {"ids": ids, "template": template_id},
-            )
+        seats = list(
+            (await session.execute(select(Seat).where(Seat.match_id == template_id))).scalars()
+        )
+        holders = {s.player_id for s in seats if s.player_id}
+        templates = {
+            p.id: p
+            for p in (await session.execute(select(Player).where(Player.id.in_(holders)))).scalars()
+        }
+        new_players: list[dict[str, Any]] = []
+        new_seats: list[dict[str, Any]] = []
+        seat_columns = [c.name for c in Seat.__table__.columns]
+        for match_id in ids:
+            mapping = {pid: pid for pid in holders}
+            if own_players:
+                for pid, player in templates.items():
+                    mapping[pid] = str(uuid.uuid4())
+                    new_players.append(
+                        {
+                            "id": mapping[pid],
+                            "name": player.name,
+                            "token_hash": secrets.token_hex(32),
+                            "tile_back": player.tile_back,
+                            "plan": player.plan,
+                            "settings": {},
+                            "created_at": player.created_at,
+                        }
+                    )
+            for seat in seats:
+                row = {c: getattr(seat, c) for c in seat_columns}
+                row["match_id"] = match_id
+                row["player_id"] = mapping.get(seat.player_id or "", seat.player_id)
+                new_seats.append(row)
+        if new_players:
+            await session.execute(insert(Player), new_players)
+        await session.execute(insert(Seat), new_seats)
+        target, picks = _columns(MatchEvent, "match_id")
+        await session.execute(
+            text(
+                f"INSERT INTO match_events ({target}) SELECT {picks} "
+                "FROM match_events x, unnest(CAST(:ids AS text[])) AS m(id) "
+                "WHERE x.match_id = :template"
+            ),
+            {"ids": ids, "template": template_id},
+        )
     return ids
 
 

@@ -72,8 +72,10 @@ async def test_only_the_human_on_turn_has_a_clock(
         assert moved.status_code == 200, moved.text
         mine = moved.json()["view"]
     # The computer answers at once for seat 1, so the turn is Ana's whenever play goes on.
-    turn_events = [e for e in await events(client, ana, v["id"]) if e["type"] == "turn"]
-    assert all(e["data"]["deadline"] is None for e in turn_events if e["data"]["seat"] == 1)
+    stream = await events(client, ana, v["id"])
+    since = next(e["seq"] for e in stream if e["type"] == "autopilot_on")
+    turns = [e for e in stream if e["type"] == "turn" and e["seq"] > since]
+    assert all(e["data"]["deadline"] is None for e in turns if e["data"]["seat"] == 1)
     if mine["status"] == "playing":
         assert mine["turn"]["seat"] == 0
         clock.set(parse(mine["turn"]["deadline"]) + timedelta(days=2))

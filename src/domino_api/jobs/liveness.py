@@ -16,6 +16,7 @@ import contextlib
 import logging
 import os
 import socket
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import ColumnElement, func, select, update
@@ -61,6 +62,7 @@ async def outage_restart(session: AsyncSession, moment: datetime) -> datetime | 
 
     Only a recorded restart after `moment` proves an outage: without one (nothing recorded,
     or the API is still down) the deadline stands and the sweeper's hold does the rest.
+    One query: it runs for every deadline about to forfeit.
     """
     alive = (
         select(ServiceStart.id)
@@ -69,15 +71,37 @@ async def outage_restart(session: AsyncSession, moment: datetime) -> datetime | 
             ServiceStart.started_at <= moment,
             ServiceStart.last_alive_at >= moment - ALIVE_SLACK,
         )
-        .limit(1)
+        .exists()
     )
-    if (await session.execute(alive)).first() is not None:
+    restart = (
+        select(func.min(ServiceStart.started_at))
+        .where(_is_api(), ServiceStart.started_at > moment)
+        .scalar_subquery()
+    )
+    found = (await session.execute(select(alive, restart))).one()
+    if found[0] or found[1] is None:
         return None
-    restart = select(func.min(ServiceStart.started_at)).where(
-        _is_api(), ServiceStart.started_at > moment
-    )
-    found: datetime | None = (await session.execute(restart)).scalar_one_or_none()
-    return found
+    back: datetime = found[1]
+    return back
+
+
+@dataclass(frozen=True)
+class Lifetimes:
+    """The API processes' recorded lifetimes, read once per sweep pass (the table is small):
+    `outage_restart` in memory, so a pass of thousands of forfeits asks the database once."""
+
+    spans: tuple[tuple[datetime, datetime], ...]  # (started_at, last_alive_at)
+
+    def outage_restart(self, moment: datetime) -> datetime | None:
+        if any(start <= moment <= alive + ALIVE_SLACK for start, alive in self.spans):
+            return None
+        later = [start for start, _ in self.spans if start > moment]
+        return min(later) if later else None
+
+
+async def lifetimes(session: AsyncSession) -> Lifetimes:
+    stmt = select(ServiceStart.started_at, ServiceStart.last_alive_at).where(_is_api())
+    return Lifetimes(tuple((a, b) for a, b in (await session.execute(stmt)).all()))
 
 
 async def api_down_since(session: AsyncSession, now: datetime) -> datetime | None:

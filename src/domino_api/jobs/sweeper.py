@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from domino_api.clock import Clock
 from domino_api.jobs import liveness
 from domino_api.matches import timeouts
-from domino_api.matches.table import Table, load
+from domino_api.matches.table import Table, load, table_of
 from domino_api.store.db import transaction
 from domino_api.store.models import Match
 
@@ -167,12 +167,13 @@ async def sweep_pass(
     report = PassReport(now=now, dry_run=dry_run)
     async with transaction(maker) as session:
         report.held_since = await liveness.api_down_since(session, now)
+        lifetimes = await liveness.lifetimes(session)
     if report.held_since is None:
         if dry_run:
-            report.outcomes = await _plan(maker, now, limit)
+            report.outcomes = await _plan(maker, now, limit, lifetimes)
         else:
             await _expire_presence(maker, clock, now, report)
-            report.outcomes = await _sweep_due(maker, clock, now, concurrency, limit)
+            report.outcomes = await _sweep_due(maker, clock, now, concurrency, limit, lifetimes)
     report.elapsed_s = time.perf_counter() - started
     return report
 
@@ -196,60 +197,80 @@ async def _sweep_due(
     now: datetime,
     concurrency: int,
     limit: int | None,
+    lifetimes: liveness.Lifetimes | None = None,
 ) -> list[Outcome]:
     outcomes: list[Outcome] = []
     budget = [limit if limit is not None else -1]
 
     async def claimer() -> None:
-        while budget[0] != 0:
-            budget[0] -= 1
-            outcome = await sweep_one(maker, clock, now)
-            if outcome is None:
-                return
-            outcomes.append(outcome)
+        # One connection per claimer for the whole pass; still one transaction per match.
+        async with maker() as session:
+            while budget[0] != 0:
+                budget[0] -= 1
+                outcome = await sweep_one(session, clock, now, lifetimes)
+                if outcome is None:
+                    return
+                outcomes.append(outcome)
 
     await asyncio.gather(*(claimer() for _ in range(max(1, concurrency))))
     return outcomes
 
 
-async def _claim(session: AsyncSession, now: datetime) -> str | None:
+async def _claim(session: AsyncSession, now: datetime) -> Match | None:
+    """The most overdue match nobody holds, locked for this transaction."""
     stmt = (
-        select(Match.id)
+        select(Match)
         .where(Match.due_at <= now)
         .order_by(Match.due_at)
         .limit(1)
         .with_for_update(skip_locked=True)
     )
-    found: str | None = (await session.execute(stmt)).scalar_one_or_none()
+    found: Match | None = (await session.execute(stmt)).scalar_one_or_none()
     return found
 
 
 async def sweep_one(
-    maker: async_sessionmaker[AsyncSession], clock: Clock, now: datetime
+    session: AsyncSession,
+    clock: Clock,
+    now: datetime,
+    lifetimes: liveness.Lifetimes | None = None,
 ) -> Outcome | None:
-    """Claim the most overdue match nobody holds and enforce it; None when none is left."""
+    """In one transaction: claim the most overdue match nobody holds and enforce what is due.
+
+    None when no due match is left. A failure rolls the match back, is logged, and leaves the
+    match alone for RETRY_AFTER so one bad match cannot stall the pass.
+    """
     claimed: str | None = None
     try:
-        async with transaction(maker) as session:
-            claimed = await _claim(session, now)
-            if claimed is None:
+        async with session.begin():
+            match = await _claim(session, now)
+            if match is None:
                 return None
-            table = await load(session, claimed, for_update=True)
-            return await _enforce(session, clock, table, now)
+            claimed = match.id
+            table = await table_of(session, match)
+            return await _enforce(session, clock, table, now, lifetimes)
     except Exception as exc:
         if claimed is None:
             raise
         log.exception("sweeping match %s failed", claimed)
-        async with transaction(maker) as session:
+        async with session.begin():
             retry = clock.now() + RETRY_AFTER
             await session.execute(update(Match).where(Match.id == claimed).values(due_at=retry))
         return Outcome(claimed, None, "", "error", f"error: {type(exc).__name__}: {exc}"[:300])
+    finally:
+        session.expunge_all()  # the next match starts from a clean identity map
 
 
-async def _enforce(session: AsyncSession, clock: Clock, table: Table, now: datetime) -> Outcome:
+async def _enforce(
+    session: AsyncSession,
+    clock: Clock,
+    table: Table,
+    now: datetime,
+    lifetimes: liveness.Lifetimes | None,
+) -> Outcome:
     match = table.match
     due = timeouts.next_due(table, clock.now())
-    rows = await timeouts.enforce(session, clock, table)
+    rows = await timeouts.enforce(session, clock, table, lifetimes)
     outcome = Outcome(match.id, match.code, match.ruleset, "none", "nothing due", events=len(rows))
     outcome.status = table.state.status
     if due is not None:
@@ -269,7 +290,10 @@ async def _enforce(session: AsyncSession, clock: Clock, table: Table, now: datet
 
 
 async def _plan(
-    maker: async_sessionmaker[AsyncSession], now: datetime, limit: int | None
+    maker: async_sessionmaker[AsyncSession],
+    now: datetime,
+    limit: int | None,
+    lifetimes: liveness.Lifetimes,
 ) -> list[Outcome]:
     """Dry run: what a pass would do, read without locks; nothing is written."""
     outcomes: list[Outcome] = []
@@ -279,12 +303,14 @@ async def _plan(
             stmt = stmt.limit(limit)
         for match_id in list((await session.execute(stmt)).scalars()):
             table = await load(session, match_id, for_update=False)
-            outcomes.append(await _describe(session, table, now))
+            outcomes.append(await _describe(session, table, now, lifetimes))
         await session.rollback()
     return outcomes
 
 
-async def _describe(session: AsyncSession, table: Table, now: datetime) -> Outcome:
+async def _describe(
+    session: AsyncSession, table: Table, now: datetime, lifetimes: liveness.Lifetimes
+) -> Outcome:
     match = table.match
     due = timeouts.next_due(table, now)
     outcome = Outcome(match.id, match.code, match.ruleset, "none", "nothing due")
@@ -294,7 +320,7 @@ async def _describe(session: AsyncSession, table: Table, now: datetime) -> Outco
     outcome.due, outcome.seat, outcome.due_at = due.kind, due.seat, due.moment
     outcome.action, outcome.detail = ACTIONS[due.kind], f"would {due.describe()}"
     if due.kind in ("clock", "away", "away_tie"):
-        extended = await timeouts.outage_extension(session, table, due)
+        extended = await timeouts.outage_extension(session, table, due, lifetimes)
         if extended is not None and extended > due.moment:
             outcome.action = "extend"
             outcome.detail = f"would move the {due.kind} deadline to {_iso(extended)} (outage)"

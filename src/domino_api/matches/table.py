@@ -58,7 +58,12 @@ async def load(session: AsyncSession, match_id: str, *, for_update: bool) -> Tab
     match = await getter(session, match_id)
     if match is None:
         raise MatchNotFound(f"No match {match_id!r}.")
-    seats = await matches_repo.seats(session, match_id)
+    return await table_of(session, match)
+
+
+async def table_of(session: AsyncSession, match: Match) -> Table:
+    """The table around a match row already read (and locked, when writing)."""
+    seats = await matches_repo.seats(session, match.id)
     table = Table(match=match, seats=seats, state=engine.from_json(match.snapshot))
     await _load_names(session, table)
     return table

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -27,6 +27,9 @@ from domino_api.matches.table import (
     due_at,
     seat_present_until,
 )
+
+if TYPE_CHECKING:
+    from domino_api.jobs.liveness import Lifetimes
 
 # A few steps can fall due at once (a next hand, then ...); bounded so a bug cannot spin.
 MAX_STEPS = 20
@@ -137,8 +140,13 @@ def _all_absent_since(table: Table) -> datetime | None:
     return max(m for m in marks if m is not None)
 
 
-async def enforce(session: AsyncSession, clock: Clock, table: Table) -> list[dict[str, Any]]:
-    """Apply every due timeout to a locked table; returns the stored event rows."""
+async def enforce(
+    session: AsyncSession, clock: Clock, table: Table, lifetimes: Lifetimes | None = None
+) -> list[dict[str, Any]]:
+    """Apply every due timeout to a locked table; returns the stored event rows.
+
+    `lifetimes` (the sweeper's per-pass copy of service liveness) saves a query per forfeit.
+    """
     now = clock.now()
     if table.over or not is_due(table, now):
         return []
@@ -147,7 +155,7 @@ async def enforce(session: AsyncSession, clock: Clock, table: Table) -> list[dic
         due = next_due(table, now)
         if due is None:
             break
-        rows += await _carry_out(session, clock, table, due)
+        rows += await _carry_out(session, clock, table, due, lifetimes)
         if table.over:
             break
     # Nothing (more) is due: store the recomputed moment so the sweeper skips this match until
@@ -157,11 +165,12 @@ async def enforce(session: AsyncSession, clock: Clock, table: Table) -> list[dic
 
 
 async def _carry_out(
-    session: AsyncSession, clock: Clock, table: Table, due: Due
+    session: AsyncSession, clock: Clock, table: Table, due: Due, lifetimes: Lifetimes | None
 ) -> list[dict[str, Any]]:
     from domino_api.matches import service  # late: service imports this module
 
-    if due.kind in ("clock", "away", "away_tie") and await _forgive_outage(session, table, due):
+    forgivable = due.kind in ("clock", "away", "away_tie")
+    if forgivable and await _forgive_outage(session, table, due, lifetimes):
         return []
     if due.kind == "check_in":
         from domino_api.tournaments.hooks import check_in_expired
@@ -177,11 +186,16 @@ async def _carry_out(
     raise AssertionError(f"unknown due kind {due.kind!r}")
 
 
-async def outage_extension(session: AsyncSession, table: Table, due: Due) -> datetime | None:
+async def outage_extension(
+    session: AsyncSession, table: Table, due: Due, lifetimes: Lifetimes | None = None
+) -> datetime | None:
     """The new deadline when `due` fell inside a service outage (jobs/liveness.py), else None."""
     from domino_api.jobs.liveness import outage_restart  # late: jobs builds on matches
 
-    restart = await outage_restart(session, due.moment)
+    if lifetimes is not None:
+        restart = lifetimes.outage_restart(due.moment)
+    else:
+        restart = await outage_restart(session, due.moment)
     if restart is None:
         return None
     clock_rule = table.state.ruleset.turn_clock
@@ -191,9 +205,11 @@ async def outage_extension(session: AsyncSession, table: Table, due: Due) -> dat
     return restart + timedelta(seconds=grace)
 
 
-async def _forgive_outage(session: AsyncSession, table: Table, due: Due) -> bool:
+async def _forgive_outage(
+    session: AsyncSession, table: Table, due: Due, lifetimes: Lifetimes | None
+) -> bool:
     """Move a deadline that passed while no process was alive; True when it was moved."""
-    extended = await outage_extension(session, table, due)
+    extended = await outage_extension(session, table, due, lifetimes)
     if extended is None or extended <= due.moment:
         return False
     if due.kind == "clock":
