@@ -1,0 +1,149 @@
+"""Planner against Plain: match win rate per preset and decision time per strategy.
+
+Each pair of matches shares one sealed deal with the seats swapped (Planner at seat 0, then at
+seat 1), so the luck of the deal cancels out as far as it can. house-nines is played heads-up.
+
+    .venv/bin/python bench/bots.py --matches 500 --processes 2
+    .venv/bin/python bench/bots.py --matches 40 --presets all-fives,draw   # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import math
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from domino_api.bots import get_strategy
+from domino_api.engine import PRESETS, NextHand, Ruleset, Start, apply, new_match, seat_view
+
+CONTENDERS = ("planner", "plain")
+
+
+def bench_ruleset(preset: str) -> Ruleset:
+    return dataclasses.replace(PRESETS[preset], players=2)
+
+
+def play_match(preset: str, index: int) -> dict[str, Any]:
+    """One match; even indexes seat Planner first, odd ones swap seats on the same deal."""
+    rules = bench_ruleset(preset)
+    seats = CONTENDERS if index % 2 == 0 else CONTENDERS[::-1]
+    secret = hashlib.sha256(f"bench-bots:{preset}:{index // 2}".encode()).digest()
+    state = apply(new_match(rules, secret), None, Start(f"cut-{index // 2}")).state
+    times: dict[str, list[float]] = {name: [] for name in CONTENDERS}
+    searched: list[float] = []  # planner decisions with more than one distinct play
+    while state.status in ("playing", "hand_over"):
+        if state.status == "hand_over":
+            state = apply(state, None, NextHand()).state
+            continue
+        seat = state.turn
+        assert seat is not None
+        name = seats[seat]
+        view = seat_view(state, seat)
+        rng = random.Random(f"{preset}:{index}:{state.seq}")
+        started = time.perf_counter()
+        action, reason = get_strategy(name).choose(view, rng)
+        elapsed = time.perf_counter() - started
+        times[name].append(elapsed)
+        if name == "planner" and reason.startswith("planner:"):
+            searched.append(elapsed)
+        state = apply(state, seat, dataclasses.replace(action, reason=reason)).state
+    assert state.result is not None and state.result.winner is not None
+    return {
+        "preset": preset,
+        "planner_won": seats[state.result.winner] == "planner",
+        "hands": state.hand_number,
+        "times": times,
+        "searched": searched,
+    }
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def summarize(preset: str, results: list[dict[str, Any]], seconds: float) -> dict[str, Any]:
+    n = len(results)
+    wins = sum(r["planner_won"] for r in results)
+    low, high = wilson(wins, n)
+    summary: dict[str, Any] = {
+        "preset": preset,
+        "matches": n,
+        "planner_wins": wins,
+        "win_rate": wins / n,
+        "wilson95": [low, high],
+        "hands_per_match": sum(r["hands"] for r in results) / n,
+        "seconds": seconds,
+    }
+    for name in CONTENDERS:
+        values = [t for r in results for t in r["times"][name]]
+        summary[name] = {
+            "decisions": len(values),
+            "p50_ms": 1000 * percentile(values, 0.5),
+            "p99_ms": 1000 * percentile(values, 0.99),
+            "max_ms": 1000 * max(values),
+        }
+    searched = [t for r in results for t in r["searched"]]
+    summary["planner_searched"] = {
+        "decisions": len(searched),
+        "p50_ms": 1000 * percentile(searched, 0.5),
+        "p99_ms": 1000 * percentile(searched, 0.99),
+    }
+    return summary
+
+
+def line(s: dict[str, Any]) -> str:
+    low, high = s["wilson95"]
+    return (
+        f"{s['preset']:<12} planner {s['planner_wins']}/{s['matches']} = {100 * s['win_rate']:.1f}%"
+        f" [{100 * low:.1f}, {100 * high:.1f}]  planner p50/p99 {s['planner']['p50_ms']:.2f}/"
+        f"{s['planner']['p99_ms']:.1f} ms (searching {s['planner_searched']['p50_ms']:.1f}/"
+        f"{s['planner_searched']['p99_ms']:.1f})  plain p50/p99 {s['plain']['p50_ms']:.3f}/"
+        f"{s['plain']['p99_ms']:.3f} ms  {s['seconds']:.0f} s"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=500, help="matches per preset (even)")
+    parser.add_argument("--presets", default=",".join(PRESETS), help="comma-separated presets")
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--out", type=Path, help="write the summaries as JSON here")
+    args = parser.parse_args(argv)
+    matches = args.matches + args.matches % 2
+    summaries = []
+    with ProcessPoolExecutor(max_workers=args.processes) as pool:
+        for preset in args.presets.split(","):
+            started = time.perf_counter()
+            jobs = [pool.submit(play_match, preset, i) for i in range(matches)]
+            results = [job.result() for job in jobs]
+            summary = summarize(preset, results, time.perf_counter() - started)
+            summaries.append(summary)
+            print(line(summary), flush=True)
+            if args.out:
+                args.out.write_text(json.dumps(summaries, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
