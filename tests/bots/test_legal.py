@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from tests.bots.helpers import CONFIGS, play_checked_match, rules_for
 
 from domino_api.bots import RandomStrategy, get_strategy
 from domino_api.bots.plain import PlainStrategy
 from domino_api.bots.planner import PlannerStrategy
 from domino_api.bots.registry import NAMES
+from tests.bots.helpers import CONFIGS, play_checked_match, rules_for
 
 # A small search keeps the suite fast; the full-size planner is timed in test_planner.py.
 QUICK_PLANNER = PlannerStrategy(time_budget_s=None, max_samples=6, work_budget=1_500)

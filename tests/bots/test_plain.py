@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import random
 
-from tests.engine.helpers import position, ruleset, run
-
 from domino_api.bots.plain import PlainStrategy
 from domino_api.engine import PRESETS, Action, Draw, MatchState, Play, Tile, full_set, seat_view
+from tests.engine.helpers import position, ruleset, run
 
 PLAIN = PlainStrategy()
 ALL_FIVES_ANY = ruleset(

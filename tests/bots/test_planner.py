@@ -6,12 +6,11 @@ import dataclasses
 import random
 import time
 
-from tests.bots.test_plain import ALL_FIVES_ANY, BLOCKING_HANDS, FILLER_STOCK, blocking_position
-from tests.engine.helpers import position, run
-
 from domino_api.bots.knowledge import known_voids, lacks
 from domino_api.bots.planner import PlannerStrategy, sample_world
 from domino_api.engine import PRESETS, Play, SeatView, seat_view
+from tests.bots.test_plain import ALL_FIVES_ANY, BLOCKING_HANDS, FILLER_STOCK, blocking_position
+from tests.engine.helpers import position, run
 
 # Clock-free settings: the sample cap and work budget alone bound the search.
 EXACT = PlannerStrategy(time_budget_s=None, max_samples=60, work_budget=50_000)

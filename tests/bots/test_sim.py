@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from tests.bots.helpers import CONFIGS, rules_for
 
 from domino_api.bots import sim, to_action
 from domino_api.bots.sim import Position, play_out, sim_rules
 from domino_api.engine import Action, Draw, MatchState, Pass, Play, Start, apply, new_match
+from tests.bots.helpers import CONFIGS, rules_for
 
 
 def position_of(state: MatchState) -> Position:

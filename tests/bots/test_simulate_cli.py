@@ -17,3 +17,13 @@ def test_simulate_pits_plain_against_planner() -> None:
          "--strategy", "plain,planner"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
+    assert "plain" in result.output and "planner" in result.output
+
+
+def test_simulate_refuses_an_unknown_strategy() -> None:
+    simulate = pytest.importorskip("domino_api.simulate")
+    simulate.register(cli.app)
+    result = CliRunner().invoke(
+        cli.app, ["simulate", "--ruleset", "draw", "--matches", "1", "--strategy", "plain,oracle"]
+    )
+    assert result.exit_code != 0
