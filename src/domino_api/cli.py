@@ -96,6 +96,7 @@ def _register_optional() -> None:
     from domino_api import simulate
 
     simulate.register(app)
+    __import__("domino_api.jobs.cli", fromlist=["register"]).register(app)  # sweep, worker
 
 
 def main() -> None:

@@ -11,11 +11,18 @@ async def start_runtime(app: FastAPI, start_background: bool) -> None:
     from domino_api.realtime.lifecycle import start_realtime
 
     await start_realtime(app, start_background)
+    if start_background:  # service liveness for the outage rule (issue 5, jobs/liveness.py)
+        from domino_api.jobs.liveness import start_api_heartbeat
+
+        await start_api_heartbeat(app)
 
 
 async def stop_runtime(app: FastAPI) -> None:
     from domino_api.realtime.lifecycle import stop_realtime
 
     await stop_realtime(app)
+    from domino_api.jobs.liveness import stop_api_heartbeat
+
+    await stop_api_heartbeat(app)
     for task in getattr(app.state, "background", []):
         task.cancel()

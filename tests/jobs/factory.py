@@ -10,9 +10,9 @@ from typing import Any
 import httpx
 from sqlalchemy import func, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from tests.api.helpers import create_match, new_player, view
 
 from domino_api.store.models import Match, MatchEvent, Player, Seat
+from tests.api.helpers import create_match, new_player, view
 
 HUMANS = [{"type": "human"}, {"type": "human"}]
 BLITZ = {"turn_clock": {"allowance_s": 2, "grace_s": 1}}

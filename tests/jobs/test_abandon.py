@@ -6,11 +6,11 @@ from datetime import timedelta
 from typing import Any
 
 import httpx
-from tests.api.helpers import create_match, new_player, view
-from tests.jobs.factory import HUMANS, two_seat_match
 
 from domino_api.clock import FakeClock
 from domino_api.jobs.sweeper import sweep_pass
+from tests.api.helpers import create_match, new_player, view
+from tests.jobs.factory import HUMANS, two_seat_match
 
 TICK = timedelta(microseconds=1)
 DAY = timedelta(hours=24)

@@ -7,8 +7,6 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.api.helpers import first_legal, view
-from tests.jobs.factory import BLITZ, events, parse, two_seat_match
 
 from domino_api.clock import FakeClock
 from domino_api.jobs.sweeper import sweep_pass
@@ -16,6 +14,8 @@ from domino_api.matches import service
 from domino_api.matches.schemas import MoveBody
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
+from tests.api.helpers import first_legal, view
+from tests.jobs.factory import BLITZ, events, parse, two_seat_match
 
 TICK = timedelta(microseconds=1)
 

@@ -6,14 +6,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
-from tests.api.helpers import view
-from tests.jobs.factory import parse, two_seat_match
 
 from domino_api.clock import FakeClock
 from domino_api.jobs import liveness
 from domino_api.jobs.sweeper import sweep_pass
 from domino_api.matches.timeouts import AWAY_OUTAGE_GRACE_S
 from domino_api.store.models import ServiceStart
+from tests.api.helpers import view
+from tests.jobs.factory import parse, two_seat_match
 
 TICK = timedelta(microseconds=1)
 

@@ -11,12 +11,12 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import create_async_engine
-from tests.jobs.factory import BLITZ, clone_matches, count_due, parse, two_seat_match
 
 from domino_api.clock import FakeClock
 from domino_api.jobs.sweeper import sweep_pass
 from domino_api.store.db import make_sessionmaker
 from domino_api.store.models import Match, MatchEvent
+from tests.jobs.factory import BLITZ, clone_matches, count_due, parse, two_seat_match
 
 COPIES = 199
 

@@ -6,11 +6,11 @@ from datetime import timedelta
 from typing import Any
 
 import httpx
-from tests.api.helpers import create_match, first_legal, new_player, view
-from tests.jobs.factory import BLITZ, events, parse, two_seat_match
 
 from domino_api.clock import FakeClock
 from domino_api.jobs.sweeper import sweep_pass
+from tests.api.helpers import create_match, first_legal, new_player, view
+from tests.jobs.factory import BLITZ, events, parse, two_seat_match
 
 
 async def _solo(client: httpx.AsyncClient, ruleset: str, seats: list[dict[str, Any]]) -> Any:

@@ -18,6 +18,7 @@ import os
 import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -159,3 +160,16 @@ class Heartbeat:
                 await self._task
             self._task = None
         await self.beat_now()
+
+
+async def start_api_heartbeat(app: Any) -> None:
+    """Called by a server process's runtime: record its start and keep beating."""
+    heartbeat = Heartbeat(app.state.sessionmaker, app.state.clock, kind=API)
+    await heartbeat.start()
+    app.state.heartbeat = heartbeat
+
+
+async def stop_api_heartbeat(app: Any) -> None:
+    heartbeat = getattr(app.state, "heartbeat", None)
+    if heartbeat is not None:
+        await heartbeat.stop()

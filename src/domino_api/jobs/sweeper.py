@@ -122,11 +122,12 @@ class PassReport:
             )
         c = self.counts()
         verb = "would sweep" if self.dry_run else "swept"
-        presence = (
-            f"{self.presence_expired} seats disconnected"
-            if self.presence_available
-            else "presence expiry not available"
-        )
+        if self.dry_run:
+            presence = "not run (dry run)"
+        elif self.presence_available:
+            presence = f"{self.presence_expired} seats disconnected"
+        else:
+            presence = "expiry not available"
         return (
             f"{verb} {c['matches']} matches: {c['forfeits']} forfeits ({c['clock']} clock, "
             f"{c['away']} away), {c['abandoned']} abandoned, {c['next_hands']} next hands, "
