@@ -1,0 +1,462 @@
+"""Load: complete matches over HTTP against a real uvicorn server, and the raw PostgreSQL ceiling.
+
+    python bench/load.py [--clients 8,32,128] [--seconds 15] [--raw-seconds 5] [--profile]
+
+Needs a PostgreSQL server (DOMINO_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/
+postgres); it creates and drops its own databases (domino_ops_load, domino_ops_raw). Each client
+is one player playing All Fives (target 50) against the `plain` computer, match after match: one
+HTTP request per human move, whose transaction also carries the computer's replies. Each level
+runs for a bounded time; latencies are measured at the client, per move request.
+
+The raw ceiling does the same per-move transaction shape directly with asyncpg: lock a match row,
+read and rewrite its JSON snapshot (a real mid-game snapshot), insert one event, commit.
+
+The client is a minimal keep-alive HTTP/1.1 client on asyncio streams, so the load generator
+(which shares the machine's cores with the server and PostgreSQL) costs as little as possible.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from domino_api.store.db import to_asyncpg_url, to_plain_url  # noqa: E402
+from domino_api.store.migrate import upgrade_to_head  # noqa: E402
+
+SERVER = to_plain_url(
+    os.environ.get("DOMINO_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+)
+LOAD_DB, RAW_DB = "domino_ops_load", "domino_ops_raw"
+RULESET, OPTIONS = "all-fives", {"target": 50}
+
+
+def with_database(url: str, name: str) -> str:
+    base, _, query = url.partition("?")
+    head, _, _ = base.rpartition("/")
+    return f"{head}/{name}" + (f"?{query}" if query else "")
+
+
+async def recreate(name: str) -> str:
+    conn = await asyncpg.connect(SERVER)
+    try:
+        await conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name
+        )
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return with_database(SERVER, name)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+# ---------------------------------------------------------------- a small HTTP/1.1 client
+
+
+class Http:
+    """One keep-alive connection; JSON in, (status, JSON) out."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        assert self.reader is not None
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(payload)}"]
+        if body is not None:
+            head.append("Content-Type: application/json")
+        if token:
+            head.append(f"Authorization: Bearer {token}")
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
+        status_line = await self.reader.readline()
+        status = int(status_line.split()[1])
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        data = await self.reader.readexactly(length)
+        return status, json.loads(data) if data else None
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+def move_body(view: dict[str, Any]) -> dict[str, Any]:
+    action = {k: v for k, v in view["legal"][0].items() if k != "points"}
+    if action["action"] != "play":
+        action.pop("tile", None)
+        action.pop("end", None)
+    return {**action, "seq": view["seq"]}
+
+
+# ---------------------------------------------------------------- the service under load
+
+
+@dataclass
+class Level:
+    clients: int
+    latencies: list[float] = field(default_factory=list)
+    statuses: Counter[int] = field(default_factory=Counter)
+    matches_done: int = 0
+    elapsed: float = 0.0
+    actions: int = 0  # engine transitions, computer replies included (from the events)
+
+    @property
+    def moves_per_s(self) -> float:
+        return len(self.latencies) / self.elapsed if self.elapsed else 0.0
+
+    def pct(self, q: float) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else 0.0
+
+
+async def play_matches(http: Http, token: str, level: Level, deadline: float) -> None:
+    while time.perf_counter() < deadline:
+        seats = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
+        body = {"ruleset": RULESET, "options": OPTIONS, "seats": seats}
+        status, created = await http.request("POST", "/v1/matches", body, token)
+        assert status == 201, created
+        mid = created["id"]
+        status, view = await http.request("POST", f"/v1/matches/{mid}/start", {}, token)
+        assert status == 200, view
+        while time.perf_counter() < deadline:
+            if view["status"] == "hand_over":
+                status, view = await http.request("POST", f"/v1/matches/{mid}/hands", {}, token)
+                assert status == 200, view
+                continue
+            if view["status"] != "playing":
+                level.matches_done += 1
+                break
+            started = time.perf_counter()
+            status, answer = await http.request(
+                "POST", f"/v1/matches/{mid}/moves", move_body(view), token
+            )
+            level.statuses[status] += 1
+            if status != 200:
+                raise AssertionError(f"move answered {status}: {answer}")
+            level.latencies.append(time.perf_counter() - started)
+            level.actions += len({e["seq"] for e in answer["events"] if e["type"] == "turn"})
+            view = answer["view"]
+
+
+async def run_level(port: int, clients: int, seconds: float) -> Level:
+    level = Level(clients)
+    https = [Http(port) for _ in range(clients)]
+    tokens = []
+    for index, http in enumerate(https):
+        status, player = await http.request("POST", "/v1/players", {"name": f"load{index}"})
+        assert status == 201, player
+        tokens.append(player["token"])
+    started = time.perf_counter()
+    deadline = started + seconds
+    await asyncio.gather(
+        *(play_matches(h, t, level, deadline) for h, t in zip(https, tokens, strict=True))
+    )
+    level.elapsed = time.perf_counter() - started
+    for http in https:
+        await http.close()
+    return level
+
+
+# What `domino-api serve --no-migrate` does (JSON logs, then uvicorn), without the CLI around it.
+SERVE = """
+import sys, uvicorn
+from domino_api.config import get_settings
+from domino_api.logs import configure_logging
+configure_logging(get_settings())
+uvicorn.run("domino_api.asgi:app", host="127.0.0.1", port=int(sys.argv[1]), log_config=None,
+            ws_ping_interval=None)
+"""
+
+
+def start_server(url: str, port: int, log_path: Path) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DOMINO_DATABASE_URL": url,
+        "DOMINO_CREATE_PLAYER_RATE_LIMIT": "1000000",
+        "DOMINO_JOIN_RATE_LIMIT": "1000000",
+        "DOMINO_LOG_JSON": "true",
+        "DOMINO_LOG_LEVEL": "INFO",
+    }
+    command = [sys.executable, "-c", SERVE, str(port)]
+    log = log_path.open("wb")
+    return subprocess.Popen(command, env=env, stdout=log, stderr=log, cwd=ROOT)
+
+
+async def wait_ready(port: int, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        http = Http(port)
+        try:
+            status, _ = await http.request("GET", "/readyz")
+            if status == 200:
+                return
+        except OSError:
+            pass
+        finally:
+            await http.close()
+        await asyncio.sleep(0.2)
+    raise RuntimeError("server did not become ready")
+
+
+# ---------------------------------------------------------------- the raw ceiling
+
+
+async def sample_snapshot(url: str) -> Any:
+    conn = await asyncpg.connect(url)
+    try:
+        row = await conn.fetchrow(
+            "SELECT snapshot FROM matches WHERE status = 'playing' ORDER BY seq DESC LIMIT 1"
+        )
+        return json.loads(row["snapshot"]) if row else {"tiles": list(range(400))}
+    finally:
+        await conn.close()
+
+
+RAW_SCHEMA = """
+CREATE TABLE raw_matches (id text PRIMARY KEY, seq int NOT NULL, snapshot jsonb NOT NULL);
+CREATE TABLE raw_events (match_id text REFERENCES raw_matches(id), seq int, data jsonb,
+                         PRIMARY KEY (match_id, seq));
+"""
+
+
+async def raw_ceiling(url: str, connections: int, seconds: float, snapshot: Any) -> float:
+    pool = await asyncpg.create_pool(url, min_size=connections, max_size=connections)
+    text = json.dumps(snapshot)
+    async with pool.acquire() as conn:
+        await conn.execute("TRUNCATE raw_events, raw_matches")
+        await conn.executemany(
+            "INSERT INTO raw_matches VALUES ($1, 0, $2::jsonb)",
+            [(f"m{i}", text) for i in range(connections)],
+        )
+    done = 0
+    deadline = time.perf_counter() + seconds
+
+    async def worker(match_id: str) -> None:
+        nonlocal done
+        event = json.dumps({"type": "tile_played", "seat": 0, "tile": [3, 5], "end": "left"})
+        async with pool.acquire() as conn:
+            while time.perf_counter() < deadline:
+                async with conn.transaction():
+                    row = await conn.fetchrow(
+                        "SELECT seq, snapshot FROM raw_matches WHERE id = $1 FOR UPDATE", match_id
+                    )
+                    seq = row["seq"] + 1
+                    state = json.loads(row["snapshot"])
+                    await conn.execute(
+                        "UPDATE raw_matches SET seq = $2, snapshot = $3::jsonb WHERE id = $1",
+                        match_id,
+                        seq,
+                        json.dumps(state),
+                    )
+                    await conn.execute(
+                        "INSERT INTO raw_events VALUES ($1, $2, $3::jsonb)", match_id, seq, event
+                    )
+                done += 1
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker(f"m{i}") for i in range(connections)))
+    elapsed = time.perf_counter() - started
+    await pool.close()
+    return done / elapsed
+
+
+# ---------------------------------------------------------------- profile
+
+
+def profile(pid: int, seconds: int, out: Path) -> subprocess.Popen[bytes] | None:
+    """py-spy (pip install py-spy) samples the server while a level runs: collapsed stacks."""
+    beside = Path(sys.executable).parent / "py-spy"
+    spy = str(beside) if beside.exists() else "py-spy"
+    command = [spy, "record", "--pid", str(pid), "--duration", str(seconds)]
+    command += ["--format", "raw", "--output", str(out), "--rate", "200", "--nonblocking"]
+    try:
+        return subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=out.with_suffix(".err").open("wb")
+        )
+    except FileNotFoundError:
+        print("py-spy not found: skipping the profile")
+        return None
+
+
+def summarize_profile(path: Path, top: int = 25) -> list[str]:
+    """Inclusive share per function (file:function), from py-spy's collapsed stacks."""
+    inclusive: Counter[str] = Counter()
+    own: Counter[str] = Counter()
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        count = int(count_text)
+        total += count
+        frames = [frame_name(f) for f in stack.split(";")]
+        for name in set(frames):
+            inclusive[name] += count
+        if frames:
+            own[frames[-1]] += count
+    if not total:
+        return ["(no samples)"]
+    lines = [f"{total} samples; inclusive % | self % | function"]
+    for name, count in inclusive.most_common(top):
+        lines.append(f"{100 * count / total:5.1f} | {100 * own[name] / total:5.1f} | {name}")
+    lines.append("top self time:")
+    for name, count in own.most_common(15):
+        lines.append(f"{100 * count / total:5.1f} | {name}")
+    return lines
+
+
+def frame_name(frame: str) -> str:
+    # py-spy raw frames look like "function (path/to/file.py:123)".
+    func, _, where = frame.partition(" (")
+    path = where.rstrip(")").rsplit(":", 1)[0]
+    for marker in ("site-packages/", "src/", "lib/python3.11/"):
+        if marker in path:
+            path = path.split(marker, 1)[1]
+            break
+    return f"{path}:{func}"
+
+
+def grouped(path: Path) -> dict[str, float]:
+    """Share of samples by layer: the first matching frame (from the leaf) decides."""
+    layers = [
+        ("engine", "domino_api/engine/"),
+        ("bots", "domino_api/bots/"),
+        ("views", "domino_api/matches/views"),
+        ("sqlalchemy", "sqlalchemy/"),
+        ("asyncpg", "asyncpg/"),
+        ("pydantic", "pydantic"),
+        ("fastapi/starlette", "fastapi/"),
+        ("fastapi/starlette", "starlette/"),
+        ("uvicorn/http", "uvicorn/"),
+        ("json", "json/"),
+        ("logging", "logging/"),
+        ("prometheus", "prometheus_client/"),
+    ]
+    shares: defaultdict[str, int] = defaultdict(int)
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        count = int(count_text)
+        total += count
+        frames = stack.split(";")
+        for frame in reversed(frames):
+            hit = next((name for name, marker in layers if marker in frame), None)
+            if hit:
+                shares[hit] += count
+                break
+        else:
+            shares["other (asyncio, idle)"] += count
+    return {k: 100 * v / total for k, v in sorted(shares.items(), key=lambda kv: -kv[1])}
+
+
+# ---------------------------------------------------------------- main
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", default="8,32,128")
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--raw-seconds", type=float, default=5.0)
+    parser.add_argument("--profile", action="store_true", help="py-spy one level (--profile-at)")
+    parser.add_argument("--profile-at", type=int, default=32, help="the level to profile")
+    args = parser.parse_args()
+    levels = [int(c) for c in args.clients.split(",")]
+
+    load_url = await recreate(LOAD_DB)
+    await asyncio.to_thread(upgrade_to_head, to_asyncpg_url(load_url))
+    port = free_port()
+    workdir = Path(tempfile.mkdtemp(prefix="domino-load-"))
+    server = start_server(load_url, port, workdir / "server.log")
+    results: list[Level] = []
+    profile_path = workdir / "profile.txt"
+    try:
+        await wait_ready(port)
+        for clients in levels:
+            spy = None
+            if args.profile and clients == args.profile_at:
+                spy = profile(server.pid, int(args.seconds) - 2, profile_path)
+            level = await run_level(port, clients, args.seconds)
+            if spy is not None:
+                spy.wait(timeout=60)
+            results.append(level)
+            print(
+                f"service {clients:4d} clients: {level.moves_per_s:7.1f} moves/s "
+                f"p50 {level.pct(0.5):6.1f} ms  p99 {level.pct(0.99):6.1f} ms  "
+                f"({len(level.latencies)} moves, {level.matches_done} matches finished, "
+                f"statuses {dict(level.statuses)})",
+                flush=True,
+            )
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+    snapshot = await sample_snapshot(load_url)
+    raw_url = await recreate(RAW_DB)
+    conn = await asyncpg.connect(raw_url)
+    await conn.execute(RAW_SCHEMA)
+    await conn.close()
+    raw: dict[int, float] = {}
+    for connections in (8, 32):
+        raw[connections] = await raw_ceiling(raw_url, connections, args.raw_seconds, snapshot)
+        print(f"raw     {connections:4d} connections: {raw[connections]:7.1f} transactions/s")
+    print(f"snapshot size: {len(json.dumps(snapshot))} bytes")
+
+    at32 = next((lv for lv in results if lv.clients == 32), None)
+    if at32 is not None:
+        ratio = at32.moves_per_s / raw[32]
+        verdict = "meets" if ratio >= 0.4 and at32.pct(0.99) <= 100 else "misses"
+        print(
+            f"ratio service/raw at 32: {ratio:.2f} (goal >= 0.40), p99 {at32.pct(0.99):.1f} ms "
+            f"(goal <= 100): {verdict} the goal"
+        )
+    for level in results:
+        if level.latencies:
+            print(
+                f"  {level.clients} clients: mean {1000 * statistics.fmean(level.latencies):.1f}"
+                f" ms; engine transitions per move request ~"
+                f"{level.actions / len(level.latencies):.2f}"
+            )
+    if args.profile and profile_path.exists():
+        print(f"\nprofile of the server at {args.profile_at} clients (py-spy):")
+        for name, share in grouped(profile_path).items():
+            print(f"  {share:5.1f}%  {name}")
+        print("\n".join(summarize_profile(profile_path)))
+    print(f"server log and profile in {workdir}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
