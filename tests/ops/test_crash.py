@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
-from tests.ops.server import ServerProcess, drop_database, fresh_database
 
 from domino_api import engine
 from domino_api.matches.table import replay
 from domino_api.store import matches_repo
 from domino_api.store.db import make_sessionmaker, transaction
+from tests.ops.server import ServerProcess, drop_database, fresh_database
 
 CLIENTS = 6
 LOAD_BEFORE_KILL_S = 3.0
@@ -129,6 +130,9 @@ async def audit(database_url: str, clients: list[Client]) -> dict[str, int]:
     return totals
 
 
+# conftest's `database_url` runs asyncio.run() on the main thread: it must do so before the
+# session's event loop exists, as it does for every other async test.
+@pytest.mark.usefixtures("database_url")
 async def test_sigkill_mid_load_loses_nothing_acknowledged(tmp_path: Path) -> None:
     name = f"domino_ops_crash_{os.getpid()}"
     database_url = await fresh_database(name)

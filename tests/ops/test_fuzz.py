@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.ops.server import ROOT, ServerProcess, drop_database, fresh_database
 
@@ -90,6 +91,9 @@ def summary(stdout: str) -> dict[str, int]:
     return {"generated": generated, "passed": passed, "failed": failed, "errored": errored}
 
 
+# conftest's `database_url` runs asyncio.run() on the main thread: it must do so before the
+# session's event loop exists, as it does for every other async test.
+@pytest.mark.usefixtures("database_url")
 async def test_fuzz_finds_no_5xx_and_no_schema_violation(tmp_path: Path) -> None:
     name = f"domino_ops_fuzz_{os.getpid()}"
     database_url = await fresh_database(name)
