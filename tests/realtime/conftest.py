@@ -19,10 +19,10 @@ from pathlib import Path
 import asyncpg
 import httpx
 import pytest
-from tests.conftest import _server_url, _with_database
 
 from domino_api.store.db import to_asyncpg_url, to_plain_url
 from domino_api.store.migrate import upgrade_to_head
+from tests.conftest import _server_url, _with_database
 
 WS_DB = os.environ.get("DOMINO_WS_DB", "domino_ws_live")
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,7 +117,11 @@ class Server:
 
 @pytest.fixture(scope="session")
 def ws_database() -> str:
-    return recreate_database(WS_DB)
+    # In a thread: migrations run their own event loop, which must not replace the session's.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(recreate_database, WS_DB).result()
 
 
 @pytest.fixture(scope="session")

@@ -7,9 +7,10 @@ import json
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+
 from tests.realtime.conftest import Server
 from tests.realtime.wsclient import Socket, start, two_seat_match
-from websockets.exceptions import ConnectionClosed
 
 
 async def _closed_with(socket: Socket) -> tuple[int, str]:

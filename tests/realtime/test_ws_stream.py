@@ -6,6 +6,7 @@ from typing import Any
 
 import asyncpg
 import httpx
+
 from tests.realtime.conftest import Server
 from tests.realtime.wsclient import (
     Socket,

@@ -246,7 +246,7 @@ class MatchSocket:
             if isinstance(request, m.MoveMessage):
                 body = MoveBody.model_construct(
                     action=request.action,
-                    tile=request.tile,
+                    tile=None if request.tile is None else list(request.tile),
                     end=request.end,
                     seq=request.seq,
                     seat=seat,

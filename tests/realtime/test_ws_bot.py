@@ -1,0 +1,38 @@
+"""The bot client plays a whole match over the socket alone, through a dropped connection."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from domino_api.bots.client import BotClient, socket_url
+from tests.realtime.conftest import Server
+from tests.realtime.wsclient import new_player
+
+
+async def test_bot_client_plays_a_match_to_the_end(servers: list[Server]) -> None:
+    a, _ = servers
+    async with httpx.AsyncClient(base_url=a.base) as http:
+        ana = await new_player(http, "Ana")
+        body = {
+            "ruleset": "house-nines",
+            "seats": [{"type": "human"}, {"type": "bot", "strategy": "random"}],
+            "options": {"target": 30},
+        }
+        created = (await http.post("/v1/matches", json=body, headers=ana["headers"])).json()
+        match_id = created["id"]
+        r = await http.post(f"/v1/matches/{match_id}/start", json={}, headers=ana["headers"])
+        assert r.status_code == 200, r.text
+        notes: list[str] = []
+        client = BotClient(a.base, match_id, ana["token"], "random", say=notes.append)
+        status = await asyncio.wait_for(client.play(), 40)
+        assert status == "finished", notes
+        final = (await http.get(f"/v1/matches/{match_id}", headers=ana["headers"])).json()
+        assert final["status"] == "finished" and final["result"]["winner"] in (0, 1)
+        assert client.after is not None and client.after >= final["seq"] - 1
+
+
+def test_socket_urls() -> None:
+    assert socket_url("http://h:1", "m", None, None) == "ws://h:1/v1/matches/m/ws"
+    assert socket_url("https://h", "m", 5, 1) == "wss://h/v1/matches/m/ws?after=5&seat=1"
