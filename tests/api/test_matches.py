@@ -6,14 +6,17 @@ import asyncio
 
 import httpx
 import pytest
+
 from tests.api.helpers import create_match, first_legal, new_player, play_to_end, view
 
 HUMANS = [{"type": "human"}, {"type": "human"}]
 
 
-async def _two_player_table(client: httpx.AsyncClient, ruleset: str = "draw-50"):
+async def _two_player_table(
+    client: httpx.AsyncClient, ruleset: str = "draw-50", options: dict | None = None
+):
     ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
-    created = await create_match(client, ana, ruleset, HUMANS)
+    created = await create_match(client, ana, ruleset, HUMANS, options)
     joined = await client.post(
         "/v1/matches/join", json={"code": created["code"]}, headers=bob["headers"]
     )
@@ -300,7 +303,9 @@ async def test_whole_match_per_preset_then_ledger_verifies(
 ) -> None:
     from domino_api import engine
 
-    ana, bob, created = await _two_player_table(client, ruleset)
+    # The preset's own target for the short games; a lower one keeps long ones within CI time.
+    options = {"target": 60} if ruleset in ("draw", "block", "classic", "house-nines") else None
+    ana, bob, created = await _two_player_table(client, ruleset, options)
     mid = created["id"]
     await client.post(f"/v1/matches/{mid}/start", json={"cut": "test"}, headers=ana["headers"])
     final = await play_to_end(client, mid, {0: ana, 1: bob})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import httpx
+
 from tests.api.helpers import create_match, new_player
 
 
