@@ -10,8 +10,6 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.api.helpers import new_player, play_to_end, view
-from tests.tournaments.test_api_tournaments import check_in, create, make_players, started, tview
 from typer.testing import CliRunner
 
 from domino_api.cli import app as cli_app
@@ -20,6 +18,8 @@ from domino_api.config import get_settings
 from domino_api.jobs.sweeper import sweep_pass
 from domino_api.tournaments import service as tournament_service
 from domino_api.tournaments.cli import register
+from tests.api.helpers import new_player, play_to_end, view
+from tests.tournaments.test_api_tournaments import check_in, create, make_players, started, tview
 
 
 def _cli(args: list[str]) -> Any:

@@ -6,10 +6,10 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.api.helpers import new_player, play_to_end, view
 
 from domino_api.clock import FakeClock
 from domino_api.tournaments import pairing
+from tests.api.helpers import new_player, play_to_end, view
 
 Players = dict[str, dict[str, Any]]
 
@@ -34,13 +34,15 @@ async def create(
     }
     r = await client.post("/v1/tournaments", json=body, headers=host["headers"])
     assert r.status_code == 201, r.text
-    return r.json()
+    out: dict[str, Any] = r.json()
+    return out
 
 
 async def tview(client: httpx.AsyncClient, who: dict[str, Any], tid: str) -> dict[str, Any]:
     r = await client.get(f"/v1/tournaments/{tid}", headers=who["headers"])
     assert r.status_code == 200, r.text
-    return r.json()
+    out: dict[str, Any] = r.json()
+    return out
 
 
 async def started(
