@@ -24,6 +24,8 @@ def _assert_event_hides(event: dict[str, Any], seat: int, over: bool) -> None:
         assert isinstance(data["stock"], int)
     if event["type"] == "turn" and data["seat"] != seat:
         assert "legal" not in data
+    if event["type"] == "turn" and data["seat"] == seat:
+        assert data["legal"] and all(isinstance(a, dict) and "action" in a for a in data["legal"])
     if not over:
         assert "secret" not in str(event)
 

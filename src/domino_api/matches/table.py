@@ -106,7 +106,8 @@ def _next_hand_at(table: Table, now: datetime, delay_s: float) -> datetime | Non
 
 
 def _event_row(table: Table, event: engine.Event, now: datetime) -> dict[str, Any]:
-    data = dict(event.data)
+    stored = event.to_json()  # plain JSON: legal actions as objects, tuples as lists
+    data = stored["data"]
     if event.type == "turn" and data.get("seat") == table.state.turn:
         data["deadline"] = _iso(table.match.turn_deadline)
     return {
@@ -115,7 +116,7 @@ def _event_row(table: Table, event: engine.Event, now: datetime) -> dict[str, An
         "type": event.type,
         "at": now,
         "data": data,
-        "private": {str(seat): dict(part) for seat, part in event.private.items()},
+        "private": stored["private"],
         "action": None,
     }
 
