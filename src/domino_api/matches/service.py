@@ -404,6 +404,9 @@ async def forfeit(
 ) -> list[dict[str, Any]]:
     """RULES 9: two seats -> the other wins; more -> the computer takes the seat for good."""
     if table.state.status == "waiting":
+        if table.match.tournament_id is not None and len(table.seats) == 2:
+            # Leaving a tournament match during check-in is a forfeit loss, not a no-show.
+            return await forfeit_before_start(session, clock, table, seat)
         return await abandon(session, clock, table, "abandoned")
     if table.seats[seat].forfeited:
         raise SeatForfeited(f"Seat {seat} has already forfeited.")
