@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Query, Request
-from fastapi.responses import JSONResponse
 
 from domino_api import engine
 from domino_api.deps import ClockDep, CurrentPlayer, Db, SettingsDep, client_address
@@ -15,6 +14,7 @@ from domino_api.matches.schemas import (
     EventOut,
     EventsOut,
     JoinBody,
+    LedgerOut,
     MatchCreate,
     MessageBody,
     MoveBody,
@@ -217,9 +217,9 @@ async def list_events(
 )
 async def get_ledger(
     match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep
-) -> JSONResponse:
+) -> LedgerOut:
     async with transaction(db) as session:
-        return JSONResponse(await service.ledger(session, clock, player, match_id))
+        return LedgerOut.model_validate(await service.ledger(session, clock, player, match_id))
 
 
 @router.post("/deals/verify", summary="Recompute a sealed deal from its secret and cut")

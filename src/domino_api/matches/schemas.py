@@ -233,3 +233,23 @@ class VerifyOut(BaseModel):
     commitment_ok: bool
     hands: list[list[TileIn]]
     stock: list[TileIn]
+
+
+class LedgerDeal(BaseModel):
+    algorithm: Literal["sha256-fy-v1"]
+    commitment: str
+    secret: str
+    cut: str | None
+
+
+class LedgerOut(BaseModel):
+    """The full record of a finished, abandoned or cancelled match (API.md, "The ledger")."""
+
+    match_id: str | None
+    ruleset: dict[str, Any]
+    seats: list[dict[str, Any]]
+    deal: LedgerDeal
+    hands: list[dict[str, Any]] = Field(
+        description="Each hand: number, attempt, opener, dealt (dealt order), stock, moves, result"
+    )
+    result: dict[str, Any] | None

@@ -552,7 +552,7 @@ async def ledger(
     table = await open_table(session, clock, match_id, player)
     if table.state.status not in OVER:
         raise LedgerSealedError("The ledger opens once the match is finished or abandoned.")
-    return engine.ledger(table.state, seat_summaries(table))
+    return engine.ledger(table.state, seat_summaries(table), match_id=table.match.id)
 
 
 def seat_summaries(table: Table) -> list[dict[str, Any]]:
