@@ -13,26 +13,30 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import multiprocessing
 import os
 import sys
 import time
-from datetime import timedelta
+from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 import httpx
+from sqlalchemy import text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domino_api.api import create_app  # noqa: E402
-from domino_api.clock import FakeClock  # noqa: E402
-from domino_api.config import Settings  # noqa: E402
-from domino_api.jobs.sweeper import sweep_pass  # noqa: E402
-from domino_api.store.db import make_engine, make_sessionmaker, to_asyncpg_url  # noqa: E402
-from domino_api.store.migrate import upgrade_to_head  # noqa: E402
-from tests.jobs.factory import BLITZ, clone_matches, count_due, parse, two_seat_match  # noqa: E402
+from domino_api.api import create_app
+from domino_api.clock import FakeClock
+from domino_api.config import Settings
+from domino_api.jobs.sweeper import sweep_pass
+from domino_api.store.db import make_engine, make_sessionmaker, to_asyncpg_url
+from domino_api.store.migrate import upgrade_to_head
+from tests.jobs.factory import BLITZ, clone_matches, count_due, parse, two_seat_match
 
 DATABASE = "domino_jobs_bench"
 
@@ -74,32 +78,59 @@ async def _prepare(url: str, matches: int) -> tuple[FakeClock, Any]:
     return clock, parse(v["turn"]["deadline"])
 
 
-async def _run(url: str, clock: FakeClock, sweepers: int, concurrency: int) -> dict[str, Any]:
-    settings = Settings(database_url=url, db_pool_size=concurrency + 2, db_max_overflow=0)
-    engines = [make_engine(url, settings) for _ in range(sweepers)]
-    makers = [make_sessionmaker(e) for e in engines]
-    try:
-        due = await count_due(makers[0], clock.now())
-        started = time.perf_counter()
-        reports = await asyncio.gather(
-            *(sweep_pass(m, clock, concurrency=concurrency) for m in makers)
-        )
-        elapsed = time.perf_counter() - started
-        left = await count_due(makers[0], clock.now())
-    finally:
-        for engine in engines:
+def _sweeper_process(url: str, moment: str, concurrency: int, go: Any, out: Any) -> None:
+    """One sweeper = one OS process with its own pool, started together with the others."""
+
+    async def sweep() -> dict[str, Any]:
+        settings = Settings(database_url=url, db_pool_size=concurrency + 2, db_max_overflow=0)
+        engine = make_engine(url, settings)
+        maker = make_sessionmaker(engine)
+        clock = FakeClock(datetime.fromisoformat(moment))
+        async with maker() as session:  # warm the pool's first connection before the start
+            await session.execute(text("SELECT 1"))
+        go.wait()
+        try:
+            report = await sweep_pass(maker, clock, concurrency=concurrency)
+        finally:
             await engine.dispose()
-    forfeits = sum(r.counts()["forfeits"] for r in reports)
+        return report.counts()
+
+    out.put(asyncio.run(sweep()))
+
+
+def _run(url: str, clock: FakeClock, sweepers: int, concurrency: int) -> dict[str, Any]:
+    context = multiprocessing.get_context("spawn")
+    go, out = context.Event(), context.Queue()
+    args = (url, clock.now().isoformat(), concurrency, go, out)
+    children = [context.Process(target=_sweeper_process, args=args) for _ in range(sweepers)]
+    for child in children:
+        child.start()
+    time.sleep(3)  # imports and first connections, outside the measurement
+    started = time.perf_counter()
+    go.set()
+    counts = [out.get() for _ in children]
+    elapsed = time.perf_counter() - started
+    for child in children:
+        child.join()
+    forfeits = sum(c["forfeits"] for c in counts)
     return {
         "sweepers": sweepers,
         "concurrency": concurrency,
-        "due": due,
         "forfeits": forfeits,
-        "errors": sum(r.counts()["errors"] for r in reports),
-        "left_due": left,
+        "per_sweeper": [c["forfeits"] for c in counts],
+        "errors": sum(c["errors"] for c in counts),
         "seconds": round(elapsed, 2),
         "matches_per_s": round(forfeits / elapsed, 1),
     }
+
+
+@contextlib.asynccontextmanager
+async def _maker(url: str) -> AsyncIterator[Any]:
+    engine = make_engine(url, Settings(database_url=url))
+    try:
+        yield make_sessionmaker(engine)
+    finally:
+        await engine.dispose()
 
 
 async def main() -> None:
@@ -112,7 +143,9 @@ async def main() -> None:
     for sweepers in [int(n) for n in args.sweepers.split(",")]:
         url = await _fresh_database()
         clock, _ = await _prepare(url, args.matches)
-        result = await _run(url, clock, sweepers, args.concurrency)
+        result = await asyncio.to_thread(_run, url, clock, sweepers, args.concurrency)
+        async with _maker(url) as maker:
+            result["left_due"] = await count_due(maker, clock.now())
         results.append(result)
         print(json.dumps(result), flush=True)
 
