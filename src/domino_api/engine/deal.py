@@ -34,7 +34,7 @@ def check_cut(cut: object) -> str:
 
 def deal_seed(secret: bytes, cut: str, hand_number: int, attempt: int) -> bytes:
     message = f"{cut}|{hand_number}|{attempt}".encode()
-    return hmac.new(secret, message, hashlib.sha256).digest()
+    return hmac.digest(secret, message, "sha256")
 
 
 def deal(
@@ -52,5 +52,5 @@ def deal(
     if players * hand_size > len(tiles):
         raise ValueError(f"{players} x {hand_size} tiles do not fit in a set of {len(tiles)}")
     order = shuffle(deal_seed(secret, cut, hand_number, attempt), tiles)
-    hands = tuple(tuple(order[s * hand_size : (s + 1) * hand_size]) for s in range(players))
+    hands = tuple([tuple(order[s * hand_size : (s + 1) * hand_size]) for s in range(players)])
     return Deal(hands=hands, stock=tuple(order[players * hand_size :]))

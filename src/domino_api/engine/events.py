@@ -6,8 +6,8 @@ be changed; `for_seat` and `to_json` turn them into plain JSON values.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any
 
 from domino_api.engine.state import LegalAction, MatchState
@@ -72,7 +72,65 @@ class Event:
         return cls(int(data["seq"]), str(data["type"]), dict(data["data"]), private)
 
 
-@dataclass(frozen=True, slots=True)
 class Transition:
+    """The state after an action and the events it caused.
+
+    The hot path (plays, draws, passes) hands over what the events are made of and `events`
+    builds them on first access: playouts and bots that only follow `state` never pay for them.
+    Immutable like the rest: attributes cannot be set or deleted.
+    """
+
+    __slots__ = ("_events", "_pending", "state")
+
     state: MatchState
-    events: tuple[Event, ...]
+    _events: tuple[Event, ...] | None
+    _pending: tuple[Callable[..., tuple[Event, ...]], tuple[Any, ...]] | None
+
+    def __init__(self, state: MatchState, events: tuple[Event, ...]) -> None:
+        _set(self, "state", state)
+        _set(self, "_events", events)
+        _set(self, "_pending", None)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        events = self._events
+        if events is None:
+            pending = self._pending
+            assert pending is not None
+            events = pending[0](*pending[1])
+            _set(self, "_events", events)
+            _set(self, "_pending", None)
+        return events
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Transition)
+        return self.state == other.state and self.events == other.events
+
+    def __hash__(self) -> int:
+        return hash((self.state, self.events))
+
+    def __repr__(self) -> str:
+        return f"Transition(state={self.state!r}, events={self.events!r})"
+
+
+_set = object.__setattr__
+_new = object.__new__
+
+
+def lazy_transition(
+    state: MatchState, build: Callable[..., tuple[Event, ...]], args: tuple[Any, ...]
+) -> Transition:
+    """A Transition whose events are `build(*args)`, built on first access of `.events`."""
+    transition: Transition = _new(Transition)
+    _set(transition, "state", state)
+    _set(transition, "_events", None)
+    _set(transition, "_pending", (build, args))
+    return transition

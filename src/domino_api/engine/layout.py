@@ -16,6 +16,7 @@ OpenEnd = tuple[str, int, int]
 Placement = tuple[Tile, str | None, int | None, bool]
 
 _ARMS = ("up", "down")
+_new = tuple.__new__
 
 
 class Board(NamedTuple):
@@ -67,27 +68,27 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
     if end is None:
         return open_board(tile, layout)
     a, b = tile
+    if board.spinner is None and (a != b or layout != "spinner_first_double"):
+        # A plain line (every hand of a line layout): exactly two ends, left and right; one
+        # of them moves on, nothing else changes.
+        left, right = board.ends
+        if left[0] == end:
+            outer = b if a == left[1] else a
+            left = (end, outer, 2 * outer if a == b else outer)
+        else:
+            outer = b if a == right[1] else a
+            right = (end, outer, 2 * outer if a == b else outer)
+        placement = (tile, end, outer, False)
+        ends = (left, right)
+        return _new(Board, ((*board.tiles, placement), ends, left[2] + right[2], None, ()))
     pip = 0
     for name, exposed, _ in board.ends:
         if name == end:
             pip = exposed
             break
     outer = b if a == pip else a
-    spinner = board.spinner
-    becomes_spinner = a == b and spinner is None and layout == "spinner_first_double"
-    placement = (tile, end, outer, becomes_spinner)
-    if spinner is None and not becomes_spinner:
-        # A plain line (every hand of a line layout): replace one end, nothing else changes.
-        new_end = (end, outer, 2 * outer if a == b else outer)
-        if board.ends[0][0] == end:
-            ends: tuple[OpenEnd, ...] = (new_end, *board.ends[1:])
-        else:
-            ends = tuple(new_end if e[0] == end else e for e in board.ends)
-        total = 0
-        for e in ends:
-            total += e[2]
-        return Board((*board.tiles, placement), ends, total, None, ())
-    return _place_with_spinner(board, placement, layout)
+    becomes_spinner = a == b and board.spinner is None and layout == "spinner_first_double"
+    return _place_with_spinner(board, (tile, end, outer, becomes_spinner), layout)
 
 
 def _place_with_spinner(board: Board, placement: Placement, layout: str) -> Board:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -175,7 +174,7 @@ def _replay_move(
         problems.append(f"{label}: move seq {seq!r} does not follow seq {state.seq}")
     elif seq > state.seq + 1:
         # Events the service adds (joins, chat) sit between moves; line the replay up with them.
-        state = dataclasses.replace(state, seq=seq - 1, game_seq=seq - 1)
+        state = state._replace(seq=seq - 1, game_seq=seq - 1)
     kind = move["action"]
     reason = move.get("reason")
     action: Play | Draw | Pass

@@ -6,12 +6,16 @@ Tournaments reuse steps 2-3 with their own 32-byte seed, so this module knows no
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Iterator, Sequence
+from operator import ge as _ge
+from operator import mod as _mod
 from typing import TypeVar
 
 T = TypeVar("T")
 
 _TWO_64 = 1 << 64
+_unpack = struct.unpack
 
 
 def stream(seed: bytes) -> Iterator[int]:
@@ -37,6 +41,53 @@ def randbelow(numbers: Iterator[int], n: int) -> int:
 
 def shuffle(seed: bytes, items: Sequence[T]) -> list[T]:
     """Fisher-Yates from the last index down to 1, drawing from the seeded stream."""
+    result = list(items)
+    count = len(result)
+    if count < 2:
+        return result
+    # Fast path, same numbers as `stream` and `randbelow`: hash every block the shuffle needs
+    # at once and unpack each digest in one call. A rejection (odds about n / 2**64 per draw)
+    # sends the whole shuffle down the plain path below, so the output never differs.
+    blocks = (count + 2) // 4  # count - 1 draws, four per block
+    sha256 = hashlib.sha256
+    suffixes = _SUFFIXES if blocks <= len(_SUFFIXES) else _suffixes(blocks)
+    digests = b"".join([sha256(seed + suffixes[k]).digest() for k in range(blocks)])
+    numbers = _unpack(f">{4 * blocks}Q", digests)
+    if any(map(_ge, numbers, _limits(count))):
+        return _plain_shuffle(seed, items)
+    i = count - 1
+    for j in map(_mod, numbers, _bounds(count)):  # one j per draw: _bounds is the shorter
+        result[i], result[j] = result[j], result[i]
+        i -= 1
+    return result
+
+
+def _suffixes(blocks: int) -> list[bytes]:
+    """Block numbers as `stream` appends them: 8 bytes, big-endian."""
+    return [k.to_bytes(8, "big") for k in range(blocks)]
+
+
+_SUFFIXES = _suffixes(32)
+
+
+def _bounds(count: int) -> range:
+    """The n of each draw of a shuffle of `count` items: count, count - 1, ..., 2."""
+    return range(count, 1, -1)
+
+
+def _limits(count: int) -> tuple[int, ...]:
+    """randbelow's rejection limit for each draw of a shuffle of `count` items."""
+    cached = _LIMITS.get(count)
+    if cached is None:
+        cached = tuple(_TWO_64 - (_TWO_64 % n) for n in _bounds(count))
+        _LIMITS[count] = cached
+    return cached
+
+
+_LIMITS: dict[int, tuple[int, ...]] = {}
+
+
+def _plain_shuffle(seed: bytes, items: Sequence[T]) -> list[T]:
     result = list(items)
     numbers = stream(seed)
     for i in range(len(result) - 1, 0, -1):

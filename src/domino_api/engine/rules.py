@@ -6,7 +6,6 @@ The play/draw/pass path runs once per move in every playout, so it builds states
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -34,7 +33,13 @@ from domino_api.engine.errors import (
     NotYourTurn,
     SeatForfeited,
 )
-from domino_api.engine.events import NON_GAME_EVENTS, SERVICE_EVENTS, Event, Transition
+from domino_api.engine.events import (
+    NON_GAME_EVENTS,
+    SERVICE_EVENTS,
+    Event,
+    Transition,
+    lazy_transition,
+)
 from domino_api.engine.layout import EMPTY_BOARD, Board, fives_points, place
 from domino_api.engine.openers import open_hand
 from domino_api.engine.rulesets import Ruleset
@@ -51,6 +56,8 @@ from domino_api.engine.state import (
     MustCover,
 )
 from domino_api.engine.tiles import Tile, full_set, tile_problem
+
+_new = tuple.__new__
 
 OVER = frozenset({"finished", "abandoned", "cancelled"})
 
@@ -69,6 +76,8 @@ class RuleData:
     target: int
     # play actions worth 0 points, by end then tile, so legal lists share them
     plays: Mapping[str | None, Mapping[Tile, LegalAction]]
+    # (left name, pip, right name, pip) -> tile -> its plays; filled as lines come up
+    lines: dict[tuple[str, int, str, int], dict[Tile, tuple[LegalAction, ...]]]
 
 
 def rule_data(ruleset: Ruleset) -> RuleData:
@@ -100,6 +109,7 @@ def _rule_data(ruleset: Ruleset) -> RuleData:
         end_mid_hand=ruleset.end_mid_hand and ruleset.best_of is None,
         target=ruleset.target,
         plays=plays,
+        lines={},
     )
 
 
@@ -117,7 +127,10 @@ def compute_legal(
     """Every legal action of the seat holding `tiles` (RULES 5): plays, else draw, else pass."""
     if not board.tiles:
         openers = tiles if opening_tile is None else (opening_tile,)
-        return tuple(_play_option(rd, board, t, None) for t in openers)
+        if not rd.fives:
+            opening = rd.plays[None]
+            return tuple([opening[t] for t in openers])
+        return tuple([_play_option(rd, board, t, None) for t in openers])
     ends = board.ends
     if must_cover is not None:
         cover_ends = must_cover[1]
@@ -130,16 +143,18 @@ def compute_legal(
                 if a == pip or b == pip:
                     options.append(_play_option(rd, board, t, name))
     elif len(ends) == 2:
-        # A line: the common case, unrolled.
+        # A line, the common case: a table per pair of open ends gives each tile's plays.
         (left, left_pip, _), (right, right_pip, _) = ends
-        on_left = rd.plays[left]
-        on_right = rd.plays[right]
+        key = (left, left_pip, right, right_pip)
+        table = rd.lines.get(key)
+        if table is None:
+            table = _line_table(rd, key)
         for t in tiles:
-            a, b = t
-            if a == left_pip or b == left_pip:
-                options.append(on_left[t])
-            if a == right_pip or b == right_pip:
-                options.append(on_right[t])
+            fits = table[t]
+            if fits:
+                options += fits
+        if options:
+            return tuple(options)
     else:
         plays = rd.plays
         for t in tiles:
@@ -152,6 +167,23 @@ def compute_legal(
     if rd.may_draw and stock_left > 0:
         return (DRAW_ACTION,)
     return (PASS_ACTION,)
+
+
+def _line_table(
+    rd: RuleData, key: tuple[str, int, str, int]
+) -> dict[Tile, tuple[LegalAction, ...]]:
+    """Each tile's plays (left end first) when the open ends are `key`; cached per ruleset."""
+    left, left_pip, right, right_pip = key
+    table: dict[Tile, tuple[LegalAction, ...]] = {}
+    for t, on_left in rd.plays[left].items():
+        options = []
+        if left_pip in t:
+            options.append(on_left)
+        if right_pip in t:
+            options.append(rd.plays[right][t])
+        table[t] = tuple(options)
+    rd.lines[key] = table
+    return table
 
 
 def _play_option(rd: RuleData, board: Board, tile: Tile, end: str | None) -> LegalAction:
@@ -218,7 +250,9 @@ def _turn_event(seq: int, seat: int, must_cover: MustCover | None, legal: object
 
 
 def _play(state: MatchState, seat: int | None, action: Play) -> Transition:
-    hand = _acting_hand(state, seat)
+    hand = state.hand
+    if state.status != "playing" or hand is None or seat is None or seat != hand.turn:
+        hand = _acting_hand(state, seat)  # raises
     assert seat is not None
     tile = action.tile
     if type(tile) is not tuple and tile_problem(tile, state.ruleset.max_pip) is None:
@@ -231,7 +265,10 @@ def _play(state: MatchState, seat: int | None, action: Play) -> Transition:
         raise _explain_play(state, hand, seat, action)
     tile = option.tile
     assert tile is not None
-    rd = rule_data(state.ruleset)
+    recent = _recent
+    rd = (
+        recent[1] if recent is not None and recent[0] is state.ruleset else rule_data(state.ruleset)
+    )
     board = place(hand.board, tile, end, rd.layout)
     held = hand.hands[seat]
     at = held.index(tile)
@@ -239,41 +276,20 @@ def _play(state: MatchState, seat: int | None, action: Play) -> Transition:
     hands = (*hand.hands[:seat], remaining, *hand.hands[seat + 1 :])
     points = option.points or 0
     seq = state.seq + 1
-    placement = board.tiles[-1]
-    events = [
-        Event(
-            seq,
-            "tile_played",
-            {
-                "seat": seat,
-                "tile": tile,
-                "end": end,
-                "outer": placement[2],
-                "spinner": placement[3],
-                "points": points,
-                "ends_total": board.total,
-            },
-        )
-    ]
-    moves = (*hand.moves, Move(seq, seat, "play", tile, end, points, action.reason))
+    moves = (*hand.moves, _new(Move, (seq, seat, "play", tile, end, points, action.reason)))
     scores = state.scores
     if points:
         scores = (*scores[:seat], scores[seat] + points, *scores[seat + 1 :])
-        seq += 1
-        events.append(
-            Event(
-                seq,
-                "scored",
-                {"seat": seat, "points": points, "score": scores[seat], "cause": "play"},
-            )
-        )
         if rd.end_mid_hand and scores[seat] >= rd.target:
+            events = _play_events(seq, seat, tile, end, board, points, scores)
             played = (hands, board, moves, 0)
+            seq += 1
             return _end_hand(state, hand, played, seq, events, scores, "target", seat, 0)
     if not remaining:
+        events = _play_events(seq, seat, tile, end, board, points, scores)
         won = domino_points(state.ruleset, seat, hand_pips(hands))
         played = (hands, board, moves, 0)
-        return _end_hand(state, hand, played, seq, events, scores, "domino", seat, won)
+        return _end_hand(state, hand, played, events[-1].seq, events, scores, "domino", seat, won)
     must_cover: MustCover | None = None
     if rd.cover and tile[0] == tile[1]:
         # The double's own ends: all of an opening double's, else the end it joined.
@@ -284,30 +300,62 @@ def _play(state: MatchState, seat: int | None, action: Play) -> Transition:
         turn = seat + 1 if seat + 1 < rd.players else 0
     stock_left = len(hand.stock) - hand.drawn
     legal = compute_legal(rd, board, hands[turn], must_cover, None, stock_left)
-    seq += 1
-    events.append(_turn_event(seq, turn, must_cover, legal))
-    new_hand = HandState(
-        hand.number,
-        hand.attempt,
-        hand.opener,
-        hand.dealt,
-        hand.stock,
-        hand.drawn,
-        hands,
-        board,
-        turn,
-        None,
-        must_cover,
-        0,
-        moves,
-        legal,
-        None,
+    last = seq + 2 if points else seq + 1
+    new_hand = _new(
+        HandState, (*hand[:6], hands, board, turn, None, must_cover, 0, moves, legal, None)
     )
-    return Transition(_continue(state, new_hand, seq, scores), tuple(events))
+    args = (seq, seat, tile, end, board, points, scores, turn, must_cover, legal)
+    return lazy_transition(_continue(state, new_hand, last, scores), _played_events, args)
+
+
+def _play_events(
+    seq: int,
+    seat: int,
+    tile: Tile,
+    end: str | None,
+    board: Board,
+    points: int,
+    scores: tuple[int, ...],
+) -> list[Event]:
+    """tile_played (at `seq`), then scored when the play scored."""
+    placement = board.tiles[-1]
+    data = {
+        "seat": seat,
+        "tile": tile,
+        "end": end,
+        "outer": placement[2],
+        "spinner": placement[3],
+        "points": points,
+        "ends_total": board.total,
+    }
+    events = [Event(seq, "tile_played", data)]
+    if points:
+        scored = {"seat": seat, "points": points, "score": scores[seat], "cause": "play"}
+        events.append(Event(seq + 1, "scored", scored))
+    return events
+
+
+def _played_events(
+    seq: int,
+    seat: int,
+    tile: Tile,
+    end: str | None,
+    board: Board,
+    points: int,
+    scores: tuple[int, ...],
+    turn: int,
+    must_cover: MustCover | None,
+    legal: tuple[LegalAction, ...],
+) -> tuple[Event, ...]:
+    events = _play_events(seq, seat, tile, end, board, points, scores)
+    events.append(_turn_event(events[-1].seq + 1, turn, must_cover, legal))
+    return tuple(events)
 
 
 def _draw(state: MatchState, seat: int | None, action: Draw) -> Transition:
-    hand = _acting_hand(state, seat)
+    hand = state.hand
+    if state.status != "playing" or hand is None or seat is None or seat != hand.turn:
+        hand = _acting_hand(state, seat)  # raises
     assert seat is not None
     if hand.legal[0] is not DRAW_ACTION:
         raise _explain_draw_or_pass(state, hand, "draw")
@@ -318,93 +366,91 @@ def _draw(state: MatchState, seat: int | None, action: Draw) -> Transition:
     held = (*hand.hands[seat], tile)
     hands = (*hand.hands[:seat], held, *hand.hands[seat + 1 :])
     seq = state.seq + 1
-    events = [Event(seq, "tile_drawn", {"seat": seat, "stock": stock_left}, {seat: {"tile": tile}})]
     moves = (*hand.moves, Move(seq, seat, "draw", tile, None, None, action.reason))
     board = hand.board
     must_cover = hand.must_cover
     legal = compute_legal(rd, board, held, must_cover, None, stock_left)
     turn = seat
+    last = seq
     if rd.draw_one and legal[0].action != "play":
         # Draw one: a drawn tile that does not fit is kept and the turn moves on by itself.
         turn = seat + 1 if seat + 1 < rd.players else 0
         legal = compute_legal(rd, board, hands[turn], must_cover, None, stock_left)
-        seq += 1
-        events.append(_turn_event(seq, turn, must_cover, legal))
-    new_hand = HandState(
-        hand.number,
-        hand.attempt,
-        hand.opener,
-        hand.dealt,
-        hand.stock,
-        drawn,
-        hands,
-        board,
-        turn,
-        None,
-        must_cover,
-        0,
-        moves,
-        legal,
-        None,
+        last = seq + 1
+    new_hand = _new(
+        HandState, (*hand[:5], drawn, hands, board, turn, None, must_cover, 0, moves, legal, None)
     )
-    return Transition(_continue(state, new_hand, seq, state.scores), tuple(events))
+    args = (seq, seat, tile, stock_left, last > seq, turn, must_cover, legal)
+    return lazy_transition(_continue(state, new_hand, last, state.scores), _drawn_events, args)
+
+
+def _drawn_events(
+    seq: int,
+    seat: int,
+    tile: Tile,
+    stock_left: int,
+    moved_on: bool,
+    turn: int,
+    must_cover: MustCover | None,
+    legal: tuple[LegalAction, ...],
+) -> tuple[Event, ...]:
+    drawn = Event(seq, "tile_drawn", {"seat": seat, "stock": stock_left}, {seat: {"tile": tile}})
+    if not moved_on:
+        return (drawn,)
+    return (drawn, _turn_event(seq + 1, turn, must_cover, legal))
 
 
 def _pass(state: MatchState, seat: int | None, action: Pass) -> Transition:
-    hand = _acting_hand(state, seat)
+    hand = state.hand
+    if state.status != "playing" or hand is None or seat is None or seat != hand.turn:
+        hand = _acting_hand(state, seat)  # raises
     assert seat is not None
     if hand.legal[0] is not PASS_ACTION:
         raise _explain_draw_or_pass(state, hand, "pass")
     rd = rule_data(state.ruleset)
     seq = state.seq + 1
-    events = [Event(seq, "passed", {"seat": seat})]
-    moves = (*hand.moves, Move(seq, seat, "pass", None, None, None, action.reason))
+    moves = (*hand.moves, _new(Move, (seq, seat, "pass", None, None, None, action.reason)))
     passes = hand.passes + 1
     if passes >= rd.players:
+        events = [Event(seq, "passed", {"seat": seat})]
         winner, points = blocked_outcome(state.ruleset, hand_pips(hand.hands))
         played = (hand.hands, hand.board, moves, passes)
         return _end_hand(state, hand, played, seq, events, state.scores, "blocked", winner, points)
     turn = seat + 1 if seat + 1 < rd.players else 0
     stock_left = len(hand.stock) - hand.drawn
-    legal = compute_legal(rd, hand.board, hand.hands[turn], hand.must_cover, None, stock_left)
-    seq += 1
-    events.append(_turn_event(seq, turn, hand.must_cover, legal))
-    new_hand = HandState(
-        hand.number,
-        hand.attempt,
-        hand.opener,
-        hand.dealt,
-        hand.stock,
-        hand.drawn,
-        hand.hands,
-        hand.board,
-        turn,
-        None,
-        hand.must_cover,
-        passes,
-        moves,
-        legal,
-        None,
-    )
-    return Transition(_continue(state, new_hand, seq, state.scores), tuple(events))
+    must_cover = hand.must_cover
+    legal = compute_legal(rd, hand.board, hand.hands[turn], must_cover, None, stock_left)
+    new_hand = _new(HandState, (*hand[:8], turn, None, must_cover, passes, moves, legal, None))
+    args = (seq, seat, turn, must_cover, legal)
+    return lazy_transition(_continue(state, new_hand, seq + 1, state.scores), _passed_events, args)
+
+
+def _passed_events(
+    seq: int, seat: int, turn: int, must_cover: MustCover | None, legal: tuple[LegalAction, ...]
+) -> tuple[Event, ...]:
+    return (Event(seq, "passed", {"seat": seat}), _turn_event(seq + 1, turn, must_cover, legal))
 
 
 def _continue(state: MatchState, hand: HandState, seq: int, scores: tuple[int, ...]) -> MatchState:
     """The match, still playing, with its hand moved on to `hand` after events up to `seq`."""
-    return MatchState(
-        state.ruleset,
-        state.secret,
-        "playing",
-        seq,
-        seq,
-        state.cut,
-        state.hand_number,
-        scores,
-        state.hands_won,
-        state.forfeited,
-        hand,
-        state.history,
-        None,
+    ruleset, secret, _, _, _, cut, number, _, hands_won, forfeited, _, history, _ = state
+    return _new(
+        MatchState,
+        (
+            ruleset,
+            secret,
+            "playing",
+            seq,
+            seq,
+            cut,
+            number,
+            scores,
+            hands_won,
+            forfeited,
+            hand,
+            history,
+            None,
+        ),
     )
 
 
@@ -573,57 +619,64 @@ def _deal_hand(state: MatchState, cut: str, seq: int, events: list[Event]) -> Tr
     legal = compute_legal(
         rd, EMPTY_BOARD, dealt.hands[opener], None, opening.opening_tile, len(dealt.stock)
     )
-    hand = HandState(
-        number=number,
-        attempt=opening.attempt,
-        opener=opener,
-        dealt=dealt.hands,
-        stock=dealt.stock,
-        drawn=0,
-        hands=dealt.hands,
-        board=EMPTY_BOARD,
-        turn=opener,
-        opening_tile=opening.opening_tile,
-        must_cover=None,
-        passes=0,
-        moves=(),
-        legal=legal,
-        result=None,
+    hand = _new(
+        HandState,
+        (
+            number,
+            opening.attempt,
+            opener,
+            dealt.hands,
+            dealt.stock,
+            0,
+            dealt.hands,
+            EMPTY_BOARD,
+            opener,
+            opening.opening_tile,
+            None,
+            0,
+            (),
+            legal,
+            None,
+        ),
     )
-    seq += 1
-    events.append(
-        Event(
-            seq,
-            "hand_started",
-            {
-                "hand_number": number,
-                "attempt": opening.attempt,
-                "opener": opener,
-                "tiles": tuple(len(tiles) for tiles in dealt.hands),
-                "stock": len(dealt.stock),
-            },
-            {seat: {"hand": tiles} for seat, tiles in enumerate(dealt.hands)},
-        )
-    )
-    seq += 1
-    events.append(_turn_event(seq, opener, None, legal))
     history = state.history if previous is None else (*state.history, previous)
-    new_state = MatchState(
-        ruleset=state.ruleset,
-        secret=state.secret,
-        status="playing",
-        seq=seq,
-        game_seq=seq,
-        cut=cut,
-        hand_number=number,
-        scores=state.scores,
-        hands_won=state.hands_won,
-        forfeited=state.forfeited,
-        hand=hand,
-        history=history,
-        result=None,
+    ruleset, secret, _, _, _, _, _, scores, hands_won, forfeited, _, _, _ = state
+    last = seq + 2
+    new_state = _new(
+        MatchState,
+        (
+            ruleset,
+            secret,
+            "playing",
+            last,
+            last,
+            cut,
+            number,
+            scores,
+            hands_won,
+            forfeited,
+            hand,
+            history,
+            None,
+        ),
     )
-    return Transition(new_state, tuple(events))
+    return lazy_transition(new_state, _dealt_events, (events, seq, hand))
+
+
+def _dealt_events(events: list[Event], seq: int, hand: HandState) -> tuple[Event, ...]:
+    """`events` (what came before the deal), then hand_started and the opener's turn."""
+    dealt = hand.dealt
+    data = {
+        "hand_number": hand.number,
+        "attempt": hand.attempt,
+        "opener": hand.opener,
+        "tiles": tuple(len(tiles) for tiles in dealt),
+        "stock": len(hand.stock),
+    }
+    private = {seat: {"hand": tiles} for seat, tiles in enumerate(dealt)}
+    started = Event(seq + 1, "hand_started", data, private)
+    turn = _turn_event(seq + 2, hand.opener, None, hand.legal)
+    return (*events, started, turn)
 
 
 def _forfeit(state: MatchState, action: Forfeit) -> Transition:
@@ -641,15 +694,14 @@ def _forfeit(state: MatchState, action: Forfeit) -> Transition:
     forfeited = (*state.forfeited[:seat], True, *state.forfeited[seat + 1 :])
     if state.ruleset.players > 2:
         # The seat goes to the computer for good and the match goes on (RULES section 9).
-        new_state = dataclasses.replace(state, seq=seq, game_seq=seq, forfeited=forfeited)
+        new_state = state._replace(seq=seq, game_seq=seq, forfeited=forfeited)
         return Transition(new_state, tuple(events))
     hand = _cut_short(state, "forfeit", seq + 1, events)
     seq = events[-1].seq
     result = MatchResult(1 - seat, "forfeit", state.scores, state.hands_won, seat)
     seq += 1
     events.append(Event(seq, "match_ended", _result_data(result)))
-    new_state = dataclasses.replace(
-        state,
+    new_state = state._replace(
         status="finished",
         seq=seq,
         game_seq=seq,
@@ -671,8 +723,8 @@ def _abandon(state: MatchState, action: Abandon) -> Transition:
     result = MatchResult(None, action.reason, state.scores, state.hands_won, None)
     seq += 1
     events.append(Event(seq, "match_ended", _result_data(result)))
-    new_state = dataclasses.replace(
-        state, status=action.reason, seq=seq, game_seq=seq, hand=hand, result=result
+    new_state = state._replace(
+        status=action.reason, seq=seq, game_seq=seq, hand=hand, result=result
     )
     return Transition(new_state, tuple(events))
 
@@ -692,7 +744,7 @@ def record(
     seq = state.seq + 1
     game_seq = state.game_seq if type in NON_GAME_EVENTS else seq
     event = Event(seq, type, dict(data), {} if private is None else dict(private))
-    return Transition(dataclasses.replace(state, seq=seq, game_seq=game_seq), (event,))
+    return Transition(state._replace(seq=seq, game_seq=game_seq), (event,))
 
 
 def is_stale(state: MatchState, seq: int) -> bool:

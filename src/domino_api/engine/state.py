@@ -1,4 +1,4 @@
-"""Match and hand state: frozen dataclasses of tuples that `apply` replaces, never changes."""
+"""Match and hand state: immutable records of tuples that `apply` replaces, never changes."""
 
 from __future__ import annotations
 
@@ -85,8 +85,10 @@ class MatchResult:
 MustCover = tuple[Tile, tuple[str, ...]]
 
 
-@dataclass(frozen=True, slots=True)
-class HandState:
+class HandState(NamedTuple):
+    """One hand. A NamedTuple, not a frozen dataclass: `apply` builds one per move, and a tuple
+    builds ~6x faster while being just as immutable."""
+
     number: int
     attempt: int
     opener: int
@@ -110,8 +112,9 @@ class HandState:
         return len(self.stock) - self.drawn
 
 
-@dataclass(frozen=True, slots=True)
-class MatchState:
+class MatchState(NamedTuple):
+    """The whole match (a NamedTuple for the same reason as HandState)."""
+
     ruleset: Ruleset
     secret: bytes
     status: str  # waiting | playing | hand_over | finished | abandoned | cancelled
