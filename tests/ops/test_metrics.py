@@ -10,10 +10,10 @@ import uuid
 import httpx
 from fastapi import FastAPI
 from prometheus_client import REGISTRY
-from tests.api.helpers import create_match, first_legal, new_player, view
 
 from domino_api import metrics
 from domino_api.logs import JsonFormatter
+from tests.api.helpers import create_match, first_legal, new_player, view
 
 
 def sample(name: str, **labels: str) -> float:
