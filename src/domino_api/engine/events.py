@@ -75,31 +75,31 @@ class Event:
 class Transition:
     """The state after an action and the events it caused.
 
-    The hot path (plays, draws, passes) hands over what the events are made of and `events`
-    builds them on first access: playouts and bots that only follow `state` never pay for them.
-    Immutable like the rest: attributes cannot be set or deleted.
+    The hot path (deals, plays, draws, passes) hands over a function of the new state that
+    builds its events, and `events` calls it on first access: playouts and bots that only follow
+    `state` never pay for them. Immutable like the rest: attributes cannot be set or deleted.
     """
 
-    __slots__ = ("_events", "_pending", "state")
+    __slots__ = ("_build", "_events", "state")
 
     state: MatchState
     _events: tuple[Event, ...] | None
-    _pending: tuple[Callable[..., tuple[Event, ...]], tuple[Any, ...]] | None
+    _build: Callable[[MatchState], tuple[Event, ...]] | None
 
     def __init__(self, state: MatchState, events: tuple[Event, ...]) -> None:
         _set(self, "state", state)
         _set(self, "_events", events)
-        _set(self, "_pending", None)
+        _set(self, "_build", None)
 
     @property
     def events(self) -> tuple[Event, ...]:
         events = self._events
         if events is None:
-            pending = self._pending
-            assert pending is not None
-            events = pending[0](*pending[1])
+            build = self._build
+            assert build is not None
+            events = build(self.state)
             _set(self, "_events", events)
-            _set(self, "_pending", None)
+            _set(self, "_build", None)
         return events
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -126,11 +126,11 @@ _new = object.__new__
 
 
 def lazy_transition(
-    state: MatchState, build: Callable[..., tuple[Event, ...]], args: tuple[Any, ...]
+    state: MatchState, build: Callable[[MatchState], tuple[Event, ...]]
 ) -> Transition:
-    """A Transition whose events are `build(*args)`, built on first access of `.events`."""
+    """A Transition whose events are `build(state)`, built on first access of `.events`."""
     transition: Transition = _new(Transition)
     _set(transition, "state", state)
     _set(transition, "_events", None)
-    _set(transition, "_pending", (build, args))
+    _set(transition, "_build", build)
     return transition

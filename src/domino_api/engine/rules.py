@@ -40,7 +40,7 @@ from domino_api.engine.events import (
     Transition,
     lazy_transition,
 )
-from domino_api.engine.layout import EMPTY_BOARD, Board, fives_points, place
+from domino_api.engine.layout import EMPTY_BOARD, Board, OpenEnd, fives_points, place
 from domino_api.engine.openers import open_hand
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.scoring import blocked_outcome, domino_points, hand_pips, match_winner
@@ -58,6 +58,7 @@ from domino_api.engine.state import (
 from domino_api.engine.tiles import Tile, full_set, tile_problem
 
 _new = tuple.__new__
+_NO_PLAYS: Mapping[Tile, LegalAction] = {}
 
 OVER = frozenset({"finished", "abandoned", "cancelled"})
 
@@ -76,8 +77,9 @@ class RuleData:
     target: int
     # play actions worth 0 points, by end then tile, so legal lists share them
     plays: Mapping[str | None, Mapping[Tile, LegalAction]]
-    # (left name, pip, right name, pip) -> tile -> its plays; filled as lines come up
-    lines: dict[tuple[str, int, str, int], dict[Tile, tuple[LegalAction, ...]]]
+    # two open ends -> tile -> its plays there; filled as lines come up
+    lines: dict[tuple[OpenEnd, ...], dict[Tile, tuple[LegalAction, ...]]]
+    following: tuple[int, ...]  # the seat after each seat
 
 
 def rule_data(ruleset: Ruleset) -> RuleData:
@@ -110,6 +112,7 @@ def _rule_data(ruleset: Ruleset) -> RuleData:
         target=ruleset.target,
         plays=plays,
         lines={},
+        following=(*range(1, ruleset.players), 0),
     )
 
 
@@ -144,11 +147,9 @@ def compute_legal(
                     options.append(_play_option(rd, board, t, name))
     elif len(ends) == 2:
         # A line, the common case: a table per pair of open ends gives each tile's plays.
-        (left, left_pip, _), (right, right_pip, _) = ends
-        key = (left, left_pip, right, right_pip)
-        table = rd.lines.get(key)
+        table = rd.lines.get(ends)
         if table is None:
-            table = _line_table(rd, key)
+            table = _line_table(rd, ends)
         for t in tiles:
             fits = table[t]
             if fits:
@@ -169,11 +170,9 @@ def compute_legal(
     return (PASS_ACTION,)
 
 
-def _line_table(
-    rd: RuleData, key: tuple[str, int, str, int]
-) -> dict[Tile, tuple[LegalAction, ...]]:
-    """Each tile's plays (left end first) when the open ends are `key`; cached per ruleset."""
-    left, left_pip, right, right_pip = key
+def _line_table(rd: RuleData, ends: tuple[OpenEnd, ...]) -> dict[Tile, tuple[LegalAction, ...]]:
+    """Each tile's plays (left end first) when the two open ends are `ends`; cached per ruleset."""
+    (left, left_pip, _), (right, right_pip, _) = ends
     table: dict[Tile, tuple[LegalAction, ...]] = {}
     for t, on_left in rd.plays[left].items():
         options = []
@@ -182,7 +181,7 @@ def _line_table(
         if right_pip in t:
             options.append(rd.plays[right][t])
         table[t] = tuple(options)
-    rd.lines[key] = table
+    rd.lines[ends] = table
     return table
 
 
@@ -258,17 +257,23 @@ def _play(state: MatchState, seat: int | None, action: Play) -> Transition:
     if type(tile) is not tuple and tile_problem(tile, state.ruleset.max_pip) is None:
         tile = (tile[0], tile[1])  # a JSON list is as good as a tuple
     end = action.end
-    for option in hand.legal:
-        if option.tile == tile and option.end == end:
-            break
-    else:
-        raise _explain_play(state, hand, seat, action)
-    tile = option.tile
-    assert tile is not None
     recent = _recent
     rd = (
         recent[1] if recent is not None and recent[0] is state.ruleset else rule_data(state.ruleset)
     )
+    legal = hand.legal
+    # Plays worth 0 points are shared objects, so the common case is one lookup and an
+    # identity match; a scoring play (fives) or a refused one takes the loop.
+    option = rd.plays.get(end, _NO_PLAYS).get(tile) if type(tile) is tuple else None
+    if option is None or option not in legal:
+        for option in legal:
+            if option.tile == tile and option.end == end:
+                break
+        else:
+            raise _explain_play(state, hand, seat, action)
+    chosen = option.tile
+    assert chosen is not None
+    tile = chosen
     board = place(hand.board, tile, end, rd.layout)
     held = hand.hands[seat]
     at = held.index(tile)
@@ -297,15 +302,17 @@ def _play(state: MatchState, seat: int | None, action: Play) -> Transition:
         must_cover = (tile, covers)
         turn = seat
     else:
-        turn = seat + 1 if seat + 1 < rd.players else 0
-    stock_left = len(hand.stock) - hand.drawn
-    legal = compute_legal(rd, board, hands[turn], must_cover, None, stock_left)
+        turn = rd.following[seat]
+    legal = compute_legal(rd, board, hands[turn], must_cover, None, len(hand.stock) - hand.drawn)
     last = seq + 2 if points else seq + 1
     new_hand = _new(
         HandState, (*hand[:6], hands, board, turn, None, must_cover, 0, moves, legal, None)
     )
-    args = (seq, seat, tile, end, board, points, scores, turn, must_cover, legal)
-    return lazy_transition(_continue(state, new_hand, last, scores), _played_events, args)
+    new_state = _new(
+        MatchState,
+        (*state[:3], last, last, *state[5:7], scores, *state[8:10], new_hand, state[11], None),
+    )
+    return lazy_transition(new_state, _played_events)
 
 
 def _play_events(
@@ -335,20 +342,15 @@ def _play_events(
     return events
 
 
-def _played_events(
-    seq: int,
-    seat: int,
-    tile: Tile,
-    end: str | None,
-    board: Board,
-    points: int,
-    scores: tuple[int, ...],
-    turn: int,
-    must_cover: MustCover | None,
-    legal: tuple[LegalAction, ...],
-) -> tuple[Event, ...]:
-    events = _play_events(seq, seat, tile, end, board, points, scores)
-    events.append(_turn_event(events[-1].seq + 1, turn, must_cover, legal))
+def _played_events(state: MatchState) -> tuple[Event, ...]:
+    """The events of a play the hand goes on after: tile_played, maybe scored, the next turn."""
+    hand = state.hand
+    assert hand is not None
+    seq, seat, _, tile, end, points, _ = hand.moves[-1]
+    assert tile is not None and points is not None
+    events = _play_events(seq, seat, tile, end, hand.board, points, state.scores)
+    assert hand.turn is not None
+    events.append(_turn_event(state.seq, hand.turn, hand.must_cover, hand.legal))
     return tuple(events)
 
 
@@ -380,24 +382,20 @@ def _draw(state: MatchState, seat: int | None, action: Draw) -> Transition:
     new_hand = _new(
         HandState, (*hand[:5], drawn, hands, board, turn, None, must_cover, 0, moves, legal, None)
     )
-    args = (seq, seat, tile, stock_left, last > seq, turn, must_cover, legal)
-    return lazy_transition(_continue(state, new_hand, last, state.scores), _drawn_events, args)
+    return lazy_transition(_continue(state, new_hand, last, state.scores), _drawn_events)
 
 
-def _drawn_events(
-    seq: int,
-    seat: int,
-    tile: Tile,
-    stock_left: int,
-    moved_on: bool,
-    turn: int,
-    must_cover: MustCover | None,
-    legal: tuple[LegalAction, ...],
-) -> tuple[Event, ...]:
-    drawn = Event(seq, "tile_drawn", {"seat": seat, "stock": stock_left}, {seat: {"tile": tile}})
-    if not moved_on:
+def _drawn_events(state: MatchState) -> tuple[Event, ...]:
+    """tile_drawn, then the next seat's turn when a drawn tile that does not fit moved it on."""
+    hand = state.hand
+    assert hand is not None
+    seq, seat, _, tile, _, _, _ = hand.moves[-1]
+    data = {"seat": seat, "stock": hand.stock_left}
+    drawn = Event(seq, "tile_drawn", data, {seat: {"tile": tile}})
+    if hand.turn == seat:
         return (drawn,)
-    return (drawn, _turn_event(seq + 1, turn, must_cover, legal))
+    assert hand.turn is not None
+    return (drawn, _turn_event(seq + 1, hand.turn, hand.must_cover, hand.legal))
 
 
 def _pass(state: MatchState, seat: int | None, action: Pass) -> Transition:
@@ -421,14 +419,17 @@ def _pass(state: MatchState, seat: int | None, action: Pass) -> Transition:
     must_cover = hand.must_cover
     legal = compute_legal(rd, hand.board, hand.hands[turn], must_cover, None, stock_left)
     new_hand = _new(HandState, (*hand[:8], turn, None, must_cover, passes, moves, legal, None))
-    args = (seq, seat, turn, must_cover, legal)
-    return lazy_transition(_continue(state, new_hand, seq + 1, state.scores), _passed_events, args)
+    return lazy_transition(_continue(state, new_hand, seq + 1, state.scores), _passed_events)
 
 
-def _passed_events(
-    seq: int, seat: int, turn: int, must_cover: MustCover | None, legal: tuple[LegalAction, ...]
-) -> tuple[Event, ...]:
-    return (Event(seq, "passed", {"seat": seat}), _turn_event(seq + 1, turn, must_cover, legal))
+def _passed_events(state: MatchState) -> tuple[Event, ...]:
+    hand = state.hand
+    assert hand is not None and hand.turn is not None
+    seq, seat = hand.moves[-1][:2]
+    return (
+        Event(seq, "passed", {"seat": seat}),
+        _turn_event(seq + 1, hand.turn, hand.must_cover, hand.legal),
+    )
 
 
 def _continue(state: MatchState, hand: HandState, seq: int, scores: tuple[int, ...]) -> MatchState:
@@ -660,11 +661,17 @@ def _deal_hand(state: MatchState, cut: str, seq: int, events: list[Event]) -> Tr
             None,
         ),
     )
-    return lazy_transition(new_state, _dealt_events, (events, seq, hand))
+    if not events:
+        return lazy_transition(new_state, _dealt_events)
+    before = tuple(events)
+    return lazy_transition(new_state, lambda state: (*before, *_dealt_events(state)))
 
 
-def _dealt_events(events: list[Event], seq: int, hand: HandState) -> tuple[Event, ...]:
-    """`events` (what came before the deal), then hand_started and the opener's turn."""
+def _dealt_events(state: MatchState) -> tuple[Event, ...]:
+    """hand_started and the opener's turn."""
+    hand = state.hand
+    assert hand is not None
+    seq = state.seq - 2
     dealt = hand.dealt
     data = {
         "hand_number": hand.number,
@@ -676,7 +683,7 @@ def _dealt_events(events: list[Event], seq: int, hand: HandState) -> tuple[Event
     private = {seat: {"hand": tiles} for seat, tiles in enumerate(dealt)}
     started = Event(seq + 1, "hand_started", data, private)
     turn = _turn_event(seq + 2, hand.opener, None, hand.legal)
-    return (*events, started, turn)
+    return (started, turn)
 
 
 def _forfeit(state: MatchState, action: Forfeit) -> Transition:
