@@ -83,23 +83,24 @@ class Transition:
     __slots__ = ("_build", "_events", "state")
 
     state: MatchState
-    _events: tuple[Event, ...] | None
+    _events: tuple[Event, ...]
     _build: Callable[[MatchState], tuple[Event, ...]] | None
 
     def __init__(self, state: MatchState, events: tuple[Event, ...]) -> None:
         _set(self, "state", state)
         _set(self, "_events", events)
-        _set(self, "_build", None)
 
     @property
     def events(self) -> tuple[Event, ...]:
-        events = self._events
-        if events is None:
-            build = self._build
-            assert build is not None
-            events = build(self.state)
-            _set(self, "_events", events)
-            _set(self, "_build", None)
+        try:
+            return self._events  # unset until built
+        except AttributeError:
+            pass
+        build = self._build
+        assert build is not None
+        events = build(self.state)
+        _set(self, "_events", events)
+        _set(self, "_build", None)
         return events
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -131,6 +132,5 @@ def lazy_transition(
     """A Transition whose events are `build(state)`, built on first access of `.events`."""
     transition: Transition = _new(Transition)
     _set(transition, "state", state)
-    _set(transition, "_events", None)
     _set(transition, "_build", build)
     return transition

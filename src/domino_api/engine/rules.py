@@ -6,7 +6,7 @@ The play/draw/pass path runs once per move in every playout, so it builds states
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -286,15 +286,16 @@ def _play(state: MatchState, seat: int | None, action: Play) -> Transition:
     if points:
         scores = (*scores[:seat], scores[seat] + points, *scores[seat + 1 :])
         if rd.end_mid_hand and scores[seat] >= rd.target:
-            events = _play_events(seq, seat, tile, end, board, points, scores)
+            before = _lazy_play_events(seq, seat, tile, end, board, points, scores)
             played = (hands, board, moves, 0)
             seq += 1
-            return _end_hand(state, hand, played, seq, events, scores, "target", seat, 0)
+            return _end_hand(state, hand, played, seq, before, scores, "target", seat, 0)
     if not remaining:
-        events = _play_events(seq, seat, tile, end, board, points, scores)
+        before = _lazy_play_events(seq, seat, tile, end, board, points, scores)
         won = domino_points(state.ruleset, seat, hand_pips(hands))
         played = (hands, board, moves, 0)
-        return _end_hand(state, hand, played, events[-1].seq, events, scores, "domino", seat, won)
+        seq = seq + 1 if points else seq
+        return _end_hand(state, hand, played, seq, before, scores, "domino", seat, won)
     must_cover: MustCover | None = None
     if rd.cover and tile[0] == tile[1]:
         # The double's own ends: all of an opening double's, else the end it joined.
@@ -340,6 +341,22 @@ def _play_events(
         scored = {"seat": seat, "points": points, "score": scores[seat], "cause": "play"}
         events.append(Event(seq + 1, "scored", scored))
     return events
+
+
+def _lazy_play_events(
+    seq: int,
+    seat: int,
+    tile: Tile,
+    end: str | None,
+    board: Board,
+    points: int,
+    scores: tuple[int, ...],
+) -> Callable[[], list[Event]]:
+    return lambda: _play_events(seq, seat, tile, end, board, points, scores)
+
+
+def _lazy_passed(seq: int, seat: int) -> Callable[[], list[Event]]:
+    return lambda: [Event(seq, "passed", {"seat": seat})]
 
 
 def _played_events(state: MatchState) -> tuple[Event, ...]:
@@ -410,10 +427,10 @@ def _pass(state: MatchState, seat: int | None, action: Pass) -> Transition:
     moves = (*hand.moves, _new(Move, (seq, seat, "pass", None, None, None, action.reason)))
     passes = hand.passes + 1
     if passes >= rd.players:
-        events = [Event(seq, "passed", {"seat": seat})]
+        before = _lazy_passed(seq, seat)
         winner, points = blocked_outcome(state.ruleset, hand_pips(hand.hands))
         played = (hand.hands, hand.board, moves, passes)
-        return _end_hand(state, hand, played, seq, events, state.scores, "blocked", winner, points)
+        return _end_hand(state, hand, played, seq, before, state.scores, "blocked", winner, points)
     turn = seat + 1 if seat + 1 < rd.players else 0
     stock_left = len(hand.stock) - hand.drawn
     must_cover = hand.must_cover
@@ -489,13 +506,16 @@ def _end_hand(
     hand: HandState,
     played: _Played,
     seq: int,
-    events: list[Event],
+    before: Callable[[], list[Event]],
     scores: tuple[int, ...],
     reason: str,
     winner: int | None,
     points: int,
 ) -> Transition:
-    """Close the hand (domino, blocked or target), score it and decide whether the match ends."""
+    """Close the hand (domino, blocked or target), score it and decide whether the match ends.
+
+    `before` builds the events up to `seq` (the move that ended the hand); all are built lazily.
+    """
     result = HandResult(
         number=hand.number,
         reason=reason,
@@ -508,18 +528,13 @@ def _end_hand(
     hands_won = state.hands_won
     if winner is not None:
         hands_won = _bump(hands_won, winner, 1)
+    scored: dict[str, object] | None = None
     if winner is not None and points:
         scores = _bump(scores, winner, points)
+        scored = {"seat": winner, "points": points, "score": scores[winner], "cause": reason}
         seq += 1
-        events.append(
-            Event(
-                seq,
-                "scored",
-                {"seat": winner, "points": points, "score": scores[winner], "cause": reason},
-            )
-        )
     seq += 1
-    events.append(Event(seq, "hand_ended", _hand_ended_data(result)))
+    ended_seq = seq
     closed = _closed_hand(hand, played, result)
     decided = (winner, "target") if reason == "target" else None
     decided = decided or match_winner(state.ruleset, scores, hands_won)
@@ -529,7 +544,6 @@ def _end_hand(
         status = "finished"
         match_result = MatchResult(decided[0], decided[1], scores, hands_won, None)
         seq += 1
-        events.append(Event(seq, "match_ended", _result_data(match_result)))
     new_state = MatchState(
         ruleset=state.ruleset,
         secret=state.secret,
@@ -545,7 +559,17 @@ def _end_hand(
         history=state.history,
         result=match_result,
     )
-    return Transition(new_state, tuple(events))
+
+    def build(_: MatchState) -> tuple[Event, ...]:
+        events = before()
+        if scored is not None:
+            events.append(Event(ended_seq - 1, "scored", scored))
+        events.append(Event(ended_seq, "hand_ended", _hand_ended_data(result)))
+        if match_result is not None:
+            events.append(Event(ended_seq + 1, "match_ended", _result_data(match_result)))
+        return tuple(events)
+
+    return lazy_transition(new_state, build)
 
 
 def _bump(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
@@ -593,9 +617,7 @@ def _start(state: MatchState, action: Start) -> Transition:
             raise MatchOver(f"the match is over ({state.status})")
         raise MatchInProgress("the match has already started")
     cut = check_cut(action.cut)
-    seq = state.seq + 1
-    events = [Event(seq, "match_started", {"cut": cut, "seats": state.ruleset.players})]
-    return _deal_hand(state, cut, seq, events)
+    return _deal_hand(state, cut, state.seq + 1, True)
 
 
 def _next_hand(state: MatchState) -> Transition:
@@ -606,10 +628,10 @@ def _next_hand(state: MatchState) -> Transition:
             raise HandInProgress("the current hand is still being played")
         raise MatchOver(f"the match is over ({state.status})")
     assert state.cut is not None
-    return _deal_hand(state, state.cut, state.seq, [])
+    return _deal_hand(state, state.cut, state.seq, False)
 
 
-def _deal_hand(state: MatchState, cut: str, seq: int, events: list[Event]) -> Transition:
+def _deal_hand(state: MatchState, cut: str, seq: int, started: bool) -> Transition:
     """Deal the next hand (reshuffling as the opener rule says) and give the opener the turn."""
     number = state.hand_number + 1
     previous = state.hand
@@ -661,10 +683,13 @@ def _deal_hand(state: MatchState, cut: str, seq: int, events: list[Event]) -> Tr
             None,
         ),
     )
-    if not events:
-        return lazy_transition(new_state, _dealt_events)
-    before = tuple(events)
-    return lazy_transition(new_state, lambda state: (*before, *_dealt_events(state)))
+    return lazy_transition(new_state, _started_events if started else _dealt_events)
+
+
+def _started_events(state: MatchState) -> tuple[Event, ...]:
+    """match_started, then the first deal's events."""
+    data = {"cut": state.cut, "seats": state.ruleset.players}
+    return (Event(state.seq - 2, "match_started", data), *_dealt_events(state))
 
 
 def _dealt_events(state: MatchState) -> tuple[Event, ...]:
