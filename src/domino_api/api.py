@@ -113,6 +113,9 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.settings = settings
+    from domino_api.deps import AuthCache
+
+    app.state.auth_cache = AuthCache(settings.auth_cache_s)
     app.state.clock = clock
     install_error_handlers(app)
     app.add_middleware(ObservabilityMiddleware)

@@ -15,8 +15,11 @@ class Settings(BaseSettings):
     database_url: str | None = None
     embedded_pgdata: Path = Path(".domino/pgdata")
     embedded_database: str = "domino"
-    db_pool_size: int = 10
-    db_max_overflow: int = 20
+    # A steady pool: connections opened per request (overflow) cost a backend fork each.
+    db_pool_size: int = 20
+    db_max_overflow: int = 10
+    # Token -> player lookups are cached this long per process (profile edits show up after it).
+    auth_cache_s: float = 5.0
 
     # Presence: a seat is connected while any socket was seen within this span (API.md).
     presence_lease_s: float = 30.0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -16,17 +17,17 @@ from domino_api.store.db import transaction
 from domino_api.store.models import Player
 
 
-def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:
+async def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:
     maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
     return maker
 
 
-def get_clock(request: Request) -> Clock:
+async def get_clock(request: Request) -> Clock:
     clock: Clock = request.app.state.clock
     return clock
 
 
-def get_settings_dep(request: Request) -> Settings:
+async def get_settings_dep(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
@@ -37,11 +38,46 @@ async def get_current_player(
     token = parse_bearer(request.headers.get("authorization"))
     if token is None:
         raise Unauthenticated("Send 'Authorization: Bearer <token>' (from POST /v1/players).")
-    async with transaction(maker) as session:
-        player = await players_repo.by_token_hash(session, hash_token(token))
+    token_hash = hash_token(token)
+    cache: AuthCache = request.app.state.auth_cache
+    player = cache.get(token_hash)
     if player is None:
-        raise Unauthenticated("The token is not valid.")
+        async with transaction(maker) as session:
+            player = await players_repo.by_token_hash(session, token_hash)
+        if player is None:
+            raise Unauthenticated("The token is not valid.")
+        cache.put(token_hash, player)
     return player
+
+
+class AuthCache:
+    """Token hash -> player for a few seconds: most requests then skip a database round trip.
+
+    Entries are detached rows; a profile change in this process drops them at once, and other
+    processes see it within `ttl_s`.
+    """
+
+    def __init__(self, ttl_s: float, max_entries: int = 50_000) -> None:
+        self.ttl_s = ttl_s
+        self.max_entries = max_entries
+        self._entries: dict[str, tuple[float, Player]] = {}
+
+    def get(self, token_hash: str) -> Player | None:
+        entry = self._entries.get(token_hash)
+        if entry is None or entry[0] < time.monotonic():
+            return None
+        return entry[1]
+
+    def put(self, token_hash: str, player: Player) -> None:
+        if self.ttl_s <= 0:
+            return
+        if len(self._entries) >= self.max_entries:
+            self._entries.clear()
+        self._entries[token_hash] = (time.monotonic() + self.ttl_s, player)
+
+    def forget_player(self, player_id: str) -> None:
+        for key in [k for k, (_, p) in self._entries.items() if p.id == player_id]:
+            del self._entries[key]
 
 
 Db = Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -73,12 +73,22 @@ async def open_table(
     await timeouts.enforce(session, clock, table)
     if player is not None:
         mine = table.seats_of(player.id)
-        if mine and not table.over:
-            now = clock.now()
-            await matches_repo.touch_seats(session, table.match.id, mine, now)
-            for number in mine:
+        now = clock.now()
+        stale = [n for n in mine if _needs_touch(table.seats[n].last_seen_at, now)]
+        if stale and not table.over:
+            await matches_repo.touch_seats(session, table.match.id, stale, now)
+            for number in stale:
                 table.seats[number].last_seen_at = now
     return table
+
+
+# Presence marks closer together than this are skipped: a write saved on most requests, at
+# the cost of the away clock starting up to this much early.
+TOUCH_EVERY = timedelta(seconds=1)
+
+
+def _needs_touch(last_seen: datetime | None, now: datetime) -> bool:
+    return last_seen is None or now - last_seen >= TOUCH_EVERY
 
 
 def _effective_options(player: Player, ruleset: str, options: dict[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from domino_api.bots import get_strategy
 from domino_api.clock import Clock
 from domino_api.errors import MatchNotFound
 from domino_api.players import records
-from domino_api.store import matches_repo, players_repo
+from domino_api.store import matches_repo
 from domino_api.store.models import Match, Seat
 
 OVER = ("finished", "abandoned", "cancelled")
@@ -63,17 +63,34 @@ async def load(session: AsyncSession, match_id: str, *, for_update: bool) -> Tab
 
 async def table_of(session: AsyncSession, match: Match) -> Table:
     """The table around a match row already read (and locked, when writing)."""
-    seats = await matches_repo.seats(session, match.id)
-    table = Table(match=match, seats=seats, state=engine.from_json(match.snapshot))
-    await _load_names(session, table)
+    rows = await matches_repo.seats_with_holders(session, match.id)
+    table = Table(match=match, seats=[seat for seat, _, _ in rows], state=_state_of(match))
+    for seat, name, tile_back in rows:
+        if seat.player_id and name is not None:
+            table.names[seat.player_id] = name
+            table.tile_backs[seat.player_id] = tile_back or "moon"
     return table
 
 
-async def _load_names(session: AsyncSession, table: Table) -> None:
-    ids = [s.player_id for s in table.seats if s.player_id]
-    players = await players_repo.by_ids(session, ids)
-    table.names = {pid: p.name for pid, p in players.items()}
-    table.tile_backs = {pid: p.tile_back for pid, p in players.items()}
+# Parsed snapshots by match id, keyed by (seq, updated_at): states are immutable, so a parsed
+# one is shared until the match moves on. updated_at is in the key because a transaction that
+# rolled back may have remembered a state with the seq another process then committed.
+_STATES: dict[str, tuple[tuple[int, datetime], engine.MatchState]] = {}
+
+
+def _state_of(match: Match) -> engine.MatchState:
+    cached = _STATES.get(match.id)
+    if cached is not None and cached[0] == (match.seq, match.updated_at):
+        return cached[1]
+    state = engine.from_json(match.snapshot)
+    _remember(match, state)
+    return state
+
+
+def _remember(match: Match, state: engine.MatchState) -> None:
+    if len(_STATES) >= 10_000:
+        _STATES.clear()
+    _STATES[match.id] = ((state.seq, match.updated_at), state)
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -152,6 +169,7 @@ async def persist(
         match.turn_deadline = None
         match.next_hand_at = None
     match.due_at = due_at(table)
+    _remember(match, table.state)
     await session.flush()
     await matches_repo.insert_events(session, rows)
     if rows:

@@ -18,6 +18,7 @@ from domino_api.players.schemas import (
     TileBack,
 )
 from domino_api.ratelimit import RateLimiter
+from domino_api.store import players_repo
 from domino_api.store.db import transaction
 
 router = APIRouter(prefix="/v1", tags=["players"])
@@ -41,16 +42,22 @@ async def create_player(
 
 
 @router.get("/players/me", summary="Your profile")
-async def me(player: CurrentPlayer) -> PlayerOut:
-    return PlayerOut(**service.profile(player))
+async def me(player: CurrentPlayer, db: Db) -> PlayerOut:
+    # Read fresh: the auth cache may hold a profile an operator changed (`plan set`) a moment ago.
+    async with transaction(db) as session:
+        fresh = await players_repo.by_id(session, player.id)
+    return PlayerOut(**service.profile(fresh or player))
 
 
 @router.patch("/players/me", summary="Change your name, tile back or match defaults")
-async def patch_me(body: PlayerPatch, player: CurrentPlayer, db: Db, clock: ClockDep) -> PlayerOut:
+async def patch_me(
+    body: PlayerPatch, request: Request, player: CurrentPlayer, db: Db, clock: ClockDep
+) -> PlayerOut:
     from domino_api.matches.service import announce_tile_back
 
     async with transaction(db) as session:
         fresh = await service.update_player(session, player, body)
+        request.app.state.auth_cache.forget_player(player.id)
         if body.tile_back is not None and body.tile_back != player.tile_back:
             await announce_tile_back(session, clock, fresh)
         return PlayerOut(**service.profile(fresh))

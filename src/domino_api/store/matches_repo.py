@@ -10,7 +10,14 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from domino_api.store.models import OVER_STATUSES, IdempotentAnswer, Match, MatchEvent, Seat
+from domino_api.store.models import (
+    OVER_STATUSES,
+    IdempotentAnswer,
+    Match,
+    MatchEvent,
+    Player,
+    Seat,
+)
 
 CHANNEL = "domino_events"
 
@@ -28,6 +35,19 @@ async def lock(session: AsyncSession, match_id: str) -> Match | None:
 async def seats(session: AsyncSession, match_id: str) -> list[Seat]:
     stmt = select(Seat).where(Seat.match_id == match_id).order_by(Seat.seat)
     return list((await session.execute(stmt)).scalars())
+
+
+async def seats_with_holders(
+    session: AsyncSession, match_id: str
+) -> list[tuple[Seat, str | None, str | None]]:
+    """Seats and their holders' names and tile backs, in one round trip."""
+    stmt = (
+        select(Seat, Player.name, Player.tile_back)
+        .outerjoin(Player, Player.id == Seat.player_id)
+        .where(Seat.match_id == match_id)
+        .order_by(Seat.seat)
+    )
+    return [(row[0], row[1], row[2]) for row in (await session.execute(stmt)).all()]
 
 
 async def live_by_code(session: AsyncSession, code: str) -> Match | None:

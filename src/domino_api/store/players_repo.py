@@ -26,3 +26,8 @@ async def by_ids(session: AsyncSession, ids: list[str]) -> dict[str, Player]:
 
 def add(session: AsyncSession, player: Player) -> None:
     session.add(player)
+
+
+async def plan_of(session: AsyncSession, player_id: str) -> str | None:
+    result = await session.execute(select(Player.plan).where(Player.id == player_id))
+    return result.scalar_one_or_none()

@@ -68,10 +68,12 @@ def plan_cap(plan: str) -> int | None:
 async def create(
     session: AsyncSession, clock: Clock, host: Player, body: TournamentCreate, check_in_s: float
 ) -> dict[str, Any]:
-    cap = plan_cap(host.plan)
+    # The plan is read fresh: operators change it from another process (`plan set`).
+    plan = await players_repo.plan_of(session, host.id) or host.plan
+    cap = plan_cap(plan)
     if cap is not None and body.max_entrants > cap:
         raise EntrantLimitTooHigh(
-            f"max_entrants {body.max_entrants} is above the {host.plan} plan's cap of {cap}.",
+            f"max_entrants {body.max_entrants} is above the {plan} plan's cap of {cap}.",
             cap=cap,
         )
     options: dict[str, Any] = (
