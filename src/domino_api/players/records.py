@@ -78,21 +78,30 @@ async def _update_record(
     now: Any,
     match_id: str,
 ) -> None:
-    record = await session.get(Record, (player_id, ruleset, kind), with_for_update=True)
-    if record is None:
-        session.add(
-            Record(
-                player_id=player_id,
-                ruleset=ruleset,
-                opponent=kind,
-                best_score=score,
-                best_score_at=now,
-                best_score_match_id=match_id,
-                best_margin=margin if won else None,
-                best_margin_at=now if won else None,
-            )
+    # Insert-or-nothing first, then lock: two matches of one player ending at the same moment
+    # must not both try to create the row.
+    inserted = await session.execute(
+        insert(Record)
+        .values(
+            player_id=player_id,
+            ruleset=ruleset,
+            opponent=kind,
+            best_score=score,
+            best_score_at=now,
+            best_score_match_id=match_id,
+            best_margin=margin if won else None,
+            best_margin_at=now if won else None,
+            leaderboard_eligible=True,
         )
+        .on_conflict_do_nothing()
+        .returning(Record.player_id)
+    )
+    if inserted.first() is not None:
         return
+    record = await session.get(
+        Record, (player_id, ruleset, kind), with_for_update=True, populate_existing=True
+    )
+    assert record is not None  # the conflict above means the row exists
     if score > record.best_score:
         record.best_score, record.best_score_at, record.best_score_match_id = score, now, match_id
     if won and (record.best_margin is None or margin > record.best_margin):

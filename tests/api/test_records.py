@@ -1,0 +1,81 @@
+"""Records and leaderboards (seed 003): best final score and widest margin per game and opponent."""
+
+from __future__ import annotations
+
+import httpx
+
+from tests.api.helpers import create_match, new_player, play_to_end
+
+SOLO = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
+
+
+async def _solo_match(client: httpx.AsyncClient, player: dict, ruleset: str, options: dict):
+    created = await create_match(client, player, ruleset, SOLO, options)
+    mid = created["id"]
+    started = await client.post(f"/v1/matches/{mid}/start", json={}, headers=player["headers"])
+    assert started.status_code == 200
+    return await play_to_end(client, mid, {0: player})
+
+
+async def test_records_follow_finished_matches(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    final = await _solo_match(client, ana, "draw-50", {"target": 20})
+    scores = final["result"]["scores"]
+    records = (await client.get("/v1/players/me/records", headers=ana["headers"])).json()
+    (entry,) = records["records"]
+    assert (entry["ruleset"], entry["opponent"]) == ("draw-50", "plain")
+    assert entry["best_score"] == scores[0]
+    if final["result"]["winner"] == 0:
+        assert entry["best_margin"] == scores[0] - scores[1]
+    else:
+        assert entry["best_margin"] is None  # a margin is only kept for wins
+
+
+async def test_leaderboard_counts_only_default_target_and_ranks_by_score(
+    client: httpx.AsyncClient,
+) -> None:
+    ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
+    await _solo_match(client, ana, "draw-50", {"target": 20})  # not at the preset's target
+    board = await client.get(
+        "/v1/leaderboards/draw-50", params={"opponent": "plain"}, headers=ana["headers"]
+    )
+    assert board.status_code == 200 and board.json()["entries"] == []
+    finals = {
+        "Ana": await _solo_match(client, ana, "draw-50", {}),
+        "Bob": await _solo_match(client, bob, "draw-50", {}),
+    }
+    entries = (
+        await client.get(
+            "/v1/leaderboards/draw-50", params={"opponent": "plain"}, headers=ana["headers"]
+        )
+    ).json()["entries"]
+    assert {e["name"] for e in entries} == {"Ana", "Bob"}
+    assert [e["score"] for e in entries] == sorted(
+        (f["result"]["scores"][0] for f in finals.values()), reverse=True
+    )
+    assert [e["rank"] for e in entries] == [1, 2]
+
+
+async def test_leaderboard_refuses_unknown_ruleset_and_opponent(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    unknown = await client.get("/v1/leaderboards/chess", headers=ana["headers"])
+    assert unknown.status_code == 422
+    bad = await client.get(
+        "/v1/leaderboards/draw", params={"opponent": "alien"}, headers=ana["headers"]
+    )
+    assert bad.status_code == 422
+
+
+async def test_abandoning_a_solo_match_reveals_its_ledger(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    created = await create_match(client, ana, "all-fives", SOLO, {})
+    mid = created["id"]
+    await client.post(f"/v1/matches/{mid}/start", json={"cut": "moon"}, headers=ana["headers"])
+    reloaded = await client.get(f"/v1/matches/{mid}", headers=ana["headers"])
+    assert reloaded.json()["commitment"] == created["commitment"]  # reload: the same sealed deal
+    resigned = await client.post(f"/v1/matches/{mid}/resign", json={}, headers=ana["headers"])
+    assert resigned.json()["result"]["winner"] == 1
+    ledger = await client.get(f"/v1/matches/{mid}/ledger", headers=ana["headers"])
+    assert ledger.status_code == 200 and ledger.json()["deal"]["cut"] == "moon"
+    records = (await client.get("/v1/players/me/records", headers=ana["headers"])).json()
+    assert records["records"] == []  # a resignation earns no record
