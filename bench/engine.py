@@ -7,9 +7,11 @@ Two comparisons, each the median of three runs:
 - 4 seats with all 28 tiles dealt (7 each, no stock, no drawing) against the `dominoes`
   package 6.1.0 (`Game.new()` and random valid moves).
 
-Our games include the sealed deal (HMAC + SHA-256 stream + Fisher-Yates) and every event the
-service would store; "plays" counts tiles placed (passes are not plays). A peer that is not
-installed is skipped, and the output says so. The peers belong in a throwaway venv:
+Our games include the sealed deal (HMAC + SHA-256 stream + Fisher-Yates); the events the service
+would store are built on first access of `Transition.events`, which a playout does not read
+(`--events` reads them, to show what they cost). "plays" counts tiles placed (passes are not
+plays). A peer that is not installed is skipped, and the output says so. The peers belong in a
+throwaway venv:
 
     python3 -m venv /tmp/benchvenv && /tmp/benchvenv/bin/pip install open_spiel dominoes==6.1.0
     PYTHONPATH=src /tmp/benchvenv/bin/python bench/engine.py
@@ -48,7 +50,7 @@ FOUR_SEATS = dataclasses.replace(
 PASS = Pass()
 
 
-def ours(rules: object) -> Playout:
+def ours(rules: object, events: bool = False) -> Playout:
     def playout(games: int, rng: random.Random) -> int:
         plays = 0
         for game in range(games):
@@ -59,10 +61,13 @@ def ours(rules: object) -> Playout:
                 option = rng.choice(legal_actions(state, seat))
                 if option.action == "play":
                     assert option.tile is not None
-                    state = apply(state, seat, Play(option.tile, option.end)).state
+                    transition = apply(state, seat, Play(option.tile, option.end))
                     plays += 1
                 else:
-                    state = apply(state, seat, PASS).state
+                    transition = apply(state, seat, PASS)
+                if events:
+                    transition.events  # noqa: B018  (built on first access)
+                state = transition.state
         return plays
 
     return playout
@@ -130,12 +135,24 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4000, help="games per run")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--events", action="store_true", help="also build every move's events")
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}, single core")
-    print(f"{args.games} random games per run, median of {args.runs} runs\n")
+    built = "events built" if args.events else "events not read"
+    print(f"{args.games} random games per run, median of {args.runs} runs, {built}\n")
     comparisons = [
-        ("block, 2 seats, one hand", ours(BLOCK), "OpenSpiel python_block_dominoes", openspiel()),
-        ("4 seats, all 28 dealt", ours(FOUR_SEATS), "dominoes 6.1.0", dominoes_package()),
+        (
+            "block, 2 seats, one hand",
+            ours(BLOCK, args.events),
+            "OpenSpiel python_block_dominoes",
+            openspiel(),
+        ),
+        (
+            "4 seats, all 28 dealt",
+            ours(FOUR_SEATS, args.events),
+            "dominoes 6.1.0",
+            dominoes_package(),
+        ),
     ]
     header = f"{'engine':34} {'games/s':>9} {'plays/s':>9}"
     for title, mine, peer_name, peer in comparisons:

@@ -58,6 +58,8 @@ from domino_api.engine.state import (
 from domino_api.engine.tiles import Tile, full_set, tile_problem
 
 _new = tuple.__new__
+_new_object = object.__new__
+_set = object.__setattr__
 _NO_PLAYS: Mapping[Tile, LegalAction] = {}
 
 OVER = frozenset({"finished", "abandoned", "cancelled"})
@@ -304,16 +306,50 @@ def _play(state: MatchState, seat: int | None, action: Play) -> Transition:
         turn = seat
     else:
         turn = rd.following[seat]
-    legal = compute_legal(rd, board, hands[turn], must_cover, None, len(hand.stock) - hand.drawn)
+    if must_cover is None and board.spinner is None and not rd.fives:
+        # compute_legal's line branch, inlined for the most common move of all.
+        table = rd.lines.get(board.ends) or _line_table(rd, board.ends)
+        options: list[LegalAction] = []
+        for t in hands[turn]:
+            fits = table[t]
+            if fits:
+                options += fits
+        if options:
+            legal = tuple(options)
+        elif rd.may_draw and len(hand.stock) > hand.drawn:
+            legal = (DRAW_ACTION,)
+        else:
+            legal = (PASS_ACTION,)
+    else:
+        stock_left = len(hand.stock) - hand.drawn
+        legal = compute_legal(rd, board, hands[turn], must_cover, None, stock_left)
     last = seq + 2 if points else seq + 1
     new_hand = _new(
         HandState, (*hand[:6], hands, board, turn, None, must_cover, 0, moves, legal, None)
     )
+    ruleset, secret, status, _, _, cut, number, _, hands_won, forfeited, _, history, _ = state
     new_state = _new(
         MatchState,
-        (*state[:3], last, last, *state[5:7], scores, *state[8:10], new_hand, state[11], None),
+        (
+            ruleset,
+            secret,
+            status,
+            last,
+            last,
+            cut,
+            number,
+            scores,
+            hands_won,
+            forfeited,
+            new_hand,
+            history,
+            None,
+        ),
     )
-    return lazy_transition(new_state, _played_events)
+    transition = _new_object(Transition)
+    _set(transition, "state", new_state)
+    _set(transition, "_build", _played_events)
+    return transition
 
 
 def _play_events(
