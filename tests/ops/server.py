@@ -16,11 +16,11 @@ import httpx
 
 from domino_api.store.db import to_asyncpg_url, to_plain_url
 from domino_api.store.migrate import upgrade_to_head
+from tests.conftest import _server_url
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVER = to_plain_url(
-    os.environ.get("DOMINO_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-)
+# DOMINO_DATABASE_URL when set, else the embedded server (as every other test does).
+SERVER = to_plain_url(_server_url())
 
 # What `domino-api serve --no-migrate` does (JSON logs, then uvicorn), without the CLI around it.
 SERVE = """

@@ -75,7 +75,8 @@ def test_commands_exist_in_the_cli(compose: dict[str, Any], commands: dict[str, 
     assert services["migrate"]["command"] == ["domino-api", "migrate"]
     assert services["api"]["command"][:2] == ["domino-api", "serve"]
     assert "--no-migrate" in services["api"]["command"]
-    assert services["worker"]["command"] == ["domino-api", "worker", "--interval", "5"]
+    assert services["worker"]["command"][:4] == ["domino-api", "worker", "--interval", "5"]
+    assert "--metrics-port" in services["worker"]["command"]  # its counters must be scraped
     for name in ("migrate", "api", "worker"):
         check_command(services[name]["command"], commands)
 

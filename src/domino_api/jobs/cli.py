@@ -113,10 +113,17 @@ def register(app: typer.Typer) -> None:
         interval: float = typer.Option(None, min=0.1, help="Seconds between passes [default: 5]"),
         as_json: bool = typer.Option(False, "--json", help="A JSON document per pass"),
         concurrency: int = typer.Option(CONCURRENCY, min=1, help="Matches handled at once"),
+        metrics_port: int = typer.Option(
+            0, min=0, max=65535, help="Serve Prometheus metrics on this port (0: off)"
+        ),
     ) -> None:
         """Sweep every few seconds until stopped (SIGTERM finishes the pass, then exits 0)."""
         settings = get_settings()
         _quiet_logs(settings)
+        if metrics_port:
+            from domino_api.metrics import serve_standalone
+
+            serve_standalone(metrics_port)
         interval_s = interval if interval is not None else settings.worker_interval_s
         asyncio.run(
             work(settings, make_clock(), interval_s, as_json=as_json, concurrency=concurrency)

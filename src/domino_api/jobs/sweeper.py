@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from domino_api import metrics
 from domino_api.clock import Clock
 from domino_api.jobs import liveness
 from domino_api.matches import timeouts
@@ -176,7 +177,19 @@ async def sweep_pass(
             await _expire_presence(maker, clock, now, report)
             report.outcomes = await _sweep_due(maker, clock, now, concurrency, limit, lifetimes)
     report.elapsed_s = time.perf_counter() - started
+    if not dry_run:
+        _count(report)
     return report
+
+
+def _count(report: PassReport) -> None:
+    """Feed the operator metrics (GET /metrics; the worker's --metrics-port)."""
+    actions = [outcome.action for outcome in report.outcomes]
+    metrics.sweep_pass(
+        actions.count("forfeit"), abandoned=actions.count("abandon"), seconds=report.elapsed_s
+    )
+    for _ in range(actions.count("error")):
+        metrics.sweep_failed()
 
 
 async def _expire_presence(

@@ -12,12 +12,14 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from domino_api import metrics
 from domino_api.engine import EngineError
 from domino_api.errors import (
     BadRequest,
@@ -96,9 +98,11 @@ class MatchSocket:
             return
         self.hub.hold_seats(self.match_id, self.my_seats)
         self.hub.subscribe(subscriber)
+        metrics.socket_opened()
         try:
             await self._serve(subscriber)
         finally:
+            metrics.socket_closed()
             self.hub.unsubscribe(subscriber)
             await self._release()
 
@@ -251,7 +255,9 @@ class MatchSocket:
                     seq=request.seq,
                     seat=seat,
                 )
+                started = time.perf_counter()
                 _, answer = await service.move(session, clock, player, match_id, body, None)
+                metrics.observe_move(time.perf_counter() - started, "ws")
                 return int(answer["view"]["seq"])
             if isinstance(request, m.ChatMessage):
                 event = await service.message(session, clock, player, match_id, request.text, seat)
