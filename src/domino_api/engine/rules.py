@@ -266,7 +266,10 @@ def _play(state: MatchState, seat: int | None, action: Play) -> Transition:
     legal = hand.legal
     # Plays worth 0 points are shared objects, so the common case is one lookup and an
     # identity match; a scoring play (fives) or a refused one takes the loop.
-    option = rd.plays.get(end, _NO_PLAYS).get(tile) if type(tile) is tuple else None
+    try:
+        option = rd.plays.get(end, _NO_PLAYS).get(tile)
+    except TypeError:  # an unhashable end or tile: refused below, with the reason
+        option = None
     if option is None or option not in legal:
         for option in legal:
             if option.tile == tile and option.end == end:
