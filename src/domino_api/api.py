@@ -70,7 +70,8 @@ def install_error_handlers(app: FastAPI) -> None:
         code = "not_found" if exc.status_code == 404 else "bad_request"
         title = "Not found" if exc.status_code == 404 else "Request refused"
         body = problem(exc.status_code, code, title, str(exc.detail))
-        return problem_response(exc.status_code, body)
+        # Keep the exception's headers: a 405 must say which methods are allowed.
+        return problem_response(exc.status_code, body, dict(exc.headers or {}) or None)
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, exc: Exception) -> JSONResponse:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from pydantic import BaseModel, ConfigDict
+
 
 class ServiceError(Exception):
     """Base of every expected failure; `code` is from the closed list in the API contract."""
@@ -68,3 +70,35 @@ def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> di
         "code": code,
         **extra,
     }
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem document as this API sends it."""
+
+    model_config = ConfigDict(extra="allow")
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+
+
+def _problem_response(description: str) -> dict[str, Any]:
+    schema = {"$ref": "#/components/schemas/Problem"}
+    return {
+        "description": description,
+        "model": Problem,
+        "content": {"application/problem+json": {"schema": schema}},
+    }
+
+
+# Every refusal any /v1 route may give, documented once (routers attach it to each route).
+PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: _problem_response("Malformed JSON (bad_request)"),
+    401: _problem_response("Missing or invalid token (unauthenticated)"),
+    403: _problem_response("Not seated, not the host, or not your seat"),
+    404: _problem_response("No such match, tournament, player or code"),
+    409: _problem_response("Conflict: stale seq, not your turn, illegal move, match over, ..."),
+    422: _problem_response("Invalid input (validation_error, bad_options, bad_cut, ...)"),
+    429: _problem_response("Too many requests (rate_limited, with Retry-After)"),
+}

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Request
 
 from domino_api import engine
 from domino_api.deps import ClockDep, CurrentPlayer, Db, SettingsDep, client_address
-from domino_api.errors import ValidationFailed
+from domino_api.errors import PROBLEM_RESPONSES, ValidationFailed
 from domino_api.matches import service
 from domino_api.matches.schemas import (
     EventOut,
@@ -30,23 +30,13 @@ from domino_api.matches.schemas import (
 from domino_api.ratelimit import RateLimiter
 from domino_api.store.db import transaction
 
-router = APIRouter(prefix="/v1", tags=["matches"])
+router = APIRouter(prefix="/v1", tags=["matches"], responses=PROBLEM_RESPONSES)
 
 MatchId = Annotated[str, Path(max_length=36, description="The match id")]
 SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="Which of your seats to see from")]
 IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
 
-PROBLEMS: dict[int | str, dict[str, Any]] = {
-    code: {"description": desc, "content": {"application/problem+json": {}}}
-    for code, desc in (
-        (400, "Malformed JSON"),
-        (401, "Missing or invalid token"),
-        (403, "Not seated, not the host, or not your seat"),
-        (404, "No such match"),
-        (409, "Conflict: stale seq, not your turn, illegal move, match over, ..."),
-        (422, "Invalid input"),
-    )
-}
+PROBLEMS = PROBLEM_RESPONSES
 
 
 @router.get("/rulesets", summary="Every preset with its parameters and allowed overrides")

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query, Request
 
 from domino_api.deps import ClockDep, CurrentPlayer, Db, SettingsDep, client_address
+from domino_api.errors import PROBLEM_RESPONSES
 from domino_api.players import records, service, tile_backs
 from domino_api.players.schemas import (
     LeaderboardOut,
@@ -21,7 +22,7 @@ from domino_api.ratelimit import RateLimiter
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 
-router = APIRouter(prefix="/v1", tags=["players"])
+router = APIRouter(prefix="/v1", tags=["players"], responses=PROBLEM_RESPONSES)
 
 
 def _limiter(request: Request, settings: Any) -> RateLimiter:

@@ -2,29 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path
 
 from domino_api.deps import ClockDep, CurrentPlayer, Db, SettingsDep
+from domino_api.errors import PROBLEM_RESPONSES
 from domino_api.store.db import transaction
 from domino_api.tournaments import service
 from domino_api.tournaments.schemas import TournamentCreate, TournamentOut
 
-router = APIRouter(prefix="/v1", tags=["tournaments"])
+router = APIRouter(prefix="/v1", tags=["tournaments"], responses=PROBLEM_RESPONSES)
 
 TournamentId = Annotated[str, Path(max_length=36, description="The tournament id")]
 
-PROBLEMS: dict[int | str, dict[str, Any]] = {
-    code: {"description": desc, "content": {"application/problem+json": {}}}
-    for code, desc in (
-        (401, "Missing or invalid token"),
-        (403, "Not the host"),
-        (404, "No such tournament"),
-        (409, "entrant_limit or tournament_started"),
-        (422, "Invalid input, or max_entrants above the host's plan (entrant_limit)"),
-    )
-}
+PROBLEMS = PROBLEM_RESPONSES
 
 
 @router.post("/tournaments", status_code=201, summary="Create a tournament", responses=PROBLEMS)
