@@ -313,3 +313,24 @@ async def test_whole_match_per_preset_then_ledger_verifies(
     ledger = (await client.get(f"/v1/matches/{mid}/ledger", headers=bob["headers"])).json()
     assert engine.verify_ledger(ledger) == []
     assert ledger["deal"]["commitment"] == created["commitment"]
+
+
+async def test_codes_are_unique_among_live_matches_and_free_again_when_over(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from domino_api.matches import service
+
+    draws = iter([1234, 1234, 1234, 5678, 1234])
+    monkeypatch.setattr(service.secrets, "randbelow", lambda _n: next(draws))
+    ana = await new_player(client, "Ana")
+    first = await create_match(client, ana, "draw-50", HUMANS)
+    second = await create_match(client, ana, "draw-50", HUMANS)
+    assert (first["code"], second["code"]) == ("1234", "5678")  # the collision was redrawn
+    joined = await client.post("/v1/matches/join", json={"code": "1234"}, headers=ana["headers"])
+    assert joined.json()["id"] == first["id"]
+    bob = await new_player(client, "Bob")
+    await client.post("/v1/matches/join", json={"code": "1234"}, headers=bob["headers"])
+    await client.post(f"/v1/matches/{first['id']}/start", json={}, headers=ana["headers"])
+    await client.post(f"/v1/matches/{first['id']}/resign", json={}, headers=bob["headers"])
+    third = await create_match(client, ana, "draw-50", HUMANS)
+    assert third["code"] == "1234"  # the first match is over: its number is free again
