@@ -168,7 +168,76 @@ class ResultOut(BaseModel):
     forfeited_by: int | None
 
 
+VIEW_EXAMPLE: dict[str, Any] = {
+    "id": "7d1c2b8e-4f5a-4c1e-9a51-1f0c9d7e2a10",
+    "code": "4821",
+    "status": "playing",
+    "ruleset": {"name": "all-fives", "max_pip": 6, "players": 2, "target": 150},
+    "seq": 42,
+    "now": "2026-11-29T16:00:00Z",
+    "hand_number": 2,
+    "commitment": "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925",
+    "host_seat": 0,
+    "tournament": None,
+    "check_in_deadline": None,
+    "next_hand_at": None,
+    "seats": [
+        {
+            "seat": 0,
+            "name": "Ana",
+            "type": "human",
+            "strategy": None,
+            "connected": True,
+            "away_since": None,
+            "autopilot": False,
+            "forfeited": False,
+            "ready": False,
+            "score": 35,
+            "hands_won": 1,
+            "tiles": 3,
+            "tile_back": "moon",
+        },
+        {
+            "seat": 1,
+            "name": "Planner",
+            "type": "bot",
+            "strategy": "planner",
+            "connected": True,
+            "away_since": None,
+            "autopilot": False,
+            "forfeited": False,
+            "ready": False,
+            "score": 20,
+            "hands_won": 0,
+            "tiles": 4,
+            "tile_back": "moon",
+        },
+    ],
+    "you": {"seat": 0, "seats": [0], "hand": [[2, 6], [3, 4], [5, 5]]},
+    "board": {
+        "tiles": [
+            {"tile": [6, 6], "end": None, "outer": None, "spinner": True},
+            {"tile": [3, 6], "end": "right", "outer": 3, "spinner": False},
+        ],
+        "ends": [{"end": "left", "pips": 6}, {"end": "right", "pips": 3}],
+        "ends_total": 15,
+    },
+    "stock": 12,
+    "turn": {"seat": 0, "deadline": None, "must_cover": None},
+    "legal": [
+        {"action": "play", "tile": [2, 6], "end": "left", "points": 5},
+        {"action": "play", "tile": [3, 4], "end": "right", "points": 0},
+    ],
+    "last_hand": None,
+    "result": None,
+}
+
+
 class ViewOut(BaseModel):
+    """A seat's view of a match: its own tiles, the public table, and its legal actions."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [VIEW_EXAMPLE]})
+
     id: str
     code: str | None
     status: Status
