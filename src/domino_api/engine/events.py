@@ -121,6 +121,9 @@ class Transition:
     def __repr__(self) -> str:
         return f"Transition(state={self.state!r}, events={self.events!r})"
 
+    def __reduce__(self) -> tuple[type[Transition], tuple[MatchState, tuple[Event, ...]]]:
+        return (Transition, (self.state, self.events))  # pickle and copy build the events
+
 
 _set = object.__setattr__
 _new = object.__new__
