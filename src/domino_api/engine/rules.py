@@ -58,6 +58,7 @@ from domino_api.engine.state import (
 from domino_api.engine.tiles import Tile, full_set, tile_problem
 
 _new = tuple.__new__
+SPINNER_FIRST = "spinner_first_double"
 _new_object = object.__new__
 _set = object.__setattr__
 _NO_PLAYS: Mapping[Tile, LegalAction] = {}
@@ -279,7 +280,21 @@ def _play(state: MatchState, seat: int | None, action: Play) -> Transition:
     chosen = option.tile
     assert chosen is not None
     tile = chosen
-    board = place(hand.board, tile, end, rd.layout)
+    board = hand.board
+    a, b = tile
+    if board.spinner is None and end is not None and (a != b or rd.layout != SPINNER_FIRST):
+        # layout.place's line branch, inlined: one of the two ends moves on.
+        left, right = board.ends
+        if left[0] == end:
+            outer = b if a == left[1] else a
+            left = (end, outer, 2 * outer if a == b else outer)
+        else:
+            outer = b if a == right[1] else a
+            right = (end, outer, 2 * outer if a == b else outer)
+        tiles = (*board.tiles, (tile, end, outer, False))
+        board = _new(Board, (tiles, (left, right), left[2] + right[2], None, ()))
+    else:
+        board = place(board, tile, end, rd.layout)
     held = hand.hands[seat]
     at = held.index(tile)
     remaining = held[:at] + held[at + 1 :]
