@@ -244,3 +244,17 @@ class TournamentMatch(Base):
     points_a: Mapped[int] = mapped_column(Integer, default=0)
     points_b: Mapped[int] = mapped_column(Integer, default=0)
     decided_at: Mapped[datetime | None]
+
+
+class TournamentEvent(Base):
+    """One change to a tournament, numbered from 1 per tournament without gaps (the feed)."""
+
+    __tablename__ = "tournament_events"
+
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    type: Mapped[str] = mapped_column(String(32))
+    at: Mapped[datetime]
+    data: Mapped[dict[str, Any]]

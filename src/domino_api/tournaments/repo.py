@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.store.models import (
@@ -13,8 +14,12 @@ from domino_api.store.models import (
     Player,
     Tournament,
     TournamentEntrant,
+    TournamentEvent,
     TournamentMatch,
 )
+
+# LISTEN on this channel for "<tournament_id>:<seq>" as each tournament event commits.
+CHANNEL = "domino_tournaments"
 
 
 async def get(session: AsyncSession, tournament_id: str) -> Tournament | None:
@@ -116,3 +121,39 @@ async def names(session: AsyncSession, player_ids: list[str]) -> dict[str, str]:
 async def set_plan(session: AsyncSession, player_id: str, plan: str) -> bool:
     result = await session.execute(update(Player).where(Player.id == player_id).values(plan=plan))
     return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def add_event(
+    session: AsyncSession, tournament_id: str, type_: str, at: datetime, data: dict[str, Any]
+) -> int:
+    """Append one event and announce it; returns its seq (the tournament's last + 1).
+
+    The caller holds the tournament row lock (``lock``) for the whole transaction, so no other
+    transaction can append to this tournament until it ends: seqs are gap-free and race-free.
+    The NOTIFY is delivered by PostgreSQL only when the transaction commits.
+    """
+    result = await session.execute(
+        select(func.coalesce(func.max(TournamentEvent.seq), 0)).where(
+            TournamentEvent.tournament_id == tournament_id
+        )
+    )
+    seq = int(result.scalar_one()) + 1
+    session.add(TournamentEvent(tournament_id=tournament_id, seq=seq, type=type_, at=at, data=data))
+    await session.flush()
+    await session.execute(
+        text("SELECT pg_notify(:channel, :payload)"),
+        {"channel": CHANNEL, "payload": f"{tournament_id}:{seq}"},
+    )
+    return seq
+
+
+async def events_after(
+    session: AsyncSession, tournament_id: str, after: int, limit: int
+) -> list[TournamentEvent]:
+    result = await session.execute(
+        select(TournamentEvent)
+        .where(TournamentEvent.tournament_id == tournament_id, TournamentEvent.seq > after)
+        .order_by(TournamentEvent.seq)
+        .limit(limit)
+    )
+    return list(result.scalars())

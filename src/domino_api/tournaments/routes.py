@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Query
 
 from domino_api.deps import ClockDep, CurrentPlayer, Db, SettingsDep
 from domino_api.errors import PROBLEM_RESPONSES
 from domino_api.store.db import transaction
 from domino_api.tournaments import service
-from domino_api.tournaments.schemas import TournamentCreate, TournamentOut
+from domino_api.tournaments.schemas import TournamentCreate, TournamentEventsOut, TournamentOut
 
 router = APIRouter(prefix="/v1", tags=["tournaments"], responses=PROBLEM_RESPONSES)
 
@@ -72,3 +72,22 @@ async def start(
 ) -> TournamentOut:
     async with transaction(db) as session:
         return TournamentOut(**await service.start(session, clock, player, tournament_id))
+
+
+@router.get(
+    "/tournaments/{tournament_id}/events",
+    summary="The tournament's events after a seq (entrants, rounds, matches, results)",
+    responses=PROBLEMS,
+)
+async def list_events(
+    tournament_id: TournamentId,
+    _: CurrentPlayer,
+    db: Db,
+    after: Annotated[
+        int, Query(ge=0, le=2**31 - 1, description="Only events with a larger seq")
+    ] = 0,
+    limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
+) -> TournamentEventsOut:
+    async with transaction(db) as session:
+        rows = await service.events(session, tournament_id, after, limit)
+    return TournamentEventsOut.model_validate({"events": rows})

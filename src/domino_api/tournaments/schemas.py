@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from datetime import datetime
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -76,3 +77,37 @@ class TournamentOut(BaseModel):
     rounds: list[RoundOut]
     standings: list[StandingOut]
     champion: str | None
+
+
+TournamentEventType = Literal[
+    "entrant_joined",
+    "entrant_left",
+    "tournament_started",
+    "round_opened",
+    "match_opened",
+    "match_decided",
+    "round_completed",
+    "tournament_finished",
+    "tournament_cancelled",
+]
+
+
+class TournamentEventOut(BaseModel):
+    """One change to the tournament; ``seq`` rises by one from 1 within the tournament.
+
+    ``data`` by type: ``entrant_joined`` {player_id, name}; ``entrant_left`` {player_id};
+    ``tournament_started`` {seed, order}; ``round_opened`` {round, byes, rests};
+    ``match_opened`` {round, index, match_id, players, check_in_deadline};
+    ``match_decided`` {round, index, match_id, winner, reason: played|forfeit|no_show};
+    ``round_completed`` {round}; ``tournament_finished`` {champion};
+    ``tournament_cancelled`` {}.
+    """
+
+    seq: int = Field(ge=1, examples=[1])
+    type: TournamentEventType
+    at: datetime
+    data: dict[str, Any]
+
+
+class TournamentEventsOut(BaseModel):
+    events: list[TournamentEventOut]

@@ -7,6 +7,11 @@ rows small and makes the bracket exactly what anyone recomputing it from the see
 
 Progression runs in ``progress``: at the start, and from ``hooks.on_match_over`` whenever a
 tournament match ends (in the transaction that ended it), so newly ready matches open at once.
+
+Every change is also appended to the tournament's event feed (``tournament_events``, read with
+``events``) in the same transaction, under the tournament row lock: ``entrant_joined``,
+``entrant_left``, ``tournament_started``, ``round_opened``, ``match_opened``, ``match_decided``,
+``round_completed``, ``tournament_finished`` and ``tournament_cancelled``.
 """
 
 from __future__ import annotations
@@ -43,6 +48,18 @@ from domino_api.tournaments import pairing, repo
 from domino_api.tournaments import standings as standings_mod
 from domino_api.tournaments.schemas import TournamentCreate
 
+EVENT_TYPES = (
+    "entrant_joined",
+    "entrant_left",
+    "tournament_started",
+    "round_opened",
+    "match_opened",
+    "match_decided",
+    "round_completed",
+    "tournament_finished",
+    "tournament_cancelled",
+)
+
 # Seed 004: free up to 10 players, Club up to 20, corporate without a cap.
 PLAN_CAPS: dict[str, int | None] = {"free": 10, "club": 20, "corporate": None}
 PLANS = tuple(PLAN_CAPS)
@@ -60,6 +77,14 @@ MATCH_STATUS = {
 
 def plan_cap(plan: str) -> int | None:
     return PLAN_CAPS.get(plan, PLAN_CAPS["free"])
+
+
+async def _emit(
+    session: AsyncSession, clock: Clock, tournament: Tournament, type_: str, data: dict[str, Any]
+) -> int:
+    """Append to the feed; every caller holds the tournament row lock (``repo.lock``)."""
+    assert type_ in EVENT_TYPES, type_
+    return await repo.add_event(session, tournament.id, type_, clock.now(), data)
 
 
 # ---------------------------------------------------------------- creation and entrants
@@ -140,6 +165,9 @@ async def enter(
         )
     )
     await session.flush()
+    await _emit(
+        session, clock, tournament, "entrant_joined", {"player_id": player.id, "name": player.name}
+    )
     return await build_view(session, tournament)
 
 
@@ -149,8 +177,10 @@ async def leave(
     tournament = await _locked(session, tournament_id)
     if tournament.status != "open":
         raise TournamentStarted("The tournament has started; entrants can no longer leave.")
-    await repo.remove_entrant(session, tournament.id, player.id)
-    await session.flush()
+    if await repo.entrant(session, tournament.id, player.id) is not None:
+        await repo.remove_entrant(session, tournament.id, player.id)
+        await session.flush()
+        await _emit(session, clock, tournament, "entrant_left", {"player_id": player.id})
     return await build_view(session, tournament)
 
 
@@ -174,6 +204,9 @@ async def start(
     tournament.status = "running"
     tournament.started_at = clock.now()
     await session.flush()
+    await _emit(
+        session, clock, tournament, "tournament_started", {"seed": seed.hex(), "order": order}
+    )
     await progress(session, clock, tournament)
     return await build_view(session, tournament)
 
@@ -222,12 +255,18 @@ async def progress(session: AsyncSession, clock: Clock, tournament: Tournament) 
     if tournament.format == "single_elimination":
         bracket = rebuild_bracket(order, rows)
         if bracket.champion is not None:
-            _finish(clock, tournament, bracket.champion)
+            await _finish(session, clock, tournament, bracket.champion)
             return
         have = {(row.round, row.index) for row in rows}
+        opened = {row.round for row in rows}
         for slot in bracket.ready():
             pair = slot.pair
             if pair is not None and (slot.key.round, slot.key.index) not in have:
+                if slot.key.round not in opened:
+                    # A round opens with its first match (round 1 also shows its byes).
+                    opened.add(slot.key.round)
+                    byes = list(bracket.byes) if slot.key.round == 1 else []
+                    await _round_opened(session, clock, tournament, slot.key.round, byes, [])
                 await open_match(session, clock, tournament, slot.key.round, slot.key.index, pair)
         tournament.current_round = max(
             [tournament.current_round, *(slot.key.round for slot in bracket.ready())]
@@ -240,22 +279,52 @@ async def progress(session: AsyncSession, clock: Clock, tournament: Tournament) 
         return
     if current >= len(schedule):
         table = standings_mod.standings(order, records_of(rows))
-        _finish(clock, tournament, table[0].player_id)
+        await _finish(session, clock, tournament, table[0].player_id)
         return
     tournament.current_round = current + 1
+    rests = list(schedule[current].rests)
+    await _round_opened(session, clock, tournament, current + 1, [], rests)
     for index, pair in enumerate(schedule[current].pairs):
         await open_match(session, clock, tournament, current + 1, index, pair)
 
 
-def _finish(clock: Clock, tournament: Tournament, champion: str) -> None:
+async def _round_opened(
+    session: AsyncSession,
+    clock: Clock,
+    tournament: Tournament,
+    round_number: int,
+    byes: list[str],
+    rests: list[str],
+) -> None:
+    data = {"round": round_number, "byes": byes, "rests": rests}
+    await _emit(session, clock, tournament, "round_opened", data)
+
+
+async def _finish(
+    session: AsyncSession, clock: Clock, tournament: Tournament, champion: str
+) -> None:
     tournament.status = "finished"
     tournament.champion_id = champion
     tournament.finished_at = clock.now()
+    await _emit(session, clock, tournament, "tournament_finished", {"champion": champion})
 
 
-def cancel(clock: Clock, tournament: Tournament) -> None:
+async def cancel(session: AsyncSession, clock: Clock, tournament: Tournament) -> None:
     tournament.status = "cancelled"
     tournament.finished_at = clock.now()
+    await _emit(session, clock, tournament, "tournament_cancelled", {})
+
+
+async def _round_complete(session: AsyncSession, tournament: Tournament, round_number: int) -> bool:
+    """Every pairing of the round decided (byes count as decided; rests are no pairing)."""
+    rows = await repo.matches(session, tournament.id)
+    if tournament.format == "single_elimination":
+        bracket = rebuild_bracket(await seeded(session, tournament), rows)
+        slots = bracket.rounds[round_number - 1]
+        done = (pairing.SlotStatus.BYE, pairing.SlotStatus.DECIDED)
+        return all(slot.status in done for slot in slots)
+    in_round = [row for row in rows if row.round == round_number]
+    return bool(in_round) and all(row.winner is not None for row in in_round)
 
 
 async def open_match(
@@ -326,6 +395,19 @@ async def open_match(
         )
     )
     await session.flush()
+    await _emit(
+        session,
+        clock,
+        tournament,
+        "match_opened",
+        {
+            "round": round_number,
+            "index": index,
+            "match_id": match.id,
+            "players": list(pair),
+            "check_in_deadline": deadline.isoformat(),
+        },
+    )
     players = await players_repo.by_ids(session, list(pair))
     table = Table(match=match, seats=seats, state=state)
     table.names = {pid: p.name for pid, p in players.items()}
@@ -362,19 +444,48 @@ async def record_result(session: AsyncSession, clock: Clock, table: Table) -> No
         # one (seed 004).
         row.reason = "no_show"
         await session.flush()
+        await _match_decided(session, clock, tournament, row)
         if tournament.status == "running":
-            cancel(clock, tournament)
+            await cancel(session, clock, tournament)
             await session.flush()
         return
     row.winner = table.seats[winner_seat].player_id
     assert result is not None
     row.reason = "forfeit" if result.reason == "forfeit" else "played"
     await session.flush()
+    await _match_decided(session, clock, tournament, row)
+    if tournament.status == "running" and await _round_complete(session, tournament, row.round):
+        await _emit(session, clock, tournament, "round_completed", {"round": row.round})
     await progress(session, clock, tournament)
     await session.flush()
 
 
+async def _match_decided(
+    session: AsyncSession, clock: Clock, tournament: Tournament, row: TournamentMatch
+) -> None:
+    data = {
+        "round": row.round,
+        "index": row.index,
+        "match_id": row.match_id,
+        "winner": row.winner,
+        "reason": row.reason,
+    }
+    await _emit(session, clock, tournament, "match_decided", data)
+
+
 # ---------------------------------------------------------------- reading
+
+
+async def events(
+    session: AsyncSession, tournament_id: str, after: int, limit: int
+) -> list[dict[str, Any]]:
+    """The tournament's feed after ``after``, oldest first."""
+    if len(tournament_id) > 36:
+        raise TournamentNotFound(f"No tournament {tournament_id[:40]!r}.")
+    if await repo.get(session, tournament_id) is None:
+        raise TournamentNotFound(f"No tournament {tournament_id!r}.")
+    rows = await repo.events_after(session, tournament_id, after, limit)
+    return [{"seq": r.seq, "type": r.type, "at": r.at, "data": r.data} for r in rows]
 
 
 async def get_view(session: AsyncSession, clock: Clock, tournament_id: str) -> dict[str, Any]:
