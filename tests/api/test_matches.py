@@ -334,3 +334,25 @@ async def test_codes_are_unique_among_live_matches_and_free_again_when_over(
     await client.post(f"/v1/matches/{first['id']}/resign", json={}, headers=bob["headers"])
     third = await create_match(client, ana, "draw-50", HUMANS)
     assert third["code"] == "1234"  # the first match is over: its number is free again
+
+
+async def test_rematch_needs_every_human_seat(client: httpx.AsyncClient) -> None:
+    ana, bob, created = await _two_player_table(client)
+    mid = created["id"]
+    early = await client.post(f"/v1/matches/{mid}/rematch", json={}, headers=ana["headers"])
+    assert early.status_code == 409 and early.json()["code"] == "match_in_progress"
+    await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
+    await client.post(f"/v1/matches/{mid}/resign", json={}, headers=bob["headers"])
+    one = await client.post(f"/v1/matches/{mid}/rematch", json={}, headers=ana["headers"])
+    assert one.status_code == 200 and one.json()["rematch_match_id"] is None
+    both = await client.post(f"/v1/matches/{mid}/rematch", json={}, headers=bob["headers"])
+    new_id = both.json()["rematch_match_id"]
+    assert new_id and new_id != mid
+    events = (await client.get(f"/v1/matches/{mid}/events", headers=ana["headers"])).json()[
+        "events"
+    ]
+    assert [e["data"] for e in events if e["type"] == "rematch_created"] == [{"match_id": new_id}]
+    rematch = await view(client, bob, new_id)
+    assert rematch["status"] == "waiting" and rematch["you"]["seat"] == 1
+    assert rematch["commitment"] != created["commitment"]  # a fresh sealed deal
+    assert [s["name"] for s in rematch["seats"]] == ["Ana", "Bob"]

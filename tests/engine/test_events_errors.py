@@ -82,7 +82,13 @@ def test_drawn_tile_is_private_to_the_drawer() -> None:
     state, events = run(state, ((1, 2), None), "draw")
     drawn = events[-1]
     assert drawn.type == "tile_drawn"
-    assert drawn.for_seat(1)["data"] == {"seat": 1, "stock": 1, "tile": [3, 3]}
+    # The drawer keeps the turn ([3,3] does not fit 1-2), so its copy also carries what it may do.
+    assert drawn.for_seat(1)["data"] == {
+        "seat": 1,
+        "stock": 1,
+        "tile": [3, 3],
+        "legal": [{"action": "draw"}],
+    }
     assert drawn.for_seat(0)["data"] == {"seat": 1, "stock": 1}
     assert drawn.for_seat(None)["data"] == {"seat": 1, "stock": 1}
 

@@ -462,9 +462,11 @@ def _drawn_events(state: MatchState) -> tuple[Event, ...]:
     assert hand is not None
     seq, seat, _, tile, _, _, _ = hand.moves[-1]
     data = {"seat": seat, "stock": hand.stock_left}
-    drawn = Event(seq, "tile_drawn", data, {seat: {"tile": tile}})
     if hand.turn == seat:
-        return (drawn,)
+        # The drawer keeps the turn: its copy carries its new legal actions, so a client that
+        # follows only the stream can act (no second `turn` event: the deadline does not move).
+        return (Event(seq, "tile_drawn", data, {seat: {"tile": tile, "legal": hand.legal}}),)
+    drawn = Event(seq, "tile_drawn", data, {seat: {"tile": tile}})
     assert hand.turn is not None
     return (drawn, _turn_event(seq + 1, hand.turn, hand.must_cover, hand.legal))
 

@@ -156,47 +156,19 @@ async def create_match(
         raise ValidationFailed("seats.0: seat 0 is the host's seat and must be human.")
     options = _effective_options(host, body.ruleset, body.options)
     ruleset = _ruleset_for_seats(body.ruleset, options, len(specs))
-    secret = secrets.token_bytes(32)
     match_id = str(uuid.uuid4())
-    now = clock.now()
     seats = _seat_rows(match_id, host, specs)
-    solo = not any(s.type == "human" and s.player_id != host.id for s in seats)
-    state = engine.new_match(ruleset, secret)
-    for attempt in range(5):
-        match = Match(
-            id=match_id,
-            code=await _free_code(session),
-            status=state.status,
-            ruleset=ruleset.name,
-            host_player_id=host.id,
-            snapshot=engine.to_json(state),
-            seq=0,
-            game_seq=0,
-            secret=secret,
-            commitment=engine.commitment(secret),
-            solo=solo and all(s.type == "bot" or s.player_id == host.id for s in seats),
-            created_at=now,
-            updated_at=now,
-            due_at=now + timedelta(hours=24),
-        )
-        try:
-            async with session.begin_nested():
-                matches_repo.add(session, match)
-                await session.flush()
-            break
-        except IntegrityError:  # two creators drew the same free code at once
-            if attempt == 4:
-                raise
-    for row in seats:
-        row.last_seen_at = now if row.player_id else None
-    matches_repo.add(session, *seats)
-    await session.flush()
-    table = Table(match=match, seats=seats, state=state)
-    table.names = {host.id: host.name}
-    table.tile_backs = {host.id: host.tile_back}
-    for row in seats:
-        if row.player_id or row.type == "bot":
-            await record(session, clock, table, "seat_joined", _joined_data(table, row))
+    solo = all(s.type == "bot" or s.player_id == host.id for s in seats)
+    table = await _seat_new_table(
+        session,
+        clock,
+        match_id,
+        ruleset,
+        host.id,
+        seats,
+        solo,
+        {host.id: (host.name, host.tile_back)},
+    )
     return view_for(table, host, clock)
 
 
@@ -485,54 +457,86 @@ async def rematch(
 
 
 async def _create_rematch(session: AsyncSession, clock: Clock, table: Table) -> str:
-    old = table.match
-    ruleset = table.state.ruleset
+    match_id = str(uuid.uuid4())
+    seats = [
+        Seat(
+            match_id=match_id,
+            seat=row.seat,
+            type=row.type,
+            strategy=row.strategy,
+            player_id=row.player_id,
+            autopilot=False,
+            forfeited=False,
+            ready=False,
+            rematch=False,
+            connected=False,
+        )
+        for row in table.seats
+    ]
+    holders = {pid: (name, table.tile_backs.get(pid, "moon")) for pid, name in table.names.items()}
+    await _seat_new_table(
+        session,
+        clock,
+        match_id,
+        table.state.ruleset,
+        table.match.host_player_id,
+        seats,
+        table.match.solo,
+        holders,
+    )
+    return match_id
+
+
+async def _seat_new_table(
+    session: AsyncSession,
+    clock: Clock,
+    match_id: str,
+    ruleset: engine.Ruleset,
+    host_id: str | None,
+    seats: list[Seat],
+    solo: bool,
+    holders: dict[str, tuple[str, str]],
+) -> Table:
+    """Store a new match (fresh secret, a free game number) with its seats, and announce them."""
     secret = secrets.token_bytes(32)
     now = clock.now()
     state = engine.new_match(ruleset, secret)
-    match = Match(
-        id=str(uuid.uuid4()),
-        code=await _free_code(session),
-        status="waiting",
-        ruleset=ruleset.name,
-        host_player_id=old.host_player_id,
-        snapshot=engine.to_json(state),
-        seq=0,
-        game_seq=0,
-        secret=secret,
-        commitment=engine.commitment(secret),
-        solo=old.solo,
-        created_at=now,
-        updated_at=now,
-        due_at=now + timedelta(hours=24),
-    )
-    matches_repo.add(session, match)
-    await session.flush()
-    seats = []
-    for row in table.seats:
-        seats.append(
-            Seat(
-                match_id=match.id,
-                seat=row.seat,
-                type=row.type,
-                strategy=row.strategy,
-                player_id=row.player_id,
-                autopilot=False,
-                forfeited=False,
-                ready=False,
-                rematch=False,
-                connected=False,
-                last_seen_at=now if row.player_id else None,
-            )
+    for attempt in range(5):
+        match = Match(
+            id=match_id,
+            code=await _free_code(session),
+            status=state.status,
+            ruleset=ruleset.name,
+            host_player_id=host_id,
+            snapshot=engine.to_json(state),
+            seq=0,
+            game_seq=0,
+            secret=secret,
+            commitment=engine.commitment(secret),
+            solo=solo,
+            created_at=now,
+            updated_at=now,
+            due_at=now + timedelta(hours=24),
         )
+        try:
+            async with session.begin_nested():
+                matches_repo.add(session, match)
+                await session.flush()
+            break
+        except IntegrityError:  # two creators drew the same free code at once
+            if attempt == 4:
+                raise
+    for row in seats:
+        row.last_seen_at = now if row.player_id else None
     matches_repo.add(session, *seats)
     await session.flush()
-    new_table = Table(match=match, seats=seats, state=state, names=dict(table.names))
-    new_table.tile_backs = dict(table.tile_backs)
+    table = Table(match=match, seats=seats, state=state)
+    table.names = {pid: name for pid, (name, _) in holders.items()}
+    table.tile_backs = {pid: back for pid, (_, back) in holders.items()}
     for row in seats:
         if row.player_id or row.type == "bot":
-            await record(session, clock, new_table, "seat_joined", _joined_data(new_table, row))
-    return match.id
+            await record(session, clock, table, "seat_joined", _joined_data(table, row))
+    return table
 
 
 # ---------------------------------------------------------------- reading
