@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from tests.engine.helpers import random_match, ruleset
 
 from domino_api.engine import PRESETS, ledger, verify_ledger
+from tests.engine.helpers import random_match, ruleset
 
 # (ruleset, matches): a thousand per preset; the extra seat counts of house nines add fewer,
 # which keeps the whole engine suite near a minute on two cores.

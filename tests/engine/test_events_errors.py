@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.engine.helpers import SECRET, position, run
 
 from domino_api.engine import (
     PRESETS,
@@ -31,6 +30,7 @@ from domino_api.engine import (
     new_match,
     record,
 )
+from tests.engine.helpers import SECRET, position, run
 
 DRAW = PRESETS["draw"]
 

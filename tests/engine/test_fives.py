@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from tests.engine.helpers import events_of, position, run
-
 from domino_api.engine import PRESETS, view
 from domino_api.engine.layout import EMPTY_BOARD, fives_points, open_board, place
+from tests.engine.helpers import events_of, position, run
 
 FIVES = PRESETS["all-fives"]
 NINES = PRESETS["house-nines"]

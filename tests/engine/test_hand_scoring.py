@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from tests.engine.helpers import events_of, position, ruleset, run
 
 from domino_api.engine import PRESETS
 from domino_api.engine.scoring import blocked_outcome, round5
+from tests.engine.helpers import events_of, position, ruleset, run
 
 FIVES = PRESETS["all-fives"]
 BLOCK = PRESETS["block"]

@@ -8,7 +8,6 @@ import random
 from typing import Any
 
 import pytest
-from tests.engine.helpers import random_match, ruleset
 
 from domino_api.engine import (
     PRESETS,
@@ -22,6 +21,7 @@ from domino_api.engine import (
     new_match,
     verify_ledger,
 )
+from tests.engine.helpers import random_match, ruleset
 
 
 def finished_ledger(name: str = "all-fives", seed: int = 11) -> dict[str, Any]:

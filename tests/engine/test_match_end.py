@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from tests.engine.helpers import events_of, position, ruleset, run
 
 from domino_api.engine import (
     PRESETS,
@@ -15,6 +14,7 @@ from domino_api.engine import (
     apply,
 )
 from domino_api.engine.scoring import match_winner
+from tests.engine.helpers import events_of, position, ruleset, run
 
 FIVES = PRESETS["all-fives"]
 DRAW50 = PRESETS["draw-50"]

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from tests.engine.helpers import SECRET, events_of, position, ruleset, run
-
 from domino_api.engine import PRESETS, NextHand, Start, apply, deal, legal_actions, new_match
 from domino_api.engine.openers import heaviest_tile, highest_double
+from tests.engine.helpers import SECRET, events_of, position, ruleset, run
 
 FIVES = PRESETS["all-fives"]
 CLASSIC = PRESETS["classic"]

@@ -9,7 +9,6 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.engine.helpers import ruleset, to_action
 
 from domino_api.engine import (
     PRESETS,
@@ -32,6 +31,7 @@ from domino_api.engine import (
     to_json,
 )
 from domino_api.engine.scoring import round5
+from tests.engine.helpers import ruleset, to_action
 
 CONFIGS = {
     **{name: rules for name, rules in PRESETS.items()},

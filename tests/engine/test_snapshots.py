@@ -7,9 +7,9 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.engine.helpers import random_match, ruleset
 
 from domino_api.engine import PRESETS, MatchState, from_json, new_match, to_json
+from tests.engine.helpers import random_match, ruleset
 
 RULESETS = [*PRESETS.values(), ruleset(PRESETS["house-nines"], players=2)]
 

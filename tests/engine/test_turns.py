@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from tests.engine.helpers import events_of, position, ruleset, run
 
 from domino_api.engine import PRESETS, Draw, IllegalMove, Pass, apply, legal_actions
+from tests.engine.helpers import events_of, position, ruleset, run
 
 DRAW = PRESETS["draw"]
 BLOCK = PRESETS["block"]

@@ -7,8 +7,6 @@ import json
 import random
 from typing import Any
 
-from tests.engine.helpers import SECRET, position, random_match, ruleset, run, to_action
-
 from domino_api.engine import (
     PRESETS,
     NextHand,
@@ -20,6 +18,7 @@ from domino_api.engine import (
     seat_view,
     view,
 )
+from tests.engine.helpers import SECRET, position, random_match, ruleset, run, to_action
 
 VIEW_KEYS = {
     "status",
