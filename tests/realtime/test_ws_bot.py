@@ -36,3 +36,34 @@ async def test_bot_client_plays_a_match_to_the_end(servers: list[Server]) -> Non
 def test_socket_urls() -> None:
     assert socket_url("http://h:1", "m", None, None) == "ws://h:1/v1/matches/m/ws"
     assert socket_url("https://h", "m", 5, 1) == "wss://h/v1/matches/m/ws?after=5&seat=1"
+
+
+async def test_planner_bot_decides_from_the_rebuilt_seat_view(servers: list[Server]) -> None:
+    a, _ = servers
+    async with httpx.AsyncClient(base_url=a.base) as http:
+        ana = await new_player(http, "Ana")
+        body = {
+            "ruleset": "house-nines",
+            "seats": [{"type": "human"}, {"type": "bot", "strategy": "plain"}],
+            "options": {"target": 30},
+        }
+        created = (await http.post("/v1/matches", json=body, headers=ana["headers"])).json()
+        match_id = created["id"]
+        r = await http.post(f"/v1/matches/{match_id}/start", json={}, headers=ana["headers"])
+        assert r.status_code == 200, r.text
+        notes: list[str] = []
+        client = BotClient(a.base, match_id, ana["token"], "planner", say=notes.append)
+        status = await asyncio.wait_for(client.play(), 60)
+        assert status == "finished", notes
+        # Every move came from the planner over the SeatView rebuilt from the stream.
+        assert client.strategy_moves > 0 and client.fallback_moves == 0, notes
+        assert client.hand_events and client.hand_events[0]["type"] == "hand_started"
+        view = client.seat_view()
+        assert view is not None and view.status == "finished" and view.history
+        # What a snapshot lacks comes over REST: the last hand's events, from its hand_started.
+        final = (await http.get(f"/v1/matches/{match_id}", headers=ana["headers"])).json()
+        fetched = await client._fetch_hand_events(final["seq"])
+        moves = ("hand_started", "tile_played", "tile_drawn", "passed")
+        assert [e["seq"] for e in fetched if e["type"] in moves] == [
+            e["seq"] for e in client.hand_events if e["type"] in moves
+        ]

@@ -1,26 +1,38 @@
 """`domino-api bot`: a real bot client that plays one seat over the WebSocket to the end.
 
 It is the reference for people writing bots: connect with the token in the header, read the
-snapshot, act on the `turn` event addressed to this seat (it carries the legal actions), start
-the next hand after `hand_ended`, and when the connection drops reconnect with `after=N` (the
-last `seq` seen) so nothing is missed or repeated. After a refused move (someone else moved
-first) it reconnects without `after` to get a fresh snapshot.
+snapshot, act on the `turn` event addressed to this seat (it carries the legal actions) or on
+its own `tile_drawn` copy when that carries `legal` (it drew and keeps the turn), start the next
+hand after `hand_ended`, and when the connection drops reconnect with `after=N` (the last `seq`
+seen) so nothing is missed or repeated. After a refused move (someone else moved first) it
+reconnects without `after` to get a fresh snapshot.
+
+The strategies decide from the engine's `SeatView`, rebuilt by `bots.remote` from the snapshot
+moved on by every event, plus the current hand's move events (kept from its `hand_started`). A
+snapshot has no history: after one, the hand's events so far come from
+`GET /v1/matches/{id}/events?after=N&seat=S`; if that fails the history stays empty.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import typer
 
 from domino_api import engine
 from domino_api.bots import get_strategy
+from domino_api.bots.remote import (
+    advance_view,
+    current_hand_events,
+    legal_from_json,
+    seat_view_from_public,
+)
 
 OVER = ("finished", "abandoned", "cancelled")
 IDLE_RESYNC_S = 45.0
@@ -33,47 +45,28 @@ def socket_url(server: str, match_id: str, after: int | None, seat: int | None) 
     return urlunsplit((scheme, parts.netloc, f"/v1/matches/{match_id}/ws", query, ""))
 
 
-@dataclass
-class LightView:
-    """The parts of a seat's view a strategy reads, from the socket's JSON."""
-
-    seat: int
-    hand: tuple[tuple[int, int], ...]
-    legal: tuple[engine.LegalAction, ...]
-    raw: dict[str, Any] = field(default_factory=dict)
-
-
-def legal_actions(items: list[Any]) -> tuple[engine.LegalAction, ...]:
-    """Legal actions as sent: objects `{"action", "tile", "end", "points"}` (API.md), also
-    read in the positional `[action, tile, end, points]` form some servers store."""
-    out = []
-    for item in items:
-        if isinstance(item, list | tuple):
-            item = dict(zip(("action", "tile", "end", "points"), item, strict=False))
-        if item.get("action") not in ("play", "draw", "pass"):
-            continue
-        raw_tile = item.get("tile")
-        tile = None if raw_tile is None else (int(raw_tile[0]), int(raw_tile[1]))
-        out.append(engine.LegalAction(item["action"], tile, item.get("end"), item.get("points")))
-    return tuple(out)
-
-
 def choose(
-    strategy: str, seat: int, hand: list[Any], legal: list[dict[str, Any]], rng: random.Random
-) -> dict[str, Any]:
-    """The move body for one turn: the strategy's pick, or any legal action if it cannot read
-    the light view (it was written against the engine's full seat view)."""
-    options = legal_actions(legal)
-    view = LightView(seat, tuple((int(t[0]), int(t[1])) for t in hand), options)
-    try:
-        action, _reason = get_strategy(strategy).choose(cast(Any, view), rng)
+    strategy: str,
+    view: engine.SeatView | None,
+    legal: list[Any],
+    rng: random.Random,
+) -> tuple[dict[str, Any], bool]:
+    """The move body for one turn and whether the strategy chose it: the strategy's pick from
+    the seat's rebuilt `SeatView`, else (no view, or one whose legal actions are not the ones
+    just sent) any legal action."""
+    options = legal_from_json(legal)
+    if view is not None and view.legal != options:
+        view = dataclasses.replace(view, legal=options) if set(view.legal) == set(options) else None
+    if view is not None and options:
+        action, _reason = get_strategy(strategy).choose(view, rng)
         body = engine.action_to_json(action)
-    except Exception:
-        pick = rng.choice(list(options))
-        body = pick.to_dict()
+        chosen = True
+    else:
+        body = rng.choice(list(options)).to_dict()
+        chosen = False
     body.pop("points", None)
     body.pop("reason", None)
-    return body
+    return body, chosen
 
 
 class BotClient:
@@ -91,11 +84,21 @@ class BotClient:
         self.say = say or (lambda _text: None)
         self.after: int | None = None
         self.seat: int | None = seat
-        self.hand: list[Any] = []
+        self.view: dict[str, Any] | None = None  # the last snapshot, moved on by each event
+        self.hand_events: list[dict[str, Any]] = []  # this hand's events, from hand_started
         self.acted_at = -1
         self.requests = 0
+        self.last_move_id: str | None = None
         self.turn_moved = True
+        self.strategy_moves = 0  # moves the strategy chose from the rebuilt SeatView
+        self.fallback_moves = 0  # moves picked at random (no usable view)
         self.rng = random.Random(f"{match_id}:{seat}")
+
+    @property
+    def hand(self) -> list[Any]:
+        """This seat's tiles as last seen."""
+        you = None if self.view is None else self.view.get("you")
+        return [] if you is None else list(you.get("hand") or [])
 
     async def play(self, max_connections: int = 100) -> str:
         """Play to the end; returns the match's final status."""
@@ -138,9 +141,10 @@ class BotClient:
             elif kind == "event":
                 done = await self._on_event(socket, message["event"])
             elif kind == "ack":
-                if not self.turn_moved:
-                    # The seat keeps the turn (e.g. after a draw) and no new `turn` event said
-                    # so: take a fresh snapshot to see what it may do now.
+                if message.get("id") == self.last_move_id and not self.turn_moved:
+                    # Safe fallback: the events of a move come before its ack, so by now a
+                    # `turn` (or the drawer's `tile_drawn` with `legal`) should have said what
+                    # to do next. None did (an older server?): take a fresh snapshot.
                     self.after, self.acted_at = None, -1
                     return None
                 continue
@@ -159,24 +163,70 @@ class BotClient:
         if view["you"] is None:
             raise RuntimeError("this token holds no seat at the match")
         self.seat = view["you"]["seat"]
-        self.hand = view["you"]["hand"]
+        self.view = view
         if view["status"] in OVER:
             return str(view["status"])
+        if view["status"] == "playing":
+            self.hand_events = await self._fetch_hand_events(int(view["seq"]))
         if view["status"] == "hand_over":
             await self._send(socket, {"type": "next_hand"})
         elif view["turn"] and view["turn"]["seat"] == self.seat and view["legal"]:
             await self._move(socket, view["legal"])
         return None
 
+    async def _fetch_hand_events(self, upto: int) -> list[dict[str, Any]]:
+        """The current hand's events up to the snapshot's seq, for the history the snapshot
+        lacks: `GET /v1/matches/{id}/events?after=N&seat=S` from this hand's `hand_started`
+        when it is known, else from the start. If that fails the history stays empty (the
+        strategies then know no other seat's voids) and play goes on."""
+        import httpx
+
+        known = [e["seq"] for e in self.hand_events if e["type"] == "hand_started"]
+        after = int(known[-1]) - 1 if known and int(known[-1]) <= upto else 0
+        parts = urlsplit(self.server if "://" in self.server else f"http://{self.server}")
+        scheme = {"wss": "https", "ws": "http"}.get(parts.scheme, parts.scheme)
+        base = urlunsplit((scheme, parts.netloc, "", "", ""))
+        headers = {"Authorization": f"Bearer {self.token}"}
+        events: list[dict[str, Any]] = []
+        try:
+            async with httpx.AsyncClient(base_url=base, headers=headers, timeout=10) as http:
+                while after < upto:
+                    params = {"after": after, "seat": self.seat, "limit": 1000}
+                    r = await http.get(f"/v1/matches/{self.match_id}/events", params=params)
+                    r.raise_for_status()
+                    page = [e for e in r.json()["events"] if int(e["seq"]) <= upto]
+                    if not page:
+                        break
+                    events.extend(page)
+                    after = int(page[-1]["seq"])
+        except (httpx.HTTPError, KeyError, ValueError) as exc:
+            self.say(f"cannot fetch this hand's events ({exc}); playing without its history")
+            return []
+        return current_hand_events(events)
+
     async def _on_event(self, socket: Any, event: dict[str, Any]) -> str | None:
         self.after = event["seq"]
         data, kind = event["data"], event["type"]
-        if kind in ("turn", "hand_ended", "match_ended"):
+        if kind == "hand_started":
+            self.hand_events = []
+        if kind in ("hand_started", "tile_played", "tile_drawn", "passed"):
+            self.hand_events.append(event)
+        if self.view is not None:
+            try:
+                self.view = advance_view(self.view, event)
+            except (KeyError, ValueError, TypeError, IndexError) as exc:
+                self.say(f"cannot follow event {event['seq']} ({exc}); choosing at random")
+                self.view = None
+        mine = data.get("seat") == self.seat
+        if kind in ("turn", "hand_ended", "match_ended") or (kind == "tile_drawn" and mine):
             self.turn_moved = True
-        if kind == "hand_started" and "hand" in data:
-            self.hand = data["hand"]
-        elif kind == "turn" and data.get("seat") == self.seat and data.get("legal"):
+        if kind == "turn" and mine and data.get("legal"):
             await self._move(socket, data["legal"])
+        elif kind == "tile_drawn" and mine and data.get("legal"):
+            # The drawer keeps the turn: its own copy carries what it may do now.
+            await self._move(socket, data["legal"])
+        elif kind == "tile_drawn" and mine and "legal" not in data:
+            self.turn_moved = False  # an older server: the ack fallback takes a snapshot
         elif kind == "hand_ended":
             await self._send(socket, {"type": "next_hand"})
         elif kind == "match_ended":
@@ -184,18 +234,37 @@ class BotClient:
             return "abandoned" if reason in ("abandoned", "cancelled") else "finished"
         return None
 
+    def seat_view(self) -> engine.SeatView | None:
+        """This seat's SeatView rebuilt from the view and this hand's events (None if it
+        cannot be: the strategy then gives way to a random legal action)."""
+        if self.view is None:
+            return None
+        try:
+            return seat_view_from_public(self.view, self.hand_events)
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
+            self.say(f"cannot rebuild the seat view ({exc})")
+            return None
+
     async def _move(self, socket: Any, legal: list[Any]) -> None:
         if self.after is None or self.after <= self.acted_at:
             return
         assert self.seat is not None
-        body = choose(self.strategy, self.seat, self.hand, legal, self.rng)
+        body, chosen = choose(self.strategy, self.seat_view(), legal, self.rng)
+        if chosen:
+            self.strategy_moves += 1
+        else:
+            self.fallback_moves += 1
         self.acted_at = self.after
         self.turn_moved = False
-        await self._send(socket, {"type": "move", **body, "seq": self.after, "seat": self.seat})
+        self.last_move_id = await self._send(
+            socket, {"type": "move", **body, "seq": self.after, "seat": self.seat}
+        )
 
-    async def _send(self, socket: Any, message: dict[str, Any]) -> None:
+    async def _send(self, socket: Any, message: dict[str, Any]) -> str:
         self.requests += 1
-        await socket.send(json.dumps({**message, "id": f"b{self.requests}"}))
+        request_id = f"b{self.requests}"
+        await socket.send(json.dumps({**message, "id": request_id}))
+        return request_id
 
 
 def register(app: typer.Typer) -> None:
