@@ -206,7 +206,21 @@ def verify_ledger_file(path: Path) -> list[str]:
 
 
 def register(app: typer.Typer) -> None:
-    """Add `simulate` and `verify-ledger` to the `domino-api` command line."""
+    """Add `simulate`, `verify-ledger` and `deal-vectors` to the `domino-api` command line."""
+
+    @app.command("deal-vectors")
+    def deal_vectors_command(
+        reference: Path = typer.Option(
+            Path("tests/engine/deal-vectors.json"), help="the reference vectors to include"
+        ),
+        out: Path = typer.Option(Path("docs/deal-vectors.json"), help="where to write"),
+    ) -> None:
+        """Write the published deal test vectors (the reference ones plus this project's)."""
+        from domino_api.engine.vectors import published_vectors
+
+        document = published_vectors(json.loads(reference.read_text())["vectors"])
+        out.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+        typer.echo(f"wrote {len(document['vectors'])} vectors to {out}")
 
     @app.command("simulate")
     def simulate_command(

@@ -52,3 +52,23 @@ def test_bad_cut(cut: object) -> None:
 
 def test_a_64_character_cut_is_fine() -> None:
     assert len(deal(b"s" * 32, "é" * 64, 1, 0, 6, 2, 7).stock) == 14
+
+
+PUBLISHED = json.loads(
+    (Path(__file__).parents[2] / "docs" / "deal-vectors.json").read_text(encoding="utf-8")
+)
+
+
+def test_published_vectors_start_with_the_reference_ones() -> None:
+    assert PUBLISHED["algorithm"] == "sha256-fy-v1"
+    assert PUBLISHED["vectors"][: len(VECTORS)] == VECTORS
+    assert len(PUBLISHED["vectors"]) > len(VECTORS)
+
+
+@pytest.mark.parametrize("vector", PUBLISHED["vectors"], ids=lambda v: f"{v['secret'][:8]}")
+def test_published_vector_is_reproduced(vector: dict[str, Any]) -> None:
+    # A change to the deal that moved any published vector would break every verifier out there.
+    test_deal_vector(vector)
+    hands = [tuple(t) for hand in vector["hands"] for t in hand]
+    stock = [tuple(t) for t in vector["stock"]]
+    assert sorted(hands + stock) == list(full_set(vector["max_pip"]))  # a whole set, no repeats
