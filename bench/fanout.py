@@ -17,9 +17,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
+import signal
 import statistics
-import subprocess
 import sys
 import time
 from datetime import datetime
@@ -31,6 +30,16 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from domino_api.store.db import to_plain_url  # noqa: E402
+from tests.support.servers import (  # noqa: E402
+    ServerProcess,
+    bench_server,
+    fresh_database,
+    uvicorn_argv,
+)
+
 DB_NAME = "domino_ws_bench"
 MATCHES = int(os.environ.get("FANOUT_MATCHES", "100"))
 SPECTATORS = int(os.environ.get("FANOUT_SPECTATORS", "9"))
@@ -41,38 +50,8 @@ WRITE_RATE = float(os.environ.get("FANOUT_WRITE_RATE", "40"))
 TIME_LIMIT_S = 240.0
 
 
-def _server_url() -> str:
-    url = os.environ.get("DOMINO_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    return url.replace("postgresql+asyncpg://", "postgresql://")
-
-
-def _with_db(url: str, name: str) -> str:
-    head, _, _ = url.partition("?")[0].rpartition("/")
-    return f"{head}/{name}"
-
-
-async def recreate_database() -> str:
-    conn = await asyncpg.connect(_server_url())
-    try:
-        await conn.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", DB_NAME
-        )
-        await conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}"')
-        await conn.execute(f'CREATE DATABASE "{DB_NAME}"')
-    finally:
-        await conn.close()
-    url = _with_db(_server_url(), DB_NAME)
-    from domino_api.store.db import to_asyncpg_url
-    from domino_api.store.migrate import upgrade_to_head
-
-    await asyncio.to_thread(upgrade_to_head, to_asyncpg_url(url))
-    return url
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+def uvicorn_no_pings(port: int) -> list[str]:
+    return uvicorn_argv(port, "--ws-ping-interval", "0")
 
 
 def rss_mb(pid: int) -> float:
@@ -150,45 +129,14 @@ async def open_socket(ws_base: str, match_id: str, token: str) -> ClientConnecti
 
 
 async def bench() -> dict[str, Any]:
-    database = await recreate_database()
-    port = free_port()
-    env = {
-        **os.environ,
-        "DOMINO_DATABASE_URL": database,
-        "DOMINO_LOG_LEVEL": "WARNING",
-        "DOMINO_CREATE_PLAYER_RATE_LIMIT": "100000",
-        "DOMINO_JOIN_RATE_LIMIT": "100000",
-    }
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "domino_api.asgi:app",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "--ws-ping-interval",
-            "0",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    database = to_plain_url(await fresh_database(DB_NAME, bench_server()))
+    server = ServerProcess(database, argv=uvicorn_no_pings)
+    server.start()
+    ws_base = server.ws_url
     sockets: list[ClientConnection] = []
     try:
-        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-            for _ in range(200):
-                try:
-                    if (await http.get("/healthz")).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    await asyncio.sleep(0.1)
+        await server.wait_ready_async(timeout=20.0)
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as http:
             idle_rss = rss_mb(server.pid)
             matches = [await live_match(http, n) for n in range(MATCHES)]
             spectators = [await new_player(http, f"Watcher{n}") for n in range(SPECTATORS)]
@@ -255,8 +203,7 @@ async def bench() -> dict[str, Any]:
             }
     finally:
         await asyncio.gather(*(s.close() for s in sockets), return_exceptions=True)
-        server.terminate()
-        server.wait(10)
+        server.stop(signal.SIGTERM)
 
 
 def main() -> None:

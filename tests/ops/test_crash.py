@@ -16,14 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from domino_api import engine
 from domino_api.matches.table import replay
 from domino_api.store import matches_repo
 from domino_api.store.db import make_sessionmaker, transaction
-from tests.ops.server import ServerProcess, drop_database, fresh_database
+from tests.support.servers import serving
 
 CLIENTS = 6
 LOAD_BEFORE_KILL_S = 3.0
@@ -130,16 +129,8 @@ async def audit(database_url: str, clients: list[Client]) -> dict[str, int]:
     return totals
 
 
-# conftest's `database_url` runs asyncio.run() on the main thread: it must do so before the
-# session's event loop exists, as it does for every other async test.
-@pytest.mark.usefixtures("database_url")
 async def test_sigkill_mid_load_loses_nothing_acknowledged(tmp_path: Path) -> None:
-    name = f"domino_ops_crash_{os.getpid()}"
-    database_url = await fresh_database(name)
-    server = ServerProcess(database_url, tmp_path / "server.log")
-    server.start()
-    try:
-        await server.wait_ready()
+    async with serving(f"domino_ops_crash_{os.getpid()}", tmp_path / "server.log") as server:
         timeout = httpx.Timeout(10.0)
         async with httpx.AsyncClient(base_url=server.base_url, timeout=timeout) as http:
             clients = []
@@ -156,8 +147,8 @@ async def test_sigkill_mid_load_loses_nothing_acknowledged(tmp_path: Path) -> No
         assert sum(c.moves for c in clients) >= CLIENTS, "too little load before the kill"
 
         server.start()
-        await server.wait_ready()
-        totals = await audit(database_url, clients)
+        await server.wait_ready_async()
+        totals = await audit(server.database_url, clients)
         assert totals["acked_events"] > 0
         print(f"crash audit: {sum(c.moves for c in clients)} acknowledged moves, {totals}")
 
@@ -175,9 +166,3 @@ async def test_sigkill_mid_load_loses_nothing_acknowledged(tmp_path: Path) -> No
                         headers={**client.headers, "Idempotency-Key": str(uuid.uuid4())},
                     )
                     assert moved.status_code == 200, moved.text
-    except BaseException:
-        print(server.log_tail())
-        raise
-    finally:
-        server.stop()
-        await drop_database(name)

@@ -19,9 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-from tests.ops.server import ROOT, ServerProcess, drop_database, fresh_database
+from tests.support.servers import ROOT, serving
 
 CHECKS = os.environ.get("DOMINO_FUZZ_CHECKS", "not_a_server_error,response_schema_conformance")
 RUN_TIMEOUT_S = 85
@@ -91,16 +90,8 @@ def summary(stdout: str) -> dict[str, int]:
     return {"generated": generated, "passed": passed, "failed": failed, "errored": errored}
 
 
-# conftest's `database_url` runs asyncio.run() on the main thread: it must do so before the
-# session's event loop exists, as it does for every other async test.
-@pytest.mark.usefixtures("database_url")
 async def test_fuzz_finds_no_5xx_and_no_schema_violation(tmp_path: Path) -> None:
-    name = f"domino_ops_fuzz_{os.getpid()}"
-    database_url = await fresh_database(name)
-    server = ServerProcess(database_url, tmp_path / "server.log")
-    server.start()
-    try:
-        await server.wait_ready()
+    async with serving(f"domino_ops_fuzz_{os.getpid()}", tmp_path / "server.log") as server:
         token, params = await seed_data(server.base_url)
         schema_path = tmp_path / "openapi.json"
         schema_path.write_text(json.dumps(without_tuple_items(schema_document())))
@@ -129,6 +120,3 @@ async def test_fuzz_finds_no_5xx_and_no_schema_violation(tmp_path: Path) -> None
         assert run.returncode == 0, run.stdout[-8000:] + run.stderr[-2000:]
         assert counts["failed"] == 0 and counts["errored"] == 0, run.stdout[-8000:]
         assert counts["generated"] > 100
-    finally:
-        server.stop()
-        await drop_database(name)

@@ -7,13 +7,13 @@ import asyncio
 import httpx
 
 from domino_api.bots.client import BotClient, socket_url
-from tests.realtime.conftest import Server
 from tests.realtime.wsclient import new_player
+from tests.support.servers import ServerProcess
 
 
-async def test_bot_client_plays_a_match_to_the_end(servers: list[Server]) -> None:
+async def test_bot_client_plays_a_match_to_the_end(servers: list[ServerProcess]) -> None:
     a, _ = servers
-    async with httpx.AsyncClient(base_url=a.base) as http:
+    async with httpx.AsyncClient(base_url=a.base_url) as http:
         ana = await new_player(http, "Ana")
         body = {
             "ruleset": "house-nines",
@@ -25,7 +25,7 @@ async def test_bot_client_plays_a_match_to_the_end(servers: list[Server]) -> Non
         r = await http.post(f"/v1/matches/{match_id}/start", json={}, headers=ana["headers"])
         assert r.status_code == 200, r.text
         notes: list[str] = []
-        client = BotClient(a.base, match_id, ana["token"], "random", say=notes.append)
+        client = BotClient(a.base_url, match_id, ana["token"], "random", say=notes.append)
         status = await asyncio.wait_for(client.play(), 40)
         assert status == "finished", notes
         final = (await http.get(f"/v1/matches/{match_id}", headers=ana["headers"])).json()
@@ -38,9 +38,9 @@ def test_socket_urls() -> None:
     assert socket_url("https://h", "m", 5, 1) == "wss://h/v1/matches/m/ws?after=5&seat=1"
 
 
-async def test_planner_bot_decides_from_the_rebuilt_seat_view(servers: list[Server]) -> None:
+async def test_planner_bot_decides_from_the_rebuilt_seat_view(servers: list[ServerProcess]) -> None:
     a, _ = servers
-    async with httpx.AsyncClient(base_url=a.base) as http:
+    async with httpx.AsyncClient(base_url=a.base_url) as http:
         ana = await new_player(http, "Ana")
         body = {
             "ruleset": "house-nines",
@@ -52,7 +52,7 @@ async def test_planner_bot_decides_from_the_rebuilt_seat_view(servers: list[Serv
         r = await http.post(f"/v1/matches/{match_id}/start", json={}, headers=ana["headers"])
         assert r.status_code == 200, r.text
         notes: list[str] = []
-        client = BotClient(a.base, match_id, ana["token"], "planner", say=notes.append)
+        client = BotClient(a.base_url, match_id, ana["token"], "planner", say=notes.append)
         status = await asyncio.wait_for(client.play(), 60)
         assert status == "finished", notes
         # Every move came from the planner over the SeatView rebuilt from the stream.

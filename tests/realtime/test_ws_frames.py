@@ -9,8 +9,8 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.realtime.conftest import Server
 from tests.realtime.wsclient import Socket, start, two_seat_match
+from tests.support.servers import ServerProcess
 
 
 async def _closed_with(socket: Socket) -> tuple[int, str]:
@@ -21,9 +21,9 @@ async def _closed_with(socket: Socket) -> tuple[int, str]:
     return closed.value.rcvd.code, closed.value.rcvd.reason
 
 
-async def test_refused_sockets_close_with_4000_plus_status(servers: list[Server]) -> None:
+async def test_refused_sockets_close_with_4000_plus_status(servers: list[ServerProcess]) -> None:
     a, _ = servers
-    async with httpx.AsyncClient(base_url=a.base) as http:
+    async with httpx.AsyncClient(base_url=a.base_url) as http:
         ana, _bob, created = await two_seat_match(http)
         match_id = created["id"]
         cases = [
@@ -34,33 +34,33 @@ async def test_refused_sockets_close_with_4000_plus_status(servers: list[Server]
             (match_id, ana["token"], {"after": -1}, (4422, "validation_error")),
         ]
         for target, token, query, expected in cases:
-            socket = await Socket.open(a.ws_base, target, token, **query)
+            socket = await Socket.open(a.ws_url, target, token, **query)
             assert await _closed_with(socket) == expected
 
 
-async def test_auth_by_first_message_and_timeout(servers: list[Server]) -> None:
+async def test_auth_by_first_message_and_timeout(servers: list[ServerProcess]) -> None:
     a, _ = servers
-    async with httpx.AsyncClient(base_url=a.base) as http:
+    async with httpx.AsyncClient(base_url=a.base_url) as http:
         ana, _bob, created = await two_seat_match(http)
-        silent = await Socket.open(a.ws_base, created["id"], None)
+        silent = await Socket.open(a.ws_url, created["id"], None)
         assert await _closed_with(silent) == (4408, "unauthenticated")
-        browser = await Socket.open(a.ws_base, created["id"], None)
+        browser = await Socket.open(a.ws_url, created["id"], None)
         await browser.send({"type": "auth", "token": ana["token"]})
         snapshot = await browser.recv()
         assert snapshot["type"] == "snapshot" and snapshot["view"]["you"]["seat"] == 0
         await browser.close()
-        wrong = await Socket.open(a.ws_base, created["id"], None)
+        wrong = await Socket.open(a.ws_url, created["id"], None)
         await wrong.send("hello")
         assert await _closed_with(wrong) == (4401, "unauthenticated")
 
 
-async def test_bad_frames_get_errors_and_change_nothing(servers: list[Server]) -> None:
+async def test_bad_frames_get_errors_and_change_nothing(servers: list[ServerProcess]) -> None:
     a, _ = servers
-    async with httpx.AsyncClient(base_url=a.base) as http:
+    async with httpx.AsyncClient(base_url=a.base_url) as http:
         ana, _bob, created = await two_seat_match(http)
         match_id = created["id"]
         await start(http, ana, match_id)
-        socket = await Socket.open(a.ws_base, match_id, ana["token"])
+        socket = await Socket.open(a.ws_url, match_id, ana["token"])
         snapshot = (await socket.recv())["view"]
         await asyncio.sleep(0.2)  # let this socket's own seat_connected settle
         before = (await http.get(f"/v1/matches/{match_id}", headers=ana["headers"])).json()
@@ -124,14 +124,14 @@ async def test_bad_frames_get_errors_and_change_nothing(servers: list[Server]) -
         await socket.close()
 
 
-async def test_chat_ack_follows_its_event_and_keepalive(servers: list[Server]) -> None:
+async def test_chat_ack_follows_its_event_and_keepalive(servers: list[ServerProcess]) -> None:
     a, b = servers
-    async with httpx.AsyncClient(base_url=a.base) as http:
+    async with httpx.AsyncClient(base_url=a.base_url) as http:
         ana, bob, created = await two_seat_match(http)
         match_id = created["id"]
-        watcher = await Socket.open(b.ws_base, match_id, bob["token"])
+        watcher = await Socket.open(b.ws_url, match_id, bob["token"])
         await watcher.recv()
-        talker = await Socket.open(a.ws_base, match_id, ana["token"])
+        talker = await Socket.open(a.ws_url, match_id, ana["token"])
         await talker.recv()
         await talker.send({"type": "message", "id": "hi", "text": "good luck"})
         seen: list[dict] = []
@@ -159,14 +159,14 @@ async def test_chat_ack_follows_its_event_and_keepalive(servers: list[Server]) -
         await watcher.close()
 
 
-async def test_presence_connects_and_lapses_across_processes(servers: list[Server]) -> None:
+async def test_presence_connects_and_lapses_across_processes(servers: list[ServerProcess]) -> None:
     a, b = servers
-    async with httpx.AsyncClient(base_url=a.base) as http:
+    async with httpx.AsyncClient(base_url=a.base_url) as http:
         ana, bob, created = await two_seat_match(http)
         match_id = created["id"]
-        watcher = await Socket.open(a.ws_base, match_id, ana["token"])
+        watcher = await Socket.open(a.ws_url, match_id, ana["token"])
         assert (await watcher.recv())["type"] == "snapshot"
-        bob_socket = await Socket.open(b.ws_base, match_id, bob["token"])
+        bob_socket = await Socket.open(b.ws_url, match_id, bob["token"])
         await bob_socket.recv()
 
         async def next_presence() -> dict:

@@ -7,14 +7,15 @@ from typing import Any
 import asyncpg
 import httpx
 
-from tests.realtime.conftest import Server
 from tests.realtime.wsclient import (
     Socket,
     events_of,
     rest_step,
+    seat_sockets,
     start,
     two_seat_match,
 )
+from tests.support.servers import ServerProcess
 
 
 async def _stored(database_url: str, match_id: str) -> list[asyncpg.Record]:
@@ -41,24 +42,18 @@ def _expected_copy(row: asyncpg.Record, seat: int) -> dict[str, Any]:
 
 
 async def test_two_processes_stream_in_order_complete_and_hidden(
-    servers: list[Server], ws_database: str
+    servers: list[ServerProcess], ws_database: str
 ) -> None:
     a, b = servers
-    async with httpx.AsyncClient(base_url=a.base) as http:
+    async with httpx.AsyncClient(base_url=a.base_url) as http:
         ana, bob, created = await two_seat_match(http)
         match_id = created["id"]
-        # Both seats watch through process B, from the very beginning.
-        feeds = {
-            0: await Socket.open(b.ws_base, match_id, ana["token"], after=0),
-            1: await Socket.open(b.ws_base, match_id, bob["token"], after=0),
-        }
-        await start(http, ana, match_id)
         holders = {0: ana, 1: bob}
+        # Both seats watch through process B, from the very beginning.
+        feeds = await seat_sockets(b.ws_url, match_id, holders, after=0)
+        await start(http, ana, match_id)
         # Every move is made through process A.
-        drivers = {
-            0: await Socket.open(a.ws_base, match_id, ana["token"], after=0),
-            1: await Socket.open(a.ws_base, match_id, bob["token"], after=0),
-        }
+        drivers = await seat_sockets(a.ws_url, match_id, holders, after=0)
         status = "playing"
         for _ in range(2000):
             status = await rest_step(http, match_id, holders, drivers)
@@ -86,21 +81,18 @@ async def test_two_processes_stream_in_order_complete_and_hidden(
             await driver.close()
 
 
-async def test_snapshot_then_events_and_reconnect_with_after(servers: list[Server]) -> None:
+async def test_snapshot_then_events_and_reconnect_with_after(servers: list[ServerProcess]) -> None:
     a, b = servers
-    async with httpx.AsyncClient(base_url=a.base) as http:
+    async with httpx.AsyncClient(base_url=a.base_url) as http:
         ana, bob, created = await two_seat_match(http)
         match_id = created["id"]
         await start(http, ana, match_id)
-        first = await Socket.open(a.ws_base, match_id, ana["token"])
+        first = await Socket.open(a.ws_url, match_id, ana["token"])
         snapshot = await first.recv()
         assert snapshot["type"] == "snapshot" and snapshot["view"]["you"]["seat"] == 0
         seen = snapshot["view"]["seq"]
         holders = {0: ana, 1: bob}
-        drivers = {
-            0: await Socket.open(a.ws_base, match_id, ana["token"], after=0),
-            1: await Socket.open(a.ws_base, match_id, bob["token"], after=0),
-        }
+        drivers = await seat_sockets(a.ws_url, match_id, holders, after=0)
         for _ in range(3):
             await rest_step(http, match_id, holders, drivers)
         now = (await http.get(f"/v1/matches/{match_id}", headers=ana["headers"])).json()["seq"]
@@ -110,7 +102,7 @@ async def test_snapshot_then_events_and_reconnect_with_after(servers: list[Serve
         # Missed while away: moves through A, reconnect to B with after=N.
         for _ in range(4):
             await rest_step(http, match_id, holders, drivers)
-        again = await Socket.open(b.ws_base, match_id, ana["token"], after=now)
+        again = await Socket.open(b.ws_url, match_id, ana["token"], after=now)
         latest = (await http.get(f"/v1/matches/{match_id}", headers=ana["headers"])).json()["seq"]
         missed = await again.events_until(latest)
         # seat_connected may come right after; everything up to `latest` must match exactly.

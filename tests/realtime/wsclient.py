@@ -156,3 +156,13 @@ class Socket:
 
     async def close(self) -> None:
         await self.connection.close()
+
+
+async def seat_sockets(
+    ws_base: str, match_id: str, holders: dict[int, dict[str, Any]], after: int | None = None
+) -> dict[int, Socket]:
+    """One socket per seat, each opened with that seat's holder's token."""
+    return {
+        seat: await Socket.open(ws_base, match_id, holder["token"], after=after)
+        for seat, holder in holders.items()
+    }

@@ -1,0 +1,241 @@
+"""Real servers for tests and benchmarks: fresh databases and uvicorn subprocesses.
+
+`fresh_database` drops, creates and migrates a database of its own on the test server
+(`tests.conftest._server_url()`: DOMINO_DATABASE_URL, else the embedded server; the benchmarks
+pass `bench_server()`); `ServerProcess` runs the app in a subprocess on a free port.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import asyncpg
+import httpx
+
+from domino_api.store.db import to_asyncpg_url, to_plain_url
+from domino_api.store.migrate import upgrade_to_head
+from tests.conftest import _server_url, _with_database
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCAL_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+# Every server runs with these unless its caller overrides them.
+SERVER_ENV = {
+    "DOMINO_CREATE_PLAYER_RATE_LIMIT": "100000",
+    "DOMINO_JOIN_RATE_LIMIT": "100000",
+    "DOMINO_LOG_LEVEL": "WARNING",
+}
+
+# What `domino-api serve --no-migrate` does (JSON logs, then uvicorn), without the CLI around it.
+SERVE = """
+import sys, uvicorn
+from domino_api.config import get_settings
+from domino_api.logs import configure_logging
+configure_logging(get_settings())
+uvicorn.run("domino_api.asgi:app", host="127.0.0.1", port=int(sys.argv[1]), log_config=None,
+            ws_ping_interval=None)
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def bench_server() -> str:
+    """The benchmarks' server: DOMINO_DATABASE_URL, else PostgreSQL on localhost:5432."""
+    return to_plain_url(os.environ.get("DOMINO_DATABASE_URL", LOCAL_SERVER))
+
+
+async def drop_database(name: str, server: str | None = None) -> None:
+    conn = await asyncpg.connect(server or to_plain_url(_server_url()))
+    try:
+        await conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", name
+        )
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+    finally:
+        await conn.close()
+
+
+async def create_database(name: str, server: str | None = None) -> str:
+    """Drop `name` if it exists and create it empty; return its libpq URL."""
+    server = server or to_plain_url(_server_url())
+    await drop_database(name, server)
+    conn = await asyncpg.connect(server)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return _with_database(server, name)
+
+
+async def fresh_database(name: str, server: str | None = None) -> str:
+    """Create `name` (dropping an old one) at the latest migration; return its asyncpg URL."""
+    url = to_asyncpg_url(await create_database(name, server))
+    await asyncio.to_thread(upgrade_to_head, url)
+    return url
+
+
+def fresh_database_sync(name: str) -> str:
+    """`fresh_database` for synchronous fixtures. In a thread of its own: asyncio.run() on the
+    main thread would close the event loop pytest-asyncio keeps for the session."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, fresh_database(name)).result()
+
+
+def serve_argv(port: int) -> list[str]:
+    """The app's own logging (DOMINO_LOG_*), no websocket pings."""
+    return [sys.executable, "-c", SERVE, str(port)]
+
+
+def uvicorn_argv(port: int, *extra: str) -> list[str]:
+    """`python -m uvicorn domino_api.asgi:app` with uvicorn's logging at warning."""
+    return [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "domino_api.asgi:app",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+        *extra,
+    ]
+
+
+class ServerProcess:
+    """The app in a subprocess on a free port; `start` again after `stop` or `kill` restarts it
+    on the same port, appending to the same log."""
+
+    def __init__(
+        self,
+        database_url: str,
+        log_path: Path | None = None,
+        *,
+        env: Mapping[str, str] | None = None,
+        argv: Callable[[int], list[str]] = serve_argv,
+        ready_path: str = "/healthz",
+    ) -> None:
+        self.database_url = database_url
+        self.log_path = log_path  # None: output discarded
+        self.env = {**SERVER_ENV, **(env or {})}
+        self.argv = argv
+        self.ready_path = ready_path
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def start(self) -> None:
+        env = {**os.environ, **self.env, "DOMINO_DATABASE_URL": self.database_url}
+        if self.log_path is None:
+            self.process = subprocess.Popen(
+                self.argv(self.port),
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            return
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                self.argv(self.port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+
+    def _ready(self, response: httpx.Response | None) -> bool:
+        if self.process is None or self.process.poll() is not None:
+            raise RuntimeError(f"server exited:\n{self.log_tail()}")
+        return response is not None and response.status_code == 200
+
+    def _not_ready(self, timeout: float) -> RuntimeError:
+        return RuntimeError(f"server not ready in {timeout} s:\n{self.log_tail()}")
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        """Poll `ready_path` until it answers 200; raise if the process exits or time runs out."""
+        deadline = time.monotonic() + timeout
+        with httpx.Client(base_url=self.base_url, timeout=2.0) as http:
+            while time.monotonic() < deadline:
+                try:
+                    response: httpx.Response | None = http.get(self.ready_path)
+                except httpx.HTTPError:
+                    response = None
+                if self._ready(response):
+                    return
+                time.sleep(0.1)
+        raise self._not_ready(timeout)
+
+    async def wait_ready_async(self, timeout: float = 30.0) -> None:
+        """`wait_ready` without blocking the event loop."""
+        deadline = time.monotonic() + timeout
+        async with httpx.AsyncClient(base_url=self.base_url, timeout=2.0) as http:
+            while time.monotonic() < deadline:
+                try:
+                    response: httpx.Response | None = await http.get(self.ready_path)
+                except httpx.HTTPError:
+                    response = None
+                if self._ready(response):
+                    return
+                await asyncio.sleep(0.1)
+        raise self._not_ready(timeout)
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flushing, exactly like a crashed machine's process."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self, sig: int = signal.SIGINT, timeout: float = 10.0) -> None:
+        """Ask for a graceful shutdown (`sig`); SIGKILL after `timeout` seconds."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(sig)
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def log_tail(self, lines: int = 40) -> str:
+        if self.log_path is None or not self.log_path.exists():
+            return ""
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+
+
+@asynccontextmanager
+async def serving(name: str, log_path: Path) -> AsyncIterator[ServerProcess]:
+    """A fresh database `name` on the test server and a server over it, ready (/readyz); on the
+    way out the server stops (its log tail printed if the body failed) and `name` is dropped."""
+    server = ServerProcess(await fresh_database(name), log_path, ready_path="/readyz")
+    server.start()
+    try:
+        await server.wait_ready_async()
+        yield server
+    except BaseException:
+        print(server.log_tail())
+        raise
+    finally:
+        server.stop()
+        await drop_database(name)
