@@ -35,6 +35,9 @@ class Table:
     state: engine.MatchState
     names: dict[str, str] = field(default_factory=dict)
     tile_backs: dict[str, str] = field(default_factory=dict)
+    # Transitions applied to the row in memory but not yet written (see `persist`/`flush`).
+    staged: list[dict[str, Any]] = field(default_factory=list)
+    dirty: bool = False
 
     @property
     def over(self) -> bool:
@@ -64,7 +67,11 @@ async def load(session: AsyncSession, match_id: str, *, for_update: bool) -> Tab
 async def table_of(session: AsyncSession, match: Match) -> Table:
     """The table around a match row already read (and locked, when writing)."""
     rows = await matches_repo.seats_with_holders(session, match.id)
-    table = Table(match=match, seats=[seat for seat, _, _ in rows], state=_state_of(match))
+    state = _cached_state(match)
+    if state is None:
+        state = engine.from_json(await matches_repo.snapshot_of(session, match))
+        _remember(match, state)
+    table = Table(match=match, seats=[seat for seat, _, _ in rows], state=state)
     for seat, name, tile_back in rows:
         if seat.player_id and name is not None:
             table.names[seat.player_id] = name
@@ -78,13 +85,11 @@ async def table_of(session: AsyncSession, match: Match) -> Table:
 _STATES: dict[str, tuple[tuple[int, datetime], engine.MatchState]] = {}
 
 
-def _state_of(match: Match) -> engine.MatchState:
+def _cached_state(match: Match) -> engine.MatchState | None:
     cached = _STATES.get(match.id)
     if cached is not None and cached[0] == (match.seq, match.updated_at):
         return cached[1]
-    state = engine.from_json(match.snapshot)
-    _remember(match, state)
-    return state
+    return None
 
 
 def _remember(match: Match, state: engine.MatchState) -> None:
@@ -146,7 +151,12 @@ async def persist(
     action: dict[str, Any],
     next_hand_delay_s: float = 30.0,
 ) -> list[dict[str, Any]]:
-    """Store one transition: snapshot, status, deadlines, its events, and a NOTIFY on commit."""
+    """Stage one transition: status and deadlines on the row, its events on the table.
+
+    Nothing is written here: `flush` writes the snapshot, the events and the NOTIFY once for
+    all the transitions of a step (an action and the computer replies). A match that newly
+    ends is flushed at once, before the records and tournament hooks run.
+    """
     now = clock.now()
     before = table.state
     table.state = transition.state
@@ -158,7 +168,6 @@ async def persist(
     rows = [_event_row(table, event, now) for event in transition.events]
     if rows:
         rows[0]["action"] = action
-    match.snapshot = engine.to_json(table.state)
     match.seq = table.state.seq
     match.game_seq = table.state.game_seq
     match.status = table.state.status
@@ -170,11 +179,11 @@ async def persist(
         match.next_hand_at = None
     match.due_at = due_at(table)
     _remember(match, table.state)
-    await session.flush()
-    await matches_repo.insert_events(session, rows)
-    if rows:
-        await matches_repo.notify(session, match.id, table.state.seq)
+    table.staged += rows
+    table.dirty = True
     if newly_over:
+        await flush(session, table)
+        await session.flush()  # seats too: the hooks below read and write around them
         await records.on_match_finished(session, table, now)
         # --- tournaments: a tournament match ended; record it and advance (tournaments/hooks)
         if match.tournament_id is not None:
@@ -182,6 +191,20 @@ async def persist(
 
             await hooks.on_match_over(session, clock, table)
     return rows
+
+
+async def flush(session: AsyncSession, table: Table) -> None:
+    """Write what `persist` staged: the row with its snapshot, the events, a NOTIFY on commit.
+
+    Every caller of `persist` flushes before returning, so the transaction never commits (or
+    reads events back) with staged transitions left over.
+    """
+    if not table.dirty:
+        return
+    rows, table.staged, table.dirty = table.staged, [], False
+    table.match.snapshot = engine.to_json(table.state)
+    await matches_repo.write_match(session, table.match, table.state.seq if rows else None)
+    await matches_repo.insert_events(session, rows)
 
 
 def due_at(table: Table) -> datetime | None:
@@ -244,7 +267,7 @@ async def apply(
     transition = engine.apply(table.state, seat, action)
     note = {"seat": seat, "action": engine.action_to_json(action)}
     rows = await persist(session, clock, table, transition, note, next_hand_delay_s)
-    rows += await run_computers(session, clock, table, next_hand_delay_s)
+    rows += await run_computers(session, clock, table, next_hand_delay_s)  # flushes
     return rows
 
 
@@ -258,7 +281,9 @@ async def record(
 ) -> list[dict[str, Any]]:
     """A service event (chat, presence, seats): bumps seq through the engine, stored alike."""
     transition = engine.record(table.state, event_type, data, private)
-    return await persist(session, clock, table, transition, {"record": event_type})
+    rows = await persist(session, clock, table, transition, {"record": event_type})
+    await flush(session, table)
+    return rows
 
 
 def _computer_rng(table: Table) -> random.Random:
@@ -288,6 +313,7 @@ async def run_computers(
         else:
             break
         rows += await persist(session, clock, table, transition, note, next_hand_delay_s)
+    await flush(session, table)
     return rows
 
 
