@@ -33,9 +33,6 @@ class Settings(BaseSettings):
     create_player_rate_limit: int = 30
     rate_window_s: float = 60.0
 
-    # Tables that never start, and tables nobody is at, are abandoned after this long.
-    abandon_after_s: float = 24 * 3600
-    next_hand_delay_s: float = 30.0
     check_in_s: float = 300.0
     worker_interval_s: float = 5.0
 
