@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import httpx
 
@@ -11,19 +12,24 @@ from tests.realtime.wsclient import new_player
 from tests.support.servers import ServerProcess
 
 
+async def _started_table(http: httpx.AsyncClient, opponent: str) -> tuple[dict[str, Any], str]:
+    """A started house-nines table to 30: Ana against a computer seat."""
+    ana = await new_player(http, "Ana")
+    body = {
+        "ruleset": "house-nines",
+        "seats": [{"type": "human"}, {"type": "bot", "strategy": opponent}],
+        "options": {"target": 30},
+    }
+    created = (await http.post("/v1/matches", json=body, headers=ana["headers"])).json()
+    r = await http.post(f"/v1/matches/{created['id']}/start", json={}, headers=ana["headers"])
+    assert r.status_code == 200, r.text
+    return ana, created["id"]
+
+
 async def test_bot_client_plays_a_match_to_the_end(servers: list[ServerProcess]) -> None:
     a, _ = servers
     async with httpx.AsyncClient(base_url=a.base_url) as http:
-        ana = await new_player(http, "Ana")
-        body = {
-            "ruleset": "house-nines",
-            "seats": [{"type": "human"}, {"type": "bot", "strategy": "random"}],
-            "options": {"target": 30},
-        }
-        created = (await http.post("/v1/matches", json=body, headers=ana["headers"])).json()
-        match_id = created["id"]
-        r = await http.post(f"/v1/matches/{match_id}/start", json={}, headers=ana["headers"])
-        assert r.status_code == 200, r.text
+        ana, match_id = await _started_table(http, "random")
         notes: list[str] = []
         client = BotClient(a.base_url, match_id, ana["token"], "random", say=notes.append)
         status = await asyncio.wait_for(client.play(), 40)
@@ -41,16 +47,7 @@ def test_socket_urls() -> None:
 async def test_planner_bot_decides_from_the_rebuilt_seat_view(servers: list[ServerProcess]) -> None:
     a, _ = servers
     async with httpx.AsyncClient(base_url=a.base_url) as http:
-        ana = await new_player(http, "Ana")
-        body = {
-            "ruleset": "house-nines",
-            "seats": [{"type": "human"}, {"type": "bot", "strategy": "plain"}],
-            "options": {"target": 30},
-        }
-        created = (await http.post("/v1/matches", json=body, headers=ana["headers"])).json()
-        match_id = created["id"]
-        r = await http.post(f"/v1/matches/{match_id}/start", json={}, headers=ana["headers"])
-        assert r.status_code == 200, r.text
+        ana, match_id = await _started_table(http, "plain")
         notes: list[str] = []
         client = BotClient(a.base_url, match_id, ana["token"], "planner", say=notes.append)
         status = await asyncio.wait_for(client.play(), 60)
