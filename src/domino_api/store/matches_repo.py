@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
+import asyncpg
 from sqlalchemy import Table, Text, Update, bindparam, func, inspect, select, text, update
-from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.dialects.postgresql import JSONB, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
 from sqlalchemy.orm.attributes import set_committed_value
@@ -31,16 +33,23 @@ async def get(session: AsyncSession, match_id: str) -> Match | None:
     return await session.get(Match, match_id)
 
 
+# The hot reads are built once: SQLAlchemy memoizes a statement's cache key on the object, so a
+# prebuilt statement skips the key generation that costs about as much as running it.
+_LOCK = (
+    select(Match)
+    .where(Match.id == bindparam("match_id"))
+    .options(defer(Match.snapshot))
+    .with_for_update()
+)
+
+
 async def lock(session: AsyncSession, match_id: str) -> Match | None:
     """The write path's first step: the row lock serialises every action on one match.
 
     The snapshot (several KB of JSONB) is left unloaded: the parsed state is usually cached
     (matches/table.py); `snapshot_of` reads it when it is not.
     """
-    stmt = (
-        select(Match).where(Match.id == match_id).options(defer(Match.snapshot)).with_for_update()
-    )
-    return (await session.execute(stmt)).scalar_one_or_none()
+    return (await session.execute(_LOCK, {"match_id": match_id})).scalar_one_or_none()
 
 
 async def snapshot_of(session: AsyncSession, match: Match) -> dict[str, Any]:
@@ -58,17 +67,20 @@ async def seats(session: AsyncSession, match_id: str) -> list[Seat]:
     return list((await session.execute(stmt)).scalars())
 
 
+_SEATS_WITH_HOLDERS = (
+    select(Seat, Player.name, Player.tile_back)
+    .outerjoin(Player, Player.id == Seat.player_id)
+    .where(Seat.match_id == bindparam("match_id"))
+    .order_by(Seat.seat)
+)
+
+
 async def seats_with_holders(
     session: AsyncSession, match_id: str
 ) -> list[tuple[Seat, str | None, str | None]]:
     """Seats and their holders' names and tile backs, in one round trip."""
-    stmt = (
-        select(Seat, Player.name, Player.tile_back)
-        .outerjoin(Player, Player.id == Seat.player_id)
-        .where(Seat.match_id == match_id)
-        .order_by(Seat.seat)
-    )
-    return [(row[0], row[1], row[2]) for row in (await session.execute(stmt)).all()]
+    result = await session.execute(_SEATS_WITH_HOLDERS, {"match_id": match_id})
+    return [(row[0], row[1], row[2]) for row in result.all()]
 
 
 async def live_by_code(session: AsyncSession, code: str) -> Match | None:
@@ -107,13 +119,59 @@ async def write_match(session: AsyncSession, match: Match, notify_seq: int | Non
         if notify_seq is not None:
             await notify(session, match.id, notify_seq)
         return
-    params = {f"v_{key}": value for key, value in changes.items()}
-    params["w_id"] = match.id
-    if notify_seq is not None:
-        params["n_channel"], params["n_payload"] = CHANNEL, f"{match.id}:{notify_seq}"
-    await session.execute(_match_update(tuple(sorted(changes)), notify_seq is not None), params)
+    driver = await _driver(session)
+    keys = tuple(sorted(changes))
+    if driver is not None:
+        values = [_raw_value(MATCHES, key, changes[key]) for key in keys]
+        sql = _raw_match_update(keys, notify_seq is not None)
+        if notify_seq is not None:
+            values += [CHANNEL, f"{match.id}:{notify_seq}"]
+        await driver.execute(sql, match.id, *values)
+    else:
+        params = {f"v_{key}": value for key, value in changes.items()}
+        params["w_id"] = match.id
+        if notify_seq is not None:
+            params["n_channel"], params["n_payload"] = CHANNEL, f"{match.id}:{notify_seq}"
+        await session.execute(_match_update(keys, notify_seq is not None), params)
     for key, value in changes.items():
         set_committed_value(match, key, value)
+
+
+async def _driver(session: AsyncSession) -> asyncpg.Connection | None:
+    """The asyncpg connection under the session, once its transaction has begun.
+
+    The move path's writes go straight to it: through SQLAlchemy each statement costs several
+    times the driver's own work (measured in bench/README.md "Load"). Before the transaction
+    has begun (the SQLAlchemy adapter begins it lazily) the caller must use the session, or
+    the statement would run outside the transaction.
+    """
+    connection = await session.connection()
+    fairy = await connection.get_raw_connection()
+    driver = fairy.driver_connection
+    if isinstance(driver, asyncpg.Connection) and driver.is_in_transaction():
+        return driver
+    return None
+
+
+def _raw_value(table: Table, key: str, value: Any) -> Any:
+    # The SQLAlchemy-installed codec takes JSON as text; SQLAlchemy would encode it the same way.
+    if value is not None and isinstance(table.c[key].type, JSONB):
+        return json.dumps(value)
+    return value
+
+
+_RAW_MATCH_UPDATES: dict[tuple[tuple[str, ...], bool], str] = {}
+
+
+def _raw_match_update(keys: tuple[str, ...], notifying: bool) -> str:
+    sql = _RAW_MATCH_UPDATES.get((keys, notifying))
+    if sql is None:
+        sets = ", ".join(f"{key} = ${n}" for n, key in enumerate(keys, start=2))
+        sql = f"UPDATE matches SET {sets} WHERE id = $1"
+        if notifying:
+            sql += f" RETURNING pg_notify(${len(keys) + 2}, ${len(keys) + 3})"
+        _RAW_MATCH_UPDATES[(keys, notifying)] = sql
+    return sql
 
 
 # Built once per set of changed columns: building a statement costs about as much as running it.
@@ -135,10 +193,23 @@ def _match_update(keys: tuple[str, ...], notifying: bool) -> Update:
     return stmt
 
 
+EVENT_COLUMNS = ("match_id", "seq", "type", "at", "data", "private", "action")
+INSERT_EVENT = (
+    f"INSERT INTO match_events ({', '.join(EVENT_COLUMNS)}) "
+    f"VALUES ({', '.join(f'${n}' for n in range(1, len(EVENT_COLUMNS) + 1))})"
+)
+
+
 async def insert_events(session: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
-    if rows:
+    if not rows:
+        return
+    driver = await _driver(session)
+    if driver is None:
         # The Core table: no ORM bulk machinery (and no autoflush) for a plain multi-row INSERT.
         await session.execute(insert(EVENTS), list(rows))
+        return
+    records = [tuple(_raw_value(EVENTS, key, row[key]) for key in EVENT_COLUMNS) for row in rows]
+    await driver.executemany(INSERT_EVENT, records)
 
 
 async def notify(session: AsyncSession, match_id: str, seq: int) -> None:
