@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import statistics
 import subprocess
@@ -42,6 +43,7 @@ from tests.support.servers import (  # noqa: E402
     bench_server,
     create_database,
     fresh_database,
+    serve_argv,
 )
 
 SERVER = bench_server()
@@ -242,7 +244,7 @@ def profile(pid: int, seconds: int, out: Path) -> subprocess.Popen[bytes] | None
     """py-spy (pip install py-spy) samples the server while a level runs: collapsed stacks."""
     beside = Path(sys.executable).parent / "py-spy"
     spy = str(beside) if beside.exists() else "py-spy"
-    command = [spy, "record", "--pid", str(pid), "--duration", str(seconds)]
+    command = [spy, "record", "--pid", str(pid), "--duration", str(seconds), "--subprocesses"]
     command += ["--format", "raw", "--output", str(out), "--rate", "200", "--nonblocking"]
     try:
         return subprocess.Popen(
@@ -332,12 +334,21 @@ async def main() -> None:
     parser.add_argument("--raw-seconds", type=float, default=5.0)
     parser.add_argument("--profile", action="store_true", help="py-spy one level (--profile-at)")
     parser.add_argument("--profile-at", type=int, default=32, help="the level to profile")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="uvicorn worker processes (`serve --workers`)"
+    )
     args = parser.parse_args()
     levels = [int(c) for c in args.clients.split(",")]
 
     load_url = to_plain_url(await fresh_database(LOAD_DB, SERVER))
     workdir = Path(tempfile.mkdtemp(prefix="domino-load-"))
-    server = ServerProcess(load_url, workdir / "server.log", env=SERVER_ENV, ready_path="/readyz")
+    server = ServerProcess(
+        load_url,
+        workdir / "server.log",
+        env=SERVER_ENV,
+        argv=functools.partial(serve_argv, workers=args.workers),
+        ready_path="/readyz",
+    )
     server.start()
     results: list[Level] = []
     profile_path = workdir / "profile.txt"

@@ -42,8 +42,9 @@ import sys, uvicorn
 from domino_api.config import get_settings
 from domino_api.logs import configure_logging
 configure_logging(get_settings())
+workers = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 uvicorn.run("domino_api.asgi:app", host="127.0.0.1", port=int(sys.argv[1]), log_config=None,
-            ws_ping_interval=None)
+            ws_ping_interval=None, workers=workers)
 """
 
 
@@ -95,9 +96,9 @@ def fresh_database_sync(name: str) -> str:
         return pool.submit(asyncio.run, fresh_database(name)).result()
 
 
-def serve_argv(port: int) -> list[str]:
-    """The app's own logging (DOMINO_LOG_*), no websocket pings."""
-    return [sys.executable, "-c", SERVE, str(port)]
+def serve_argv(port: int, workers: int = 1) -> list[str]:
+    """The app's own logging (DOMINO_LOG_*), no websocket pings; `workers` uvicorn processes."""
+    return [sys.executable, "-c", SERVE, str(port), str(workers)]
 
 
 def uvicorn_argv(port: int, *extra: str) -> list[str]:
