@@ -93,6 +93,11 @@ def _cached_state(match: Match) -> engine.MatchState | None:
 
 
 def _remember(match: Match, state: engine.MatchState) -> None:
+    if state.status in OVER:
+        # An ended match is rarely read again: keeping it would only grow the heap, and a heap
+        # that keeps growing brings full garbage collections (tens of ms) into the move path.
+        _STATES.pop(match.id, None)
+        return
     if len(_STATES) >= 10_000:
         _STATES.clear()
     _STATES[match.id] = ((state.seq, match.updated_at), state)
