@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import json
 import statistics
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -109,9 +111,42 @@ def move_body(view: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------- the service under load
 
 
+class CpuMeter:
+    """CPU seconds spent by the server's processes and by PostgreSQL's during one level.
+
+    Processes that start during the level count from zero; any that end during it are missed
+    (the pools keep their connections, so these are few).
+    """
+
+    def __init__(self, server_pid: int) -> None:
+        self.server_pid = server_pid
+        self.start = self._sample()
+
+    def _processes(self) -> dict[str, list[psutil.Process]]:
+        root = psutil.Process(self.server_pid)
+        postgres = [p for p in psutil.process_iter(["name"]) if p.info["name"] == "postgres"]
+        return {"server": [root, *root.children(recursive=True)], "postgres": postgres}
+
+    def _sample(self) -> dict[tuple[str, int], float]:
+        seconds: dict[tuple[str, int], float] = {}
+        for group, processes in self._processes().items():
+            for process in processes:
+                with contextlib.suppress(psutil.Error):
+                    times = process.cpu_times()
+                    seconds[(group, process.pid)] = times.user + times.system
+        return seconds
+
+    def used(self) -> dict[str, float]:
+        totals: dict[str, float] = defaultdict(float)
+        for (group, pid), now in self._sample().items():
+            totals[group] += now - self.start.get((group, pid), 0.0)
+        return dict(totals)
+
+
 @dataclass
 class Level:
     clients: int
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds by group (CpuMeter)
     latencies: list[float] = field(default_factory=list)
     statuses: Counter[int] = field(default_factory=Counter)
     matches_done: int = 0
@@ -121,6 +156,14 @@ class Level:
     @property
     def moves_per_s(self) -> float:
         return len(self.latencies) / self.elapsed if self.elapsed else 0.0
+
+    def cpu_line(self) -> str:
+        """Cores busy and CPU milliseconds per move request, for the server and PostgreSQL."""
+        moves = max(len(self.latencies), 1)
+        return "  ".join(
+            f"{group} {seconds / self.elapsed:.2f} cores, {1000 * seconds / moves:.2f} ms/move"
+            for group, seconds in sorted(self.cpu.items())
+        )
 
     def pct(self, q: float) -> float:
         ordered = sorted(self.latencies)
@@ -156,7 +199,7 @@ async def play_matches(http: Http, token: str, level: Level, deadline: float) ->
             view = answer["view"]
 
 
-async def run_level(port: int, clients: int, seconds: float) -> Level:
+async def run_level(server_pid: int, port: int, clients: int, seconds: float) -> Level:
     level = Level(clients)
     https = [Http(port) for _ in range(clients)]
     tokens = []
@@ -164,12 +207,14 @@ async def run_level(port: int, clients: int, seconds: float) -> Level:
         status, player = await http.request("POST", "/v1/players", {"name": f"load{index}"})
         assert status == 201, player
         tokens.append(player["token"])
+    meter = CpuMeter(server_pid)
     started = time.perf_counter()
     deadline = started + seconds
     await asyncio.gather(
         *(play_matches(h, t, level, deadline) for h, t in zip(https, tokens, strict=True))
     )
     level.elapsed = time.perf_counter() - started
+    level.cpu = meter.used()
     for http in https:
         await http.close()
     return level
@@ -358,7 +403,7 @@ async def main() -> None:
             spy = None
             if args.profile and clients == args.profile_at:
                 spy = profile(server.pid, int(args.seconds) - 2, profile_path)
-            level = await run_level(server.port, clients, args.seconds)
+            level = await run_level(server.pid, server.port, clients, args.seconds)
             if spy is not None:
                 spy.wait(timeout=60)
             results.append(level)
@@ -369,6 +414,7 @@ async def main() -> None:
                 f"statuses {dict(level.statuses)})",
                 flush=True,
             )
+            print(f"         {level.cpu_line()}", flush=True)
     finally:
         server.stop(timeout=15)
 
