@@ -72,6 +72,39 @@ class Event:
         return cls(int(data["seq"]), str(data["type"]), dict(data["data"]), private)
 
 
+def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
+    # The slot's own descriptor: setting through it skips object.__setattr__'s lookup by name.
+    setter: Callable[[object, object], None] = cls.__dict__[name].__set__
+    return setter
+
+
+_new = object.__new__
+_event_seq = _slot_setter(Event, "seq")
+_event_type = _slot_setter(Event, "type")
+_event_data = _slot_setter(Event, "data")
+_event_private = _slot_setter(Event, "private")
+
+
+def new_event(
+    seq: int,
+    type: str,
+    data: Mapping[str, object],
+    private: Mapping[int, Mapping[str, object]],
+) -> Event:
+    """`Event(seq, type, data, private)` without the frozen dataclass `__init__` (a Python frame
+    and four `object.__setattr__` calls): the same object, built in about half the time. The
+    engine's event builders use it because the service reads the events of every move."""
+    event: Event = _new(Event)
+    _event_seq(event, seq)
+    _event_type(event, type)
+    _event_data(event, data)
+    _event_private(event, private)
+    return event
+
+
+_function: type = type(new_event)  # what a builder is: a plain function or closure
+
+
 class Transition:
     """The state after an action and the events it caused.
 
@@ -80,11 +113,11 @@ class Transition:
     `state` never pay for them. Immutable like the rest: attributes cannot be set or deleted.
     """
 
-    __slots__ = ("_build", "_events", "state")
+    # `_events` holds the events, or until first access the function that builds them.
+    __slots__ = ("_events", "state")
 
     state: MatchState
-    _events: tuple[Event, ...]
-    _build: Callable[[MatchState], tuple[Event, ...]] | None
+    _events: tuple[Event, ...] | Callable[[MatchState], tuple[Event, ...]]
 
     def __init__(self, state: MatchState, events: tuple[Event, ...]) -> None:
         _set(self, "state", state)
@@ -92,16 +125,12 @@ class Transition:
 
     @property
     def events(self) -> tuple[Event, ...]:
-        try:
-            return self._events  # unset until built
-        except AttributeError:
-            pass
-        build = self._build
-        assert build is not None
-        events = build(self.state)
-        _set(self, "_events", events)
-        _set(self, "_build", None)
-        return events
+        events = self._events
+        if events.__class__ is not _function:
+            return events  # type: ignore[return-value]
+        built = events(self.state)  # type: ignore[operator]
+        _set_events(self, built)
+        return built
 
     def __setattr__(self, name: str, value: object) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
@@ -126,7 +155,8 @@ class Transition:
 
 
 _set = object.__setattr__
-_new = object.__new__
+_set_state = _slot_setter(Transition, "state")
+_set_events = _slot_setter(Transition, "_events")
 
 
 def lazy_transition(
@@ -134,6 +164,6 @@ def lazy_transition(
 ) -> Transition:
     """A Transition whose events are `build(state)`, built on first access of `.events`."""
     transition: Transition = _new(Transition)
-    _set(transition, "state", state)
-    _set(transition, "_build", build)
+    _set_state(transition, state)
+    _set_events(transition, build)
     return transition

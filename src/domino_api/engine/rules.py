@@ -38,7 +38,10 @@ from domino_api.engine.events import (
     SERVICE_EVENTS,
     Event,
     Transition,
+    _set_events,
+    _set_state,
     lazy_transition,
+    new_event,
 )
 from domino_api.engine.layout import EMPTY_BOARD, Board, OpenEnd, fives_points, place
 from domino_api.engine.openers import open_hand
@@ -58,10 +61,11 @@ from domino_api.engine.state import (
 from domino_api.engine.tiles import Tile, full_set, tile_problem
 
 _new = tuple.__new__
-SPINNER_FIRST = "spinner_first_double"
 _new_object = object.__new__
-_set = object.__setattr__
-_NO_PLAYS: Mapping[Tile, LegalAction] = {}
+SPINNER_FIRST = "spinner_first_double"
+# Legal lists with nothing to play: shared, like the zero-point plays.
+_DRAW_ONLY = (DRAW_ACTION,)
+_PASS_ONLY = (PASS_ACTION,)
 
 OVER = frozenset({"finished", "abandoned", "cancelled"})
 
@@ -83,6 +87,12 @@ class RuleData:
     # two open ends -> tile -> its plays there; filled as lines come up
     lines: dict[tuple[OpenEnd, ...], dict[Tile, tuple[LegalAction, ...]]]
     following: tuple[int, ...]  # the seat after each seat
+    # Plays never score and a double never has to be covered: on a line (no spinner yet) a
+    # move's legal list then depends only on the two exposed pips and the tiles held.
+    plain: bool
+    spinner_first: bool
+    # [left pip][right pip] -> a tile's plays on that line (left first), built on first use
+    line: list[list[Callable[[Tile], tuple[LegalAction, ...]] | None]]
 
 
 def rule_data(ruleset: Ruleset) -> RuleData:
@@ -116,6 +126,9 @@ def _rule_data(ruleset: Ruleset) -> RuleData:
         plays=plays,
         lines={},
         following=(*range(1, ruleset.players), 0),
+        plain=ruleset.play_scoring != "fives" and not ruleset.cover_doubles,
+        spinner_first=ruleset.layout == SPINNER_FIRST,
+        line=[[None] * (ruleset.max_pip + 1) for _ in range(ruleset.max_pip + 1)],
     )
 
 
@@ -169,13 +182,21 @@ def compute_legal(
     if options:
         return tuple(options)
     if rd.may_draw and stock_left > 0:
-        return (DRAW_ACTION,)
-    return (PASS_ACTION,)
+        return _DRAW_ONLY
+    return _PASS_ONLY
 
 
 def _line_table(rd: RuleData, ends: tuple[OpenEnd, ...]) -> dict[Tile, tuple[LegalAction, ...]]:
     """Each tile's plays (left end first) when the two open ends are `ends`; cached per ruleset."""
     (left, left_pip, _), (right, right_pip, _) = ends
+    table = _fits(rd, left, left_pip, right, right_pip)
+    rd.lines[ends] = table
+    return table
+
+
+def _fits(
+    rd: RuleData, left: str, left_pip: int, right: str, right_pip: int
+) -> dict[Tile, tuple[LegalAction, ...]]:
     table: dict[Tile, tuple[LegalAction, ...]] = {}
     for t, on_left in rd.plays[left].items():
         options = []
@@ -184,8 +205,15 @@ def _line_table(rd: RuleData, ends: tuple[OpenEnd, ...]) -> dict[Tile, tuple[Leg
         if right_pip in t:
             options.append(rd.plays[right][t])
         table[t] = tuple(options)
-    rd.lines[ends] = table
     return table
+
+
+def _line_by_pips(rd: RuleData, left: int, right: int) -> Callable[[Tile], tuple[LegalAction, ...]]:
+    """`_line_table` for a line whose ends are left and right (every board without a spinner),
+    indexed by the two pips, so the hot path neither builds nor hashes the ends; kept as the
+    table's bound `__getitem__`, ready for `map`."""
+    fits = rd.line[left][right] = _fits(rd, "left", left, "right", right).__getitem__
+    return fits
 
 
 def _play_option(rd: RuleData, board: Board, tile: Tile, end: str | None) -> LegalAction:
@@ -243,7 +271,7 @@ def _acting_hand(state: MatchState, seat: int | None) -> HandState:
 
 def _turn_event(seq: int, seat: int, must_cover: MustCover | None, legal: object) -> Event:
     cover = None if must_cover is None else {"tile": must_cover[0], "ends": must_cover[1]}
-    return Event(
+    return new_event(
         seq,
         "turn",
         {"seat": seat, "deadline": None, "must_cover": cover},
@@ -252,34 +280,142 @@ def _turn_event(seq: int, seat: int, must_cover: MustCover | None, legal: object
 
 
 def _play(state: MatchState, seat: int | None, action: Play) -> Transition:
-    hand = state.hand
-    if state.status != "playing" or hand is None or seat is None or seat != hand.turn:
+    # Unpacking a NamedTuple reads every field in one go; each `.field` or `[i]` on one is a
+    # generic lookup (the interpreter only specialises exact tuples), so the hot path unpacks.
+    ruleset, secret, status, seq, _, cut, number, scores, won, forfeited, hand, history, _ = state
+    if status != "playing" or hand is None:
+        hand = _acting_hand(state, seat)  # raises
+    h_number, attempt, opener, dealt, stock, drawn, hands, board, turn, _, _, _, moves, legal, _ = (
+        hand
+    )
+    if seat is None or seat != turn:
         hand = _acting_hand(state, seat)  # raises
     assert seat is not None
+    recent = _recent
+    rd = recent[1] if recent is not None and recent[0] is ruleset else rule_data(ruleset)
+    end = action.end
+    # Plays worth 0 points are shared objects, so the common case is one lookup and an
+    # identity match; a JSON list, a scoring play (fives) or a refused one takes the loop.
+    try:
+        option = rd.plays[end][action.tile]
+    except (KeyError, TypeError):  # no such end or tile, or an unhashable one
+        option = None
+    if option is None or option not in legal:
+        option = _matching_play(state, hand, seat, action, legal)  # raises if refused
+    tile = option.tile
+    assert tile is not None
+    a, b = tile
+    tiles, ends, _, spinner, _ = board
+    if not rd.plain or spinner is not None or end is None or (a == b and rd.spinner_first):
+        return _play_general(state, hand, seat, action, rd, option)
+    # The most common move of all: a tile joins a line, no points, no double to cover.
+    # layout.place's line branch and compute_legal's, inlined; every tuple built once.
+    left, right = ends
+    if end == "left":
+        outer = b if a == left[1] else a
+        left = (end, outer, 2 * outer if a == b else outer)
+    else:
+        outer = b if a == right[1] else a
+        right = (end, outer, 2 * outer if a == b else outer)
+    # `+` rather than `(*t, x)` here and below: a concatenation is one allocation, while
+    # unpacking goes through a list.
+    tiles = tiles + ((tile, end, outer, False),)  # noqa: RUF005
+    board = _new(Board, (tiles, (left, right), left[2] + right[2], None, ()))
+    held = hands[seat]
+    at = held.index(tile)
+    remaining = held[:at] + held[at + 1 :]
+    changed = list(hands)
+    changed[seat] = remaining
+    hands = tuple(changed)
+    seq += 1
+    moves = moves + (_new(Move, (seq, seat, "play", tile, end, 0, action.reason)),)  # noqa: RUF005
+    if not remaining:
+        before = _lazy_play_events(seq, seat, tile, end, board, 0, scores)
+        points = domino_points(ruleset, seat, hand_pips(hands))
+        played = (hands, board, moves, 0)
+        return _end_hand(state, hand, played, seq, before, scores, "domino", seat, points)
+    turn = rd.following[seat]
+    fits = rd.line[left[1]][right[1]] or _line_by_pips(rd, left[1], right[1])
+    # Each tile's plays in hand order; `sum` concatenates them in C (most are empty, and
+    # adding an empty tuple copies nothing).
+    legal = sum(map(fits, hands[turn]), ())
+    if not legal:
+        legal = _DRAW_ONLY if rd.may_draw and len(stock) > drawn else _PASS_ONLY
+    hand = _new(
+        HandState,
+        (
+            h_number,
+            attempt,
+            opener,
+            dealt,
+            stock,
+            drawn,
+            hands,
+            board,
+            turn,
+            None,
+            None,
+            0,
+            moves,
+            legal,
+            None,
+        ),
+    )
+    seq += 1
+    state = _new(
+        MatchState,
+        (
+            ruleset,
+            secret,
+            status,
+            seq,
+            seq,
+            cut,
+            number,
+            scores,
+            won,
+            forfeited,
+            hand,
+            history,
+            None,
+        ),
+    )
+    transition: Transition = _new_object(Transition)
+    _set_state(transition, state)
+    _set_events(transition, _played_events)
+    return transition
+
+
+def _matching_play(
+    state: MatchState,
+    hand: HandState,
+    seat: int,
+    action: Play,
+    legal: tuple[LegalAction, ...],
+) -> LegalAction:
+    """The legal play `action` names, found the long way; an IllegalMove if there is none."""
     tile = action.tile
     if type(tile) is not tuple and tile_problem(tile, state.ruleset.max_pip) is None:
         tile = (tile[0], tile[1])  # a JSON list is as good as a tuple
     end = action.end
-    recent = _recent
-    rd = (
-        recent[1] if recent is not None and recent[0] is state.ruleset else rule_data(state.ruleset)
-    )
-    legal = hand.legal
-    # Plays worth 0 points are shared objects, so the common case is one lookup and an
-    # identity match; a scoring play (fives) or a refused one takes the loop.
-    try:
-        option = rd.plays.get(end, _NO_PLAYS).get(tile)
-    except TypeError:  # an unhashable end or tile: refused below, with the reason
-        option = None
-    if option is None or option not in legal:
-        for option in legal:
-            if option.tile == tile and option.end == end:
-                break
-        else:
-            raise _explain_play(state, hand, seat, action)
-    chosen = option.tile
-    assert chosen is not None
-    tile = chosen
+    for option in legal:
+        if option.tile == tile and option.end == end:
+            return option
+    raise _explain_play(state, hand, seat, action)
+
+
+def _play_general(
+    state: MatchState,
+    hand: HandState,
+    seat: int,
+    action: Play,
+    rd: RuleData,
+    option: LegalAction,
+) -> Transition:
+    """A play of any kind: scoring, a double to cover, a spinner, the opening tile."""
+    end = action.end
+    tile = option.tile
+    assert tile is not None
     board = hand.board
     a, b = tile
     if board.spinner is None and end is not None and (a != b or rd.layout != SPINNER_FIRST):
@@ -335,9 +471,9 @@ def _play(state: MatchState, seat: int | None, action: Play) -> Transition:
         if options:
             legal = tuple(options)
         elif rd.may_draw and len(hand.stock) > hand.drawn:
-            legal = (DRAW_ACTION,)
+            legal = _DRAW_ONLY
         else:
-            legal = (PASS_ACTION,)
+            legal = _PASS_ONLY
     else:
         stock_left = len(hand.stock) - hand.drawn
         legal = compute_legal(rd, board, hands[turn], must_cover, None, stock_left)
@@ -364,10 +500,7 @@ def _play(state: MatchState, seat: int | None, action: Play) -> Transition:
             None,
         ),
     )
-    transition = _new_object(Transition)
-    _set(transition, "state", new_state)
-    _set(transition, "_build", _played_events)
-    return transition
+    return lazy_transition(new_state, _played_events)
 
 
 def _play_events(
@@ -390,10 +523,10 @@ def _play_events(
         "points": points,
         "ends_total": board.total,
     }
-    events = [Event(seq, "tile_played", data)]
+    events = [new_event(seq, "tile_played", data, {})]
     if points:
         scored = {"seat": seat, "points": points, "score": scores[seat], "cause": "play"}
-        events.append(Event(seq + 1, "scored", scored))
+        events.append(new_event(seq + 1, "scored", scored, {}))
     return events
 
 
@@ -410,19 +543,47 @@ def _lazy_play_events(
 
 
 def _lazy_passed(seq: int, seat: int) -> Callable[[], list[Event]]:
-    return lambda: [Event(seq, "passed", {"seat": seat})]
+    return lambda: [new_event(seq, "passed", {"seat": seat}, {})]
 
 
 def _played_events(state: MatchState) -> tuple[Event, ...]:
-    """The events of a play the hand goes on after: tile_played, maybe scored, the next turn."""
+    """The events of a play the hand goes on after: tile_played, maybe scored, the next turn.
+
+    The service reads these after every move, so `_play_events` and `_turn_event` are inlined."""
     hand = state.hand
     assert hand is not None
     seq, seat, _, tile, end, points, _ = hand.moves[-1]
-    assert tile is not None and points is not None
-    events = _play_events(seq, seat, tile, end, hand.board, points, state.scores)
-    assert hand.turn is not None
-    events.append(_turn_event(state.seq, hand.turn, hand.must_cover, hand.legal))
-    return tuple(events)
+    board = hand.board
+    placement = board.tiles[-1]
+    played = new_event(
+        seq,
+        "tile_played",
+        {
+            "seat": seat,
+            "tile": tile,
+            "end": end,
+            "outer": placement[2],
+            "spinner": placement[3],
+            "points": points,
+            "ends_total": board.total,
+        },
+        {},
+    )
+    turn = hand.turn
+    assert turn is not None
+    must_cover = hand.must_cover
+    cover = None if must_cover is None else {"tile": must_cover[0], "ends": must_cover[1]}
+    turn_event = new_event(
+        state.seq,
+        "turn",
+        {"seat": turn, "deadline": None, "must_cover": cover},
+        {turn: {"legal": hand.legal}},
+    )
+    if points:
+        score = state.scores[seat]
+        scored = {"seat": seat, "points": points, "score": score, "cause": "play"}
+        return (played, new_event(seq + 1, "scored", scored, {}), turn_event)
+    return (played, turn_event)
 
 
 def _draw(state: MatchState, seat: int | None, action: Draw) -> Transition:
@@ -465,8 +626,8 @@ def _drawn_events(state: MatchState) -> tuple[Event, ...]:
     if hand.turn == seat:
         # The drawer keeps the turn: its copy carries its new legal actions, so a client that
         # follows only the stream can act (no second `turn` event: the deadline does not move).
-        return (Event(seq, "tile_drawn", data, {seat: {"tile": tile, "legal": hand.legal}}),)
-    drawn = Event(seq, "tile_drawn", data, {seat: {"tile": tile}})
+        return (new_event(seq, "tile_drawn", data, {seat: {"tile": tile, "legal": hand.legal}}),)
+    drawn = new_event(seq, "tile_drawn", data, {seat: {"tile": tile}})
     assert hand.turn is not None
     return (drawn, _turn_event(seq + 1, hand.turn, hand.must_cover, hand.legal))
 
@@ -478,19 +639,31 @@ def _pass(state: MatchState, seat: int | None, action: Pass) -> Transition:
     assert seat is not None
     if hand.legal[0] is not PASS_ACTION:
         raise _explain_draw_or_pass(state, hand, "pass")
-    rd = rule_data(state.ruleset)
+    ruleset = state.ruleset
+    recent = _recent
+    rd = recent[1] if recent is not None and recent[0] is ruleset else rule_data(ruleset)
     seq = state.seq + 1
-    moves = (*hand.moves, _new(Move, (seq, seat, "pass", None, None, None, action.reason)))
+    move = _new(Move, (seq, seat, "pass", None, None, None, action.reason))
+    moves = hand.moves + (move,)  # noqa: RUF005  (one allocation; see _play)
     passes = hand.passes + 1
     if passes >= rd.players:
         before = _lazy_passed(seq, seat)
-        winner, points = blocked_outcome(state.ruleset, hand_pips(hand.hands))
+        winner, points = blocked_outcome(ruleset, hand_pips(hand.hands))
         played = (hand.hands, hand.board, moves, passes)
         return _end_hand(state, hand, played, seq, before, state.scores, "blocked", winner, points)
-    turn = seat + 1 if seat + 1 < rd.players else 0
-    stock_left = len(hand.stock) - hand.drawn
+    turn = rd.following[seat]
+    board = hand.board
     must_cover = hand.must_cover
-    legal = compute_legal(rd, hand.board, hand.hands[turn], must_cover, None, stock_left)
+    if rd.plain and board.spinner is None and board.tiles:
+        # A line, as in _play: the next seat's plays from the table of the two exposed pips.
+        left, right = board.ends
+        fits = rd.line[left[1]][right[1]] or _line_by_pips(rd, left[1], right[1])
+        legal = sum(map(fits, hand.hands[turn]), ())
+        if not legal:
+            legal = _DRAW_ONLY if rd.may_draw and len(hand.stock) > hand.drawn else _PASS_ONLY
+    else:
+        stock_left = len(hand.stock) - hand.drawn
+        legal = compute_legal(rd, board, hand.hands[turn], must_cover, None, stock_left)
     new_hand = _new(HandState, (*hand[:8], turn, None, must_cover, passes, moves, legal, None))
     return lazy_transition(_continue(state, new_hand, seq + 1, state.scores), _passed_events)
 
@@ -500,7 +673,7 @@ def _passed_events(state: MatchState) -> tuple[Event, ...]:
     assert hand is not None and hand.turn is not None
     seq, seat = hand.moves[-1][:2]
     return (
-        Event(seq, "passed", {"seat": seat}),
+        new_event(seq, "passed", {"seat": seat}, {}),
         _turn_event(seq + 1, hand.turn, hand.must_cover, hand.legal),
     )
 
@@ -619,10 +792,10 @@ def _end_hand(
     def build(_: MatchState) -> tuple[Event, ...]:
         events = before()
         if scored is not None:
-            events.append(Event(ended_seq - 1, "scored", scored))
-        events.append(Event(ended_seq, "hand_ended", _hand_ended_data(result)))
+            events.append(new_event(ended_seq - 1, "scored", scored, {}))
+        events.append(new_event(ended_seq, "hand_ended", _hand_ended_data(result), {}))
         if match_result is not None:
-            events.append(Event(ended_seq + 1, "match_ended", _result_data(match_result)))
+            events.append(new_event(ended_seq + 1, "match_ended", _result_data(match_result), {}))
         return tuple(events)
 
     return lazy_transition(new_state, build)
@@ -745,7 +918,7 @@ def _deal_hand(state: MatchState, cut: str, seq: int, started: bool) -> Transiti
 def _started_events(state: MatchState) -> tuple[Event, ...]:
     """match_started, then the first deal's events."""
     data = {"cut": state.cut, "seats": state.ruleset.players}
-    return (Event(state.seq - 2, "match_started", data), *_dealt_events(state))
+    return (new_event(state.seq - 2, "match_started", data, {}), *_dealt_events(state))
 
 
 def _dealt_events(state: MatchState) -> tuple[Event, ...]:
@@ -762,7 +935,7 @@ def _dealt_events(state: MatchState) -> tuple[Event, ...]:
         "stock": len(hand.stock),
     }
     private = {seat: {"hand": tiles} for seat, tiles in enumerate(dealt)}
-    started = Event(seq + 1, "hand_started", data, private)
+    started = new_event(seq + 1, "hand_started", data, private)
     turn = _turn_event(seq + 2, hand.opener, None, hand.legal)
     return (started, turn)
 
