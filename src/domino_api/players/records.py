@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select
-from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy import Table, case, select
+from sqlalchemy.dialects.postgresql import Insert, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import engine
@@ -29,83 +29,119 @@ def opponent_kind(table: Any, seat: int) -> str:
     return "plain" if best in ("random", "plain") else "planner"
 
 
-async def on_match_finished(session: AsyncSession, table: Any, now: Any) -> None:
-    """Called once when a match finishes with a winner: update each human holder's records."""
+# Set in `session.info` under this key, a list collects the finish rows instead of writing them:
+# the recovery job's batches (jobs/sweeper.py) then write every finish of a batch at once.
+BATCHED = "records.batched_finishes"
+
+
+def finish_rows(table: Any, now: Any) -> list[dict[str, Any]]:
+    """The `finishes` rows of a match that just finished with a winner: one per human holder."""
     if table.state.result is None or table.state.status != "finished":
-        return
+        return []
     result = table.state.result.to_dict()
     if result["winner"] is None:
-        return
+        return []
     scores = list(result["scores"])
     preset = engine.PRESETS[table.state.ruleset.name]
     default_target = table.state.ruleset.target == preset.target
+    rows = []
     for row in table.seats:
         if row.type != "human" or row.player_id is None or row.forfeited or row.autopilot:
             continue
         score = scores[row.seat]
         best_other = max(s for i, s in enumerate(scores) if i != row.seat)
-        margin = score - best_other
-        won = result["winner"] == row.seat
-        kind = opponent_kind(table, row.seat)
-        await session.execute(
-            insert(Finish)
-            .values(
-                match_id=table.match.id,
-                player_id=row.player_id,
-                ruleset=preset.name,
-                opponent=kind,
-                score=score,
-                margin=margin,
-                won=won,
-                default_target=default_target,
-                finished_at=now,
-            )
-            .on_conflict_do_nothing()
+        rows.append(
+            {
+                "match_id": table.match.id,
+                "player_id": row.player_id,
+                "ruleset": preset.name,
+                "opponent": opponent_kind(table, row.seat),
+                "score": score,
+                "margin": score - best_other,
+                "won": result["winner"] == row.seat,
+                "default_target": default_target,
+                "finished_at": now,
+            }
         )
-        await _update_record(
-            session, row.player_id, preset.name, kind, score, margin, won, now, table.match.id
-        )
+    return rows
 
 
-async def _update_record(
-    session: AsyncSession,
-    player_id: str,
-    ruleset: str,
-    kind: str,
-    score: int,
-    margin: int,
-    won: bool,
-    now: Any,
-    match_id: str,
-) -> None:
-    # Insert-or-nothing first, then lock: two matches of one player ending at the same moment
-    # must not both try to create the row.
-    inserted = await session.execute(
-        insert(Record)
-        .values(
-            player_id=player_id,
-            ruleset=ruleset,
-            opponent=kind,
-            best_score=score,
-            best_score_at=now,
-            best_score_match_id=match_id,
-            best_margin=margin if won else None,
-            best_margin_at=now if won else None,
-            leaderboard_eligible=True,
-        )
-        .on_conflict_do_nothing()
-        .returning(Record.player_id)
+async def on_match_finished(session: AsyncSession, table: Any, now: Any) -> None:
+    """Called once when a match finishes with a winner: update each human holder's records."""
+    rows = finish_rows(table, now)
+    batched = session.info.get(BATCHED)
+    if batched is not None:
+        batched.extend(rows)
+    else:
+        await write_finishes(session, rows)
+
+
+FINISHES = cast(Table, Finish.__table__)
+RECORDS = cast(Table, Record.__table__)
+
+
+def _record_upsert() -> Insert:
+    """Insert a player's first record, else keep the best score and the widest winning margin.
+
+    One statement per finish instead of insert-or-nothing, lock and update: two finishes of one
+    player at the same moment serialise on the row (ON CONFLICT locks it), and an earlier best
+    is kept on a tie (strictly greater replaces it).
+    """
+    new = insert(RECORDS)
+    old, ex = RECORDS.c, new.excluded
+    better_score = ex.best_score > old.best_score
+    wider_margin = ex.best_margin.is_not(None) & (
+        old.best_margin.is_(None) | (ex.best_margin > old.best_margin)
     )
-    if inserted.first() is not None:
+
+    def pick(when: Any, column: str) -> Any:
+        return case((when, ex[column]), else_=old[column])
+
+    return new.on_conflict_do_update(
+        index_elements=[old.player_id, old.ruleset, old.opponent],
+        set_={
+            "best_score": pick(better_score, "best_score"),
+            "best_score_at": pick(better_score, "best_score_at"),
+            "best_score_match_id": pick(better_score, "best_score_match_id"),
+            "best_margin": pick(wider_margin, "best_margin"),
+            "best_margin_at": pick(wider_margin, "best_margin_at"),
+        },
+        where=better_score | wider_margin,  # no new row version when nothing improves
+    )
+
+
+_FINISH_INSERT = insert(FINISHES).on_conflict_do_nothing()
+_RECORD_UPSERT = _record_upsert()
+
+
+async def write_finishes(session: AsyncSession, rows: list[dict[str, Any]]) -> None:
+    """Store finishes (one per player and match) and fold them into the players' records.
+
+    Two statements for any number of rows (executemany: one round trip each). The rows are
+    applied in key order, so two transactions touching the same players' records lock them in
+    the same order and cannot deadlock; finishes of one key keep their given order.
+    """
+    if not rows:
         return
-    record = await session.get(
-        Record, (player_id, ruleset, kind), with_for_update=True, populate_existing=True
+    rows = sorted(rows, key=lambda r: (r["player_id"], r["ruleset"], r["opponent"]))
+    await session.execute(_FINISH_INSERT, rows)
+    await session.execute(
+        _RECORD_UPSERT,
+        [
+            {
+                "player_id": row["player_id"],
+                "ruleset": row["ruleset"],
+                "opponent": row["opponent"],
+                "best_score": row["score"],
+                "best_score_at": row["finished_at"],
+                "best_score_match_id": row["match_id"],
+                "best_margin": row["margin"] if row["won"] else None,
+                "best_margin_at": row["finished_at"] if row["won"] else None,
+                "leaderboard_eligible": True,
+            }
+            for row in rows
+        ],
     )
-    assert record is not None  # the conflict above means the row exists
-    if score > record.best_score:
-        record.best_score, record.best_score_at, record.best_score_match_id = score, now, match_id
-    if won and (record.best_margin is None or margin > record.best_margin):
-        record.best_margin, record.best_margin_at = margin, now
 
 
 async def records_of(session: AsyncSession, player_id: str) -> list[dict[str, Any]]:
