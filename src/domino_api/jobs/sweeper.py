@@ -1,39 +1,53 @@
 """The sweeper: one pass applies everything due (RULES 10, API.md abandonment) to every match.
 
-Each match is claimed and handled in its own transaction, through the same `timeouts.enforce`
-a request runs: `SELECT ... WHERE due_at <= now ORDER BY due_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-then the write path, then commit. A few claimers run side by side on separate connections and
-any number of sweepers may run at once: a locked match (a move in flight, another sweeper) is
-skipped, and a match claimed after someone else handled it is simply no longer due.
+Matches are claimed in batches, `SELECT ... WHERE due_at <= now ORDER BY due_at LIMIT n FOR
+UPDATE SKIP LOCKED`, and each goes through the same `timeouts.enforce` a request runs; the
+batch's writes (match rows with their NOTIFYs, events, finishes and records) are then issued
+together, one statement each, and the batch commits once (see `sweep_batch`). A match whose
+handling needs more than those writes (a tournament hook, an error) is handed back and handled
+alone in its own transaction, as every match used to be. A few claimers run side by side on
+separate connections and any number of sweepers may run at once: a locked match (a move in
+flight, another sweeper) is skipped, and a match claimed after someone else handled it is
+simply no longer due.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Insert, TextClause, Update, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from domino_api import metrics
+from domino_api import engine, metrics
 from domino_api.clock import Clock
 from domino_api.jobs import liveness
 from domino_api.matches import timeouts
 from domino_api.matches.table import Table, load, table_of
+from domino_api.players import records
+from domino_api.store import matches_repo, sweep_repo
 from domino_api.store.db import transaction
-from domino_api.store.models import Match
+from domino_api.store.matches_repo import EVENTS, MATCHES
+from domino_api.store.models import Match, Seat
+from domino_api.store.sweep_repo import SEATS
 
 log = logging.getLogger(__name__)
 
 # A match whose handling failed is left alone this long (the error is logged and reported).
 RETRY_AFTER = timedelta(seconds=60)
 CONCURRENCY = 4
+# Matches claimed and committed together: one statement per kind of write for the whole batch.
+BATCH = 200
+MATCH_COLUMNS = tuple(column.key for column in MATCHES.columns)
+SEAT_COLUMNS = tuple(column.key for column in SEATS.columns)
 
 ACTIONS = {
     "clock": "forfeit",
@@ -162,8 +176,9 @@ async def sweep_pass(
     dry_run: bool = False,
     concurrency: int = CONCURRENCY,
     limit: int | None = None,
+    batch: int = BATCH,
 ) -> PassReport:
-    """Apply (or with `dry_run` list) everything due now; one transaction per match."""
+    """Apply (or with `dry_run` list) everything due now; one transaction per `batch` matches."""
     started = time.perf_counter()
     now = clock.now()
     report = PassReport(now=now, dry_run=dry_run)
@@ -175,11 +190,32 @@ async def sweep_pass(
             report.outcomes = await _plan(maker, now, limit, lifetimes)
         else:
             await _expire_presence(maker, clock, now, report)
-            report.outcomes = await _sweep_due(maker, clock, now, concurrency, limit, lifetimes)
+            with _rare_full_collections():
+                report.outcomes = await _sweep_due(
+                    maker, clock, now, concurrency, limit, lifetimes, batch
+                )
     report.elapsed_s = time.perf_counter() - started
     if not dry_run:
         _count(report)
     return report
+
+
+@contextlib.contextmanager
+def _rare_full_collections() -> Iterator[None]:
+    """Hold off the garbage collector's full collections while a pass runs.
+
+    A batch keeps its rows, snapshots and events alive until it commits, so they survive the
+    young collections and soon trigger a full one, which walks the whole heap (~100 ms for a
+    process that has imported the service). Measured on 4,000 due matches: 9 full collections
+    took 1.6 s of the pass's 2.5 s of CPU. The young generations are still collected as usual;
+    the thresholds the process had come back when the pass ends.
+    """
+    thresholds = gc.get_threshold()
+    gc.set_threshold(thresholds[0], thresholds[1], max(thresholds[2], 1_000))
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
 
 
 def _count(report: PassReport) -> None:
@@ -212,35 +248,197 @@ async def _sweep_due(
     concurrency: int,
     limit: int | None,
     lifetimes: liveness.Lifetimes | None = None,
+    batch: int = BATCH,
 ) -> list[Outcome]:
     outcomes: list[Outcome] = []
-    budget = [limit if limit is not None else -1]
+    budget = [limit if limit is not None else -1]  # -1: no limit
 
     async def claimer() -> None:
-        # One connection per claimer for the whole pass; still one transaction per match.
+        # One connection per claimer for the whole pass; one transaction per batch.
         async with maker() as session:
             while budget[0] != 0:
-                budget[0] -= 1
-                outcome = await sweep_one(session, clock, now, lifetimes)
-                if outcome is None:
-                    return
-                outcomes.append(outcome)
+                size = batch if budget[0] < 0 else min(batch, budget[0])
+                if budget[0] > 0:
+                    budget[0] -= size  # reserved before the await: claimers share the budget
+                claimed, done = await sweep_batch(session, clock, now, size, lifetimes)
+                if budget[0] >= 0:
+                    budget[0] += size - claimed  # give back what was not claimed
+                outcomes.extend(done)
+                if claimed < size:
+                    return  # nothing else is due, or what is due is held by others
 
     await asyncio.gather(*(claimer() for _ in range(max(1, concurrency))))
     return outcomes
 
 
-async def _claim(session: AsyncSession, now: datetime) -> Match | None:
-    """The most overdue match nobody holds, locked for this transaction."""
-    stmt = (
-        select(Match)
-        .where(Match.due_at <= now)
-        .order_by(Match.due_at)
-        .limit(1)
-        .with_for_update(skip_locked=True)
-    )
-    found: Match | None = (await session.execute(stmt)).scalar_one_or_none()
-    return found
+class _Alone(Exception):
+    """The match needs more than a batch can defer: it is handled on its own."""
+
+
+class _StandIn:
+    """Takes the session's place while the one write path handles one match of a batch.
+
+    The write path writes a step as the match row, its events and a NOTIFY (matches/table.py
+    `flush`), plus the seats at `session.flush()` and the finishes (players/records.py). Here
+    those writes are let through without a round trip each: `sweep_batch` writes every row
+    the batch changed, every event and every finish once for the batch, from what the write
+    path left in memory (the rows) and returned (the events). Anything else that needs the
+    database (a read, a tournament hook) raises `_Alone` before anything of the match is
+    written, and the match is then handled alone.
+    """
+
+    # No driver connection to offer: the write path then uses `execute` (store/matches_repo).
+    driver_connection = None
+
+    def __init__(self, match_id: str) -> None:
+        self.match_id = match_id
+        self.info: dict[str, Any] = {records.BATCHED: []}
+
+    @property
+    def finishes(self) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = self.info[records.BATCHED]
+        return rows
+
+    async def execute(self, statement: Any, params: Any = None) -> None:
+        if not self._ours(statement, params):
+            raise _Alone(f"not deferred: {str(statement)[:80]!r}")
+
+    def _ours(self, statement: Any, params: Any) -> bool:
+        """A write of this match's row, its events or its NOTIFY: the batch writes those."""
+        if isinstance(statement, Update) and statement.table is MATCHES:
+            return isinstance(params, dict) and self.match_id in params.values()
+        if isinstance(statement, Insert) and statement.table is EVENTS:
+            return isinstance(params, list) and all(r["match_id"] == self.match_id for r in params)
+        if isinstance(statement, TextClause) and "pg_notify(" in statement.text:
+            return isinstance(params, dict) and f"{self.match_id}:" in str(params.get("payload"))
+        return False
+
+    async def flush(self) -> None:
+        """Changed seats are written by the batch."""
+
+    async def connection(self) -> _StandIn:
+        return self
+
+    async def get_raw_connection(self) -> _StandIn:
+        return self
+
+    def __getattr__(self, name: str) -> Any:
+        raise _Alone(f"session.{name} is not deferred")
+
+
+def _values(row: Any, columns: tuple[str, ...]) -> dict[str, Any]:
+    state = row.__dict__
+    return {name: state.get(name) for name in columns}
+
+
+def _changed(row: Any, before: dict[str, Any]) -> dict[str, Any]:
+    """The columns changed on a row since `before` was taken (compared as values)."""
+    state = row.__dict__
+    changes = {}
+    for name, old in before.items():
+        new = state.get(name)
+        if new is not old and new != old:
+            changes[name] = new
+    return changes
+
+
+@dataclass
+class _BatchWrites:
+    """Everything a batch's matches changed, written with one statement per kind."""
+
+    matches: list[tuple[str, dict[str, Any], str | None]] = field(default_factory=list)
+    seats: list[tuple[str, int, dict[str, Any]]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    finishes: list[dict[str, Any]] = field(default_factory=list)
+
+    async def enforce(
+        self,
+        clock: Clock,
+        match: Match,
+        seats: list[Seat],
+        now: datetime,
+        lifetimes: liveness.Lifetimes | None,
+    ) -> Outcome:
+        """Enforce what is due on one claimed match, its writes kept for `write`.
+
+        Raises (`_Alone` or the error) with nothing of the match kept.
+        """
+        table = Table(match, seats, engine.from_json(match.snapshot))
+        before = _values(match, MATCH_COLUMNS)
+        seats_before = [_values(seat, SEAT_COLUMNS) for seat in seats]
+        stand_in = _StandIn(match.id)
+        outcome, rows = await _enforce_rows(
+            cast(AsyncSession, stand_in), clock, table, now, lifetimes
+        )
+        # As the write path announces a step: `match_id:seq`, sent by PostgreSQL at commit.
+        payload = f"{match.id}:{table.state.seq}" if rows else None
+        self.matches.append((match.id, _changed(match, before), payload))
+        for seat, old in zip(seats, seats_before, strict=True):
+            self.seats.append((seat.match_id, seat.seat, _changed(seat, old)))
+        self.events += rows
+        self.finishes += stand_in.finishes
+        return outcome
+
+    async def write(self, session: AsyncSession) -> None:
+        await sweep_repo.write_matches(session, self.matches)
+        await sweep_repo.write_seats(session, self.seats)
+        await matches_repo.insert_events(session, self.events)
+        await records.write_finishes(session, self.finishes)
+
+
+async def sweep_batch(
+    session: AsyncSession,
+    clock: Clock,
+    now: datetime,
+    size: int,
+    lifetimes: liveness.Lifetimes | None = None,
+) -> tuple[int, list[Outcome]]:
+    """In one transaction: claim up to `size` due matches, enforce what is due, commit once.
+
+    Returns how many matches were claimed and the outcomes. Each match goes through the same
+    `timeouts.enforce` a request runs, with a `_StandIn` for the session; then the batch
+    writes every changed match row (with its NOTIFY), every changed seat, every event and
+    every finish, one statement each, and commits. A match that needs more (`_Alone`, or any
+    error) is left out of the batch, and every match of a batch whose writes failed is put
+    back; those are then handled one by one (`sweep_one`), each with its own error handling.
+    """
+    outcomes: list[Outcome] = []
+    alone: list[str] = []
+    claimed = 0
+    try:
+        async with session.begin():
+            matches = await sweep_repo.claim_due(session, now, size)
+            claimed = len(matches)
+            seats = await sweep_repo.seats_of(session, [match.id for match in matches])
+            writes = _BatchWrites()
+            for match in matches:
+                try:
+                    outcome = await writes.enforce(clock, match, seats[match.id], now, lifetimes)
+                except Exception as exc:
+                    if not isinstance(exc, _Alone):
+                        log.info("match %s is handled alone: %r", match.id, exc)
+                    for row in (match, *seats[match.id]):
+                        session.expunge(row)  # its changes are dropped, never written
+                    alone.append(match.id)
+                    continue
+                outcomes.append(outcome)
+            await writes.write(session)
+            # Every change of every row loaded is written: nothing is left for the unit of
+            # work to flush at the commit.
+            session.expunge_all()
+    except Exception:
+        if not claimed:
+            raise  # the claim itself failed: nothing to retry match by match
+        log.exception("a sweep batch failed; its %d matches are handled one by one", claimed)
+        alone += [outcome.match_id for outcome in outcomes]
+        outcomes = []
+    finally:
+        session.expunge_all()  # the next batch starts from a clean identity map
+    for match_id in alone:
+        one = await sweep_one(session, clock, now, lifetimes, match_id=match_id)
+        if one is not None:
+            outcomes.append(one)
+    return claimed, outcomes
 
 
 async def sweep_one(
@@ -248,8 +446,11 @@ async def sweep_one(
     clock: Clock,
     now: datetime,
     lifetimes: liveness.Lifetimes | None = None,
+    *,
+    match_id: str | None = None,
 ) -> Outcome | None:
-    """In one transaction: claim the most overdue match nobody holds and enforce what is due.
+    """In one transaction: claim the most overdue match nobody holds (or the given one, if it
+    is still due and free) and enforce what is due.
 
     None when no due match is left. A failure rolls the match back, is logged, and leaves the
     match alone for RETRY_AFTER so one bad match cannot stall the pass.
@@ -257,7 +458,11 @@ async def sweep_one(
     claimed: str | None = None
     try:
         async with session.begin():
-            match = await _claim(session, now)
+            if match_id is None:
+                found = await sweep_repo.claim_due(session, now, 1)
+                match = found[0] if found else None
+            else:
+                match = await sweep_repo.claim(session, match_id, now)
             if match is None:
                 return None
             claimed = match.id
@@ -282,6 +487,17 @@ async def _enforce(
     now: datetime,
     lifetimes: liveness.Lifetimes | None,
 ) -> Outcome:
+    return (await _enforce_rows(session, clock, table, now, lifetimes))[0]
+
+
+async def _enforce_rows(
+    session: AsyncSession,
+    clock: Clock,
+    table: Table,
+    now: datetime,
+    lifetimes: liveness.Lifetimes | None,
+) -> tuple[Outcome, list[dict[str, Any]]]:
+    """What is due, enforced: the outcome and the event rows stored (or, batched, to store)."""
     match = table.match
     due = timeouts.next_due(table, clock.now())
     rows = await timeouts.enforce(session, clock, table, lifetimes)
@@ -300,7 +516,7 @@ async def _enforce(
         # Nothing could be done about it now: keep the pass (and the next ones) moving.
         log.warning("match %s stays due after enforce; retried later", match.id)
         match.due_at = clock.now() + RETRY_AFTER
-    return outcome
+    return outcome, rows
 
 
 async def _plan(

@@ -1,0 +1,184 @@
+"""Batched sweeps: one transaction per batch writes what one transaction per match would."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+from sqlalchemy import select, text, update
+
+from domino_api.clock import FakeClock
+from domino_api.jobs import liveness, sweeper
+from domino_api.jobs.sweeper import RETRY_AFTER, sweep_pass
+from domino_api.matches import service
+from domino_api.matches.schemas import MoveBody
+from domino_api.store import players_repo
+from domino_api.store.db import to_plain_url, transaction
+from domino_api.store.matches_repo import CHANNEL
+from domino_api.store.models import Finish, Match, MatchEvent, Record, Seat
+from tests.api.helpers import first_legal, view
+from tests.jobs.factory import BLITZ, clone_matches, count_due, events, parse, two_seat_match
+
+TICK = timedelta(microseconds=1)
+
+
+@pytest.fixture
+def alone(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """The matches a pass handled one by one instead of in its batch."""
+    handled: list[str | None] = []
+    one_by_one = sweeper.sweep_one
+
+    async def spy(*args: Any, **kwargs: Any) -> Any:
+        handled.append(kwargs.get("match_id"))
+        return await one_by_one(*args, **kwargs)
+
+    monkeypatch.setattr(sweeper, "sweep_one", spy)
+    return handled
+
+
+def _plain(row: Any, *leave_out: str) -> dict[str, Any]:
+    return {c.key: getattr(row, c.key) for c in row.__table__.columns if c.key not in leave_out}
+
+
+async def _stored(maker: Any, match_id: str) -> dict[str, Any]:
+    """Everything a sweep wrote about a match, without the ids that differ between copies."""
+    async with maker() as session:
+        match = await session.get(Match, match_id)
+        seats = (await session.execute(select(Seat).where(Seat.match_id == match_id))).scalars()
+        logged = (
+            await session.execute(
+                select(MatchEvent).where(MatchEvent.match_id == match_id).order_by(MatchEvent.seq)
+            )
+        ).scalars()
+        finishes = list(
+            (await session.execute(select(Finish).where(Finish.match_id == match_id))).scalars()
+        )
+        players = [finish.player_id for finish in finishes]
+        records = (
+            await session.execute(select(Record).where(Record.player_id.in_(players)))
+        ).scalars()
+        return {
+            "match": _plain(match, "id"),
+            "seats": sorted(
+                (_plain(s, "match_id", "player_id") for s in seats), key=lambda s: s["seat"]
+            ),
+            "events": [_plain(e, "match_id") for e in logged],
+            "finishes": sorted(
+                (_plain(f, "match_id", "player_id") for f in finishes), key=lambda f: f["score"]
+            ),
+            "records": sorted(
+                (_plain(r, "player_id", "best_score_match_id") for r in records),
+                key=lambda r: r["best_score"],
+            ),
+        }
+
+
+async def test_a_batch_writes_what_a_match_swept_alone_writes(
+    client: httpx.AsyncClient,
+    clock: FakeClock,
+    maker: Any,
+    database_url: str,
+    alone: list[str | None],
+) -> None:
+    _, _, v = await two_seat_match(client, options=BLITZ)
+    one, *batched = await clone_matches(maker, v["id"], 3, own_players=True)
+    clock.set(parse(v["turn"]["deadline"]) + timedelta(seconds=1))
+    async with maker() as session:
+        lifetimes = await liveness.lifetimes(session)
+    async with maker() as session:
+        swept = await sweeper.sweep_one(session, clock, clock.now(), lifetimes, match_id=one)
+    assert swept is not None and swept.action == "forfeit"
+    listener = await asyncpg.connect(to_plain_url(database_url))
+    heard: list[str] = []
+    await listener.add_listener(CHANNEL, lambda *args: heard.append(args[-1]))
+    try:
+        alone.clear()
+        report = await sweep_pass(maker, clock)
+        await asyncio.sleep(0.2)  # notifications arrive after the commit
+    finally:
+        await listener.close()
+    assert alone == []  # the batch carried every match
+    assert sorted(o.match_id for o in report.outcomes) == sorted([v["id"], *batched])
+    assert {(o.action, o.due, o.events) for o in report.outcomes} == {
+        (swept.action, swept.due, swept.events)
+    }
+    reference = await _stored(maker, one)
+    assert reference["match"]["status"] == "finished" and reference["finishes"]
+    for match_id in batched:
+        assert await _stored(maker, match_id) == reference
+        assert f"{match_id}:{reference['match']['seq']}" in heard
+    assert await count_due(maker, clock.now()) == 0
+
+
+async def test_a_batch_skips_a_match_held_by_a_move_and_forfeits_the_others(
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, alone: list[str | None]
+) -> None:
+    ana, bob, v = await two_seat_match(client, options=BLITZ)
+    others = await clone_matches(maker, v["id"], 3, own_players=True)
+    mover = ana if v["turn"]["seat"] == v["you"]["seat"] else bob
+    mine = await view(client, mover, v["id"])
+    deadline = parse(v["turn"]["deadline"])
+    clock.set(deadline - TICK)
+    body = MoveBody.model_validate({**first_legal(mine), "seq": mine["seq"]})
+    async with transaction(maker) as session:
+        player = (await players_repo.by_ids(session, [mover["id"]]))[mover["id"]]
+        await service.move(session, clock, player, v["id"], body, None)
+        clock.set(deadline + timedelta(seconds=1))
+        raced = await sweep_pass(maker, clock)  # the move holds its match: skipped
+    assert sorted(o.match_id for o in raced.outcomes) == sorted(others)
+    assert {o.action for o in raced.outcomes} == {"forfeit"} and alone == []
+    # The move beat the deadline: its match has a new one, and the next pass leaves it be.
+    assert [o for o in (await sweep_pass(maker, clock)).outcomes if o.action != "none"] == []
+    assert (await view(client, ana, v["id"]))["status"] == "playing"
+    assert "forfeit" not in [e["type"] for e in await events(client, ana, v["id"])]
+
+
+async def test_one_batch_forfeits_on_the_clock_and_for_being_away(
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, alone: list[str | None]
+) -> None:
+    start = clock.now()
+    _, _, clocked = await two_seat_match(client, options=BLITZ, names=("Ana", "Bob"))
+    _, bob, away = await two_seat_match(client, "all-fives", names=("Cy", "Di"))
+    _, _, tied = await two_seat_match(client, "all-fives", names=("Ed", "Flo"))
+    clock.set(start + timedelta(seconds=100))
+    await view(client, bob, away["id"])  # Di stays; Cy has been away since the start
+    clock.set(start + timedelta(seconds=180))
+    report = await sweep_pass(maker, clock)
+    assert alone == []
+    done = {o.match_id: (o.action, o.due, o.seat) for o in report.outcomes}
+    assert done == {
+        clocked["id"]: ("forfeit", "clock", clocked["turn"]["seat"]),
+        away["id"]: ("forfeit", "away", 0),
+        tied["id"]: ("abandon", "away_tie", None),
+    }
+    causes = [e["data"] for e in await events(client, bob, away["id"]) if e["type"] == "forfeit"]
+    assert causes == [{"seat": 0, "cause": "away"}]
+    assert (await view(client, bob, away["id"]))["result"]["winner"] == 1
+    assert await count_due(maker, clock.now()) == 0
+
+
+async def test_a_match_that_fails_is_retried_later_and_its_batch_goes_on(
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, alone: list[str | None]
+) -> None:
+    _, _, v = await two_seat_match(client, options=BLITZ)
+    broken, *others = await clone_matches(maker, v["id"], 3, own_players=True)
+    async with maker() as session, session.begin():
+        await session.execute(
+            update(Match)
+            .where(Match.id == broken)
+            .values(snapshot=text("jsonb_set(snapshot, '{version}', '999')"))
+        )
+    clock.set(parse(v["turn"]["deadline"]) + timedelta(seconds=1))
+    report = await sweep_pass(maker, clock)
+    assert alone == [broken]  # the others stayed in the batch
+    done = {o.match_id: o.action for o in report.outcomes}
+    assert done == {broken: "error", v["id"]: "forfeit", **{m: "forfeit" for m in others}}
+    async with maker() as session:
+        row = await session.get(Match, broken)
+        assert row is not None and row.status == "playing"
+        assert row.due_at == clock.now() + RETRY_AFTER
+    assert await count_due(maker, clock.now()) == 0
