@@ -5,8 +5,9 @@
 
 Builds its own database (`domino_jobs_bench`), one clocked match over the REST API, clones it
 N times by SQL (each copy with its own two players), moves the injectable clock past the
-deadline, and times `sweep_pass` (every match: claim, lock, forfeit, events, NOTIFY, records,
-commit; one transaction per match).
+deadline, and times `sweep_pass`: due matches are claimed in batches (`--batch`, locked with
+SKIP LOCKED), each forfeited through the write path (events, NOTIFY, records), and every batch
+written and committed in one transaction.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from domino_api.api import create_app
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
-from domino_api.jobs.sweeper import sweep_pass
+from domino_api.jobs.sweeper import BATCH, sweep_pass
 from domino_api.store.db import make_engine, make_sessionmaker
 from tests.jobs.factory import BLITZ, clone_matches, count_due, parse, two_seat_match
 from tests.support.servers import bench_server, fresh_database
@@ -57,7 +58,9 @@ async def _prepare(url: str, matches: int) -> tuple[FakeClock, Any]:
     return clock, parse(v["turn"]["deadline"])
 
 
-def _sweeper_process(url: str, moment: str, concurrency: int, go: Any, out: Any) -> None:
+def _sweeper_process(
+    url: str, moment: str, concurrency: int, batch: int, go: Any, out: Any
+) -> None:
     """One sweeper = one OS process with its own pool, started together with the others."""
 
     async def sweep() -> dict[str, Any]:
@@ -69,7 +72,7 @@ def _sweeper_process(url: str, moment: str, concurrency: int, go: Any, out: Any)
             await session.execute(text("SELECT 1"))
         go.wait()
         try:
-            report = await sweep_pass(maker, clock, concurrency=concurrency)
+            report = await sweep_pass(maker, clock, concurrency=concurrency, batch=batch)
         finally:
             await engine.dispose()
         return report.counts()
@@ -77,10 +80,10 @@ def _sweeper_process(url: str, moment: str, concurrency: int, go: Any, out: Any)
     out.put(asyncio.run(sweep()))
 
 
-def _run(url: str, clock: FakeClock, sweepers: int, concurrency: int) -> dict[str, Any]:
+def _run(url: str, clock: FakeClock, sweepers: int, concurrency: int, batch: int) -> dict[str, Any]:
     context = multiprocessing.get_context("spawn")
     go, out = context.Event(), context.Queue()
-    args = (url, clock.now().isoformat(), concurrency, go, out)
+    args = (url, clock.now().isoformat(), concurrency, batch, go, out)
     children = [context.Process(target=_sweeper_process, args=args) for _ in range(sweepers)]
     for child in children:
         child.start()
@@ -95,6 +98,7 @@ def _run(url: str, clock: FakeClock, sweepers: int, concurrency: int) -> dict[st
     return {
         "sweepers": sweepers,
         "concurrency": concurrency,
+        "batch": batch,
         "forfeits": forfeits,
         "per_sweeper": [c["forfeits"] for c in counts],
         "errors": sum(c["errors"] for c in counts),
@@ -117,12 +121,13 @@ async def main() -> None:
     parser.add_argument("--matches", type=int, default=10_000)
     parser.add_argument("--concurrency", type=int, default=4, help="claimers per sweeper")
     parser.add_argument("--sweepers", default="1,2", help="comma-separated sweeper counts")
+    parser.add_argument("--batch", type=int, default=BATCH, help="matches per transaction")
     args = parser.parse_args()
     results = []
     for sweepers in [int(n) for n in args.sweepers.split(",")]:
         url = await fresh_database(DATABASE, bench_server())
         clock, _ = await _prepare(url, args.matches)
-        result = await asyncio.to_thread(_run, url, clock, sweepers, args.concurrency)
+        result = await asyncio.to_thread(_run, url, clock, sweepers, args.concurrency, args.batch)
         async with _maker(url) as maker:
             result["left_due"] = await count_due(maker, clock.now())
         results.append(result)
