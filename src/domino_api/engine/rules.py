@@ -633,39 +633,96 @@ def _drawn_events(state: MatchState) -> tuple[Event, ...]:
 
 
 def _pass(state: MatchState, seat: int | None, action: Pass) -> Transition:
-    hand = state.hand
-    if state.status != "playing" or hand is None or seat is None or seat != hand.turn:
+    # Unpacked once, as in _play.
+    ruleset, secret, status, seq, _, cut, number, scores, won, forfeited, hand, history, _ = state
+    if status != "playing" or hand is None:
+        hand = _acting_hand(state, seat)  # raises
+    (
+        h_num,
+        att,
+        opener,
+        dealt,
+        stock,
+        drawn,
+        hands,
+        board,
+        turn,
+        _,
+        cover,
+        passes,
+        moves,
+        legal,
+        _,
+    ) = hand
+    if seat is None or seat != turn:
         hand = _acting_hand(state, seat)  # raises
     assert seat is not None
-    if hand.legal[0] is not PASS_ACTION:
+    if legal[0] is not PASS_ACTION:
         raise _explain_draw_or_pass(state, hand, "pass")
-    ruleset = state.ruleset
     recent = _recent
     rd = recent[1] if recent is not None and recent[0] is ruleset else rule_data(ruleset)
-    seq = state.seq + 1
+    seq += 1
     move = _new(Move, (seq, seat, "pass", None, None, None, action.reason))
-    moves = hand.moves + (move,)  # noqa: RUF005  (one allocation; see _play)
-    passes = hand.passes + 1
+    moves = moves + (move,)  # noqa: RUF005  (one allocation; see _play)
+    passes += 1
     if passes >= rd.players:
         before = _lazy_passed(seq, seat)
-        winner, points = blocked_outcome(ruleset, hand_pips(hand.hands))
-        played = (hand.hands, hand.board, moves, passes)
-        return _end_hand(state, hand, played, seq, before, state.scores, "blocked", winner, points)
+        winner, points = blocked_outcome(ruleset, hand_pips(hands))
+        played = (hands, board, moves, passes)
+        return _end_hand(state, hand, played, seq, before, scores, "blocked", winner, points)
     turn = rd.following[seat]
-    board = hand.board
-    must_cover = hand.must_cover
     if rd.plain and board.spinner is None and board.tiles:
         # A line, as in _play: the next seat's plays from the table of the two exposed pips.
         left, right = board.ends
         fits = rd.line[left[1]][right[1]] or _line_by_pips(rd, left[1], right[1])
-        legal = sum(map(fits, hand.hands[turn]), ())
+        legal = sum(map(fits, hands[turn]), ())
         if not legal:
-            legal = _DRAW_ONLY if rd.may_draw and len(hand.stock) > hand.drawn else _PASS_ONLY
+            legal = _DRAW_ONLY if rd.may_draw and len(stock) > drawn else _PASS_ONLY
     else:
-        stock_left = len(hand.stock) - hand.drawn
-        legal = compute_legal(rd, board, hand.hands[turn], must_cover, None, stock_left)
-    new_hand = _new(HandState, (*hand[:8], turn, None, must_cover, passes, moves, legal, None))
-    return lazy_transition(_continue(state, new_hand, seq + 1, state.scores), _passed_events)
+        legal = compute_legal(rd, board, hands[turn], cover, None, len(stock) - drawn)
+    hand = _new(
+        HandState,
+        (
+            h_num,
+            att,
+            opener,
+            dealt,
+            stock,
+            drawn,
+            hands,
+            board,
+            turn,
+            None,
+            cover,
+            passes,
+            moves,
+            legal,
+            None,
+        ),
+    )
+    seq += 1
+    state = _new(
+        MatchState,
+        (
+            ruleset,
+            secret,
+            status,
+            seq,
+            seq,
+            cut,
+            number,
+            scores,
+            won,
+            forfeited,
+            hand,
+            history,
+            None,
+        ),
+    )
+    transition: Transition = _new_object(Transition)
+    _set_state(transition, state)
+    _set_events(transition, _passed_events)
+    return transition
 
 
 def _passed_events(state: MatchState) -> tuple[Event, ...]:
