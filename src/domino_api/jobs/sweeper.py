@@ -31,7 +31,7 @@ from domino_api import engine, metrics
 from domino_api.clock import Clock
 from domino_api.jobs import liveness
 from domino_api.matches import timeouts
-from domino_api.matches.table import Table, load, table_of
+from domino_api.matches.table import Table, table_of
 from domino_api.players import records
 from domino_api.store import matches_repo, sweep_repo
 from domino_api.store.db import transaction
@@ -187,7 +187,7 @@ async def sweep_pass(
         lifetimes = await liveness.lifetimes(session)
     if report.held_since is None:
         if dry_run:
-            report.outcomes = await _plan(maker, now, limit, lifetimes)
+            report.outcomes = await _plan(maker, now, limit, lifetimes, batch)
         else:
             await _expire_presence(maker, clock, now, report)
             with _rare_full_collections():
@@ -365,7 +365,7 @@ class _BatchWrites:
 
         Raises (`_Alone` or the error) with nothing of the match kept.
         """
-        table = Table(match, seats, engine.from_json(match.snapshot))
+        table = _table(match, seats)
         before = _values(match, MATCH_COLUMNS)
         seats_before = [_values(seat, SEAT_COLUMNS) for seat in seats]
         stand_in = _StandIn(match.id)
@@ -526,6 +526,7 @@ async def _plan(
     now: datetime,
     limit: int | None,
     lifetimes: liveness.Lifetimes,
+    batch: int = BATCH,
 ) -> list[Outcome]:
     """Dry run: what a pass would do, read without locks; nothing is written."""
     outcomes: list[Outcome] = []
@@ -533,11 +534,21 @@ async def _plan(
         stmt = select(Match.id).where(Match.due_at <= now).order_by(Match.due_at)
         if limit is not None:
             stmt = stmt.limit(limit)
-        for match_id in list((await session.execute(stmt)).scalars()):
-            table = await load(session, match_id, for_update=False)
-            outcomes.append(await _describe(session, table, now, lifetimes))
+        due = list((await session.execute(stmt)).scalars())
+        for start in range(0, len(due), batch):  # rows and seats read a batch at a time
+            matches = await sweep_repo.matches_by_ids(session, due[start : start + batch])
+            seats = await sweep_repo.seats_of(session, due[start : start + batch])
+            for match in matches:
+                table = _table(match, seats[match.id])
+                outcomes.append(await _describe(session, table, now, lifetimes))
+            session.expunge_all()
         await session.rollback()
     return outcomes
+
+
+def _table(match: Match, seats: list[Seat]) -> Table:
+    """The table of a match read with its seats (its snapshot parsed; holders not needed)."""
+    return Table(match, seats, engine.from_json(match.snapshot))
 
 
 async def _describe(

@@ -48,11 +48,22 @@ async def claim(session: AsyncSession, match_id: str, now: datetime) -> Match | 
     return (await session.execute(stmt)).scalar_one_or_none()
 
 
+async def matches_by_ids(session: AsyncSession, match_ids: Sequence[str]) -> list[Match]:
+    """Many match rows in one query, in the order given (no lock: for reading)."""
+    stmt = select(Match).where(Match.id == any_(_texts(match_ids)))
+    found = {match.id: match for match in (await session.execute(stmt)).scalars()}
+    return [found[match_id] for match_id in match_ids if match_id in found]
+
+
+def _texts(values: Sequence[str]) -> Any:
+    return bindparam("ids", list(values), type_=ARRAY(Text()))
+
+
 async def seats_of(session: AsyncSession, match_ids: Sequence[str]) -> dict[str, list[Seat]]:
     """The seats of many matches in one query, each match's in seat order."""
     stmt = (
         select(Seat)
-        .where(Seat.match_id == any_(bindparam("ids", list(match_ids), type_=ARRAY(Text()))))
+        .where(Seat.match_id == any_(_texts(match_ids)))
         .order_by(Seat.match_id, Seat.seat)
     )
     found: dict[str, list[Seat]] = defaultdict(list)
