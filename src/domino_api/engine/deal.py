@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass
+from functools import cache
 
 from domino_api.engine.errors import BadCut
 from domino_api.engine.rng import shuffle
@@ -14,10 +15,19 @@ ALGORITHM = "sha256-fy-v1"
 MAX_CUT_LENGTH = 64
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Deal:
     hands: tuple[tuple[Tile, ...], ...]
     stock: tuple[Tile, ...]
+
+    # Every hand is dealt, so the slots are set through their descriptors (as Play does).
+    def __init__(self, hands: tuple[tuple[Tile, ...], ...], stock: tuple[Tile, ...]) -> None:
+        _deal_hands(self, hands)
+        _deal_stock(self, stock)
+
+
+_deal_hands = Deal.__dict__["hands"].__set__
+_deal_stock = Deal.__dict__["stock"].__set__
 
 
 def commitment(secret: bytes) -> str:
@@ -51,6 +61,12 @@ def deal(
     tiles = full_set(max_pip)
     if players * hand_size > len(tiles):
         raise ValueError(f"{players} x {hand_size} tiles do not fit in a set of {len(tiles)}")
-    order = shuffle(deal_seed(secret, cut, hand_number, attempt), tiles)
-    hands = tuple([tuple(order[s * hand_size : (s + 1) * hand_size]) for s in range(players)])
-    return Deal(hands=hands, stock=tuple(order[players * hand_size :]))
+    order = tuple(shuffle(deal_seed(secret, cut, hand_number, attempt), tiles))
+    seats = _seat_slices(players, hand_size)
+    return Deal(tuple(map(order.__getitem__, seats)), order[players * hand_size :])
+
+
+@cache
+def _seat_slices(players: int, hand_size: int) -> tuple[slice, ...]:
+    """Where each seat's tiles lie in the shuffled set: hand_size tiles each, seat 0 first."""
+    return tuple(slice(s * hand_size, (s + 1) * hand_size) for s in range(players))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from domino_api.engine.deal import Deal, deal
 from domino_api.engine.rulesets import Ruleset
@@ -14,8 +14,7 @@ from domino_api.engine.tiles import Tile
 _MAX_ATTEMPTS = 10_000
 
 
-@dataclass(frozen=True, slots=True)
-class Opening:
+class Opening(NamedTuple):
     attempt: int
     deal: Deal
     opener: int

@@ -147,8 +147,7 @@ def compute_legal(
     if not board.tiles:
         openers = tiles if opening_tile is None else (opening_tile,)
         if not rd.fives:
-            opening = rd.plays[None]
-            return tuple([opening[t] for t in openers])
+            return tuple(map(rd.plays[None].__getitem__, openers))
         return tuple([_play_option(rd, board, t, None) for t in openers])
     ends = board.ends
     if must_cover is not None:
