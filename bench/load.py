@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -300,16 +301,23 @@ def profile(pid: int, seconds: int, out: Path) -> subprocess.Popen[bytes] | None
         return None
 
 
+def stacks(path: Path) -> Iterator[tuple[list[str], int]]:
+    """(frames, samples) per collapsed stack; with --subprocesses py-spy prefixes each stack
+    with its process's command line, which may span lines: those pieces are skipped."""
+    for line in path.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if count_text.isdigit() and stack:
+            yield stack.split(";"), int(count_text)
+
+
 def summarize_profile(path: Path, top: int = 25) -> list[str]:
     """Inclusive share per function (file:function), from py-spy's collapsed stacks."""
     inclusive: Counter[str] = Counter()
     own: Counter[str] = Counter()
     total = 0
-    for line in path.read_text().splitlines():
-        stack, _, count_text = line.rpartition(" ")
-        count = int(count_text)
+    for raw_frames, count in stacks(path):
         total += count
-        frames = [frame_name(f) for f in stack.split(";")]
+        frames = [frame_name(f) for f in raw_frames]
         for name in set(frames):
             inclusive[name] += count
         if frames:
@@ -354,11 +362,8 @@ def grouped(path: Path) -> dict[str, float]:
     ]
     shares: defaultdict[str, int] = defaultdict(int)
     total = 0
-    for line in path.read_text().splitlines():
-        stack, _, count_text = line.rpartition(" ")
-        count = int(count_text)
+    for frames, count in stacks(path):
         total += count
-        frames = stack.split(";")
         for frame in reversed(frames):
             hit = next((name for name, marker in layers if marker in frame), None)
             if hit:
