@@ -330,9 +330,10 @@ def _play(state: MatchState, seat: int | None, action: Play) -> Transition:
     moves = moves + (_new(Move, (seq, seat, "play", tile, end, 0, action.reason)),)  # noqa: RUF005
     if not remaining:
         before = _lazy_play_events(seq, seat, tile, end, board, 0, scores)
-        points = domino_points(ruleset, seat, hand_pips(hands))
+        pips = hand_pips(hands)
+        points = domino_points(ruleset, seat, pips)
         played = (hands, board, moves, 0)
-        return _end_hand(state, hand, played, seq, before, scores, "domino", seat, points)
+        return _end_hand(state, hand, played, seq, before, scores, "domino", seat, points, pips)
     turn = rd.following[seat]
     fits = rd.line[left[1]][right[1]] or _line_by_pips(rd, left[1], right[1])
     # Each tile's plays in hand order; `sum` concatenates them in C (most are empty, and
@@ -444,13 +445,15 @@ def _play_general(
             before = _lazy_play_events(seq, seat, tile, end, board, points, scores)
             played = (hands, board, moves, 0)
             seq += 1
-            return _end_hand(state, hand, played, seq, before, scores, "target", seat, 0)
+            pips = hand_pips(hands)
+            return _end_hand(state, hand, played, seq, before, scores, "target", seat, 0, pips)
     if not remaining:
         before = _lazy_play_events(seq, seat, tile, end, board, points, scores)
-        won = domino_points(state.ruleset, seat, hand_pips(hands))
+        pips = hand_pips(hands)
+        won = domino_points(state.ruleset, seat, pips)
         played = (hands, board, moves, 0)
         seq = seq + 1 if points else seq
-        return _end_hand(state, hand, played, seq, before, scores, "domino", seat, won)
+        return _end_hand(state, hand, played, seq, before, scores, "domino", seat, won, pips)
     must_cover: MustCover | None = None
     if rd.cover and tile[0] == tile[1]:
         # The double's own ends: all of an opening double's, else the end it joined.
@@ -666,9 +669,10 @@ def _pass(state: MatchState, seat: int | None, action: Pass) -> Transition:
     passes += 1
     if passes >= rd.players:
         before = _lazy_passed(seq, seat)
-        winner, points = blocked_outcome(ruleset, hand_pips(hands))
+        pips = hand_pips(hands)
+        winner, points = blocked_outcome(ruleset, pips)
         played = (hands, board, moves, passes)
-        return _end_hand(state, hand, played, seq, before, scores, "blocked", winner, points)
+        return _end_hand(state, hand, played, seq, before, scores, "blocked", winner, points, pips)
     turn = rd.following[seat]
     if rd.plain and board.spinner is None and board.tiles:
         # A line, as in _play: the next seat's plays from the table of the two exposed pips.
@@ -760,22 +764,26 @@ def _continue(state: MatchState, hand: HandState, seq: int, scores: tuple[int, .
 def _closed_hand(hand: HandState, played: _Played, result: HandResult) -> HandState:
     """The hand as it ended: nobody's turn, with its result."""
     hands, board, moves, passes = played
-    return HandState(
-        hand.number,
-        hand.attempt,
-        hand.opener,
-        hand.dealt,
-        hand.stock,
-        hand.drawn,
-        hands,
-        board,
-        None,
-        hand.opening_tile,
-        None,
-        passes,
-        moves,
-        (),
-        result,
+    number, attempt, opener, dealt, stock, drawn, _, _, _, opening_tile, _, _, _, _, _ = hand
+    return _new(
+        HandState,
+        (
+            number,
+            attempt,
+            opener,
+            dealt,
+            stock,
+            drawn,
+            hands,
+            board,
+            None,
+            opening_tile,
+            None,
+            passes,
+            moves,
+            (),
+            result,
+        ),
     )
 
 
@@ -796,53 +804,51 @@ def _end_hand(
     reason: str,
     winner: int | None,
     points: int,
+    pips: tuple[int, ...],
 ) -> Transition:
     """Close the hand (domino, blocked or target), score it and decide whether the match ends.
 
     `before` builds the events up to `seq` (the move that ended the hand); all are built lazily.
+    `pips` is what each seat still holds (`hand_pips(played[0])`, which the caller has).
     """
-    result = HandResult(
-        number=hand.number,
-        reason=reason,
-        winner=winner,
-        tied=reason == "blocked" and winner is None,
-        pips=hand_pips(played[0]),
-        points=points,
-        hands=played[0],
-    )
-    hands_won = state.hands_won
+    ruleset, secret, _, _, _, cut, number, _, hands_won, forfeited, _, history, _ = state
+    tied = reason == "blocked" and winner is None
+    result = HandResult(hand.number, reason, winner, tied, pips, points, played[0])
+    scored: dict[str, object] | None = None
     if winner is not None:
         hands_won = _bump(hands_won, winner, 1)
-    scored: dict[str, object] | None = None
-    if winner is not None and points:
-        scores = _bump(scores, winner, points)
-        scored = {"seat": winner, "points": points, "score": scores[winner], "cause": reason}
-        seq += 1
+        if points:
+            scores = _bump(scores, winner, points)
+            scored = {"seat": winner, "points": points, "score": scores[winner], "cause": reason}
+            seq += 1
     seq += 1
     ended_seq = seq
     closed = _closed_hand(hand, played, result)
     decided = (winner, "target") if reason == "target" else None
-    decided = decided or match_winner(state.ruleset, scores, hands_won)
+    decided = decided or match_winner(ruleset, scores, hands_won)
     match_result = None
     status = "hand_over"
     if decided is not None:
         status = "finished"
         match_result = MatchResult(decided[0], decided[1], scores, hands_won, None)
         seq += 1
-    new_state = MatchState(
-        ruleset=state.ruleset,
-        secret=state.secret,
-        status=status,
-        seq=seq,
-        game_seq=seq,
-        cut=state.cut,
-        hand_number=state.hand_number,
-        scores=scores,
-        hands_won=hands_won,
-        forfeited=state.forfeited,
-        hand=closed,
-        history=state.history,
-        result=match_result,
+    new_state = _new(
+        MatchState,
+        (
+            ruleset,
+            secret,
+            status,
+            seq,
+            seq,
+            cut,
+            number,
+            scores,
+            hands_won,
+            forfeited,
+            closed,
+            history,
+            match_result,
+        ),
     )
 
     def build(_: MatchState) -> tuple[Event, ...]:

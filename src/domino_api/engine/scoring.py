@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.tiles import Tile
@@ -14,7 +15,11 @@ def round5(n: int) -> int:
 
 
 def hand_pips(hands: Sequence[Sequence[Tile]]) -> tuple[int, ...]:
-    return tuple(sum(a + b for a, b in tiles) for tiles in hands)
+    # Each seat's tiles flattened to their pips and summed, all in C (every hand's end).
+    return tuple(map(sum, map(_flatten, hands)))
+
+
+_flatten = chain.from_iterable
 
 
 def domino_points(ruleset: Ruleset, winner: int, pips: Sequence[int]) -> int:

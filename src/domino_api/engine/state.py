@@ -41,7 +41,7 @@ class Move(NamedTuple):
     reason: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class HandResult:
     number: int
     reason: str  # domino | blocked | target | forfeit | abandoned
@@ -50,6 +50,26 @@ class HandResult:
     pips: tuple[int, ...]
     points: int
     hands: tuple[tuple[Tile, ...], ...]
+
+    # Slots set through their descriptors, as actions.Play does: every hand's end builds one,
+    # and the generated frozen __init__ (object.__setattr__ by name) costs twice as much.
+    def __init__(
+        self,
+        number: int,
+        reason: str,
+        winner: int | None,
+        tied: bool,
+        pips: tuple[int, ...],
+        points: int,
+        hands: tuple[tuple[Tile, ...], ...],
+    ) -> None:
+        _hr_number(self, number)
+        _hr_reason(self, reason)
+        _hr_winner(self, winner)
+        _hr_tied(self, tied)
+        _hr_pips(self, pips)
+        _hr_points(self, points)
+        _hr_hands(self, hands)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -63,13 +83,33 @@ class HandResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
+_hr_number, _hr_reason, _hr_winner, _hr_tied, _hr_pips, _hr_points, _hr_hands = (
+    HandResult.__dict__[name].__set__
+    for name in ("number", "reason", "winner", "tied", "pips", "points", "hands")
+)
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class MatchResult:
     winner: int | None
     reason: str  # target | best_of | forfeit | abandoned | cancelled
     scores: tuple[int, ...]
     hands_won: tuple[int, ...]
     forfeited_by: int | None
+
+    def __init__(  # as HandResult's
+        self,
+        winner: int | None,
+        reason: str,
+        scores: tuple[int, ...],
+        hands_won: tuple[int, ...],
+        forfeited_by: int | None,
+    ) -> None:
+        _mr_winner(self, winner)
+        _mr_reason(self, reason)
+        _mr_scores(self, scores)
+        _mr_hands_won(self, hands_won)
+        _mr_forfeited_by(self, forfeited_by)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -79,6 +119,12 @@ class MatchResult:
             "hands_won": list(self.hands_won),
             "forfeited_by": self.forfeited_by,
         }
+
+
+_mr_winner, _mr_reason, _mr_scores, _mr_hands_won, _mr_forfeited_by = (
+    MatchResult.__dict__[name].__set__
+    for name in ("winner", "reason", "scores", "hands_won", "forfeited_by")
+)
 
 
 # The double a seat must cover and the ends that cover it (RULES section 6).
