@@ -236,6 +236,8 @@ def legal_actions(state: MatchState, seat: int | None) -> tuple[LegalAction, ...
 def apply(state: MatchState, seat: int | None, action: Action) -> Transition:
     """The state after `action` and the events it caused; raises an EngineError if refused."""
     if type(action) is not Play:
+        if type(action) is Pass:  # the next most common
+            return _pass(state, seat, action)
         return _apply_other(state, seat, action)
     # A play, the most common action by far: its path is written out here, which saves a
     # call per move over dispatching to a helper as the other actions do.
@@ -348,8 +350,6 @@ def apply(state: MatchState, seat: int | None, action: Action) -> Transition:
 
 def _apply_other(state: MatchState, seat: int | None, action: Action) -> Transition:
     kind = type(action)
-    if kind is Pass:
-        return _pass(state, seat, action)  # type: ignore[arg-type]
     if kind is Draw:
         return _draw(state, seat, action)  # type: ignore[arg-type]
     if kind is Start:
