@@ -69,7 +69,7 @@ def open_hand(
     for attempt in range(_MAX_ATTEMPTS):
         dealt = deal(secret, cut, number, attempt, *args)
         if seat is not None:
-            return Opening(attempt, dealt, seat, None)
+            return _new(Opening, (attempt, dealt, seat, None))  # every match's first deal
         double = highest_double(dealt.hands)
         if double is not None:
             return Opening(attempt, dealt, double[0], double[1])
@@ -77,3 +77,6 @@ def open_hand(
             holder, tile = heaviest_tile(dealt.hands)
             return Opening(attempt, dealt, holder, tile)
     raise RuntimeError("no deal held a double")
+
+
+_new = tuple.__new__

@@ -928,18 +928,18 @@ def _deal_hand(state: MatchState, cut: str, seq: int, started: bool) -> Transiti
     """Deal the next hand (reshuffling as the opener rule says) and give the opener the turn."""
     number = state.hand_number + 1
     previous = state.hand
-    opening = open_hand(state.ruleset, state.secret, cut, number, previous)
-    dealt = opening.deal
+    attempt, dealt, opener, opening_tile = open_hand(
+        state.ruleset, state.secret, cut, number, previous
+    )
     rd = rule_data(state.ruleset)
-    opener = opening.opener
     legal = compute_legal(
-        rd, EMPTY_BOARD, dealt.hands[opener], None, opening.opening_tile, len(dealt.stock)
+        rd, EMPTY_BOARD, dealt.hands[opener], None, opening_tile, len(dealt.stock)
     )
     hand = _new(
         HandState,
         (
             number,
-            opening.attempt,
+            attempt,
             opener,
             dealt.hands,
             dealt.stock,
@@ -947,7 +947,7 @@ def _deal_hand(state: MatchState, cut: str, seq: int, started: bool) -> Transiti
             dealt.hands,
             EMPTY_BOARD,
             opener,
-            opening.opening_tile,
+            opening_tile,
             None,
             0,
             (),
