@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -9,15 +10,18 @@ import pytest
 from domino_api.engine import (
     PRESETS,
     Abandon,
+    Deal,
     Draw,
     EngineError,
     Event,
     Forfeit,
     HandInProgress,
+    HandResult,
     IllegalMove,
     MatchInProgress,
     MatchNotStarted,
     MatchOver,
+    MatchResult,
     NextHand,
     NotYourTurn,
     Pass,
@@ -30,6 +34,7 @@ from domino_api.engine import (
     new_match,
     record,
 )
+from domino_api.engine.events import _new_event_by_slots, new_event
 from tests.engine.helpers import SECRET, position, run
 
 DRAW = PRESETS["draw"]
@@ -232,3 +237,34 @@ def test_action_json_round_trip(action: object) -> None:
 def test_malformed_action_json(data: object) -> None:
     with pytest.raises(IllegalMove):
         action_from_json(data)  # type: ignore[arg-type]
+
+
+def test_events_built_on_the_fast_paths_are_plain_frozen_events() -> None:
+    """new_event (and its fallback) and the fast-path constructors of Play, Deal, HandResult
+    and MatchResult give the very objects their dataclass constructors give."""
+    for build in (new_event, _new_event_by_slots):
+        event = build(3, "turn", {"seat": 1}, {1: {"legal": ()}})
+        assert type(event) is Event
+        assert event == Event(3, "turn", {"seat": 1}, {1: {"legal": ()}})
+        assert repr(event) == repr(Event(3, "turn", {"seat": 1}, {1: {"legal": ()}}))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            event.seq = 4  # type: ignore[misc]
+    play = Play(tile=(1, 2), end="left")
+    assert play == Play((1, 2), "left", None) and play.reason is None
+    assert dataclasses.replace(play, reason="bot") == Play((1, 2), "left", "bot")
+    assert Play.__match_args__ == ("tile", "end", "reason")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        play.end = "right"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Play((1, 2))  # type: ignore[call-arg]
+    for value in (
+        Deal(hands=(((0, 0),),), stock=()),
+        HandResult(1, "domino", 0, False, (0, 3), 3, ((), ((1, 2),))),
+        MatchResult(
+            winner=0, reason="target", scores=(100, 3), hands_won=(1, 0), forfeited_by=None
+        ),
+    ):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        assert value == type(value)(**fields) and dataclasses.replace(value) == value
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, dataclasses.fields(value)[0].name, None)
