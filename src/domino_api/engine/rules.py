@@ -38,8 +38,7 @@ from domino_api.engine.events import (
     SERVICE_EVENTS,
     Event,
     Transition,
-    _set_events,
-    _set_state,
+    TransitionDraft,
     lazy_transition,
     new_event,
 )
@@ -61,7 +60,6 @@ from domino_api.engine.state import (
 from domino_api.engine.tiles import Tile, full_set, tile_problem
 
 _new = tuple.__new__
-_new_object = object.__new__
 SPINNER_FIRST = "spinner_first_double"
 # Legal lists with nothing to play: shared, like the zero-point plays.
 _DRAW_ONLY = (DRAW_ACTION,)
@@ -342,10 +340,11 @@ def apply(state: MatchState, seat: int | None, action: Action) -> Transition:
             None,
         ),
     )
-    transition: Transition = _new_object(Transition)
-    _set_state(transition, state)
-    _set_events(transition, _played_events)
-    return transition
+    transition = TransitionDraft()  # lazy_transition, inlined (see events.TransitionDraft)
+    transition.state = state
+    transition._events = _played_events
+    transition.__class__ = Transition  # type: ignore[assignment]
+    return transition  # type: ignore[return-value]
 
 
 def _apply_other(state: MatchState, seat: int | None, action: Action) -> Transition:
@@ -724,10 +723,11 @@ def _pass(state: MatchState, seat: int | None, action: Pass) -> Transition:
             None,
         ),
     )
-    transition: Transition = _new_object(Transition)
-    _set_state(transition, state)
-    _set_events(transition, _passed_events)
-    return transition
+    transition = TransitionDraft()  # lazy_transition, inlined (see events.TransitionDraft)
+    transition.state = state
+    transition._events = _passed_events
+    transition.__class__ = Transition  # type: ignore[assignment]
+    return transition  # type: ignore[return-value]
 
 
 def _passed_events(state: MatchState) -> tuple[Event, ...]:
