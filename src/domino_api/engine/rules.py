@@ -265,21 +265,32 @@ def apply(state: MatchState, seat: int | None, action: Action) -> Transition:
     assert tile is not None
     a, b = tile
     tiles, ends, _, spinner, _ = board
-    if not rd.plain or spinner is not None or end is None or (a == b and rd.spinner_first):
+    if not rd.plain or spinner is not None or (a == b and rd.spinner_first):
         return _play_general(state, hand, seat, action, rd, option)
-    # The most common move of all: a tile joins a line, no points, no double to cover.
-    # layout.place's line branch and compute_legal's, inlined; every tuple built once.
-    left, right = ends
-    if end == "left":
-        outer = b if a == left[1] else a
-        left = (end, outer, 2 * outer if a == b else outer)
-    else:
-        outer = b if a == right[1] else a
-        right = (end, outer, 2 * outer if a == b else outer)
-    # `+` rather than `(*t, x)` here and below: a concatenation is one allocation, while
-    # unpacking goes through a list.
-    tiles = tiles + ((tile, end, outer, False),)  # noqa: RUF005
-    board = _new(Board, (tiles, (left, right), left[2] + right[2], None, ()))
+    # The most common move of all: a tile joins a line (or opens one), no points, no double
+    # to cover. layout.place's line branches and compute_legal's, inlined; every tuple built
+    # once.
+    if end is not None:
+        left, right = ends
+        if end == "left":
+            outer = b if a == left[1] else a
+            left = (end, outer, 2 * outer if a == b else outer)
+        else:
+            outer = b if a == right[1] else a
+            right = (end, outer, 2 * outer if a == b else outer)
+        # `+` rather than `(*t, x)` here and below: a concatenation is one allocation, while
+        # unpacking goes through a list.
+        tiles = tiles + ((tile, end, outer, False),)  # noqa: RUF005
+        total = left[2] + right[2]
+    elif a != b or rd.layout == "line":  # the hand's first tile: layout.open_board's line
+        weight = 2 if a == b else 1
+        left = ("left", a, weight * a)
+        right = ("right", b, weight * b)
+        tiles = ((tile, None, None, False),)
+        total = a + b
+    else:  # an opening double that becomes the spinner
+        return _play_general(state, hand, seat, action, rd, option)
+    board = _new(Board, (tiles, (left, right), total, None, ()))
     held = hands[seat]
     at = held.index(tile)
     remaining = held[:at] + held[at + 1 :]
