@@ -88,7 +88,8 @@ _event_private = _slot_setter(Event, "private")
 class _EventDraft:
     """Event's slot layout without the frozen `__setattr__`: filled with plain (specialised)
     attribute stores, then turned into an Event by `__class__` assignment, which CPython allows
-    between classes of identical layout. Twice as cheap as setting an Event's slots one by one."""
+    between classes of identical layout. A third cheaper than setting an Event's slots through
+    their descriptors (140 ns against 200; Event(...) takes 400)."""
 
     __slots__ = ("data", "private", "seq", "type")
     seq: int

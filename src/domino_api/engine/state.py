@@ -52,7 +52,7 @@ class HandResult:
     hands: tuple[tuple[Tile, ...], ...]
 
     # Slots set through their descriptors, as actions.Play does: every hand's end builds one,
-    # and the generated frozen __init__ (object.__setattr__ by name) costs twice as much.
+    # and the generated frozen __init__ (object.__setattr__ by name) costs nearly twice as much.
     def __init__(
         self,
         number: int,
