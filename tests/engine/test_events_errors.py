@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
+import pickle
 
 import pytest
 
@@ -257,6 +259,7 @@ def test_events_built_on_the_fast_paths_are_plain_frozen_events() -> None:
         play.end = "right"  # type: ignore[misc]
     with pytest.raises(TypeError):
         Play((1, 2))  # type: ignore[call-arg]
+    assert pickle.loads(pickle.dumps(play)) == play and copy.deepcopy(play) == play
     for value in (
         Deal(hands=(((0, 0),),), stock=()),
         HandResult(1, "domino", 0, False, (0, 3), 3, ((), ((1, 2),))),
