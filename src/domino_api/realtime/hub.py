@@ -15,7 +15,6 @@ with `after=N`.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from domino_api import jsontext
 from domino_api.matches.views import event_for
 from domino_api.store import matches_repo
 from domino_api.store.db import transaction
@@ -37,7 +37,7 @@ Reader = Callable[[str, int, int], Any]
 
 
 def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    return jsontext.dumps(message)
 
 
 class Subscriber:

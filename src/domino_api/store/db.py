@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from domino_api import jsontext
 from domino_api.config import Settings
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,8 @@ def make_engine(url: str, settings: Settings) -> AsyncEngine:
         # No ping per checkout: it doubles round trips; a dead connection fails one request
         # and is replaced by the pool.
         pool_pre_ping=False,
+        json_serializer=jsontext.dumps,
+        json_deserializer=jsontext.loads,
     )
 
 

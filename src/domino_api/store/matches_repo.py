@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
@@ -14,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
 from sqlalchemy.orm.attributes import set_committed_value
 
+from domino_api import jsontext
 from domino_api.store.models import (
     OVER_STATUSES,
     IdempotentAnswer,
@@ -156,7 +156,7 @@ async def _driver(session: AsyncSession) -> asyncpg.Connection | None:
 def _raw_value(table: Table, key: str, value: Any) -> Any:
     # The SQLAlchemy-installed codec takes JSON as text; SQLAlchemy would encode it the same way.
     if value is not None and isinstance(table.c[key].type, JSONB):
-        return json.dumps(value)
+        return jsontext.dumps(value)
     return value
 
 
