@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
 from sqlalchemy import func, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from domino_api.clock import FakeClock
+from domino_api.jobs.sweeper import PassReport, sweep_pass
+from domino_api.matches import service
+from domino_api.matches.schemas import MoveBody
+from domino_api.store import players_repo
+from domino_api.store.db import transaction
 from domino_api.store.models import Match, MatchEvent, Player, Seat
-from tests.api.helpers import create_match, new_player, view
+from tests.api.helpers import create_match, first_legal, new_player, view
 
 HUMANS = [{"type": "human"}, {"type": "human"}]
 BLITZ = {"turn_clock": {"allowance_s": 2, "grace_s": 1}}
@@ -145,3 +151,24 @@ async def count_due(maker: async_sessionmaker[AsyncSession], now: datetime) -> i
     async with maker() as session:
         stmt = select(func.count()).select_from(Match).where(Match.due_at <= now)
         return int((await session.execute(stmt)).scalar_one())
+
+
+async def sweep_while_a_move_holds(
+    client: httpx.AsyncClient,
+    clock: FakeClock,
+    maker: async_sessionmaker[AsyncSession],
+    mover: dict[str, Any],
+    match: dict[str, Any],
+    tick: timedelta,
+) -> PassReport:
+    """`mover` moves one tick before the deadline; while its transaction still holds the match,
+    the clock passes the deadline and a sweep runs: returns that sweep's report."""
+    mine = await view(client, mover, match["id"])
+    deadline = parse(match["turn"]["deadline"])
+    clock.set(deadline - tick)
+    body = MoveBody.model_validate({**first_legal(mine), "seq": mine["seq"]})
+    async with transaction(maker) as session:
+        player = (await players_repo.by_ids(session, [mover["id"]]))[mover["id"]]
+        await service.move(session, clock, player, match["id"], body, None)
+        clock.set(deadline + timedelta(seconds=1))
+        return await sweep_pass(maker, clock)

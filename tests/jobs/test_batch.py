@@ -14,14 +14,19 @@ from sqlalchemy import select, text, update
 from domino_api.clock import FakeClock
 from domino_api.jobs import liveness, sweeper
 from domino_api.jobs.sweeper import RETRY_AFTER, sweep_pass
-from domino_api.matches import service
-from domino_api.matches.schemas import MoveBody
-from domino_api.store import players_repo
-from domino_api.store.db import to_plain_url, transaction
+from domino_api.store.db import to_plain_url
 from domino_api.store.matches_repo import CHANNEL
 from domino_api.store.models import Finish, Match, MatchEvent, Record, Seat
-from tests.api.helpers import first_legal, view
-from tests.jobs.factory import BLITZ, clone_matches, count_due, events, parse, two_seat_match
+from tests.api.helpers import view
+from tests.jobs.factory import (
+    BLITZ,
+    clone_matches,
+    count_due,
+    events,
+    parse,
+    sweep_while_a_move_holds,
+    two_seat_match,
+)
 
 TICK = timedelta(microseconds=1)
 
@@ -120,15 +125,7 @@ async def test_a_batch_skips_a_match_held_by_a_move_and_forfeits_the_others(
     ana, bob, v = await two_seat_match(client, options=BLITZ)
     others = await clone_matches(maker, v["id"], 3, own_players=True)
     mover = ana if v["turn"]["seat"] == v["you"]["seat"] else bob
-    mine = await view(client, mover, v["id"])
-    deadline = parse(v["turn"]["deadline"])
-    clock.set(deadline - TICK)
-    body = MoveBody.model_validate({**first_legal(mine), "seq": mine["seq"]})
-    async with transaction(maker) as session:
-        player = (await players_repo.by_ids(session, [mover["id"]]))[mover["id"]]
-        await service.move(session, clock, player, v["id"], body, None)
-        clock.set(deadline + timedelta(seconds=1))
-        raced = await sweep_pass(maker, clock)  # the move holds its match: skipped
+    raced = await sweep_while_a_move_holds(client, clock, maker, mover, v, TICK)
     assert sorted(o.match_id for o in raced.outcomes) == sorted(others)
     assert {o.action for o in raced.outcomes} == {"forfeit"} and alone == []
     # The move beat the deadline: its match has a new one, and the next pass leaves it be.

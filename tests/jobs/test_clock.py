@@ -10,12 +10,8 @@ import pytest
 
 from domino_api.clock import FakeClock
 from domino_api.jobs.sweeper import sweep_pass
-from domino_api.matches import service
-from domino_api.matches.schemas import MoveBody
-from domino_api.store import players_repo
-from domino_api.store.db import transaction
 from tests.api.helpers import first_legal, view
-from tests.jobs.factory import BLITZ, events, parse, two_seat_match
+from tests.jobs.factory import BLITZ, events, parse, sweep_while_a_move_holds, two_seat_match
 
 TICK = timedelta(microseconds=1)
 
@@ -88,17 +84,8 @@ async def test_a_move_that_commits_first_beats_a_racing_sweeper(
 ) -> None:
     ana, bob, v = await two_seat_match(client, options=BLITZ)
     mover = _on_turn(v, ana, bob)
-    mine = await view(client, mover, v["id"])
-    deadline = parse(v["turn"]["deadline"])
-    clock.set(deadline - TICK)
-    body = MoveBody.model_validate({**first_legal(mine), "seq": mine["seq"]})
-    async with transaction(maker) as session:
-        player = (await players_repo.by_ids(session, [mover["id"]]))[mover["id"]]
-        await service.move(session, clock, player, v["id"], body, None)
-        # The move holds the match while the deadline passes and a sweeper runs.
-        clock.set(deadline + timedelta(seconds=1))
-        raced = await sweep_pass(maker, clock)
-        assert raced.outcomes == []  # the locked match was skipped, not waited for
+    raced = await sweep_while_a_move_holds(client, clock, maker, mover, v, TICK)
+    assert raced.outcomes == []  # the locked match was skipped, not waited for
     after = await sweep_pass(maker, clock)
     assert [o.action for o in after.outcomes if o.action == "forfeit"] == []
     seen = await view(client, ana, v["id"])
