@@ -332,7 +332,16 @@ def apply(state: MatchState, seat: int | None, action: Action) -> Transition:
             None,
         ),
     )
-    seq += 1
+    return _going_on(state, hand, seq + 1, _played_events)
+
+
+def _going_on(
+    state: MatchState, hand: HandState, seq: int, build: Callable[[MatchState], tuple[Event, ...]]
+) -> Transition:
+    """The transition of a play or pass after which the hand goes on: the match state around
+    the new hand, its events built from it when first read (lazy_transition, inlined: see
+    events.TransitionDraft)."""
+    ruleset, secret, status, _, _, cut, number, scores, won, forfeited, _, history, _ = state
     state = _new(
         MatchState,
         (
@@ -351,9 +360,9 @@ def apply(state: MatchState, seat: int | None, action: Action) -> Transition:
             None,
         ),
     )
-    transition = TransitionDraft()  # lazy_transition, inlined (see events.TransitionDraft)
+    transition = TransitionDraft()
     transition.state = state
-    transition._events = _played_events
+    transition._events = build
     transition.__class__ = Transition  # type: ignore[assignment]
     return transition  # type: ignore[return-value]
 
@@ -715,30 +724,7 @@ def _pass(state: MatchState, seat: int | None, action: Pass) -> Transition:
             None,
         ),
     )
-    seq += 1
-    state = _new(
-        MatchState,
-        (
-            ruleset,
-            secret,
-            status,
-            seq,
-            seq,
-            cut,
-            number,
-            scores,
-            won,
-            forfeited,
-            hand,
-            history,
-            None,
-        ),
-    )
-    transition = TransitionDraft()  # lazy_transition, inlined (see events.TransitionDraft)
-    transition.state = state
-    transition._events = _passed_events
-    transition.__class__ = Transition  # type: ignore[assignment]
-    return transition  # type: ignore[return-value]
+    return _going_on(state, hand, seq + 1, _passed_events)
 
 
 def _passed_events(state: MatchState) -> tuple[Event, ...]:
