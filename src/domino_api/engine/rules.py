@@ -504,26 +504,7 @@ def _play_general(
     new_hand = _new(
         HandState, (*hand[:6], hands, board, turn, None, must_cover, 0, moves, legal, None)
     )
-    ruleset, secret, status, _, _, cut, number, _, hands_won, forfeited, _, history, _ = state
-    new_state = _new(
-        MatchState,
-        (
-            ruleset,
-            secret,
-            status,
-            last,
-            last,
-            cut,
-            number,
-            scores,
-            hands_won,
-            forfeited,
-            new_hand,
-            history,
-            None,
-        ),
-    )
-    return lazy_transition(new_state, _played_events)
+    return lazy_transition(_continue(state, new_hand, last, scores), _played_events)
 
 
 def _play_events(
@@ -952,27 +933,10 @@ def _deal_hand(state: MatchState, cut: str, seq: int, started: bool) -> Transiti
             None,
         ),
     )
+    # Once a hand, so `_replace` (keywords, slower than the hot paths' tuples) is fine here.
     history = state.history if previous is None else (*state.history, previous)
-    ruleset, secret, _, _, _, _, _, scores, hands_won, forfeited, _, _, _ = state
-    last = seq + 2
-    new_state = _new(
-        MatchState,
-        (
-            ruleset,
-            secret,
-            "playing",
-            last,
-            last,
-            cut,
-            number,
-            scores,
-            hands_won,
-            forfeited,
-            hand,
-            history,
-            None,
-        ),
-    )
+    dealing = state._replace(cut=cut, hand_number=number, history=history)
+    new_state = _continue(dealing, hand, seq + 2, state.scores)
     return lazy_transition(new_state, _started_events if started else _dealt_events)
 
 
