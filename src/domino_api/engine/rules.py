@@ -437,21 +437,7 @@ def _play_general(
     end = action.end
     tile = option.tile
     assert tile is not None
-    board = hand.board
-    a, b = tile
-    if board.spinner is None and end is not None and (a != b or rd.layout != SPINNER_FIRST):
-        # layout.place's line branch, inlined: one of the two ends moves on.
-        left, right = board.ends
-        if left[0] == end:
-            outer = b if a == left[1] else a
-            left = (end, outer, 2 * outer if a == b else outer)
-        else:
-            outer = b if a == right[1] else a
-            right = (end, outer, 2 * outer if a == b else outer)
-        tiles = (*board.tiles, (tile, end, outer, False))
-        board = _new(Board, (tiles, (left, right), left[2] + right[2], None, ()))
-    else:
-        board = place(board, tile, end, rd.layout)
+    board = place(hand.board, tile, end, rd.layout)
     held = hand.hands[seat]
     at = held.index(tile)
     remaining = held[:at] + held[at + 1 :]
