@@ -24,6 +24,7 @@ from typing import Any
 from domino_api.engine import HistoryEntry, LegalAction, Ruleset, SeatView, Tile, full_set
 from domino_api.engine.layout import EMPTY_BOARD, Board, fitting_ends, place
 from domino_api.engine.state import MustCover
+from domino_api.engine.view import board_dict
 
 # The event types that are moves of the hand, and the history kind each records.
 MOVE_KINDS = {"tile_played": "play", "tile_drawn": "draw", "passed": "pass"}
@@ -226,7 +227,7 @@ def advance_view(view: Mapping[str, Any], event: Mapping[str, Any]) -> dict[str,
         ruleset = Ruleset.from_dict(out["ruleset"])
         board = board_from_tiles(out["board"]["tiles"], ruleset.layout)
         board = place(board, tile, data.get("end"), ruleset.layout)
-        out["board"] = _board_json(board)
+        out["board"] = board_dict(board)
         out["turn"], out["legal"] = None, []
     elif kind == "tile_drawn":
         seat = int(data["seat"])
@@ -261,14 +262,3 @@ def advance_view(view: Mapping[str, Any], event: Mapping[str, Any]) -> dict[str,
     elif kind == "forfeit":
         seats[int(data["seat"])]["forfeited"] = True
     return out
-
-
-def _board_json(board: Board) -> dict[str, Any]:
-    return {
-        "tiles": [
-            {"tile": list(tile), "end": end, "outer": outer, "spinner": spinner}
-            for tile, end, outer, spinner in board.tiles
-        ],
-        "ends": [{"end": name, "pips": pip} for name, pip, _ in board.ends],
-        "ends_total": board.total,
-    }

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from domino_api.errors import Problem
 from domino_api.matches.schemas import EndName, EventOut, TileIn, ViewOut
 
 # A client's own id for a request, echoed in its ack or error.
@@ -94,17 +95,6 @@ AnyClientMessage = Annotated[
 ]
 CLIENT_MESSAGES: TypeAdapter[Any] = TypeAdapter(AnyClientMessage)
 CLIENT_TYPES = ("auth", "move", "next_hand", "ready", "resign", "rematch", "message", "ping")
-
-
-class Problem(BaseModel):
-    """An RFC 9457 problem document, as the REST routes answer."""
-
-    model_config = ConfigDict(extra="allow")
-    type: str
-    title: str
-    status: int
-    detail: str
-    code: str
 
 
 class SnapshotMessage(BaseModel):
