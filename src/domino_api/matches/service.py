@@ -28,10 +28,18 @@ from domino_api.errors import (
 )
 from domino_api.matches import timeouts
 from domino_api.matches.schemas import MatchCreate, MoveBody, SeatSpec
-from domino_api.matches.table import OVER, Table, apply, load, record, run_computers
+from domino_api.matches.table import (
+    OVER,
+    Table,
+    apply,
+    load,
+    new_match_row,
+    record,
+    run_computers,
+)
 from domino_api.matches.views import build_view, event_for, is_connected
 from domino_api.store import matches_repo
-from domino_api.store.models import IdempotentAnswer, Match, Player, Seat
+from domino_api.store.models import IdempotentAnswer, Player, Seat
 
 SETTING_KEYS = ("target", "draw", "next_opener")
 
@@ -498,24 +506,15 @@ async def _seat_new_table(
     holders: dict[str, tuple[str, str]],
 ) -> Table:
     """Store a new match (fresh secret, a free game number) with its seats, and announce them."""
-    secret = secrets.token_bytes(32)
     now = clock.now()
-    state = engine.new_match(ruleset, secret)
     for attempt in range(5):
-        match = Match(
-            id=match_id,
+        match, state = new_match_row(
+            match_id,
+            ruleset,
+            now,
             code=await _free_code(session),
-            status=state.status,
-            ruleset=ruleset.name,
             host_player_id=host_id,
-            snapshot=engine.to_json(state),
-            seq=0,
-            game_seq=0,
-            secret=secret,
-            commitment=engine.commitment(secret),
             solo=solo,
-            created_at=now,
-            updated_at=now,
             due_at=now + timedelta(hours=24),
         )
         try:

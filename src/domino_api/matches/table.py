@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
@@ -52,6 +53,30 @@ class Table:
 
     def seats_of(self, player_id: str) -> list[int]:
         return [s.seat for s in self.seats if s.player_id == player_id]
+
+
+def new_match_row(
+    match_id: str, ruleset: engine.Ruleset, now: datetime, **columns: Any
+) -> tuple[Match, engine.MatchState]:
+    """A match row before its first deal: a fresh secret, its commitment, the waiting state.
+
+    `columns` are what the creator decides (code, host, solo, tournament, deadlines)."""
+    secret = secrets.token_bytes(32)
+    state = engine.new_match(ruleset, secret)
+    match = Match(
+        id=match_id,
+        status=state.status,
+        ruleset=ruleset.name,
+        snapshot=engine.to_json(state),
+        seq=0,
+        game_seq=0,
+        secret=secret,
+        commitment=engine.commitment(secret),
+        created_at=now,
+        updated_at=now,
+        **columns,
+    )
+    return match, state
 
 
 async def load(session: AsyncSession, match_id: str, *, for_update: bool) -> Table:

@@ -20,7 +20,7 @@ import secrets
 import uuid
 from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, get_args
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -34,10 +34,9 @@ from domino_api.errors import (
     TournamentStarted,
     ValidationFailed,
 )
-from domino_api.matches.table import Table, record
+from domino_api.matches.table import Table, new_match_row, record
 from domino_api.store import matches_repo, players_repo
 from domino_api.store.models import (
-    Match,
     Player,
     Seat,
     Tournament,
@@ -46,19 +45,10 @@ from domino_api.store.models import (
 )
 from domino_api.tournaments import pairing, repo
 from domino_api.tournaments import standings as standings_mod
-from domino_api.tournaments.schemas import TournamentCreate
+from domino_api.tournaments.schemas import TournamentCreate, TournamentEventType
 
-EVENT_TYPES = (
-    "entrant_joined",
-    "entrant_left",
-    "tournament_started",
-    "round_opened",
-    "match_opened",
-    "match_decided",
-    "round_completed",
-    "tournament_finished",
-    "tournament_cancelled",
-)
+# The feed's event types, as the API documents them (one list: the schema's).
+EVENT_TYPES = frozenset(get_args(TournamentEventType))
 
 # Seed 004: free up to 10 players, Club up to 20, corporate without a cap.
 PLAN_CAPS: dict[str, int | None] = {"free": 10, "club": 20, "corporate": None}
@@ -337,27 +327,18 @@ async def open_match(
 ) -> str:
     """A `classic` match between the pair, in check-in (API.md, "Tournaments")."""
     ruleset = engine.make_ruleset(RULESET, tournament.match_options)
-    secret = secrets.token_bytes(32)
     now = clock.now()
     deadline = now + timedelta(seconds=tournament.check_in_s)
-    state = engine.new_match(ruleset, secret)
-    match = Match(
-        id=str(uuid.uuid4()),
+    match, state = new_match_row(
+        str(uuid.uuid4()),
+        ruleset,
+        now,
         code=None,
-        status=state.status,
-        ruleset=ruleset.name,
         host_player_id=None,
         tournament_id=tournament.id,
-        snapshot=engine.to_json(state),
-        seq=0,
-        game_seq=0,
-        secret=secret,
-        commitment=engine.commitment(secret),
         solo=False,
         check_in_deadline=deadline,
         due_at=deadline,
-        created_at=now,
-        updated_at=now,
     )
     matches_repo.add(session, match)
     await session.flush()
