@@ -233,8 +233,7 @@ async def flush(session: AsyncSession, table: Table) -> None:
         return
     rows, table.staged, table.dirty = table.staged, [], False
     table.match.snapshot = engine.to_json(table.state)
-    await matches_repo.write_match(session, table.match, table.state.seq if rows else None)
-    await matches_repo.insert_events(session, rows)
+    await matches_repo.write_step(session, table.match, table.state.seq if rows else None, rows)
 
 
 def due_at(table: Table) -> datetime | None:

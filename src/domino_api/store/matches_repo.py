@@ -97,7 +97,18 @@ def add(session: AsyncSession, *rows: Any) -> None:
     session.add_all(rows)
 
 
-async def write_match(session: AsyncSession, match: Match, notify_seq: int | None) -> None:
+async def write_step(
+    session: AsyncSession, match: Match, notify_seq: int | None, events: Sequence[dict[str, Any]]
+) -> None:
+    """The write path's one write per step: the match row (with its NOTIFY), then its events."""
+    driver = await _driver(session)
+    await _write_match(session, driver, match, notify_seq)
+    await _insert_events(session, driver, events)
+
+
+async def _write_match(
+    session: AsyncSession, driver: asyncpg.Connection | None, match: Match, notify_seq: int | None
+) -> None:
     """Write the row's changed columns in one Core UPDATE, with the NOTIFY in the same statement.
 
     Cheaper than a unit-of-work flush: the changes are taken from the row's attribute history
@@ -119,7 +130,6 @@ async def write_match(session: AsyncSession, match: Match, notify_seq: int | Non
         if notify_seq is not None:
             await notify(session, match.id, notify_seq)
         return
-    driver = await _driver(session)
     keys = tuple(sorted(changes))
     if driver is not None:
         values = [_raw_value(MATCHES, key, changes[key]) for key in keys]
@@ -201,9 +211,15 @@ INSERT_EVENT = (
 
 
 async def insert_events(session: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
+    if rows:
+        await _insert_events(session, await _driver(session), rows)
+
+
+async def _insert_events(
+    session: AsyncSession, driver: asyncpg.Connection | None, rows: Sequence[dict[str, Any]]
+) -> None:
     if not rows:
         return
-    driver = await _driver(session)
     if driver is None:
         # The Core table: no ORM bulk machinery (and no autoflush) for a plain multi-row INSERT.
         await session.execute(insert(EVENTS), list(rows))

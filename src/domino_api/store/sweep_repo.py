@@ -78,7 +78,7 @@ async def write_matches(
     """Write many match rows: (id, changed columns, NOTIFY payload or None) each.
 
     One `UPDATE ... FROM unnest(...)` per set of changed columns (a batch of forfeits shares
-    one), with `pg_notify` per row in its RETURNING as matches_repo.write_match does for one.
+    one), with `pg_notify` per row in its RETURNING as matches_repo.write_step does for one.
     """
     await _write_rows(session, MATCHES, [((match_id,), c, n) for match_id, c, n in rows])
 
