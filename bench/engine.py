@@ -1,6 +1,7 @@
 """Engine speed: random playouts, single core, against two other Python domino engines.
 
-Two comparisons, each the median of three runs:
+Two comparisons, each over three runs (`--runs`) taken in turns with the peer's; the rates are
+medians, and the ratio is the median of the ratios of each pair of runs:
 
 - our `block` preset, one hand per game (2 seats, 7 tiles each, no drawing), against
   OpenSpiel's `python_block_dominoes` (the same game, dealt by chance nodes);
@@ -33,8 +34,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from domino_api.engine import (
     PRESETS,
-    Pass,
-    Play,
     Start,
     apply,
     legal_actions,
@@ -47,7 +46,6 @@ BLOCK = PRESETS["block"]
 FOUR_SEATS = dataclasses.replace(
     BLOCK, name="bench-4-seats", players=4, block_scoring="lowest_takes_others"
 )
-PASS = Pass()
 
 
 def ours(rules: object, events: bool = False) -> Playout:
@@ -58,13 +56,11 @@ def ours(rules: object, events: bool = False) -> Playout:
             state = apply(state, None, Start("bench")).state
             while state.status == "playing":
                 seat = state.turn
+                # An offered option is itself an action, as the peers' harnesses play theirs.
                 option = rng.choice(legal_actions(state, seat))
+                transition = apply(state, seat, option)
                 if option.action == "play":
-                    assert option.tile is not None
-                    transition = apply(state, seat, Play(option.tile, option.end))
                     plays += 1
-                else:
-                    transition = apply(state, seat, PASS)
                 if events:
                     transition.events  # noqa: B018  (built on first access)
                 state = transition.state
@@ -116,18 +112,42 @@ def dominoes_package() -> Playout | str:
     return playout
 
 
-def measure(playout: Playout, games: int, runs: int, seed: int) -> tuple[float, float]:
-    """Median games/s and plays/s over `runs` runs."""
-    game_rates, play_rates = [], []
-    playout(max(games // 20, 10), random.Random(seed))  # warm-up: imports, caches
+def timed(playout: Playout, games: int, seed: int) -> tuple[float, float]:
+    """games/s and plays/s of one run."""
+    rng = random.Random(seed)
+    start = time.process_time()  # CPU time: steady on a busy machine, single core anyway
+    plays = playout(games, rng)
+    elapsed = time.process_time() - start
+    return games / elapsed, plays / elapsed
+
+
+def measure(
+    mine: Playout, peer: Playout | None, games: int, runs: int, seed: int
+) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """(games/s, plays/s) of each run of ours and of the peer's, the runs taken in turns.
+
+    Taking turns (ours, the peer's, ours, ...) puts both engines through the same spells of a
+    shared machine's speed, so the ratio of each pair is steadier than a ratio of two medians
+    measured one after the other."""
+    contenders = [mine] if peer is None else [mine, peer]
+    for playout in contenders:
+        playout(max(games // 20, 10), random.Random(seed))  # warm-up: imports, caches
+    results: list[list[tuple[float, float]]] = [[] for _ in contenders]
     for run in range(runs):
-        rng = random.Random(seed + run)
-        start = time.process_time()  # CPU time: steady on a busy machine, single core anyway
-        plays = playout(games, rng)
-        elapsed = time.process_time() - start
-        game_rates.append(games / elapsed)
-        play_rates.append(plays / elapsed)
-    return statistics.median(game_rates), statistics.median(play_rates)
+        for playout, rates in zip(contenders, results, strict=True):
+            rates.append(timed(playout, games, seed + run))
+    return results[0], (results[1] if peer is not None else [])
+
+
+def median_of(rates: list[tuple[float, float]], index: int) -> float:
+    return statistics.median(rate[index] for rate in rates)
+
+
+OURS = "domino-api engine"
+
+
+def row(name: str, rates: list[tuple[float, float]]) -> None:
+    print(f"{name:34} {median_of(rates, 0):9.0f} {median_of(rates, 1):9.0f}")
 
 
 def main() -> None:
@@ -157,15 +177,19 @@ def main() -> None:
     header = f"{'engine':34} {'games/s':>9} {'plays/s':>9}"
     for title, mine, peer_name, peer in comparisons:
         print(f"## {title}\n{header}")
-        our_games, our_plays = measure(mine, args.games, args.runs, args.seed)
-        print(f"{'domino-api engine':34} {our_games:9.0f} {our_plays:9.0f}")
+        ours_rates, peer_rates = measure(
+            mine, None if isinstance(peer, str) else peer, args.games, args.runs, args.seed
+        )
+        row(OURS, ours_rates)
         if isinstance(peer, str):
             print(f"{peer_name:34} skipped: {peer}\n")
             continue
-        peer_games, peer_plays = measure(peer, args.games, args.runs, args.seed)
-        print(f"{peer_name:34} {peer_games:9.0f} {peer_plays:9.0f}")
-        ratio = f"{our_games / peer_games:8.2f}x {our_plays / peer_plays:8.2f}x"
-        print(f"{'ratio (ours / peer)':34} {ratio}\n")
+        row(peer_name, peer_rates)
+        pairs = [(o[0] / p[0], o[1] / p[1]) for o, p in zip(ours_rates, peer_rates, strict=True)]
+        ratio = f"{median_of(pairs, 0):8.2f}x {median_of(pairs, 1):8.2f}x"
+        print(f"{'ratio (ours / peer), median of pairs':34} {ratio}")
+        each = ", ".join(f"{games:.2f}" for games, _ in pairs)
+        print(f"{'  games/s ratio of each pair':34} {each}\n")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domino_api.engine.errors import IllegalMove
+from domino_api.engine.state import LegalAction
 from domino_api.engine.tiles import Tile
 
 END_NAMES = ("left", "right", "up", "down")
@@ -85,7 +86,8 @@ Action = Start | Play | Draw | Pass | NextHand | Forfeit | Abandon
 SeatAction = Play | Draw | Pass
 
 
-def action_to_json(action: Action) -> dict[str, Any]:
+def action_to_json(action: Action | LegalAction) -> dict[str, Any]:
+    """The JSON of an action; an offered option (`legal_actions`) is the move it names."""
     match action:
         case Start(cut=cut):
             return {"action": "start", "cut": cut}
@@ -102,6 +104,10 @@ def action_to_json(action: Action) -> dict[str, Any]:
             return {"action": "forfeit", "seat": seat, "cause": cause}
         case Abandon(reason=reason):
             return {"action": "abandon", "reason": reason}
+        case LegalAction(action=verb, tile=tile, end=end) if verb in ("draw", "pass"):
+            return {"action": verb}
+        case LegalAction(action="play", tile=tuple() as tile, end=end):
+            return {"action": "play", "tile": list(tile), "end": end}
     raise TypeError(f"not an action: {action!r}")
 
 

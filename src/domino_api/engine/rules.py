@@ -63,6 +63,7 @@ _new = tuple.__new__
 SPINNER_FIRST = "spinner_first_double"
 # Legal lists with nothing to play: shared, like the zero-point plays.
 _DRAW_ONLY = (DRAW_ACTION,)
+_PASS, _DRAW = Pass(), Draw()  # an offered pass or draw, as the action it names
 _PASS_ONLY = (PASS_ACTION,)
 
 OVER = frozenset({"finished", "abandoned", "cancelled"})
@@ -231,12 +232,25 @@ def legal_actions(state: MatchState, seat: int | None) -> tuple[LegalAction, ...
 # -- apply --------------------------------------------------------------------------------
 
 
-def apply(state: MatchState, seat: int | None, action: Action) -> Transition:
-    """The state after `action` and the events it caused; raises an EngineError if refused."""
-    if type(action) is not Play:
-        if type(action) is Pass:  # the next most common
-            return _pass(state, seat, action)
-        return _apply_other(state, seat, action)
+def apply(state: MatchState, seat: int | None, action: Action | LegalAction) -> Transition:
+    """The state after `action` and the events it caused; raises an EngineError if refused.
+
+    An option of `legal_actions` is itself an action: a seat that picks one plays it as it is,
+    with no Play to build (the option is checked like any other action, so a stale or forged
+    one is refused, and a play's points are always the engine's own)."""
+    tile: Tile | None
+    if type(action) is Play:
+        tile, end, reason = action.tile, action.end, action.reason
+        offered = None
+    elif type(action) is LegalAction:
+        verb, tile, end, _ = action
+        if verb != "play":
+            return _offered_other(state, seat, verb)
+        offered, reason = action, None
+    elif type(action) is Pass:  # the next most common
+        return _pass(state, seat, action)
+    else:
+        return _apply_other(state, seat, action)  # type: ignore[arg-type]
     # A play, the most common action by far: its path is written out here, which saves a
     # call per move over dispatching to a helper as the other actions do.
     # Unpacking a NamedTuple reads every field in one go; each `.field` or `[i]` on one is a
@@ -252,21 +266,24 @@ def apply(state: MatchState, seat: int | None, action: Action) -> Transition:
     assert seat is not None
     recent = _recent
     rd = recent[1] if recent is not None and recent[0] is ruleset else rule_data(ruleset)
-    end = action.end
-    # Plays worth 0 points are shared objects, so the common case is one lookup and an
-    # identity match; a JSON list, a scoring play (fives) or a refused one takes the loop.
-    try:
-        option = rd.plays[end][action.tile]
-    except (KeyError, TypeError):  # no such end or tile, or an unhashable one
-        option = None
+    option = offered
+    if option is None:
+        # Plays worth 0 points are shared objects, so the common case is one lookup and an
+        # identity match; a JSON list, a scoring play (fives) or a refused one takes the loop.
+        try:
+            option = rd.plays[end][tile]  # type: ignore[index]
+        except (KeyError, TypeError):  # no such end or tile, or an unhashable one
+            option = None
     if option is None or option not in legal:
-        option = _matching_play(state, hand, seat, action, legal)  # raises if refused
+        # A forged option may name no tile: the refusal below says so.
+        named = Play(tile, end, reason)  # type: ignore[arg-type]
+        option = _matching_play(state, hand, seat, named, legal)  # raises if refused
     tile = option.tile
     assert tile is not None
     a, b = tile
     tiles, ends, _, spinner, _ = board
     if not rd.plain or spinner is not None or (a == b and rd.spinner_first):
-        return _play_general(state, hand, seat, action, rd, option)
+        return _play_general(state, hand, seat, rd, option, reason)
     # The most common move of all: a tile joins a line (or opens one), no points, no double
     # to cover. layout.place's line branches and compute_legal's, inlined; every tuple built
     # once.
@@ -289,7 +306,7 @@ def apply(state: MatchState, seat: int | None, action: Action) -> Transition:
         tiles = ((tile, None, None, False),)
         total = a + b
     else:  # an opening double that becomes the spinner
-        return _play_general(state, hand, seat, action, rd, option)
+        return _play_general(state, hand, seat, rd, option, reason)
     board = _new(Board, (tiles, (left, right), total, None, ()))
     held = hands[seat]
     at = held.index(tile)
@@ -298,7 +315,7 @@ def apply(state: MatchState, seat: int | None, action: Action) -> Transition:
     changed[seat] = remaining
     hands = tuple(changed)
     seq += 1
-    moves = moves + (_new(Move, (seq, seat, "play", tile, end, 0, action.reason)),)  # noqa: RUF005
+    moves = moves + (_new(Move, (seq, seat, "play", tile, end, 0, reason)),)  # noqa: RUF005
     if not remaining:
         before = _lazy_play_events(seq, seat, tile, end, board, 0, scores)
         pips = hand_pips(hands)
@@ -367,6 +384,14 @@ def _going_on(
     return transition  # type: ignore[return-value]
 
 
+def _offered_other(state: MatchState, seat: int | None, verb: str) -> Transition:
+    if verb == "pass":
+        return _pass(state, seat, _PASS)
+    if verb == "draw":
+        return _draw(state, seat, _DRAW)
+    raise IllegalMove(f"unknown action {verb!r}")
+
+
 def _apply_other(state: MatchState, seat: int | None, action: Action) -> Transition:
     kind = type(action)
     if kind is Draw:
@@ -429,12 +454,12 @@ def _play_general(
     state: MatchState,
     hand: HandState,
     seat: int,
-    action: Play,
     rd: RuleData,
     option: LegalAction,
+    reason: str | None,
 ) -> Transition:
     """A play of any kind: scoring, a double to cover, a spinner, the opening tile."""
-    end = action.end
+    end = option.end
     tile = option.tile
     assert tile is not None
     board = place(hand.board, tile, end, rd.layout)
@@ -444,7 +469,7 @@ def _play_general(
     hands = (*hand.hands[:seat], remaining, *hand.hands[seat + 1 :])
     points = option.points or 0
     seq = state.seq + 1
-    moves = (*hand.moves, _new(Move, (seq, seat, "play", tile, end, points, action.reason)))
+    moves = (*hand.moves, _new(Move, (seq, seat, "play", tile, end, points, reason)))
     scores = state.scores
     if points:
         scores = (*scores[:seat], scores[seat] + points, *scores[seat + 1 :])
