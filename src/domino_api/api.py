@@ -21,7 +21,12 @@ from domino_api.engine import EngineError
 from domino_api.errors import ServiceError, problem
 from domino_api.metrics import router as metrics_router
 from domino_api.middleware import ObservabilityMiddleware
-from domino_api.store.db import make_engine, make_sessionmaker, resolve_database_url
+from domino_api.store.db import (
+    make_driver_pool,
+    make_engine,
+    make_sessionmaker,
+    resolve_database_url,
+)
 from domino_api.store.migrate import current_revision, head_revision
 
 log = logging.getLogger(__name__)
@@ -99,6 +104,7 @@ def create_app(
         app.state.database_url = url
         app.state.db_engine = engine
         app.state.sessionmaker = make_sessionmaker(engine)
+        app.state.driver_pool = await make_driver_pool(url, settings)
         from domino_api.runtime import start_runtime, stop_runtime
 
         await start_runtime(app, start_background)
@@ -110,6 +116,8 @@ def create_app(
             yield
         finally:
             await stop_runtime(app)
+            if app.state.driver_pool is not None:
+                await app.state.driver_pool.close()
             await engine.dispose()
 
     app = FastAPI(

@@ -18,6 +18,9 @@ class Settings(BaseSettings):
     # A steady pool: connections opened per request (overflow) cost a backend fork each.
     db_pool_size: int = 20
     db_max_overflow: int = 10
+    # Move requests take the asyncpg driver path (matches/fast.py) from a pool of this many
+    # connections; 0 sends every move through the ORM session.
+    driver_pool_size: int = 20
     # Token -> player lookups are cached this long per process (profile edits show up after it).
     auth_cache_s: float = 5.0
 

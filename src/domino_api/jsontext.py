@@ -19,5 +19,9 @@ def dumps(value: Any) -> str:
     return orjson.dumps(value, option=_OPTIONS).decode()
 
 
+def dump_bytes(value: Any) -> bytes:
+    return orjson.dumps(value, option=_OPTIONS)
+
+
 def loads(text: str | bytes) -> Any:
     return orjson.loads(text)

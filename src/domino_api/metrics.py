@@ -54,6 +54,12 @@ MOVE_SECONDS = Histogram(
     ["transport"],
     buckets=LATENCY_BUCKETS,
 )
+MOVE_PATHS = Counter(
+    "domino_move_paths",
+    "Move requests by the path that answered them: `driver` (the common step on asyncpg) or "
+    "`orm` (handed back: a timeout due, the match ending, a seat changing).",
+    ["path"],
+)
 OPEN_SOCKETS = Gauge("domino_open_sockets", "WebSocket connections open in this process.")
 SWEEP_PASSES = Counter("domino_sweeper_passes", "Sweeper passes completed.")
 SWEEP_FORFEITS = Counter(
@@ -82,6 +88,10 @@ def socket_closed() -> None:
 def observe_move(seconds: float, transport: str = "ws") -> None:
     """One accepted move took `seconds` on the server (HTTP moves are timed by the middleware)."""
     MOVE_SECONDS.labels(transport).observe(seconds)
+
+
+def count_move_path(path: str) -> None:
+    MOVE_PATHS.labels(path).inc()
 
 
 def sweep_pass(n_forfeits: int = 0, *, abandoned: int = 0, seconds: float | None = None) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 from domino_api.engine import HistoryEntry, LegalAction, Ruleset, SeatView, Tile, full_set
 from domino_api.engine.layout import EMPTY_BOARD, Board, fitting_ends, place
 from domino_api.engine.state import MustCover
-from domino_api.engine.view import board_dict
+from domino_api.engine.view import board_dict, full_option
 
 # The event types that are moves of the hand, and the history kind each records.
 MOVE_KINDS = {"tile_played": "play", "tile_drawn": "draw", "passed": "pass"}
@@ -186,6 +186,11 @@ def seat_view_from_public(
     )
 
 
+def _options(items: Any) -> list[dict[str, Any]]:
+    """Options from an event, in the shape of a view's (every field, nulls included)."""
+    return [full_option(item) for item in items or []]
+
+
 def advance_view(view: Mapping[str, Any], event: Mapping[str, Any]) -> dict[str, Any]:
     """The view after one event copy of this seat (a new dict; `view` is left as it was).
 
@@ -217,7 +222,7 @@ def advance_view(view: Mapping[str, Any], event: Mapping[str, Any]) -> dict[str,
             "deadline": data.get("deadline"),
             "must_cover": data.get("must_cover"),
         }
-        out["legal"] = list(data.get("legal") or []) if seat == me else []
+        out["legal"] = _options(data.get("legal")) if seat == me else []
     elif kind == "tile_played":
         seat = int(data["seat"])
         tile = tile_of(data["tile"])
@@ -237,7 +242,7 @@ def advance_view(view: Mapping[str, Any], event: Mapping[str, Any]) -> dict[str,
             you["hand"] = [*you["hand"], list(data["tile"])]
         if seat == me and "legal" in data:
             # The drawer keeps the turn: its copy carries what it may do now.
-            out["legal"] = list(data["legal"] or [])
+            out["legal"] = _options(data["legal"])
         else:
             out["legal"] = []
     elif kind == "passed":
@@ -247,7 +252,7 @@ def advance_view(view: Mapping[str, Any], event: Mapping[str, Any]) -> dict[str,
     elif kind == "hand_ended":
         out["status"] = "hand_over"
         out["turn"] = None
-        out["legal"] = [{"action": "next_hand"}] if you is not None else []
+        out["legal"] = _options([{"action": "next_hand"}]) if you is not None else []
         winner = data.get("winner")
         if winner is not None and data.get("reason") not in ("forfeit", "abandoned"):
             seats[int(winner)]["hands_won"] = int(seats[int(winner)]["hands_won"]) + 1

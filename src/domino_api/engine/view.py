@@ -15,6 +15,14 @@ from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import HandState, LegalAction, MatchState, MustCover
 from domino_api.engine.tiles import Tile, full_set
 
+_BLANK_OPTION = {"action": None, "tile": None, "end": None, "points": None}
+
+
+def full_option(option: dict[str, Any]) -> dict[str, Any]:
+    """An option's JSON with every field a client reads (the API's LegalOut), null where a draw,
+    a pass or the next hand has none; events carry the short form (`LegalAction.to_dict`)."""
+    return {**_BLANK_OPTION, **option}
+
 
 def board_dict(board: Board) -> dict[str, Any]:
     return {

@@ -80,14 +80,21 @@ async def open_table(
     table = await load(session, match_id, for_update=True)
     await timeouts.enforce(session, clock, table)
     if player is not None:
-        mine = table.seats_of(player.id)
         now = clock.now()
-        stale = [n for n in mine if _needs_touch(table.seats[n].last_seen_at, now)]
-        if stale and not table.over:
+        stale = seats_to_touch(table, player, now)
+        if stale:
             await matches_repo.touch_seats(session, table.match.id, stale, now)
             for number in stale:
                 table.seats[number].last_seen_at = now
     return table
+
+
+def seats_to_touch(table: Table, player: Player, now: datetime) -> list[int]:
+    """The caller's seats whose presence mark is due for renewal (none once the match is over)."""
+    if table.over:
+        return []
+    mine = table.seats_of(player.id)
+    return [n for n in mine if _needs_touch(table.seats[n].last_seen_at, now)]
 
 
 # Presence marks closer together than this are skipped: a write saved on most requests, at
@@ -297,16 +304,7 @@ async def move(
         earlier = await matches_repo.idempotent_answer(session, player.id, idempotency_key)
         if earlier is not None and earlier.match_id == table.match.id:
             return earlier.status_code, earlier.body
-    seat = pick_seat(table, player, body.seat, prefer_turn=True)
-    action = _move_action(body)
-    if table.over:
-        raise engine.MatchOver("The match is over.")
-    if engine.is_stale(table.state, body.seq):
-        raise StaleSeq(
-            f"seq {body.seq} is stale; the match is at {table.state.seq}.", seq=table.state.seq
-        )
-    rows = await apply(session, clock, table, seat, action)
-    answer = {"view": view_for(table, player, clock, seat), "events": _copies(rows, seat)}
+    answer = await play_move(session, clock, player, table, body)
     if idempotency_key is not None:
         matches_repo.add(
             session,
@@ -320,6 +318,22 @@ async def move(
             ),
         )
     return 200, answer
+
+
+async def play_move(
+    session: AsyncSession, clock: Clock, player: Player, table: Table, body: MoveBody
+) -> dict[str, Any]:
+    """A move on an opened table: the caller's seat acts, the computers reply; the answer."""
+    seat = pick_seat(table, player, body.seat, prefer_turn=True)
+    action = _move_action(body)
+    if table.over:
+        raise engine.MatchOver("The match is over.")
+    if engine.is_stale(table.state, body.seq):
+        raise StaleSeq(
+            f"seq {body.seq} is stale; the match is at {table.state.seq}.", seq=table.state.seq
+        )
+    rows = await apply(session, clock, table, seat, action)
+    return {"view": view_for(table, player, clock, seat), "events": _copies(rows, seat)}
 
 
 def _copies(rows: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:

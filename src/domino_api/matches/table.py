@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
@@ -92,10 +93,18 @@ async def load(session: AsyncSession, match_id: str, *, for_update: bool) -> Tab
 async def table_of(session: AsyncSession, match: Match) -> Table:
     """The table around a match row already read (and locked, when writing)."""
     rows = await matches_repo.seats_with_holders(session, match.id)
-    state = _cached_state(match)
+    state = cached_state(match)
     if state is None:
         state = engine.from_json(await matches_repo.snapshot_of(session, match))
-        _remember(match, state)
+        remember_state(match, state)
+    return assemble(match, rows, state)
+
+
+def assemble(
+    match: Match, rows: Iterable[tuple[Seat, str | None, str | None]], state: engine.MatchState
+) -> Table:
+    """The table of a match row, its seats with their holders' names and tile backs, a state."""
+    rows = list(rows)
     table = Table(match=match, seats=[seat for seat, _, _ in rows], state=state)
     for seat, name, tile_back in rows:
         if seat.player_id and name is not None:
@@ -110,14 +119,14 @@ async def table_of(session: AsyncSession, match: Match) -> Table:
 _STATES: dict[str, tuple[tuple[int, datetime], engine.MatchState]] = {}
 
 
-def _cached_state(match: Match) -> engine.MatchState | None:
+def cached_state(match: Match) -> engine.MatchState | None:
     cached = _STATES.get(match.id)
     if cached is not None and cached[0] == (match.seq, match.updated_at):
         return cached[1]
     return None
 
 
-def _remember(match: Match, state: engine.MatchState) -> None:
+def remember_state(match: Match, state: engine.MatchState) -> None:
     if state.status in OVER:
         # An ended match is rarely read again: keeping it would only grow the heap, and a heap
         # that keeps growing brings full garbage collections (tens of ms) into the move path.
@@ -208,7 +217,7 @@ async def persist(
         match.turn_deadline = None
         match.next_hand_at = None
     match.due_at = due_at(table)
-    _remember(match, table.state)
+    remember_state(match, table.state)
     table.staged += rows
     table.dirty = True
     if newly_over:

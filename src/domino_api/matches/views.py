@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from domino_api import engine
+from domino_api.engine.view import full_option
 from domino_api.matches.table import Table, seat_present_until
 from domino_api.players.tile_backs import DEFAULT_TILE_BACK
 
@@ -57,7 +58,7 @@ def build_view(
     turn = core["turn"]
     if turn is not None:
         turn = {**turn, "deadline": iso(match.turn_deadline)}
-    legal = core["legal"] if seat is not None else []
+    legal = [full_option(option) for option in core["legal"]] if seat is not None else []
     return {
         "id": match.id,
         "code": match.code,

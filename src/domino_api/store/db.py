@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import asyncpg
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -74,6 +75,24 @@ def make_engine(url: str, settings: Settings) -> AsyncEngine:
         json_serializer=jsontext.dumps,
         json_deserializer=jsontext.loads,
     )
+
+
+async def make_driver_pool(url: str, settings: Settings) -> asyncpg.Pool | None:
+    """The asyncpg pool of the move requests' driver path (matches/fast.py), if it is on."""
+    if settings.driver_pool_size <= 0:
+        return None
+    return await asyncpg.create_pool(
+        to_plain_url(url), min_size=0, max_size=settings.driver_pool_size, init=_json_as_text
+    )
+
+
+async def _json_as_text(connection: asyncpg.Connection) -> None:
+    # As on SQLAlchemy's connections: JSON goes in as text already encoded (matches_repo
+    # `_raw_value`) and comes out parsed by the same library.
+    for name in ("json", "jsonb"):
+        await connection.set_type_codec(
+            name, schema="pg_catalog", encoder=str, decoder=jsontext.loads, format="text"
+        )
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

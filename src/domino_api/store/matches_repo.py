@@ -10,7 +10,7 @@ import asyncpg
 from sqlalchemy import Table, Text, Update, bindparam, func, inspect, select, text, update
 from sqlalchemy.dialects.postgresql import JSONB, insert
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import defer
+from sqlalchemy.orm import InstanceState, defer
 from sqlalchemy.orm.attributes import set_committed_value
 
 from domino_api import jsontext
@@ -22,6 +22,7 @@ from domino_api.store.models import (
     Player,
     Seat,
 )
+from domino_api.store.rows import DriverRow
 
 CHANNEL = "domino_events"
 # The Core tables of the hot write statements (no ORM bulk or unit-of-work machinery).
@@ -98,7 +99,10 @@ def add(session: AsyncSession, *rows: Any) -> None:
 
 
 async def write_step(
-    session: AsyncSession, match: Match, notify_seq: int | None, events: Sequence[dict[str, Any]]
+    session: AsyncSession,
+    match: Match | DriverRow,
+    notify_seq: int | None,
+    events: Sequence[dict[str, Any]],
 ) -> None:
     """The write path's one write per step: the match row (with its NOTIFY), then its events."""
     driver = await _driver(session)
@@ -107,7 +111,10 @@ async def write_step(
 
 
 async def _write_match(
-    session: AsyncSession, driver: asyncpg.Connection | None, match: Match, notify_seq: int | None
+    session: AsyncSession,
+    driver: asyncpg.Connection | None,
+    match: Match | DriverRow,
+    notify_seq: int | None,
 ) -> None:
     """Write the row's changed columns in one Core UPDATE, with the NOTIFY in the same statement.
 
@@ -115,17 +122,16 @@ async def _write_match(
     and then marked as written, so a later flush does not repeat them. Other pending ORM
     changes (seats, new rows) are flushed as usual, at the next query or at the commit.
     """
-    state = inspect(match)
-    if not state.persistent:  # not inserted yet: the ORM writes it
-        await session.flush()
-        if notify_seq is not None:
-            await notify(session, match.id, notify_seq)
-        return
-    changes: dict[str, Any] = {}
-    for key in list(state.committed_state):
-        added = state.attrs[key].history.added
-        if added:
-            changes[key] = added[0]
+    if isinstance(match, DriverRow):
+        changes = match.changes()
+    else:
+        state = inspect(match)
+        if not state.persistent:  # not inserted yet: the ORM writes it
+            await session.flush()
+            if notify_seq is not None:
+                await notify(session, match.id, notify_seq)
+            return
+        changes = _orm_changes(state)
     if not changes:
         if notify_seq is not None:
             await notify(session, match.id, notify_seq)
@@ -143,8 +149,21 @@ async def _write_match(
         if notify_seq is not None:
             params["n_channel"], params["n_payload"] = CHANNEL, f"{match.id}:{notify_seq}"
         await session.execute(_match_update(keys, notify_seq is not None), params)
+    if isinstance(match, DriverRow):
+        match.mark_written(changes)
+        return
     for key, value in changes.items():
         set_committed_value(match, key, value)
+
+
+def _orm_changes(state: InstanceState[Match]) -> dict[str, Any]:
+    """The columns set on an ORM row since it was loaded, from its attribute history."""
+    changes: dict[str, Any] = {}
+    for key in list(state.committed_state):
+        added = state.attrs[key].history.added
+        if added:
+            changes[key] = added[0]
+    return changes
 
 
 async def _driver(session: AsyncSession) -> asyncpg.Connection | None:

@@ -1,0 +1,120 @@
+"""A move's common step on the asyncpg driver: the same write path, without the ORM session.
+
+Most move requests are one play, draw or pass plus the computers' replies, in a match that
+goes on. For those, the ORM's share of the request (the session, the two reads, the commit)
+was the largest part of the server's time (bench/README.md, "Load"). Here the match row and
+its seats are read with the driver as `DriverRow`s, and the service code itself
+(`service.play_move`: the seat, the checks, `table.apply`, the view) runs on them unchanged, its
+step written by `matches_repo.write_step` on the same connection.
+
+Anything beyond that common step hands the request back to the ORM path by raising
+`Fallback`, before the transaction commits, so nothing of the attempt is kept: a timeout due
+on the match, an idempotency key, a step that ends the match (records and tournament hooks
+use the session), or a change to a seat. The ORM path (`service.move`) then does the whole
+request from the start, exactly as it did before this path existed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import asyncpg
+
+from domino_api import engine, metrics
+from domino_api.clock import Clock
+from domino_api.errors import MatchNotFound
+from domino_api.matches import service, timeouts
+from domino_api.matches.schemas import MoveBody
+from domino_api.matches.table import Table, assemble, cached_state, remember_state
+from domino_api.store.models import Match, Player, Seat
+from domino_api.store.rows import DriverRow
+
+# Every column the write path reads, the snapshot aside: the parsed state is usually cached
+# (matches/table.py), and the snapshot is read only when it is not.
+_MATCH_COLUMNS = tuple(c.name for c in Match.__table__.columns if c.name != "snapshot")
+_SEAT_COLUMNS = tuple(c.name for c in Seat.__table__.columns)
+LOCK = f"SELECT {', '.join(_MATCH_COLUMNS)} FROM matches WHERE id = $1 FOR UPDATE"
+SEATS = (
+    f"SELECT {', '.join(f's.{name}' for name in _SEAT_COLUMNS)}, p.name, p.tile_back "
+    "FROM seats s LEFT JOIN players p ON p.id = s.player_id WHERE s.match_id = $1 ORDER BY s.seat"
+)
+SNAPSHOT = "SELECT snapshot FROM matches WHERE id = $1"
+TOUCH = (
+    "UPDATE seats SET last_seen_at = $3, away_since = NULL "
+    "WHERE match_id = $1 AND seat = ANY($2::int[])"
+)
+
+
+class Fallback(Exception):
+    """This request needs the ORM path; the attempt's transaction is rolled back."""
+
+
+class _Session:
+    """Takes the ORM session's place in the write path: it offers the driver connection, on
+    which `matches_repo.write_step` writes the step, and refuses anything else."""
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self.driver_connection = connection
+
+    async def connection(self) -> _Session:
+        return self
+
+    async def get_raw_connection(self) -> _Session:
+        return self
+
+    def __getattr__(self, name: str) -> Any:
+        raise Fallback(f"session.{name} is not on the driver path")
+
+
+async def move(
+    pool: asyncpg.Pool, clock: Clock, player: Player, match_id: str, body: MoveBody
+) -> dict[str, Any] | None:
+    """The answer of a move request made on the driver path, or None if it needs the ORM path.
+
+    Refusals (not your turn, a stale seq, an illegal tile...) are raised as on the ORM path:
+    they come from the same code, and nothing is written.
+    """
+    try:
+        async with pool.acquire() as connection, connection.transaction():
+            table = await _open_table(connection, clock, match_id, player)
+            session = cast(Any, _Session(connection))
+            answer = await service.play_move(session, clock, player, table, body)
+            if any(cast(DriverRow, seat).changes() for seat in table.seats):
+                raise Fallback("a seat changed")
+    except Fallback:
+        metrics.count_move_path("orm")
+        return None
+    metrics.count_move_path("driver")
+    return answer
+
+
+async def _open_table(
+    connection: asyncpg.Connection, clock: Clock, match_id: str, player: Player
+) -> Table:
+    """`service.open_table` on the driver: lock, seats, presence; a due timeout falls back."""
+    if len(match_id) > 36:
+        raise MatchNotFound(f"No match {match_id[:40]!r}.")
+    record = await connection.fetchrow(LOCK, match_id)
+    if record is None:
+        raise MatchNotFound(f"No match {match_id!r}.")
+    match = DriverRow(record)
+    seats = [
+        (DriverRow({name: row[index] for index, name in enumerate(_SEAT_COLUMNS)}), *row[-2:])
+        for row in await connection.fetch(SEATS, match_id)
+    ]
+    state = cached_state(cast(Match, match))
+    if state is None:
+        state = engine.from_json(await connection.fetchval(SNAPSHOT, match_id))
+        remember_state(cast(Match, match), state)
+    table = assemble(cast(Match, match), cast(Any, seats), state)
+    now = clock.now()
+    if not table.over and timeouts.is_due(table, now):
+        raise Fallback("a timeout is due")
+    stale = service.seats_to_touch(table, player, now)
+    if stale:
+        await connection.execute(TOUCH, match_id, stale, now)
+        for number in stale:
+            seat = cast(DriverRow, table.seats[number])
+            seat.last_seen_at, seat.away_since = now, None
+            seat.mark_written(("last_seen_at", "away_since"))
+    return table

@@ -1,0 +1,175 @@
+"""Move requests on the asyncpg driver path (matches/fast.py) against the ORM path.
+
+The driver path must store exactly what the ORM path stores, answer in the documented shape,
+and hand back to the ORM path whatever it does not handle (the match ending, a due timeout).
+"""
+
+from __future__ import annotations
+
+import types
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+from prometheus_client import REGISTRY
+
+from domino_api.api import create_app
+from domino_api.config import Settings
+from domino_api.matches import service, table
+from domino_api.matches.schemas import MoveOut
+from domino_api.store.db import to_plain_url
+from tests.api.helpers import create_match, first_legal, new_player, view
+from tests.conftest import TABLES
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+SEATS = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
+OPTIONS = {"target": 50}
+MATCH_ID = "5f0c6a44-0b9e-4d7e-8f51-8a2f7d1c0e01"
+
+
+def paths() -> dict[str, float]:
+    return {
+        path: REGISTRY.get_sample_value("domino_move_paths_total", {"path": path}) or 0.0
+        for path in ("driver", "orm")
+    }
+
+
+@pytest.fixture
+def same_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every match gets the same id, code and deal secret, so two runs can be compared."""
+    monkeypatch.setattr(table, "secrets", types.SimpleNamespace(token_bytes=lambda n: bytes(n)))
+    monkeypatch.setattr(service, "secrets", types.SimpleNamespace(randbelow=lambda n: 1234))
+    monkeypatch.setattr(service, "uuid", types.SimpleNamespace(uuid4=lambda: uuid.UUID(MATCH_ID)))
+
+
+async def client_for(url: str, clock: Any, driver_pool_size: int) -> AsyncIterator[Any]:
+    settings = Settings(
+        database_url=url,
+        log_json=False,
+        join_rate_limit=1000,
+        create_player_rate_limit=1000,
+        driver_pool_size=driver_pool_size,
+    )
+    app = create_app(settings, clock=clock, database_url=url, start_background=False)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            yield http
+
+
+async def play_match(
+    http: httpx.AsyncClient, ruleset: str = "all-fives", seats: list[dict[str, Any]] = SEATS
+) -> list[dict[str, Any]]:
+    """One human against computers, first legal action each turn; every move's answer."""
+    host = await new_player(http, "Ana")
+    match = await create_match(http, host, ruleset, seats, OPTIONS)
+    r = await http.post(f"/v1/matches/{match['id']}/start", json={"cut": "c"}, **_as(host))
+    assert r.status_code == 200, r.text
+    v, answers = r.json(), []
+    while v["status"] in ("playing", "hand_over"):
+        if v["status"] == "hand_over":
+            r = await http.post(f"/v1/matches/{match['id']}/hands", json={}, **_as(host))
+            v = r.json()
+            continue
+        body = {**first_legal(v), "seq": v["seq"]}
+        r = await http.post(f"/v1/matches/{match['id']}/moves", json=body, **_as(host))
+        assert r.status_code == 200, r.text
+        answers.append(r.json())
+        v = answers[-1]["view"]
+    return answers
+
+
+def _as(player: dict[str, Any]) -> dict[str, Any]:
+    return {"headers": player["headers"]}
+
+
+async def stored(url: str) -> dict[str, Any]:
+    conn = await asyncpg.connect(to_plain_url(url))
+    try:
+        row = await conn.fetchrow(
+            "SELECT status, seq, game_seq, snapshot::text, turn_deadline, next_hand_at, due_at,"
+            " started_at, finished_at, updated_at FROM matches WHERE id = $1",
+            MATCH_ID,
+        )
+        events = await conn.fetch(
+            "SELECT seq, type, at, data::text, private::text, action::text FROM match_events"
+            " WHERE match_id = $1 ORDER BY seq",
+            MATCH_ID,
+        )
+        seats = await conn.fetch(
+            "SELECT seat, type, forfeited, last_seen_at FROM seats"
+            " WHERE match_id = $1 ORDER BY seat",
+            MATCH_ID,
+        )
+        records = await conn.fetchval("SELECT count(*) FROM finishes")
+        await conn.execute(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
+    finally:
+        await conn.close()
+    return {
+        "match": dict(row),
+        "events": [dict(e) for e in events],
+        "seats": [dict(s) for s in seats],
+        "records": records,
+    }
+
+
+@pytest.mark.usefixtures("same_deal")
+async def test_both_paths_store_and_answer_the_same_match(clean_db: str, clock: Any) -> None:
+    runs = {}
+    for pool_size in (20, 0):
+        before = paths()
+        async for http in client_for(clean_db, clock, pool_size):
+            answers = await play_match(http)
+        counted = {path: paths()[path] - before[path] for path in before}
+        runs[pool_size] = (answers, await stored(clean_db), counted)
+    (driver_answers, driver_rows, on_driver), (orm_answers, orm_rows, on_orm) = runs.values()
+    # Every move but the last went down the driver path; the last ends the match, which the
+    # ORM path finishes (records); with no pool, every move takes the ORM path.
+    assert on_driver == {"driver": len(driver_answers) - 1, "orm": 1}
+    assert on_orm == {"driver": 0, "orm": 0}
+    assert driver_answers == orm_answers
+    assert driver_rows == orm_rows
+    assert driver_rows["match"]["status"] == "finished" and driver_rows["records"] > 0
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "bots"), [("all-fives", 1), ("house-nines", 2), ("draw-50", 1), ("classic", 1)]
+)
+async def test_every_answer_is_in_the_documented_shape(
+    client: httpx.AsyncClient, ruleset: str, bots: int
+) -> None:
+    seats = [{"type": "human"}] + [{"type": "bot", "strategy": "planner"}] * bots
+    answers = await play_match(client, ruleset, seats)
+    assert answers
+    for answer in answers:
+        assert MoveOut.model_validate(answer).model_dump(mode="json") == answer
+
+
+async def test_refusals_on_the_driver_path_change_nothing(client: httpx.AsyncClient) -> None:
+    host = await new_player(client, "Ana")
+    other = await new_player(client, "Bo")
+    match = await create_match(client, host, "all-fives", SEATS, OPTIONS)
+    mid = match["id"]
+    v = (await client.post(f"/v1/matches/{mid}/start", json={}, **_as(host))).json()
+    url = f"/v1/matches/{mid}/moves"
+    good = {**first_legal(v), "seq": v["seq"]}
+    before = paths()
+    cases = [
+        (host, {**good, "seq": v["seq"] - 1}, 409, "stale_seq"),
+        (host, {"action": "play", "tile": [9, 9], "end": None, "seq": v["seq"]}, 409, None),
+        (other, good, 403, "not_seated"),
+    ]
+    for who, body, status, code in cases:
+        r = await client.post(url, json=body, **_as(who))
+        assert r.status_code == status, r.text
+        assert r.headers["content-type"] == "application/problem+json"
+        if code:
+            assert r.json()["code"] == code
+    assert (await view(client, host, mid))["seq"] == v["seq"]
+    r = await client.post(f"/v1/matches/{'0' * 36}/moves", json=good, **_as(host))
+    assert r.status_code == 404
+    assert paths() == before  # a refusal is not a fallback: it is answered where it arose
