@@ -54,11 +54,11 @@ MOVE_SECONDS = Histogram(
     ["transport"],
     buckets=LATENCY_BUCKETS,
 )
-MOVE_PATHS = Counter(
-    "domino_move_paths",
-    "Move requests by the path that answered them: `driver` (the common step on asyncpg) or "
-    "`orm` (handed back: a timeout due, the match ending, a seat changing).",
-    ["path"],
+WRITE_PATHS = Counter(
+    "domino_write_paths",
+    "Game steps (move, next_hand, start) by the path that answered them: `driver` (the common "
+    "step on asyncpg) or `orm` (handed back: a timeout due, the match ending, a seat changing).",
+    ["action", "path"],
 )
 OPEN_SOCKETS = Gauge("domino_open_sockets", "WebSocket connections open in this process.")
 SWEEP_PASSES = Counter("domino_sweeper_passes", "Sweeper passes completed.")
@@ -90,8 +90,8 @@ def observe_move(seconds: float, transport: str = "ws") -> None:
     MOVE_SECONDS.labels(transport).observe(seconds)
 
 
-def count_move_path(path: str) -> None:
-    MOVE_PATHS.labels(path).inc()
+def count_write_path(action: str, path: str) -> None:
+    WRITE_PATHS.labels(action, path).inc()
 
 
 def sweep_pass(n_forfeits: int = 0, *, abandoned: int = 0, seconds: float | None = None) -> None:

@@ -28,12 +28,15 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 SEATS = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
 OPTIONS = {"target": 50}
+ACTIONS = ("move", "start", "next_hand")
+NEXT_HANDS: list[int] = []  # how many next hands each `play_match` asked for
 MATCH_ID = "5f0c6a44-0b9e-4d7e-8f51-8a2f7d1c0e01"
 
 
-def paths() -> dict[str, float]:
+def paths(action: str = "move") -> dict[str, float]:
+    labels = {"action": action}
     return {
-        path: REGISTRY.get_sample_value("domino_move_paths_total", {"path": path}) or 0.0
+        path: REGISTRY.get_sample_value("domino_write_paths_total", {**labels, "path": path}) or 0.0
         for path in ("driver", "orm")
     }
 
@@ -70,10 +73,12 @@ async def play_match(
     r = await http.post(f"/v1/matches/{match['id']}/start", json={"cut": "c"}, **_as(host))
     assert r.status_code == 200, r.text
     v, answers = r.json(), []
+    NEXT_HANDS.append(0)
     while v["status"] in ("playing", "hand_over"):
         if v["status"] == "hand_over":
             r = await http.post(f"/v1/matches/{match['id']}/hands", json={}, **_as(host))
             v = r.json()
+            NEXT_HANDS[-1] += 1
             continue
         body = {**first_legal(v), "seq": v["seq"]}
         r = await http.post(f"/v1/matches/{match['id']}/moves", json=body, **_as(host))
@@ -121,16 +126,24 @@ async def stored(url: str) -> dict[str, Any]:
 async def test_both_paths_store_and_answer_the_same_match(clean_db: str, clock: Any) -> None:
     runs = {}
     for pool_size in (20, 0):
-        before = paths()
+        before = {action: paths(action) for action in ACTIONS}
         async for http in client_for(clean_db, clock, pool_size):
             answers = await play_match(http)
-        counted = {path: paths()[path] - before[path] for path in before}
+        counted = {
+            (action, path): paths(action)[path] - before[action][path]
+            for action in ACTIONS
+            for path in ("driver", "orm")
+        }
         runs[pool_size] = (answers, await stored(clean_db), counted)
     (driver_answers, driver_rows, on_driver), (orm_answers, orm_rows, on_orm) = runs.values()
     # Every move but the last went down the driver path; the last ends the match, which the
-    # ORM path finishes (records); with no pool, every move takes the ORM path.
-    assert on_driver == {"driver": len(driver_answers) - 1, "orm": 1}
-    assert on_orm == {"driver": 0, "orm": 0}
+    # ORM path finishes (records); the start and the next hands too. With no pool, nothing
+    # takes the driver path (nor counts as handed back).
+    assert on_driver[("move", "driver")] == len(driver_answers) - 1
+    assert on_driver[("move", "orm")] == 1
+    assert on_driver[("start", "driver")] == 1
+    assert on_driver[("start", "orm")] == on_driver[("next_hand", "orm")] == 0
+    assert set(on_orm.values()) == {0}
     assert driver_answers == orm_answers
     assert driver_rows == orm_rows
     assert driver_rows["match"]["status"] == "finished" and driver_rows["records"] > 0
@@ -143,10 +156,13 @@ async def test_every_answer_is_in_the_documented_shape(
     client: httpx.AsyncClient, ruleset: str, bots: int
 ) -> None:
     seats = [{"type": "human"}] + [{"type": "bot", "strategy": "planner"}] * bots
+    hands = paths("next_hand")["driver"]
     answers = await play_match(client, ruleset, seats)
     assert answers
     for answer in answers:
         assert MoveOut.model_validate(answer).model_dump(mode="json") == answer
+    # Each next hand the human asked for was dealt on the driver path.
+    assert paths("next_hand")["driver"] - hands == NEXT_HANDS[-1]
 
 
 async def test_refusals_on_the_driver_path_change_nothing(client: httpx.AsyncClient) -> None:

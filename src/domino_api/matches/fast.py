@@ -1,30 +1,33 @@
-"""A move's common step on the asyncpg driver: the same write path, without the ORM session.
+"""A game step on the asyncpg driver: the same write path, without the ORM session.
 
-Most move requests are one play, draw or pass plus the computers' replies, in a match that
-goes on. For those, the ORM's share of the request (the session, the two reads, the commit)
-was the largest part of the server's time (bench/README.md, "Load"). Here the match row and
-its seats are read with the driver as `DriverRow`s, and the service code itself
-(`service.play_move`: the seat, the checks, `table.apply`, the view) runs on them unchanged, its
-step written by `matches_repo.write_step` on the same connection.
+Most write requests are a move (one play, draw or pass plus the computers' replies), the next
+hand or the start, in a match that goes on. For those, the ORM's share of the request (the
+session, the two reads, the commit) was the largest part of the server's time (bench/README.md,
+"Load"). Here the match row and its seats are read with the driver as `DriverRow`s, and the
+service code itself (`service.play_move`, `next_hand_on`, `start_on`: the seat, the checks,
+`table.apply`, the view) runs on them unchanged, its step written by `matches_repo.write_step`
+on the same connection.
 
 Anything beyond that common step hands the request back to the ORM path by raising
 `Fallback`, before the transaction commits, so nothing of the attempt is kept: a timeout due
-on the match, an idempotency key, a step that ends the match (records and tournament hooks
-use the session), or a change to a seat. The ORM path (`service.move`) then does the whole
-request from the start, exactly as it did before this path existed.
+on the match, a step that ends the match (records and tournament hooks use the session), or a
+change to a seat (bots filling empty seats at the start). The ORM path then does the whole
+request from the start, exactly as it did before this path existed. (Moves with an
+idempotency key go straight to the ORM path: the key is stored with the session.)
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 import asyncpg
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import engine, metrics
 from domino_api.clock import Clock
 from domino_api.errors import MatchNotFound
 from domino_api.matches import service, timeouts
-from domino_api.matches.schemas import MoveBody
 from domino_api.matches.table import Table, assemble, cached_state, remember_state
 from domino_api.store.models import Match, Player, Seat
 from domino_api.store.rows import DriverRow
@@ -66,25 +69,28 @@ class _Session:
         raise Fallback(f"session.{name} is not on the driver path")
 
 
-async def move(
-    pool: asyncpg.Pool, clock: Clock, player: Player, match_id: str, body: MoveBody
-) -> dict[str, Any] | None:
-    """The answer of a move request made on the driver path, or None if it needs the ORM path.
+Step = Callable[[AsyncSession, Table], Awaitable[dict[str, Any]]]
 
-    Refusals (not your turn, a stale seq, an illegal tile...) are raised as on the ORM path:
-    they come from the same code, and nothing is written.
+
+async def attempt(
+    pool: asyncpg.Pool, clock: Clock, player: Player, match_id: str, action: str, step: Step
+) -> dict[str, Any] | None:
+    """`step`'s answer on the driver path, or None if the request needs the ORM path.
+
+    `step` is the service's own code for an opened table (`service.play_move`, `next_hand_on`,
+    `start_on`). Refusals (not your turn, a stale seq, an illegal tile...) are raised as on the
+    ORM path: they come from the same code, and nothing is written.
     """
     try:
         async with pool.acquire() as connection, connection.transaction():
             table = await _open_table(connection, clock, match_id, player)
-            session = cast(Any, _Session(connection))
-            answer = await service.play_move(session, clock, player, table, body)
+            answer = await step(cast(AsyncSession, _Session(connection)), table)
             if any(cast(DriverRow, seat).changes() for seat in table.seats):
                 raise Fallback("a seat changed")
     except Fallback:
-        metrics.count_move_path("orm")
+        metrics.count_write_path(action, "orm")
         return None
-    metrics.count_move_path("driver")
+    metrics.count_write_path(action, "driver")
     return answer
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Awaitable
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Query, Request
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import engine
+from domino_api.clock import Clock
 from domino_api.deps import ClockDep, CurrentPlayer, Db, SettingsDep, client_address
 from domino_api.errors import PROBLEM_RESPONSES, ValidationFailed
 from domino_api.matches import fast, service
@@ -27,9 +30,11 @@ from domino_api.matches.schemas import (
     VerifyOut,
     ViewOut,
 )
+from domino_api.matches.table import Table
 from domino_api.ratelimit import RateLimiter
 from domino_api.responses import FastJSONResponse
 from domino_api.store.db import transaction
+from domino_api.store.models import Player
 
 router = APIRouter(prefix="/v1", tags=["matches"], responses=PROBLEM_RESPONSES)
 
@@ -38,6 +43,16 @@ SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="Which of your s
 IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
 
 PROBLEMS = PROBLEM_RESPONSES
+
+
+async def on_driver(
+    request: Request, clock: Clock, player: Player, match_id: str, action: str, step: fast.Step
+) -> dict[str, Any] | None:
+    """The step's answer from the driver path (matches/fast.py); None: use the ORM path."""
+    pool = getattr(request.app.state, "driver_pool", None)
+    if pool is None:
+        return None
+    return await fast.attempt(pool, clock, player, match_id, action, step)
 
 
 @router.get("/rulesets", summary="Every preset with its parameters and allowed overrides")
@@ -73,12 +88,24 @@ async def join(
 
 @router.post("/matches/{match_id}/start", summary="Host: cut and deal hand 1", responses=PROBLEMS)
 async def start(
-    match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep, body: StartBody | None = None
+    match_id: MatchId,
+    request: Request,
+    player: CurrentPlayer,
+    db: Db,
+    clock: ClockDep,
+    body: StartBody | None = None,
 ) -> ViewOut:
     body = body or StartBody()
+    cut, fill = body.cut, body.fill_with_bots
+
+    def step(session: AsyncSession, table: Table) -> Awaitable[dict[str, Any]]:
+        return service.start_on(session, clock, player, table, cut, fill)
+
+    answer = await on_driver(request, clock, player, match_id, "start", step)
+    if answer is not None:
+        return ViewOut(**answer)
     async with transaction(db) as session:
-        view = await service.start(session, clock, player, match_id, body.cut, body.fill_with_bots)
-        return ViewOut(**view)
+        return ViewOut(**await service.start(session, clock, player, match_id, cut, fill))
 
 
 @router.get("/matches/{match_id}", summary="Your view of a match", responses=PROBLEMS)
@@ -105,9 +132,12 @@ async def move(
     idempotency_key: IdemKey = None,
 ) -> FastJSONResponse:
     # The hottest route: its answer is sent as built (see FastJSONResponse).
-    pool = getattr(request.app.state, "driver_pool", None)
-    if pool is not None and idempotency_key is None:
-        answer = await fast.move(pool, clock, player, match_id, body)
+    if idempotency_key is None:
+
+        def step(session: AsyncSession, table: Table) -> Awaitable[dict[str, Any]]:
+            return service.play_move(session, clock, player, table, body)
+
+        answer = await on_driver(request, clock, player, match_id, "move", step)
         if answer is not None:
             return FastJSONResponse(answer)
     async with transaction(db) as session:
@@ -118,12 +148,20 @@ async def move(
 @router.post("/matches/{match_id}/hands", summary="Start the next hand", responses=PROBLEMS)
 async def next_hand(
     match_id: MatchId,
+    request: Request,
     player: CurrentPlayer,
     db: Db,
     clock: ClockDep,
     body: NextHandBody | None = None,
 ) -> ViewOut:
     seat = body.seat if body else None
+
+    def step(session: AsyncSession, table: Table) -> Awaitable[dict[str, Any]]:
+        return service.next_hand_on(session, clock, player, table, seat)
+
+    answer = await on_driver(request, clock, player, match_id, "next_hand", step)
+    if answer is not None:
+        return ViewOut(**answer)
     async with transaction(db) as session:
         return ViewOut(**await service.next_hand(session, clock, player, match_id, seat))
 

@@ -248,6 +248,18 @@ async def start(
     fill_with_bots: bool,
 ) -> dict[str, Any]:
     table = await open_table(session, clock, match_id, player)
+    return await start_on(session, clock, player, table, cut, fill_with_bots)
+
+
+async def start_on(
+    session: AsyncSession,
+    clock: Clock,
+    player: Player,
+    table: Table,
+    cut: str | None,
+    fill_with_bots: bool,
+) -> dict[str, Any]:
+    """The host starts an opened table: empty seats to the computer if asked, then the deal."""
     _require_host(table, player)
     if table.state.status != "waiting":
         raise MatchInProgressError("The match has already started.")
@@ -344,6 +356,13 @@ async def next_hand(
     session: AsyncSession, clock: Clock, player: Player, match_id: str, seat: int | None
 ) -> dict[str, Any]:
     table = await open_table(session, clock, match_id, player)
+    return await next_hand_on(session, clock, player, table, seat)
+
+
+async def next_hand_on(
+    session: AsyncSession, clock: Clock, player: Player, table: Table, seat: int | None
+) -> dict[str, Any]:
+    """The next hand of an opened table (a no-op once it has started); the caller's view."""
     chosen = pick_seat(table, player, seat)
     if table.state.status == "hand_over":
         await apply(session, clock, table, None, engine.NextHand())

@@ -82,8 +82,19 @@ async def make_driver_pool(url: str, settings: Settings) -> asyncpg.Pool | None:
     if settings.driver_pool_size <= 0:
         return None
     return await asyncpg.create_pool(
-        to_plain_url(url), min_size=0, max_size=settings.driver_pool_size, init=_json_as_text
+        to_plain_url(url),
+        min_size=0,
+        max_size=settings.driver_pool_size,
+        init=_json_as_text,
+        reset=_nothing_to_reset,
     )
+
+
+async def _nothing_to_reset(_: asyncpg.Connection) -> None:
+    # The default reset is a round trip per release (advisory locks, cursors, LISTEN, settings)
+    # and the move path leaves none of those behind; asyncpg still rolls back an open
+    # transaction before calling this.
+    return None
 
 
 async def _json_as_text(connection: asyncpg.Connection) -> None:
