@@ -104,10 +104,67 @@ async def write_step(
     notify_seq: int | None,
     events: Sequence[dict[str, Any]],
 ) -> None:
-    """The write path's one write per step: the match row (with its NOTIFY), then its events."""
+    """The write path's one write per step: the match row (with its NOTIFY), then its events.
+
+    On the driver, a row already stored and its events go in one statement (one round trip,
+    one execution for all the events); otherwise the row, then the events.
+    """
     driver = await _driver(session)
-    await _write_match(session, driver, match, notify_seq)
-    await _insert_events(session, driver, events)
+    changes = _stored_row_changes(match) if driver is not None and events else None
+    if driver is None or not changes:
+        await _write_match(session, driver, match, notify_seq)
+        await _insert_events(session, driver, events)
+        return
+    keys = tuple(sorted(changes))
+    values = [_raw_value(MATCHES, key, changes[key]) for key in keys]
+    if notify_seq is not None:
+        values += [CHANNEL, f"{match.id}:{notify_seq}"]
+    columns = [[_raw_value(EVENTS, key, row[key]) for row in events] for key in EVENT_COLUMNS[1:]]
+    await driver.execute(_raw_step(keys, notify_seq is not None), match.id, *values, *columns)
+    _mark_written(match, changes)
+
+
+def _stored_row_changes(match: Match | DriverRow) -> dict[str, Any] | None:
+    """The changed columns of a row already in the table; None for a row the ORM must insert."""
+    if isinstance(match, DriverRow):
+        return match.changes()
+    state = inspect(match)
+    return _orm_changes(state) if state.persistent else None
+
+
+def _mark_written(match: Match | DriverRow, changes: dict[str, Any]) -> None:
+    if isinstance(match, DriverRow):
+        match.mark_written(changes)
+        return
+    for key, value in changes.items():
+        set_committed_value(match, key, value)
+
+
+_RAW_STEPS: dict[tuple[tuple[str, ...], bool], str] = {}
+
+
+def _raw_step(keys: tuple[str, ...], notifying: bool) -> str:
+    """UPDATE the row (RETURNING its NOTIFY) and INSERT its events from arrays, in one statement.
+
+    The INSERT reads the UPDATE's one row (`FROM step`): that ties the events to the update
+    and makes sure its RETURNING, the NOTIFY, is evaluated. JSON goes in as text arrays.
+    """
+    sql = _RAW_STEPS.get((keys, notifying))
+    if sql is None:
+        update = _raw_match_update(keys, notifying)
+        if not notifying:
+            update += " RETURNING 1"
+        first = len(keys) + (4 if notifying else 2)
+        kinds = ("int", "text", "timestamptz", "text", "text", "text")
+        arrays = ", ".join(f"${first + n}::{kind}[]" for n, kind in enumerate(kinds))
+        sql = (
+            f"WITH step AS ({update}) "
+            f"INSERT INTO match_events ({', '.join(EVENT_COLUMNS)}) "
+            "SELECT $1, e.seq, e.type, e.at, e.data::jsonb, e.private::jsonb, e.action::jsonb "
+            f"FROM step, unnest({arrays}) AS e(seq, type, at, data, private, action)"
+        )
+        _RAW_STEPS[(keys, notifying)] = sql
+    return sql
 
 
 async def _write_match(
@@ -149,11 +206,7 @@ async def _write_match(
         if notify_seq is not None:
             params["n_channel"], params["n_payload"] = CHANNEL, f"{match.id}:{notify_seq}"
         await session.execute(_match_update(keys, notify_seq is not None), params)
-    if isinstance(match, DriverRow):
-        match.mark_written(changes)
-        return
-    for key, value in changes.items():
-        set_committed_value(match, key, value)
+    _mark_written(match, changes)
 
 
 def _orm_changes(state: InstanceState[Match]) -> dict[str, Any]:
