@@ -159,7 +159,7 @@ class Level:
         return len(self.latencies) / self.elapsed if self.elapsed else 0.0
 
     def cpu_line(self) -> str:
-        """Cores busy and CPU milliseconds per move request, for the server and PostgreSQL."""
+        """Cores busy and CPU ms per move request: the server, PostgreSQL, the load generator."""
         moves = max(len(self.latencies), 1)
         return "  ".join(
             f"{group} {seconds / self.elapsed:.2f} cores, {1000 * seconds / moves:.2f} ms/move"
@@ -209,13 +209,14 @@ async def run_level(server_pid: int, port: int, clients: int, seconds: float) ->
         assert status == 201, player
         tokens.append(player["token"])
     meter = CpuMeter(server_pid)
+    client_cpu = time.process_time()  # this process: the load generator's own share
     started = time.perf_counter()
     deadline = started + seconds
     await asyncio.gather(
         *(play_matches(h, t, level, deadline) for h, t in zip(https, tokens, strict=True))
     )
     level.elapsed = time.perf_counter() - started
-    level.cpu = meter.used()
+    level.cpu = {**meter.used(), "load generator": time.process_time() - client_cpu}
     for http in https:
         await http.close()
     return level

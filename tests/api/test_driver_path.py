@@ -6,6 +6,7 @@ and hand back to the ORM path whatever it does not handle (the match ending, a d
 
 from __future__ import annotations
 
+import asyncio
 import types
 import uuid
 from collections.abc import AsyncIterator
@@ -189,3 +190,31 @@ async def test_refusals_on_the_driver_path_change_nothing(client: httpx.AsyncCli
     r = await client.post(f"/v1/matches/{'0' * 36}/moves", json=good, **_as(host))
     assert r.status_code == 404
     assert paths() == before  # a refusal is not a fallback: it is answered where it arose
+
+
+async def test_a_move_that_waited_for_the_lock_sees_the_seats_of_the_writer_before_it(
+    client: httpx.AsyncClient, clean_db: str
+) -> None:
+    host = await new_player(client, "Ana")
+    mid = (await create_match(client, host, "all-fives", SEATS, OPTIONS))["id"]
+    v = (await client.post(f"/v1/matches/{mid}/start", json={}, **_as(host))).json()
+    assert v["seats"][1]["ready"] is False
+    writer = await asyncpg.connect(to_plain_url(clean_db))
+    try:
+        # Another writer holds the match, changes a seat and moves the row, as the write
+        # path does; the move starts (its statement snapshot taken) and waits for the lock.
+        transaction = writer.transaction()
+        await transaction.start()
+        await writer.execute("SELECT 1 FROM matches WHERE id = $1 FOR UPDATE", mid)
+        await writer.execute("UPDATE seats SET ready = true WHERE match_id = $1 AND seat = 1", mid)
+        await writer.execute("UPDATE matches SET updated_at = updated_at WHERE id = $1", mid)
+        body = {**first_legal(v), "seq": v["seq"]}
+        move = asyncio.create_task(client.post(f"/v1/matches/{mid}/moves", json=body, **_as(host)))
+        await asyncio.sleep(0.5)
+        assert not move.done()
+        await transaction.commit()
+        r = await move
+    finally:
+        await writer.close()
+    assert r.status_code == 200, r.text
+    assert r.json()["view"]["seats"][1]["ready"] is True

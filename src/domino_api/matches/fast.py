@@ -18,7 +18,7 @@ idempotency key go straight to the ORM path: the key is stored with the session.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, cast
 
 import asyncpg
@@ -36,7 +36,20 @@ from domino_api.store.rows import DriverRow
 # (matches/table.py), and the snapshot is read only when it is not.
 _MATCH_COLUMNS = tuple(c.name for c in Match.__table__.columns if c.name != "snapshot")
 _SEAT_COLUMNS = tuple(c.name for c in Seat.__table__.columns)
-LOCK = f"SELECT {', '.join(_MATCH_COLUMNS)} FROM matches WHERE id = $1 FOR UPDATE"
+# The row lock and the seats in one round trip. Under READ COMMITTED a statement reads with
+# the snapshot it started with, while FOR UPDATE returns the newest version of the row it
+# waited for: seats read in the same statement may then predate that version's transaction.
+# `fresh` tells (the locked version is the one the snapshot sees); when it is false, the
+# seats are read again, now after the lock. Every writer of seats holds this lock and moves
+# the row, except the presence marks (seen, connected), which may then lag by one request:
+# those only ever make a deadline early, never late (table.due_at).
+LOCK_WITH_SEATS = (
+    f"SELECT {', '.join(f'm.{name}' for name in _MATCH_COLUMNS)}, "
+    "m.xmin = (SELECT o.xmin FROM matches o WHERE o.id = $1) AS fresh, "
+    f"{', '.join(f's.{name}' for name in _SEAT_COLUMNS)}, p.name, p.tile_back "
+    "FROM matches m LEFT JOIN seats s ON s.match_id = m.id "
+    "LEFT JOIN players p ON p.id = s.player_id WHERE m.id = $1 FOR UPDATE OF m"
+)
 SEATS = (
     f"SELECT {', '.join(f's.{name}' for name in _SEAT_COLUMNS)}, p.name, p.tile_back "
     "FROM seats s LEFT JOIN players p ON p.id = s.player_id WHERE s.match_id = $1 ORDER BY s.seat"
@@ -94,20 +107,30 @@ async def attempt(
     return answer
 
 
+def _seats(rows: Iterable[Sequence[Any]]) -> list[tuple[DriverRow, str | None, str | None]]:
+    """Seats in order, each with its holder's name and tile back (the last two columns)."""
+    seats = [
+        (DriverRow(dict(zip(_SEAT_COLUMNS, row, strict=False))), row[-2], row[-1])
+        for row in rows
+        if row[1] is not None  # a match without seats comes back as one row of nulls
+    ]
+    return sorted(seats, key=lambda seat: cast(int, seat[0].seat))
+
+
 async def _open_table(
     connection: asyncpg.Connection, clock: Clock, match_id: str, player: Player
 ) -> Table:
     """`service.open_table` on the driver: lock, seats, presence; a due timeout falls back."""
     if len(match_id) > 36:
         raise MatchNotFound(f"No match {match_id[:40]!r}.")
-    record = await connection.fetchrow(LOCK, match_id)
-    if record is None:
+    rows = await connection.fetch(LOCK_WITH_SEATS, match_id)
+    if not rows:
         raise MatchNotFound(f"No match {match_id!r}.")
-    match = DriverRow(record)
-    seats = [
-        (DriverRow({name: row[index] for index, name in enumerate(_SEAT_COLUMNS)}), *row[-2:])
-        for row in await connection.fetch(SEATS, match_id)
-    ]
+    match = DriverRow(dict(zip(_MATCH_COLUMNS, rows[0], strict=False)))
+    if rows[0]["fresh"]:
+        seats = _seats(row[len(_MATCH_COLUMNS) + 1 :] for row in rows)
+    else:
+        seats = _seats(await connection.fetch(SEATS, match_id))
     state = cached_state(cast(Match, match))
     if state is None:
         state = engine.from_json(await connection.fetchval(SNAPSHOT, match_id))
