@@ -15,12 +15,13 @@ class Settings(BaseSettings):
     database_url: str | None = None
     embedded_pgdata: Path = Path(".domino/pgdata")
     embedded_database: str = "domino"
-    # A steady pool: connections opened per request (overflow) cost a backend fork each.
-    db_pool_size: int = 20
+    # A steady pool: connections opened per request (overflow) cost a backend fork each. Most
+    # game steps use the driver pool below, so the ORM's pool serves the rest.
+    db_pool_size: int = 10
     db_max_overflow: int = 10
-    # Move requests take the asyncpg driver path (matches/fast.py) from a pool of this many
-    # connections; 0 sends every move through the ORM session.
-    driver_pool_size: int = 20
+    # Moves, starts and next hands take the asyncpg driver path (matches/fast.py) on a pool of
+    # up to this many connections; 0 sends them all through the ORM session.
+    driver_pool_size: int = 15
     # Token -> player lookups are cached this long per process (profile edits show up after it).
     auth_cache_s: float = 5.0
 
