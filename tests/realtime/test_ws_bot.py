@@ -26,10 +26,18 @@ async def _started_table(http: httpx.AsyncClient, opponent: str) -> tuple[dict[s
     return ana, created["id"]
 
 
+async def driver_moves(http: httpx.AsyncClient) -> float:
+    """Moves the server answered on the driver path (matches/fast.py), from its /metrics."""
+    text = (await http.get("/metrics")).text
+    wanted = 'domino_write_paths_total{action="move",path="driver"} '
+    return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(wanted))
+
+
 async def test_bot_client_plays_a_match_to_the_end(servers: list[ServerProcess]) -> None:
     a, _ = servers
     async with httpx.AsyncClient(base_url=a.base_url) as http:
         ana, match_id = await _started_table(http, "random")
+        before = await driver_moves(http)
         notes: list[str] = []
         client = BotClient(a.base_url, match_id, ana["token"], "random", say=notes.append)
         status = await asyncio.wait_for(client.play(), 40)
@@ -37,6 +45,8 @@ async def test_bot_client_plays_a_match_to_the_end(servers: list[ServerProcess])
         final = (await http.get(f"/v1/matches/{match_id}", headers=ana["headers"])).json()
         assert final["status"] == "finished" and final["result"]["winner"] in (0, 1)
         assert client.after is not None and client.after >= final["seq"] - 1
+        # The socket's moves took the driver path, as REST moves do.
+        assert await driver_moves(http) > before
 
 
 def test_socket_urls() -> None:

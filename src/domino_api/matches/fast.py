@@ -28,6 +28,7 @@ from domino_api import engine, metrics
 from domino_api.clock import Clock
 from domino_api.errors import MatchNotFound
 from domino_api.matches import service, timeouts
+from domino_api.matches.schemas import MoveBody
 from domino_api.matches.table import Table, assemble, cached_state, remember_state
 from domino_api.store.models import Match, Player, Seat
 from domino_api.store.rows import DriverRow
@@ -83,6 +84,17 @@ class _Session:
 
 
 Step = Callable[[AsyncSession, Table], Awaitable[dict[str, Any]]]
+
+
+async def play(
+    pool: asyncpg.Pool, clock: Clock, player: Player, match_id: str, body: MoveBody
+) -> dict[str, Any] | None:
+    """A move request's answer from the driver path (REST and sockets), or None."""
+
+    def step(session: AsyncSession, table: Table) -> Awaitable[dict[str, Any]]:
+        return service.play_move(session, clock, player, table, body)
+
+    return await attempt(pool, clock, player, match_id, "move", step)
 
 
 async def attempt(

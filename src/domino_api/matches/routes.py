@@ -132,12 +132,9 @@ async def move(
     idempotency_key: IdemKey = None,
 ) -> FastJSONResponse:
     # The hottest route: its answer is sent as built (see FastJSONResponse).
-    if idempotency_key is None:
-
-        def step(session: AsyncSession, table: Table) -> Awaitable[dict[str, Any]]:
-            return service.play_move(session, clock, player, table, body)
-
-        answer = await on_driver(request, clock, player, match_id, "move", step)
+    pool = getattr(request.app.state, "driver_pool", None)
+    if pool is not None and idempotency_key is None:
+        answer = await fast.play(pool, clock, player, match_id, body)
         if answer is not None:
             return FastJSONResponse(answer)
     async with transaction(db) as session:

@@ -26,6 +26,7 @@ class Realtime:
         self.settings: Settings = app.state.settings
         self.clock: Clock = app.state.clock
         self.maker = app.state.sessionmaker
+        self.driver_pool = getattr(app.state, "driver_pool", None)  # matches/fast.py
         self.hub = Hub(self.maker)
         self.listener = Listener(app.state.database_url, self.hub)
         self._tasks: list[asyncio.Task[None]] = []
