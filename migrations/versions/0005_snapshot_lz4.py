@@ -24,7 +24,9 @@ def upgrade() -> None:
     op.execute(
         """
         DO $$ BEGIN
-            ALTER TABLE matches ALTER COLUMN snapshot SET COMPRESSION lz4;
+            IF current_setting('server_version_num')::int >= 140000 THEN  -- SET COMPRESSION: 14+
+                EXECUTE 'ALTER TABLE matches ALTER COLUMN snapshot SET COMPRESSION lz4';
+            END IF;
         EXCEPTION WHEN feature_not_supported THEN
             RAISE NOTICE 'lz4 is not available: matches.snapshot keeps the default compression';
         END $$
@@ -33,4 +35,12 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.execute("ALTER TABLE matches ALTER COLUMN snapshot SET COMPRESSION default")
+    op.execute(
+        """
+        DO $$ BEGIN
+            IF current_setting('server_version_num')::int >= 140000 THEN
+                EXECUTE 'ALTER TABLE matches ALTER COLUMN snapshot SET COMPRESSION default';
+            END IF;
+        END $$
+        """
+    )

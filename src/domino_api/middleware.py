@@ -18,9 +18,11 @@ import uuid
 from typing import Any
 
 from starlette.requests import Request
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from domino_api import metrics
+from domino_api.errors import problem
 from domino_api.logs import match_id, request_id
 
 access_log = logging.getLogger("domino_api.access")
@@ -31,6 +33,13 @@ REQUEST_ID_HEADER = b"x-request-id"
 SAFE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 MATCH_IN_PATH = re.compile(r"^/v1/matches/([0-9A-Fa-f-]{36})(?:/|$)")
 MOVES_ROUTE = "/v1/matches/{match_id}/moves"
+
+
+async def _no_such_path(scope: Scope, receive: Receive, send: Send) -> None:
+    # No id holds a NUL character, and PostgreSQL would refuse one as a query parameter.
+    body = problem(404, "not_found", "Not found", "No resource has a NUL character in its path.")
+    response = JSONResponse(body, status_code=404, media_type="application/problem+json")
+    await response(scope, receive, send)
 
 
 def incoming_request_id(scope: Scope) -> str:
@@ -88,7 +97,10 @@ class ObservabilityMiddleware:
             await send(message)
 
         try:
-            await self.app(scope, receive, send_with_id)
+            if "\x00" in scope.get("path", ""):
+                await _no_such_path(scope, receive, send_with_id)
+            else:
+                await self.app(scope, receive, send_with_id)
         except Exception as exc:
             if response_started:
                 raise

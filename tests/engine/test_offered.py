@@ -52,6 +52,15 @@ def test_an_option_claiming_other_points_scores_what_the_rules_give() -> None:
     after = apply(state, 1, forged).state
     assert after.scores[1] == 5  # ends 4 + 1
     assert after.hand is not None and after.hand.moves[-1].points == 5
+    # Equal is not enough: the engine plays and records its own option, whole numbers.
+    for floats in (
+        LegalAction("play", (0.0, 4.0), "left", 5),
+        LegalAction("play", (0.0, 4.0), "left", 0),
+    ):
+        moved = apply(state, 1, floats).state
+        assert moved.hand is not None
+        assert [type(p) for p in moved.hand.moves[-1].tile or ()] == [int, int]
+        assert to_json(moved) == to_json(after)
 
 
 def test_an_option_the_seat_may_not_take_is_refused_and_says_why() -> None:

@@ -266,15 +266,21 @@ def apply(state: MatchState, seat: int | None, action: Action | LegalAction) -> 
     assert seat is not None
     recent = _recent
     rd = recent[1] if recent is not None and recent[0] is ruleset else rule_data(ruleset)
-    option = offered
-    if option is None:
+    if offered is None:
         # Plays worth 0 points are shared objects, so the common case is one lookup and an
         # identity match; a JSON list, a scoring play (fives) or a refused one takes the loop.
         try:
             option = rd.plays[end][tile]  # type: ignore[index]
         except (KeyError, TypeError):  # no such end or tile, or an unhashable one
             option = None
-    if option is None or option not in legal:
+        if option is not None and option not in legal:
+            option = None
+    else:
+        try:  # the engine's own option: equal is not enough, (0.0, 4.0) == (0, 4)
+            option = legal[legal.index(offered)]
+        except ValueError:
+            option = None
+    if option is None:
         # A forged option may name no tile: the refusal below says so.
         named = Play(tile, end, reason)  # type: ignore[arg-type]
         option = _matching_play(state, hand, seat, named, legal)  # raises if refused

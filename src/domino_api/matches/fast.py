@@ -62,6 +62,10 @@ TOUCH = (
 )
 
 
+# As long as the ORM pool waits for a connection (SQLAlchemy's pool_timeout) before giving up.
+ACQUIRE_TIMEOUT_S = 30.0
+
+
 class Fallback(Exception):
     """This request needs the ORM path; the attempt's transaction is rolled back."""
 
@@ -107,11 +111,13 @@ async def attempt(
     ORM path: they come from the same code, and nothing is written.
     """
     try:
-        async with pool.acquire() as connection, connection.transaction():
+        async with pool.acquire(timeout=ACQUIRE_TIMEOUT_S) as connection, connection.transaction():
             table = await _open_table(connection, clock, match_id, player)
             answer = await step(cast(AsyncSession, _Session(connection)), table)
-            if any(cast(DriverRow, seat).changes() for seat in table.seats):
-                raise Fallback("a seat changed")
+            # Every write of this path is the step's own (write_step) or the presence mark;
+            # a row changed after the last write is for the ORM path, which saves it all.
+            if any(cast(DriverRow, row).changes() for row in (table.match, *table.seats)):
+                raise Fallback("a row changed after its step was written")
     except Fallback:
         metrics.count_write_path(action, "orm")
         return None

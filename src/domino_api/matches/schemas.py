@@ -6,15 +6,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from domino_api.inputs import Strict
+
 EndName = Literal["left", "right", "up", "down"]
 Status = Literal["waiting", "playing", "hand_over", "finished", "abandoned", "cancelled"]
 TileIn = tuple[int, int]
 # Request bodies arrive as parsed JSON, where a tile is a list: strict mode would refuse a tuple.
 TileBody = Annotated[list[int], Field(min_length=2, max_length=2)]
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class SeatSpec(Strict):

@@ -5,11 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+from domino_api.inputs import Strict
 
 
 class MatchFormat(Strict):
