@@ -35,7 +35,7 @@ from domino_api.matches.table import Table, table_of
 from domino_api.players import records
 from domino_api.store import matches_repo, sweep_repo
 from domino_api.store.db import transaction
-from domino_api.store.matches_repo import EVENTS, MATCHES
+from domino_api.store.matches_repo import EVENTS, MATCHES, SessionStandIn
 from domino_api.store.models import Match, Seat
 from domino_api.store.sweep_repo import SEATS
 
@@ -277,7 +277,7 @@ class _Alone(Exception):
     """The match needs more than a batch can defer: it is handled on its own."""
 
 
-class _StandIn:
+class _StandIn(SessionStandIn):
     """Takes the session's place while the one write path handles one match of a batch.
 
     The write path writes a step as the match row, its events and a NOTIFY (matches/table.py
@@ -317,12 +317,6 @@ class _StandIn:
 
     async def flush(self) -> None:
         """Changed seats are written by the batch."""
-
-    async def connection(self) -> _StandIn:
-        return self
-
-    async def get_raw_connection(self) -> _StandIn:
-        return self
 
     def __getattr__(self, name: str) -> Any:
         raise _Alone(f"session.{name} is not deferred")

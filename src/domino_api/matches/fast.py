@@ -30,6 +30,7 @@ from domino_api.errors import MatchNotFound
 from domino_api.matches import service, timeouts
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.table import Table, assemble, cached_state, remember_state
+from domino_api.store.matches_repo import SessionStandIn
 from domino_api.store.models import Match, Player, Seat
 from domino_api.store.rows import DriverRow
 
@@ -70,18 +71,12 @@ class Fallback(Exception):
     """This request needs the ORM path; the attempt's transaction is rolled back."""
 
 
-class _Session:
+class _Session(SessionStandIn):
     """Takes the ORM session's place in the write path: it offers the driver connection, on
     which `matches_repo.write_step` writes the step, and refuses anything else."""
 
     def __init__(self, connection: asyncpg.Connection) -> None:
         self.driver_connection = connection
-
-    async def connection(self) -> _Session:
-        return self
-
-    async def get_raw_connection(self) -> _Session:
-        return self
 
     def __getattr__(self, name: str) -> Any:
         raise Fallback(f"session.{name} is not on the driver path")

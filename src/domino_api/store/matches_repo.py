@@ -219,6 +219,20 @@ def _orm_changes(state: InstanceState[Match]) -> dict[str, Any]:
     return changes
 
 
+class SessionStandIn:
+    """The part of a session `_driver` asks for, for code that takes the session's place in
+    the write path (the driver path's and the sweeper's stand-ins): `driver_connection` is the
+    asyncpg connection to write on, or None to be sent `execute` calls instead."""
+
+    driver_connection: asyncpg.Connection | None = None
+
+    async def connection(self) -> SessionStandIn:
+        return self
+
+    async def get_raw_connection(self) -> SessionStandIn:
+        return self
+
+
 async def _driver(session: AsyncSession) -> asyncpg.Connection | None:
     """The asyncpg connection under the session, once its transaction has begun.
 
