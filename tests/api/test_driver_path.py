@@ -111,7 +111,15 @@ async def stored(url: str) -> dict[str, Any]:
             " WHERE match_id = $1 ORDER BY seat",
             MATCH_ID,
         )
-        records = await conn.fetchval("SELECT count(*) FROM finishes")
+        finishes = await conn.fetch(
+            "SELECT f.ruleset, f.opponent, f.score, f.margin, f.won, f.default_target,"
+            " f.finished_at, p.name FROM finishes f JOIN players p ON p.id = f.player_id"
+        )
+        records = await conn.fetch(
+            "SELECT r.ruleset, r.opponent, r.best_score, r.best_score_at, r.best_margin,"
+            " r.best_margin_at, r.leaderboard_eligible, p.name"
+            " FROM records r JOIN players p ON p.id = r.player_id"
+        )
         await conn.execute(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
     finally:
         await conn.close()
@@ -119,7 +127,8 @@ async def stored(url: str) -> dict[str, Any]:
         "match": dict(row),
         "events": [dict(e) for e in events],
         "seats": [dict(s) for s in seats],
-        "records": records,
+        "finishes": [dict(f) for f in finishes],
+        "records": [dict(r) for r in records],
     }
 
 
@@ -137,17 +146,18 @@ async def test_both_paths_store_and_answer_the_same_match(clean_db: str, clock: 
         }
         runs[pool_size] = (answers, await stored(clean_db), counted)
     (driver_answers, driver_rows, on_driver), (orm_answers, orm_rows, on_orm) = runs.values()
-    # Every move but the last went down the driver path; the last ends the match, which the
-    # ORM path finishes (records); the start and the next hands too. With no pool, nothing
-    # takes the driver path (nor counts as handed back).
-    assert on_driver[("move", "driver")] == len(driver_answers) - 1
-    assert on_driver[("move", "orm")] == 1
+    # Every move went down the driver path, the last one (which finishes the match and
+    # writes the players' finishes and records) included; the start and the next hands too.
+    # With no pool, nothing takes the driver path (nor counts as handed back).
+    assert on_driver[("move", "driver")] == len(driver_answers)
+    assert on_driver[("move", "orm")] == 0
     assert on_driver[("start", "driver")] == 1
     assert on_driver[("start", "orm")] == on_driver[("next_hand", "orm")] == 0
     assert set(on_orm.values()) == {0}
     assert driver_answers == orm_answers
     assert driver_rows == orm_rows
-    assert driver_rows["match"]["status"] == "finished" and driver_rows["records"] > 0
+    assert driver_rows["match"]["status"] == "finished"
+    assert len(driver_rows["finishes"]) == len(driver_rows["records"]) == 1
 
 
 @pytest.mark.parametrize(

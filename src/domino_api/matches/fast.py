@@ -8,12 +8,13 @@ service code itself (`service.play_move`, `next_hand_on`, `start_on`: the seat, 
 `table.apply`, the view) runs on them unchanged, its step written by `matches_repo.write_step`
 on the same connection.
 
-Anything beyond that common step hands the request back to the ORM path by raising
-`Fallback`, before the transaction commits, so nothing of the attempt is kept: a timeout due
-on the match, a step that ends the match (records and tournament hooks use the session), or a
-change to a seat (bots filling empty seats at the start). The ORM path then does the whole
-request from the start, exactly as it did before this path existed. (Moves with an
-idempotency key go straight to the ORM path: the key is stored with the session.)
+A step that finishes the match stays here too: its players' finishes and records are written
+on the same connection (players/records.py `write_finishes_on`). Anything else hands the
+request back to the ORM path by raising `Fallback`, before the transaction commits, so nothing
+of the attempt is kept: a timeout due on the match, a tournament match ending (its hooks use
+the session), or a change to a seat (bots filling empty seats at the start). The ORM path then
+does the whole request from the start, exactly as it did before this path existed. (Moves with
+an idempotency key go straight to the ORM path: the key is stored with the session.)
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from domino_api.errors import MatchNotFound
 from domino_api.matches import service, timeouts
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.table import Table, assemble, cached_state, remember_state
+from domino_api.players import records
 from domino_api.store.matches_repo import SessionStandIn
 from domino_api.store.models import Match, Player, Seat
 from domino_api.store.rows import DriverRow
@@ -77,6 +79,12 @@ class _Session(SessionStandIn):
 
     def __init__(self, connection: asyncpg.Connection) -> None:
         self.driver_connection = connection
+        # A match that finishes leaves its finishes here (players/records.py); `attempt`
+        # writes them on the connection after the step.
+        self.info: dict[str, Any] = {records.BATCHED: []}
+
+    async def flush(self) -> None:
+        """Nothing pending: the step is written by write_step, and a changed seat falls back."""
 
     def __getattr__(self, name: str) -> Any:
         raise Fallback(f"session.{name} is not on the driver path")
@@ -108,7 +116,9 @@ async def attempt(
     try:
         async with pool.acquire(timeout=ACQUIRE_TIMEOUT_S) as connection, connection.transaction():
             table = await _open_table(connection, clock, match_id, player)
-            answer = await step(cast(AsyncSession, _Session(connection)), table)
+            session = _Session(connection)
+            answer = await step(cast(AsyncSession, session), table)
+            await records.write_finishes_on(connection, session.info[records.BATCHED])
             # Every write of this path is the step's own (write_step) or the presence mark;
             # a row changed after the last write is for the ORM path, which saves it all.
             if any(cast(DriverRow, row).changes() for row in (table.match, *table.seats)):

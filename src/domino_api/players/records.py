@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import asyncpg
 from sqlalchemy import Table, case, select
 from sqlalchemy.dialects.postgresql import Insert, insert
+from sqlalchemy.dialects.postgresql import asyncpg as asyncpg_dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import engine
@@ -121,27 +123,65 @@ async def write_finishes(session: AsyncSession, rows: list[dict[str, Any]]) -> N
     applied in key order, so two transactions touching the same players' records lock them in
     the same order and cannot deadlock; finishes of one key keep their given order.
     """
-    if not rows:
-        return
+    if rows:
+        finishes, records = _statement_rows(rows)
+        await session.execute(_FINISH_INSERT, finishes)
+        await session.execute(_RECORD_UPSERT, records)
+
+
+async def write_finishes_on(connection: asyncpg.Connection, rows: list[dict[str, Any]]) -> None:
+    """`write_finishes` on an asyncpg connection (the driver path, matches/fast.py): the same
+    two statements, compiled once for the driver."""
+    if rows:
+        finishes, records = _statement_rows(rows)
+        for (sql, names), params in ((_ON_DRIVER[0], finishes), (_ON_DRIVER[1], records)):
+            await connection.executemany(sql, [tuple(p[name] for name in names) for p in params])
+
+
+def _statement_rows(
+    rows: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The parameters of the finishes insert and of the records upsert, in key order."""
     rows = sorted(rows, key=lambda r: (r["player_id"], r["ruleset"], r["opponent"]))
-    await session.execute(_FINISH_INSERT, rows)
-    await session.execute(
-        _RECORD_UPSERT,
-        [
-            {
-                "player_id": row["player_id"],
-                "ruleset": row["ruleset"],
-                "opponent": row["opponent"],
-                "best_score": row["score"],
-                "best_score_at": row["finished_at"],
-                "best_score_match_id": row["match_id"],
-                "best_margin": row["margin"] if row["won"] else None,
-                "best_margin_at": row["finished_at"] if row["won"] else None,
-                "leaderboard_eligible": True,
-            }
-            for row in rows
-        ],
-    )
+    records = [
+        {
+            "player_id": row["player_id"],
+            "ruleset": row["ruleset"],
+            "opponent": row["opponent"],
+            "best_score": row["score"],
+            "best_score_at": row["finished_at"],
+            "best_score_match_id": row["match_id"],
+            "best_margin": row["margin"] if row["won"] else None,
+            "best_margin_at": row["finished_at"] if row["won"] else None,
+            "leaderboard_eligible": True,
+        }
+        for row in rows
+    ]
+    return rows, records
+
+
+def _compiled_for_driver(statement: Insert, names: list[str]) -> tuple[str, list[str]]:
+    dialect = asyncpg_dialect.dialect()  # type: ignore[no-untyped-call]
+    compiled = statement.compile(dialect=dialect, column_keys=names)
+    return compiled.string, list(compiled.positiontup or ())
+
+
+_FINISH_KEYS = [c.name for c in FINISHES.columns]
+_RECORD_KEYS = [
+    "player_id",
+    "ruleset",
+    "opponent",
+    "best_score",
+    "best_score_at",
+    "best_score_match_id",
+    "best_margin",
+    "best_margin_at",
+    "leaderboard_eligible",
+]
+_ON_DRIVER = (
+    _compiled_for_driver(_FINISH_INSERT, _FINISH_KEYS),
+    _compiled_for_driver(_RECORD_UPSERT, _RECORD_KEYS),
+)
 
 
 async def records_of(session: AsyncSession, player_id: str) -> list[dict[str, Any]]:
