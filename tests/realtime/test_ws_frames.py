@@ -29,6 +29,7 @@ async def test_refused_sockets_close_with_4000_plus_status(servers: list[ServerP
         cases = [
             (match_id, "not-a-token", {}, (4401, "unauthenticated")),
             ("no-such-match", ana["token"], {}, (4404, "match_not_found")),
+            ("ab%00cd", ana["token"], {}, (4404, "match_not_found")),  # PostgreSQL refuses NUL
             (match_id, ana["token"], {"seat": 1}, (4403, "not_your_seat")),
             (match_id, ana["token"], {"after": 10_000}, (4409, "stale_seq")),
             (match_id, ana["token"], {"after": -1}, (4422, "validation_error")),

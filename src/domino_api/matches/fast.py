@@ -144,7 +144,7 @@ async def _open_table(
     connection: asyncpg.Connection, clock: Clock, match_id: str, player: Player
 ) -> Table:
     """`service.open_table` on the driver: lock, seats, presence; a due timeout falls back."""
-    if len(match_id) > 36:
+    if len(match_id) > 36 or "\x00" in match_id:  # no id is longer, or holds a NUL
         raise MatchNotFound(f"No match {match_id[:40]!r}.")
     rows = await connection.fetch(LOCK_WITH_SEATS, match_id)
     if not rows:

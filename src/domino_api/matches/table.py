@@ -81,7 +81,7 @@ def new_match_row(
 
 
 async def load(session: AsyncSession, match_id: str, *, for_update: bool) -> Table:
-    if len(match_id) > 36:
+    if len(match_id) > 36 or "\x00" in match_id:  # no id is longer, or holds a NUL
         raise MatchNotFound(f"No match {match_id[:40]!r}.")
     getter = matches_repo.lock if for_update else matches_repo.get
     match = await getter(session, match_id)
