@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Annotated
 
+import asyncpg
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -84,6 +85,12 @@ Db = Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)]
 ClockDep = Annotated[Clock, Depends(get_clock)]
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 CurrentPlayer = Annotated[Player, Depends(get_current_player)]
+
+
+def driver_pool(request: Request) -> asyncpg.Pool | None:
+    """The pool of the game steps' driver path (matches/fast.py); None when it is off."""
+    pool: asyncpg.Pool | None = getattr(request.app.state, "driver_pool", None)
+    return pool
 
 
 def client_address(request: Request) -> str:

@@ -29,7 +29,6 @@ from domino_api import engine, metrics
 from domino_api.clock import Clock
 from domino_api.errors import MatchNotFound
 from domino_api.matches import service, timeouts
-from domino_api.matches.schemas import MoveBody
 from domino_api.matches.table import Table, assemble, cached_state, remember_state
 from domino_api.players import records
 from domino_api.store.matches_repo import SessionStandIn
@@ -90,34 +89,33 @@ class _Session(SessionStandIn):
         raise Fallback(f"session.{name} is not on the driver path")
 
 
-Step = Callable[[AsyncSession, Table], Awaitable[dict[str, Any]]]
-
-
-async def play(
-    pool: asyncpg.Pool, clock: Clock, player: Player, match_id: str, body: MoveBody
-) -> dict[str, Any] | None:
-    """A move request's answer from the driver path (REST and sockets), or None."""
-
-    def step(session: AsyncSession, table: Table) -> Awaitable[dict[str, Any]]:
-        return service.play_move(session, clock, player, table, body)
-
-    return await attempt(pool, clock, player, match_id, "move", step)
+# The service's code for an opened table, called as step(session, clock, player, table):
+# `functools.partial(service.play_move, body=body)`, `start_on`, `next_hand_on`.
+Step = Callable[[AsyncSession, Clock, Player, Table], Awaitable[dict[str, Any]]]
 
 
 async def attempt(
-    pool: asyncpg.Pool, clock: Clock, player: Player, match_id: str, action: str, step: Step
+    pool: asyncpg.Pool | None,
+    clock: Clock,
+    player: Player,
+    match_id: str,
+    action: str,
+    step: Step,
 ) -> dict[str, Any] | None:
     """`step`'s answer on the driver path, or None if the request needs the ORM path.
 
     `step` is the service's own code for an opened table (`service.play_move`, `next_hand_on`,
     `start_on`). Refusals (not your turn, a stale seq, an illegal tile...) are raised as on the
-    ORM path: they come from the same code, and nothing is written.
+    ORM path: they come from the same code, and nothing is written. No pool (the path is
+    turned off): None at once.
     """
+    if pool is None:
+        return None
     try:
         async with pool.acquire(timeout=ACQUIRE_TIMEOUT_S) as connection, connection.transaction():
             table = await _open_table(connection, clock, match_id, player)
             session = _Session(connection)
-            answer = await step(cast(AsyncSession, session), table)
+            answer = await step(cast(AsyncSession, session), clock, player, table)
             await records.write_finishes_on(connection, session.info[records.BATCHED])
             # Every write of this path is the step's own (write_step) or the presence mark;
             # a row changed after the last write is for the ORM path, which saves it all.

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from typing import Annotated, Any
+from functools import partial
+from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Request
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import engine
-from domino_api.clock import Clock
-from domino_api.deps import ClockDep, CurrentPlayer, Db, SettingsDep, client_address
+from domino_api.deps import (
+    ClockDep,
+    CurrentPlayer,
+    Db,
+    SettingsDep,
+    client_address,
+    driver_pool,
+)
 from domino_api.errors import PROBLEM_RESPONSES, ValidationFailed
 from domino_api.matches import fast, service
 from domino_api.matches.schemas import (
@@ -30,11 +35,9 @@ from domino_api.matches.schemas import (
     VerifyOut,
     ViewOut,
 )
-from domino_api.matches.table import Table
 from domino_api.ratelimit import RateLimiter
 from domino_api.responses import FastJSONResponse
 from domino_api.store.db import transaction
-from domino_api.store.models import Player
 
 router = APIRouter(prefix="/v1", tags=["matches"], responses=PROBLEM_RESPONSES)
 
@@ -43,16 +46,6 @@ SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="Which of your s
 IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
 
 PROBLEMS = PROBLEM_RESPONSES
-
-
-async def on_driver(
-    request: Request, clock: Clock, player: Player, match_id: str, action: str, step: fast.Step
-) -> dict[str, Any] | None:
-    """The step's answer from the driver path (matches/fast.py); None: use the ORM path."""
-    pool = getattr(request.app.state, "driver_pool", None)
-    if pool is None:
-        return None
-    return await fast.attempt(pool, clock, player, match_id, action, step)
 
 
 @router.get("/rulesets", summary="Every preset with its parameters and allowed overrides")
@@ -97,11 +90,8 @@ async def start(
 ) -> ViewOut:
     body = body or StartBody()
     cut, fill = body.cut, body.fill_with_bots
-
-    def step(session: AsyncSession, table: Table) -> Awaitable[dict[str, Any]]:
-        return service.start_on(session, clock, player, table, cut, fill)
-
-    answer = await on_driver(request, clock, player, match_id, "start", step)
+    step = partial(service.start_on, cut=cut, fill_with_bots=fill)
+    answer = await fast.attempt(driver_pool(request), clock, player, match_id, "start", step)
     if answer is not None:
         return ViewOut(**answer)
     async with transaction(db) as session:
@@ -132,9 +122,9 @@ async def move(
     idempotency_key: IdemKey = None,
 ) -> FastJSONResponse:
     # The hottest route: its answer is sent as built (see FastJSONResponse).
-    pool = getattr(request.app.state, "driver_pool", None)
-    if pool is not None and idempotency_key is None:
-        answer = await fast.play(pool, clock, player, match_id, body)
+    if idempotency_key is None:
+        step = partial(service.play_move, body=body)
+        answer = await fast.attempt(driver_pool(request), clock, player, match_id, "move", step)
         if answer is not None:
             return FastJSONResponse(answer)
     async with transaction(db) as session:
@@ -152,11 +142,8 @@ async def next_hand(
     body: NextHandBody | None = None,
 ) -> ViewOut:
     seat = body.seat if body else None
-
-    def step(session: AsyncSession, table: Table) -> Awaitable[dict[str, Any]]:
-        return service.next_hand_on(session, clock, player, table, seat)
-
-    answer = await on_driver(request, clock, player, match_id, "next_hand", step)
+    step = partial(service.next_hand_on, seat=seat)
+    answer = await fast.attempt(driver_pool(request), clock, player, match_id, "next_hand", step)
     if answer is not None:
         return ViewOut(**answer)
     async with transaction(db) as session:

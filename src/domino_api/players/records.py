@@ -167,17 +167,7 @@ def _compiled_for_driver(statement: Insert, names: list[str]) -> tuple[str, list
 
 
 _FINISH_KEYS = [c.name for c in FINISHES.columns]
-_RECORD_KEYS = [
-    "player_id",
-    "ruleset",
-    "opponent",
-    "best_score",
-    "best_score_at",
-    "best_score_match_id",
-    "best_margin",
-    "best_margin_at",
-    "leaderboard_eligible",
-]
+_RECORD_KEYS = [c.name for c in RECORDS.columns]  # every column: _statement_rows fills them
 _ON_DRIVER = (
     _compiled_for_driver(_FINISH_INSERT, _FINISH_KEYS),
     _compiled_for_driver(_RECORD_UPSERT, _RECORD_KEYS),

@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import time
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -275,8 +276,9 @@ class MatchSocket:
         """A move on the driver path when it can take it (matches/fast.py), else the ORM's."""
         assert self.player is not None
         player, clock, match_id = self.player, self.clock, self.match_id
+        step = partial(service.play_move, body=body)
         pool = self.realtime.driver_pool
-        answer = None if pool is None else await fast.play(pool, clock, player, match_id, body)
+        answer = await fast.attempt(pool, clock, player, match_id, "move", step)
         if answer is not None:
             return answer
         async with transaction(self.maker) as session:
