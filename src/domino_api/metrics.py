@@ -60,6 +60,12 @@ WRITE_PATHS = Counter(
     "step on asyncpg) or `orm` (handed back: a timeout due, the match ending, a seat changing).",
     ["action", "path"],
 )
+WRITE_CONFLICTS = Counter(
+    "domino_write_conflicts",
+    "Game steps on the driver path computed again because another writer moved the match "
+    "first (the guarded write found a newer row).",
+    ["action"],
+)
 OPEN_SOCKETS = Gauge("domino_open_sockets", "WebSocket connections open in this process.")
 SWEEP_PASSES = Counter("domino_sweeper_passes", "Sweeper passes completed.")
 SWEEP_FORFEITS = Counter(
@@ -92,6 +98,10 @@ def observe_move(seconds: float, transport: str = "ws") -> None:
 
 def count_write_path(action: str, path: str) -> None:
     WRITE_PATHS.labels(action, path).inc()
+
+
+def count_write_conflict(action: str) -> None:
+    WRITE_CONFLICTS.labels(action).inc()
 
 
 def sweep_pass(n_forfeits: int = 0, *, abandoned: int = 0, seconds: float | None = None) -> None:

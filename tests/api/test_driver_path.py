@@ -19,7 +19,7 @@ from prometheus_client import REGISTRY
 
 from domino_api.api import create_app
 from domino_api.config import Settings
-from domino_api.matches import service, table
+from domino_api.matches import fast, service, table
 from domino_api.matches.schemas import MoveOut
 from domino_api.store.db import to_plain_url
 from tests.api.helpers import create_match, first_legal, new_player, view
@@ -215,7 +215,8 @@ async def test_a_move_that_waited_for_the_lock_sees_the_seats_of_the_writer_befo
     writer = await asyncpg.connect(to_plain_url(clean_db))
     try:
         # Another writer holds the match, changes a seat and moves the row, as the write
-        # path does; the move starts (its statement snapshot taken) and waits for the lock.
+        # path does; the move reads the row as it was, and its guarded write waits for the
+        # lock, then finds the row moved and computes the move again on a fresh read.
         transaction = writer.transaction()
         await transaction.start()
         await writer.execute("SELECT 1 FROM matches WHERE id = $1 FOR UPDATE", mid)
@@ -231,3 +232,95 @@ async def test_a_move_that_waited_for_the_lock_sees_the_seats_of_the_writer_befo
         await writer.close()
     assert r.status_code == 200, r.text
     assert r.json()["view"]["seats"][1]["ready"] is True
+
+
+def conflicts(action: str = "move") -> float:
+    labels = {"action": action}
+    return REGISTRY.get_sample_value("domino_write_conflicts_total", labels) or 0.0
+
+
+async def _started(client: httpx.AsyncClient) -> tuple[dict[str, Any], str, dict[str, Any]]:
+    """A host against a computer, one move played on the driver path (so a copy is kept)."""
+    host = await new_player(client, "Ana")
+    mid = (await create_match(client, host, "all-fives", SEATS, OPTIONS))["id"]
+    v = (await client.post(f"/v1/matches/{mid}/start", json={}, **_as(host))).json()
+    r = await client.post(f"/v1/matches/{mid}/moves", json=_move(v), **_as(host))
+    assert r.status_code == 200, r.text
+    return host, mid, r.json()["view"]
+
+
+def _move(v: dict[str, Any]) -> dict[str, Any]:
+    return {**first_legal(v), "seq": v["seq"]}
+
+
+async def _event_seqs(url: str, match_id: str) -> list[int]:
+    conn = await asyncpg.connect(to_plain_url(url))
+    try:
+        rows = await conn.fetch("SELECT seq FROM match_events WHERE match_id = $1", match_id)
+        seq = await conn.fetchval("SELECT seq FROM matches WHERE id = $1", match_id)
+    finally:
+        await conn.close()
+    assert sorted(r["seq"] for r in rows) == list(range(1, seq + 1))  # none lost, none twice
+    return sorted(r["seq"] for r in rows)
+
+
+async def test_a_step_whose_row_moved_since_it_was_read_is_computed_again(
+    client: httpx.AsyncClient, clean_db: str
+) -> None:
+    host, mid, v = await _started(client)
+    conn = await asyncpg.connect(to_plain_url(clean_db))
+    try:
+        # Another writer moves the row (a new version) without changing the game: the copy
+        # this process kept is now behind, and its guarded write must not go through.
+        await conn.execute("UPDATE matches SET updated_at = updated_at WHERE id = $1", mid)
+    finally:
+        await conn.close()
+    before = (conflicts(), paths())
+    r = await client.post(f"/v1/matches/{mid}/moves", json=_move(v), **_as(host))
+    assert r.status_code == 200, r.text
+    assert conflicts() == before[0] + 1
+    assert paths()["driver"] == before[1]["driver"] + 1
+    seqs = await _event_seqs(clean_db, mid)
+    assert seqs[-1] == r.json()["view"]["seq"]
+
+
+async def test_a_copy_left_behind_by_the_orm_path_is_never_written_over(
+    client: httpx.AsyncClient, clean_db: str
+) -> None:
+    host, mid, v = await _started(client)
+    # The next move goes down the ORM path (an idempotency key), which keeps no copy: this
+    # process's copy stays one move behind. (tests/realtime/test_two_process_moves.py does
+    # the same across two processes.)
+    headers = {**host["headers"], "Idempotency-Key": "orm-1"}
+    r = await client.post(f"/v1/matches/{mid}/moves", json=_move(v), headers=headers)
+    assert r.status_code == 200, r.text
+    v = r.json()["view"]
+    before = conflicts()
+    r = await client.post(f"/v1/matches/{mid}/moves", json=_move(v), **_as(host))
+    assert r.status_code == 200, r.text
+    assert conflicts() == before + 1  # the stale copy's write was refused by its guard
+    assert r.json()["view"]["seq"] > v["seq"]
+    # A seq the table itself has left behind is still refused, and changes nothing.
+    r2 = await client.post(f"/v1/matches/{mid}/moves", json=_move(v), **_as(host))
+    assert r2.status_code == 409 and r2.json()["code"] == "stale_seq"
+    assert (await _event_seqs(clean_db, mid))[-1] == r.json()["view"]["seq"]
+
+
+async def test_a_copy_shows_what_did_not_move_the_row_only_until_it_expires(
+    client: httpx.AsyncClient, clean_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host, mid, v = await _started(client)
+    conn = await asyncpg.connect(to_plain_url(clean_db))
+    try:
+        # A holder's name is read with the seats and changes without moving the match row.
+        await conn.execute("UPDATE players SET name = 'Zed' WHERE id = $1", host["id"])
+    finally:
+        await conn.close()
+    names = []
+    for ttl in (60.0, 0.0):
+        monkeypatch.setattr(fast, "COPY_TTL_S", ttl)
+        r = await client.post(f"/v1/matches/{mid}/moves", json=_move(v), **_as(host))
+        assert r.status_code == 200, r.text
+        v = r.json()["view"]
+        names.append(v["seats"][0]["name"])
+    assert names == ["Ana", "Zed"]

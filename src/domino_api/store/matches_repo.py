@@ -107,9 +107,16 @@ async def write_step(
     """The write path's one write per step: the match row (with its NOTIFY), then its events.
 
     On the driver, a row already stored and its events go in one statement (one round trip,
-    one execution for all the events); otherwise the row, then the events.
+    one execution for all the events); otherwise the row, then the events. A stand-in that
+    names the row version it read (`SessionStandIn.guard`) gets that statement guarded: it
+    writes only if the row is still that version, else raises `WriteConflict`.
     """
     driver = await _driver(session)
+    guard = await session.guard(match) if isinstance(session, SessionStandIn) else None
+    if guard is not None and driver is not None:
+        version = await _write_guarded(driver, cast(DriverRow, match), notify_seq, events, guard)
+        cast(SessionStandIn, session).written(version)
+        return
     changes = _stored_row_changes(match) if driver is not None and events else None
     if driver is None or not changes:
         await _write_match(session, driver, match, notify_seq)
@@ -119,9 +126,46 @@ async def write_step(
     values = [_raw_value(MATCHES, key, changes[key]) for key in keys]
     if notify_seq is not None:
         values += [CHANNEL, f"{match.id}:{notify_seq}"]
-    columns = [[_raw_value(EVENTS, key, row[key]) for row in events] for key in EVENT_COLUMNS[1:]]
-    await driver.execute(_raw_step(keys, notify_seq is not None), match.id, *values, *columns)
+    sql = _raw_step(keys, notify_seq is not None)
+    await driver.execute(sql, match.id, *values, *_arrays(events))
     _mark_written(match, changes)
+
+
+class WriteConflict(Exception):
+    """A guarded write found its row changed since it was read: nothing was written."""
+
+
+async def _write_guarded(
+    driver: asyncpg.Connection,
+    match: DriverRow,
+    notify_seq: int | None,
+    events: Sequence[dict[str, Any]],
+    guard: int,
+) -> int:
+    """The row's changes and its events in one statement that runs only on the version read.
+
+    The statement is atomic on its own (outside a transaction it is one), so the driver path
+    needs no row lock: a writer that got there first has moved the row's `xmin`, and then
+    nothing matches. Returns the row's new version (the writing transaction's id).
+    """
+    changes = match.changes()
+    keys = tuple(sorted(changes))
+    values: list[Any] = [_raw_value(MATCHES, key, changes[key]) for key in keys]
+    values.append(guard)
+    if notify_seq is not None:
+        values += [CHANNEL, f"{match.id}:{notify_seq}"]
+    sql = _raw_step(keys, notify_seq is not None, guarded=True, with_events=bool(events))
+    arrays = _arrays(events) if events else []
+    version = await driver.fetchval(sql, match.id, *values, *arrays)
+    if version is None:
+        raise WriteConflict(f"match {match.id} changed since it was read")
+    match.mark_written(changes)
+    return int(version)
+
+
+def _arrays(events: Sequence[dict[str, Any]]) -> list[list[Any]]:
+    """The events as one array per column (after match_id), for `unnest`."""
+    return [[_raw_value(EVENTS, key, row[key]) for row in events] for key in EVENT_COLUMNS[1:]]
 
 
 def _stored_row_changes(match: Match | DriverRow) -> dict[str, Any] | None:
@@ -140,30 +184,40 @@ def _mark_written(match: Match | DriverRow, changes: dict[str, Any]) -> None:
         set_committed_value(match, key, value)
 
 
-_RAW_STEPS: dict[tuple[tuple[str, ...], bool], str] = {}
+_RAW_STEPS: dict[tuple[tuple[str, ...], bool, bool, bool], str] = {}
 
 
-def _raw_step(keys: tuple[str, ...], notifying: bool) -> str:
+def _raw_step(
+    keys: tuple[str, ...], notifying: bool, *, guarded: bool = False, with_events: bool = True
+) -> str:
     """UPDATE the row (RETURNING its NOTIFY) and INSERT its events from arrays, in one statement.
 
     The INSERT reads the UPDATE's one row (`FROM step`): that ties the events to the update
     and makes sure its RETURNING, the NOTIFY, is evaluated. JSON goes in as text arrays.
+    Guarded: the UPDATE also requires the row version (`xmin`) given after the values, and the
+    statement returns the new version (one transaction writes the row and the events, so the
+    events' `xmin` is the row's), or no row if the guard failed.
     """
-    sql = _RAW_STEPS.get((keys, notifying))
+    sql = _RAW_STEPS.get((keys, notifying, guarded, with_events))
     if sql is None:
-        update = _raw_match_update(keys, notifying)
-        if not notifying:
-            update += " RETURNING 1"
-        first = len(keys) + (4 if notifying else 2)
-        kinds = ("int", "text", "timestamptz", "text", "text", "text")
-        arrays = ", ".join(f"${first + n}::{kind}[]" for n, kind in enumerate(kinds))
-        sql = (
-            f"WITH step AS ({update}) "
-            f"INSERT INTO match_events ({', '.join(EVENT_COLUMNS)}) "
-            "SELECT $1, e.seq, e.type, e.at, e.data::jsonb, e.private::jsonb, e.action::jsonb "
-            f"FROM step, unnest({arrays}) AS e(seq, type, at, data, private, action)"
-        )
-        _RAW_STEPS[(keys, notifying)] = sql
+        update = _raw_match_update(keys, notifying, guarded)
+        if not with_events:
+            sql = update  # guarded, it returns the new version first
+        else:
+            if not notifying and not guarded:
+                update += " RETURNING 1"
+            first = len(keys) + (4 if notifying else 2) + (1 if guarded else 0)
+            kinds = ("int", "text", "timestamptz", "text", "text", "text")
+            arrays = ", ".join(f"${first + n}::{kind}[]" for n, kind in enumerate(kinds))
+            sql = (
+                f"WITH step AS ({update}) "
+                f"INSERT INTO match_events ({', '.join(EVENT_COLUMNS)}) "
+                "SELECT $1, e.seq, e.type, e.at, e.data::jsonb, e.private::jsonb, e.action::jsonb "
+                f"FROM step, unnest({arrays}) AS e(seq, type, at, data, private, action)"
+            )
+            if guarded:
+                sql += " RETURNING xmin"
+        _RAW_STEPS[(keys, notifying, guarded, with_events)] = sql
     return sql
 
 
@@ -232,6 +286,14 @@ class SessionStandIn:
     async def get_raw_connection(self) -> SessionStandIn:
         return self
 
+    async def guard(self, match: Match | DriverRow) -> int | None:
+        """The row version (`xmin`) a step's write must find, or None to write unguarded;
+        called just before the write."""
+        return None
+
+    def written(self, version: int) -> None:
+        """A guarded write went through; the row is now at `version`."""
+
 
 async def _driver(session: AsyncSession) -> asyncpg.Connection | None:
     """The asyncpg connection under the session, once its transaction has begun.
@@ -239,8 +301,11 @@ async def _driver(session: AsyncSession) -> asyncpg.Connection | None:
     The move path's writes go straight to it: through SQLAlchemy each statement costs several
     times the driver's own work (measured in bench/README.md "Load"). Before the transaction
     has begun (the SQLAlchemy adapter begins it lazily) the caller must use the session, or
-    the statement would run outside the transaction.
+    the statement would run outside the transaction. A stand-in's connection is used as it is:
+    the stand-in decides whether its writes run in a transaction.
     """
+    if isinstance(session, SessionStandIn):
+        return session.driver_connection
     connection = await session.connection()
     fairy = await connection.get_raw_connection()
     driver = fairy.driver_connection
@@ -256,17 +321,25 @@ def _raw_value(table: Table, key: str, value: Any) -> Any:
     return value
 
 
-_RAW_MATCH_UPDATES: dict[tuple[tuple[str, ...], bool], str] = {}
+_RAW_MATCH_UPDATES: dict[tuple[tuple[str, ...], bool, bool], str] = {}
 
 
-def _raw_match_update(keys: tuple[str, ...], notifying: bool) -> str:
-    sql = _RAW_MATCH_UPDATES.get((keys, notifying))
+def _raw_match_update(keys: tuple[str, ...], notifying: bool, guarded: bool = False) -> str:
+    """$1 the id, then the values in `keys` order, then the guard (guarded), then the NOTIFY's
+    channel and payload (notifying)."""
+    sql = _RAW_MATCH_UPDATES.get((keys, notifying, guarded))
     if sql is None:
         sets = ", ".join(f"{key} = ${n}" for n, key in enumerate(keys, start=2))
         sql = f"UPDATE matches SET {sets} WHERE id = $1"
+        after, returning = len(keys) + 2, []
+        if guarded:
+            sql += f" AND xmin = ${after}::xid"
+            after, returning = after + 1, ["xmin"]
         if notifying:
-            sql += f" RETURNING pg_notify(${len(keys) + 2}, ${len(keys) + 3})"
-        _RAW_MATCH_UPDATES[(keys, notifying)] = sql
+            returning.append(f"pg_notify(${after}, ${after + 1})")
+        if returning:
+            sql += f" RETURNING {', '.join(returning)}"
+        _RAW_MATCH_UPDATES[(keys, notifying, guarded)] = sql
     return sql
 
 
