@@ -62,8 +62,8 @@ WRITE_PATHS = Counter(
 )
 WRITE_CONFLICTS = Counter(
     "domino_write_conflicts",
-    "Game steps on the driver path computed again because another writer moved the match "
-    "first (the guarded write found a newer row).",
+    "Game steps on the driver path begun again because another writer moved the match first "
+    "(the guarded write, or the snapshot read after the row, found a newer row).",
     ["action"],
 )
 OPEN_SOCKETS = Gauge("domino_open_sockets", "WebSocket connections open in this process.")

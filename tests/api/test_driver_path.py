@@ -7,6 +7,7 @@ and hand back to the ORM path whatever it does not handle (the match ending, a d
 from __future__ import annotations
 
 import asyncio
+import json
 import types
 import uuid
 from collections.abc import AsyncIterator
@@ -17,6 +18,7 @@ import httpx
 import pytest
 from prometheus_client import REGISTRY
 
+from domino_api import engine
 from domino_api.api import create_app
 from domino_api.config import Settings
 from domino_api.matches import fast, service, table
@@ -324,3 +326,59 @@ async def test_a_copy_shows_what_did_not_move_the_row_only_until_it_expires(
         v = r.json()["view"]
         names.append(v["seats"][0]["name"])
     assert names == ["Ana", "Zed"]
+
+
+async def _two_plays(
+    client: httpx.AsyncClient, host: dict[str, Any]
+) -> tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """A started match where the host is on turn with two different tiles to play."""
+    for _ in range(40):
+        mid = (await create_match(client, host, "all-fives", SEATS, OPTIONS))["id"]
+        v = (await client.post(f"/v1/matches/{mid}/start", json={}, **_as(host))).json()
+        on_turn = v["turn"] is not None and v["turn"]["seat"] == 0
+        plays = [o for o in v["legal"] if o["action"] == "play"] if on_turn else []
+        others = [o for o in plays if o["tile"] != plays[0]["tile"]]
+        if others:
+            return mid, v, plays[0], others[0]
+    raise AssertionError("no deal gave the host two different tiles to play")
+
+
+async def test_a_step_that_loses_the_race_leaves_no_state_behind(
+    client: httpx.AsyncClient, clean_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from domino_api.store import matches_repo
+
+    host = await new_player(client, "Ana")
+    mid, v, first, second = await _two_plays(client, host)
+    # Both moves are computed before either writes; with the test's clock they even share
+    # `updated_at`, so the loser's state would pass for the winner's row if it were kept.
+    arrived: list[asyncio.Event] = [asyncio.Event(), asyncio.Event()]
+    real = matches_repo._write_guarded
+
+    async def after_both_computed(*args: Any, **kwargs: Any) -> int:
+        index = 0 if not arrived[0].is_set() else 1
+        arrived[index].set()
+        await asyncio.wait_for(arrived[1].wait(), 5.0)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(matches_repo, "_write_guarded", after_both_computed)
+    url = f"/v1/matches/{mid}/moves"
+    answers = await asyncio.gather(
+        *(
+            client.post(url, json={**_move({**v, "legal": [play]})}, **_as(host))
+            for play in (first, second)
+        )
+    )
+    monkeypatch.setattr(matches_repo, "_write_guarded", real)
+    assert sorted(r.status_code for r in answers) == [200, 409]
+    winner = next(r for r in answers if r.status_code == 200).json()["view"]
+    conn = await asyncpg.connect(to_plain_url(clean_db))
+    try:
+        snapshot = await conn.fetchval("SELECT snapshot::text FROM matches WHERE id = $1", mid)
+    finally:
+        await conn.close()
+    stored = engine.from_json(json.loads(snapshot))
+    # What the service shows (from its parsed-state cache) is what is stored, and the winner.
+    shown = await view(client, host, mid)
+    assert shown["board"] == winner["board"] == engine.view(stored, 0)["board"]
+    assert shown["seq"] == stored.seq

@@ -34,6 +34,7 @@ straight to the ORM path: the key is stored with the session.)
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -64,10 +65,13 @@ MATCH_WITH_SEATS = (
     "FROM matches m LEFT JOIN seats s ON s.match_id = m.id "
     "LEFT JOIN players p ON p.id = s.player_id WHERE m.id = $1"
 )
-SNAPSHOT = "SELECT snapshot FROM matches WHERE id = $1"
+# The snapshot of the version read, or nothing once the row has moved on.
+SNAPSHOT = "SELECT snapshot FROM matches WHERE id = $1 AND xmin = $2::xid"
+# A presence mark for the caller's seats; the holder is checked because a copy may be older
+# than a seat's change of holder.
 TOUCH = (
     "UPDATE seats SET last_seen_at = $3, away_since = NULL "
-    "WHERE match_id = $1 AND seat = ANY($2::int[])"
+    "WHERE match_id = $1 AND seat = ANY($2::int[]) AND player_id = $4"
 )
 
 # As long as the ORM pool waits for a connection (SQLAlchemy's pool_timeout) before giving up.
@@ -110,8 +114,9 @@ class _Session(SessionStandIn):
             raise Fallback("a seat changed")  # the ORM path writes seats with the row
         if self.table.over:
             # Finishes, records or a tournament's hooks follow the write: all or nothing.
-            self.transaction = self.connection_.transaction()
-            await self.transaction.start()
+            transaction = self.connection_.transaction()
+            await transaction.start()
+            self.transaction = transaction
         return self.version
 
     def written(self, version: int) -> None:
@@ -129,14 +134,17 @@ class _Session(SessionStandIn):
             if self.settled:
                 raise RuntimeError("a row changed after its step was committed")
             raise Fallback("a row changed after its step was written")
-        if self.transaction is not None:
-            await self.transaction.commit()
-            self.transaction = None
+        transaction, self.transaction = self.transaction, None
+        if transaction is not None:
+            await transaction.commit()  # if this fails, the pool's reset rolls back
 
     async def roll_back(self) -> None:
-        if self.transaction is not None:
-            transaction, self.transaction = self.transaction, None
-            await transaction.rollback()
+        """Undo an open step transaction while another exception is on its way: a rollback
+        that fails too (a lost connection) must not hide it; the pool resets the connection."""
+        transaction, self.transaction = self.transaction, None
+        if transaction is not None:
+            with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                await transaction.rollback()
 
     def __getattr__(self, name: str) -> Any:
         if self.settled:
@@ -229,7 +237,12 @@ async def _step_on(
     through; a refusal, or a step that wrote nothing, is made again on a fresh read."""
     for _ in range(TRIES):
         copy = _kept(match_id)
-        table, version, read_at = await _open_table(connection, clock, match_id, player, copy)
+        try:
+            table, version, read_at = await _open_table(connection, clock, match_id, player, copy)
+        except WriteConflict:  # the row moved between its read and its snapshot's
+            _COPIES.pop(match_id, None)
+            metrics.count_write_conflict(action)
+            continue
         session = _Session(connection, table, version)
         try:
             answer = await step(cast(AsyncSession, session), clock, player, table)
@@ -293,8 +306,10 @@ async def _open_table(
     match, seats, version, read_at = await _read(connection, match_id, copy)
     state = cached_state(cast(Match, match))
     if state is None:
-        # Read after the row: if it is newer, the row has moved and the guarded write fails.
-        state = engine.from_json(await connection.fetchval(SNAPSHOT, match_id))
+        snapshot = await connection.fetchval(SNAPSHOT, match_id, version)
+        if snapshot is None:  # the row moved on since it was read: read it again
+            raise WriteConflict(f"match {match_id} changed while it was read")
+        state = engine.from_json(snapshot)
         remember_state(cast(Match, match), state)
     table = assemble(cast(Match, match), cast(Any, seats), state)
     now = clock.now()
@@ -303,7 +318,7 @@ async def _open_table(
     stale = service.seats_to_touch(table, player, now)
     if stale:
         # A presence mark, not part of the step: written at once, whatever the step does.
-        await connection.execute(TOUCH, match_id, stale, now)
+        await connection.execute(TOUCH, match_id, stale, now, player.id)
         for number in stale:
             seat = cast(DriverRow, table.seats[number])
             seat.last_seen_at, seat.away_since = now, None

@@ -217,7 +217,6 @@ async def persist(
         match.turn_deadline = None
         match.next_hand_at = None
     match.due_at = due_at(table)
-    remember_state(match, table.state)
     table.staged += rows
     table.dirty = True
     if newly_over:
@@ -243,6 +242,9 @@ async def flush(session: AsyncSession, table: Table) -> None:
     rows, table.staged, table.dirty = table.staged, [], False
     table.match.snapshot = engine.to_json(table.state)
     await matches_repo.write_step(session, table.match, table.state.seq if rows else None, rows)
+    # Only a state whose write went through is shared: on the driver path a step that lost
+    # the race to another writer raised above, and its state must never stand for the row.
+    remember_state(table.match, table.state)
 
 
 def due_at(table: Table) -> datetime | None:

@@ -24,9 +24,12 @@ SEATS = cast(Table, Seat.__table__)
 async def claim_due(session: AsyncSession, now: datetime, limit: int) -> list[Match]:
     """Up to `limit` of the most overdue matches nobody holds, locked for this transaction.
 
-    SKIP LOCKED: a match held by a move in flight or by another sweeper is left to its holder.
-    A match that moved on after the statement's snapshot is re-checked on its locked row by
-    PostgreSQL, and the write path re-checks its deadlines again before acting.
+    SKIP LOCKED: a match held by another sweeper, or by a move while it writes, is left to its
+    holder. A match that moved on after the statement's snapshot is re-checked on its locked
+    row by PostgreSQL, and the write path re-checks its deadlines again before acting. A move
+    on the driver path holds no lock while it is computed: if a forfeit claimed here commits
+    first, the move's guarded write finds the row moved and the move is judged again on the
+    new state (matches/fast.py), so the move wins only if it commits first.
     """
     stmt = (
         select(Match)
