@@ -1,7 +1,7 @@
 """Load: complete matches over HTTP against a real uvicorn server, and the raw PostgreSQL ceiling.
 
     python bench/load.py [--clients 8,32,128] [--seconds 15] [--raw-seconds 5] [--pairs N]
-                         [--workers N] [--profile]
+                         [--workers N] [--replicas N] [--profile]
 
 Needs a PostgreSQL server (DOMINO_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/
 postgres); it creates and drops its own databases (domino_ops_load, domino_ops_raw). Each client
@@ -17,6 +17,12 @@ median ratio.
 
 The client is a minimal keep-alive HTTP/1.1 client on asyncio streams, so the load generator
 (which shares the machine's cores with the server and PostgreSQL) costs as little as possible.
+
+Two ways to run several server processes: `--workers N` is `serve --workers N` (uvicorn's
+processes share one listening socket, and whichever accepts a connection first keeps it, so
+the clients may be split unevenly, e.g. 19 and 13); `--replicas N` starts N servers on ports of
+their own, as docker-compose.yml runs its replicas, and deals the clients' connections out in
+turn, as a round-robin balancer in front of them would.
 """
 
 from __future__ import annotations
@@ -123,14 +129,15 @@ class CpuMeter:
     (the pools keep their connections, so these are few).
     """
 
-    def __init__(self, server_pid: int) -> None:
-        self.server_pid = server_pid
+    def __init__(self, server_pids: list[int]) -> None:
+        self.server_pids = server_pids
         self.start = self._sample()
 
     def _processes(self) -> dict[str, list[psutil.Process]]:
-        root = psutil.Process(self.server_pid)
+        roots = [psutil.Process(pid) for pid in self.server_pids]
+        servers = [p for root in roots for p in (root, *root.children(recursive=True))]
         postgres = [p for p in psutil.process_iter(["name"]) if p.info["name"] == "postgres"]
-        return {"server": [root, *root.children(recursive=True)], "postgres": postgres}
+        return {"server": servers, "postgres": postgres}
 
     def _sample(self) -> dict[tuple[str, int], float]:
         seconds: dict[tuple[str, int], float] = {}
@@ -204,15 +211,15 @@ async def play_matches(http: Http, token: str, level: Level, deadline: float) ->
             view = answer["view"]
 
 
-async def run_level(server_pid: int, port: int, clients: int, seconds: float) -> Level:
+async def run_level(servers: list[ServerProcess], clients: int, seconds: float) -> Level:
     level = Level(clients)
-    https = [Http(port) for _ in range(clients)]
+    https = [Http(servers[n % len(servers)].port) for n in range(clients)]  # in turn
     tokens = []
     for index, http in enumerate(https):
         status, player = await http.request("POST", "/v1/players", {"name": f"load{index}"})
         assert status == 201, player
         tokens.append(player["token"])
-    meter = CpuMeter(server_pid)
+    meter = CpuMeter([server.pid for server in servers])
     client_cpu = time.process_time()  # this process: the load generator's own share
     started = time.perf_counter()
     deadline = started + seconds
@@ -410,31 +417,39 @@ async def main() -> None:
     parser.add_argument(
         "--workers", type=int, default=1, help="uvicorn worker processes (`serve --workers`)"
     )
+    parser.add_argument(
+        "--replicas", type=int, default=1, help="servers on ports of their own, clients in turn"
+    )
     args = parser.parse_args()
     levels = [int(c) for c in args.clients.split(",")]
 
     load_url = to_plain_url(await fresh_database(LOAD_DB, SERVER))
     workdir = Path(tempfile.mkdtemp(prefix="domino-load-"))
-    server = ServerProcess(
-        load_url,
-        workdir / "server.log",
-        env=SERVER_ENV,
-        argv=functools.partial(serve_argv, workers=args.workers),
-        ready_path="/readyz",
-    )
-    server.start()
+    servers = [
+        ServerProcess(
+            load_url,
+            workdir / f"server-{n}.log",
+            env=SERVER_ENV,
+            argv=functools.partial(serve_argv, workers=args.workers),
+            ready_path="/readyz",
+        )
+        for n in range(args.replicas)
+    ]
+    for server in servers:
+        server.start()
     results: list[Level] = []
     pairs: list[tuple[Level, float]] = []  # (service at 32 clients, raw at 32) taken in turn
     profile_path = workdir / "profile.txt"
     try:
-        await server.wait_ready_async()
+        for server in servers:
+            await server.wait_ready_async()
         if args.warmup > 0:  # connections opened, caches filled: not measured
-            await run_level(server.pid, server.port, 8, args.warmup)
+            await run_level(servers, 8, args.warmup)
         for clients in levels:
             spy = None
             if args.profile and clients == args.profile_at:
-                spy = profile(server.pid, int(args.seconds) - 2, profile_path)
-            results.append(await run_level(server.pid, server.port, clients, args.seconds))
+                spy = profile(servers[0].pid, int(args.seconds) - 2, profile_path)
+            results.append(await run_level(servers, clients, args.seconds))
             if spy is not None:
                 spy.wait(timeout=60)
             print_level(results[-1])
@@ -454,12 +469,13 @@ async def main() -> None:
         if at32 is not None:
             pairs.append((at32, raw[32]))
         for _ in range(args.pairs - 1):
-            level = await run_level(server.pid, server.port, 32, args.seconds)
+            level = await run_level(servers, 32, args.seconds)
             print_level(level)
             pairs.append((level, await raw_ceiling(raw_url, 32, args.raw_seconds, snapshot)))
             print(f"raw       32 connections: {pairs[-1][1]:7.1f} transactions/s")
     finally:
-        server.stop(timeout=15)
+        for server in servers:
+            server.stop(timeout=15)
 
     if pairs:
         ratios = [level.moves_per_s / ceiling for level, ceiling in pairs]

@@ -6,9 +6,9 @@ be changed; `for_seat` and `to_json` turn them into plain JSON values.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import FrozenInstanceError, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from domino_api.engine.state import LegalAction, MatchState
 
@@ -32,8 +32,20 @@ SERVICE_EVENTS = NON_GAME_EVENTS | {
 }
 
 
+# Exact types answered without the isinstance chain: every event payload is walked whole on
+# each step, and most of its values are these.
+_AS_THEY_ARE = frozenset({str, int, float, bool, type(None)})
+
+
 def jsonable(value: object) -> Any:
     """A plain JSON value: tuples become lists, legal actions their dicts, mappings fresh dicts."""
+    kind = type(value)
+    if kind in _AS_THEY_ARE:
+        return value
+    if kind is tuple or kind is list:
+        return [jsonable(item) for item in cast(Sequence[object], value)]
+    if kind is dict:
+        return {str(key): jsonable(item) for key, item in cast(dict[object, object], value).items()}
     if isinstance(value, LegalAction):
         return value.to_dict()
     if isinstance(value, tuple | list):

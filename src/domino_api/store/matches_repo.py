@@ -165,7 +165,14 @@ async def _write_guarded(
 
 def _arrays(events: Sequence[dict[str, Any]]) -> list[list[Any]]:
     """The events as one array per column (after match_id), for `unnest`."""
-    return [[_raw_value(EVENTS, key, row[key]) for row in events] for key in EVENT_COLUMNS[1:]]
+    json_columns = _JSON_COLUMNS[EVENTS.name]
+    arrays = []
+    for key in EVENT_COLUMNS[1:]:
+        values = [row[key] for row in events]
+        if key in json_columns:
+            values = [None if v is None else jsontext.dumps(v) for v in values]
+        arrays.append(values)
+    return arrays
 
 
 def _stored_row_changes(match: Match | DriverRow) -> dict[str, Any] | None:
@@ -314,9 +321,17 @@ async def _driver(session: AsyncSession) -> asyncpg.Connection | None:
     return None
 
 
+# The JSONB columns of the hot tables, looked up per value written (a column lookup per value
+# cost about as much as the value's encoding).
+_JSON_COLUMNS = {
+    table.name: frozenset(c.name for c in table.columns if isinstance(c.type, JSONB))
+    for table in (MATCHES, EVENTS)
+}
+
+
 def _raw_value(table: Table, key: str, value: Any) -> Any:
     # The SQLAlchemy-installed codec takes JSON as text; SQLAlchemy would encode it the same way.
-    if value is not None and isinstance(table.c[key].type, JSONB):
+    if value is not None and key in _JSON_COLUMNS[table.name]:
         return jsontext.dumps(value)
     return value
 
