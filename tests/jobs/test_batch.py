@@ -167,7 +167,7 @@ async def test_a_match_that_fails_is_retried_later_and_its_batch_goes_on(
         await session.execute(
             update(Match)
             .where(Match.id == broken)
-            .values(snapshot=text("jsonb_set(snapshot, '{version}', '999')"))
+            .values(snapshot=text("jsonb_set(snapshot::jsonb, '{version}', '999')::json"))
         )
     clock.set(parse(v["turn"]["deadline"]) + timedelta(seconds=1))
     report = await sweep_pass(maker, clock)

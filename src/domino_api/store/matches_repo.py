@@ -7,8 +7,8 @@ from datetime import datetime
 from typing import Any, cast
 
 import asyncpg
-from sqlalchemy import Table, Text, Update, bindparam, func, inspect, select, text, update
-from sqlalchemy.dialects.postgresql import JSONB, insert
+from sqlalchemy import JSON, Table, Text, Update, bindparam, func, inspect, select, text, update
+from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstanceState, defer
 from sqlalchemy.orm.attributes import set_committed_value
@@ -47,7 +47,7 @@ _LOCK = (
 async def lock(session: AsyncSession, match_id: str) -> Match | None:
     """The write path's first step: the row lock serialises every action on one match.
 
-    The snapshot (several KB of JSONB) is left unloaded: the parsed state is usually cached
+    The snapshot (several KB of JSON) is left unloaded: the parsed state is usually cached
     (matches/table.py); `snapshot_of` reads it when it is not.
     """
     return (await session.execute(_LOCK, {"match_id": match_id})).scalar_one_or_none()
@@ -321,10 +321,10 @@ async def _driver(session: AsyncSession) -> asyncpg.Connection | None:
     return None
 
 
-# The JSONB columns of the hot tables, looked up per value written (a column lookup per value
-# cost about as much as the value's encoding).
+# The JSON columns (json or jsonb) of the hot tables, looked up per value written (a column
+# lookup per value cost about as much as the value's encoding).
 _JSON_COLUMNS = {
-    table.name: frozenset(c.name for c in table.columns if isinstance(c.type, JSONB))
+    table.name: frozenset(c.name for c in table.columns if isinstance(c.type, JSON))
     for table in (MATCHES, EVENTS)
 }
 

@@ -18,7 +18,7 @@ from sqlalchemy import (
     Text,
     text,
 )
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql import JSON, JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NAMING = {
@@ -59,7 +59,8 @@ class Match(Base):
     host_player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
     tournament_id: Mapped[str | None] = mapped_column(String(36), index=True)
     # The engine state as JSON: a cache of the event log (replaying the events gives it).
-    snapshot: Mapped[dict[str, Any]]
+    # Plain json, not jsonb: it is only ever read and written whole (migration 0006).
+    snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
     seq: Mapped[int] = mapped_column(Integer, default=0)
     game_seq: Mapped[int] = mapped_column(Integer, default=0)
     secret: Mapped[bytes] = mapped_column(LargeBinary)
