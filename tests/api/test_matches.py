@@ -336,6 +336,22 @@ async def test_codes_are_unique_among_live_matches_and_free_again_when_over(
     assert third["code"] == "1234"  # the first match is over: its number is free again
 
 
+async def test_a_crowded_code_space_draws_among_the_free_codes(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from domino_api.matches import service
+
+    # One lookup only before every live number is read; then the draws skip taken ones.
+    monkeypatch.setattr(service, "CODE_DRAWS", 1)
+    draws = iter([1234, 1234, 1234, 42])
+    monkeypatch.setattr(service.secrets, "randbelow", lambda _n: next(draws))
+    ana = await new_player(client, "Ana")
+    first = await create_match(client, ana, "draw-50", HUMANS)
+    second = await create_match(client, ana, "draw-50", HUMANS)
+    assert (first["code"], second["code"]) == ("1234", "0042")
+    assert next(draws, None) is None  # every draw was used: the lookup, then the free draw
+
+
 async def test_rematch_needs_every_human_seat(client: httpx.AsyncClient) -> None:
     ana, bob, created = await _two_player_table(client)
     mid = created["id"]

@@ -32,10 +32,12 @@ from domino_api.matches.table import (
     OVER,
     Table,
     apply,
+    flush,
     load,
     new_match_row,
     record,
     run_computers,
+    stage_record,
 )
 from domino_api.matches.views import build_view, event_for, is_connected
 from domino_api.store import matches_repo
@@ -150,8 +152,17 @@ def _seat_rows(match_id: str, host: Player, specs: list[SeatSpec]) -> list[Seat]
     return rows
 
 
+# Game numbers drawn and looked up one by one before all live ones are read: with few tables
+# the first draw is free, and reading every live number cost each creation O(live tables).
+CODE_DRAWS = 20
+
+
 async def _free_code(session: AsyncSession) -> str:
-    taken = await matches_repo.live_codes(session)
+    for _ in range(CODE_DRAWS):
+        code = f"{secrets.randbelow(10_000):04d}"
+        if not await matches_repo.code_is_live(session, code):
+            return code
+    taken = await matches_repo.live_codes(session)  # crowded: draw among the free ones
     if len(taken) >= 9000:
         raise MatchFull("Every game number is in use; try again later.")
     while True:
@@ -567,7 +578,8 @@ async def _seat_new_table(
     table.tile_backs = {pid: back for pid, (_, back) in holders.items()}
     for row in seats:
         if row.player_id or row.type == "bot":
-            await record(session, clock, table, "seat_joined", _joined_data(table, row))
+            await stage_record(session, clock, table, "seat_joined", _joined_data(table, row))
+    await flush(session, table)  # every seat's event in one write
     return table
 
 

@@ -320,10 +320,22 @@ async def record(
     private: dict[int, dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """A service event (chat, presence, seats): bumps seq through the engine, stored alike."""
-    transition = engine.record(table.state, event_type, data, private)
-    rows = await persist(session, clock, table, transition, {"record": event_type})
+    rows = await stage_record(session, clock, table, event_type, data, private)
     await flush(session, table)
     return rows
+
+
+async def stage_record(
+    session: AsyncSession,
+    clock: Clock,
+    table: Table,
+    event_type: str,
+    data: dict[str, Any],
+    private: dict[int, dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """`record` without the write: for several service events written as one step."""
+    transition = engine.record(table.state, event_type, data, private)
+    return await persist(session, clock, table, transition, {"record": event_type})
 
 
 def _computer_rng(table: Table) -> random.Random:

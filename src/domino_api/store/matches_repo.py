@@ -89,6 +89,18 @@ async def live_by_code(session: AsyncSession, code: str) -> Match | None:
     return (await session.execute(stmt)).scalar_one_or_none()
 
 
+_CODE_IS_LIVE = (
+    select(Match.id)
+    .where(Match.code == bindparam("code"), Match.status.not_in(OVER_STATUSES))
+    .limit(1)
+)
+
+
+async def code_is_live(session: AsyncSession, code: str) -> bool:
+    """One index lookup (uq_matches_live_code): a live match holds this game number."""
+    return (await session.execute(_CODE_IS_LIVE, {"code": code})).first() is not None
+
+
 async def live_codes(session: AsyncSession) -> set[str]:
     stmt = select(Match.code).where(Match.code.is_not(None), Match.status.not_in(OVER_STATUSES))
     return {code for code in (await session.execute(stmt)).scalars() if code}
