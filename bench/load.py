@@ -247,8 +247,10 @@ async def sample_snapshot(url: str) -> Any:
         await conn.close()
 
 
+# The snapshot column has the service's type (json since migration 0006), so the ceiling pays
+# what the service's write pays for it.
 RAW_SCHEMA = """
-CREATE TABLE raw_matches (id text PRIMARY KEY, seq int NOT NULL, snapshot jsonb NOT NULL);
+CREATE TABLE raw_matches (id text PRIMARY KEY, seq int NOT NULL, snapshot json NOT NULL);
 CREATE TABLE raw_events (match_id text REFERENCES raw_matches(id), seq int, data jsonb,
                          PRIMARY KEY (match_id, seq));
 """
@@ -260,7 +262,7 @@ async def raw_ceiling(url: str, connections: int, seconds: float, snapshot: Any)
     async with pool.acquire() as conn:
         await conn.execute("TRUNCATE raw_events, raw_matches")
         await conn.executemany(
-            "INSERT INTO raw_matches VALUES ($1, 0, $2::jsonb)",
+            "INSERT INTO raw_matches VALUES ($1, 0, $2::json)",
             [(f"m{i}", text) for i in range(connections)],
         )
     done = 0
@@ -278,7 +280,7 @@ async def raw_ceiling(url: str, connections: int, seconds: float, snapshot: Any)
                     seq = row["seq"] + 1
                     state = json.loads(row["snapshot"])
                     await conn.execute(
-                        "UPDATE raw_matches SET seq = $2, snapshot = $3::jsonb WHERE id = $1",
+                        "UPDATE raw_matches SET seq = $2, snapshot = $3::json WHERE id = $1",
                         match_id,
                         seq,
                         json.dumps(state),

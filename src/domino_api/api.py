@@ -32,6 +32,8 @@ from domino_api.store.migrate import current_revision, head_revision
 log = logging.getLogger(__name__)
 
 PROBLEM = "application/problem+json"
+# The collector's thresholds while serving (generation 0, 1, 2): see `lifespan`.
+GC_THRESHOLDS = (20_000, 20, 20)
 
 
 def problem_response(
@@ -112,6 +114,11 @@ def create_app(
             # What is alive now (modules, mappers, routes) lives as long as the process: frozen
             # out of the collector's sight, full collections under load stay short.
             gc.freeze()
+            # A request allocates thousands of containers, nearly all freed by refcounting;
+            # with the default threshold (700) the collector ran several times per request over
+            # every request in flight. Measured: about 12% of the server's CPU per move
+            # (bench/README.md, "Load", 2026-12-01).
+            gc.set_threshold(*GC_THRESHOLDS)
         try:
             yield
         finally:
