@@ -93,7 +93,7 @@ class _Session(SessionStandIn):
     anything else."""
 
     def __init__(self, connection: asyncpg.Connection, table: Table, version: int) -> None:
-        self.driver_connection = self.connection_ = connection
+        self.driver_connection = self._connection = connection
         self.table = table
         self.version = version  # the row's xmin as read; after the write, as written
         self.transaction: Transaction | None = None  # only for a step that ends the match
@@ -114,7 +114,7 @@ class _Session(SessionStandIn):
             raise Fallback("a seat changed")  # the ORM path writes seats with the row
         if self.table.over:
             # Finishes, records or a tournament's hooks follow the write: all or nothing.
-            transaction = self.connection_.transaction()
+            transaction = self._connection.transaction()
             await transaction.start()
             self.transaction = transaction
         return self.version
@@ -128,7 +128,7 @@ class _Session(SessionStandIn):
     async def commit(self) -> None:
         """The step's finishes, then its transaction, if it has one; any other change left on
         the rows is for the ORM path."""
-        await records.write_finishes_on(self.connection_, self.info[records.BATCHED])
+        await records.write_finishes_on(self._connection, self.info[records.BATCHED])
         table = self.table
         if any(cast(DriverRow, row).changes() for row in (table.match, *table.seats)):
             if self.settled:

@@ -37,7 +37,6 @@ from domino_api.matches.table import (
     new_match_row,
     record,
     run_computers,
-    stage_record,
 )
 from domino_api.matches.views import build_view, event_for, is_connected
 from domino_api.store import matches_repo
@@ -578,7 +577,8 @@ async def _seat_new_table(
     table.tile_backs = {pid: back for pid, (_, back) in holders.items()}
     for row in seats:
         if row.player_id or row.type == "bot":
-            await stage_record(session, clock, table, "seat_joined", _joined_data(table, row))
+            data = _joined_data(table, row)
+            await record(session, clock, table, "seat_joined", data, write=False)
     await flush(session, table)  # every seat's event in one write
     return table
 

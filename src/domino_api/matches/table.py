@@ -318,24 +318,17 @@ async def record(
     event_type: str,
     data: dict[str, Any],
     private: dict[int, dict[str, Any]] | None = None,
+    *,
+    write: bool = True,
 ) -> list[dict[str, Any]]:
-    """A service event (chat, presence, seats): bumps seq through the engine, stored alike."""
-    rows = await stage_record(session, clock, table, event_type, data, private)
-    await flush(session, table)
-    return rows
+    """A service event (chat, presence, seats): bumps seq through the engine, stored alike.
 
-
-async def stage_record(
-    session: AsyncSession,
-    clock: Clock,
-    table: Table,
-    event_type: str,
-    data: dict[str, Any],
-    private: dict[int, dict[str, Any]] | None = None,
-) -> list[dict[str, Any]]:
-    """`record` without the write: for several service events written as one step."""
+    `write=False` only stages it, for several events written as one step (`flush`)."""
     transition = engine.record(table.state, event_type, data, private)
-    return await persist(session, clock, table, transition, {"record": event_type})
+    rows = await persist(session, clock, table, transition, {"record": event_type})
+    if write:
+        await flush(session, table)
+    return rows
 
 
 def _computer_rng(table: Table) -> random.Random:
