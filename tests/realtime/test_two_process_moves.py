@@ -33,7 +33,7 @@ async def test_moves_alternating_between_processes_are_all_answered_from_the_tab
         r = await a.post("/v1/players", json={"name": "Ana"})
         headers = {"Authorization": f"Bearer {r.json()['token']}"}
         seats = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
-        body = {"ruleset": "all-fives", "seats": seats, "options": {"target": 50}}
+        body = {"ruleset": "all-fives", "seats": seats}  # to 150: dozens of moves each way
         match_id = (await a.post("/v1/matches", json=body, headers=headers)).json()["id"]
         before = [_driver_moves((await c.get("/metrics")).text) for c in clients]
         v = (await a.post(f"/v1/matches/{match_id}/start", json={}, headers=headers)).json()
@@ -57,7 +57,8 @@ async def test_moves_alternating_between_processes_are_all_answered_from_the_tab
         after = [_driver_moves((await c.get("/metrics")).text) for c in clients]
         # Every move was answered on the driver path: none was handed to the ORM path.
         assert [x - y for x, y in zip(after, before, strict=True)] == moves
-        assert min(moves) > 3
+        # Each process moved at least twice: at least once on a copy the other had left behind.
+        assert min(moves) >= 2
     finally:
         for client in clients:
             await client.aclose()
