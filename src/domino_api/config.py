@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -39,6 +40,14 @@ class Settings(BaseSettings):
 
     check_in_s: float = 300.0
     worker_interval_s: float = 5.0
+    # Each API process runs the sweep loop (clocks fire with nothing else running); operators
+    # who run `domino-api worker` instead turn it off.
+    sweep_in_process: bool = True
+
+    # Announcements after each commit (realtime/announce.py): "postgres" (LISTEN/NOTIFY) or
+    # "nats" (subjects per match, for many API processes) at `nats_url`.
+    announce_backend: Literal["postgres", "nats"] = "postgres"
+    nats_url: str = "nats://127.0.0.1:4222"
 
     log_json: bool = True
     log_level: str = "INFO"
