@@ -57,6 +57,7 @@ TournamentStarted = _error(
 )
 ValidationFailed = _error("ValidationFailed", 422, "validation_error", "Invalid input")
 UnknownTileBack = _error("UnknownTileBack", 422, "unknown_tile_back", "Unknown tile back")
+MatchBusy = _error("MatchBusy", 503, "match_busy", "The match is busy")
 RateLimited = _error("RateLimited", 429, "rate_limited", "Too many requests")
 
 

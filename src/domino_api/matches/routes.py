@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Request
 
 from domino_api import engine
-from domino_api.deps import (
-    ClockDep,
-    CurrentPlayer,
-    Db,
-    SettingsDep,
-    client_address,
-    driver_pool,
-)
+from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, SettingsDep, client_address
 from domino_api.errors import PROBLEM_RESPONSES, ValidationFailed
-from domino_api.matches import fast, service
+from domino_api.matches import creation, service
 from domino_api.matches.schemas import (
     EventOut,
     EventsOut,
@@ -37,7 +29,6 @@ from domino_api.matches.schemas import (
 )
 from domino_api.ratelimit import RateLimiter
 from domino_api.responses import FastJSONResponse
-from domino_api.store.db import transaction
 
 router = APIRouter(prefix="/v1", tags=["matches"], responses=PROBLEM_RESPONSES)
 
@@ -54,11 +45,8 @@ async def rulesets(_: CurrentPlayer) -> RulesetsOut:
 
 
 @router.post("/matches", status_code=201, summary="Create a match", responses=PROBLEMS)
-async def create_match(
-    body: MatchCreate, player: CurrentPlayer, db: Db, clock: ClockDep
-) -> ViewOut:
-    async with transaction(db) as session:
-        return ViewOut(**await service.create_match(session, clock, player, body))
+async def create_match(body: MatchCreate, player: CurrentPlayer, core: CoreDep) -> ViewOut:
+    return ViewOut(**await creation.create_match(core, player, body))
 
 
 @router.post("/matches/join", summary="Join a match by its 4-digit code", responses=PROBLEMS)
@@ -66,7 +54,7 @@ async def join(
     body: JoinBody,
     request: Request,
     player: CurrentPlayer,
-    db: Db,
+    core: CoreDep,
     clock: ClockDep,
     settings: SettingsDep,
 ) -> ViewOut:
@@ -75,35 +63,22 @@ async def join(
         limiter = RateLimiter(settings.join_rate_limit, settings.rate_window_s)
         request.app.state.join_limiter = limiter
     limiter.check(client_address(request), clock.now().timestamp())
-    async with transaction(db) as session:
-        return ViewOut(**await service.join(session, clock, player, body.code))
+    return ViewOut(**await creation.join(core, player, body.code))
 
 
 @router.post("/matches/{match_id}/start", summary="Host: cut and deal hand 1", responses=PROBLEMS)
 async def start(
-    match_id: MatchId,
-    request: Request,
-    player: CurrentPlayer,
-    db: Db,
-    clock: ClockDep,
-    body: StartBody | None = None,
+    match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: StartBody | None = None
 ) -> ViewOut:
     body = body or StartBody()
-    cut, fill = body.cut, body.fill_with_bots
-    step = partial(service.start_on, cut=cut, fill_with_bots=fill)
-    answer = await fast.attempt(driver_pool(request), clock, player, match_id, "start", step)
-    if answer is not None:
-        return ViewOut(**answer)
-    async with transaction(db) as session:
-        return ViewOut(**await service.start(session, clock, player, match_id, cut, fill))
+    return ViewOut(**await service.start(core, player, match_id, body.cut, body.fill_with_bots))
 
 
 @router.get("/matches/{match_id}", summary="Your view of a match", responses=PROBLEMS)
 async def get_match(
-    match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep, seat: SeatQuery = None
+    match_id: MatchId, player: CurrentPlayer, core: CoreDep, seat: SeatQuery = None
 ) -> ViewOut:
-    async with transaction(db) as session:
-        return ViewOut(**await service.get_view(session, clock, player, match_id, seat))
+    return ViewOut(**await service.get_view(core, player, match_id, seat))
 
 
 @router.post(
@@ -115,39 +90,20 @@ async def get_match(
 async def move(
     match_id: MatchId,
     body: MoveBody,
-    request: Request,
     player: CurrentPlayer,
-    db: Db,
-    clock: ClockDep,
+    core: CoreDep,
     idempotency_key: IdemKey = None,
 ) -> FastJSONResponse:
     # The hottest route: its answer is sent as built (see FastJSONResponse).
-    if idempotency_key is None:
-        step = partial(service.play_move, body=body)
-        answer = await fast.attempt(driver_pool(request), clock, player, match_id, "move", step)
-        if answer is not None:
-            return FastJSONResponse(answer)
-    async with transaction(db) as session:
-        _, answer = await service.move(session, clock, player, match_id, body, idempotency_key)
-    return FastJSONResponse(answer)
+    return FastJSONResponse(await service.move(core, player, match_id, body, idempotency_key))
 
 
 @router.post("/matches/{match_id}/hands", summary="Start the next hand", responses=PROBLEMS)
 async def next_hand(
-    match_id: MatchId,
-    request: Request,
-    player: CurrentPlayer,
-    db: Db,
-    clock: ClockDep,
-    body: NextHandBody | None = None,
+    match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: NextHandBody | None = None
 ) -> ViewOut:
     seat = body.seat if body else None
-    step = partial(service.next_hand_on, seat=seat)
-    answer = await fast.attempt(driver_pool(request), clock, player, match_id, "next_hand", step)
-    if answer is not None:
-        return ViewOut(**answer)
-    async with transaction(db) as session:
-        return ViewOut(**await service.next_hand(session, clock, player, match_id, seat))
+    return ViewOut(**await service.next_hand(core, player, match_id, seat))
 
 
 @router.put(
@@ -159,11 +115,9 @@ async def autopilot_on(
     match_id: MatchId,
     seat: Annotated[int, Path(ge=0, le=3)],
     player: CurrentPlayer,
-    db: Db,
-    clock: ClockDep,
+    core: CoreDep,
 ) -> ViewOut:
-    async with transaction(db) as session:
-        return ViewOut(**await service.set_autopilot(session, clock, player, match_id, seat, True))
+    return ViewOut(**await service.set_autopilot(core, player, match_id, seat, True))
 
 
 @router.delete(
@@ -175,63 +129,54 @@ async def autopilot_off(
     match_id: MatchId,
     seat: Annotated[int, Path(ge=0, le=3)],
     player: CurrentPlayer,
-    db: Db,
-    clock: ClockDep,
+    core: CoreDep,
 ) -> ViewOut:
-    async with transaction(db) as session:
-        return ViewOut(**await service.set_autopilot(session, clock, player, match_id, seat, False))
+    return ViewOut(**await service.set_autopilot(core, player, match_id, seat, False))
 
 
 @router.post(
     "/matches/{match_id}/messages", status_code=201, summary="Table talk", responses=PROBLEMS
 )
 async def post_message(
-    match_id: MatchId, body: MessageBody, player: CurrentPlayer, db: Db, clock: ClockDep
+    match_id: MatchId, body: MessageBody, player: CurrentPlayer, core: CoreDep
 ) -> EventOut:
-    async with transaction(db) as session:
-        event = await service.message(session, clock, player, match_id, body.text, body.seat)
-        return EventOut(**event)
+    return EventOut(**await service.message(core, player, match_id, body.text, body.seat))
 
 
 @router.post("/matches/{match_id}/resign", summary="Resign your seat", responses=PROBLEMS)
 async def resign(
-    match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep, body: SeatBody | None = None
+    match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: SeatBody | None = None
 ) -> ViewOut:
     seat = body.seat if body else None
-    async with transaction(db) as session:
-        return ViewOut(**await service.resign(session, clock, player, match_id, seat))
+    return ViewOut(**await service.resign(core, player, match_id, seat))
 
 
 @router.post("/matches/{match_id}/ready", summary="Tournament check-in", responses=PROBLEMS)
 async def ready(
-    match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep, body: SeatBody | None = None
+    match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: SeatBody | None = None
 ) -> ViewOut:
     seat = body.seat if body else None
-    async with transaction(db) as session:
-        return ViewOut(**await service.ready(session, clock, player, match_id, seat))
+    return ViewOut(**await service.ready(core, player, match_id, seat))
 
 
 @router.post("/matches/{match_id}/rematch", summary="Opt in to a rematch", responses=PROBLEMS)
 async def rematch(
-    match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep, body: SeatBody | None = None
+    match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: SeatBody | None = None
 ) -> ViewOut:
     seat = body.seat if body else None
-    async with transaction(db) as session:
-        return ViewOut(**await service.rematch(session, clock, player, match_id, seat))
+    return ViewOut(**await creation.rematch(core, player, match_id, seat))
 
 
 @router.get("/matches/{match_id}/events", summary="Events after a seq, as you may see them")
 async def list_events(
     match_id: MatchId,
     player: CurrentPlayer,
-    db: Db,
-    clock: ClockDep,
+    core: CoreDep,
     after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
     seat: SeatQuery = None,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
 ) -> EventsOut:
-    async with transaction(db) as session:
-        rows = await service.events(session, clock, player, match_id, after, seat, limit)
+    rows = await service.events(core, player, match_id, after, seat, limit)
     return EventsOut.model_validate({"events": rows})
 
 
@@ -240,11 +185,8 @@ async def list_events(
     summary="The full record of a finished match",
     responses=PROBLEMS,
 )
-async def get_ledger(
-    match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep
-) -> LedgerOut:
-    async with transaction(db) as session:
-        return LedgerOut.model_validate(await service.ledger(session, clock, player, match_id))
+async def get_ledger(match_id: MatchId, player: CurrentPlayer, core: CoreDep) -> LedgerOut:
+    return LedgerOut.model_validate(await service.ledger(core, player, match_id))
 
 
 @router.post("/deals/verify", summary="Recompute a sealed deal from its secret and cut")

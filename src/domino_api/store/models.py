@@ -135,9 +135,10 @@ class MatchEvent(Base):
 class IdempotentAnswer(Base):
     __tablename__ = "idempotency_keys"
 
+    # Scoped per player and match (migration 0007): one key on two matches is two keys.
     player_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    match_id: Mapped[str] = mapped_column(String(36), primary_key=True)
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
-    match_id: Mapped[str] = mapped_column(String(36))
     status_code: Mapped[int] = mapped_column(Integer)
     body: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]

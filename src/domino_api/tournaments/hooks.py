@@ -1,30 +1,20 @@
-"""What a match tells its tournament: check-in expiry and results."""
+"""What a match tells its tournament: its result, in the transaction that ended it.
+
+`install` registers the hook with the write core (matches/ends.py); every process that writes
+matches calls it at start-up (the app, the worker, the sweep command), so matches never import
+tournaments.
+"""
 
 from __future__ import annotations
 
-from typing import Any
-
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from domino_api.clock import Clock
+from domino_api.matches import ends
+from domino_api.matches.table import Table
+from domino_api.tournaments.service import record_result
 
 
-async def check_in_expired(session: AsyncSession, clock: Clock, table: Any) -> list[dict[str, Any]]:
-    """Seed 004: one ready player advances by forfeit; none ready cancels the tournament."""
-    from domino_api.matches import service
-
-    ready = [row.seat for row in table.seats if row.ready]
-    table.match.check_in_deadline = None
-    if len(ready) == 1:
-        return await service.forfeit_before_start(session, clock, table, 1 - ready[0])
-    return await service.abandon(session, clock, table, "cancelled")
+def _is_tournament_match(table: Table) -> bool:
+    return table.match.tournament_id is not None
 
 
-async def on_match_over(session: AsyncSession, clock: Clock, table: Any) -> None:
-    """Called by the write path (matches/table.persist) when a tournament match is newly over:
-    record the result, advance the bracket or round, open newly ready matches at once."""
-    if table.match.tournament_id is None:
-        return
-    from domino_api.tournaments import service
-
-    await service.record_result(session, clock, table)
+def install() -> None:
+    ends.on_match_end(record_result, applies=_is_tournament_match)

@@ -1,4 +1,4 @@
-"""HTTP routes for tournaments (API.md, "Tournaments"): parse, call one service function."""
+"""HTTP routes for tournaments (docs/API.md, "Tournaments"): parse, call one service function."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
-from domino_api.deps import ClockDep, CurrentPlayer, Db, SettingsDep
+from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, Db, SettingsDep
 from domino_api.errors import PROBLEM_RESPONSES
 from domino_api.store.db import transaction
 from domino_api.tournaments import service
@@ -34,10 +34,10 @@ async def create_tournament(
 
 @router.get("/tournaments/{tournament_id}", summary="The tournament view", responses=PROBLEMS)
 async def get_tournament(
-    tournament_id: TournamentId, _: CurrentPlayer, db: Db, clock: ClockDep
+    tournament_id: TournamentId, _: CurrentPlayer, db: Db, core: CoreDep
 ) -> TournamentOut:
     async with transaction(db) as session:
-        return TournamentOut(**await service.get_view(session, clock, tournament_id))
+        return TournamentOut(**await service.get_view(session, core, tournament_id))
 
 
 @router.post(

@@ -5,8 +5,9 @@ the recorded seed (the seeded ``order`` of every entrant) and the decided result
 ``tournament_matches`` with the pure code of ``pairing`` and ``standings``. That keeps the stored
 rows small and makes the bracket exactly what anyone recomputing it from the seed gets.
 
-Progression runs in ``progress``: at the start, and from ``hooks.on_match_over`` whenever a
-tournament match ends (in the transaction that ended it), so newly ready matches open at once.
+Progression runs in ``progress``: at the start, and from ``record_result`` whenever a
+tournament match ends (the match-end hook of tournaments/hooks.py, in the transaction that
+ended it), so newly ready matches open at once.
 
 Every change is also appended to the tournament's event feed (``tournament_events``, read with
 ``events``) in the same transaction, under the tournament row lock: ``entrant_joined``,
@@ -34,11 +35,12 @@ from domino_api.errors import (
     TournamentStarted,
     ValidationFailed,
 )
-from domino_api.matches.table import Table, new_match_row, record
+from domino_api.matches.table import Table, new_table
+from domino_api.matches.unit import Core
 from domino_api.store import matches_repo, players_repo
+from domino_api.store.db import announce_after_commit, raw_connection
 from domino_api.store.models import (
     Player,
-    Seat,
     Tournament,
     TournamentEntrant,
     TournamentMatch,
@@ -325,46 +327,33 @@ async def open_match(
     index: int,
     pair: tuple[str, str],
 ) -> str:
-    """A `classic` match between the pair, in check-in (API.md, "Tournaments")."""
+    """A `classic` match between the pair, in check-in (docs/API.md, "Tournaments")."""
     ruleset = engine.make_ruleset(RULESET, tournament.match_options)
     now = clock.now()
     deadline = now + timedelta(seconds=tournament.check_in_s)
-    match, state = new_match_row(
+    players = await players_repo.by_ids(session, list(pair))
+    holders = {pid: (p.name, p.tile_back) for pid, p in players.items()}
+    table = new_table(
         str(uuid.uuid4()),
         ruleset,
         now,
-        code=None,
-        host_player_id=None,
+        [{"type": "human", "player_id": player_id, "last_seen_at": None} for player_id in pair],
+        holders,
         tournament_id=tournament.id,
-        solo=False,
         check_in_deadline=deadline,
         due_at=deadline,
     )
-    matches_repo.add(session, match)
-    await session.flush()
-    seats = [
-        Seat(
-            match_id=match.id,
-            seat=number,
-            type="human",
-            strategy=None,
-            player_id=player_id,
-            autopilot=False,
-            forfeited=False,
-            ready=False,
-            rematch=False,
-            connected=False,
-            last_seen_at=None,
-        )
-        for number, player_id in enumerate(pair)
-    ]
-    matches_repo.add(session, *seats)
+    match_id: str = table.match.id
+    await matches_repo.insert_match(
+        await raw_connection(session), table.match, table.seats, table.staged
+    )
+    announce_after_commit(session, match_id, table.state.seq)
     session.add(
         TournamentMatch(
             tournament_id=tournament.id,
             round=round_number,
             index=index,
-            match_id=match.id,
+            match_id=match_id,
             player_a=pair[0],
             player_b=pair[1],
             winner=None,
@@ -384,24 +373,12 @@ async def open_match(
         {
             "round": round_number,
             "index": index,
-            "match_id": match.id,
+            "match_id": match_id,
             "players": list(pair),
             "check_in_deadline": deadline.isoformat(),
         },
     )
-    players = await players_repo.by_ids(session, list(pair))
-    table = Table(match=match, seats=seats, state=state)
-    table.names = {pid: p.name for pid, p in players.items()}
-    table.tile_backs = {pid: p.tile_back for pid, p in players.items()}
-    for row in seats:
-        data = {
-            "seat": row.seat,
-            "name": table.names.get(row.player_id or ""),
-            "type": "human",
-            "strategy": None,
-        }
-        await record(session, clock, table, "seat_joined", data)
-    return match.id
+    return match_id
 
 
 async def record_result(session: AsyncSession, clock: Clock, table: Table) -> None:
@@ -469,19 +446,19 @@ async def events(
     return [{"seq": r.seq, "type": r.type, "at": r.at, "data": r.data} for r in rows]
 
 
-async def get_view(session: AsyncSession, clock: Clock, tournament_id: str) -> dict[str, Any]:
+async def get_view(session: AsyncSession, core: Core, tournament_id: str) -> dict[str, Any]:
     """The tournament view; opening it first enforces whatever is due for its matches: every
-    check-in past its deadline (seed 004) and any turn-clock timeout, as opening each would."""
-    from domino_api.matches import service as matches_service  # late: matches call hooks
-
+    check-in past its deadline (seed 004) and any turn-clock timeout, as opening each would
+    (each a step of the write core, committed before the view is read)."""
     if len(tournament_id) > 36:
         raise TournamentNotFound(f"No tournament {tournament_id[:40]!r}.")
     tournament = await repo.get(session, tournament_id)
     if tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id!r}.")
     if tournament.status == "running":
-        for match_id in await repo.overdue_matches(session, tournament.id, clock.now()):
-            await matches_service.open_table(session, clock, match_id, None)
+        for match_id in await repo.overdue_matches(session, tournament.id, core.clock.now()):
+            await core.run(match_id, _nothing, fresh=True)
+            await session.refresh(tournament)  # its matches' ends may have moved it on
     return await build_view(session, tournament)
 
 
@@ -527,6 +504,10 @@ async def build_view(session: AsyncSession, tournament: Tournament) -> dict[str,
         else [],
         "champion": tournament.champion_id,
     }
+
+
+def _nothing(table: Table) -> None:
+    """A step that only applies what is due (the write core does that first)."""
 
 
 def _match_out(row: TournamentMatch, statuses: dict[str, str]) -> dict[str, Any]:
