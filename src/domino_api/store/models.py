@@ -221,7 +221,7 @@ class TournamentEntrant(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     # Entry order (rising; gaps after a leave): the seeded shuffle's input order.
     entry_no: Mapped[int] = mapped_column(Integer)
-    # The seeded order (API.md, "Tournaments"), set at the start.
+    # The seeded order (docs/API.md, "Tournaments"), set at the start.
     order: Mapped[int | None] = mapped_column(Integer)
     entered_at: Mapped[datetime]
 
