@@ -130,6 +130,7 @@ class Core:
         due_first: bool,
         lifetimes: liveness.Lifetimes | None,
     ) -> T:
+        announce: list[tuple[str, int]] = []  # saved by one statement: announced once released
         async with self.pool.acquire(timeout=ACQUIRE_TIMEOUT_S) as connection:
             if key is not None and player_id is not None:
                 earlier = await repo.idempotent_answer(connection, player_id, match_id, key)
@@ -138,13 +139,11 @@ class Core:
             table, version, read_at = await self._open(connection, match_id, copy)
             now = self.clock.now()
             if due_first and not table.over and timeouts.is_due(table, now):
-                if lifetimes is None:
-                    lifetimes = await self._lifetimes()
                 # Timeouts first, saved as their own step: a refusal of what follows must
                 # not undo a forfeit that was due.
-                timeouts.enforce(table, now, lifetimes)
+                timeouts.enforce(table, now, lifetimes or await self._lifetimes())
                 if _changed(table):
-                    version = await self._save(connection, table, version, None, None)
+                    version = await self._save(connection, table, version, None, None, announce)
                     copy = None  # what follows stands on a table just written
             if player_id is not None:
                 await _touch(connection, table, player_id, now)
@@ -154,14 +153,15 @@ class Core:
                 if copy is not None:
                     raise _Recheck() from None
                 raise
-            if not _changed(table):
-                if copy is not None:
-                    raise _Recheck()  # nothing written, so nothing checked the copy
-                self._keep(table, version, read_at)
-                return answer
-            path = "transaction" if _needs_transaction(table, key) else "statement"
-            version = await self._save(connection, table, version, player_id, (key, answer))
-        metrics.count_write_path(action, path)
+            if _changed(table):
+                path = "transaction" if _needs_transaction(table, key) else "statement"
+                saved = (key, answer)
+                version = await self._save(connection, table, version, player_id, saved, announce)
+                metrics.count_write_path(action, path)
+            elif copy is not None:
+                raise _Recheck()  # nothing written, so nothing checked the copy
+        for announced in announce:
+            await self.announcer.announce(*announced)
         self._keep(table, version, read_at)
         return answer
 
@@ -227,14 +227,19 @@ class Core:
         version: int,
         player_id: str | None,
         answer: tuple[str | None, Any] | None,
+        announce: list[tuple[str, int]],
     ) -> int:
-        """Save what the table staged, guarded by `version`; announce it once committed."""
+        """Save what the table staged, guarded by `version`: one statement on `connection`
+        (its announcement left in `announce`), or one transaction that announces once it has
+        committed. Returns the row's new version."""
         key = answer[0] if answer is not None else None
         if table.staged:
             table.match.snapshot = engine.to_json(table.state)
         if not _needs_transaction(table, key):
             version = await repo.save(connection, table.match, version, table.staged)
-            await self._announce(table)
+            if table.staged:
+                announce.append((table.match.id, table.state.seq))
+            _clear(table)
             return version
         async with transaction(self.maker) as session:
             raw = await raw_connection(session)
@@ -253,11 +258,6 @@ class Core:
                 announce_after_commit(session, table.match.id, table.state.seq)
         _clear(table)
         return version
-
-    async def _announce(self, table: Table) -> None:
-        if table.staged:
-            await self.announcer.announce(table.match.id, table.state.seq)
-        _clear(table)
 
 
 class _Recheck(Exception):

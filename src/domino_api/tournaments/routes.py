@@ -36,8 +36,9 @@ async def create_tournament(
 async def get_tournament(
     tournament_id: TournamentId, _: CurrentPlayer, db: Db, core: CoreDep
 ) -> TournamentOut:
+    await service.enforce_due(core, tournament_id)
     async with transaction(db) as session:
-        return TournamentOut(**await service.get_view(session, core, tournament_id))
+        return TournamentOut(**await service.get_view(session, tournament_id))
 
 
 @router.post(

@@ -38,7 +38,7 @@ from domino_api.errors import (
 from domino_api.matches.table import Table, new_table
 from domino_api.matches.unit import Core
 from domino_api.store import matches_repo, players_repo
-from domino_api.store.db import announce_after_commit, raw_connection
+from domino_api.store.db import announce_after_commit, raw_connection, transaction
 from domino_api.store.models import (
     Player,
     Tournament,
@@ -446,19 +446,28 @@ async def events(
     return [{"seq": r.seq, "type": r.type, "at": r.at, "data": r.data} for r in rows]
 
 
-async def get_view(session: AsyncSession, core: Core, tournament_id: str) -> dict[str, Any]:
-    """The tournament view; opening it first enforces whatever is due for its matches: every
-    check-in past its deadline (seed 004) and any turn-clock timeout, as opening each would
-    (each a step of the write core, committed before the view is read)."""
+async def enforce_due(core: Core, tournament_id: str) -> None:
+    """Opening a tournament first enforces whatever is due for its matches: every check-in
+    past its deadline (seed 004) and any turn-clock timeout, as opening each would (each a
+    step of the write core, committed before the view is read)."""
+    if len(tournament_id) > 36:
+        return  # get_view answers not found
+    async with transaction(core.maker) as session:
+        tournament = await repo.get(session, tournament_id)
+        if tournament is None or tournament.status != "running":
+            return
+        due = await repo.overdue_matches(session, tournament.id, core.clock.now())
+    for match_id in due:
+        await core.run(match_id, _nothing, fresh=True)
+
+
+async def get_view(session: AsyncSession, tournament_id: str) -> dict[str, Any]:
+    """The tournament view (`enforce_due` first applies what is due to its matches)."""
     if len(tournament_id) > 36:
         raise TournamentNotFound(f"No tournament {tournament_id[:40]!r}.")
     tournament = await repo.get(session, tournament_id)
     if tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id!r}.")
-    if tournament.status == "running":
-        for match_id in await repo.overdue_matches(session, tournament.id, core.clock.now()):
-            await core.run(match_id, _nothing, fresh=True)
-            await session.refresh(tournament)  # its matches' ends may have moved it on
     return await build_view(session, tournament)
 
 
