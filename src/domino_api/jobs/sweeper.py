@@ -32,6 +32,7 @@ from domino_api.matches import ends, presence, timeouts
 from domino_api.matches.table import Table, assemble
 from domino_api.matches.unit import Core
 from domino_api.players import records
+from domino_api.store import match_reads
 from domino_api.store import matches_repo as repo
 from domino_api.store.db import transaction
 from domino_api.store.matches_repo import Read
@@ -248,7 +249,7 @@ async def _plan(
     """Dry run: what a pass would do, read without locks; nothing is written."""
     outcomes: list[Outcome] = []
     async with transaction(core.maker) as session:
-        due = await repo.due_ids(session, now, limit)
+        due = await match_reads.due_ids(session, now, limit)
     async with core.pool.acquire() as connection:
         for match_id in due:
             found = await repo.read(connection, match_id)

@@ -24,7 +24,7 @@ from domino_api.matches.service import pick_seat, view_for
 from domino_api.matches.table import Table, joined_data, new_table, record
 from domino_api.matches.unit import Core
 from domino_api.matches.views import is_connected
-from domino_api.store import matches_repo
+from domino_api.store import match_reads, matches_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
 from domino_api.store.rows import Row
@@ -107,7 +107,7 @@ async def insert(
 
 async def join(core: Core, player: Player, code: str) -> dict[str, Any]:
     async with transaction(core.maker) as session:
-        match_id = await matches_repo.live_id_by_code(session, code)
+        match_id = await match_reads.live_id_by_code(session, code)
     if match_id is None:
         raise CodeNotFound(f"No open match has the number {code}.")
 

@@ -28,7 +28,7 @@ from domino_api.matches.schemas import MoveBody
 from domino_api.matches.table import OVER, Table, apply, joined_data, record, run_computers
 from domino_api.matches.unit import Core
 from domino_api.matches.views import build_view, event_for
-from domino_api.store import matches_repo
+from domino_api.store import match_reads
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
 
@@ -221,7 +221,7 @@ async def events(
 
     chosen = await core.run(match_id, viewer, player_id=player.id, fresh=True)
     async with transaction(core.maker) as session:
-        rows = await matches_repo.events_after(session, match_id, after, limit)
+        rows = await match_reads.events_after(session, match_id, after, limit)
     return [event_for(row, chosen) for row in rows]
 
 
@@ -245,7 +245,7 @@ def seat_summaries(table: Table) -> list[dict[str, Any]]:
 
 async def announce_tile_back(core: Core, player: Player) -> None:
     async with transaction(core.maker) as session:
-        match_ids = await matches_repo.matches_of_player(session, player.id)
+        match_ids = await match_reads.matches_of_player(session, player.id)
 
     def step(table: Table) -> None:
         table.tile_backs[player.id] = player.tile_back

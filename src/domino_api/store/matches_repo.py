@@ -2,8 +2,9 @@
 
 Writes run on an asyncpg connection: a pool connection for a step that writes only the match
 (one statement, atomic on its own), or the connection of a transaction for anything more
-(matches/unit.py). Rows come and go as `Row`s, the write path's one change tracker. The
-read-only queries of the REST routes and the hub (events, codes) use the ORM session.
+(matches/unit.py). Rows come and go as `Row`s, the write path's one change tracker. Every
+write of a match, its seats and events is here; store/match_reads.py holds the read-only
+queries of the routes and the hub (events, codes), on the ORM session.
 
 A step is saved guarded by the row version it was computed from (`xmin`): a writer that got
 there first has moved it, nothing matches, and `WriteConflict` sends the unit of work back to
@@ -20,13 +21,13 @@ from datetime import datetime
 from typing import Any, cast
 
 import asyncpg
-from sqlalchemy import JSON, Table, func, select
+from sqlalchemy import JSON, Table
 from sqlalchemy.dialects import postgresql
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import jsontext
 from domino_api.errors import MatchFull
 from domino_api.realtime.announce import CHANNEL as CHANNEL  # the listener's channel
+from domino_api.store.match_reads import events_after as events_after  # the hub reads here
 from domino_api.store.models import OVER_STATUSES, Match, MatchEvent, Seat
 from domino_api.store.rows import Row
 
@@ -374,50 +375,3 @@ async def store_answer(
         jsontext.dumps(body),
         now,
     )
-
-
-# ---------------------------------------------------------------- reads (ORM session)
-
-
-async def get(session: AsyncSession, match_id: str) -> Match | None:
-    return await session.get(Match, match_id)
-
-
-async def live_id_by_code(session: AsyncSession, code: str) -> str | None:
-    stmt = select(Match.id).where(Match.code == code, Match.status.not_in(OVER_STATUSES))
-    return (await session.execute(stmt)).scalar_one_or_none()
-
-
-async def events_after(
-    session: AsyncSession, match_id: str, after: int, limit: int | None = None
-) -> list[MatchEvent]:
-    stmt = (
-        select(MatchEvent)
-        .where(MatchEvent.match_id == match_id, MatchEvent.seq > after)
-        .order_by(MatchEvent.seq)
-    )
-    if limit is not None:
-        stmt = stmt.limit(limit)
-    return list((await session.execute(stmt)).scalars())
-
-
-async def matches_of_player(session: AsyncSession, player_id: str) -> list[str]:
-    stmt = (
-        select(Seat.match_id)
-        .join(Match, Match.id == Seat.match_id)
-        .where(Seat.player_id == player_id, Match.status.not_in(OVER_STATUSES))
-        .distinct()
-    )
-    return list((await session.execute(stmt)).scalars())
-
-
-async def due_ids(session: AsyncSession, now: datetime, limit: int | None) -> list[str]:
-    stmt = select(Match.id).where(Match.due_at <= now).order_by(Match.due_at)
-    if limit is not None:
-        stmt = stmt.limit(limit)
-    return list((await session.execute(stmt)).scalars())
-
-
-async def count_events(session: AsyncSession, match_id: str) -> int:
-    stmt = select(func.count()).select_from(MatchEvent).where(MatchEvent.match_id == match_id)
-    return int((await session.execute(stmt)).scalar_one())

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Query
 from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, Db, SettingsDep
 from domino_api.errors import PROBLEM_RESPONSES
 from domino_api.store.db import transaction
-from domino_api.tournaments import service
+from domino_api.tournaments import service, views
 from domino_api.tournaments.schemas import TournamentCreate, TournamentEventsOut, TournamentOut
 
 router = APIRouter(prefix="/v1", tags=["tournaments"], responses=PROBLEM_RESPONSES)
@@ -38,7 +38,7 @@ async def get_tournament(
 ) -> TournamentOut:
     await service.enforce_due(core, tournament_id)
     async with transaction(db) as session:
-        return TournamentOut(**await service.get_view(session, tournament_id))
+        return TournamentOut(**await views.get_view(session, tournament_id))
 
 
 @router.post(
@@ -90,5 +90,5 @@ async def list_events(
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
 ) -> TournamentEventsOut:
     async with transaction(db) as session:
-        rows = await service.events(session, tournament_id, after, limit)
+        rows = await views.events(session, tournament_id, after, limit)
     return TournamentEventsOut.model_validate({"events": rows})

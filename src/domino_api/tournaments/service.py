@@ -5,9 +5,9 @@ the recorded seed (the seeded ``order`` of every entrant) and the decided result
 ``tournament_matches`` with the pure code of ``pairing`` and ``standings``. That keeps the stored
 rows small and makes the bracket exactly what anyone recomputing it from the seed gets.
 
-Progression runs in ``progress``: at the start, and from ``record_result`` whenever a
-tournament match ends (the match-end hook of tournaments/hooks.py, in the transaction that
-ended it), so newly ready matches open at once.
+Progression runs in ``progress``: at the start, and whenever a tournament match ends (the
+match-end hook, tournaments/hooks.py, in the transaction that ended it), so newly ready
+matches open at once.
 
 Every change is also appended to the tournament's event feed (``tournament_events``, read with
 ``events``) in the same transaction, under the tournament row lock: ``entrant_joined``,
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any, get_args
 
@@ -48,6 +47,7 @@ from domino_api.store.models import (
 from domino_api.tournaments import pairing, repo
 from domino_api.tournaments import standings as standings_mod
 from domino_api.tournaments.schemas import TournamentCreate, TournamentEventType
+from domino_api.tournaments.views import build_view, rebuild_bracket, records_of, seeded
 
 # The feed's event types, as the API documents them (one list: the schema's).
 EVENT_TYPES = frozenset(get_args(TournamentEventType))
@@ -57,21 +57,12 @@ PLAN_CAPS: dict[str, int | None] = {"free": 10, "club": 20, "corporate": None}
 PLANS = tuple(PLAN_CAPS)
 RULESET = "classic"
 
-MATCH_STATUS = {
-    "waiting": "check_in",
-    "playing": "playing",
-    "hand_over": "playing",
-    "finished": "finished",
-    "abandoned": "cancelled",
-    "cancelled": "cancelled",
-}
-
 
 def plan_cap(plan: str) -> int | None:
     return PLAN_CAPS.get(plan, PLAN_CAPS["free"])
 
 
-async def _emit(
+async def emit(
     session: AsyncSession, clock: Clock, tournament: Tournament, type_: str, data: dict[str, Any]
 ) -> int:
     """Append to the feed; every caller holds the tournament row lock (``repo.lock``)."""
@@ -157,7 +148,7 @@ async def enter(
         )
     )
     await session.flush()
-    await _emit(
+    await emit(
         session, clock, tournament, "entrant_joined", {"player_id": player.id, "name": player.name}
     )
     return await build_view(session, tournament)
@@ -172,7 +163,7 @@ async def leave(
     if await repo.entrant(session, tournament.id, player.id) is not None:
         await repo.remove_entrant(session, tournament.id, player.id)
         await session.flush()
-        await _emit(session, clock, tournament, "entrant_left", {"player_id": player.id})
+        await emit(session, clock, tournament, "entrant_left", {"player_id": player.id})
     return await build_view(session, tournament)
 
 
@@ -196,7 +187,7 @@ async def start(
     tournament.status = "running"
     tournament.started_at = clock.now()
     await session.flush()
-    await _emit(
+    await emit(
         session, clock, tournament, "tournament_started", {"seed": seed.hex(), "order": order}
     )
     await progress(session, clock, tournament)
@@ -204,38 +195,6 @@ async def start(
 
 
 # ---------------------------------------------------------------- progression
-
-
-async def seeded(session: AsyncSession, tournament: Tournament) -> list[str]:
-    """The entrants' player ids in seeded order (index = ``order``)."""
-    rows = [e for e in await repo.entrants(session, tournament.id) if e.order is not None]
-    return [e.player_id for e in sorted(rows, key=lambda e: e.order or 0)]
-
-
-def rebuild_bracket(order: Sequence[str], rows: Sequence[TournamentMatch]) -> pairing.Bracket:
-    """The bracket from the seeded order with every recorded result replayed, round by round."""
-    bracket = pairing.single_elimination(order)
-    for row in sorted(rows, key=lambda r: (r.round, r.index)):
-        key = pairing.SlotKey(row.round, row.index)
-        if row.winner is not None:
-            bracket = pairing.advance(bracket, key, row.winner).bracket
-        elif row.reason == "no_show":
-            bracket = pairing.cancel(bracket, key)
-    return bracket
-
-
-def records_of(rows: Sequence[TournamentMatch]) -> list[standings_mod.MatchRecord]:
-    """Decided matches only: byes and rests are no matches, so they add no win (seed 004)."""
-    return [
-        standings_mod.MatchRecord(
-            players=(row.player_a, row.player_b),
-            winner=row.winner,
-            hands=(row.hands_a, row.hands_b),
-            points=(row.points_a, row.points_b),
-        )
-        for row in rows
-        if row.winner is not None
-    ]
 
 
 async def progress(session: AsyncSession, clock: Clock, tournament: Tournament) -> None:
@@ -289,7 +248,7 @@ async def _round_opened(
     rests: list[str],
 ) -> None:
     data = {"round": round_number, "byes": byes, "rests": rests}
-    await _emit(session, clock, tournament, "round_opened", data)
+    await emit(session, clock, tournament, "round_opened", data)
 
 
 async def _finish(
@@ -298,16 +257,16 @@ async def _finish(
     tournament.status = "finished"
     tournament.champion_id = champion
     tournament.finished_at = clock.now()
-    await _emit(session, clock, tournament, "tournament_finished", {"champion": champion})
+    await emit(session, clock, tournament, "tournament_finished", {"champion": champion})
 
 
 async def cancel(session: AsyncSession, clock: Clock, tournament: Tournament) -> None:
     tournament.status = "cancelled"
     tournament.finished_at = clock.now()
-    await _emit(session, clock, tournament, "tournament_cancelled", {})
+    await emit(session, clock, tournament, "tournament_cancelled", {})
 
 
-async def _round_complete(session: AsyncSession, tournament: Tournament, round_number: int) -> bool:
+async def round_complete(session: AsyncSession, tournament: Tournament, round_number: int) -> bool:
     """Every pairing of the round decided (byes count as decided; rests are no pairing)."""
     rows = await repo.matches(session, tournament.id)
     if tournament.format == "single_elimination":
@@ -365,7 +324,7 @@ async def open_match(
         )
     )
     await session.flush()
-    await _emit(
+    await emit(
         session,
         clock,
         tournament,
@@ -379,71 +338,6 @@ async def open_match(
         },
     )
     return match_id
-
-
-async def record_result(session: AsyncSession, clock: Clock, table: Table) -> None:
-    """A tournament match is over: store its result and move the tournament on."""
-    row = await repo.by_match(session, table.match.id)
-    if row is None or row.reason is not None:
-        return
-    tournament = await repo.lock(session, row.tournament_id)
-    if tournament is None:
-        return
-    result = table.state.result
-    seat_of = {seat.player_id: seat.seat for seat in table.seats}
-    a, b = seat_of[row.player_a], seat_of[row.player_b]
-    if result is not None:
-        row.hands_a, row.hands_b = result.hands_won[a], result.hands_won[b]
-        row.points_a, row.points_b = result.scores[a], result.scores[b]
-    row.decided_at = clock.now()
-    winner_seat = result.winner if result is not None else None
-    if winner_seat is None:
-        # Nobody checked in (or the match ended without a result): cancel rather than invent
-        # one (seed 004).
-        row.reason = "no_show"
-        await session.flush()
-        await _match_decided(session, clock, tournament, row)
-        if tournament.status == "running":
-            await cancel(session, clock, tournament)
-            await session.flush()
-        return
-    row.winner = table.seats[winner_seat].player_id
-    assert result is not None
-    row.reason = "forfeit" if result.reason == "forfeit" else "played"
-    await session.flush()
-    await _match_decided(session, clock, tournament, row)
-    if tournament.status == "running" and await _round_complete(session, tournament, row.round):
-        await _emit(session, clock, tournament, "round_completed", {"round": row.round})
-    await progress(session, clock, tournament)
-    await session.flush()
-
-
-async def _match_decided(
-    session: AsyncSession, clock: Clock, tournament: Tournament, row: TournamentMatch
-) -> None:
-    data = {
-        "round": row.round,
-        "index": row.index,
-        "match_id": row.match_id,
-        "winner": row.winner,
-        "reason": row.reason,
-    }
-    await _emit(session, clock, tournament, "match_decided", data)
-
-
-# ---------------------------------------------------------------- reading
-
-
-async def events(
-    session: AsyncSession, tournament_id: str, after: int, limit: int
-) -> list[dict[str, Any]]:
-    """The tournament's feed after ``after``, oldest first."""
-    if len(tournament_id) > 36:
-        raise TournamentNotFound(f"No tournament {tournament_id[:40]!r}.")
-    if await repo.get(session, tournament_id) is None:
-        raise TournamentNotFound(f"No tournament {tournament_id!r}.")
-    rows = await repo.events_after(session, tournament_id, after, limit)
-    return [{"seq": r.seq, "type": r.type, "at": r.at, "data": r.data} for r in rows]
 
 
 async def enforce_due(core: Core, tournament_id: str) -> None:
@@ -461,116 +355,5 @@ async def enforce_due(core: Core, tournament_id: str) -> None:
         await core.run(match_id, _nothing, fresh=True)
 
 
-async def get_view(session: AsyncSession, tournament_id: str) -> dict[str, Any]:
-    """The tournament view (`enforce_due` first applies what is due to its matches)."""
-    if len(tournament_id) > 36:
-        raise TournamentNotFound(f"No tournament {tournament_id[:40]!r}.")
-    tournament = await repo.get(session, tournament_id)
-    if tournament is None:
-        raise TournamentNotFound(f"No tournament {tournament_id!r}.")
-    return await build_view(session, tournament)
-
-
-async def build_view(session: AsyncSession, tournament: Tournament) -> dict[str, Any]:
-    entrants = await repo.entrants(session, tournament.id)
-    names = await repo.names(session, [e.player_id for e in entrants])
-    started = tournament.seed is not None
-    if started:
-        entrants = sorted(entrants, key=lambda e: e.order if e.order is not None else 0)
-    order = [e.player_id for e in entrants] if started else []
-    rows = await repo.matches(session, tournament.id)
-    statuses = await repo.match_statuses(session, tournament.id)
-    options = tournament.match_options
-    match = (
-        {"target": options["target"]} if "target" in options else {"best_of": options["best_of"]}
-    )
-    return {
-        "id": tournament.id,
-        "name": tournament.name,
-        "status": tournament.status,
-        "format": tournament.format,
-        "match": match,
-        "next_opener": options.get("next_opener"),
-        "max_entrants": tournament.max_entrants,
-        "seed": tournament.seed.hex() if tournament.seed is not None else None,
-        "host": tournament.host_player_id,
-        "entrants": [
-            {"player_id": e.player_id, "name": names.get(e.player_id, ""), "order": e.order}
-            for e in entrants
-        ],
-        "rounds": _rounds(tournament, order, rows, statuses) if started else [],
-        "standings": [
-            {
-                "player_id": s.player_id,
-                "rank": s.rank,
-                "match_wins": s.match_wins,
-                "hand_diff": s.hand_diff,
-                "point_diff": s.point_diff,
-            }
-            for s in standings_mod.standings(order, records_of(rows))
-        ]
-        if started
-        else [],
-        "champion": tournament.champion_id,
-    }
-
-
 def _nothing(table: Table) -> None:
     """A step that only applies what is due (the write core does that first)."""
-
-
-def _match_out(row: TournamentMatch, statuses: dict[str, str]) -> dict[str, Any]:
-    status = MATCH_STATUS.get(statuses.get(row.match_id, "waiting"), "check_in")
-    return {
-        "id": row.match_id,
-        "players": [row.player_a, row.player_b],
-        "status": status,
-        "winner": row.winner,
-        "reason": row.reason,
-    }
-
-
-def _rounds(
-    tournament: Tournament,
-    order: list[str],
-    rows: list[TournamentMatch],
-    statuses: dict[str, str],
-) -> list[dict[str, Any]]:
-    by_round: dict[int, list[TournamentMatch]] = {}
-    for row in rows:
-        by_round.setdefault(row.round, []).append(row)
-    out: list[dict[str, Any]] = []
-    if tournament.format == "single_elimination":
-        bracket = rebuild_bracket(order, rows)
-        for number, slots in enumerate(bracket.rounds, start=1):
-            byes = list(bracket.byes) if number == 1 else []
-            matches = by_round.get(number, [])
-            if not matches and not byes:
-                continue
-            done = all(
-                s.status in (pairing.SlotStatus.BYE, pairing.SlotStatus.DECIDED) for s in slots
-            )
-            out.append(
-                {
-                    "number": number,
-                    "status": "complete" if done else "open",
-                    "matches": [_match_out(row, statuses) for row in matches],
-                    "byes": byes,
-                    "rests": [],
-                }
-            )
-        return out
-    schedule = pairing.round_robin_schedule(order)
-    for number in range(1, min(tournament.current_round, len(schedule)) + 1):
-        matches = by_round.get(number, [])
-        done = bool(matches) and all(row.winner is not None for row in matches)
-        out.append(
-            {
-                "number": number,
-                "status": "complete" if done else "open",
-                "matches": [_match_out(row, statuses) for row in matches],
-                "byes": [],
-                "rests": list(schedule[number - 1].rests),
-            }
-        )
-    return out
