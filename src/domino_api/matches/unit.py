@@ -215,8 +215,9 @@ class Core:
             )
             for seat in table.seats
         ]
-        match = Row(table.match.columns())
-        self.copies[match_id] = Copy(Read(match, seats, version), table.state, read_at)
+        columns = table.match.columns()
+        columns.pop("snapshot", None)  # the parsed state stands for it (and weighs less)
+        self.copies[match_id] = Copy(Read(Row(columns), seats, version), table.state, read_at)
 
     # ------------------------------------------------------------ saving
 
