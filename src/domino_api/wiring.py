@@ -9,18 +9,21 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import asyncpg
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from domino_api.clock import Clock
 from domino_api.config import Settings
 from domino_api.matches.unit import Core
 from domino_api.realtime.announce import make_announcer
-from domino_api.store.db import make_driver_pool, make_engine, make_sessionmaker, to_plain_url
+from domino_api.store.db import (
+    make_announce_pool,
+    make_driver_pool,
+    make_engine,
+    make_sessionmaker,
+)
 from domino_api.tournaments import hooks as tournament_hooks
 
-# Announcements have connections of their own: a step's announcement never waits for a
-# connection held by a step that waits for it (each NOTIFY is one short statement).
+# Announcements have connections of their own (each NOTIFY is one short statement).
 ANNOUNCE_POOL_SIZE = 4
 
 
@@ -32,9 +35,7 @@ async def write_core(
     tournament_hooks.install()  # tournaments see their matches end (matches/ends.py)
     engine = make_engine(url, settings)
     pool = await make_driver_pool(url, settings)
-    announce_pool = await asyncpg.create_pool(
-        to_plain_url(url), min_size=0, max_size=ANNOUNCE_POOL_SIZE
-    )
+    announce_pool = await make_announce_pool(url, ANNOUNCE_POOL_SIZE)
     announcer = make_announcer(settings, announce_pool)
     try:
         await announcer.start()

@@ -90,6 +90,14 @@ async def make_driver_pool(url: str, settings: Settings) -> asyncpg.Pool:
     )
 
 
+async def make_announce_pool(url: str, size: int) -> asyncpg.Pool:
+    """A small pool of its own for announcements (realtime/announce.py): a step's announcement
+    never waits for a connection held by a step that waits for it."""
+    return await asyncpg.create_pool(
+        to_plain_url(url), min_size=0, max_size=size, reset=_nothing_to_reset
+    )
+
+
 async def _nothing_to_reset(_: asyncpg.Connection) -> None:
     # The default reset is a round trip per release (advisory locks, cursors, LISTEN, settings)
     # and the move path leaves none of those behind; asyncpg still rolls back an open
