@@ -22,7 +22,8 @@ INTERVAL_S = 0.5
 def start_sweep_loop(app: Any) -> None:
     stop = asyncio.Event()
     task = asyncio.get_running_loop().create_task(
-        run_worker(app.state.core, INTERVAL_S, stop, heartbeat=False), name="sweep-loop"
+        run_worker(app.state.core, INTERVAL_S, stop, heartbeat=False, expire_presence=False),
+        name="sweep-loop",
     )
     app.state.sweep_loop = (stop, task)
 

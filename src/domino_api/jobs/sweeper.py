@@ -55,8 +55,12 @@ async def sweep_pass(
     concurrency: int = CONCURRENCY,
     limit: int | None = None,
     batch: int = BATCH,
+    expire_presence: bool = True,
 ) -> PassReport:
-    """Apply (or with `dry_run` list) everything due now; one transaction per `batch` matches."""
+    """Apply (or with `dry_run` list) everything due now; one transaction per `batch` matches.
+
+    `expire_presence`: expire lapsed socket leases first (an API process's own loop leaves that to
+    its presence refresher, realtime/lifecycle.py, which runs it every few seconds)."""
     started = time.perf_counter()
     now = core.clock.now()
     report = PassReport(now=now, dry_run=dry_run)
@@ -67,8 +71,9 @@ async def sweep_pass(
         if dry_run:
             report.outcomes = await _plan(core, now, limit, lifetimes)
         else:
-            report.presence_available = True
-            report.presence_expired = len(await presence.expire_presence(core, now))
+            if expire_presence:
+                report.presence_available = True
+                report.presence_expired = len(await presence.expire_presence(core, now))
             with _rare_full_collections():
                 report.outcomes = await _sweep_due(core, now, concurrency, limit, lifetimes, batch)
     report.elapsed_s = time.perf_counter() - started
@@ -308,6 +313,7 @@ async def run_worker(
     concurrency: int = CONCURRENCY,
     *,
     heartbeat: bool = True,
+    expire_presence: bool = True,
 ) -> int:
     """Sweep every `interval_s` until `stop` is set; the pass under way always finishes.
 
@@ -321,7 +327,9 @@ async def run_worker(
     try:
         while not stop.is_set():
             try:
-                report = await sweep_pass(core, concurrency=concurrency)
+                report = await sweep_pass(
+                    core, concurrency=concurrency, expire_presence=expire_presence
+                )
             except Exception:
                 if heartbeat:
                     raise
