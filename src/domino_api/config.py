@@ -26,7 +26,8 @@ class Settings(BaseSettings):
     # Token -> player lookups are cached this long per process (profile edits show up after it).
     auth_cache_s: float = 5.0
 
-    # Presence: a seat is connected while any socket was seen within this span (API.md).
+    # Presence: a seat is connected while any socket was seen within this span
+    # (docs/ARCHITECTURE.md, "Presence").
     presence_lease_s: float = 30.0
     presence_refresh_s: float = 10.0
     keepalive_s: float = 20.0
