@@ -18,9 +18,16 @@ import asyncpg
 ROOT = Path(__file__).resolve().parents[2]
 
 STEP_SQL = """
-WITH moved AS (UPDATE matches SET seq = seq + 1 WHERE id = $1 RETURNING id, seq)
-INSERT INTO match_events (match_id, seq, type, at, data, private)
-SELECT id, seq, 'seat_connected', now(), jsonb_build_object('seat', $2::int), '{}'
+WITH moved AS (
+    UPDATE matches
+    SET seq = seq + 1, updated_at = now(),
+        snapshot = jsonb_set(snapshot::jsonb, '{seq}', to_jsonb(seq + 1))::json
+    WHERE id = $1
+    RETURNING id, seq
+)
+INSERT INTO match_events (match_id, seq, type, at, data, private, action)
+SELECT id, seq, 'seat_connected', now(), jsonb_build_object('seat', $2::int), '{}',
+       '{"record": "seat_connected"}'
 FROM moved RETURNING seq
 """
 
@@ -28,7 +35,9 @@ FROM moved RETURNING seq
 async def commit_step(
     target: asyncpg.Pool | asyncpg.Connection, match_id: str, seat: int = 0
 ) -> int:
-    """Append one event (a seat's connection) and bump the match's seq in one commit; its seq."""
+    """Append one event (a seat's connection) in one commit, as the write path stores it: the
+    row's seq and its snapshot's move on together (the next real step numbers after it, and
+    the events still replay to the snapshot); returns its seq."""
     seq = await target.fetchval(STEP_SQL, match_id, seat)
     assert isinstance(seq, int), f"no match {match_id}"
     return seq

@@ -68,12 +68,22 @@ def writer_env(backend: str, armed: Path | None) -> dict[str, str]:
     return env
 
 
-async def watched_match(b: ServerProcess) -> tuple[str, Socket]:
-    """A waiting match made on B with a socket on B that has seen everything up to now."""
+async def watched_match(b: ServerProcess) -> tuple[str, dict[str, Any], Socket]:
+    """A waiting match made on B (its id and host) with the host's socket on B."""
     async with httpx.AsyncClient(base_url=b.base_url) as http:
         ana, _bob, created = await two_seat_match(http)
     socket = await Socket.open(b.ws_url, created["id"], ana["token"], after=0)
-    return created["id"], socket
+    return created["id"], ana, socket
+
+
+async def talk(b: ServerProcess, match_id: str, host: dict[str, Any]) -> int:
+    """A real step on B's write path after the writers' steps; its seq."""
+    async with httpx.AsyncClient(base_url=b.base_url) as http:
+        url = f"/v1/matches/{match_id}/messages"
+        said = await http.post(url, json={"text": "still here"}, headers=host["headers"])
+        assert said.status_code == 201, said.text
+        view = await http.get(f"/v1/matches/{match_id}", headers=host["headers"])
+    return int(view.json()["seq"])
 
 
 async def received_through(socket: Socket, seq: int) -> list[int]:
@@ -96,14 +106,18 @@ async def test_the_catch_up_delivers_an_event_whose_announcement_died(
     backend: str, ws_database: str, tmp_path: Path, server_b: Any
 ) -> None:
     async for b in server_b(backend, "1"):
-        match_id, socket = await watched_match(b)
+        match_id, host, socket = await watched_match(b)
         lost = await crash_before_announcing(ws_database, match_id, backend, tmp_path)
         # Nothing announced `lost`: only B's catch-up can have read it.
         assert await received_through(socket, lost) == list(range(1, lost + 1))
         status, after = run_writer(ws_database, match_id, writer_env(backend, None))
         assert status == 0 and after == lost + 1
         assert await received_through(socket, after) == [after]
-        assert await stored_seqs(ws_database, match_id) == list(range(1, after + 1))
+        # The service's own next step numbers after the writers' and reaches the socket too.
+        said = await talk(b, match_id, host)
+        assert said > after
+        assert await received_through(socket, said) == list(range(after + 1, said + 1))
+        assert await stored_seqs(ws_database, match_id) == list(range(1, said + 1))
         await socket.close()
 
 
@@ -112,7 +126,7 @@ async def test_the_next_announcement_delivers_the_lost_one_first(
     backend: str, ws_database: str, tmp_path: Path, server_b: Any
 ) -> None:
     async for b in server_b(backend, CATCH_UP_OFF):
-        match_id, socket = await watched_match(b)
+        match_id, _host, socket = await watched_match(b)
         before = (await stored_seqs(ws_database, match_id))[-1]
         assert await received_through(socket, before) == list(range(1, before + 1))
         lost = await crash_before_announcing(ws_database, match_id, backend, tmp_path)

@@ -107,7 +107,9 @@ class Hub:
         if feed is None:
             return
         feed.subscribers.discard(subscriber)
-        if not feed.subscribers and (feed.task is None or feed.task.done()):
+        if not feed.subscribers:
+            # A pump still running on this feed has nobody to deliver to and ends by itself;
+            # a new subscriber gets a new feed (and pump) meanwhile.
             self._drop(feed)
 
     def watches(self, match_id: str) -> bool:
