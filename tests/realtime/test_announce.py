@@ -14,13 +14,14 @@ import pytest
 import pytest_asyncio
 
 from domino_api.config import Settings
-from domino_api.realtime.announce import Announcer, make_announcer
+from domino_api.realtime.announce import Announcer, connect, make_announcer
 from domino_api.realtime.hub import Hub, Subscriber
 from domino_api.realtime.lifecycle import realtime_of
 from domino_api.realtime.listener import NatsListener, make_listener
 from domino_api.store.db import to_plain_url
 from tests.realtime.steps import commit_step
 from tests.realtime.wsclient import new_player
+from tests.support.servers import free_port
 
 BACKENDS = ["postgres", "nats"]
 
@@ -156,3 +157,13 @@ async def test_the_catch_up_reads_exactly_the_matches_behind_the_table(
     assert await realtime.catch_up() == []
     realtime.hub.unsubscribe(lagging)
     realtime.hub.unsubscribe(current)
+
+
+async def test_nats_unreachable_fails_the_start_and_never_an_announcement() -> None:
+    closed = f"nats://127.0.0.1:{free_port()}"  # nothing listens there
+    with pytest.raises(ConnectionError, match="did not answer"):
+        await connect(closed, "test", timeout=0.5)
+    settings = Settings(announce_backend="nats", nats_url=closed)
+    announcer = make_announcer(settings, None)  # type: ignore[arg-type]  # no pool for NATS
+    await announcer.announce("m", 1)  # not started: logged and dropped, the table repairs it
+    await announcer.close()

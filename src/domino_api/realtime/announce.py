@@ -12,6 +12,7 @@ side of each is in `realtime/listener.py`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import signal
@@ -120,16 +121,22 @@ class KillBeforeAnnounce:
         await self._inner.announce(match_id, seq)
 
 
-async def connect(url: str, name: str, **callbacks: object) -> Nats:
-    """A NATS connection that reconnects for ever (a process outlives a NATS restart)."""
+async def connect(url: str, name: str, timeout: float = 10.0, **callbacks: object) -> Nats:
+    """A NATS connection that reconnects for ever once made (a process outlives a NATS
+    restart); the first connection must succeed within `timeout`, else ConnectionError (a
+    process configured for NATS does not start without it)."""
 
     async def on_error(exc: Exception) -> None:
         log.warning("NATS (%s): %s", name, exc)
 
     options: dict[str, object] = {"error_cb": on_error, **callbacks}
-    return await nats.connect(
+    first = nats.connect(
         url, name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.5, **options
     )
+    try:
+        return await asyncio.wait_for(first, timeout)
+    except TimeoutError as exc:
+        raise ConnectionError(f"NATS at {url} did not answer within {timeout:g} s") from exc
 
 
 async def close_quietly(nc: Nats) -> None:

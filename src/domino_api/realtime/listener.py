@@ -127,8 +127,8 @@ class NatsListener:
     async def start(self, timeout: float = 10.0) -> None:
         if self._nc is not None:
             return
-        self._nc = await asyncio.wait_for(
-            connect(self._url, "domino-listener", reconnected_cb=self._on_reconnected), timeout
+        self._nc = await connect(
+            self._url, "domino-listener", timeout, reconnected_cb=self._on_reconnected
         )
         self._hub.on_watch = self._schedule
         self._hub.on_unwatch = self._schedule
