@@ -1,9 +1,9 @@
 """A committed step without its announcement, in this process or in a writer subprocess.
 
-Until the write core announces after each commit (issue 17), its write path still NOTIFYs
-inside the transaction; these tests of the fan-out commit an event row themselves (what the
-core commits, minus the announcement) and then announce through the real `Announcer`, or
-crash before it.
+These tests exercise the fan-out on its own: they commit an event row as the write core stores
+it and then announce it through the real `Announcer`, or crash before it. The same over the
+real write path (REST moves on one server process, sockets on another) is in
+tests/realtime/test_write_path_fanout.py.
 """
 
 from __future__ import annotations
