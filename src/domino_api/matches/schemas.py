@@ -310,7 +310,7 @@ class LedgerDeal(BaseModel):
 
 
 class LedgerOut(BaseModel):
-    """The full record of a finished, abandoned or cancelled match (API.md, "The ledger")."""
+    """The full record of a finished, abandoned or cancelled match (the deal: docs/RULES.md 11)."""
 
     match_id: str | None
     ruleset: dict[str, Any]

@@ -1,4 +1,4 @@
-"""Request and response bodies for tournaments (API.md, "Tournaments")."""
+"""Request and response bodies for tournaments (`/v1/tournaments` in openapi/openapi.json)."""
 
 from __future__ import annotations
 
