@@ -101,5 +101,6 @@ PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
     404: _problem_response("No such match, tournament, player or code"),
     409: _problem_response("Conflict: stale seq, not your turn, illegal move, match over, ..."),
     422: _problem_response("Invalid input (validation_error, bad_options, bad_cut, ...)"),
+    413: _problem_response("Request body too large (payload_too_large)"),
     429: _problem_response("Too many requests (rate_limited, with Retry-After)"),
 }

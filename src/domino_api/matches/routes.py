@@ -7,9 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Path, Query, Request
 
 from domino_api import engine
-from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, SettingsDep, client_address
-from domino_api.errors import PROBLEM_RESPONSES, ValidationFailed
-from domino_api.matches import creation, service
+from domino_api.deps import CoreDep, CurrentPlayer, SettingsDep, client_address, limits_of
+from domino_api.errors import PROBLEM_RESPONSES, ServiceError, ValidationFailed
+from domino_api.matches import creation, hosting, service
 from domino_api.matches.schemas import (
     EventOut,
     EventsOut,
@@ -27,7 +27,6 @@ from domino_api.matches.schemas import (
     VerifyOut,
     ViewOut,
 )
-from domino_api.ratelimit import RateLimiter
 from domino_api.responses import FastJSONResponse
 
 router = APIRouter(prefix="/v1", tags=["matches"], responses=PROBLEM_RESPONSES)
@@ -45,8 +44,16 @@ async def rulesets(_: CurrentPlayer) -> RulesetsOut:
 
 
 @router.post("/matches", status_code=201, summary="Create a match", responses=PROBLEMS)
-async def create_match(body: MatchCreate, player: CurrentPlayer, core: CoreDep) -> ViewOut:
-    return ViewOut(**await creation.create_match(core, player, body))
+async def create_match(
+    body: MatchCreate,
+    request: Request,
+    player: CurrentPlayer,
+    core: CoreDep,
+    settings: SettingsDep,
+) -> ViewOut:
+    await limits_of(request).hit("create_match", f"player:{player.id}", client_address(request))
+    cap = settings.open_tables_per_player
+    return ViewOut(**await creation.create_match(core, player, body, open_tables_cap=cap))
 
 
 @router.post("/matches/join", summary="Join a match by its 4-digit code", responses=PROBLEMS)
@@ -55,15 +62,19 @@ async def join(
     request: Request,
     player: CurrentPlayer,
     core: CoreDep,
-    clock: ClockDep,
     settings: SettingsDep,
 ) -> ViewOut:
-    limiter: RateLimiter | None = getattr(request.app.state, "join_limiter", None)
-    if limiter is None:
-        limiter = RateLimiter(settings.join_rate_limit, settings.rate_window_s)
-        request.app.state.join_limiter = limiter
-    limiter.check(client_address(request), clock.now().timestamp())
-    return ViewOut(**await creation.join(core, player, body.code))
+    limits = limits_of(request)
+    await limits.hit("join", client_address(request), f"player:{player.id}")
+    # Refused joins and claims count against the number itself, whoever sends them.
+    if await limits.exhausted("claim_failures", body.code):
+        await limits.refuse("claim_failures", body.code)
+    try:
+        view = await creation.join(core, player, body.code, settings.presence_lease_s)
+    except ServiceError:
+        await limits.hit("claim_failures", body.code)
+        raise
+    return ViewOut(**view)
 
 
 @router.post("/matches/{match_id}/start", summary="Host: cut and deal hand 1", responses=PROBLEMS)
@@ -78,7 +89,8 @@ async def start(
 async def get_match(
     match_id: MatchId, player: CurrentPlayer, core: CoreDep, seat: SeatQuery = None
 ) -> ViewOut:
-    return ViewOut(**await service.get_view(core, player, match_id, seat))
+    view = await service.get_view(core, player, match_id, seat)
+    return ViewOut(**hosting.shown_to(view))
 
 
 @router.post(
@@ -116,8 +128,10 @@ async def autopilot_on(
     seat: Annotated[int, Path(ge=0, le=3)],
     player: CurrentPlayer,
     core: CoreDep,
+    settings: SettingsDep,
 ) -> ViewOut:
-    return ViewOut(**await service.set_autopilot(core, player, match_id, seat, True))
+    lease = settings.presence_lease_s
+    return ViewOut(**await service.set_autopilot(core, player, match_id, seat, True, lease))
 
 
 @router.delete(
@@ -130,16 +144,19 @@ async def autopilot_off(
     seat: Annotated[int, Path(ge=0, le=3)],
     player: CurrentPlayer,
     core: CoreDep,
+    settings: SettingsDep,
 ) -> ViewOut:
-    return ViewOut(**await service.set_autopilot(core, player, match_id, seat, False))
+    lease = settings.presence_lease_s
+    return ViewOut(**await service.set_autopilot(core, player, match_id, seat, False, lease))
 
 
 @router.post(
     "/matches/{match_id}/messages", status_code=201, summary="Table talk", responses=PROBLEMS
 )
 async def post_message(
-    match_id: MatchId, body: MessageBody, player: CurrentPlayer, core: CoreDep
+    match_id: MatchId, body: MessageBody, request: Request, player: CurrentPlayer, core: CoreDep
 ) -> EventOut:
+    await limits_of(request).hit("chat", f"{match_id}:{player.id}")
     return EventOut(**await service.message(core, player, match_id, body.text, body.seat))
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from domino_api.inputs import Strict
 
@@ -23,9 +23,48 @@ class SeatSpec(Strict):
     strategy: Literal["plain", "planner", "random"] | None = None
 
 
+# Upper bounds on every number a client sets (issue 16: a target of 2**64 was a 500, clocks of
+# 10**12 s made a table that could never start). The engine checks what each preset allows.
+MAX_TARGET = 10_000
+MAX_CLOCK_S = 3_600
+MAX_AWAY_S = 86_400
+
+
+class TurnClockOptions(Strict):
+    allowance_s: int = Field(ge=1, le=MAX_CLOCK_S, description="Seconds per turn")
+    grace_s: int = Field(ge=1, le=MAX_CLOCK_S, description="Extra seconds once per turn")
+
+
+class MatchOptions(Strict):
+    """Overrides of the preset's parameters; `GET /v1/rulesets` lists what each preset allows.
+    Unknown keys are passed to the preset, which refuses them (`bad_options`)."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    target: int | None = Field(default=None, ge=1, le=MAX_TARGET)
+    best_of: int | None = Field(default=None, ge=1, le=5)
+    players: int | None = Field(default=None, ge=2, le=4)
+    hand_size: int | None = Field(default=None, ge=1, le=13)
+    away_forfeit_s: int | None = Field(default=None, ge=1, le=MAX_AWAY_S)
+    turn_clock: TurnClockOptions | None = None
+    draw: str | None = Field(default=None, max_length=32)
+    first_opener: str | None = Field(default=None, max_length=32)
+    next_opener: str | None = Field(default=None, max_length=32)
+
+
+def _as_overrides(options: MatchOptions) -> dict[str, Any]:
+    # Only what the client sent, as plain JSON values: the engine parses overrides itself.
+    return options.model_dump(exclude_unset=True)
+
+
 class MatchCreate(Strict):
     ruleset: str = Field(max_length=32, examples=["all-fives"])
-    options: dict[str, Any] = Field(default_factory=dict, examples=[{"target": 150}])
+    if TYPE_CHECKING:
+        options: dict[str, Any]
+    else:
+        options: Annotated[MatchOptions, AfterValidator(_as_overrides)] = Field(
+            default_factory=dict, examples=[{"target": 150}]
+        )
     seats: list[SeatSpec] | None = Field(
         default=None,
         min_length=1,

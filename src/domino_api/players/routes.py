@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Query, Request
 
-from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, Db, SettingsDep, client_address
+from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, Db, client_address, limits_of
 from domino_api.errors import PROBLEM_RESPONSES
 from domino_api.matches.service import announce_tile_back
 from domino_api.players import records, service, tile_backs
@@ -19,26 +19,17 @@ from domino_api.players.schemas import (
     RecordsOut,
     TileBack,
 )
-from domino_api.ratelimit import RateLimiter
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 
 router = APIRouter(prefix="/v1", tags=["players"], responses=PROBLEM_RESPONSES)
 
 
-def _limiter(request: Request, settings: Any) -> RateLimiter:
-    limiter: RateLimiter | None = getattr(request.app.state, "create_player_limiter", None)
-    if limiter is None:
-        limiter = RateLimiter(settings.create_player_rate_limit, settings.rate_window_s)
-        request.app.state.create_player_limiter = limiter
-    return limiter
-
-
 @router.post("/players", status_code=201, summary="Create a player (the token is shown once)")
 async def create_player(
-    body: PlayerCreate, request: Request, db: Db, clock: ClockDep, settings: SettingsDep
+    body: PlayerCreate, request: Request, db: Db, clock: ClockDep
 ) -> PlayerCreated:
-    _limiter(request, settings).check(client_address(request), clock.now().timestamp())
+    await limits_of(request).hit("create_player", client_address(request))
     async with transaction(db) as session:
         return PlayerCreated(**await service.create_player(session, clock, body.name))
 
