@@ -48,9 +48,9 @@ async def test_nobody_at_the_table_for_24_h_abandons(
     cy, _, kept = await two_seat_match(client, "draw-50", names=("Cy", "Di"))
     clock.set(start + timedelta(hours=23))
     await view(client, cy, kept["id"])  # one human seat looked in at 23 h
-    clock.set(start + WAITING - TICK)
+    clock.set(start + DAY - TICK)
     assert (await sweep_pass(core)).outcomes == []
-    clock.set(start + WAITING)
+    clock.set(start + DAY)
     report = await sweep_pass(core)
     acted = [(o.match_id, o.due) for o in report.outcomes if o.action != "none"]
     assert acted == [(gone["id"], "abandon_absent")]

@@ -128,10 +128,8 @@ async def autopilot_on(
     seat: Annotated[int, Path(ge=0, le=3)],
     player: CurrentPlayer,
     core: CoreDep,
-    settings: SettingsDep,
 ) -> ViewOut:
-    lease = settings.presence_lease_s
-    return ViewOut(**await service.set_autopilot(core, player, match_id, seat, True, lease))
+    return ViewOut(**await service.set_autopilot(core, player, match_id, seat, True))
 
 
 @router.delete(
@@ -144,10 +142,8 @@ async def autopilot_off(
     seat: Annotated[int, Path(ge=0, le=3)],
     player: CurrentPlayer,
     core: CoreDep,
-    settings: SettingsDep,
 ) -> ViewOut:
-    lease = settings.presence_lease_s
-    return ViewOut(**await service.set_autopilot(core, player, match_id, seat, False, lease))
+    return ViewOut(**await service.set_autopilot(core, player, match_id, seat, False))
 
 
 @router.post(

@@ -146,7 +146,7 @@ async def next_hand(core: Core, player: Player, match_id: str, seat: int | None)
 
 
 async def set_autopilot(
-    core: Core, player: Player, match_id: str, seat: int, on: bool, lease_s: float = 30.0
+    core: Core, player: Player, match_id: str, seat: int, on: bool
 ) -> dict[str, Any]:
     def step(table: Table) -> dict[str, Any]:
         if not 0 <= seat < len(table.seats):
@@ -163,8 +163,8 @@ async def set_autopilot(
             raise engine.MatchOver("The match is over.")
         if not on and row.forfeited:
             raise SeatForfeited(f"Seat {seat} has forfeited; it stays with the computer.")
-        if on and not claims.autopilot_allowed(table, row, player.id, core.clock.now(), lease_s):
-            raise SeatInUse("The seat's holder is at the table; autopilot waits until they leave.")
+        if on and not claims.autopilot_allowed(table, row, player.id, core.clock.now()):
+            raise SeatInUse("The seat's holder is connected; autopilot waits until they leave.")
         if row.autopilot != on:
             now = core.clock.now()
             row.autopilot = on
