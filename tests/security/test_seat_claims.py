@@ -153,3 +153,32 @@ async def test_a_resigned_seat_sees_no_more_private_data(secured: Secured) -> No
         assert by_computer, "the computer in seat 2 never moved"
         # The former holder sees what anyone outside the table sees, nothing more.
         assert seen.json() == public.json()
+
+
+async def test_a_locked_table_refuses_claims_until_the_host_releases(
+    secured: Secured, clock: FakeClock
+) -> None:
+    async with secured(presence_lease_s=LEASE) as http:
+        made, ana, bob = await _started(http)
+        mid = made["id"]
+        not_host = await http.put(f"/v1/matches/{mid}/lock", headers=bob["headers"])
+        assert not_host.status_code == 403
+        locked = await http.put(f"/v1/matches/{mid}/lock", headers=ana["headers"])
+        assert locked.status_code == 200 and locked.json()["claims_locked"] is True
+        clock.advance(LEASE + 1)  # Bob has gone: a claim by name would work, but for the lock
+        fake_bob = await player(http, "Bob")
+        refused = await _join(http, fake_bob, made["code"])
+        assert refused.status_code == 404 and refused.json()["code"] == "code_not_found"
+        still = (await http.get(f"/v1/matches/{mid}", headers=bob["headers"])).json()
+        assert still["you"]["seat"] == 1  # Bob's own token still works
+        # The host releases the seat: the next join by number takes it.
+        released = await http.delete(f"/v1/matches/{mid}/seats/1/holder", headers=ana["headers"])
+        assert released.status_code == 200, released.text
+        gone = (await http.get(f"/v1/matches/{mid}", headers=bob["headers"])).json()
+        assert gone["you"] is None
+        robert = await player(http, "Robert")
+        taken = await _join(http, robert, made["code"])
+        assert taken.status_code == 200 and taken.json()["you"]["seat"] == 1
+        assert taken.json()["you"]["hand"]
+        unlocked = await http.delete(f"/v1/matches/{mid}/lock", headers=ana["headers"])
+        assert unlocked.status_code == 200 and unlocked.json()["claims_locked"] is False

@@ -9,7 +9,10 @@ Rejoining by number and name from a new device stays (product 001), made safe:
 - no refusal names a holder, and to a caller not seated there a started table it cannot
   claim answers exactly as an unknown number does;
 - refusals count against the game number's budget of failed claims, all callers together
-  (`DOMINO_CLAIM_FAILURES_PER_CODE`, in the join route).
+  (`DOMINO_CLAIM_FAILURES_PER_CODE`, in the join route);
+- the host may lock the table (`PUT /v1/matches/{id}/lock`): then no claim by name works, and
+  a seat changes hands only through its own token or by the host releasing it
+  (`DELETE /v1/matches/{id}/seats/{seat}/holder`), which frees it for the next join by number.
 
 The functions are pure decisions on a table in memory (the write core's step runs them).
 """
@@ -40,6 +43,7 @@ def seat_for(table: Any, player: Any, code: str, now: datetime, lease_s: float) 
     """The seat a caller not seated at `table` gets by its number: (row, claimed by name).
 
     Raises the refusal otherwise (none names a holder)."""
+    locked = bool(getattr(table.match, "claims_locked", False))
     same_name = [
         row
         for row in table.seats
@@ -51,14 +55,15 @@ def seat_for(table: Any, player: Any, code: str, now: datetime, lease_s: float) 
     ]
     started = table.state.status != "waiting"
     for row in same_name:
-        if not holder_present(table, row, now, lease_s):
+        if not locked and not holder_present(table, row, now, lease_s):
             return row, True
         if started:
             raise unknown_number(code)
         raise SeatInUse("A player of that name holds a seat at this table; pick another name.")
-    if started:
-        raise unknown_number(code)
+    # A free human seat: a waiting table's open seat, or one the host released.
     free = [row for row in table.seats if row.type == "human" and row.player_id is None]
+    if started and not free:
+        raise unknown_number(code)
     if not free:
         raise MatchFull("Every seat at this table is taken.")
     return free[0], False

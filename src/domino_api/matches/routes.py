@@ -9,7 +9,7 @@ from fastapi import APIRouter, Header, Path, Query, Request
 from domino_api import engine
 from domino_api.deps import CoreDep, CurrentPlayer, SettingsDep, client_address, limits_of
 from domino_api.errors import PROBLEM_RESPONSES, ServiceError, ValidationFailed
-from domino_api.matches import creation, hosting, service
+from domino_api.matches import creation, hosting, locking, service
 from domino_api.matches.schemas import (
     EventOut,
     EventsOut,
@@ -144,6 +144,34 @@ async def autopilot_off(
     core: CoreDep,
 ) -> ViewOut:
     return ViewOut(**await service.set_autopilot(core, player, match_id, seat, False))
+
+
+@router.put(
+    "/matches/{match_id}/lock",
+    summary="Host: lock the table (no seat is taken by number and name)",
+    responses=PROBLEMS,
+)
+async def lock(match_id: MatchId, player: CurrentPlayer, core: CoreDep) -> ViewOut:
+    return ViewOut(**await locking.set_lock(core, player, match_id, True))
+
+
+@router.delete("/matches/{match_id}/lock", summary="Host: unlock the table", responses=PROBLEMS)
+async def unlock(match_id: MatchId, player: CurrentPlayer, core: CoreDep) -> ViewOut:
+    return ViewOut(**await locking.set_lock(core, player, match_id, False))
+
+
+@router.delete(
+    "/matches/{match_id}/seats/{seat}/holder",
+    summary="Host: release another's seat for the next join by number",
+    responses=PROBLEMS,
+)
+async def release_seat(
+    match_id: MatchId,
+    seat: Annotated[int, Path(ge=0, le=3)],
+    player: CurrentPlayer,
+    core: CoreDep,
+) -> ViewOut:
+    return ViewOut(**await locking.release(core, player, match_id, seat))
 
 
 @router.post(

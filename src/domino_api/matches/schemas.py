@@ -296,6 +296,10 @@ class ViewOut(BaseModel):
     last_hand: HandResultOut | None
     result: ResultOut | None
     rematch_match_id: str | None = None
+    claims_locked: bool = Field(
+        default=False,
+        description="The host has locked the table: no seat is taken by number and name.",
+    )
 
 
 class EventOut(BaseModel):

@@ -96,6 +96,7 @@ def new_table(
             "due_at": None,
             "outage_grace_until": None,
             "rematch_match_id": None,
+            "claims_locked": False,
             "started_at": None,
             "created_at": now,
             "updated_at": now,

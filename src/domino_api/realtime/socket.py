@@ -214,11 +214,12 @@ class MatchSocket:
         while True:
             text = await subscriber.queue.get()
             await self.ws.send_text(text)
-            if '"claimed"' in text and await self._lost_a_seat(text):
+            if ('"claimed"' in text or '"released"' in text) and await self._lost_a_seat(text):
                 raise Refused(m.CLOSE_SEAT_CLAIMED, m.SEAT_CLAIMED_REASON)
 
     async def _lost_a_seat(self, text: str) -> bool:
-        """A seat of this socket was claimed by name (matches/claims.py): is it still ours?"""
+        """A seat of this socket was claimed by name or released by the host
+        (matches/claims.py): is it still ours?"""
         event = json.loads(text).get("event") or {}
         seat = (event.get("data") or {}).get("seat")
         if event.get("type") != "seat_joined" or seat not in self.my_seats:
