@@ -81,3 +81,47 @@ async def test_a_claim_closes_the_old_holders_sockets(live_server: LiveServer) -
             "strategy": None,
             "claimed": True,
         } in claims
+
+
+async def test_a_resigned_seats_socket_gets_only_public_events(live_server: LiveServer) -> None:
+    async with live_server() as server, httpx.AsyncClient(base_url=server.base_url) as http:
+        people = [await player(http, name) for name in ("Ana", "Bob", "Cy", "Eve")]
+        ana, bob, cy, eve = people
+        body = {"ruleset": "house-nines", "seats": [{"type": "human"}] * 3}
+        made = (await http.post("/v1/matches", json=body, headers=ana["headers"])).json()
+        mid = made["id"]
+        for other in (bob, cy):
+            joined = await http.post(
+                "/v1/matches/join", json={"code": made["code"]}, headers=other["headers"]
+            )
+            assert joined.status_code == 200
+        await http.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
+        mine = await Socket.open(server.ws_url, mid, cy["token"])
+        outside = await Socket.open(server.ws_url, mid, eve["token"])
+        for socket in (mine, outside):
+            assert (await socket.recv())["type"] == "snapshot"
+        resigned = await http.post(f"/v1/matches/{mid}/resign", json={}, headers=cy["headers"])
+        assert resigned.status_code == 200, resigned.text
+        holders = {0: ana, 1: bob}
+        last = resigned.json()["seq"]
+        for _ in range(40):  # Ana and Bob play on; the computer plays seat 2 between them
+            v = (await http.get(f"/v1/matches/{mid}", headers=ana["headers"])).json()
+            if v["status"] != "playing":
+                break
+            on_turn = holders[v["turn"]["seat"]]
+            seen = (await http.get(f"/v1/matches/{mid}", headers=on_turn["headers"])).json()
+            legal = {k: x for k, x in seen["legal"][0].items() if k != "points" and x is not None}
+            moved = await http.post(
+                f"/v1/matches/{mid}/moves",
+                json={**legal, "seq": seen["seq"]},
+                headers=on_turn["headers"],
+            )
+            assert moved.status_code == 200, moved.text
+            last = moved.json()["view"]["seq"]
+        ours = await mine.events_until(last)
+        theirs = await outside.events_until(last)
+        forfeit_at = next(e["seq"] for e in ours if e["type"] == "forfeit")
+        ours = [e for e in ours if forfeit_at < e["seq"] <= last]
+        theirs = [e for e in theirs if forfeit_at < e["seq"] <= last]
+        assert any(e["data"].get("seat") == 2 for e in theirs), "seat 2 never moved"
+        assert ours == theirs  # from the forfeit on, what anyone outside the table sees

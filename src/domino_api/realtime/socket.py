@@ -184,7 +184,7 @@ class MatchSocket:
         except (ServiceError, EngineError) as exc:
             raise refusal(exc) from exc
         self.my_seats = mine
-        subscriber = Subscriber(self.match_id, viewer, cursor, self.settings.ws_send_queue)
+        subscriber = SeatSubscriber(self.match_id, viewer, cursor, self.settings.ws_send_queue)
         if view is not None:
             subscriber.offer(dumps({"type": "snapshot", "view": view}))
         return subscriber
@@ -332,6 +332,24 @@ class MatchSocket:
                 )
         except Exception:
             log.exception("releasing presence of match %s failed", self.match_id)
+
+
+class SeatSubscriber(Subscriber):
+    """A socket's subscriber that stops seeing its seat's private data the moment that seat
+    forfeits or resigns (the computer plays it from then on; matches/claims.py). The hub reads
+    `seat` for every event it copies, so the events after the forfeit, in the same delivery,
+    are already public copies."""
+
+    def offer(self, text: str) -> bool:
+        queued = super().offer(text)
+        if self.seat is not None and '"forfeit"' in text:
+            event = json.loads(text).get("event") or {}
+            if (
+                event.get("type") == "forfeit"
+                and (event.get("data") or {}).get("seat") == self.seat
+            ):
+                self.seat = None
+        return queued
 
 
 def _refusal_of(tasks: set[asyncio.Task[Any]]) -> Refused | None:
