@@ -114,3 +114,14 @@ async def test_the_in_memory_budgets_forget_what_their_window_passed(keys: int) 
             break
     gc.collect()
     assert len(storage.storage) <= 2  # type: ignore[attr-defined]
+
+
+async def test_an_unreachable_shared_storage_serves_and_warns(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # Port 1 on localhost: nothing listens there. The game goes on unlimited, loudly.
+    limits = Limits(Settings(join_rate_limit=1, rate_limit_storage="redis://127.0.0.1:1/0"))
+    with caplog.at_level("WARNING", logger="domino_api.ratelimit"):
+        for _ in range(3):
+            await limits.hit("join", "192.0.2.9")
+    assert any("storage unavailable" in record.getMessage() for record in caplog.records)
