@@ -3,11 +3,13 @@ attack 8 (autopilot on a connected opponent) needs sockets: tests/security/test_
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import httpx
 
 from domino_api.clock import FakeClock
+from domino_api.matches.routes import JOIN_REFUSAL_S
 from tests.security.conftest import Secured, player
 
 LEASE = 30.0
@@ -58,6 +60,11 @@ async def test_a_present_holder_keeps_the_seat_and_nothing_tells_the_table_exist
             == bodies[1]["detail"].replace(_unused(made["code"]), made["code"])
         )
         assert not any("Bob" in r.text for r in (refused, unknown, stranger))
+        # Nor does timing: every refusal answers no sooner than the same floor.
+        for code in (made["code"], _unused(made["code"])):
+            began = time.perf_counter()
+            await _join(http, fake_bob, code)
+            assert time.perf_counter() - began >= JOIN_REFUSAL_S
         mine = (await http.get(f"/v1/matches/{made['id']}", headers=bob["headers"])).json()
         assert mine["you"]["seat"] == 1 and len(mine["you"]["hand"]) > 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Request
@@ -9,7 +10,7 @@ from fastapi import APIRouter, Header, Path, Query, Request
 from domino_api import engine
 from domino_api.deps import CoreDep, CurrentPlayer, SettingsDep, client_address, limits_of
 from domino_api.errors import PROBLEM_RESPONSES, ServiceError, ValidationFailed
-from domino_api.matches import creation, hosting, locking, service
+from domino_api.matches import creation, hosting, locking, pacing, service
 from domino_api.matches.schemas import (
     EventOut,
     EventsOut,
@@ -36,6 +37,8 @@ SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="Which of your s
 IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
 
 PROBLEMS = PROBLEM_RESPONSES
+# Every refused join answers this long after it arrived (see `join`).
+JOIN_REFUSAL_S = 0.05
 
 
 @router.get("/rulesets", summary="Every preset with its parameters and allowed overrides")
@@ -69,10 +72,14 @@ async def join(
     # Refused joins and claims count against the number itself, whoever sends them.
     if await limits.exhausted("claim_failures", body.code):
         await limits.refuse("claim_failures", body.code)
+    started = time.perf_counter()
     try:
         view = await creation.join(core, player, body.code, settings.presence_lease_s)
     except ServiceError:
         await limits.hit("claim_failures", body.code)
+        # An unknown number is refused after one lookup, a started table after reading it:
+        # every refusal answers at the same moment, so timing does not tell them apart.
+        await pacing.until(started + JOIN_REFUSAL_S)
         raise
     return ViewOut(**view)
 
