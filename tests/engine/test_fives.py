@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domino_api.engine import PRESETS, view
-from domino_api.engine.layout import EMPTY_BOARD, fives_points, open_board, place
+from domino_api.engine.layout import EMPTY_BOARD, fives_points, place
 from tests.engine.helpers import events_of, position, run
 
 FIVES = PRESETS["all-fives"]
@@ -96,7 +96,7 @@ def test_totals_of_35_and_more_score() -> None:
 
 
 def test_house_nines_opening_double_opens_four_sides_at_once() -> None:
-    board = open_board((5, 5), "spinner_opening_double")
+    board = place(EMPTY_BOARD, (5, 5), None, "spinner_opening_double")
     assert [e[0] for e in board.ends] == ["left", "right", "up", "down"]
     assert board.total == 10
     board = place(board, (2, 5), "up", "spinner_opening_double")
@@ -107,13 +107,13 @@ def test_house_nines_opening_double_opens_four_sides_at_once() -> None:
 
 
 def test_non_double_opener_lies_a_left_b_right() -> None:
-    board = open_board((2, 5), "line")
+    board = place(EMPTY_BOARD, (2, 5), None, "line")
     assert board.pips() == {"left": 2, "right": 5}
     assert place(EMPTY_BOARD, (2, 5), None, "line") == board
 
 
 def test_line_double_opener_counts_once_alone_and_across_later() -> None:
-    board = open_board((6, 6), "line")
+    board = place(EMPTY_BOARD, (6, 6), None, "line")
     assert board.total == 12
     assert place(board, (3, 6), "right", "line").total == 12 + 3
 
