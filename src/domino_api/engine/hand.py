@@ -49,17 +49,43 @@ def deal_hand(
 
 
 def act(
-    hand: HandState, seat: int, option: LegalAction, seq: int, reason: str | None, needs: int
+    hand: HandState,
+    seat: int,
+    option: LegalAction,
+    seq: int,
+    reason: str | None,
+    needs: int,
+    record: bool = True,
 ) -> HandState:
     """The hand after `seat` takes `option`, one of `hand.legal`.
 
     `seq` numbers the move for the ledger; `needs` is what `seat` still needs to win the match
-    inside the hand (read only with `end_mid_hand`)."""
+    inside the hand (read only with `end_mid_hand`). A playout passes `record=False`: its
+    imagined moves are not kept in `moves`, which nothing in the rules reads."""
     if option.action == "play":
-        return _play(hand, seat, option, seq, reason, needs)
+        return _play(hand, seat, option, _moves(hand, seq, seat, option, reason, record), needs)
     if option.action == "draw":
-        return _draw(hand, seat, seq, reason)
-    return _pass(hand, seat, seq, reason)
+        return _draw(hand, seat, seq, reason, record)
+    return _pass(hand, seat, _moves(hand, seq, seat, option, reason, record))
+
+
+def _moves(
+    hand: HandState, seq: int, seat: int, option: LegalAction, reason: str | None, record: bool
+) -> tuple[Move, ...]:
+    """The hand's moves with this play or pass (a draw records the tile it drew) appended."""
+    if not record:
+        return hand.moves
+    points = (option.points or 0) if option.action == "play" else None
+    move = Move(
+        seq=seq,
+        seat=seat,
+        action=option.action,
+        tile=option.tile,
+        end=option.end,
+        points=points,
+        reason=reason,
+    )
+    return (*hand.moves, move)
 
 
 def _with_seat(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
@@ -67,7 +93,7 @@ def _with_seat(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...
 
 
 def _play(
-    hand: HandState, seat: int, option: LegalAction, seq: int, reason: str | None, needs: int
+    hand: HandState, seat: int, option: LegalAction, moves: tuple[Move, ...], needs: int
 ) -> HandState:
     deal = hand.deal
     rules = deal.rules
@@ -76,10 +102,6 @@ def _play(
     board = place(hand.board, tile, option.end, rules.layout)
     held = _with_seat(hand.held, seat, hand.held[seat] & ~(1 << deal.index[tile]))
     points = option.points or 0
-    move = Move(
-        seq=seq, seat=seat, action="play", tile=tile, end=option.end, points=points, reason=reason
-    )
-    moves = (*hand.moves, move)
     if points and rules.end_mid_hand and points >= needs:
         return close(hand, held, board, moves, 0, "target", seat, 0)
     if not held[seat]:
@@ -92,14 +114,18 @@ def _play(
     return _next_turn(hand, held, hand.drawn, board, turn, must_cover, 0, moves)
 
 
-def _draw(hand: HandState, seat: int, seq: int, reason: str | None) -> HandState:
+def _draw(hand: HandState, seat: int, seq: int, reason: str | None, record: bool) -> HandState:
     deal = hand.deal
     rules = deal.rules
     number = len(deal.order) - len(deal.stock) + hand.drawn  # the stock's first undrawn tile
     held = _with_seat(hand.held, seat, hand.held[seat] | 1 << number)
     tile = deal.order[number]
-    move = Move(seq=seq, seat=seat, action="draw", tile=tile, end=None, points=None, reason=reason)
-    moves = (*hand.moves, move)
+    moves = hand.moves
+    if record:
+        drew = Move(
+            seq=seq, seat=seat, action="draw", tile=tile, end=None, points=None, reason=reason
+        )
+        moves = (*moves, drew)
     drawn = hand.drawn + 1
     after = _next_turn(hand, held, drawn, hand.board, seat, hand.must_cover, 0, moves)
     if rules.draw_one and after.legal[0].action != "play":
@@ -109,10 +135,8 @@ def _draw(hand: HandState, seat: int, seq: int, reason: str | None) -> HandState
     return after
 
 
-def _pass(hand: HandState, seat: int, seq: int, reason: str | None) -> HandState:
+def _pass(hand: HandState, seat: int, moves: tuple[Move, ...]) -> HandState:
     rules = hand.deal.rules
-    move = Move(seq=seq, seat=seat, action="pass", tile=None, end=None, points=None, reason=reason)
-    moves = (*hand.moves, move)
     passes = hand.passes + 1
     if passes >= rules.players:
         # Every seat passed in a row: the hand is blocked.
@@ -189,3 +213,30 @@ def close(
 def cut_short(hand: HandState, reason: str) -> HandState:
     """A hand still in play ended with no winner and no points (forfeit or abandonment)."""
     return close(hand, hand.held, hand.board, hand.moves, hand.passes, reason, None, 0)
+
+
+def position_hand(
+    rules: Rules,
+    hands: tuple[tuple[Tile, ...], ...],
+    stock: tuple[Tile, ...],
+    board: Board,
+    turn: int,
+    must_cover: MustCover | None,
+) -> HandState:
+    """A hand in mid-play: seats holding `hands`, `stock` undrawn, `board` already laid, `turn`
+    to act. The computer players imagine the hidden tiles this way and play on from there."""
+    deal = HandDeal.of(rules, 0, 0, turn, hands, stock, None)
+    held = deal.dealt_sets()
+    legal = legal_plays(rules, deal, held[turn], board, must_cover, None, len(stock))
+    return HandState(
+        deal=deal,
+        held=held,
+        drawn=0,
+        board=board,
+        turn=turn,
+        must_cover=must_cover,
+        passes=0,
+        moves=(),
+        legal=legal,
+        result=None,
+    )

@@ -58,32 +58,30 @@ def fives_points(total: int) -> int:
     return total if total > 0 and total % 5 == 0 else 0
 
 
-def end_count(tile: Tile, outer: int) -> int:
-    """A tile at an end counts its exposed pip; a double lying across counts both halves."""
-    return 2 * outer if tile[0] == tile[1] else outer
-
-
 def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
     """The board after `tile` joins `end` (None: it opens the hand); the caller checked it fits."""
     if end is None:
         return _open(tile, layout)
-    joined = next(e for e in board.ends if e.name == end)
     low, high = tile
-    outer = high if low == joined.pip else low
     becomes_spinner = low == high and board.spinner is None and layout == SPINNER_FIRST
-    placement = Placement(tile=tile, end=end, outer=outer, spinner=becomes_spinner)
-    moved = OpenEnd(name=end, pip=outer, count=end_count(tile, outer))
     if board.spinner is None and not becomes_spinner:
-        # A plain line: one of its two ends moves on, nothing else changes.
+        # A plain line: one of its two ends (left, right) moves on, nothing else changes.
         left, right = board.ends
+        joined = left if end == "left" else right
+        outer = high if low == joined.pip else low
+        moved = _END[end][outer][low == high]
         ends = (moved, right) if end == "left" else (left, moved)
         return Board(
-            tiles=(*board.tiles, placement),
+            tiles=(*board.tiles, Placement(tile=tile, end=end, outer=outer, spinner=False)),
             ends=ends,
             total=ends[0].count + ends[1].count,
             spinner=None,
             spinner_mains=(),
         )
+    joined = next(e for e in board.ends if e.name == end)
+    outer = high if low == joined.pip else low
+    placement = Placement(tile=tile, end=end, outer=outer, spinner=becomes_spinner)
+    moved = _END[end][outer][low == high]
     ends_list = [moved if e.name == end else e for e in board.ends]
     spinner, mains = board.spinner, board.spinner_mains
     if becomes_spinner:
@@ -94,7 +92,18 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
         if not mains and layout == SPINNER_FIRST:
             ends_list.extend(OpenEnd(name=arm, pip=spinner or 0, count=0) for arm in ARMS)
     assert spinner is not None
-    return _with_spinner_counts(board.tiles + (placement,), ends_list, spinner, mains)
+    return _with_spinner_counts((*board.tiles, placement), ends_list, spinner, mains)
+
+
+# Every end a tile can leave, by end name, exposed pip and whether the tile is a double (which
+# counts both halves): a constant table, so moving an end builds nothing.
+_END = {
+    name: tuple(
+        (OpenEnd(name=name, pip=pip, count=pip), OpenEnd(name=name, pip=pip, count=2 * pip))
+        for pip in range(10)
+    )
+    for name in (*MAINS, *ARMS)
+}
 
 
 def _open(tile: Tile, layout: str) -> Board:

@@ -102,10 +102,14 @@ def legal_plays(
     if not playable:
         return ONLY_DRAW if rules.may_draw and stock_left > 0 else ONLY_PASS
     plays = []
+    plain_plays = rules.plain_plays
     for tile in deal.tiles_of(playable):
         for end in ends:
             if end.pip in tile:
-                plays.append(_play(rules, board, tile, end.name))
+                if rules.fives:
+                    plays.append(_play(rules, board, tile, end.name))
+                else:
+                    plays.append(plain_plays[end.name][tile])
     return tuple(plays)
 
 

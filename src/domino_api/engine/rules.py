@@ -41,8 +41,8 @@ def apply(state: MatchState, seat: int | None, action: Action | LegalAction) -> 
     Traceback (most recent call last):
     domino_api.engine.errors.NotYourTurn: it is seat 1's turn, not seat 0's
     """
-    if isinstance(action, LegalAction | Play | Draw | Pass):
-        return _seat_move(state, seat, action)
+    if type(action) in _SEAT_ACTIONS:
+        return _seat_move(state, seat, action)  # type: ignore[arg-type]
     if isinstance(action, Start):
         return lifecycle.start(state, action)
     if isinstance(action, NextHand):
@@ -52,6 +52,9 @@ def apply(state: MatchState, seat: int | None, action: Action | LegalAction) -> 
     if isinstance(action, Abandon):
         return lifecycle.abandon(state, action)
     raise IllegalMove(f"unknown action {action!r}")
+
+
+_SEAT_ACTIONS = frozenset({LegalAction, Play, Draw, Pass})
 
 
 def _acting_hand(state: MatchState, seat: int | None) -> HandState:
@@ -74,8 +77,10 @@ def _chosen(
     """The option of the legal list that `action` names; an IllegalMove if there is none."""
     legal = hand.legal
     if isinstance(action, LegalAction):
-        if action in legal:  # equal is not enough, (0.0, 4.0) == (0, 4): take the engine's
+        try:  # equal is not enough, (0.0, 4.0) == (0, 4): the engine's own option is played
             return legal[legal.index(action)]
+        except ValueError:
+            pass
         if action.action in ("draw", "pass"):
             wanted = action.action
         elif action.action == "play":
@@ -122,7 +127,21 @@ def _seat_move(
             state, after, seq, scores, lambda: _move_events(move, after, scores)
         )
     last = seq if move.action == "draw" and after.turn == seat else seq + 1
-    moved = state._replace(seq=last, game_seq=last, scores=scores, hand=after)
+    moved = MatchState(
+        ruleset=state.ruleset,
+        secret=state.secret,
+        status="playing",
+        seq=last,
+        game_seq=last,
+        cut=state.cut,
+        hand_number=state.hand_number,
+        scores=scores,
+        hands_won=state.hands_won,
+        forfeited=state.forfeited,
+        hand=after,
+        history=state.history,
+        result=None,
+    )
 
     def build() -> tuple[Event, ...]:
         happened = _move_events(move, after, scores)
