@@ -140,7 +140,8 @@ def line(s: dict[str, Any]) -> str:
         f" [{100 * low:.1f}, {100 * high:.1f}]  planner p50/p99 {s['planner']['p50_ms']:.2f}/"
         f"{s['planner']['p99_ms']:.1f} ms (searching {s['planner_searched']['p50_ms']:.1f}/"
         f"{s['planner_searched']['p99_ms']:.1f}, playouts mean/p50 "
-        f"{s['planner_searched']['playouts_mean']:.0f}/{s['planner_searched']['playouts_p50']:.0f})  plain p50/p99 {s['plain']['p50_ms']:.3f}/"
+        f"{s['planner_searched']['playouts_mean']:.0f}/{s['planner_searched']['playouts_p50']:.0f})"
+        f"  plain p50/p99 {s['plain']['p50_ms']:.3f}/"
         f"{s['plain']['p99_ms']:.3f} ms  {s['seconds']:.0f} s"
     )
 

@@ -4,9 +4,10 @@ For each decision it deals the unseen tiles into imagined opponents' hands (each
 right size, without the pips that seat has shown it lacks) and an imagined stock, then plays
 every candidate move out to the end of the hand in each imagined deal with the Plain-like
 rollout policy of `rollout`, on the engine's own hand reducer. Candidates share the same deals
-(common random numbers), so their differences are measured, not guessed. A move is worth the chance of winning the match the
-hand leaves behind (a race to the target, so points near the target count more), averaged
-over the deals. Candidates that fall clearly behind stop being simulated.
+(common random numbers), so their differences are measured, not guessed. A move is worth the
+chance of winning the match the hand leaves behind (a race to the target, so points near the
+target count more), averaged over the deals. Candidates that fall clearly behind
+stop being simulated.
 
 The search stops at a sample cap or a budget of simulated moves, both independent of the
 clock, so a decision depends only on the view and the rng; a wall-clock budget bounds it on a

@@ -94,26 +94,28 @@ def legal_plays(
     if not board.tiles:
         openers = deal.tiles_of(held) if opening_tile is None else (opening_tile,)
         return tuple(_play(rules, board, tile, None) for tile in openers)
-    ends = open_to(board, must_cover)
+    ends = board.ends if must_cover is None else open_to(board, must_cover)
+    suits = deal.suits
     fitting = 0
     for end in ends:
-        fitting |= deal.suits[end.pip]
+        fitting |= suits[end.pip]
     playable = held & fitting
     if not playable:
         return ONLY_DRAW if rules.may_draw and stock_left > 0 else ONLY_PASS
     plays = []
-    plain_plays = rules.plain_plays
-    for tile in deal.tiles_of(playable):
+    order = deal.order
+    while playable:  # the playable tiles, lowest tile number (the seat's order) first
+        lowest = playable & -playable
+        playable ^= lowest
+        tile = order[lowest.bit_length() - 1]
         for end in ends:
             if end.pip in tile:
-                if rules.fives:
-                    plays.append(_play(rules, board, tile, end.name))
-                else:
-                    plays.append(plain_plays[end.name][tile])
+                plays.append(_play(rules, board, tile, end.name))
     return tuple(plays)
 
 
 def _play(rules: Rules, board: Board, tile: Tile, end: str | None) -> LegalAction:
+    """A play and its points; those worth none are the ruleset's shared objects."""
     if rules.fives:
         points = fives_points(place(board, tile, end, rules.layout).total)
         if points:
