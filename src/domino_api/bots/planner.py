@@ -135,9 +135,9 @@ def distinct_plays(view: SeatView, plays: Sequence[LegalAction]) -> list[LegalAc
 def board_shape(board: Board, layout: str) -> object:
     """What matters about a board for play from here on, blind to mirror images."""
     if layout == "spinner_opening_double":
-        return (tuple(sorted((end.pip, end.count) for end in board.ends)), board.total)
-    mains = tuple(sorted((e.pip, e.count) for e in board.ends if e.name in ("left", "right")))
-    arms = tuple(sorted((e.pip, e.count) for e in board.ends if e.name in ("up", "down")))
+        return (tuple(sorted((end.pip, end.value) for end in board.ends)), board.total)
+    mains = tuple(sorted((e.pip, e.value) for e in board.ends if e.name in ("left", "right")))
+    arms = tuple(sorted((e.pip, e.value) for e in board.ends if e.name in ("up", "down")))
     return (mains, arms, len(board.spinner_mains), board.spinner, board.total)
 
 

@@ -105,7 +105,7 @@ def _play(
     if points and rules.end_mid_hand and points >= needs:
         return close(hand, held, board, moves, 0, "target", seat, 0)
     if not held[seat]:
-        pips = hand_pips(map(deal.tiles_of, held))
+        pips = hand_pips(tuple(map(deal.tiles_of, held)))
         won = domino_points(rules.ruleset, seat, pips)
         return close(hand, held, board, moves, 0, "domino", seat, won)
     must_cover = cover_after(rules.cover_doubles, board, tile, option.end)

@@ -1,7 +1,7 @@
 """The board: where tiles lie, which ends are open, and the fives count (RULES sections 4 and 7).
 
 `place` is the one function that lays a tile on a board; the engine, the views and the
-computer players all call it. Every end carries `count`, what it adds to `ends_total`: a
+computer players all call it. Every end carries `value`, what it adds to `ends_total`: a
 double lying across counts both halves, and the spinner's own open main sides count its two
 halves once in all (on the first of them) and nothing on its arms.
 
@@ -27,7 +27,7 @@ ARMS = ("up", "down")
 class OpenEnd(NamedTuple):
     name: str  # left | right | up | down
     pip: int  # the exposed pip a tile must match
-    count: int  # what this end adds to ends_total
+    value: int  # what this end adds to ends_total
 
 
 class Placement(NamedTuple):
@@ -74,7 +74,7 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
         return Board(
             tiles=(*board.tiles, Placement(tile=tile, end=end, outer=outer, spinner=False)),
             ends=ends,
-            total=ends[0].count + ends[1].count,
+            total=ends[0].value + ends[1].value,
             spinner=None,
             spinner_mains=(),
         )
@@ -90,7 +90,7 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
     elif end in mains:
         mains = tuple(m for m in mains if m != end)
         if not mains and layout == SPINNER_FIRST:
-            ends_list.extend(OpenEnd(name=arm, pip=spinner or 0, count=0) for arm in ARMS)
+            ends_list.extend(OpenEnd(name=arm, pip=spinner or 0, value=0) for arm in ARMS)
     assert spinner is not None
     return _with_spinner_counts((*board.tiles, placement), ends_list, spinner, mains)
 
@@ -99,7 +99,7 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
 # counts both halves): a constant table, so moving an end builds nothing.
 _END = {
     name: tuple(
-        (OpenEnd(name=name, pip=pip, count=pip), OpenEnd(name=name, pip=pip, count=2 * pip))
+        (OpenEnd(name=name, pip=pip, value=pip), OpenEnd(name=name, pip=pip, value=2 * pip))
         for pip in range(10)
     )
     for name in (*MAINS, *ARMS)
@@ -114,12 +114,12 @@ def _open(tile: Tile, layout: str) -> Board:
     if not becomes_spinner:
         weight = 2 if low == high else 1
         ends = (
-            OpenEnd(name="left", pip=low, count=weight * low),
-            OpenEnd(name="right", pip=high, count=weight * high),
+            OpenEnd(name="left", pip=low, value=weight * low),
+            OpenEnd(name="right", pip=high, value=weight * high),
         )
         return Board(tiles=(first,), ends=ends, total=low + high, spinner=None, spinner_mains=())
     names = (*MAINS, *ARMS) if layout == SPINNER_OPENING else MAINS
-    ends_list = [OpenEnd(name=name, pip=low, count=0) for name in names]
+    ends_list = [OpenEnd(name=name, pip=low, value=0) for name in names]
     return _with_spinner_counts((first,), ends_list, low, MAINS)
 
 
@@ -128,10 +128,10 @@ def _with_spinner_counts(
 ) -> Board:
     # The spinner counts both halves once while a main side is empty: only on the first of them.
     counted = tuple(
-        e._replace(count=2 * spinner if e.name == mains[0] else 0) if e.name in mains else e
+        e._replace(value=2 * spinner if e.name == mains[0] else 0) if e.name in mains else e
         for e in ends
     )
-    total = sum(e.count for e in counted)
+    total = sum(e.value for e in counted)
     return Board(tiles=tiles, ends=counted, total=total, spinner=spinner, spinner_mains=mains)
 
 

@@ -129,7 +129,7 @@ def legal_actions(state: MatchState, seat: int | None) -> tuple[LegalAction, ...
     >>> from domino_api.engine import PRESETS, Start, apply, new_match
     >>> state = apply(new_match(PRESETS["block"], bytes(32)), None, Start("cut")).state
     >>> [option.tile for option in legal_actions(state, 0)][:3]
-    [(2, 5), (1, 3), (2, 2)]
+    [(0, 0), (1, 4), (5, 6)]
     >>> legal_actions(state, 1)
     ()
     """

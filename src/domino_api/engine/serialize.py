@@ -38,7 +38,7 @@ def _opt_tile(raw: Sequence[int] | None) -> Tile | None:
 def _board_to_json(board: Board) -> dict[str, Any]:
     return {
         "tiles": [[list(p.tile), p.end, p.outer, p.spinner] for p in board.tiles],
-        "ends": [[end.name, end.pip, end.count] for end in board.ends],
+        "ends": [[end.name, end.pip, end.value] for end in board.ends],
         "total": board.total,
         "spinner": board.spinner,
         "spinner_mains": list(board.spinner_mains),
@@ -51,7 +51,7 @@ def _board_from_json(data: Mapping[str, Any]) -> Board:
             Placement(tile=_tile(tile), end=end, outer=outer, spinner=spinner)
             for tile, end, outer, spinner in data["tiles"]
         ),
-        ends=tuple(OpenEnd(name=name, pip=pip, count=count) for name, pip, count in data["ends"]),
+        ends=tuple(OpenEnd(name=name, pip=pip, value=count) for name, pip, count in data["ends"]),
         total=data["total"],
         spinner=data["spinner"],
         spinner_mains=tuple(data["spinner_mains"]),

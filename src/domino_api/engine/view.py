@@ -47,7 +47,18 @@ def _seated(state: MatchState, seat: int | None) -> bool:
 
 def view(state: MatchState, seat: int | None) -> dict[str, Any]:
     """The view (`ViewOut` in openapi/openapi.json) for `seat` (None: a spectator); the service
-    adds names, presence etc."""
+    adds names, presence etc.
+
+    A seat sees its own tiles and its legal actions; a spectator sees neither, only counts.
+
+    >>> from domino_api.engine import PRESETS, Start, apply, new_match
+    >>> state = apply(new_match(PRESETS["block"], bytes(32)), None, Start("cut")).state
+    >>> mine, watching = view(state, 0), view(state, None)
+    >>> len(mine["you_hand"]), [seat["tiles"] for seat in mine["seats"]], mine["stock"]
+    (7, [7, 7], 14)
+    >>> watching["you_hand"], watching["legal"], watching["turn"]["seat"]
+    (None, [], 0)
+    """
     hand = state.hand
     players = state.ruleset.players
     seated = _seated(state, seat)
