@@ -45,7 +45,9 @@ def play_out(hand: HandState, first: LegalAction, scores: tuple[int, ...], targe
 
 
 def rollout_choice(hand: HandState) -> LegalAction:
-    """The rollout policy's pick among the turn seat's legal actions."""
+    """The rollout policy's pick among the turn seat's legal actions: the highest fives score,
+    then a double only when it can be covered, then the heaviest tile (doubles first), then
+    the end whose new pip the seat holds most of."""
     legal = hand.legal
     if len(legal) == 1:
         return legal[0]
@@ -53,27 +55,24 @@ def rollout_choice(hand: HandState) -> LegalAction:
     deal = hand.deal
     held = hand.held[hand.turn]
     suits = deal.suits
-    ends = hand.board.ends
+    cover = deal.rules.cover_doubles
+    pips = {end.name: end.pip for end in hand.board.ends}
     best = legal[0]
-    best_key = (-1, -1, -1, -1)
+    best_key = -1
     for option in legal:
         tile = option.tile
         assert tile is not None
         low, high = tile
         others = held & ~(1 << deal.index[tile])
-        coverable = 1
-        if deal.rules.cover_doubles and low == high and others:
-            coverable = 1 if others & suits[low] else 0
-        pip = high
-        for end in ends:
-            if end.name == option.end:
-                pip = end.pip
+        uncoverable = cover and low == high and others and not others & suits[low]
+        pip = pips.get(option.end, high) if option.end is not None else high
         outer = high if low == pip else low
+        # One number ordered as the preferences are: points, coverable, weight, suits kept.
         key = (
-            option.points or 0,
-            coverable,
-            2 * (low + high) + (low == high),
-            (others & suits[outer]).bit_count(),
+            (option.points or 0) * 1_000_000
+            + (0 if uncoverable else 100_000)
+            + (2 * (low + high) + (low == high)) * 100
+            + (others & suits[outer]).bit_count()
         )
         if key > best_key:
             best, best_key = option, key

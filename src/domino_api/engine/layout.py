@@ -83,6 +83,15 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
     placement = Placement(tile=tile, end=end, outer=outer, spinner=becomes_spinner)
     moved = _END[end][outer][low == high]
     ends_list = [moved if e.name == end else e for e in board.ends]
+    if not becomes_spinner and end not in board.spinner_mains:
+        # An arm, or a main side the spinner no longer exposes: only this end moves on.
+        return Board(
+            tiles=(*board.tiles, placement),
+            ends=tuple(ends_list),
+            total=board.total - joined.value + moved.value,
+            spinner=board.spinner,
+            spinner_mains=board.spinner_mains,
+        )
     spinner, mains = board.spinner, board.spinner_mains
     if becomes_spinner:
         # A later spinner: the tile it joined fills its inner side; the outer keeps the name.
@@ -93,6 +102,21 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
             ends_list.extend(OpenEnd(name=arm, pip=spinner or 0, value=0) for arm in ARMS)
     assert spinner is not None
     return _with_spinner_counts((*board.tiles, placement), ends_list, spinner, mains)
+
+
+def total_after(board: Board, tile: Tile, end: str | None, layout: str) -> int:
+    """`place(board, tile, end, layout).total`, worked out without building the board (every
+    candidate play is weighed this way under fives): when only the joined end changes, the
+    total changes by that end's difference."""
+    low, high = tile
+    if end is None:
+        return low + high
+    simple = len(board.tiles) > 1 and end not in board.spinner_mains
+    if not simple or (low == high and board.spinner is None and layout == SPINNER_FIRST):
+        return place(board, tile, end, layout).total
+    joined = next(e for e in board.ends if e.name == end)
+    outer = high if low == joined.pip else low
+    return board.total - joined.value + _END[end][outer][low == high].value
 
 
 # Every end a tile can leave, by end name, exposed pip and whether the tile is a double (which

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from domino_api.engine.layout import Board, OpenEnd, fives_points, place
+from domino_api.engine.layout import Board, OpenEnd, fives_points, total_after
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import (
     DRAW_ACTION,
@@ -117,7 +117,7 @@ def legal_plays(
 def _play(rules: Rules, board: Board, tile: Tile, end: str | None) -> LegalAction:
     """A play and its points; those worth none are the ruleset's shared objects."""
     if rules.fives:
-        points = fives_points(place(board, tile, end, rules.layout).total)
+        points = fives_points(total_after(board, tile, end, rules.layout))
         if points:
             return LegalAction(action="play", tile=tile, end=end, points=points)
     return rules.plain_plays[end][tile]
