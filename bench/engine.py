@@ -193,7 +193,11 @@ def main() -> None:
     parser.add_argument("--cli", help="a domino-api executable: also time its `simulate` command")
     parser.add_argument("--cli-matches", type=int, default=3000)
     parser.add_argument("--cli-runs", type=int, default=3)
+    parser.add_argument("--cli-only", action="store_true", help="only the simulate comparison")
     args = parser.parse_args()
+    if args.cli_only:
+        compare_cli(args.cli, args.cli_matches, args.cli_runs, args.seed)
+        return
     print(f"Python {platform.python_version()} on {platform.machine()}, single core")
     built = "events built" if args.events else "events not read"
     print(f"{args.games} random games per run, median of {args.runs} runs, {built}\n")
