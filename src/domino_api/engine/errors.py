@@ -1,4 +1,4 @@
-"""Engine errors: one class per cause, each with the stable API `code` (API.md).
+"""Engine errors: one class per cause, each with the stable `code` clients see in problem documents.
 
 The engine knows nothing of the web: the API layer maps codes to HTTP statuses
 (`domino_api.errors.ENGINE_STATUS`)."""
