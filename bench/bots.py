@@ -22,9 +22,23 @@ from pathlib import Path
 from typing import Any
 
 from domino_api.bots import get_strategy
+from domino_api.bots import planner as planner_module
 from domino_api.engine import PRESETS, NextHand, Ruleset, Start, apply, new_match, seat_view
 
 CONTENDERS = ("planner", "plain")
+
+# Playouts per decision, counted by wrapping the planner's play_out (the same name before and
+# after the engine rewrite, so one harness measures both for an A/B).
+_playouts = [0]
+_play_out = planner_module.play_out
+
+
+def _counted_play_out(*args: Any, **kwargs: Any) -> Any:
+    _playouts[0] += 1
+    return _play_out(*args, **kwargs)
+
+
+planner_module.play_out = _counted_play_out  # type: ignore[assignment]
 
 
 def bench_ruleset(preset: str) -> Ruleset:
@@ -39,6 +53,7 @@ def play_match(preset: str, index: int) -> dict[str, Any]:
     state = apply(new_match(rules, secret), None, Start(f"cut-{index // 2}")).state
     times: dict[str, list[float]] = {name: [] for name in CONTENDERS}
     searched: list[float] = []  # planner decisions with more than one distinct play
+    playouts: list[int] = []  # playouts of each searched decision
     while state.status in ("playing", "hand_over"):
         if state.status == "hand_over":
             state = apply(state, None, NextHand()).state
@@ -48,12 +63,14 @@ def play_match(preset: str, index: int) -> dict[str, Any]:
         name = seats[seat]
         view = seat_view(state, seat)
         rng = random.Random(f"{preset}:{index}:{state.seq}")
+        _playouts[0] = 0
         started = time.perf_counter()
         action, reason = get_strategy(name).choose(view, rng)
         elapsed = time.perf_counter() - started
         times[name].append(elapsed)
         if name == "planner" and reason.startswith("planner:"):
             searched.append(elapsed)
+            playouts.append(_playouts[0])
         state = apply(state, seat, dataclasses.replace(action, reason=reason)).state
     assert state.result is not None and state.result.winner is not None
     return {
@@ -62,6 +79,7 @@ def play_match(preset: str, index: int) -> dict[str, Any]:
         "hands": state.hand_number,
         "times": times,
         "searched": searched,
+        "playouts": playouts,
     }
 
 
@@ -104,8 +122,11 @@ def summarize(preset: str, results: list[dict[str, Any]], seconds: float) -> dic
             "max_ms": 1000 * max(values),
         }
     searched = [t for r in results for t in r["searched"]]
+    playouts = sorted(p for r in results for p in r["playouts"])
     summary["planner_searched"] = {
         "decisions": len(searched),
+        "playouts_mean": sum(playouts) / max(len(playouts), 1),
+        "playouts_p50": percentile([float(p) for p in playouts], 0.5),
         "p50_ms": 1000 * percentile(searched, 0.5),
         "p99_ms": 1000 * percentile(searched, 0.99),
     }
@@ -118,7 +139,9 @@ def line(s: dict[str, Any]) -> str:
         f"{s['preset']:<12} planner {s['planner_wins']}/{s['matches']} = {100 * s['win_rate']:.1f}%"
         f" [{100 * low:.1f}, {100 * high:.1f}]  planner p50/p99 {s['planner']['p50_ms']:.2f}/"
         f"{s['planner']['p99_ms']:.1f} ms (searching {s['planner_searched']['p50_ms']:.1f}/"
-        f"{s['planner_searched']['p99_ms']:.1f})  plain p50/p99 {s['plain']['p50_ms']:.3f}/"
+        f"{s['planner_searched']['p99_ms']:.1f}, playouts mean/p50 "
+        f"{s['planner_searched']['playouts_mean']:.0f}/{s['planner_searched']['playouts_p50']:.0f})"
+        f"  plain p50/p99 {s['plain']['p50_ms']:.3f}/"
         f"{s['plain']['p99_ms']:.3f} ms  {s['seconds']:.0f} s"
     )
 

@@ -24,7 +24,10 @@ import argparse
 import dataclasses
 import platform
 import random
+import re
+import resource
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -150,13 +153,51 @@ def row(name: str, rates: list[tuple[float, float]]) -> None:
     print(f"{name:34} {median_of(rates, 0):9.0f} {median_of(rates, 1):9.0f}")
 
 
+def cli_hands_per_s(command: list[str]) -> float:
+    """Hands per CPU second of a whole `domino-api simulate` process (start-up included)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    found = re.search(r"([\d,]+) hands \(", out)
+    if found is None:
+        raise SystemExit(f"no hand count in the simulate output:\n{out}")
+    return int(found.group(1).replace(",", "")) / cpu
+
+
+def compare_cli(cli: str, matches: int, runs: int, seed: int) -> None:
+    """`domino-api simulate --ruleset block` (whole process) against OpenSpiel's hands/s."""
+    peer = openspiel()
+    command = [cli, "simulate", "--ruleset", "block", "--matches", str(matches), "--seed", "0"]
+    print(f"## {' '.join(['domino-api', *command[1:]])}, whole process, vs OpenSpiel")
+    if isinstance(peer, str):
+        print(f"skipped: {peer}\n")
+        return
+    peer(200, random.Random(seed))  # warm-up
+    pairs = []
+    for run in range(runs):
+        ours_rate = cli_hands_per_s(command)
+        peer_rate = timed(peer, 3000, seed + run)[0]  # one hand per game
+        pairs.append((ours_rate, peer_rate))
+        print(f"  pair {run + 1}: simulate {ours_rate:8.0f} hands/s, OpenSpiel {peer_rate:8.0f}")
+    ratio = statistics.median(o / p for o, p in pairs)
+    print(f"{'ratio (ours / peer), median of pairs':34} {ratio:8.2f}x\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=4000, help="games per run")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--events", action="store_true", help="also build every move's events")
+    parser.add_argument("--cli", help="a domino-api executable: also time its `simulate` command")
+    parser.add_argument("--cli-matches", type=int, default=3000)
+    parser.add_argument("--cli-runs", type=int, default=3)
+    parser.add_argument("--cli-only", action="store_true", help="only the simulate comparison")
     args = parser.parse_args()
+    if args.cli_only:
+        compare_cli(args.cli, args.cli_matches, args.cli_runs, args.seed)
+        return
     print(f"Python {platform.python_version()} on {platform.machine()}, single core")
     built = "events built" if args.events else "events not read"
     print(f"{args.games} random games per run, median of {args.runs} runs, {built}\n")
@@ -190,6 +231,8 @@ def main() -> None:
         print(f"{'ratio (ours / peer), median of pairs':34} {ratio}")
         each = ", ".join(f"{games:.2f}" for games, _ in pairs)
         print(f"{'  games/s ratio of each pair':34} {each}\n")
+    if args.cli:
+        compare_cli(args.cli, args.cli_matches, args.cli_runs, args.seed)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from domino_api.clock import Clock
 from domino_api.config import Settings, get_settings
 from domino_api.engine import EngineError
-from domino_api.errors import ServiceError, problem
+from domino_api.errors import ServiceError, engine_status, problem
 from domino_api.matches import pacing
 from domino_api.metrics import router as metrics_router
 from domino_api.middleware import BodyLimitMiddleware, ObservabilityMiddleware
@@ -64,8 +64,9 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(EngineError)
     async def engine_error(_: Request, exc: EngineError) -> JSONResponse:
-        body = problem(exc.status, exc.code, exc.code.replace("_", " ").capitalize(), str(exc))
-        return problem_response(exc.status, body)
+        status = engine_status(exc.code)
+        body = problem(status, exc.code, exc.code.replace("_", " ").capitalize(), str(exc))
+        return problem_response(status, body)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

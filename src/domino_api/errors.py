@@ -104,3 +104,26 @@ PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
     413: _problem_response("Request body too large (payload_too_large)"),
     429: _problem_response("Too many requests (rate_limited, with Retry-After)"),
 }
+
+
+# The engine's refusals carry only their stable code (engine/errors.py); the API layer gives
+# them their HTTP status here, once: a refused move is a conflict, bad match options are 422.
+ENGINE_STATUS: dict[str, int] = {
+    "not_your_turn": 409,
+    "illegal_move": 409,
+    "match_over": 409,
+    "match_not_started": 409,
+    "match_in_progress": 409,
+    "hand_in_progress": 409,
+    "seat_forfeited": 409,
+    "ledger_sealed": 409,
+    "engine_error": 409,
+    "bad_cut": 422,
+    "bad_options": 422,
+    "unknown_ruleset": 422,
+}
+
+
+def engine_status(code: str) -> int:
+    """The HTTP status of an engine refusal's code."""
+    return ENGINE_STATUS[code]

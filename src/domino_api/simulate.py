@@ -22,7 +22,6 @@ from rich.table import Table
 
 from domino_api.engine import (
     PRESETS,
-    Action,
     Draw,
     EngineError,
     MatchState,
@@ -33,6 +32,7 @@ from domino_api.engine import (
     Start,
     apply,
     ledger,
+    legal_actions,
     make_ruleset,
     new_match,
     seat_view,
@@ -41,31 +41,18 @@ from domino_api.engine import (
 
 
 class Strategy(Protocol):
+    name: str
+
     def choose(self, view: SeatView, rng: random.Random) -> tuple[Any, str | None]: ...
 
 
-class RandomStrategy:
-    """Any legal action, uniformly: the baseline every other player should beat."""
-
-    def choose(self, view: SeatView, rng: random.Random) -> tuple[Action, str | None]:
-        option = rng.choice(view.legal)
-        if option.action == "play":
-            assert option.tile is not None
-            return Play(option.tile, option.end), None
-        return (Draw() if option.action == "draw" else Pass()), None
-
-
 def load_strategy(name: str) -> Strategy:
-    if name == "random":
-        return RandomStrategy()
-    # Imported only when asked for, so the engine commands work without the bots package.
     from domino_api.bots import get_strategy
 
     try:
-        strategy: Strategy = get_strategy(name)
+        return get_strategy(name)
     except KeyError as error:
         raise typer.BadParameter(str(error.args[0])) from None
-    return strategy
 
 
 @dataclass
@@ -122,7 +109,13 @@ def play_match(
             continue
         seat = state.turn
         assert seat is not None
-        action, reason = strategies[seat].choose(seat_view(state, seat), rng)
+        strategy = strategies[seat]
+        if strategy.name == "random":
+            # Random reads nothing but the legal list (bots.RandomStrategy picks the same way):
+            # no view to build, and its options are played as offered.
+            state = apply(state, seat, rng.choice(legal_actions(state, seat))).state
+            continue
+        action, reason = strategy.choose(seat_view(state, seat), rng)
         state = apply(state, seat, _with_reason(action, reason)).state
     return state
 

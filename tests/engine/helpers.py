@@ -22,9 +22,9 @@ from domino_api.engine import (
     legal_actions,
     new_match,
 )
-from domino_api.engine.layout import EMPTY_BOARD
-from domino_api.engine.rules import compute_legal, rule_data
-from domino_api.engine.state import HandState, LegalAction
+from domino_api.engine.hand import deal_hand
+from domino_api.engine.legal import rules_of
+from domino_api.engine.state import LegalAction
 
 SECRET = bytes(range(32))
 
@@ -44,27 +44,14 @@ def position(
     hand_number: int = 1,
 ) -> MatchState:
     """A match in play at the start of a hand whose deal the test chooses."""
-    dealt = tuple(tuple(h) for h in hands)
-    stock_ = tuple(stock)
-    legal = compute_legal(
-        rule_data(rules), EMPTY_BOARD, dealt[opener], None, opening_tile, len(stock_)
-    )
-    hand = HandState(
+    hand = deal_hand(
+        rules_of(rules),
         number=hand_number,
         attempt=0,
         opener=opener,
-        dealt=dealt,
-        stock=stock_,
-        drawn=0,
-        hands=dealt,
-        board=EMPTY_BOARD,
-        turn=opener,
+        dealt=tuple(tuple(h) for h in hands),
+        stock=tuple(stock),
         opening_tile=opening_tile,
-        must_cover=None,
-        passes=0,
-        moves=(),
-        legal=legal,
-        result=None,
     )
     zeros = (0,) * rules.players
     return MatchState(

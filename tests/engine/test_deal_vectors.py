@@ -47,7 +47,7 @@ def test_full_sets_in_canonical_order() -> None:
 def test_bad_cut(cut: object) -> None:
     with pytest.raises(BadCut) as info:
         deal(b"s" * 32, cut, 1, 0, 6, 2, 7)  # type: ignore[arg-type]
-    assert info.value.code == "bad_cut" and info.value.status == 422
+    assert info.value.code == "bad_cut" and not hasattr(info.value, "status")
 
 
 def test_a_64_character_cut_is_fine() -> None:

@@ -36,7 +36,7 @@ from domino_api.engine import (
     new_match,
     record,
 )
-from domino_api.engine.events import _new_event_by_slots, new_event
+from domino_api.errors import ENGINE_STATUS, engine_status
 from tests.engine.helpers import SECRET, position, run
 
 DRAW = PRESETS["draw"]
@@ -127,7 +127,18 @@ def test_tile_played_and_passed_payloads() -> None:
     ],
 )
 def test_error_codes(error: type[EngineError], code: str, status: int) -> None:
-    assert issubclass(error, EngineError) and error.code == code and error.status == status
+    """The engine's errors carry only their code; the API layer maps the code to a status."""
+    assert issubclass(error, EngineError) and error.code == code
+    assert not hasattr(error, "status") and engine_status(code) == status
+
+
+def test_every_engine_error_code_has_a_status() -> None:
+    def subclasses(cls: type[EngineError]) -> list[type[EngineError]]:
+        return [cls, *(s for sub in cls.__subclasses__() for s in subclasses(sub))]
+
+    codes = {error.code for error in subclasses(EngineError)}
+    assert len(codes) == len(subclasses(EngineError)) == 12  # one class per cause
+    assert codes == set(ENGINE_STATUS)
 
 
 def test_refusals() -> None:
@@ -241,16 +252,11 @@ def test_malformed_action_json(data: object) -> None:
         action_from_json(data)  # type: ignore[arg-type]
 
 
-def test_events_built_on_the_fast_paths_are_plain_frozen_events() -> None:
-    """new_event (and its fallback) and the fast-path constructors of Play, Deal, HandResult
-    and MatchResult give the very objects their dataclass constructors give."""
-    for build in (new_event, _new_event_by_slots):
-        event = build(3, "turn", {"seat": 1}, {1: {"legal": ()}})
-        assert type(event) is Event
-        assert event == Event(3, "turn", {"seat": 1}, {1: {"legal": ()}})
-        assert repr(event) == repr(Event(3, "turn", {"seat": 1}, {1: {"legal": ()}}))
-        with pytest.raises(dataclasses.FrozenInstanceError):
-            event.seq = 4  # type: ignore[misc]
+def test_engine_records_are_plain_frozen_values() -> None:
+    """Events, actions, results and transitions are built by their constructors and frozen."""
+    event = Event(3, "turn", {"seat": 1}, {1: {"legal": ()}})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.seq = 4  # type: ignore[misc]
     play = Play(tile=(1, 2), end="left")
     assert play == Play((1, 2), "left", None) and play.reason is None
     assert dataclasses.replace(play, reason="bot") == Play((1, 2), "left", "bot")
@@ -271,3 +277,9 @@ def test_events_built_on_the_fast_paths_are_plain_frozen_events() -> None:
         assert value == type(value)(**fields) and dataclasses.replace(value) == value
         with pytest.raises(dataclasses.FrozenInstanceError):
             setattr(value, dataclasses.fields(value)[0].name, None)
+    transition = apply(new_match(DRAW, SECRET), None, Start("moon"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        transition.state = transition.state  # type: ignore[misc]
+    assert transition.events == transition.events  # built again on each read, equal
+    copied = pickle.loads(pickle.dumps(transition))
+    assert copied == transition and copied.events == transition.events

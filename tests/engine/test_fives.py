@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from domino_api.engine import PRESETS, view
-from domino_api.engine.layout import EMPTY_BOARD, fives_points, open_board, place
+import random
+
+from domino_api.engine import PRESETS, Start, apply, new_match, view
+from domino_api.engine.layout import EMPTY_BOARD, fives_points, place, total_after
 from tests.engine.helpers import events_of, position, run
 
 FIVES = PRESETS["all-fives"]
@@ -96,7 +98,7 @@ def test_totals_of_35_and_more_score() -> None:
 
 
 def test_house_nines_opening_double_opens_four_sides_at_once() -> None:
-    board = open_board((5, 5), "spinner_opening_double")
+    board = place(EMPTY_BOARD, (5, 5), None, "spinner_opening_double")
     assert [e[0] for e in board.ends] == ["left", "right", "up", "down"]
     assert board.total == 10
     board = place(board, (2, 5), "up", "spinner_opening_double")
@@ -107,13 +109,13 @@ def test_house_nines_opening_double_opens_four_sides_at_once() -> None:
 
 
 def test_non_double_opener_lies_a_left_b_right() -> None:
-    board = open_board((2, 5), "line")
+    board = place(EMPTY_BOARD, (2, 5), None, "line")
     assert board.pips() == {"left": 2, "right": 5}
     assert place(EMPTY_BOARD, (2, 5), None, "line") == board
 
 
 def test_line_double_opener_counts_once_alone_and_across_later() -> None:
-    board = open_board((6, 6), "line")
+    board = place(EMPTY_BOARD, (6, 6), None, "line")
     assert board.total == 12
     assert place(board, (3, 6), "right", "line").total == 12 + 3
 
@@ -127,3 +129,22 @@ def test_legal_plays_show_what_they_would_score() -> None:
     state, _ = run(state, ((6, 6), None))
     legal = {(o["tile"][0], o["tile"][1], o["end"]): o["points"] for o in view(state, 1)["legal"]}
     assert legal == {(3, 6, "left"): 15, (3, 6, "right"): 15, (1, 6, "left"): 0, (1, 6, "right"): 0}
+
+
+def test_total_after_is_the_placed_boards_total() -> None:
+    """layout.total_after (how every candidate's fives points are weighed) agrees with place."""
+    compared = 0
+    for preset in ("all-fives", "house-nines", "draw"):
+        rules = PRESETS[preset]
+        rng = random.Random(preset)
+        for index in range(20):
+            state = apply(new_match(rules, rng.randbytes(32)), None, Start(str(index))).state
+            while state.status == "playing" and state.hand is not None:
+                board = state.hand.board
+                for option in state.hand.legal:
+                    if option.tile is not None:
+                        placed = place(board, option.tile, option.end, rules.layout).total
+                        assert total_after(board, option.tile, option.end, rules.layout) == placed
+                        compared += 1
+                state = apply(state, state.turn, rng.choice(state.hand.legal)).state
+    assert compared > 1000

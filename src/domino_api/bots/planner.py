@@ -3,10 +3,11 @@
 For each decision it deals the unseen tiles into imagined opponents' hands (each hand the
 right size, without the pips that seat has shown it lacks) and an imagined stock, then plays
 every candidate move out to the end of the hand in each imagined deal with the Plain-like
-rollout policy of `sim`. Candidates share the same deals (common random numbers), so their
-differences are measured, not guessed. A move is worth the chance of winning the match the
-hand leaves behind (a race to the target, so points near the target count more), averaged
-over the deals. Candidates that fall clearly behind stop being simulated.
+rollout policy of `rollout`, on the engine's own hand reducer. Candidates share the same deals
+(common random numbers), so their differences are measured, not guessed. A move is worth the
+chance of winning the match the hand leaves behind (a race to the target, so points near the
+target count more), averaged over the deals. Candidates that fall clearly behind
+stop being simulated.
 
 The search stops at a sample cap or a budget of simulated moves, both independent of the
 clock, so a decision depends only on the view and the rng; a wall-clock budget bounds it on a
@@ -23,9 +24,12 @@ from dataclasses import dataclass
 
 from domino_api.bots.knowledge import known_voids, lacks
 from domino_api.bots.plain import PlainStrategy, forced_action, play_of
-from domino_api.bots.sim import Outcome, Position, SimRules, play_out, sim_rules
+from domino_api.bots.rollout import Outcome, play_out
 from domino_api.engine import Action, Board, LegalAction, SeatView, Tile
+from domino_api.engine.hand import position_hand
 from domino_api.engine.layout import place
+from domino_api.engine.legal import Rules, rules_of
+from domino_api.engine.state import HandState
 
 # Checked before every sampled deal; a deal costs well under a millisecond.
 TIME_BUDGET_S = 0.06
@@ -87,7 +91,7 @@ class PlannerStrategy:
         self, view: SeatView, options: Sequence[LegalAction], rng: random.Random
     ) -> tuple[list[Tally], int]:
         deadline = None if self.time_budget_s is None else time.perf_counter() + self.time_budget_s
-        rules = sim_rules(view.ruleset)
+        rules = rules_of(view.ruleset)
         voids = known_voids(view)
         tallies = [Tally(option, []) for option in options]
         alive = list(tallies)
@@ -100,11 +104,11 @@ class PlannerStrategy:
                 now = time.perf_counter()
                 if now + (now - started) / samples > deadline:
                     break
-            world = sample_world(view, voids, rng)
+            start = start_hand(view, sample_world(view, voids, rng), rules)
             for tally in alive:
-                outcome = play_out(rules, start_position(view, world), forced_move(tally.option))
+                outcome = play_out(start, tally.option, view.scores, view.ruleset.target)
                 work += outcome.moves
-                tally.values.append(match_value(view, rules, outcome))
+                tally.values.append(match_value(view, outcome))
                 tally.wins += outcome.winner == view.seat
             samples += 1
             if samples % PRUNE_EVERY == 0:
@@ -112,11 +116,6 @@ class PlannerStrategy:
                 if len(alive) == 1:
                     break
         return alive, samples
-
-
-def forced_move(option: LegalAction) -> tuple[Tile, str | None]:
-    assert option.tile is not None
-    return option.tile, option.end
 
 
 def distinct_plays(view: SeatView, plays: Sequence[LegalAction]) -> list[LegalAction]:
@@ -136,22 +135,15 @@ def distinct_plays(view: SeatView, plays: Sequence[LegalAction]) -> list[LegalAc
 def board_shape(board: Board, layout: str) -> object:
     """What matters about a board for play from here on, blind to mirror images."""
     if layout == "spinner_opening_double":
-        return (tuple(sorted((pip, count) for _, pip, count in board.ends)), board.total)
-    mains = tuple(sorted((pip, c) for name, pip, c in board.ends if name in ("left", "right")))
-    arms = tuple(sorted((pip, c) for name, pip, c in board.ends if name in ("up", "down")))
+        return (tuple(sorted((end.pip, end.value) for end in board.ends)), board.total)
+    mains = tuple(sorted((e.pip, e.value) for e in board.ends if e.name in ("left", "right")))
+    arms = tuple(sorted((e.pip, e.value) for e in board.ends if e.name in ("up", "down")))
     return (mains, arms, len(board.spinner_mains), board.spinner, board.total)
 
 
-def start_position(view: SeatView, world: World) -> Position:
-    return Position(
-        board=view.board,
-        hands=[list(held) for held in world.hands],
-        stock=list(world.stock),
-        turn=view.seat,
-        cover_ends=None if view.must_cover is None else view.must_cover[1],
-        passes=0,
-        scores=view.scores,
-    )
+def start_hand(view: SeatView, world: World, rules: Rules) -> HandState:
+    """The imagined hand as of this decision, the view's seat to act."""
+    return position_hand(rules, world.hands, world.stock, view.board, view.seat, view.must_cover)
 
 
 def sample_world(view: SeatView, voids: Sequence[frozenset[int]], rng: random.Random) -> World:
@@ -175,7 +167,7 @@ def sample_world(view: SeatView, voids: Sequence[frozenset[int]], rng: random.Ra
     return World(tuple(hands), tuple(pool))
 
 
-def match_value(view: SeatView, rules: SimRules, outcome: Outcome) -> float:
+def match_value(view: SeatView, outcome: Outcome) -> float:
     """The chance of winning the match after this hand, as a race to the target: each seat's
     share of (1 / what it still needs)^2, so the last points before the target weigh most."""
     ruleset = view.ruleset
@@ -186,7 +178,7 @@ def match_value(view: SeatView, rules: SimRules, outcome: Outcome) -> float:
             won[outcome.winner] += 1
         needs = [needed - w for w in won]
     else:
-        needs = [rules.target - s - g for s, g in zip(view.scores, outcome.gains, strict=True)]
+        needs = [ruleset.target - s - g for s, g in zip(view.scores, outcome.gains, strict=True)]
     me = view.seat
     if needs[me] <= 0:
         return 1.0

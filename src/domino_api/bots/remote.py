@@ -24,6 +24,7 @@ from typing import Any
 
 from domino_api.engine import HistoryEntry, LegalAction, Ruleset, SeatView, Tile, full_set
 from domino_api.engine.layout import EMPTY_BOARD, Board, fitting_ends, place
+from domino_api.engine.legal import cover_after, open_to
 from domino_api.engine.state import MustCover
 from domino_api.engine.view import board_dict, full_option
 
@@ -86,7 +87,7 @@ def _check_board(board: Board, shown: Mapping[str, Any]) -> None:
 def _must_cover(raw: Mapping[str, Any] | None) -> MustCover | None:
     if raw is None:
         return None
-    return (tile_of(raw["tile"]), tuple(str(end) for end in raw["ends"]))
+    return MustCover(tile=tile_of(raw["tile"]), ends=tuple(str(end) for end in raw["ends"]))
 
 
 def current_hand_events(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -113,10 +114,7 @@ def history_from_events(
             continue
         data = event["data"]
         seat = int(data["seat"])
-        ends = board.ends
-        if must_cover is not None:
-            ends = tuple(e for e in ends if e[0] in must_cover[1])
-        pips = tuple(pip for _, pip, _ in ends)
+        pips = tuple(open_end.pip for open_end in open_to(board, must_cover))
         if kind != "play":
             entries.append(HistoryEntry(seat, kind, None, None, pips))
             continue
@@ -128,10 +126,7 @@ def history_from_events(
             raise ValueError(f"the plays do not replay: {list(tile)} on {end}")
         entries.append(HistoryEntry(seat, "play", tile, end, pips))
         board = place(board, tile, end, ruleset.layout)
-        must_cover = None
-        if ruleset.cover_doubles and tile[0] == tile[1]:
-            covers = tuple(e[0] for e in board.ends) if end is None else (end,)
-            must_cover = (tile, covers)
+        must_cover = cover_after(ruleset.cover_doubles, board, tile, end)
     return tuple(entries), board
 
 

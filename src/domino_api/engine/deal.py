@@ -15,19 +15,10 @@ ALGORITHM = "sha256-fy-v1"
 MAX_CUT_LENGTH = 64
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Deal:
     hands: tuple[tuple[Tile, ...], ...]
     stock: tuple[Tile, ...]
-
-    # Every hand is dealt, so the slots are set through their descriptors (as Play does).
-    def __init__(self, hands: tuple[tuple[Tile, ...], ...], stock: tuple[Tile, ...]) -> None:
-        _deal_hands(self, hands)
-        _deal_stock(self, stock)
-
-
-_deal_hands = Deal.__dict__["hands"].__set__
-_deal_stock = Deal.__dict__["stock"].__set__
 
 
 def commitment(secret: bytes) -> str:

@@ -1,16 +1,23 @@
 """Events: what happened, numbered by `seq`, with the parts only one seat may see kept apart.
 
-Payloads hold tuples (and LegalAction tuples) so the hot path stays cheap and nothing shared can
-be changed; `for_seat` and `to_json` turn them into plain JSON values.
+Each kind of event is built by one function here. Payloads hold tuples (and LegalAction tuples)
+so nothing shared can be changed; `for_seat` and `to_json` turn them into plain JSON values.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import FrozenInstanceError, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, cast
 
-from domino_api.engine.state import LegalAction, MatchState
+from domino_api.engine.state import (
+    HandResult,
+    HandState,
+    LegalAction,
+    MatchResult,
+    MatchState,
+    Move,
+)
 
 # Events that never make a move stale (docs/ARCHITECTURE.md, "The write core", step 3).
 NON_GAME_EVENTS = frozenset(
@@ -84,116 +91,28 @@ class Event:
         return cls(int(data["seq"]), str(data["type"]), dict(data["data"]), private)
 
 
-def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
-    # The slot's own descriptor: setting through it skips object.__setattr__'s lookup by name.
-    setter: Callable[[object, object], None] = cls.__dict__[name].__set__
-    return setter
+EventsBuilder = Callable[[], tuple[Event, ...]]
 
 
-_new = object.__new__
-_event_seq = _slot_setter(Event, "seq")
-_event_type = _slot_setter(Event, "type")
-_event_data = _slot_setter(Event, "data")
-_event_private = _slot_setter(Event, "private")
-
-
-class _EventDraft:
-    """Event's slot layout without the frozen `__setattr__`: filled with plain (specialised)
-    attribute stores, then turned into an Event by `__class__` assignment, which CPython allows
-    between classes of identical layout. A third cheaper than setting an Event's slots through
-    their descriptors (140 ns against 200; Event(...) takes 400)."""
-
-    __slots__ = ("data", "private", "seq", "type")
-    seq: int
-    type: str
-    data: Mapping[str, object]
-    private: Mapping[int, Mapping[str, object]]
-
-
-def new_event(
-    seq: int,
-    type: str,
-    data: Mapping[str, object],
-    private: Mapping[int, Mapping[str, object]],
-) -> Event:
-    """`Event(seq, type, data, private)` without the frozen dataclass `__init__` (a Python frame
-    and four `object.__setattr__` calls): the same object, built in a third of the time. The
-    engine's event builders use it because the service reads the events of every move."""
-    event = _EventDraft()
-    event.seq = seq
-    event.type = type
-    event.data = data
-    event.private = private
-    event.__class__ = Event  # type: ignore[assignment]
-    return event  # type: ignore[return-value]
-
-
-def _new_event_by_slots(
-    seq: int,
-    type: str,
-    data: Mapping[str, object],
-    private: Mapping[int, Mapping[str, object]],
-) -> Event:
-    """new_event's fallback should Event's layout ever stop matching _EventDraft's."""
-    event: Event = _new(Event)
-    _event_seq(event, seq)
-    _event_type(event, type)
-    _event_data(event, data)
-    _event_private(event, private)
-    return event
-
-
-def _draft_works() -> bool:
-    try:
-        probe = new_event(0, "probe", {}, {1: {}})
-    except TypeError:  # "object layout differs"
-        return False
-    return probe.__class__ is Event and probe == Event(0, "probe", {}, {1: {}})
-
-
-if not _draft_works():  # pragma: no cover - Event's fields changed, or another interpreter
-    new_event = _new_event_by_slots
-
-_function: type = type(new_event)  # what a builder is: a plain function or closure
-
-
+@dataclass(frozen=True, slots=True, eq=False)
 class Transition:
     """The state after an action and the events it caused.
 
-    The hot path (deals, plays, draws, passes) hands over a function of the new state that
-    builds its events, and `events` calls it on first access: playouts and bots that only follow
-    `state` never pay for them. Immutable like the rest: attributes cannot be set or deleted.
-    """
-
-    # `_events` holds the events, or until first access the function that builds them.
-    __slots__ = ("_events", "state")
+    Moves hand over a function that builds their events, called when `events` is read: the
+    computer players and playouts that only follow `state` never pay for them. Each read
+    builds them again (equal events), so a reader that needs them twice keeps its copy."""
 
     state: MatchState
-    _events: tuple[Event, ...] | Callable[[MatchState], tuple[Event, ...]]
-
-    def __init__(self, state: MatchState, events: tuple[Event, ...]) -> None:
-        _set(self, "state", state)
-        _set(self, "_events", events)
+    built: tuple[Event, ...] | EventsBuilder
 
     @property
     def events(self) -> tuple[Event, ...]:
-        events = self._events
-        if events.__class__ is not _function:
-            return events  # type: ignore[return-value]
-        built = events(self.state)  # type: ignore[operator]
-        _set_events(self, built)
-        return built
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
+        built = self.built
+        return built if isinstance(built, tuple) else built()
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
+        if not isinstance(other, Transition):
             return NotImplemented
-        assert isinstance(other, Transition)
         return self.state == other.state and self.events == other.events
 
     def __hash__(self) -> int:
@@ -203,36 +122,93 @@ class Transition:
         return f"Transition(state={self.state!r}, events={self.events!r})"
 
     def __reduce__(self) -> tuple[type[Transition], tuple[MatchState, tuple[Event, ...]]]:
-        return (Transition, (self.state, self.events))  # pickle and copy build the events
+        return (Transition, (self.state, self.events))  # pickle and copy take the events
 
 
-_set = object.__setattr__
-_set_events = _slot_setter(Transition, "_events")
+# -- one builder per kind of event --------------------------------------------------------
 
 
-class TransitionDraft:
-    """Transition's slot layout without its `__setattr__` guard. The hot path (every play and
-    pass) fills one with plain attribute stores and then assigns it the class Transition, as
-    new_event does with _EventDraft: a third cheaper than setting a Transition's slots through
-    their descriptors. Anything else should call lazy_transition."""
-
-    __slots__ = ("_events", "state")
-    state: MatchState
-    _events: Callable[[MatchState], tuple[Event, ...]]
+def match_started(seq: int, state: MatchState) -> Event:
+    return Event(seq, "match_started", {"cut": state.cut, "seats": state.ruleset.players})
 
 
-def lazy_transition(
-    state: MatchState, build: Callable[[MatchState], tuple[Event, ...]]
-) -> Transition:
-    """A Transition whose events are `build(state)`, built on first access of `.events`."""
-    transition = TransitionDraft()
-    transition.state = state
-    transition._events = build
-    transition.__class__ = Transition  # type: ignore[assignment]
-    return transition  # type: ignore[return-value]
+def hand_started(seq: int, hand: HandState) -> Event:
+    dealt = hand.deal.dealt
+    data = {
+        "hand_number": hand.deal.number,
+        "attempt": hand.deal.attempt,
+        "opener": hand.deal.opener,
+        "tiles": tuple(len(tiles) for tiles in dealt),
+        "stock": len(hand.deal.stock),
+    }
+    return Event(seq, "hand_started", data, {seat: {"hand": t} for seat, t in enumerate(dealt)})
 
 
-# Both drafts rely on CPython allowing __class__ assignment between identical slot layouts;
-# Transition's draft is defined right here, so a mismatch is a bug: fail at import.
-if lazy_transition(None, new_event).__class__ is not Transition:  # type: ignore[arg-type]
-    raise ImportError("TransitionDraft no longer matches Transition's layout")
+def turn(seq: int, hand: HandState) -> Event:
+    """Whose turn it is, what double it must cover, and (to that seat only) what it may do."""
+    assert hand.turn is not None
+    must_cover = hand.must_cover
+    cover = None if must_cover is None else {"tile": must_cover.tile, "ends": must_cover.ends}
+    data = {"seat": hand.turn, "deadline": None, "must_cover": cover}
+    return Event(seq, "turn", data, {hand.turn: {"legal": hand.legal}})
+
+
+def tile_played(move: Move, hand: HandState) -> Event:
+    placement = hand.board.tiles[-1]
+    data = {
+        "seat": move.seat,
+        "tile": move.tile,
+        "end": move.end,
+        "outer": placement.outer,
+        "spinner": placement.spinner,
+        "points": move.points,
+        "ends_total": hand.board.total,
+    }
+    return Event(move.seq, "tile_played", data)
+
+
+def tile_drawn(move: Move, hand: HandState) -> Event:
+    """The drawn tile goes to the drawer only; a drawer who keeps the turn also gets its new
+    legal actions (no second `turn` event: the deadline does not move, RULES section 12)."""
+    mine: dict[str, object] = {"tile": move.tile}
+    if hand.turn == move.seat:
+        mine["legal"] = hand.legal
+    data = {"seat": move.seat, "stock": hand.stock_left}
+    return Event(move.seq, "tile_drawn", data, {move.seat: mine})
+
+
+def passed(move: Move) -> Event:
+    return Event(move.seq, "passed", {"seat": move.seat})
+
+
+def scored(seq: int, seat: int, points: int, score: int, cause: str) -> Event:
+    data = {"seat": seat, "points": points, "score": score, "cause": cause}
+    return Event(seq, "scored", data)
+
+
+def hand_ended(seq: int, result: HandResult) -> Event:
+    data = {
+        "number": result.number,
+        "reason": result.reason,
+        "winner": result.winner,
+        "tied": result.tied,
+        "pips": result.pips,
+        "points": result.points,
+        "hands": result.hands,
+    }
+    return Event(seq, "hand_ended", data)
+
+
+def match_ended(seq: int, result: MatchResult) -> Event:
+    data = {
+        "winner": result.winner,
+        "reason": result.reason,
+        "scores": result.scores,
+        "hands_won": result.hands_won,
+        "forfeited_by": result.forfeited_by,
+    }
+    return Event(seq, "match_ended", data)
+
+
+def forfeit(seq: int, seat: int, cause: str) -> Event:
+    return Event(seq, "forfeit", {"seat": seat, "cause": cause})

@@ -65,18 +65,16 @@ def open_hand(
     ruleset: Ruleset, secret: bytes, cut: str, number: int, previous: HandState | None
 ) -> Opening:
     rule, seat = opening_rule(ruleset, previous)
-    args = (ruleset.max_pip, ruleset.players, ruleset.hand_size)
     for attempt in range(_MAX_ATTEMPTS):
-        dealt = deal(secret, cut, number, attempt, *args)
+        dealt = deal(
+            secret, cut, number, attempt, ruleset.max_pip, ruleset.players, ruleset.hand_size
+        )
         if seat is not None:
-            return _new(Opening, (attempt, dealt, seat, None))  # every match's first deal
+            return Opening(attempt=attempt, deal=dealt, opener=seat, opening_tile=None)
         double = highest_double(dealt.hands)
         if double is not None:
-            return Opening(attempt, dealt, double[0], double[1])
+            return Opening(attempt=attempt, deal=dealt, opener=double[0], opening_tile=double[1])
         if rule == "highest_double_else_heaviest":
             holder, tile = heaviest_tile(dealt.hands)
-            return Opening(attempt, dealt, holder, tile)
+            return Opening(attempt=attempt, deal=dealt, opener=holder, opening_tile=tile)
     raise RuntimeError("no deal held a double")
-
-
-_new = tuple.__new__

@@ -5,16 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domino_api.engine.layout import Board
-from domino_api.engine.rules import compute_legal, rule_data
+from domino_api.engine.layout import Board, OpenEnd, Placement
+from domino_api.engine.legal import legal_plays, rules_of
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import (
+    HandDeal,
     HandResult,
     HandState,
     LegalAction,
     MatchResult,
     MatchState,
     Move,
+    MustCover,
 )
 from domino_api.engine.tiles import Tile
 
@@ -35,8 +37,8 @@ def _opt_tile(raw: Sequence[int] | None) -> Tile | None:
 
 def _board_to_json(board: Board) -> dict[str, Any]:
     return {
-        "tiles": [[list(tile), end, outer, spinner] for tile, end, outer, spinner in board.tiles],
-        "ends": [list(e) for e in board.ends],
+        "tiles": [[list(p.tile), p.end, p.outer, p.spinner] for p in board.tiles],
+        "ends": [[end.name, end.pip, end.value] for end in board.ends],
         "total": board.total,
         "spinner": board.spinner,
         "spinner_mains": list(board.spinner_mains),
@@ -45,8 +47,11 @@ def _board_to_json(board: Board) -> dict[str, Any]:
 
 def _board_from_json(data: Mapping[str, Any]) -> Board:
     return Board(
-        tiles=tuple((_tile(t), end, outer, spinner) for t, end, outer, spinner in data["tiles"]),
-        ends=tuple((name, pip, count) for name, pip, count in data["ends"]),
+        tiles=tuple(
+            Placement(tile=_tile(tile), end=end, outer=outer, spinner=spinner)
+            for tile, end, outer, spinner in data["tiles"]
+        ),
+        ends=tuple(OpenEnd(name=name, pip=pip, value=count) for name, pip, count in data["ends"]),
         total=data["total"],
         spinner=data["spinner"],
         spinner_mains=tuple(data["spinner_mains"]),
@@ -67,7 +72,26 @@ def _hand_result_from_json(data: Mapping[str, Any] | None) -> HandResult | None:
     )
 
 
+def _move_to_json(move: Move) -> list[Any]:
+    tile = None if move.tile is None else list(move.tile)
+    return [move.seq, move.seat, move.action, tile, move.end, move.points, move.reason]
+
+
+def _move_from_json(data: Sequence[Any]) -> Move:
+    seq, seat, action, tile, end, points, reason = data
+    return Move(
+        seq=seq,
+        seat=seat,
+        action=action,
+        tile=_opt_tile(tile),
+        end=end,
+        points=points,
+        reason=reason,
+    )
+
+
 def _hand_to_json(hand: HandState) -> dict[str, Any]:
+    must_cover = hand.must_cover
     return {
         "number": hand.number,
         "attempt": hand.attempt,
@@ -80,58 +104,46 @@ def _hand_to_json(hand: HandState) -> dict[str, Any]:
         "turn": hand.turn,
         "opening_tile": None if hand.opening_tile is None else list(hand.opening_tile),
         "must_cover": None
-        if hand.must_cover is None
-        else [list(hand.must_cover[0]), list(hand.must_cover[1])],
+        if must_cover is None
+        else [list(must_cover.tile), list(must_cover.ends)],
         "passes": hand.passes,
-        "moves": [
-            [
-                m.seq,
-                m.seat,
-                m.action,
-                None if m.tile is None else list(m.tile),
-                m.end,
-                m.points,
-                m.reason,
-            ]
-            for m in hand.moves
-        ],
+        "moves": [_move_to_json(m) for m in hand.moves],
         "result": None if hand.result is None else hand.result.to_dict(),
     }
 
 
 def _hand_from_json(ruleset: Ruleset, data: Mapping[str, Any]) -> HandState:
-    hands = tuple(_tiles(h) for h in data["hands"])
-    board = _board_from_json(data["board"])
-    cover = data["must_cover"]
-    must_cover = None if cover is None else (_tile(cover[0]), tuple(cover[1]))
-    opening_tile = _opt_tile(data["opening_tile"])
-    stock = _tiles(data["stock"])
-    turn = data["turn"]
-    result = _hand_result_from_json(data["result"])
-    legal: tuple[LegalAction, ...] = ()
-    if turn is not None and result is None:
-        # The legal list is derived state: recompute it rather than trust a stored copy.
-        stock_left = len(stock) - data["drawn"]
-        legal = compute_legal(
-            rule_data(ruleset), board, hands[turn], must_cover, opening_tile, stock_left
-        )
-    return HandState(
+    rules = rules_of(ruleset)
+    deal = HandDeal.of(
+        rules,
         number=data["number"],
         attempt=data["attempt"],
         opener=data["opener"],
         dealt=tuple(_tiles(h) for h in data["dealt"]),
-        stock=stock,
+        stock=_tiles(data["stock"]),
+        opening_tile=_opt_tile(data["opening_tile"]),
+    )
+    held = tuple(sum(1 << deal.index[_tile(t)] for t in tiles) for tiles in data["hands"])
+    board = _board_from_json(data["board"])
+    cover = data["must_cover"]
+    must_cover = None if cover is None else MustCover(tile=_tile(cover[0]), ends=tuple(cover[1]))
+    turn = data["turn"]
+    result = _hand_result_from_json(data["result"])
+    legal: tuple[LegalAction, ...] = ()
+    if turn is not None and result is None:
+        # The legal list is derived state: worked out again rather than trusted from storage.
+        stock_left = len(deal.stock) - data["drawn"]
+        opening_tile = deal.opening_tile if not data["moves"] else None
+        legal = legal_plays(rules, deal, held[turn], board, must_cover, opening_tile, stock_left)
+    return HandState(
+        deal=deal,
+        held=held,
         drawn=data["drawn"],
-        hands=hands,
         board=board,
         turn=turn,
-        opening_tile=opening_tile,
         must_cover=must_cover,
         passes=data["passes"],
-        moves=tuple(
-            Move(seq, seat, action, _opt_tile(tile), end, points, reason)
-            for seq, seat, action, tile, end, points, reason in data["moves"]
-        ),
+        moves=tuple(_move_from_json(m) for m in data["moves"]),
         legal=legal,
         result=result,
     )

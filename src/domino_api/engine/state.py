@@ -1,13 +1,24 @@
-"""Match and hand state: immutable records of tuples that `apply` replaces, never changes."""
+"""Match and hand state: immutable records that `apply` replaces, never changes.
+
+A hand's tiles are numbered by their place in its deal (the shuffled set: seat 0's tiles, seat
+1's, ..., then the stock), and each seat's hand is a bit set over those numbers. Draws take the
+stock in order, so reading a hand's bits from the lowest up gives the tiles in the order the
+seat holds them (dealt order, then drawn order), which is the order the API has always shown.
+`HandDeal.suits[pip]` is the bit set of the tiles carrying `pip`: a seat's tiles that fit an
+end are one intersection (python-chess finds its moves with bitboards the same way).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, NamedTuple
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from domino_api.engine.layout import EMPTY_BOARD, Board
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.tiles import Tile
+
+if TYPE_CHECKING:
+    from domino_api.engine.legal import Rules
 
 
 class LegalAction(NamedTuple):
@@ -25,8 +36,8 @@ class LegalAction(NamedTuple):
         return {"action": "play", "tile": list(self.tile), "end": self.end, "points": self.points}
 
 
-DRAW_ACTION = LegalAction("draw", None, None, None)
-PASS_ACTION = LegalAction("pass", None, None, None)
+DRAW_ACTION = LegalAction(action="draw", tile=None, end=None, points=None)
+PASS_ACTION = LegalAction(action="pass", tile=None, end=None, points=None)
 
 
 class Move(NamedTuple):
@@ -41,7 +52,7 @@ class Move(NamedTuple):
     reason: str | None
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class HandResult:
     number: int
     reason: str  # domino | blocked | target | forfeit | abandoned
@@ -50,26 +61,6 @@ class HandResult:
     pips: tuple[int, ...]
     points: int
     hands: tuple[tuple[Tile, ...], ...]
-
-    # Slots set through their descriptors, as actions.Play does: every hand's end builds one,
-    # and the generated frozen __init__ (object.__setattr__ by name) costs nearly twice as much.
-    def __init__(
-        self,
-        number: int,
-        reason: str,
-        winner: int | None,
-        tied: bool,
-        pips: tuple[int, ...],
-        points: int,
-        hands: tuple[tuple[Tile, ...], ...],
-    ) -> None:
-        _hr_number(self, number)
-        _hr_reason(self, reason)
-        _hr_winner(self, winner)
-        _hr_tied(self, tied)
-        _hr_pips(self, pips)
-        _hr_points(self, points)
-        _hr_hands(self, hands)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -83,33 +74,13 @@ class HandResult:
         }
 
 
-_hr_number, _hr_reason, _hr_winner, _hr_tied, _hr_pips, _hr_points, _hr_hands = (
-    HandResult.__dict__[name].__set__
-    for name in ("number", "reason", "winner", "tied", "pips", "points", "hands")
-)
-
-
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class MatchResult:
     winner: int | None
     reason: str  # target | best_of | forfeit | abandoned | cancelled
     scores: tuple[int, ...]
     hands_won: tuple[int, ...]
     forfeited_by: int | None
-
-    def __init__(  # as HandResult's
-        self,
-        winner: int | None,
-        reason: str,
-        scores: tuple[int, ...],
-        hands_won: tuple[int, ...],
-        forfeited_by: int | None,
-    ) -> None:
-        _mr_winner(self, winner)
-        _mr_reason(self, reason)
-        _mr_scores(self, scores)
-        _mr_hands_won(self, hands_won)
-        _mr_forfeited_by(self, forfeited_by)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -121,45 +92,130 @@ class MatchResult:
         }
 
 
-_mr_winner, _mr_reason, _mr_scores, _mr_hands_won, _mr_forfeited_by = (
-    MatchResult.__dict__[name].__set__
-    for name in ("winner", "reason", "scores", "hands_won", "forfeited_by")
-)
+class MustCover(NamedTuple):
+    """The double a seat must cover and the ends that cover it (RULES section 6)."""
+
+    tile: Tile
+    ends: tuple[str, ...]
 
 
-# The double a seat must cover and the ends that cover it (RULES section 6).
-MustCover = tuple[Tile, tuple[str, ...]]
-
-
-class HandState(NamedTuple):
-    """One hand. A NamedTuple, not a frozen dataclass: `apply` builds one per move, and a tuple
-    builds ~6x faster while being just as immutable."""
+@dataclass(frozen=True, slots=True)
+class HandDeal:
+    """What a hand's deal fixed: built once per hand, shared by all of its states."""
 
     number: int
     attempt: int
     opener: int
     dealt: tuple[tuple[Tile, ...], ...]  # each seat's tiles as dealt (the ledger shows them)
     stock: tuple[Tile, ...]  # the undealt tiles in dealt order; draws take from the front
+    # The tile the opener must open with (None: any tile); a snapshot taken after the first
+    # move no longer says, and it no longer matters.
+    opening_tile: Tile | None = field(compare=False)
+    order: tuple[Tile, ...] = field(compare=False)  # tile number -> tile
+    index: dict[Tile, int] = field(compare=False)  # tile -> tile number
+    suits: tuple[int, ...] = field(compare=False)  # pip -> bit set of the tiles carrying it
+    rules: Rules = field(compare=False)  # the ruleset's tables (legal.rules_of)
+
+    @classmethod
+    def of(
+        cls,
+        rules: Rules,
+        number: int,
+        attempt: int,
+        opener: int,
+        dealt: tuple[tuple[Tile, ...], ...],
+        stock: tuple[Tile, ...],
+        opening_tile: Tile | None,
+    ) -> HandDeal:
+        order = tuple(tile for tiles in dealt for tile in tiles) + stock
+        suits = [0] * (rules.ruleset.max_pip + 1)
+        for number_, (low, high) in enumerate(order):
+            suits[low] |= 1 << number_
+            suits[high] |= 1 << number_
+        return cls(
+            number=number,
+            attempt=attempt,
+            opener=opener,
+            dealt=dealt,
+            stock=stock,
+            opening_tile=opening_tile,
+            order=order,
+            index={tile: number_ for number_, tile in enumerate(order)},
+            suits=tuple(suits),
+            rules=rules,
+        )
+
+    def dealt_sets(self) -> tuple[int, ...]:
+        """Each seat's dealt tiles as a bit set."""
+        sets, start = [], 0
+        for tiles in self.dealt:
+            sets.append(((1 << len(tiles)) - 1) << start)
+            start += len(tiles)
+        return tuple(sets)
+
+    def tiles_of(self, tile_set: int) -> tuple[Tile, ...]:
+        """The tiles of a bit set, lowest number first (the order a seat holds them in)."""
+        tiles = []
+        while tile_set:
+            lowest = tile_set & -tile_set
+            tiles.append(self.order[lowest.bit_length() - 1])
+            tile_set ^= lowest
+        return tuple(tiles)
+
+
+class HandState(NamedTuple):
+    """One hand, as of its last move."""
+
+    deal: HandDeal
+    held: tuple[int, ...]  # each seat's tiles now, as a bit set over the deal's tile numbers
     drawn: int  # how many stock tiles have been drawn
-    hands: tuple[tuple[Tile, ...], ...]  # what each seat holds now
     board: Board
     turn: int | None  # None once the hand is over
-    opening_tile: Tile | None  # the tile the opener must open with; None: any tile
     must_cover: MustCover | None
     passes: int  # passes in a row; every seat passing blocks the hand
     moves: tuple[Move, ...]
-    # The turn seat's legal actions: derived from the fields above, kept so that validating a
-    # move and announcing the next turn cost one computation, not three.
+    # The turn seat's legal actions, derived from the fields above by legal.legal_plays when
+    # the state is made: checking a move and announcing the next turn then read one list.
     legal: tuple[LegalAction, ...]
     result: HandResult | None
 
     @property
+    def number(self) -> int:
+        return self.deal.number
+
+    @property
+    def attempt(self) -> int:
+        return self.deal.attempt
+
+    @property
+    def opener(self) -> int:
+        return self.deal.opener
+
+    @property
+    def dealt(self) -> tuple[tuple[Tile, ...], ...]:
+        return self.deal.dealt
+
+    @property
+    def stock(self) -> tuple[Tile, ...]:
+        return self.deal.stock
+
+    @property
+    def opening_tile(self) -> Tile | None:
+        """The tile the opener must open with, until the hand's first move."""
+        return None if self.moves else self.deal.opening_tile
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """What each seat holds now, in the order it holds them."""
+        return tuple(map(self.deal.tiles_of, self.held))
+
+    @property
     def stock_left(self) -> int:
-        return len(self.stock) - self.drawn
+        return len(self.deal.stock) - self.drawn
 
 
 class MatchState(NamedTuple):
-    """The whole match (a NamedTuple for the same reason as HandState)."""
+    """The whole match."""
 
     ruleset: Ruleset
     secret: bytes
@@ -204,29 +260,28 @@ class MatchState(NamedTuple):
 
 
 def new_match(ruleset: Ruleset, secret: bytes) -> MatchState:
-    """A match waiting for its start: no events yet, the deal sealed by `secret`."""
+    """A match waiting for its start: no events yet, the deal sealed by `secret`.
+
+    >>> from domino_api.engine import PRESETS
+    >>> state = new_match(PRESETS["draw"], bytes(32))
+    >>> state.status, state.seq, state.scores
+    ('waiting', 0, (0, 0))
+    """
     if not isinstance(secret, bytes) or len(secret) == 0:
         raise ValueError("the deal secret must be non-empty bytes")
     zeros = (0,) * ruleset.players
-    # tuple.__new__ rather than MatchState(...): the keyword constructor is a Python function.
-    return _new(
-        MatchState,
-        (
-            ruleset,
-            secret,
-            "waiting",
-            0,
-            0,
-            None,
-            0,
-            zeros,
-            zeros,
-            (False,) * ruleset.players,
-            None,
-            (),
-            None,
-        ),
+    return MatchState(
+        ruleset=ruleset,
+        secret=secret,
+        status="waiting",
+        seq=0,
+        game_seq=0,
+        cut=None,
+        hand_number=0,
+        scores=zeros,
+        hands_won=zeros,
+        forfeited=(False,) * ruleset.players,
+        hand=None,
+        history=(),
+        result=None,
     )
-
-
-_new = tuple.__new__

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domino_api.engine.layout import EMPTY_BOARD, Board, place
-from domino_api.engine.rules import legal_actions
+from domino_api.engine.legal import cover_after, legal_actions, open_to
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import HandState, LegalAction, MatchState, MustCover
 from domino_api.engine.tiles import Tile, full_set
@@ -27,10 +27,10 @@ def full_option(option: dict[str, Any]) -> dict[str, Any]:
 def board_dict(board: Board) -> dict[str, Any]:
     return {
         "tiles": [
-            {"tile": list(tile), "end": end, "outer": outer, "spinner": spinner}
-            for tile, end, outer, spinner in board.tiles
+            {"tile": list(p.tile), "end": p.end, "outer": p.outer, "spinner": p.spinner}
+            for p in board.tiles
         ],
-        "ends": [{"end": name, "pips": pip} for name, pip, _ in board.ends],
+        "ends": [{"end": end.name, "pips": end.pip} for end in board.ends],
         "ends_total": board.total,
     }
 
@@ -38,7 +38,7 @@ def board_dict(board: Board) -> dict[str, Any]:
 def _must_cover_dict(must_cover: MustCover | None) -> dict[str, Any] | None:
     if must_cover is None:
         return None
-    return {"tile": list(must_cover[0]), "ends": list(must_cover[1])}
+    return {"tile": list(must_cover.tile), "ends": list(must_cover.ends)}
 
 
 def _seated(state: MatchState, seat: int | None) -> bool:
@@ -47,7 +47,18 @@ def _seated(state: MatchState, seat: int | None) -> bool:
 
 def view(state: MatchState, seat: int | None) -> dict[str, Any]:
     """The view (`ViewOut` in openapi/openapi.json) for `seat` (None: a spectator); the service
-    adds names, presence etc."""
+    adds names, presence etc.
+
+    A seat sees its own tiles and its legal actions; a spectator sees neither, only counts.
+
+    >>> from domino_api.engine import PRESETS, Start, apply, new_match
+    >>> state = apply(new_match(PRESETS["block"], bytes(32)), None, Start("cut")).state
+    >>> mine, watching = view(state, 0), view(state, None)
+    >>> len(mine["you_hand"]), [seat["tiles"] for seat in mine["seats"]], mine["stock"]
+    (7, [7, 7], 14)
+    >>> watching["you_hand"], watching["legal"], watching["turn"]["seat"]
+    (None, [], 0)
+    """
     hand = state.hand
     players = state.ruleset.players
     seated = _seated(state, seat)
@@ -140,7 +151,7 @@ def seat_view(state: MatchState, seat: int) -> SeatView:
     hand = state.hand
     board = EMPTY_BOARD if hand is None else hand.board
     own = () if hand is None else hand.hands[seat]
-    seen = set(own) | {placement[0] for placement in board.tiles}
+    seen = set(own) | {placement.tile for placement in board.tiles}
     return SeatView(
         ruleset=state.ruleset,
         seat=seat,
@@ -167,18 +178,14 @@ def public_history(ruleset: Ruleset, hand: HandState) -> tuple[HistoryEntry, ...
     must_cover: MustCover | None = None
     entries: list[HistoryEntry] = []
     for move in hand.moves:
-        ends = board.ends
-        if must_cover is not None:
-            ends = tuple(e for e in ends if e[0] in must_cover[1])
-        pips = tuple(pip for _, pip, _ in ends)
-        if move.action != "play":
-            entries.append(HistoryEntry(move.seat, move.action, None, None, pips))
-            continue
-        assert move.tile is not None
-        entries.append(HistoryEntry(move.seat, "play", move.tile, move.end, pips))
-        board = place(board, move.tile, move.end, ruleset.layout)
-        must_cover = None
-        if ruleset.cover_doubles and move.tile[0] == move.tile[1]:
-            covers = tuple(e[0] for e in board.ends) if move.end is None else (move.end,)
-            must_cover = (move.tile, covers)
+        pips = tuple(end.pip for end in open_to(board, must_cover))
+        entries.append(
+            HistoryEntry(
+                move.seat, move.action, move.tile if move.action == "play" else None, move.end, pips
+            )
+        )
+        if move.action == "play":
+            assert move.tile is not None
+            board = place(board, move.tile, move.end, ruleset.layout)
+            must_cover = cover_after(ruleset.cover_doubles, board, move.tile, move.end)
     return tuple(entries)

@@ -27,6 +27,7 @@ from domino_api.errors import (
     ServiceError,
     StaleSeq,
     ValidationFailed,
+    engine_status,
     problem,
 )
 from domino_api.inputs import holds_nul
@@ -59,7 +60,8 @@ def problem_of(exc: Exception) -> dict[str, Any]:
     if isinstance(exc, ServiceError):
         return problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
     if isinstance(exc, EngineError):
-        return problem(exc.status, exc.code, exc.code.replace("_", " ").capitalize(), str(exc))
+        status = engine_status(exc.code)
+        return problem(status, exc.code, exc.code.replace("_", " ").capitalize(), str(exc))
     return problem(500, "internal_error", "Internal error", "Something went wrong on our side.")
 
 

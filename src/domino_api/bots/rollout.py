@@ -1,0 +1,79 @@
+"""The planner's playouts: an imagined hand played to its end on the engine's hand reducer.
+
+Every seat follows the rollout policy, a quick Plain: the highest fives score, then a double
+only when it can be covered, then the heaviest tile, then the end that keeps the seat's suits.
+The rules are the engine's own (`engine.hand.act` over `HandState.legal`): nothing here decides
+what is legal, how tiles join the board or what a hand scores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domino_api.engine import LegalAction
+from domino_api.engine.hand import act
+from domino_api.engine.state import HandState
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    gains: list[int]  # points each seat gained in the rest of the hand
+    winner: int | None  # the hand's winner (None: a tied block)
+    moves: int  # actions played: the planner's unit of work
+
+
+def play_out(hand: HandState, first: LegalAction, scores: tuple[int, ...], target: int) -> Outcome:
+    """Play `hand` to its end, its turn seat starting with `first`; `scores` are the match
+    scores before the hand goes on (for a win inside the hand)."""
+    gains = [0] * len(scores)
+    seat = hand.turn
+    option = first
+    moves = 0
+    while seat is not None:
+        moves += 1
+        hand = act(hand, seat, option, 0, None, target - scores[seat] - gains[seat], record=False)
+        if option.points:
+            gains[seat] += option.points
+        result = hand.result
+        if result is not None:
+            if result.winner is not None:
+                gains[result.winner] += result.points
+            return Outcome(gains, result.winner, moves)
+        seat = hand.turn
+        option = rollout_choice(hand)
+    raise AssertionError("a hand in play always has a seat to act")
+
+
+def rollout_choice(hand: HandState) -> LegalAction:
+    """The rollout policy's pick among the turn seat's legal actions: the highest fives score,
+    then a double only when it can be covered, then the heaviest tile (doubles first), then
+    the end whose new pip the seat holds most of."""
+    legal = hand.legal
+    if len(legal) == 1:
+        return legal[0]
+    assert hand.turn is not None
+    deal = hand.deal
+    held = hand.held[hand.turn]
+    suits = deal.suits
+    cover = deal.rules.cover_doubles
+    pips = {end.name: end.pip for end in hand.board.ends}
+    best = legal[0]
+    best_key = -1
+    for option in legal:
+        tile = option.tile
+        assert tile is not None
+        low, high = tile
+        others = held & ~(1 << deal.index[tile])
+        uncoverable = cover and low == high and others and not others & suits[low]
+        pip = pips.get(option.end, high) if option.end is not None else high
+        outer = high if low == pip else low
+        # One number ordered as the preferences are: points, coverable, weight, suits kept.
+        key = (
+            (option.points or 0) * 1_000_000
+            + (0 if uncoverable else 100_000)
+            + (2 * (low + high) + (low == high)) * 100
+            + (others & suits[outer]).bit_count()
+        )
+        if key > best_key:
+            best, best_key = option, key
+    return best

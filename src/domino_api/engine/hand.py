@@ -1,0 +1,242 @@
+"""The hand reducer: one seat action turns a hand into the next hand (RULES sections 5, 6, 8).
+
+It knows nothing of seq numbers beyond the one it is given, of match scores or of events: the
+match reducer (`rules.apply`) wraps it, and the computer players' playouts call it directly,
+so both play by the same rules. A hand that ends comes back closed, with its result.
+"""
+
+from __future__ import annotations
+
+from domino_api.engine.layout import EMPTY_BOARD, Board, place
+from domino_api.engine.legal import Rules, cover_after, legal_plays
+from domino_api.engine.scoring import blocked_outcome, domino_points, hand_pips
+from domino_api.engine.state import (
+    HandDeal,
+    HandResult,
+    HandState,
+    LegalAction,
+    Move,
+    MustCover,
+)
+from domino_api.engine.tiles import Tile
+
+
+def deal_hand(
+    rules: Rules,
+    number: int,
+    attempt: int,
+    opener: int,
+    dealt: tuple[tuple[Tile, ...], ...],
+    stock: tuple[Tile, ...],
+    opening_tile: Tile | None,
+) -> HandState:
+    """A hand as dealt: the opener to play, with `opening_tile` if the opener rule names one."""
+    deal = HandDeal.of(rules, number, attempt, opener, dealt, stock, opening_tile)
+    held = deal.dealt_sets()
+    legal = legal_plays(rules, deal, held[opener], EMPTY_BOARD, None, opening_tile, len(stock))
+    return HandState(
+        deal=deal,
+        held=held,
+        drawn=0,
+        board=EMPTY_BOARD,
+        turn=opener,
+        must_cover=None,
+        passes=0,
+        moves=(),
+        legal=legal,
+        result=None,
+    )
+
+
+def act(
+    hand: HandState,
+    seat: int,
+    option: LegalAction,
+    seq: int,
+    reason: str | None,
+    needs: int,
+    record: bool = True,
+) -> HandState:
+    """The hand after `seat` takes `option`, one of `hand.legal`.
+
+    `seq` numbers the move for the ledger; `needs` is what `seat` still needs to win the match
+    inside the hand (read only with `end_mid_hand`). A playout passes `record=False`: its
+    imagined moves are not kept in `moves`, which nothing in the rules reads."""
+    if option.action == "play":
+        return _play(hand, seat, option, _moves(hand, seq, seat, option, reason, record), needs)
+    if option.action == "draw":
+        return _draw(hand, seat, seq, reason, record)
+    return _pass(hand, seat, _moves(hand, seq, seat, option, reason, record))
+
+
+def _moves(
+    hand: HandState, seq: int, seat: int, option: LegalAction, reason: str | None, record: bool
+) -> tuple[Move, ...]:
+    """The hand's moves with this play or pass (a draw records the tile it drew) appended."""
+    if not record:
+        return hand.moves
+    points = (option.points or 0) if option.action == "play" else None
+    move = Move(
+        seq=seq,
+        seat=seat,
+        action=option.action,
+        tile=option.tile,
+        end=option.end,
+        points=points,
+        reason=reason,
+    )
+    return (*hand.moves, move)
+
+
+def _with_seat(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
+    return (*values[:seat], value, *values[seat + 1 :])
+
+
+def _play(
+    hand: HandState, seat: int, option: LegalAction, moves: tuple[Move, ...], needs: int
+) -> HandState:
+    deal = hand.deal
+    rules = deal.rules
+    tile = option.tile
+    assert tile is not None
+    board = place(hand.board, tile, option.end, rules.layout)
+    held = _with_seat(hand.held, seat, hand.held[seat] & ~(1 << deal.index[tile]))
+    points = option.points or 0
+    if points and rules.end_mid_hand and points >= needs:
+        return close(hand, held, board, moves, 0, "target", seat, 0)
+    if not held[seat]:
+        pips = hand_pips(tuple(map(deal.tiles_of, held)))
+        won = domino_points(rules.ruleset, seat, pips)
+        return close(hand, held, board, moves, 0, "domino", seat, won)
+    must_cover = cover_after(rules.cover_doubles, board, tile, option.end)
+    # A seat that must cover its own double acts again at once.
+    turn = seat if must_cover is not None else rules.following[seat]
+    return _next_turn(hand, held, hand.drawn, board, turn, must_cover, 0, moves)
+
+
+def _draw(hand: HandState, seat: int, seq: int, reason: str | None, record: bool) -> HandState:
+    deal = hand.deal
+    rules = deal.rules
+    number = len(deal.order) - len(deal.stock) + hand.drawn  # the stock's first undrawn tile
+    held = _with_seat(hand.held, seat, hand.held[seat] | 1 << number)
+    tile = deal.order[number]
+    moves = hand.moves
+    if record:
+        drew = Move(
+            seq=seq, seat=seat, action="draw", tile=tile, end=None, points=None, reason=reason
+        )
+        moves = (*moves, drew)
+    drawn = hand.drawn + 1
+    after = _next_turn(hand, held, drawn, hand.board, seat, hand.must_cover, 0, moves)
+    if rules.draw_one and after.legal[0].action != "play":
+        # Draw one: a drawn tile that does not fit is kept and the turn moves on by itself.
+        turn = rules.following[seat]
+        return _next_turn(hand, held, drawn, hand.board, turn, hand.must_cover, 0, moves)
+    return after
+
+
+def _pass(hand: HandState, seat: int, moves: tuple[Move, ...]) -> HandState:
+    rules = hand.deal.rules
+    passes = hand.passes + 1
+    if passes >= rules.players:
+        # Every seat passed in a row: the hand is blocked.
+        pips = hand_pips(hand.hands)
+        winner, points = blocked_outcome(rules.ruleset, pips)
+        return close(hand, hand.held, hand.board, moves, passes, "blocked", winner, points)
+    turn = rules.following[seat]
+    return _next_turn(hand, hand.held, hand.drawn, hand.board, turn, hand.must_cover, passes, moves)
+
+
+def _next_turn(
+    hand: HandState,
+    held: tuple[int, ...],
+    drawn: int,
+    board: Board,
+    turn: int,
+    must_cover: MustCover | None,
+    passes: int,
+    moves: tuple[Move, ...],
+) -> HandState:
+    """The hand going on with `turn` to act, its legal actions worked out."""
+    deal = hand.deal
+    stock_left = len(deal.stock) - drawn
+    legal = legal_plays(deal.rules, deal, held[turn], board, must_cover, None, stock_left)
+    return HandState(
+        deal=deal,
+        held=held,
+        drawn=drawn,
+        board=board,
+        turn=turn,
+        must_cover=must_cover,
+        passes=passes,
+        moves=moves,
+        legal=legal,
+        result=None,
+    )
+
+
+def close(
+    hand: HandState,
+    held: tuple[int, ...],
+    board: Board,
+    moves: tuple[Move, ...],
+    passes: int,
+    reason: str,
+    winner: int | None,
+    points: int,
+) -> HandState:
+    """The hand as it ended: nobody's turn, its result recorded (points before match rules)."""
+    hands = tuple(map(hand.deal.tiles_of, held))
+    result = HandResult(
+        number=hand.deal.number,
+        reason=reason,
+        winner=winner,
+        tied=reason == "blocked" and winner is None,
+        pips=hand_pips(hands),
+        points=points,
+        hands=hands,
+    )
+    return HandState(
+        deal=hand.deal,
+        held=held,
+        drawn=hand.drawn,
+        board=board,
+        turn=None,
+        must_cover=None,
+        passes=passes,
+        moves=moves,
+        legal=(),
+        result=result,
+    )
+
+
+def cut_short(hand: HandState, reason: str) -> HandState:
+    """A hand still in play ended with no winner and no points (forfeit or abandonment)."""
+    return close(hand, hand.held, hand.board, hand.moves, hand.passes, reason, None, 0)
+
+
+def position_hand(
+    rules: Rules,
+    hands: tuple[tuple[Tile, ...], ...],
+    stock: tuple[Tile, ...],
+    board: Board,
+    turn: int,
+    must_cover: MustCover | None,
+) -> HandState:
+    """A hand in mid-play: seats holding `hands`, `stock` undrawn, `board` already laid, `turn`
+    to act. The computer players imagine the hidden tiles this way and play on from there."""
+    deal = HandDeal.of(rules, 0, 0, turn, hands, stock, None)
+    held = deal.dealt_sets()
+    legal = legal_plays(rules, deal, held[turn], board, must_cover, None, len(stock))
+    return HandState(
+        deal=deal,
+        held=held,
+        drawn=0,
+        board=board,
+        turn=turn,
+        must_cover=must_cover,
+        passes=0,
+        moves=(),
+        legal=legal,
+        result=None,
+    )

@@ -1,0 +1,139 @@
+"""The one legal-move generator (RULES sections 4-6): plays, else a draw, else a pass.
+
+A seat's playable tiles are its bit set intersected with the tiles carrying an open end's pip
+(`HandDeal.suits`), so only tiles that fit are ever looked at. Plays are listed tile by tile in
+the order the seat holds them, and for each tile end by end (left, right, up, down).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from domino_api.engine.layout import Board, OpenEnd, fives_points, total_after
+from domino_api.engine.rulesets import Ruleset
+from domino_api.engine.state import (
+    DRAW_ACTION,
+    PASS_ACTION,
+    HandDeal,
+    LegalAction,
+    MatchState,
+    MustCover,
+)
+from domino_api.engine.tiles import Tile, full_set
+
+END_NAMES = ("left", "right", "up", "down")
+ONLY_DRAW = (DRAW_ACTION,)
+ONLY_PASS = (PASS_ACTION,)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """What the generator and the reducer read from a ruleset, worked out once per ruleset."""
+
+    ruleset: Ruleset
+    players: int
+    layout: str
+    fives: bool
+    cover_doubles: bool
+    may_draw: bool
+    draw_one: bool
+    end_mid_hand: bool
+    following: tuple[int, ...]  # the seat after each seat
+    # The plays worth no points, one object per (end, tile), shared by every legal list.
+    plain_plays: dict[str | None, dict[Tile, LegalAction]]
+
+
+@cache
+def rules_of(ruleset: Ruleset) -> Rules:
+    tiles = full_set(ruleset.max_pip)
+    return Rules(
+        ruleset=ruleset,
+        players=ruleset.players,
+        layout=ruleset.layout,
+        fives=ruleset.play_scoring == "fives",
+        cover_doubles=ruleset.cover_doubles,
+        may_draw=ruleset.draw != "none",
+        draw_one=ruleset.draw == "one",
+        end_mid_hand=ruleset.end_mid_hand and ruleset.best_of is None,
+        following=(*range(1, ruleset.players), 0),
+        plain_plays={
+            end: {tile: LegalAction(action="play", tile=tile, end=end, points=0) for tile in tiles}
+            for end in (None, *END_NAMES)
+        },
+    )
+
+
+def open_to(board: Board, must_cover: MustCover | None) -> tuple[OpenEnd, ...]:
+    """The ends a seat may play on: all open ends, or only those covering the double."""
+    if must_cover is None:
+        return board.ends
+    return tuple(end for end in board.ends if end.name in must_cover.ends)
+
+
+def cover_after(cover_doubles: bool, board: Board, tile: Tile, end: str | None) -> MustCover | None:
+    """The double a seat must cover after playing `tile` on `end` (RULES section 6): with
+    `cover_doubles`, every double; on any of an opening double's ends, else the end it joined
+    (which the double now exposes)."""
+    if not cover_doubles or tile[0] != tile[1]:
+        return None
+    ends = tuple(open_end.name for open_end in board.ends) if end is None else (end,)
+    return MustCover(tile=tile, ends=ends)
+
+
+def legal_plays(
+    rules: Rules,
+    deal: HandDeal,
+    held: int,
+    board: Board,
+    must_cover: MustCover | None,
+    opening_tile: Tile | None,
+    stock_left: int,
+) -> tuple[LegalAction, ...]:
+    """Every legal action of the seat holding the bit set `held` (RULES section 5)."""
+    if not board.tiles:
+        openers = deal.tiles_of(held) if opening_tile is None else (opening_tile,)
+        return tuple(_play(rules, board, tile, None) for tile in openers)
+    ends = board.ends if must_cover is None else open_to(board, must_cover)
+    suits = deal.suits
+    fitting = 0
+    for end in ends:
+        fitting |= suits[end.pip]
+    playable = held & fitting
+    if not playable:
+        return ONLY_DRAW if rules.may_draw and stock_left > 0 else ONLY_PASS
+    plays = []
+    order = deal.order
+    while playable:  # the playable tiles, lowest tile number (the seat's order) first
+        lowest = playable & -playable
+        playable ^= lowest
+        tile = order[lowest.bit_length() - 1]
+        for end in ends:
+            if end.pip in tile:
+                plays.append(_play(rules, board, tile, end.name))
+    return tuple(plays)
+
+
+def _play(rules: Rules, board: Board, tile: Tile, end: str | None) -> LegalAction:
+    """A play and its points; those worth none are the ruleset's shared objects."""
+    if rules.fives:
+        points = fives_points(total_after(board, tile, end, rules.layout))
+        if points:
+            return LegalAction(action="play", tile=tile, end=end, points=points)
+    return rules.plain_plays[end][tile]
+
+
+def legal_actions(state: MatchState, seat: int | None) -> tuple[LegalAction, ...]:
+    """The legal actions of `seat` now; empty unless it is that seat's turn.
+
+    >>> from domino_api.engine import PRESETS, Start, apply, new_match
+    >>> state = apply(new_match(PRESETS["block"], bytes(32)), None, Start("cut")).state
+    >>> [option.tile for option in legal_actions(state, 0)][:3]
+    [(0, 0), (1, 4), (5, 6)]
+    >>> legal_actions(state, 1)
+    ()
+    """
+    hand = state.hand
+    if state.status != "playing" or hand is None or seat is None or hand.turn != seat:
+        return ()
+    return hand.legal

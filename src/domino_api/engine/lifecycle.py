@@ -1,0 +1,205 @@
+"""A match's life around its moves: the start, each deal, the end of a hand and of the match,
+forfeits and abandonment (RULES sections 8-10)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from domino_api.engine import events
+from domino_api.engine.actions import ABANDON_REASONS, FORFEIT_CAUSES, Abandon, Forfeit, Start
+from domino_api.engine.deal import check_cut
+from domino_api.engine.errors import (
+    HandInProgress,
+    IllegalMove,
+    MatchInProgress,
+    MatchNotStarted,
+    MatchOver,
+    SeatForfeited,
+)
+from domino_api.engine.events import Event, Transition
+from domino_api.engine.hand import cut_short, deal_hand
+from domino_api.engine.legal import rules_of
+from domino_api.engine.openers import open_hand
+from domino_api.engine.scoring import match_winner
+from domino_api.engine.state import HandState, MatchResult, MatchState
+
+OVER = frozenset({"finished", "abandoned", "cancelled"})
+
+
+def refuse_if_over(state: MatchState) -> None:
+    if state.status in OVER:
+        raise MatchOver(f"the match is over ({state.status})")
+
+
+def start(state: MatchState, action: Start) -> Transition:
+    if state.status != "waiting":
+        refuse_if_over(state)
+        raise MatchInProgress("the match has already started")
+    return _deal(state._replace(cut=check_cut(action.cut)), started=True)
+
+
+def next_hand(state: MatchState) -> Transition:
+    if state.status != "hand_over":
+        if state.status == "waiting":
+            raise MatchNotStarted("the match has not started yet")
+        if state.status == "playing":
+            raise HandInProgress("the current hand is still being played")
+        refuse_if_over(state)
+    return _deal(state, started=False)
+
+
+def _deal(state: MatchState, started: bool) -> Transition:
+    """Deal the next hand (reshuffling as the opener rule says) and give the opener the turn."""
+    assert state.cut is not None
+    number = state.hand_number + 1
+    previous = state.hand
+    opening = open_hand(state.ruleset, state.secret, state.cut, number, previous)
+    hand = deal_hand(
+        rules_of(state.ruleset),
+        number=number,
+        attempt=opening.attempt,
+        opener=opening.opener,
+        dealt=opening.deal.hands,
+        stock=opening.deal.stock,
+        opening_tile=opening.opening_tile,
+    )
+    first = state.seq + 1 if started else state.seq
+    last = first + 2
+    dealt = state._replace(
+        status="playing",
+        seq=last,
+        game_seq=last,
+        hand_number=number,
+        hand=hand,
+        history=state.history if previous is None else (*state.history, previous),
+        result=None,
+    )
+
+    def build() -> tuple[Event, ...]:
+        opened = (events.hand_started(last - 1, hand), events.turn(last, hand))
+        return (events.match_started(first, dealt), *opened) if started else opened
+
+    return Transition(dealt, build)
+
+
+def end_hand(
+    state: MatchState,
+    closed: HandState,
+    seq: int,
+    scores: tuple[int, ...],
+    before: Callable[[], list[Event]],
+) -> Transition:
+    """Score the closed hand and decide whether the match ends. `before` builds the events of
+    the move that ended it, the last numbered `seq`; `scores` count that move's own points."""
+    result = closed.result
+    assert result is not None
+    hands_won = state.hands_won
+    scored_seq = None
+    if result.winner is not None:
+        hands_won = _add(hands_won, result.winner, 1)
+        if result.points:
+            scores = _add(scores, result.winner, result.points)
+            seq = scored_seq = seq + 1
+    ended_seq = seq = seq + 1
+    decided = (result.winner, "target") if result.reason == "target" else None
+    decided = decided or match_winner(state.ruleset, scores, hands_won)
+    match_result = None
+    if decided is not None:
+        match_result = MatchResult(
+            winner=decided[0],
+            reason=decided[1],
+            scores=scores,
+            hands_won=hands_won,
+            forfeited_by=None,
+        )
+        seq += 1
+    ended = state._replace(
+        status="hand_over" if match_result is None else "finished",
+        seq=seq,
+        game_seq=seq,
+        scores=scores,
+        hands_won=hands_won,
+        hand=closed,
+        result=match_result,
+    )
+
+    def build() -> tuple[Event, ...]:
+        happened = before()
+        if scored_seq is not None:
+            assert result.winner is not None
+            score = scores[result.winner]
+            happened.append(
+                events.scored(scored_seq, result.winner, result.points, score, result.reason)
+            )
+        happened.append(events.hand_ended(ended_seq, result))
+        if match_result is not None:
+            happened.append(events.match_ended(ended_seq + 1, match_result))
+        return tuple(happened)
+
+    return Transition(ended, build)
+
+
+def _add(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
+    return (*values[:seat], values[seat] + amount, *values[seat + 1 :])
+
+
+def _cut_short(state: MatchState, reason: str, seq: int, happened: list[Event]) -> HandState | None:
+    """End a hand still in play with no winner and no points (forfeit or abandonment)."""
+    hand = state.hand
+    if state.status != "playing" or hand is None:
+        return hand
+    closed = cut_short(hand, reason)
+    assert closed.result is not None
+    happened.append(events.hand_ended(seq, closed.result))
+    return closed
+
+
+def forfeit(state: MatchState, action: Forfeit) -> Transition:
+    refuse_if_over(state)
+    seat = action.seat
+    if type(seat) is not int or not 0 <= seat < state.ruleset.players:
+        raise IllegalMove(f"there is no seat {seat!r}")
+    if action.cause not in FORFEIT_CAUSES:
+        raise IllegalMove(f"forfeit cause must be one of {list(FORFEIT_CAUSES)}")
+    if state.forfeited[seat]:
+        raise SeatForfeited(f"seat {seat} has already forfeited")
+    seq = state.seq + 1
+    happened = [events.forfeit(seq, seat, action.cause)]
+    forfeited = (*state.forfeited[:seat], True, *state.forfeited[seat + 1 :])
+    if state.ruleset.players > 2:
+        # The seat goes to the computer for good and the match goes on (RULES section 9).
+        moved_on = state._replace(seq=seq, game_seq=seq, forfeited=forfeited)
+        return Transition(moved_on, tuple(happened))
+    hand = _cut_short(state, "forfeit", seq + 1, happened)
+    seq = happened[-1].seq + 1
+    result = MatchResult(
+        winner=1 - seat,
+        reason="forfeit",
+        scores=state.scores,
+        hands_won=state.hands_won,
+        forfeited_by=seat,
+    )
+    happened.append(events.match_ended(seq, result))
+    finished = state._replace(
+        status="finished", seq=seq, game_seq=seq, forfeited=forfeited, hand=hand, result=result
+    )
+    return Transition(finished, tuple(happened))
+
+
+def abandon(state: MatchState, action: Abandon) -> Transition:
+    refuse_if_over(state)
+    if action.reason not in ABANDON_REASONS:
+        raise IllegalMove(f"abandon reason must be one of {list(ABANDON_REASONS)}")
+    happened: list[Event] = []
+    hand = _cut_short(state, "abandoned", state.seq + 1, happened)
+    seq = (happened[-1].seq if happened else state.seq) + 1
+    result = MatchResult(
+        winner=None,
+        reason=action.reason,
+        scores=state.scores,
+        hands_won=state.hands_won,
+        forfeited_by=None,
+    )
+    happened.append(events.match_ended(seq, result))
+    over = state._replace(status=action.reason, seq=seq, game_seq=seq, hand=hand, result=result)
+    return Transition(over, tuple(happened))

@@ -1,0 +1,136 @@
+"""Compatibility records: what the engine produced at f5d0777 for fixed seeds, replayed now.
+
+For every preset (and every player count a preset allows, and the overrides a preset offers)
+40 matches are played by seeded random choices over `legal_actions`, plus two by Plain from its
+`seat_view`. Each match gives its ledger (kept whole) and a SHA-256 over every step's snapshot
+(`to_json`), the step's events (`Event.to_json`), every seat's and a spectator's `view` and the
+legal list: a byte that moves anywhere changes the digest. The deal vectors are kept whole.
+
+    .venv/bin/python -m tests.engine.compat   # rewrites tests/engine/fixtures/ (only on purpose)
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from domino_api.bots.plain import PlainStrategy
+from domino_api.engine import (
+    NextHand,
+    Start,
+    apply,
+    from_json,
+    ledger,
+    legal_actions,
+    make_ruleset,
+    new_match,
+    seat_view,
+    to_json,
+    view,
+)
+from domino_api.engine.vectors import published_vectors
+
+FIXTURES = Path(__file__).parent / "fixtures"
+MATCHES = 40
+PLAIN_MATCHES = 2
+# Matches whose every step is digested whole (snapshot, its round trip and every view); the
+# others digest each step's events and the final snapshot, which keeps the test quick.
+FULL_MATCHES = 4
+
+# (file stem, preset, overrides)
+VARIANTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("all-fives", "all-fives", {}),
+    ("all-fives-hand9", "all-fives", {"hand_size": 9}),
+    (
+        "all-fives-any",
+        "all-fives",
+        {"first_opener": "seat_zero_any", "next_opener": "alternate_any"},
+    ),
+    ("house-nines-2", "house-nines", {"players": 2}),
+    ("house-nines-3", "house-nines", {"players": 3}),
+    ("house-nines-4", "house-nines", {}),
+    ("draw-50", "draw-50", {}),
+    ("draw", "draw", {}),
+    ("block", "block", {}),
+    ("classic", "classic", {}),
+    ("classic-draw-one", "classic", {"draw": "one"}),
+    ("classic-best-of-3", "classic", {"best_of": 3}),
+    ("classic-alternate", "classic", {"next_opener": "alternate_any"}),
+)
+
+
+def _dump(value: object) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def play(stem: str, preset: str, options: dict[str, Any], index: int) -> tuple[str, dict[str, Any]]:
+    """One match: (hex digest of every step, its ledger)."""
+    rules = make_ruleset(preset, options)
+    secret = hashlib.sha256(f"compat|{stem}|{index}".encode()).digest()
+    rng = random.Random(f"compat:{stem}:{index}")
+    plain = PlainStrategy() if index >= MATCHES else None
+    full = plain is not None or index < FULL_MATCHES
+    digest = hashlib.sha256()
+    state = new_match(rules, secret)
+    transition = apply(state, None, Start(f"cut-{stem}-{index}"))
+    while True:
+        state = transition.state
+        digest.update(_dump([event.to_json() for event in transition.events]))
+        over = state.status not in ("playing", "hand_over")
+        if full or over:
+            snapshot = to_json(state)
+            digest.update(_dump(snapshot))
+            digest.update(_dump(to_json(from_json(snapshot))))
+            for seat in (None, *range(rules.players)):
+                digest.update(_dump(view(state, seat)))
+        if over:
+            break
+        if state.status == "hand_over":
+            transition = apply(state, None, NextHand())
+            continue
+        seat = state.turn
+        assert seat is not None
+        legal = legal_actions(state, seat)
+        if full:
+            digest.update(_dump([option.to_dict() for option in legal]))
+        if plain is not None:
+            action, reason = plain.choose(seat_view(state, seat), rng)
+            digest.update(reason.encode())
+            transition = apply(state, seat, action)
+        else:
+            transition = apply(state, seat, rng.choice(legal))
+    return digest.hexdigest(), ledger(state, match_id=f"compat-{stem}-{index}")
+
+
+def record(stem: str, preset: str, options: dict[str, Any]) -> dict[str, Any]:
+    digests, ledgers = [], []
+    for index in range(MATCHES + PLAIN_MATCHES):
+        step_digest, match_ledger = play(stem, preset, options, index)
+        digests.append(step_digest)
+        ledgers.append(match_ledger)
+    return {"preset": preset, "options": options, "digests": digests, "ledgers": ledgers}
+
+
+def deal_vectors() -> dict[str, Any]:
+    reference = json.loads((Path(__file__).parent / "deal-vectors.json").read_text())["vectors"]
+    return published_vectors(reference)
+
+
+def write() -> None:
+    FIXTURES.mkdir(exist_ok=True)
+    for stem, preset, options in VARIANTS:
+        data = _dump(record(stem, preset, options))
+        (FIXTURES / f"{stem}.json.gz").write_bytes(gzip.compress(data, mtime=0))
+    (FIXTURES / "deal-vectors.json.gz").write_bytes(gzip.compress(_dump(deal_vectors()), mtime=0))
+
+
+def stored(stem: str) -> bytes:
+    return gzip.decompress((FIXTURES / f"{stem}.json.gz").read_bytes())
+
+
+if __name__ == "__main__":
+    write()
