@@ -70,19 +70,24 @@ def openapi_text() -> str:
 @app.command()
 def openapi(
     out: Path = typer.Option(OPENAPI_PATH, help="Where to write the document"),
-    check: bool = typer.Option(False, help="Fail when the committed document differs"),
+    check: bool = typer.Option(False, help="Fail when the committed documents differ"),
 ) -> None:
-    """Write (or --check) the OpenAPI document generated from the app."""
-    text = openapi_text()
+    """Write (or --check) openapi.json and asyncapi.yaml's schemas, generated from the app."""
+    from domino_api.realtime.asyncapi import ASYNCAPI_PATH, render
+
+    documents = {out: openapi_text(), ASYNCAPI_PATH: render(ASYNCAPI_PATH.read_text())}
     if check:
-        if not out.exists() or out.read_text() != text:
-            typer.echo(f"{out} is out of date: run 'domino-api openapi' and commit it.", err=True)
+        stale = [p for p, text in documents.items() if not p.exists() or p.read_text() != text]
+        for path in stale:
+            typer.echo(f"{path} is out of date: run 'domino-api openapi' and commit it.", err=True)
+        if stale:
             raise typer.Exit(1)
-        typer.echo(f"{out} is up to date")
+        typer.echo(f"{', '.join(map(str, documents))} are up to date")
         return
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text)
-    typer.echo(f"wrote {out}")
+    for path, text in documents.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        typer.echo(f"wrote {path}")
 
 
 def _register_optional() -> None:

@@ -259,20 +259,7 @@ class ViewOut(BaseModel):
     rematch_match_id: str | None = None
 
 
-class EventOut(BaseModel):
-    seq: int
-    type: str
-    at: str
-    data: dict[str, Any]
-
-
-class EventsOut(BaseModel):
-    events: list[EventOut]
-
-
-class MoveOut(BaseModel):
-    view: ViewOut
-    events: list[EventOut]
+# EventsOut and MoveOut live in matches/event_models.py, beside the event types.
 
 
 class RulesetOut(BaseModel):

@@ -7,7 +7,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from domino_api.errors import Problem
-from domino_api.matches.schemas import EndName, EventOut, TileIn, ViewOut
+from domino_api.matches.event_models import AnyEvent
+from domino_api.matches.schemas import EndName, TileIn, ViewOut
 
 # A client's own id for a request, echoed in its ack or error.
 ClientId = Annotated[str, Field(min_length=1, max_length=64)] | int
@@ -108,7 +109,7 @@ class EventMessage(BaseModel):
     """One event, filtered for the viewing seat, in seq order without gaps."""
 
     type: Literal["event"]
-    event: EventOut
+    event: AnyEvent
 
 
 class AckMessage(BaseModel):
