@@ -16,7 +16,7 @@ from domino_api.deps import (
     client_address,
     driver_pool,
 )
-from domino_api.errors import PROBLEM_RESPONSES, ValidationFailed
+from domino_api.errors import ValidationFailed
 from domino_api.matches import fast, service
 from domino_api.matches.event_models import EventsOut, MessageEvent, MoveOut
 from domino_api.matches.schemas import (
@@ -33,33 +33,60 @@ from domino_api.matches.schemas import (
     VerifyOut,
     ViewOut,
 )
+from domino_api.problems import AUTH, BODY, MATCH, problems
 from domino_api.ratelimit import RateLimiter
 from domino_api.responses import FastJSONResponse
 from domino_api.store.db import transaction
 
-router = APIRouter(prefix="/v1", tags=["matches"], responses=PROBLEM_RESPONSES)
+router = APIRouter(prefix="/v1", tags=["matches"])
 
 MatchId = Annotated[str, Path(max_length=36, description="The match id")]
 SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="Which of your seats to see from")]
 IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
 
-PROBLEMS = PROBLEM_RESPONSES
 
-
-@router.get("/rulesets", summary="Every preset with its parameters and allowed overrides")
+@router.get(
+    "/rulesets",
+    summary="Every preset with its parameters and allowed overrides",
+    responses=problems(*AUTH),
+)
 async def rulesets(_: CurrentPlayer) -> RulesetsOut:
+    """Every preset with all its parameters and its `overrides`: each overridable parameter with the
+    values it allows (RULES.md section 3).
+    """
     return RulesetsOut.model_validate({"rulesets": engine.ruleset_catalog()})
 
 
-@router.post("/matches", status_code=201, summary="Create a match", responses=PROBLEMS)
+@router.post(
+    "/matches",
+    status_code=201,
+    summary="Create a match",
+    responses=problems(*BODY, *AUTH, "bad_options", "unknown_ruleset"),
+)
 async def create_match(
     body: MatchCreate, player: CurrentPlayer, db: Db, clock: ClockDep
 ) -> ViewOut:
+    """Create a match; the caller is the host at seat 0. `seats` lists every seat: an open human
+    seat, a seat the host also holds (hot-seat play), or a computer. The answer is the host's
+    view with the 4-digit `code` others join by and the deal's `commitment`.
+    """
     async with transaction(db) as session:
         return ViewOut(**await service.create_match(session, clock, player, body))
 
 
-@router.post("/matches/join", summary="Join a match by its 4-digit code", responses=PROBLEMS)
+@router.post(
+    "/matches/join",
+    summary="Join a match by its 4-digit code",
+    responses=problems(
+        *BODY,
+        *AUTH,
+        "code_not_found",
+        "match_full",
+        "seat_in_use",
+        "match_in_progress",
+        "rate_limited",
+    ),
+)
 async def join(
     body: JoinBody,
     request: Request,
@@ -68,6 +95,10 @@ async def join(
     clock: ClockDep,
     settings: SettingsDep,
 ) -> ViewOut:
+    """Take a seat by the match's 4-digit number. Joining again returns the same seat; a caller with
+    the name of a seat's holder takes that seat over when the holder has not been seen for 30 s.
+    Rate-limited per client address.
+    """
     limiter: RateLimiter | None = getattr(request.app.state, "join_limiter", None)
     if limiter is None:
         limiter = RateLimiter(settings.join_rate_limit, settings.rate_window_s)
@@ -77,7 +108,20 @@ async def join(
         return ViewOut(**await service.join(session, clock, player, body.code))
 
 
-@router.post("/matches/{match_id}/start", summary="Host: cut and deal hand 1", responses=PROBLEMS)
+@router.post(
+    "/matches/{match_id}/start",
+    summary="Host: cut and deal hand 1",
+    responses=problems(
+        *BODY,
+        *MATCH,
+        "not_seated",
+        "not_host",
+        "match_in_progress",
+        "match_over",
+        "seats_empty",
+        "bad_cut",
+    ),
+)
 async def start(
     match_id: MatchId,
     request: Request,
@@ -86,6 +130,9 @@ async def start(
     clock: ClockDep,
     body: StartBody | None = None,
 ) -> ViewOut:
+    """Host only: fix the cut and deal hand 1. With `fill_with_bots`, open human seats become
+    `planner` seats; otherwise an open seat is `409 seats_empty`.
+    """
     body = body or StartBody()
     cut, fill = body.cut, body.fill_with_bots
     step = partial(service.start_on, cut=cut, fill_with_bots=fill)
@@ -96,10 +143,17 @@ async def start(
         return ViewOut(**await service.start(session, clock, player, match_id, cut, fill))
 
 
-@router.get("/matches/{match_id}", summary="Your view of a match", responses=PROBLEMS)
+@router.get(
+    "/matches/{match_id}",
+    summary="Your view of a match",
+    responses=problems(*MATCH, "not_seated", "not_your_seat"),
+)
 async def get_match(
     match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep, seat: SeatQuery = None
 ) -> ViewOut:
+    """The caller's view of the match: its own tiles, the public table, its legal actions. `seat`
+    picks which of the caller's seats to see from (default: the lowest).
+    """
     async with transaction(db) as session:
         return ViewOut(**await service.get_view(session, clock, player, match_id, seat))
 
@@ -107,8 +161,18 @@ async def get_match(
 @router.post(
     "/matches/{match_id}/moves",
     summary="Play, draw or pass",
-    responses=PROBLEMS,
     response_model=MoveOut,
+    responses=problems(
+        *BODY,
+        *MATCH,
+        "not_seated",
+        "not_your_seat",
+        "stale_seq",
+        "not_your_turn",
+        "illegal_move",
+        "match_over",
+        "match_not_started",
+    ),
 )
 async def move(
     match_id: MatchId,
@@ -119,6 +183,10 @@ async def move(
     clock: ClockDep,
     idempotency_key: IdemKey = None,
 ) -> FastJSONResponse:
+    """Play, draw or pass, with the `seq` the client last saw. The answer is the mover's view and
+    every event the move caused (the computers' replies included), as the mover's seat may see
+    them. With `Idempotency-Key`, the same key again returns the first answer.
+    """
     # The hottest route: its answer is sent as built (see FastJSONResponse).
     if idempotency_key is None:
         step = partial(service.play_move, body=body)
@@ -130,7 +198,13 @@ async def move(
     return FastJSONResponse(answer)
 
 
-@router.post("/matches/{match_id}/hands", summary="Start the next hand", responses=PROBLEMS)
+@router.post(
+    "/matches/{match_id}/hands",
+    summary="Start the next hand",
+    responses=problems(
+        *BODY, *MATCH, "not_seated", "not_your_seat", "match_not_started", "match_over"
+    ),
+)
 async def next_hand(
     match_id: MatchId,
     request: Request,
@@ -139,6 +213,9 @@ async def next_hand(
     clock: ClockDep,
     body: NextHandBody | None = None,
 ) -> ViewOut:
+    """Any seated player starts the next hand once a hand is over; if it has already started, the
+    answer is the view as it is.
+    """
     seat = body.seat if body else None
     step = partial(service.next_hand_on, seat=seat)
     answer = await fast.attempt(driver_pool(request), clock, player, match_id, "next_hand", step)
@@ -151,7 +228,7 @@ async def next_hand(
 @router.put(
     "/matches/{match_id}/seats/{seat}/autopilot",
     summary="Host: let the computer play a seat",
-    responses=PROBLEMS,
+    responses=problems(*MATCH, "not_seated", "not_host", "match_over"),
 )
 async def autopilot_on(
     match_id: MatchId,
@@ -160,6 +237,7 @@ async def autopilot_on(
     db: Db,
     clock: ClockDep,
 ) -> ViewOut:
+    """Host only: the computer plays for a human seat until its holder takes it back."""
     async with transaction(db) as session:
         return ViewOut(**await service.set_autopilot(session, clock, player, match_id, seat, True))
 
@@ -167,7 +245,7 @@ async def autopilot_on(
 @router.delete(
     "/matches/{match_id}/seats/{seat}/autopilot",
     summary="Take a seat back from the computer",
-    responses=PROBLEMS,
+    responses=problems(*MATCH, "not_seated", "not_your_seat", "match_over", "seat_forfeited"),
 )
 async def autopilot_off(
     match_id: MatchId,
@@ -176,43 +254,73 @@ async def autopilot_off(
     db: Db,
     clock: ClockDep,
 ) -> ViewOut:
+    """The seat's holder (or the host) takes the seat back from the computer; a forfeited seat stays
+    with it.
+    """
     async with transaction(db) as session:
         return ViewOut(**await service.set_autopilot(session, clock, player, match_id, seat, False))
 
 
 @router.post(
-    "/matches/{match_id}/messages", status_code=201, summary="Table talk", responses=PROBLEMS
+    "/matches/{match_id}/messages",
+    status_code=201,
+    summary="Table talk",
+    responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat"),
 )
 async def post_message(
     match_id: MatchId, body: MessageBody, player: CurrentPlayer, db: Db, clock: ClockDep
 ) -> MessageEvent:
+    """Table talk (1-500 characters), sent to every seat as a `message` event; it never makes a move
+    stale.
+    """
     async with transaction(db) as session:
         event = await service.message(session, clock, player, match_id, body.text, body.seat)
         return MessageEvent.model_validate(event)
 
 
-@router.post("/matches/{match_id}/resign", summary="Resign your seat", responses=PROBLEMS)
+@router.post(
+    "/matches/{match_id}/resign",
+    summary="Resign your seat",
+    responses=problems(
+        *BODY, *MATCH, "not_seated", "not_your_seat", "match_over", "seat_forfeited"
+    ),
+)
 async def resign(
     match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep, body: SeatBody | None = None
 ) -> ViewOut:
+    """The caller's seat forfeits (RULES.md section 9). When it was the last human seat, the match
+    is abandoned.
+    """
     seat = body.seat if body else None
     async with transaction(db) as session:
         return ViewOut(**await service.resign(session, clock, player, match_id, seat))
 
 
-@router.post("/matches/{match_id}/ready", summary="Tournament check-in", responses=PROBLEMS)
+@router.post(
+    "/matches/{match_id}/ready",
+    summary="Tournament check-in",
+    responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress"),
+)
 async def ready(
     match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep, body: SeatBody | None = None
 ) -> ViewOut:
+    """Tournament check-in: the match starts by itself once both seats are ready."""
     seat = body.seat if body else None
     async with transaction(db) as session:
         return ViewOut(**await service.ready(session, clock, player, match_id, seat))
 
 
-@router.post("/matches/{match_id}/rematch", summary="Opt in to a rematch", responses=PROBLEMS)
+@router.post(
+    "/matches/{match_id}/rematch",
+    summary="Opt in to a rematch",
+    responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress"),
+)
 async def rematch(
     match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep, body: SeatBody | None = None
 ) -> ViewOut:
+    """Opt in to a rematch once the match is over; when every human seat has, a new match with the
+    same seats and ruleset is created and announced (`rematch_created`).
+    """
     seat = body.seat if body else None
     async with transaction(db) as session:
         return ViewOut(**await service.rematch(session, clock, player, match_id, seat))
@@ -222,6 +330,7 @@ async def rematch(
     "/matches/{match_id}/events",
     summary="Events after a seq, as you may see them",
     response_model=EventsOut,
+    responses=problems(*MATCH, "not_seated", "not_your_seat"),
 )
 async def list_events(
     match_id: MatchId,
@@ -232,6 +341,9 @@ async def list_events(
     seat: SeatQuery = None,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
 ) -> FastJSONResponse:
+    """The events after `after`, in `seq` order, each as the caller's seat may see it (the events
+    list of docs/API.md; `data`'s shape is chosen by `type`).
+    """
     async with transaction(db) as session:
         rows = await service.events(session, clock, player, match_id, after, seat, limit)
     # Sent as built, like the move answers: tests/api/test_event_schemas.py holds every event
@@ -242,17 +354,27 @@ async def list_events(
 @router.get(
     "/matches/{match_id}/ledger",
     summary="The full record of a finished match",
-    responses=PROBLEMS,
+    responses=problems(*MATCH, "ledger_sealed"),
 )
 async def get_ledger(
     match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep
 ) -> LedgerOut:
+    """The full record of a finished, abandoned or cancelled match: every deal, secret and move, to
+    check the sealed deal and the scores (`domino-api verify-ledger`).
+    """
     async with transaction(db) as session:
         return LedgerOut.model_validate(await service.ledger(session, clock, player, match_id))
 
 
-@router.post("/deals/verify", summary="Recompute a sealed deal from its secret and cut")
+@router.post(
+    "/deals/verify",
+    summary="Recompute a sealed deal from its secret and cut",
+    responses=problems(*BODY, *AUTH),
+)
 async def verify_deal(body: VerifyBody, _: CurrentPlayer) -> VerifyOut:
+    """Recompute a sealed deal from its secret and cut (RULES.md section 11), and check the secret
+    against the commitment.
+    """
     size = (body.max_pip + 1) * (body.max_pip + 2) // 2
     if body.players * body.hand_size > size:
         raise ValidationFailed(
