@@ -110,7 +110,10 @@ async def leaderboard(
     ruleset: str,
     _: CurrentPlayer,
     db: Db,
-    opponent: Literal["plain", "planner", "human"] = Query("planner"),
+    opponent: Literal["plain", "planner", "human"] = Query(
+        "planner",
+        description="The opponent kind (default `planner`; the answer's `opponent` says which)",
+    ),
 ) -> LeaderboardOut:
     """The top 10 players of a preset against one kind of opponent, by best final score
     (docs/API.md, Leaderboards).
