@@ -170,6 +170,10 @@ class BotClient:
             self.hand_events = await self._fetch_hand_events(int(view["seq"]))
         if view["status"] == "hand_over":
             await self._send(socket, {"type": "next_hand"})
+        elif view["status"] == "waiting" and view.get("tournament"):
+            # A tournament match starts once both seats have checked in (RULES 9, seed 004).
+            if not view["seats"][self.seat]["ready"]:
+                await self._send(socket, {"type": "ready"})
         elif view["turn"] and view["turn"]["seat"] == self.seat and view["legal"]:
             await self._move(socket, view["legal"])
         return None
@@ -205,6 +209,8 @@ class BotClient:
         return current_hand_events(events)
 
     async def _on_event(self, socket: Any, event: dict[str, Any]) -> str | None:
+        if self.after is not None and event["seq"] <= self.after:
+            return None  # a resume's missed event the snapshot before it already holds
         self.after = event["seq"]
         data, kind = event["data"], event["type"]
         if kind == "hand_started":

@@ -45,6 +45,15 @@ class MoveMessage(ClientMessage):
     seat: SeatField = None
 
 
+class StartMessage(ClientMessage):
+    """Host: cut and deal hand 1; the same body as POST /v1/matches/{id}/start."""
+
+    type: Literal["start"]
+    id: ClientId
+    cut: str | None = Field(default=None, max_length=64)
+    fill_with_bots: bool = False
+
+
 class NextHandMessage(ClientMessage):
     type: Literal["next_hand"]
     id: ClientId
@@ -86,6 +95,7 @@ class PingMessage(ClientMessage):
 AnyClientMessage = Annotated[
     AuthMessage
     | MoveMessage
+    | StartMessage
     | NextHandMessage
     | ReadyMessage
     | ResignMessage
@@ -95,11 +105,22 @@ AnyClientMessage = Annotated[
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGES: TypeAdapter[Any] = TypeAdapter(AnyClientMessage)
-CLIENT_TYPES = ("auth", "move", "next_hand", "ready", "resign", "rematch", "message", "ping")
+CLIENT_TYPES = (
+    "auth",
+    "move",
+    "start",
+    "next_hand",
+    "ready",
+    "resign",
+    "rematch",
+    "message",
+    "ping",
+)
 
 
 class SnapshotMessage(BaseModel):
-    """First message without `after`: the viewing seat's view."""
+    """First message on every connection: the viewing seat's view as it is now (with `after=N`
+    the events after N follow; those up to the view's seq are already reflected in it)."""
 
     type: Literal["snapshot"]
     view: ViewOut
@@ -151,6 +172,7 @@ SERVER_MESSAGES: dict[str, type[BaseModel]] = {
 CLIENT_MODELS: dict[str, type[BaseModel]] = {
     "auth": AuthMessage,
     "move": MoveMessage,
+    "start": StartMessage,
     "next_hand": NextHandMessage,
     "ready": ReadyMessage,
     "resign": ResignMessage,

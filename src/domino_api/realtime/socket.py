@@ -68,7 +68,7 @@ def refusal(exc: Exception) -> Refused:
 
 @router.websocket("/matches/{match_id}/ws")
 async def match_socket(websocket: WebSocket, match_id: str) -> None:
-    """Snapshot (or events after `after`), then every event, for the viewing seat."""
+    """A snapshot, the events after `after` (if given), then every event, for the viewing seat."""
     await MatchSocket(websocket, match_id, realtime_of(websocket.app)).run()
 
 
@@ -156,16 +156,15 @@ class MatchSocket:
                 await presence.seat_connected(
                     session, self.clock, table, mine, self.settings.presence_lease_s
                 )
-                view = None
-                if after is None:
-                    view = service.view_for(table, player, self.clock, viewer)
+                # A snapshot on every connection, resumes too: a client whose turn it already
+                # is learns its `legal` here, not from an event it has seen before.
+                view = service.view_for(table, player, self.clock, viewer)
                 cursor = table.state.seq if after is None else after
         except (ServiceError, EngineError) as exc:
             raise refusal(exc) from exc
         self.my_seats = mine
         subscriber = Subscriber(self.match_id, viewer, cursor, self.settings.ws_send_queue)
-        if view is not None:
-            subscriber.offer(dumps({"type": "snapshot", "view": view}))
+        subscriber.offer(dumps({"type": "snapshot", "view": view}))
         return subscriber
 
     # ------------------------------------------------------------ serving
@@ -246,7 +245,8 @@ class MatchSocket:
     async def _act(self, request: Any) -> int:
         assert self.player is not None
         player, clock, match_id = self.player, self.clock, self.match_id
-        seat = request.seat if request.seat is not None else self.named_seat
+        named = getattr(request, "seat", None)  # `start` names no seat: the host starts
+        seat = named if named is not None else self.named_seat
         if isinstance(request, m.MoveMessage):
             body = MoveBody.model_construct(
                 action=request.action,
@@ -260,6 +260,10 @@ class MatchSocket:
             metrics.observe_move(time.perf_counter() - started, "ws")
             return int(answer["view"]["seq"])
         async with transaction(self.maker) as session:
+            if isinstance(request, m.StartMessage):
+                cut, fill = request.cut, request.fill_with_bots
+                view = await service.start(session, clock, player, match_id, cut, fill)
+                return int(view["seq"])
             if isinstance(request, m.ChatMessage):
                 event = await service.message(session, clock, player, match_id, request.text, seat)
                 return int(event["seq"])
