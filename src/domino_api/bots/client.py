@@ -1,11 +1,13 @@
 """`domino-api bot`: a real bot client that plays one seat over the WebSocket to the end.
 
 It is the reference for people writing bots: connect with the token in the header, read the
-snapshot, act on the `turn` event addressed to this seat (it carries the legal actions) or on
-its own `tile_drawn` copy when that carries `legal` (it drew and keeps the turn), start the next
-hand after `hand_ended`, and when the connection drops reconnect with `after=N` (the last `seq`
-seen) so nothing is missed or repeated. After a refused move (someone else moved first) it
-reconnects without `after` to get a fresh snapshot.
+snapshot (every connection starts with one), check in with `ready` at a tournament match, act
+on the `turn` event addressed to this seat (it carries the legal actions) or on its own
+`tile_drawn` copy when that carries `legal` (it drew and keeps the turn), start the next hand
+after `hand_ended`, and when the connection drops reconnect with `after=N` (the last `seq`
+seen) so nothing is missed or repeated (missed events the new snapshot already holds are
+skipped). After a refused move (someone else moved first) it reconnects without `after` to get
+a fresh snapshot.
 
 The strategies decide from the engine's `SeatView`, rebuilt by `bots.remote` from the snapshot
 moved on by every event, plus the current hand's move events (kept from its `hand_started`). A
