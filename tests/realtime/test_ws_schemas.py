@@ -93,6 +93,8 @@ async def test_every_socket_message_of_a_played_match_fits_its_schema(
         match_id = created["id"]
         holders = {0: ana, 1: bob}
         sockets = [await _recording(a.ws_url, match_id, p["token"]) for p in (ana, bob)]
+        for socket in sockets:  # subscribed once its snapshot is here: then the start follows
+            assert (await socket.recv())["type"] == "snapshot"
         await start(http, ana, match_id)
         await _play_talk_and_rematch(http, match_id, holders, sockets[0])
         final = (await http.get(f"/v1/matches/{match_id}", headers=ana["headers"])).json()
