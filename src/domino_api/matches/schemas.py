@@ -96,7 +96,11 @@ class SeatOut(BaseModel):
     type: Literal["human", "bot"]
     strategy: str | None
     connected: bool
-    away_since: str | None
+    away_since: str | None = Field(description="When the absent seat's presence lease ran out")
+    away_deadline: str | None = Field(
+        description="When this seat forfeits under the away rule if it is not seen again"
+        " (moves on with every sighting); null where the rule does not apply (RULES.md 10)"
+    )
     autopilot: bool
     forfeited: bool
     ready: bool
@@ -187,6 +191,7 @@ VIEW_EXAMPLE: dict[str, Any] = {
             "strategy": None,
             "connected": True,
             "away_since": None,
+            "away_deadline": None,
             "autopilot": False,
             "forfeited": False,
             "ready": False,
@@ -202,6 +207,7 @@ VIEW_EXAMPLE: dict[str, Any] = {
             "strategy": "planner",
             "connected": True,
             "away_since": None,
+            "away_deadline": None,
             "autopilot": False,
             "forfeited": False,
             "ready": False,
@@ -221,6 +227,7 @@ VIEW_EXAMPLE: dict[str, Any] = {
         "ends_total": 15,
     },
     "stock": 12,
+    "stock_back": "moon",
     "turn": {"seat": 0, "deadline": None, "must_cover": None},
     "legal": [
         {"action": "play", "tile": [2, 6], "end": "left", "points": 5},
@@ -237,7 +244,7 @@ class ViewOut(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [VIEW_EXAMPLE]})
 
     id: str
-    code: str | None
+    code: str | None = Field(description="The 4-digit number to join by; null for a spectator")
     status: Status
     ruleset: dict[str, Any]
     seq: int
@@ -252,6 +259,7 @@ class ViewOut(BaseModel):
     you: YouOut | None
     board: BoardOut
     stock: int
+    stock_back: str = Field(description="The tile back the boneyard shows (a catalogue id)")
     turn: TurnOut | None
     legal: list[LegalOut]
     last_hand: HandResultOut | None
