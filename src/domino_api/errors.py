@@ -59,6 +59,9 @@ TournamentStarted = _error(
 )
 ValidationFailed = _error("ValidationFailed", 422, "validation_error", "Invalid input")
 UnknownTileBack = _error("UnknownTileBack", 422, "unknown_tile_back", "Unknown tile back")
+OptionNotAllowed = _error(
+    "OptionNotAllowed", 422, "option_not_allowed", "Option not allowed for this table"
+)
 RateLimited = _error("RateLimited", 429, "rate_limited", "Too many requests")
 
 

@@ -64,6 +64,10 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
     ),
     "bad_options": ((422,), "The match options are not allowed for this preset."),
     "bad_cut": ((422,), "The cut is not valid."),
+    "option_not_allowed": (
+        (422,),
+        "An option this table never applies, such as a clock for a table with no human opponent.",
+    ),
     "unknown_ruleset": ((422,), "No preset has this name (see GET /v1/rulesets)."),
     "unknown_tile_back": ((422,), "No tile back in the catalogue has this id."),
     "rate_limited": ((429,), "Too many requests from this client; wait `Retry-After` seconds."),

@@ -91,3 +91,34 @@ async def test_the_reference_bot_checks_in_and_plays_a_tournament_match(
         view = (await http.get(f"/v1/tournaments/{tid}", headers=host["headers"])).json()
         assert view["status"] == "finished"
         assert view["champion"] in (ana["id"], bob["id"])
+
+
+async def test_a_socket_without_a_seat_is_refused_unless_the_table_admits_spectators(
+    servers: list[ServerProcess],
+) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    a, _ = servers
+    async with httpx.AsyncClient(base_url=a.base_url) as http:
+        ana, eve = await new_player(http, "Ana"), await new_player(http, "Eve")
+        for spectators in (False, True):
+            body = {
+                "ruleset": "draw",
+                "seats": [{"type": "human"}, {"type": "human"}],
+                "options": {"spectators": spectators},
+            }
+            created = (await http.post("/v1/matches", json=body, headers=ana["headers"])).json()
+            socket = await Socket.open(a.ws_url, created["id"], eve["token"])
+            if spectators:
+                snapshot = await socket.recv()
+                assert snapshot["type"] == "snapshot"
+                assert snapshot["view"]["you"] is None and snapshot["view"]["code"] is None
+                await socket.close()
+                continue
+            try:
+                await socket.recv()
+            except ConnectionClosed as closed:
+                assert closed.rcvd is not None
+                assert (closed.rcvd.code, closed.rcvd.reason) == (4403, "not_seated")
+            else:
+                raise AssertionError("a socket without a seat was served")

@@ -61,7 +61,7 @@ async def rulesets(_: CurrentPlayer) -> RulesetsOut:
     "/matches",
     status_code=201,
     summary="Create a match",
-    responses=problems(*BODY, *AUTH, "bad_options", "unknown_ruleset"),
+    responses=problems(*BODY, *AUTH, "bad_options", "unknown_ruleset", "option_not_allowed"),
 )
 async def create_match(
     body: MatchCreate, player: CurrentPlayer, db: Db, clock: ClockDep
@@ -105,7 +105,7 @@ async def join(
         request.app.state.join_limiter = limiter
     limiter.check(client_address(request), clock.now().timestamp())
     async with transaction(db) as session:
-        return ViewOut(**await service.join(session, clock, player, body.code))
+        return ViewOut(**await service.join(session, clock, player, body.code, body.name))
 
 
 @router.post(

@@ -21,11 +21,23 @@ class SeatSpec(Strict):
         default=None, description="'host': the host holds this seat too (hot-seat play)."
     )
     strategy: Literal["plain", "planner", "random"] | None = None
+    name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=32,
+        description="A human seat's name at this table (hot-seat play: one per player at the"
+        " device); default: its holder's profile name",
+    )
 
 
 class MatchCreate(Strict):
     ruleset: str = Field(max_length=32, examples=["all-fives"])
-    options: dict[str, Any] = Field(default_factory=dict, examples=[{"target": 150}])
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        examples=[{"target": 150}],
+        description="The preset's overrides (GET /v1/rulesets), and `spectators: true` to let"
+        " players without a seat watch the public view",
+    )
     seats: list[SeatSpec] | None = Field(
         default=None,
         min_length=1,
@@ -50,6 +62,14 @@ class MatchCreate(Strict):
 
 class JoinBody(Strict):
     code: str = Field(pattern=r"^[0-9]{4}$", examples=["4821"])
+    name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=32,
+        examples=["Ana"],
+        description="The name to sit under at this table (default: the profile name); a seat"
+        " already going by this name is taken over when its holder is away (a rejoin)",
+    )
 
 
 class StartBody(Strict):

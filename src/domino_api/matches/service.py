@@ -26,7 +26,7 @@ from domino_api.errors import (
     StaleSeq,
     ValidationFailed,
 )
-from domino_api.matches import timeouts
+from domino_api.matches import access, timeouts
 from domino_api.matches.schemas import MatchCreate, MoveBody, SeatSpec
 from domino_api.matches.table import (
     OVER,
@@ -136,15 +136,16 @@ def _seat_rows(match_id: str, host: Player, specs: list[SeatSpec]) -> list[Seat]
     rows = []
     for number, spec in enumerate(specs):
         if spec.type == "bot":
-            if spec.holder is not None:
-                raise ValidationFailed(f"seats.{number}: a computer seat has no holder.")
+            if spec.holder is not None or spec.name is not None:
+                raise ValidationFailed(f"seats.{number}: a computer seat has no holder or name.")
             strategy = spec.strategy or "planner"
             rows.append(Seat(match_id=match_id, seat=number, type="bot", strategy=strategy))
             continue
         if spec.strategy is not None:
             raise ValidationFailed(f"seats.{number}: a human seat has no strategy.")
         holder = host.id if number == 0 or spec.holder == "host" else None
-        rows.append(Seat(match_id=match_id, seat=number, type="human", player_id=holder))
+        row = Seat(match_id=match_id, seat=number, type="human", player_id=holder, name=spec.name)
+        rows.append(row)
     for row in rows:
         row.autopilot = row.forfeited = row.ready = row.rematch = False
         row.connected = False
@@ -179,11 +180,13 @@ async def create_match(
     specs = body.seats or [SeatSpec(type="human"), SeatSpec(type="human")]
     if specs[0].type != "human":
         raise ValidationFailed("seats.0: seat 0 is the host's seat and must be human.")
-    options = _effective_options(host, body.ruleset, body.options)
+    given, spectators = access.table_options(body.options)
+    options = _effective_options(host, body.ruleset, given)
     ruleset = _ruleset_for_seats(body.ruleset, options, len(specs))
     match_id = str(uuid.uuid4())
     seats = _seat_rows(match_id, host, specs)
     solo = all(s.type == "bot" or s.player_id == host.id for s in seats)
+    access.refuse_solo_clocks(given, solo)
     table = await _seat_new_table(
         session,
         clock,
@@ -193,18 +196,21 @@ async def create_match(
         seats,
         solo,
         {host.id: (host.name, host.tile_back)},
+        spectators=spectators,
     )
     return view_for(table, host, clock)
 
 
 def _joined_data(table: Table, row: Seat) -> dict[str, Any]:
-    name = table.names.get(row.player_id or "") if row.type == "human" else None
+    name = access.seat_name(table, row) if row.type == "human" else None
     if row.type == "bot":
         name = {"plain": "Plain", "planner": "Planner"}.get(row.strategy or "", "Computer")
     return {"seat": row.seat, "name": name, "type": row.type, "strategy": row.strategy}
 
 
-async def join(session: AsyncSession, clock: Clock, player: Player, code: str) -> dict[str, Any]:
+async def join(
+    session: AsyncSession, clock: Clock, player: Player, code: str, name: str | None = None
+) -> dict[str, Any]:
     found = await matches_repo.live_by_code(session, code)
     if found is None:
         raise CodeNotFound(f"No open match has the number {code}.")
@@ -212,21 +218,22 @@ async def join(session: AsyncSession, clock: Clock, player: Player, code: str) -
     if table.seats_of(player.id):
         return view_for(table, player, clock)
     now = clock.now()
+    wanted = name or player.name
     same_name = [
         s
         for s in table.seats
-        if s.type == "human" and s.player_id and table.names.get(s.player_id) == player.name
+        if s.type == "human" and s.player_id and access.seat_name(table, s) == wanted
     ]
     for row in same_name:
         if _recently_seen(table, row, now):
-            raise SeatInUse(f"Seat {row.seat}'s holder {player.name!r} is still at the table.")
-        return await _take_seat(session, clock, table, row, player)
+            raise SeatInUse(f"Seat {row.seat}'s holder {wanted!r} is still at the table.")
+        return await _take_seat(session, clock, table, row, player, name)
     if table.state.status != "waiting":
         raise MatchInProgressError("This match has started; only its players can rejoin.")
     free = [s for s in table.seats if s.type == "human" and s.player_id is None]
     if not free:
         raise MatchFull("Every seat at this table is taken.")
-    return await _take_seat(session, clock, table, free[0], player)
+    return await _take_seat(session, clock, table, free[0], player, name)
 
 
 def _recently_seen(table: Table, row: Seat, now: Any) -> bool:
@@ -236,10 +243,16 @@ def _recently_seen(table: Table, row: Seat, now: Any) -> bool:
 
 
 async def _take_seat(
-    session: AsyncSession, clock: Clock, table: Table, row: Seat, player: Player
+    session: AsyncSession,
+    clock: Clock,
+    table: Table,
+    row: Seat,
+    player: Player,
+    name: str | None,
 ) -> dict[str, Any]:
     now = clock.now()
     row.player_id = player.id
+    row.name = name or row.name  # a rejoin without a name keeps the seat's
     row.last_seen_at = now
     row.away_since = None
     table.names[player.id] = player.name
@@ -300,6 +313,7 @@ async def get_view(
     session: AsyncSession, clock: Clock, player: Player, match_id: str, seat: int | None
 ) -> dict[str, Any]:
     table = await open_table(session, clock, match_id, player)
+    await access.require_watcher(session, table, player)
     return view_for(table, player, clock, seat)
 
 
@@ -547,6 +561,7 @@ async def _seat_new_table(
     seats: list[Seat],
     solo: bool,
     holders: dict[str, tuple[str, str]],
+    spectators: bool = False,
 ) -> Table:
     """Store a new match (fresh secret, a free game number) with its seats, and announce them."""
     now = clock.now()
@@ -558,6 +573,7 @@ async def _seat_new_table(
             code=await _free_code(session),
             host_player_id=host_id,
             solo=solo,
+            spectators=spectators,
             due_at=now + timedelta(hours=24),
         )
         try:
@@ -596,6 +612,7 @@ async def events(
     limit: int = 1000,
 ) -> list[dict[str, Any]]:
     table = await open_table(session, clock, match_id, player)
+    await access.require_watcher(session, table, player)
     mine = table.seats_of(player.id)
     if seat is not None and seat not in mine:
         raise NotYourSeat(f"Seat {seat} is not yours; yours: {mine}.")
@@ -616,7 +633,7 @@ async def ledger(
 def seat_summaries(table: Table) -> list[dict[str, Any]]:
     out = []
     for row in table.seats:
-        name = table.names.get(row.player_id or "") if row.type == "human" else None
+        name = access.seat_name(table, row) if row.type == "human" else None
         if row.type == "bot":
             name = {"plain": "Plain", "planner": "Planner"}.get(row.strategy or "", "Computer")
         out.append(

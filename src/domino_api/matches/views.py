@@ -7,6 +7,7 @@ from typing import Any
 
 from domino_api import engine
 from domino_api.engine.view import full_option
+from domino_api.matches.access import seat_name
 from domino_api.matches.table import Table, away_deadline, seat_present_until
 from domino_api.players.tile_backs import DEFAULT_TILE_BACK
 
@@ -33,7 +34,7 @@ def _seat_out(table: Table, base: dict[str, Any], now: datetime) -> dict[str, An
     if row.type == "bot":
         name: str | None = COMPUTER_NAMES.get(row.strategy or "", "Computer")
     else:
-        name = table.names.get(row.player_id) if row.player_id else None
+        name = seat_name(table, row)
     tile_back = table.tile_backs.get(row.player_id or "", DEFAULT_TILE_BACK)
     return {
         **base,

@@ -30,7 +30,7 @@ from domino_api.errors import (
     ValidationFailed,
     problem,
 )
-from domino_api.matches import fast, presence, service
+from domino_api.matches import access, fast, presence, service
 from domino_api.matches.schemas import MoveBody
 from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.realtime import messages as m
@@ -145,6 +145,7 @@ class MatchSocket:
         try:
             async with transaction(self.maker) as session:
                 table = await service.open_table(session, self.clock, self.match_id, player)
+                await access.require_watcher(session, table, player)
                 mine = table.seats_of(player.id)
                 if self.named_seat is not None and self.named_seat not in mine:
                     raise NotYourSeat(f"Seat {self.named_seat} is not yours; yours: {mine}.")
