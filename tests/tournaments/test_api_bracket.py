@@ -58,3 +58,23 @@ async def test_the_host_sets_the_turn_clock(client: httpx.AsyncClient) -> None:
     }
     r = await client.post("/v1/tournaments", json=bad, headers=host["headers"])
     assert r.status_code == 422 and r.json()["code"] == "validation_error"
+
+
+async def test_the_host_and_entrants_watch_the_matches_and_nobody_else(
+    client: httpx.AsyncClient,
+) -> None:
+    from tests.api.helpers import new_player
+
+    players = await make_players(client, 4)
+    host, t = await started(client, players, "single_elimination")
+    first, second = t["rounds"][0]["matches"]
+    outsider = await new_player(client, "Eve")
+    other_entrant = players[second["players"][0]]
+    for who in (host, other_entrant):
+        if who["id"] in first["players"]:
+            continue
+        r = await client.get(f"/v1/matches/{first['id']}", headers=who["headers"])
+        assert r.status_code == 200, r.text
+        assert r.json()["you"] is None and r.json()["legal"] == []
+    refused = await client.get(f"/v1/matches/{first['id']}/events", headers=outsider["headers"])
+    assert refused.status_code == 403 and refused.json()["code"] == "not_seated"

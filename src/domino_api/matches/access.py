@@ -21,12 +21,24 @@ SEATED_ONLY = "You hold no seat at this match, and it is not open to spectators.
 
 async def require_watcher(session: AsyncSession, table: Any, player: Player) -> None:
     """Pass a seated player or an allowed spectator; `403 not_seated` for anyone else."""
+    tournament_id = watch_check(table, player)
+    if tournament_id is not None:
+        await require_member(session, tournament_id, player.id)
+
+
+def watch_check(table: Any, player: Player) -> str | None:
+    """What the table alone decides: pass (None), refuse (NotSeated), or the tournament whose
+    host and entrants may watch, for `require_member` to ask the database."""
     if table.seats_of(player.id) or table.match.spectators:
-        return
-    tournament_id = table.match.tournament_id
-    if tournament_id is not None and await _in_tournament(session, tournament_id, player.id):
-        return
-    raise NotSeated(SEATED_ONLY)
+        return None
+    if table.match.tournament_id is None:
+        raise NotSeated(SEATED_ONLY)
+    return str(table.match.tournament_id)
+
+
+async def require_member(session: AsyncSession, tournament_id: str, player_id: str) -> None:
+    if not await _in_tournament(session, tournament_id, player_id):
+        raise NotSeated(SEATED_ONLY)
 
 
 async def _in_tournament(session: AsyncSession, tournament_id: str, player_id: str) -> bool:
