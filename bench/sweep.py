@@ -6,8 +6,10 @@
 Builds its own database (`domino_jobs_bench`), one clocked match over the REST API, clones it
 N times by SQL (each copy with its own two players), moves the injectable clock past the
 deadline, and times `sweep_pass`: due matches are claimed in batches (`--batch`, locked with
-SKIP LOCKED), each forfeited through the write path (events, NOTIFY, records), and every batch
-written and committed in one transaction.
+SKIP LOCKED), each forfeited on the table in memory by the same steps a request runs, every
+batch saved (rows, seats, events, records) and committed in one transaction, and each step
+announced after the commit (matches/unit.py, jobs/sweeper.py). Each sweeper has the in-process
+sweep loop's default settings.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -34,6 +35,7 @@ from domino_api.clock import FakeClock
 from domino_api.config import Settings
 from domino_api.jobs.sweeper import BATCH, sweep_pass
 from domino_api.store.db import make_engine, make_sessionmaker
+from domino_api.wiring import write_core
 from tests.jobs.factory import BLITZ, clone_matches, count_due, parse, two_seat_match
 from tests.support.servers import bench_server, fresh_database
 
@@ -65,16 +67,12 @@ def _sweeper_process(
 
     async def sweep() -> dict[str, Any]:
         settings = Settings(database_url=url, db_pool_size=concurrency + 2, db_max_overflow=0)
-        engine = make_engine(url, settings)
-        maker = make_sessionmaker(engine)
         clock = FakeClock(datetime.fromisoformat(moment))
-        async with maker() as session:  # warm the pool's first connection before the start
-            await session.execute(text("SELECT 1"))
-        go.wait()
-        try:
-            report = await sweep_pass(maker, clock, concurrency=concurrency, batch=batch)
-        finally:
-            await engine.dispose()
+        async with write_core(url, settings, clock) as (core, _):
+            async with core.pool.acquire() as connection:  # warm a connection before the start
+                await connection.execute("SELECT 1")
+            go.wait()
+            report = await sweep_pass(core, concurrency=concurrency, batch=batch)
         return report.counts()
 
     out.put(asyncio.run(sweep()))

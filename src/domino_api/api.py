@@ -1,4 +1,4 @@
-"""create_app(): lifespan (database, listener), routers, error handlers, probes."""
+"""create_app(): lifespan (write core, listener, sweep loop), routers, error handlers, probes."""
 
 from __future__ import annotations
 
@@ -23,12 +23,7 @@ from domino_api.engine import EngineError
 from domino_api.errors import ServiceError, problem
 from domino_api.metrics import router as metrics_router
 from domino_api.middleware import ObservabilityMiddleware
-from domino_api.store.db import (
-    make_driver_pool,
-    make_engine,
-    make_sessionmaker,
-    resolve_database_url,
-)
+from domino_api.store.db import resolve_database_url
 from domino_api.store.migrate import current_revision, head_revision
 
 log = logging.getLogger(__name__)
@@ -104,30 +99,21 @@ def create_app(
         url = database_url
         if url is None:
             url = await asyncio.to_thread(resolve_database_url, settings)
-        engine = make_engine(url, settings)
-        app.state.database_url = url
-        app.state.db_engine = engine
-        app.state.sessionmaker = make_sessionmaker(engine)
-        app.state.driver_pool = await make_driver_pool(url, settings)
         from domino_api.runtime import start_runtime, stop_runtime
+        from domino_api.wiring import write_core
 
-        await start_runtime(app, start_background)
-        if start_background:
-            # What is alive now (modules, mappers, routes) lives as long as the process: frozen
-            # out of the collector's sight, full collections under load stay short.
-            gc.freeze()
-            # A request allocates thousands of containers, nearly all freed by refcounting;
-            # with the default threshold (700) the collector ran several times per request over
-            # every request in flight. Measured: about 12% of the server's CPU per move
-            # (bench/README.md, "Load", 2026-12-01).
-            gc.set_threshold(*GC_THRESHOLDS)
-        try:
-            yield
-        finally:
-            await stop_runtime(app)
-            if app.state.driver_pool is not None:
-                await app.state.driver_pool.close()
-            await engine.dispose()
+        async with write_core(url, settings, clock) as (core, engine):
+            app.state.database_url = url
+            app.state.db_engine = engine
+            app.state.core = core
+            app.state.sessionmaker = core.maker
+            app.state.announcer = core.announcer
+            await start_runtime(app, start_background)
+            _tune_collector(start_background)
+            try:
+                yield
+            finally:
+                await stop_runtime(app)
 
     # FastAPIOffline serves Swagger UI (/docs) and ReDoc (/redoc) from the assets its package
     # ships, so the documentation works with no network (FastAPI's own pages load a CDN).
@@ -153,6 +139,18 @@ def create_app(
 
     include_routers(app)
     return app
+
+
+def _tune_collector(start_background: bool) -> None:
+    if start_background:
+        # What is alive now (modules, mappers, routes) lives as long as the process: frozen
+        # out of the collector's sight, full collections under load stay short.
+        gc.freeze()
+        # A request allocates thousands of containers, nearly all freed by refcounting;
+        # with the default threshold (700) the collector ran several times per request over
+        # every request in flight. Measured: about 12% of the server's CPU per move
+        # (bench/README.md, "Load", 2026-12-01).
+        gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _install_probes(app: FastAPI) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from typing import Annotated
 
-import asyncpg
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -13,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from domino_api.clock import Clock
 from domino_api.config import Settings
 from domino_api.errors import Unauthenticated
+from domino_api.matches.unit import Core
 from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
@@ -95,10 +95,13 @@ SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 CurrentPlayer = Annotated[Player, Depends(get_current_player)]
 
 
-def driver_pool(request: Request) -> asyncpg.Pool | None:
-    """The pool of the game steps' driver path (matches/fast.py); None when it is off."""
-    pool: asyncpg.Pool | None = getattr(request.app.state, "driver_pool", None)
-    return pool
+async def get_core(request: Request) -> Core:
+    """The process's write core (matches/unit.py), made by the app's lifespan."""
+    core: Core = request.app.state.core
+    return core
+
+
+CoreDep = Annotated[Core, Depends(get_core)]
 
 
 def client_address(request: Request) -> str:

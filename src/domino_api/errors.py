@@ -62,6 +62,7 @@ UnknownTileBack = _error("UnknownTileBack", 422, "unknown_tile_back", "Unknown t
 OptionNotAllowed = _error(
     "OptionNotAllowed", 422, "option_not_allowed", "Option not allowed for this table"
 )
+MatchBusy = _error("MatchBusy", 503, "match_busy", "The match is busy")
 RateLimited = _error("RateLimited", 429, "rate_limited", "Too many requests")
 
 

@@ -56,14 +56,14 @@ MOVE_SECONDS = Histogram(
 )
 WRITE_PATHS = Counter(
     "domino_write_paths",
-    "Game steps (move, next_hand, start) by the path that answered them: `driver` (the common "
-    "step on asyncpg) or `orm` (handed back: a timeout due, the match ending, a seat changing).",
+    "Saved steps (move, start, next_hand, join, other) by how they were saved: `statement` (only "
+    "the match changed) or `transaction` (seats, the match's end, an idempotency key too).",
     ["action", "path"],
 )
 WRITE_CONFLICTS = Counter(
     "domino_write_conflicts",
-    "Game steps on the driver path begun again because another writer moved the match first "
-    "(the guarded write, or the snapshot read after the row, found a newer row).",
+    "Steps computed again because another writer moved the match first (the guarded save, or "
+    "the snapshot read after the row, found a newer row).",
     ["action"],
 )
 OPEN_SOCKETS = Gauge("domino_open_sockets", "WebSocket connections open in this process.")

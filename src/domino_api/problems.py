@@ -72,6 +72,10 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
     "unknown_tile_back": ((422,), "No tile back in the catalogue has this id."),
     "rate_limited": ((429,), "Too many requests from this client; wait `Retry-After` seconds."),
     "internal_error": ((500,), "A fault on the server's side (never an answer to bad input)."),
+    "match_busy": (
+        (503,),
+        "The match kept changing under this request (many at once); nothing was done: retry.",
+    ),
 }
 
 CODES = tuple(CATALOGUE)
@@ -79,7 +83,7 @@ CODES = tuple(CATALOGUE)
 AUTH = ("unauthenticated",)
 INPUT = ("validation_error",)
 BODY = ("bad_request", "validation_error")
-MATCH = ("unauthenticated", "validation_error", "match_not_found")
+MATCH = ("unauthenticated", "validation_error", "match_not_found", "match_busy")
 TOURNAMENT = ("unauthenticated", "validation_error", "tournament_not_found")
 
 

@@ -15,9 +15,16 @@ async def start_runtime(app: FastAPI, start_background: bool) -> None:
         from domino_api.jobs.liveness import start_api_heartbeat
 
         await start_api_heartbeat(app)
+        if app.state.settings.sweep_in_process:
+            from domino_api.jobs.loop import start_sweep_loop
+
+            start_sweep_loop(app)
 
 
 async def stop_runtime(app: FastAPI) -> None:
+    from domino_api.jobs.loop import stop_sweep_loop
+
+    await stop_sweep_loop(app)
     from domino_api.realtime.lifecycle import stop_realtime
 
     await stop_realtime(app)

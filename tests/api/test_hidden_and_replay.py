@@ -9,7 +9,7 @@ import pytest
 
 from domino_api import engine
 from domino_api.matches.table import replay
-from domino_api.store import matches_repo
+from domino_api.store import match_reads
 from domino_api.store.db import transaction
 from tests.api.helpers import create_match, first_legal, new_player, view
 
@@ -91,8 +91,8 @@ async def test_no_seat_sees_another_seats_tiles_and_replay_equals_snapshot(
         for event in events:
             _assert_event_hides(event, seat, over=event["type"] == "match_ended")
     async with transaction(app.state.sessionmaker) as session:
-        match = await matches_repo.get(session, mid)
-        rows = await matches_repo.events_after(session, mid, 0)
+        match = await match_reads.get(session, mid)
+        rows = await match_reads.events_after(session, mid, 0)
     assert match is not None
     initial = engine.new_match(engine.Ruleset.from_dict(ledger["ruleset"]), match.secret)
     assert engine.to_json(replay(rows, initial)) == match.snapshot

@@ -13,10 +13,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api.clock import FakeClock
 from domino_api.jobs.sweeper import PassReport, sweep_pass
-from domino_api.matches import service
-from domino_api.matches.schemas import MoveBody
-from domino_api.store import players_repo
-from domino_api.store.db import transaction
 from domino_api.store.models import Match, MatchEvent, Player, Seat
 from tests.api.helpers import create_match, first_legal, new_player, view
 
@@ -153,22 +149,39 @@ async def count_due(maker: async_sessionmaker[AsyncSession], now: datetime) -> i
         return int((await session.execute(stmt)).scalar_one())
 
 
-async def sweep_while_a_move_holds(
+async def sweep_while_a_move_commits(
     client: httpx.AsyncClient,
     clock: FakeClock,
-    maker: async_sessionmaker[AsyncSession],
+    core: Any,
     mover: dict[str, Any],
     match: dict[str, Any],
     tick: timedelta,
+    monkeypatch: Any,
 ) -> PassReport:
-    """`mover` moves one tick before the deadline; while its transaction still holds the match,
-    the clock passes the deadline and a sweep runs: returns that sweep's report."""
+    """`mover` moves one tick before the deadline; right after its step is saved, before its
+    unit of work returns, the clock passes the deadline and a sweep runs: that sweep's report."""
+    from domino_api.store import matches_repo
+
     mine = await view(client, mover, match["id"])
     deadline = parse(match["turn"]["deadline"])
     clock.set(deadline - tick)
-    body = MoveBody.model_validate({**first_legal(mine), "seq": mine["seq"]})
-    async with transaction(maker) as session:
-        player = (await players_repo.by_ids(session, [mover["id"]]))[mover["id"]]
-        await service.move(session, clock, player, match["id"], body, None)
+    body = {**first_legal(mine), "seq": mine["seq"]}
+    real = matches_repo.save
+    reports: list[PassReport] = []
+
+    async def save_then_sweep(*args: Any, **kwargs: Any) -> int:
+        version = await real(*args, **kwargs)
         clock.set(deadline + timedelta(seconds=1))
-        return await sweep_pass(maker, clock)
+        reports.append(await sweep_pass(core))
+        return version
+
+    monkeypatch.setattr(matches_repo, "save", save_then_sweep)
+    try:
+        r = await client.post(
+            f"/v1/matches/{match['id']}/moves", json=body, headers=mover["headers"]
+        )
+    finally:
+        monkeypatch.setattr(matches_repo, "save", real)
+    assert r.status_code == 200, r.text
+    assert len(reports) == 1
+    return reports[0]

@@ -17,7 +17,7 @@ DAY = timedelta(hours=24)
 
 
 async def test_a_match_that_never_starts_is_abandoned_after_24_h(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     start = clock.now()
     ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
@@ -28,9 +28,9 @@ async def test_a_match_that_never_starts_is_abandoned_after_24_h(
     )
     assert joined.status_code == 200
     clock.set(start + DAY - TICK)
-    assert (await sweep_pass(maker, clock)).outcomes == []
+    assert (await sweep_pass(core)).outcomes == []
     clock.set(start + DAY)
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     assert [(o.match_id, o.due) for o in report.outcomes] == [(created["id"], "abandon_waiting")]
     seen = await view(client, ana, created["id"])
     assert seen["status"] == "abandoned" and seen["result"]["winner"] is None
@@ -39,7 +39,7 @@ async def test_a_match_that_never_starts_is_abandoned_after_24_h(
 
 
 async def test_nobody_at_the_table_for_24_h_abandons(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     start = clock.now()
     _, _, gone = await two_seat_match(client, "draw-50")
@@ -47,9 +47,9 @@ async def test_nobody_at_the_table_for_24_h_abandons(
     clock.set(start + timedelta(hours=23))
     await view(client, cy, kept["id"])  # one human seat looked in at 23 h
     clock.set(start + DAY - TICK)
-    assert (await sweep_pass(maker, clock)).outcomes == []
+    assert (await sweep_pass(core)).outcomes == []
     clock.set(start + DAY)
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     acted = [(o.match_id, o.due) for o in report.outcomes if o.action != "none"]
     assert acted == [(gone["id"], "abandon_absent")]
     # The other match was due by its stored (early) moment: visited, nothing done, moved on.
@@ -57,6 +57,6 @@ async def test_nobody_at_the_table_for_24_h_abandons(
         (kept["id"], "none")
     ]
     clock.set(start + timedelta(hours=23) + DAY)
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     assert [(o.match_id, o.action) for o in report.outcomes] == [(kept["id"], "abandon")]
     assert (await view(client, cy, kept["id"]))["status"] == "abandoned"

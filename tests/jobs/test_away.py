@@ -25,7 +25,7 @@ async def _at(clock: FakeClock, start: Any, seconds: float) -> None:
 
 
 async def test_leave_come_back_at_179_then_stay_away_180(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     start = clock.now()
     ana, bob, v = await two_seat_match(client, "all-fives")
@@ -35,13 +35,13 @@ async def test_leave_come_back_at_179_then_stay_away_180(
     await _at(clock, start, 179)
     back = await view(client, ana, v["id"])  # Ana comes back after 179 s: no forfeit
     assert back["status"] == "playing"
-    assert _acted(await sweep_pass(maker, clock)) == []
+    assert _acted(await sweep_pass(core)) == []
     await _at(clock, start, 250)
     await view(client, bob, v["id"])
     clock.set(start + timedelta(seconds=179 + 180) - TICK)
-    assert _acted(await sweep_pass(maker, clock)) == []
+    assert _acted(await sweep_pass(core)) == []
     await _at(clock, start, 179 + 180)  # Ana away 180 s in a row: she forfeits
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     assert [(o.action, o.due, o.seat) for o in _acted(report)] == [("forfeit", "away", 0)]
     after = await view(client, bob, v["id"])
     assert after["status"] == "finished" and after["result"]["winner"] == 1
@@ -65,7 +65,7 @@ async def test_coming_back_after_the_limit_is_too_late(
 
 
 async def test_the_first_to_leave_forfeits_and_a_tie_abandons(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     start = clock.now()
     _, _, tied = await two_seat_match(client, "all-fives", names=("Ana", "Bob"))
@@ -73,7 +73,7 @@ async def test_the_first_to_leave_forfeits_and_a_tie_abandons(
     await _at(clock, start, 10)
     await view(client, ana, later["id"])  # Cy was here at 10 s; Di left at 0 s
     await _at(clock, start, 180)
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     done = {o.match_id: (o.action, o.seat) for o in _acted(report)}
     assert done == {tied["id"]: ("abandon", None), later["id"]: ("forfeit", 1)}
     abandoned = await view(client, ana, later["id"])

@@ -1,4 +1,5 @@
-"""Batched sweeps: one transaction per batch writes what one transaction per match would."""
+"""Batched sweeps: one transaction per batch writes what a match swept alone (a step of the
+write core) writes."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from tests.jobs.factory import (
     count_due,
     events,
     parse,
-    sweep_while_a_move_holds,
+    sweep_while_a_move_commits,
     two_seat_match,
 )
 
@@ -38,7 +39,7 @@ def alone(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     one_by_one = sweeper.sweep_one
 
     async def spy(*args: Any, **kwargs: Any) -> Any:
-        handled.append(kwargs.get("match_id"))
+        handled.append(args[1])  # sweep_one(core, match_id, now, lifetimes)
         return await one_by_one(*args, **kwargs)
 
     monkeypatch.setattr(sweeper, "sweep_one", spy)
@@ -86,6 +87,7 @@ async def test_a_batch_writes_what_a_match_swept_alone_writes(
     client: httpx.AsyncClient,
     clock: FakeClock,
     maker: Any,
+    core: Any,
     database_url: str,
     alone: list[str | None],
 ) -> None:
@@ -94,15 +96,14 @@ async def test_a_batch_writes_what_a_match_swept_alone_writes(
     clock.set(parse(v["turn"]["deadline"]) + timedelta(seconds=1))
     async with maker() as session:
         lifetimes = await liveness.lifetimes(session)
-    async with maker() as session:
-        swept = await sweeper.sweep_one(session, clock, clock.now(), lifetimes, match_id=one)
+    swept = await sweeper.sweep_one(core, one, clock.now(), lifetimes)
     assert swept is not None and swept.action == "forfeit"
     listener = await asyncpg.connect(to_plain_url(database_url))
     heard: list[str] = []
     await listener.add_listener(CHANNEL, lambda *args: heard.append(args[-1]))
     try:
         alone.clear()
-        report = await sweep_pass(maker, clock)
+        report = await sweep_pass(core)
         await asyncio.sleep(0.2)  # notifications arrive after the commit
     finally:
         await listener.close()
@@ -119,23 +120,28 @@ async def test_a_batch_writes_what_a_match_swept_alone_writes(
     assert await count_due(maker, clock.now()) == 0
 
 
-async def test_a_batch_skips_a_match_held_by_a_move_and_forfeits_the_others(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any, alone: list[str | None]
+async def test_a_batch_leaves_a_match_a_move_saved_first_and_forfeits_the_others(
+    client: httpx.AsyncClient,
+    clock: FakeClock,
+    maker: Any,
+    core: Any,
+    alone: list[str | None],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     ana, bob, v = await two_seat_match(client, options=BLITZ)
     others = await clone_matches(maker, v["id"], 3, own_players=True)
     mover = ana if v["turn"]["seat"] == v["you"]["seat"] else bob
-    raced = await sweep_while_a_move_holds(client, clock, maker, mover, v, TICK)
+    raced = await sweep_while_a_move_commits(client, clock, core, mover, v, TICK, monkeypatch)
     assert sorted(o.match_id for o in raced.outcomes) == sorted(others)
     assert {o.action for o in raced.outcomes} == {"forfeit"} and alone == []
     # The move beat the deadline: its match has a new one, and the next pass leaves it be.
-    assert [o for o in (await sweep_pass(maker, clock)).outcomes if o.action != "none"] == []
+    assert [o for o in (await sweep_pass(core)).outcomes if o.action != "none"] == []
     assert (await view(client, ana, v["id"]))["status"] == "playing"
     assert "forfeit" not in [e["type"] for e in await events(client, ana, v["id"])]
 
 
 async def test_one_batch_forfeits_on_the_clock_and_for_being_away(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any, alone: list[str | None]
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any, alone: list[str | None]
 ) -> None:
     start = clock.now()
     _, _, clocked = await two_seat_match(client, options=BLITZ, names=("Ana", "Bob"))
@@ -144,7 +150,7 @@ async def test_one_batch_forfeits_on_the_clock_and_for_being_away(
     clock.set(start + timedelta(seconds=100))
     await view(client, bob, away["id"])  # Di stays; Cy has been away since the start
     clock.set(start + timedelta(seconds=180))
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     assert alone == []
     done = {o.match_id: (o.action, o.due, o.seat) for o in report.outcomes}
     assert done == {
@@ -159,7 +165,7 @@ async def test_one_batch_forfeits_on_the_clock_and_for_being_away(
 
 
 async def test_a_match_that_fails_is_retried_later_and_its_batch_goes_on(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any, alone: list[str | None]
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any, alone: list[str | None]
 ) -> None:
     _, _, v = await two_seat_match(client, options=BLITZ)
     broken, *others = await clone_matches(maker, v["id"], 3, own_players=True)
@@ -170,7 +176,7 @@ async def test_a_match_that_fails_is_retried_later_and_its_batch_goes_on(
             .values(snapshot=text("jsonb_set(snapshot::jsonb, '{version}', '999')::json"))
         )
     clock.set(parse(v["turn"]["deadline"]) + timedelta(seconds=1))
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     assert alone == [broken]  # the others stayed in the batch
     done = {o.match_id: o.action for o in report.outcomes}
     assert done == {broken: "error", v["id"]: "forfeit", **{m: "forfeit" for m in others}}

@@ -83,14 +83,14 @@ def test_dry_run_lists_one_line_per_match_and_changes_nothing(
 
 
 async def test_dry_run_leaves_the_match_alone(
-    client: httpx.AsyncClient, due: dict[str, Any], clock: FakeClock, maker: Any
+    client: httpx.AsyncClient, due: dict[str, Any], clock: FakeClock, maker: Any, core: Any
 ) -> None:
-    report = await sweep_pass(maker, clock, dry_run=True)
+    report = await sweep_pass(core, dry_run=True)
     first = next(o for o in report.outcomes if o.match_id == due["ids"][0])
     assert (first.action, first.seat) == ("forfeit", due["seat"])
     # Read the log directly: any request about the match would enforce the deadline itself.
     assert "forfeit" not in [kind for _, kind in await event_types(maker, due["ids"][0])]
-    assert len((await sweep_pass(maker, clock, dry_run=True)).outcomes) == 2
+    assert len((await sweep_pass(core, dry_run=True)).outcomes) == 2
 
 
 def test_the_sweep_command_json(
@@ -113,7 +113,7 @@ def test_the_sweep_command_json(
 
 
 async def test_presence_expiry_runs_in_the_pass(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     ana, _, v = await two_seat_match(client, "draw-50")
     async with maker() as session, session.begin():
@@ -122,7 +122,7 @@ async def test_presence_expiry_runs_in_the_pass(
             .where(Seat.match_id == v["id"], Seat.seat == 0)
             .values(connected=True, connected_until=clock.now() - timedelta(seconds=1))
         )
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     assert report.presence_available and report.presence_expired == 1
     kinds = [(e["type"], e["data"]) for e in await events(client, ana, v["id"])]
     assert ("seat_disconnected", {"seat": 0}) in kinds

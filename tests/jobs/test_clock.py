@@ -11,7 +11,7 @@ import pytest
 from domino_api.clock import FakeClock
 from domino_api.jobs.sweeper import sweep_pass
 from tests.api.helpers import first_legal, view
-from tests.jobs.factory import BLITZ, events, parse, sweep_while_a_move_holds, two_seat_match
+from tests.jobs.factory import BLITZ, events, parse, sweep_while_a_move_commits, two_seat_match
 
 TICK = timedelta(microseconds=1)
 
@@ -35,12 +35,17 @@ async def test_deadline_is_start_plus_allowance_plus_grace(
     ("offset", "forfeits"), [(-TICK, False), (timedelta(0), True), (TICK, True)]
 )
 async def test_sweep_at_the_deadline(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any, offset: timedelta, forfeits: bool
+    client: httpx.AsyncClient,
+    clock: FakeClock,
+    maker: Any,
+    core: Any,
+    offset: timedelta,
+    forfeits: bool,
 ) -> None:
     ana, bob, v = await two_seat_match(client, options=BLITZ)
     seat = v["turn"]["seat"]
     clock.set(parse(v["turn"]["deadline"]) + offset)
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     assert [o.action for o in report.outcomes] == (["forfeit"] if forfeits else [])
     after = await view(client, ana, v["id"])
     if forfeits:
@@ -80,13 +85,14 @@ async def test_a_move_after_the_deadline_is_match_over(
 
 
 async def test_a_move_that_commits_first_beats_a_racing_sweeper(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any
+    client: httpx.AsyncClient, clock: FakeClock, core: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ana, bob, v = await two_seat_match(client, options=BLITZ)
     mover = _on_turn(v, ana, bob)
-    raced = await sweep_while_a_move_holds(client, clock, maker, mover, v, TICK)
-    assert raced.outcomes == []  # the locked match was skipped, not waited for
-    after = await sweep_pass(maker, clock)
+    raced = await sweep_while_a_move_commits(client, clock, core, mover, v, TICK, monkeypatch)
+    # The move's save moved the turn (and its deadline) on: nothing was due any more.
+    assert [o.action for o in raced.outcomes if o.action == "forfeit"] == []
+    after = await sweep_pass(core)
     assert [o.action for o in after.outcomes if o.action == "forfeit"] == []
     seen = await view(client, ana, v["id"])
     assert seen["status"] == "playing"
@@ -95,13 +101,13 @@ async def test_a_move_that_commits_first_beats_a_racing_sweeper(
 
 
 async def test_a_sweeper_that_claims_first_forfeits_and_the_move_is_refused(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     ana, bob, v = await two_seat_match(client, options=BLITZ)
     mover = _on_turn(v, ana, bob)
     mine = await view(client, mover, v["id"])
     clock.set(parse(v["turn"]["deadline"]))
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     assert [o.detail for o in report.outcomes] == [f"forfeit seat {mine['you']['seat']} (clock)"]
     body = {**first_legal(mine), "seq": mine["seq"]}
     late = await client.post(f"/v1/matches/{v['id']}/moves", json=body, headers=mover["headers"])

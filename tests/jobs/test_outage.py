@@ -32,7 +32,7 @@ async def _beat(maker: Any, row_id: int, now: datetime) -> None:
 
 
 async def test_a_deadline_inside_an_outage_moves_to_restart_plus_grace(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     start = clock.now()
     ana, _, v = await two_seat_match(client)  # classic: 180 s + 120 s grace
@@ -42,22 +42,22 @@ async def test_a_deadline_inside_an_outage_moves_to_restart_plus_grace(
     restart = start + timedelta(seconds=400)
     back = await _process(maker, restart, restart)
     clock.set(restart + timedelta(seconds=1))
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     assert [(o.action, o.due) for o in report.outcomes] == [("extend", "clock")]
     moved = restart + timedelta(seconds=120)
     seen = await view(client, ana, v["id"])
     assert seen["status"] == "playing" and parse(seen["turn"]["deadline"]) == moved
     clock.set(moved - TICK)
     await _beat(maker, back, clock.now())
-    assert [o.action for o in (await sweep_pass(maker, clock)).outcomes] == []
+    assert [o.action for o in (await sweep_pass(core)).outcomes] == []
     clock.set(moved)
     await _beat(maker, back, clock.now())
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     assert [(o.action, o.due) for o in report.outcomes] == [("forfeit", "clock")]
 
 
 async def test_a_deadline_while_the_service_was_alive_forfeits(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     start = clock.now()
     _, _, v = await two_seat_match(client)
@@ -65,26 +65,26 @@ async def test_a_deadline_while_the_service_was_alive_forfeits(
     alive = await _process(maker, start - timedelta(hours=1), start)
     clock.set(deadline)
     await _beat(maker, alive, deadline - timedelta(seconds=5))  # a beat 5 s before it
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     assert [(o.action, o.due) for o in report.outcomes] == [("forfeit", "clock")]
 
 
 async def test_the_sweeper_holds_while_no_api_process_is_alive(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     start = clock.now()
     await two_seat_match(client)
     await _process(maker, start - timedelta(hours=1), start + timedelta(seconds=10))
     clock.set(start + timedelta(seconds=400))
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     assert report.outcomes == [] and report.held_since == start + timedelta(seconds=10)
     assert "held" in report.summary_line()
-    dry = await sweep_pass(maker, clock, dry_run=True)
+    dry = await sweep_pass(core, dry_run=True)
     assert dry.outcomes == [] and dry.held_since is not None
 
 
 async def test_away_deadlines_in_an_outage_wait_for_the_grace(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     start = clock.now()
     _, bob, v = await two_seat_match(client, "all-fives")
@@ -94,13 +94,13 @@ async def test_away_deadlines_in_an_outage_wait_for_the_grace(
     restart = start + timedelta(seconds=300)
     back = await _process(maker, restart, restart)
     clock.set(restart + timedelta(seconds=1))
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     assert [(o.action, o.due) for o in report.outcomes] == [("extend", "away")]
     grace_end = restart + timedelta(seconds=AWAY_OUTAGE_GRACE_S)
     clock.set(grace_end - TICK)
     await _beat(maker, back, clock.now())
-    assert [o.action for o in (await sweep_pass(maker, clock)).outcomes if o.action != "none"] == []
+    assert [o.action for o in (await sweep_pass(core)).outcomes if o.action != "none"] == []
     clock.set(grace_end)
     await _beat(maker, back, clock.now())
-    report = await sweep_pass(maker, clock)
+    report = await sweep_pass(core)
     assert [(o.action, o.seat) for o in report.outcomes] == [("forfeit", 0)]  # Ana left first

@@ -10,19 +10,19 @@ from typing import Any
 
 import httpx
 from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from domino_api.clock import FakeClock
+from domino_api.config import Settings
 from domino_api.jobs.sweeper import sweep_pass
-from domino_api.store.db import make_sessionmaker
 from domino_api.store.models import Match, MatchEvent
+from domino_api.wiring import write_core
 from tests.jobs.factory import BLITZ, clone_matches, count_due, parse, two_seat_match
 
 COPIES = 199
 
 
 async def test_two_sweepers_and_a_reader_forfeit_each_match_once(
-    app: Any, client: httpx.AsyncClient, clock: FakeClock, maker: Any
+    app: Any, client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     ana, _, v = await two_seat_match(client, options=BLITZ)
     ids = [v["id"], *await clone_matches(maker, v["id"], COPIES, own_players=True)]
@@ -30,8 +30,8 @@ async def test_two_sweepers_and_a_reader_forfeit_each_match_once(
     assert await count_due(maker, clock.now()) == 200
     async with maker() as session, session.begin():  # Ana may watch the copies (spectators)
         await session.execute(update(Match).where(Match.id.in_(ids)).values(spectators=True))
-    second = create_async_engine(app.state.database_url, pool_size=5)
-    try:
+    settings = Settings(database_url=app.state.database_url, log_json=False)
+    async with write_core(app.state.database_url, settings, clock) as (second, _):
         reads: Counter[str] = Counter()
 
         async def reader() -> None:
@@ -42,12 +42,10 @@ async def test_two_sweepers_and_a_reader_forfeit_each_match_once(
                 reads[response.json()["status"]] += 1
 
         one, two, _ = await asyncio.gather(
-            sweep_pass(maker, clock),
-            sweep_pass(make_sessionmaker(second), clock),
+            sweep_pass(core),
+            sweep_pass(second),
             reader(),
         )
-    finally:
-        await second.dispose()
     swept = [o.match_id for o in one.outcomes + two.outcomes if o.action == "forfeit"]
     assert len(swept) == len(set(swept))  # no match forfeited by both sweepers
     assert all(o.action in ("forfeit", "none") for o in one.outcomes + two.outcomes)

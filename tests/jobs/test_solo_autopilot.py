@@ -26,7 +26,7 @@ async def _solo(client: httpx.AsyncClient, ruleset: str, seats: list[dict[str, A
 
 
 async def test_solo_matches_run_no_clock_and_no_away_forfeit(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     start = clock.now()
     ana, versus_bot = await _solo(
@@ -39,7 +39,7 @@ async def test_solo_matches_run_no_clock_and_no_away_forfeit(
     assert hot_seat["ruleset"]["away_forfeit_s"] is None
     assert versus_bot["turn"] is None or versus_bot["turn"]["deadline"] is None
     clock.set(start + timedelta(hours=24) - timedelta(microseconds=1))
-    assert (await sweep_pass(maker, clock)).outcomes == []
+    assert (await sweep_pass(core)).outcomes == []
     for player, match in ((ana, versus_bot), (host, hot_seat)):  # each its own host's
         seen = await view(client, player, match["id"])
         assert seen["status"] in ("playing", "hand_over")
@@ -57,7 +57,7 @@ SOLO_SEATS = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
 
 
 async def test_a_seat_on_autopilot_never_times_out(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     start = clock.now()
     ana, _, v = await two_seat_match(client, "all-fives", options={"away_forfeit_s": 30})
@@ -66,13 +66,13 @@ async def test_a_seat_on_autopilot_never_times_out(
     for step in range(1, 26):  # Ana looks in every 20 s for 500 s; Bob is never seen again
         clock.set(start + timedelta(seconds=20 * step))
         await view(client, ana, v["id"])
-        report = await sweep_pass(maker, clock)
+        report = await sweep_pass(core)
         assert [o.action for o in report.outcomes if o.action != "none"] == []
     assert (await view(client, ana, v["id"]))["status"] in ("playing", "hand_over")
 
 
 async def test_only_the_human_on_turn_has_a_clock(
-    client: httpx.AsyncClient, clock: FakeClock, maker: Any
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     ana, _, v = await two_seat_match(client, "classic", options=BLITZ)
     on = await client.put(f"/v1/matches/{v['id']}/seats/1/autopilot", headers=ana["headers"])
@@ -91,5 +91,5 @@ async def test_only_the_human_on_turn_has_a_clock(
     if mine["status"] == "playing":
         assert mine["turn"]["seat"] == 0
         clock.set(parse(mine["turn"]["deadline"]) + timedelta(days=2))
-        report = await sweep_pass(maker, clock)
+        report = await sweep_pass(core)
         assert [(o.action, o.seat) for o in report.outcomes] == [("forfeit", 0)]

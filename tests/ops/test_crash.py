@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from domino_api import engine
 from domino_api.matches.table import replay
-from domino_api.store import matches_repo
+from domino_api.store import match_reads
 from domino_api.store.db import make_sessionmaker, transaction
 from tests.support.servers import serving
 
@@ -97,8 +97,8 @@ async def audit(database_url: str, clients: list[Client]) -> dict[str, int]:
     try:
         for client in clients:
             async with transaction(maker) as session:
-                match = await matches_repo.get(session, client.match_id)
-                rows = await matches_repo.events_after(session, client.match_id, 0)
+                match = await match_reads.get(session, client.match_id)
+                rows = await match_reads.events_after(session, client.match_id, 0)
             assert match is not None
             seqs = [row.seq for row in rows]
             assert seqs == list(range(1, len(rows) + 1)), "events have gaps"

@@ -27,9 +27,9 @@ async def _started_table(http: httpx.AsyncClient, opponent: str) -> tuple[dict[s
 
 
 async def driver_moves(http: httpx.AsyncClient) -> float:
-    """Moves the server answered on the driver path (matches/fast.py), from its /metrics."""
+    """Moves the server saved (matches/unit.py), from its /metrics."""
     text = (await http.get("/metrics")).text
-    wanted = 'domino_write_paths_total{action="move",path="driver"} '
+    wanted = 'domino_write_paths_total{action="move",path="statement"} '
     return sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith(wanted))
 
 
@@ -45,7 +45,7 @@ async def test_bot_client_plays_a_match_to_the_end(servers: list[ServerProcess])
         final = (await http.get(f"/v1/matches/{match_id}", headers=ana["headers"])).json()
         assert final["status"] == "finished" and final["result"]["winner"] in (0, 1)
         assert client.after is not None and client.after >= final["seq"] - 1
-        # The socket's moves took the driver path, as REST moves do.
+        # The socket's moves are steps of the write core, as REST moves are.
         assert await driver_moves(http) > before
 
 

@@ -118,7 +118,7 @@ async def test_cancelled_when_nobody_checks_in(
     players = await make_players(client, 2)
     host, t = await started(client, players, "single_elimination")
     clock.advance(301)
-    await sweep_pass(app.state.sessionmaker, clock)
+    await sweep_pass(app.state.core)
     events = await feed(client, host, t["id"])
     check_seqs(events)
     assert [e["type"] for e in events][-3:] == [

@@ -79,7 +79,7 @@ async def test_the_recovery_job_enforces_check_in(
     r = await client.post(f"/v1/matches/{m['id']}/ready", headers=players[ready]["headers"])
     assert r.status_code == 200
     clock.advance(301)
-    await sweep_pass(app.state.sessionmaker, clock)
+    await sweep_pass(app.state.core)
     # The sweeper ruled: the ready player advanced by forfeit and the final opened at once.
     t = await tview(client, host, t["id"])
     first = t["rounds"][0]["matches"][0]
@@ -90,7 +90,7 @@ async def test_the_recovery_job_enforces_check_in(
     assert v["check_in_deadline"] is not None
     # Nobody checks in to the final: the recovery job cancels the tournament.
     clock.advance(301)
-    await sweep_pass(app.state.sessionmaker, clock)
+    await sweep_pass(app.state.core)
     t = await tview(client, host, t["id"])
     assert t["status"] == "cancelled" and t["champion"] is None
     assert t["rounds"][1]["matches"][0]["reason"] == "no_show"

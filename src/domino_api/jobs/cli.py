@@ -29,15 +29,14 @@ def _echo_report(report: PassReport, as_json: bool, echo: Callable[[str], Any]) 
     echo(report.summary_line())
 
 
-async def _with_database(settings: Settings, job: Callable[[Any], Any]) -> Any:
-    from domino_api.store.db import make_engine, make_sessionmaker, resolve_database_url
+async def _with_database(settings: Settings, clock: Clock, job: Callable[[Any], Any]) -> Any:
+    """Run `job(core)` on the write core of the configured database (domino_api/wiring.py)."""
+    from domino_api.store.db import resolve_database_url
+    from domino_api.wiring import write_core
 
     url = await asyncio.to_thread(resolve_database_url, settings)
-    engine = make_engine(url, settings)
-    try:
-        return await job(make_sessionmaker(engine))
-    finally:
-        await engine.dispose()
+    async with write_core(url, settings, clock) as (core, _):
+        return await job(core)
 
 
 async def sweep_once(
@@ -49,10 +48,10 @@ async def sweep_once(
     concurrency: int = CONCURRENCY,
     echo: Callable[[str], Any] = typer.echo,
 ) -> PassReport:
-    async def job(maker: Any) -> PassReport:
-        return await sweep_pass(maker, clock, dry_run=dry_run, concurrency=concurrency)
+    async def job(core: Any) -> PassReport:
+        return await sweep_pass(core, dry_run=dry_run, concurrency=concurrency)
 
-    report: PassReport = await _with_database(settings, job)
+    report: PassReport = await _with_database(settings, clock, job)
     _echo_report(report, as_json, echo)
     return report
 
@@ -81,11 +80,11 @@ async def work(
                 echo(outcome.line())
             echo(report.summary_line())
 
-    async def job(maker: Any) -> int:
-        return await run_worker(maker, clock, interval_s, stop, on_report, concurrency)
+    async def job(core: Any) -> int:
+        return await run_worker(core, interval_s, stop, on_report, concurrency)
 
     try:
-        passes: int = await _with_database(settings, job)
+        passes: int = await _with_database(settings, clock, job)
     finally:
         for number in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(number)

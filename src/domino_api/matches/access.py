@@ -11,19 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import exists, or_, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api.errors import NotSeated, OptionNotAllowed, ValidationFailed
 from domino_api.store.models import Player, Tournament, TournamentEntrant
 
 SEATED_ONLY = "You hold no seat at this match, and it is not open to spectators."
-
-
-async def require_watcher(session: AsyncSession, table: Any, player: Player) -> None:
-    """Pass a seated player or an allowed spectator; `403 not_seated` for anyone else."""
-    tournament_id = watch_check(table, player)
-    if tournament_id is not None:
-        await require_member(session, tournament_id, player.id)
 
 
 def watch_check(table: Any, player: Player) -> str | None:
@@ -39,6 +32,15 @@ def watch_check(table: Any, player: Player) -> str | None:
 async def require_member(session: AsyncSession, tournament_id: str, player_id: str) -> None:
     if not await _in_tournament(session, tournament_id, player_id):
         raise NotSeated(SEATED_ONLY)
+
+
+async def require_member_in(
+    maker: async_sessionmaker[AsyncSession], tournament_id: str | None, player_id: str
+) -> None:
+    """`require_member` in a read of its own, when `watch_check` left the question open."""
+    if tournament_id is not None:
+        async with maker() as session:
+            await require_member(session, tournament_id, player_id)
 
 
 async def _in_tournament(session: AsyncSession, tournament_id: str, player_id: str) -> bool:

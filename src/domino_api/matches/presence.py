@@ -1,9 +1,10 @@
-"""Presence: a seat is connected while any of its sockets was seen within the lease (API.md).
+"""Presence: a seat is connected while any of its sockets was seen within the lease
+(docs/API.md).
 
 The lease lives in the seats table (`connected_until`), so it is right across server processes
 and when a process dies: each process extends the leases of the seats it holds sockets for,
 and whoever runs `expire_presence` (the recovery job, or any process) records the lapses.
-Presence events go through `table.record`, so they never make a move stale.
+Presence events are steps of the write core (`table.record`), so they never make a move stale.
 """
 
 from __future__ import annotations
@@ -15,24 +16,20 @@ from typing import Any
 from sqlalchemy import or_, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from domino_api.clock import Clock
-from domino_api.matches.table import OVER, Table, load, record
-from domino_api.store.models import OVER_STATUSES, Match, Seat
+from domino_api.matches.table import Table, record
+from domino_api.matches.unit import Core
+from domino_api.store.db import transaction
+from domino_api.store.models import Match, Seat
 
 LEASE_S = 30.0
 
 SeatKey = tuple[str, int]
 
 
-async def seat_connected(
-    session: AsyncSession,
-    clock: Clock,
-    table: Table,
-    seats: Iterable[int],
-    lease_s: float = LEASE_S,
+def seat_connected(
+    table: Table, now: datetime, seats: Iterable[int], lease_s: float = LEASE_S
 ) -> list[dict[str, Any]]:
-    """Extend the seats' leases on a locked table; announce the ones that were not connected."""
-    now = clock.now()
+    """Extend the seats' leases; announce the ones that were not connected."""
     rows: list[dict[str, Any]] = []
     for number in seats:
         seat = table.seats[number]
@@ -43,23 +40,21 @@ async def seat_connected(
         seat.away_since = None
         if not seat.connected and not table.over:
             seat.connected = True
-            rows += await record(session, clock, table, "seat_connected", {"seat": number})
+            rows += record(table, now, "seat_connected", {"seat": number})
     return rows
 
 
-async def seat_disconnected(
-    session: AsyncSession, clock: Clock, table: Table, seats: Iterable[int]
-) -> list[dict[str, Any]]:
-    """Mark seats whose lease lapsed as gone (on a locked table) and announce it."""
+def seat_disconnected(table: Table, now: datetime, seats: Iterable[int]) -> list[dict[str, Any]]:
+    """Mark seats whose lease lapsed as gone and announce it (nothing once the match is over)."""
     rows: list[dict[str, Any]] = []
     for number in seats:
         seat = table.seats[number]
-        if not seat.connected:
+        if not _lapsed(seat, now):
             continue
         seat.connected = False
-        seat.away_since = seat.connected_until or clock.now()
+        seat.away_since = seat.connected_until or now
         if not table.over:
-            rows += await record(session, clock, table, "seat_disconnected", {"seat": number})
+            rows += record(table, now, "seat_disconnected", {"seat": number})
     return rows
 
 
@@ -107,24 +102,24 @@ async def release(
 
 
 async def connect_seats(
-    session: AsyncSession,
-    clock: Clock,
-    match_id: str,
-    seats: Iterable[int],
-    lease_s: float = LEASE_S,
-) -> list[dict[str, Any]]:
-    """Lock the match and announce seats that have a live socket again."""
-    table = await load(session, match_id, for_update=True)
-    if table.state.status in OVER:
-        return []
-    return await seat_connected(session, clock, table, seats, lease_s)
+    core: Core, match_id: str, seats: Iterable[int], lease_s: float = LEASE_S
+) -> None:
+    """Announce seats that have a live socket again (a step of the write core)."""
+    numbers = list(seats)
+
+    def step(table: Table) -> None:
+        if not table.over:
+            seat_connected(table, core.clock.now(), numbers, lease_s)
+
+    await core.run(match_id, step)
 
 
-async def expire_presence(session: AsyncSession, clock: Clock, now: datetime) -> list[SeatKey]:
+async def expire_presence(core: Core, now: datetime) -> list[SeatKey]:
     """Record `seat_disconnected` for every seat whose lease lapsed; returns those seats.
 
-    Safe to run from several processes at once: each match is re-checked under its lock and
-    matches locked by someone else are skipped (they are picked up on the next run).
+    Safe to run from several processes at once: each match is a step of the write core, which
+    re-checks the lapse on the row it saves over (a process that got there first leaves
+    nothing to do).
     """
     lapsed = or_(Seat.connected_until.is_(None), Seat.connected_until <= now)
     stmt = (
@@ -133,29 +128,24 @@ async def expire_presence(session: AsyncSession, clock: Clock, now: datetime) ->
         .where(Seat.connected.is_(True), lapsed)
         .order_by(Seat.match_id, Seat.seat)
     )
+    async with transaction(core.maker) as session:
+        found = (await session.execute(stmt)).all()
     by_match: dict[str, list[int]] = {}
-    for match_id, seat in (await session.execute(stmt)).all():
+    for match_id, seat in found:
         by_match.setdefault(match_id, []).append(seat)
     done: list[SeatKey] = []
     for match_id, numbers in by_match.items():
-        locked = await session.execute(
-            select(Match.id).where(Match.id == match_id).with_for_update(skip_locked=True)
-        )
-        if locked.scalar_one_or_none() is None:
-            continue
-        table = await load(session, match_id, for_update=True)
-        gone = [n for n in numbers if _lapsed(table.seats[n], now)]
-        if table.state.status in OVER_STATUSES:
-            for n in gone:
-                table.seats[n].connected = False
-            done += [(match_id, n) for n in gone]
-            continue
-        await seat_disconnected(session, clock, table, gone)
-        done += [(match_id, n) for n in gone]
+
+        def step(table: Table, numbers: list[int] = numbers) -> list[int]:
+            gone = [n for n in numbers if _lapsed(table.seats[n], now)]
+            seat_disconnected(table, now, gone)
+            return gone
+
+        done += [(match_id, n) for n in await core.run(match_id, step)]
     return done
 
 
-def _lapsed(seat: Seat, now: datetime) -> bool:
+def _lapsed(seat: Any, now: datetime) -> bool:
     until = seat.connected_until
     return seat.connected and (until is None or until <= now)
 

@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Request
 
 from domino_api import engine
-from domino_api.deps import (
-    ClockDep,
-    CurrentPlayer,
-    Db,
-    SettingsDep,
-    client_address,
-    driver_pool,
-)
+from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, SettingsDep, client_address
 from domino_api.errors import ValidationFailed
-from domino_api.matches import fast, service
+from domino_api.matches import creation, service
 from domino_api.matches.event_models import EventsOut, MessageEvent, MoveOut
 from domino_api.matches.schemas import (
     JoinBody,
@@ -36,7 +28,6 @@ from domino_api.matches.schemas import (
 from domino_api.problems import AUTH, BODY, MATCH, problems
 from domino_api.ratelimit import RateLimiter
 from domino_api.responses import FastJSONResponse
-from domino_api.store.db import transaction
 
 router = APIRouter(prefix="/v1", tags=["matches"])
 
@@ -63,15 +54,12 @@ async def rulesets(_: CurrentPlayer) -> RulesetsOut:
     summary="Create a match",
     responses=problems(*BODY, *AUTH, "bad_options", "unknown_ruleset", "option_not_allowed"),
 )
-async def create_match(
-    body: MatchCreate, player: CurrentPlayer, db: Db, clock: ClockDep
-) -> ViewOut:
+async def create_match(body: MatchCreate, player: CurrentPlayer, core: CoreDep) -> ViewOut:
     """Create a match; the caller is the host at seat 0. `seats` lists every seat: an open human
     seat, a seat the host also holds (hot-seat play), or a computer. The answer is the host's
     view with the 4-digit `code` others join by and the deal's `commitment`.
     """
-    async with transaction(db) as session:
-        return ViewOut(**await service.create_match(session, clock, player, body))
+    return ViewOut(**await creation.create_match(core, player, body))
 
 
 @router.post(
@@ -91,7 +79,7 @@ async def join(
     body: JoinBody,
     request: Request,
     player: CurrentPlayer,
-    db: Db,
+    core: CoreDep,
     clock: ClockDep,
     settings: SettingsDep,
 ) -> ViewOut:
@@ -104,8 +92,7 @@ async def join(
         limiter = RateLimiter(settings.join_rate_limit, settings.rate_window_s)
         request.app.state.join_limiter = limiter
     limiter.check(client_address(request), clock.now().timestamp())
-    async with transaction(db) as session:
-        return ViewOut(**await service.join(session, clock, player, body.code, body.name))
+    return ViewOut(**await creation.join(core, player, body.code, body.name))
 
 
 @router.post(
@@ -123,24 +110,13 @@ async def join(
     ),
 )
 async def start(
-    match_id: MatchId,
-    request: Request,
-    player: CurrentPlayer,
-    db: Db,
-    clock: ClockDep,
-    body: StartBody | None = None,
+    match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: StartBody | None = None
 ) -> ViewOut:
     """Host only: fix the cut and deal hand 1. With `fill_with_bots`, open human seats become
     `planner` seats; otherwise an open seat is `409 seats_empty`.
     """
     body = body or StartBody()
-    cut, fill = body.cut, body.fill_with_bots
-    step = partial(service.start_on, cut=cut, fill_with_bots=fill)
-    answer = await fast.attempt(driver_pool(request), clock, player, match_id, "start", step)
-    if answer is not None:
-        return ViewOut(**answer)
-    async with transaction(db) as session:
-        return ViewOut(**await service.start(session, clock, player, match_id, cut, fill))
+    return ViewOut(**await service.start(core, player, match_id, body.cut, body.fill_with_bots))
 
 
 @router.get(
@@ -149,13 +125,12 @@ async def start(
     responses=problems(*MATCH, "not_seated", "not_your_seat"),
 )
 async def get_match(
-    match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep, seat: SeatQuery = None
+    match_id: MatchId, player: CurrentPlayer, core: CoreDep, seat: SeatQuery = None
 ) -> ViewOut:
     """The caller's view of the match: its own tiles, the public table, its legal actions. `seat`
     picks which of the caller's seats to see from (default: the lowest).
     """
-    async with transaction(db) as session:
-        return ViewOut(**await service.get_view(session, clock, player, match_id, seat))
+    return ViewOut(**await service.get_view(core, player, match_id, seat))
 
 
 @router.post(
@@ -177,10 +152,8 @@ async def get_match(
 async def move(
     match_id: MatchId,
     body: MoveBody,
-    request: Request,
     player: CurrentPlayer,
-    db: Db,
-    clock: ClockDep,
+    core: CoreDep,
     idempotency_key: IdemKey = None,
 ) -> FastJSONResponse:
     """Play, draw or pass, with the `seq` the client last saw. The answer is the mover's view and
@@ -188,14 +161,7 @@ async def move(
     them. With `Idempotency-Key`, the same key again returns the first answer.
     """
     # The hottest route: its answer is sent as built (see FastJSONResponse).
-    if idempotency_key is None:
-        step = partial(service.play_move, body=body)
-        answer = await fast.attempt(driver_pool(request), clock, player, match_id, "move", step)
-        if answer is not None:
-            return FastJSONResponse(answer)
-    async with transaction(db) as session:
-        _, answer = await service.move(session, clock, player, match_id, body, idempotency_key)
-    return FastJSONResponse(answer)
+    return FastJSONResponse(await service.move(core, player, match_id, body, idempotency_key))
 
 
 @router.post(
@@ -206,23 +172,13 @@ async def move(
     ),
 )
 async def next_hand(
-    match_id: MatchId,
-    request: Request,
-    player: CurrentPlayer,
-    db: Db,
-    clock: ClockDep,
-    body: NextHandBody | None = None,
+    match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: NextHandBody | None = None
 ) -> ViewOut:
     """Any seated player starts the next hand once a hand is over; if it has already started, the
     answer is the view as it is.
     """
     seat = body.seat if body else None
-    step = partial(service.next_hand_on, seat=seat)
-    answer = await fast.attempt(driver_pool(request), clock, player, match_id, "next_hand", step)
-    if answer is not None:
-        return ViewOut(**answer)
-    async with transaction(db) as session:
-        return ViewOut(**await service.next_hand(session, clock, player, match_id, seat))
+    return ViewOut(**await service.next_hand(core, player, match_id, seat))
 
 
 @router.put(
@@ -234,12 +190,10 @@ async def autopilot_on(
     match_id: MatchId,
     seat: Annotated[int, Path(ge=0, le=3)],
     player: CurrentPlayer,
-    db: Db,
-    clock: ClockDep,
+    core: CoreDep,
 ) -> ViewOut:
     """Host only: the computer plays for a human seat until its holder takes it back."""
-    async with transaction(db) as session:
-        return ViewOut(**await service.set_autopilot(session, clock, player, match_id, seat, True))
+    return ViewOut(**await service.set_autopilot(core, player, match_id, seat, True))
 
 
 @router.delete(
@@ -251,14 +205,12 @@ async def autopilot_off(
     match_id: MatchId,
     seat: Annotated[int, Path(ge=0, le=3)],
     player: CurrentPlayer,
-    db: Db,
-    clock: ClockDep,
+    core: CoreDep,
 ) -> ViewOut:
     """The seat's holder (or the host) takes the seat back from the computer; a forfeited seat stays
     with it.
     """
-    async with transaction(db) as session:
-        return ViewOut(**await service.set_autopilot(session, clock, player, match_id, seat, False))
+    return ViewOut(**await service.set_autopilot(core, player, match_id, seat, False))
 
 
 @router.post(
@@ -268,14 +220,13 @@ async def autopilot_off(
     responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat"),
 )
 async def post_message(
-    match_id: MatchId, body: MessageBody, player: CurrentPlayer, db: Db, clock: ClockDep
+    match_id: MatchId, body: MessageBody, player: CurrentPlayer, core: CoreDep
 ) -> MessageEvent:
     """Table talk (1-500 characters), sent to every seat as a `message` event; it never makes a move
     stale.
     """
-    async with transaction(db) as session:
-        event = await service.message(session, clock, player, match_id, body.text, body.seat)
-        return MessageEvent.model_validate(event)
+    event = await service.message(core, player, match_id, body.text, body.seat)
+    return MessageEvent.model_validate(event)
 
 
 @router.post(
@@ -286,14 +237,13 @@ async def post_message(
     ),
 )
 async def resign(
-    match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep, body: SeatBody | None = None
+    match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: SeatBody | None = None
 ) -> ViewOut:
     """The caller's seat forfeits (RULES.md section 9). When it was the last human seat, the match
     is abandoned.
     """
     seat = body.seat if body else None
-    async with transaction(db) as session:
-        return ViewOut(**await service.resign(session, clock, player, match_id, seat))
+    return ViewOut(**await service.resign(core, player, match_id, seat))
 
 
 @router.post(
@@ -302,12 +252,11 @@ async def resign(
     responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress"),
 )
 async def ready(
-    match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep, body: SeatBody | None = None
+    match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: SeatBody | None = None
 ) -> ViewOut:
     """Tournament check-in: the match starts by itself once both seats are ready."""
     seat = body.seat if body else None
-    async with transaction(db) as session:
-        return ViewOut(**await service.ready(session, clock, player, match_id, seat))
+    return ViewOut(**await service.ready(core, player, match_id, seat))
 
 
 @router.post(
@@ -316,14 +265,13 @@ async def ready(
     responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress"),
 )
 async def rematch(
-    match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep, body: SeatBody | None = None
+    match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: SeatBody | None = None
 ) -> ViewOut:
     """Opt in to a rematch once the match is over; when every human seat has, a new match with the
     same seats and ruleset is created and announced (`rematch_created`).
     """
     seat = body.seat if body else None
-    async with transaction(db) as session:
-        return ViewOut(**await service.rematch(session, clock, player, match_id, seat))
+    return ViewOut(**await creation.rematch(core, player, match_id, seat))
 
 
 @router.get(
@@ -335,8 +283,7 @@ async def rematch(
 async def list_events(
     match_id: MatchId,
     player: CurrentPlayer,
-    db: Db,
-    clock: ClockDep,
+    core: CoreDep,
     after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
     seat: SeatQuery = None,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
@@ -344,8 +291,7 @@ async def list_events(
     """The events after `after`, in `seq` order, each as the caller's seat may see it (the events
     list of docs/API.md; `data`'s shape is chosen by `type`).
     """
-    async with transaction(db) as session:
-        rows = await service.events(session, clock, player, match_id, after, seat, limit)
+    rows = await service.events(core, player, match_id, after, seat, limit)
     # Sent as built, like the move answers: tests/api/test_event_schemas.py holds every event
     # type to its model, so validating each row here again would only cost time.
     return FastJSONResponse({"events": rows})
@@ -356,14 +302,11 @@ async def list_events(
     summary="The full record of a finished match",
     responses=problems(*MATCH, "ledger_sealed"),
 )
-async def get_ledger(
-    match_id: MatchId, player: CurrentPlayer, db: Db, clock: ClockDep
-) -> LedgerOut:
+async def get_ledger(match_id: MatchId, player: CurrentPlayer, core: CoreDep) -> LedgerOut:
     """The full record of a finished, abandoned or cancelled match: every deal, secret and move, to
     check the sealed deal and the scores (`domino-api verify-ledger`).
     """
-    async with transaction(db) as session:
-        return LedgerOut.model_validate(await service.ledger(session, clock, player, match_id))
+    return LedgerOut.model_validate(await service.ledger(core, player, match_id))
 
 
 @router.post(

@@ -1,4 +1,6 @@
-"""The one write path: a locked table, an engine transition, stored events, computer replies."""
+"""A match as the write core holds it for one step: its row, seats and engine state, and what
+the step staged (events, an end). Everything here is computed in memory; matches/unit.py reads
+the table and saves what a step staged."""
 
 from __future__ import annotations
 
@@ -10,36 +12,35 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from domino_api import engine
 from domino_api.bots import get_strategy
-from domino_api.clock import Clock
-from domino_api.errors import MatchNotFound
-from domino_api.players import records
-from domino_api.store import matches_repo
-from domino_api.store.models import Match, Seat
+from domino_api.matches.access import seat_name
+from domino_api.store.rows import Row
 
 OVER = ("finished", "abandoned", "cancelled")
-# API.md: a match that waits this long without a start, or that no human seat has been
+# docs/API.md: a match that waits this long without a start, or that no human seat has been
 # connected to for this long, is abandoned by the recovery job.
 ABANDON_AFTER = timedelta(hours=24)
-# A computer streak is bounded so a rules bug can never spin a transaction forever.
+# A computer streak is bounded so a rules bug can never spin a step forever.
 MAX_COMPUTER_MOVES = 2_000
+NEXT_HAND_DELAY_S = 30.0
 
 
 @dataclass
 class Table:
-    """One match as loaded for an action: the row (locked when writing), seats, engine state."""
+    """One match as read for a step: the row, seats, engine state and what the step staged."""
 
-    match: Match
-    seats: list[Seat]
+    match: Row
+    seats: list[Row]
     state: engine.MatchState
     names: dict[str, str] = field(default_factory=dict)
     tile_backs: dict[str, str] = field(default_factory=dict)
-    # Transitions applied to the row in memory but not yet written (see `persist`/`flush`).
+    # Event rows of the transitions applied in memory, for the step's one save.
     staged: list[dict[str, Any]] = field(default_factory=list)
-    dirty: bool = False
+    # The step ended the match: its save also writes the finishes and runs the end hooks.
+    ended: bool = False
+    # New matches to insert in the step's transaction (a rematch): (row, seats, events).
+    created: list[tuple[Row, list[Row], list[dict[str, Any]]]] = field(default_factory=list)
 
     @property
     def over(self) -> bool:
@@ -47,7 +48,7 @@ class Table:
 
     def is_computer(self, seat: int) -> bool:
         row = self.seats[seat]
-        return row.type == "bot" or row.autopilot or row.forfeited
+        return bool(row.type == "bot" or row.autopilot or row.forfeited)
 
     def humans_in_play(self) -> list[int]:
         return [s.seat for s in self.seats if s.type == "human" and not self.is_computer(s.seat)]
@@ -55,54 +56,87 @@ class Table:
     def seats_of(self, player_id: str) -> list[int]:
         return [s.seat for s in self.seats if s.player_id == player_id]
 
+    def seats_changed(self) -> bool:
+        return any(seat.changes() for seat in self.seats)
 
-def new_match_row(
-    match_id: str, ruleset: engine.Ruleset, now: datetime, **columns: Any
-) -> tuple[Match, engine.MatchState]:
-    """A match row before its first deal: a fresh secret, its commitment, the waiting state.
 
-    `columns` are what the creator decides (code, host, solo, tournament, deadlines)."""
+def new_table(
+    match_id: str,
+    ruleset: engine.Ruleset,
+    now: datetime,
+    seats: list[dict[str, Any]],
+    holders: dict[str, tuple[str, str]],
+    **columns: Any,
+) -> Table:
+    """A match before its first deal (a fresh secret, its commitment, the waiting state) with
+    its seats; `columns` are what the creator decides (code, host, solo, tournament, ...).
+    Its seats' `seat_joined` events are staged; matches/creation.py inserts it."""
     secret = secrets.token_bytes(32)
     state = engine.new_match(ruleset, secret)
-    match = Match(
-        id=match_id,
-        status=state.status,
-        ruleset=ruleset.name,
-        snapshot=engine.to_json(state),
-        seq=0,
-        game_seq=0,
-        secret=secret,
-        commitment=engine.commitment(secret),
-        created_at=now,
-        updated_at=now,
-        **columns,
+    match = Row(
+        {
+            "id": match_id,
+            "status": state.status,
+            "ruleset": ruleset.name,
+            "snapshot": None,
+            "seq": 0,
+            "game_seq": 0,
+            "secret": secret,
+            "commitment": engine.commitment(secret),
+            "cut": None,
+            "solo": False,
+            "spectators": False,
+            "code": None,
+            "host_player_id": None,
+            "tournament_id": None,
+            "turn_deadline": None,
+            "next_hand_at": None,
+            "check_in_deadline": None,
+            "due_at": None,
+            "outage_grace_until": None,
+            "rematch_match_id": None,
+            "started_at": None,
+            "created_at": now,
+            "updated_at": now,
+            "finished_at": None,
+            **columns,
+        },
+        new=True,
     )
-    return match, state
+    defaults = {"strategy": None, "player_id": None, "autopilot": False, "forfeited": False}
+    defaults |= {"ready": False, "rematch": False, "connected": False, "connected_until": None}
+    defaults |= {"away_since": None, "name": None}
+    rows = [
+        Row(
+            {
+                **defaults,
+                "last_seen_at": now if spec.get("player_id") else None,
+                **spec,
+                "match_id": match_id,
+                "seat": number,
+            },
+            new=True,
+        )
+        for number, spec in enumerate(seats)
+    ]
+    table = Table(match=match, seats=rows, state=state)
+    table.names = {pid: name for pid, (name, _) in holders.items()}
+    table.tile_backs = {pid: back for pid, (_, back) in holders.items()}
+    for row in rows:
+        if row.player_id or row.type == "bot":
+            record(table, now, "seat_joined", joined_data(table, row))
+    table.match.snapshot = engine.to_json(table.state)
+    return table
 
 
-async def load(session: AsyncSession, match_id: str, *, for_update: bool) -> Table:
-    if len(match_id) > 36 or "\x00" in match_id:  # no id is longer, or holds a NUL
-        raise MatchNotFound(f"No match {match_id[:40]!r}.")
-    getter = matches_repo.lock if for_update else matches_repo.get
-    match = await getter(session, match_id)
-    if match is None:
-        raise MatchNotFound(f"No match {match_id!r}.")
-    return await table_of(session, match)
+def joined_data(table: Table, row: Row) -> dict[str, Any]:
+    name = seat_name(table, row) if row.type == "human" else None
+    if row.type == "bot":
+        name = {"plain": "Plain", "planner": "Planner"}.get(row.strategy or "", "Computer")
+    return {"seat": row.seat, "name": name, "type": row.type, "strategy": row.strategy}
 
 
-async def table_of(session: AsyncSession, match: Match) -> Table:
-    """The table around a match row already read (and locked, when writing)."""
-    rows = await matches_repo.seats_with_holders(session, match.id)
-    state = cached_state(match)
-    if state is None:
-        state = engine.from_json(await matches_repo.snapshot_of(session, match))
-        remember_state(match, state)
-    return assemble(match, rows, state)
-
-
-def assemble(
-    match: Match, rows: Iterable[tuple[Seat, str | None, str | None]], state: engine.MatchState
-) -> Table:
+def assemble(match: Row, rows: Iterable[tuple[Row, str | None, str | None]], state: Any) -> Table:
     """The table of a match row, its seats with their holders' names and tile backs, a state."""
     rows = list(rows)
     table = Table(match=match, seats=[seat for seat, _, _ in rows], state=state)
@@ -111,30 +145,6 @@ def assemble(
             table.names[seat.player_id] = name
             table.tile_backs[seat.player_id] = tile_back or "moon"
     return table
-
-
-# Parsed snapshots by match id, keyed by (seq, updated_at): states are immutable, so a parsed
-# one is shared until the match moves on. updated_at is in the key because a transaction that
-# rolled back may have remembered a state with the seq another process then committed.
-_STATES: dict[str, tuple[tuple[int, datetime], engine.MatchState]] = {}
-
-
-def cached_state(match: Match) -> engine.MatchState | None:
-    cached = _STATES.get(match.id)
-    if cached is not None and cached[0] == (match.seq, match.updated_at):
-        return cached[1]
-    return None
-
-
-def remember_state(match: Match, state: engine.MatchState) -> None:
-    if state.status in OVER:
-        # An ended match is rarely read again: keeping it would only grow the heap, and a heap
-        # that keeps growing brings full garbage collections (tens of ms) into the move path.
-        _STATES.pop(match.id, None)
-        return
-    if len(_STATES) >= 10_000:
-        _STATES.clear()
-    _STATES[match.id] = ((state.seq, match.updated_at), state)
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -154,7 +164,8 @@ def _turn_deadline(table: Table, before: engine.MatchState, now: datetime) -> da
         and before.hand_number == state.hand_number
     )
     if same_turn and table.match.turn_deadline is not None:
-        return table.match.turn_deadline
+        kept: datetime = table.match.turn_deadline
+        return kept
     return now + timedelta(seconds=clock.allowance_s + clock.grace_s)
 
 
@@ -182,21 +193,18 @@ def _event_row(table: Table, event: engine.Event, now: datetime) -> dict[str, An
     }
 
 
-async def persist(
-    session: AsyncSession,
-    clock: Clock,
+def persist(
     table: Table,
+    now: datetime,
     transition: engine.Transition,
     action: dict[str, Any],
-    next_hand_delay_s: float = 30.0,
+    next_hand_delay_s: float = NEXT_HAND_DELAY_S,
 ) -> list[dict[str, Any]]:
-    """Stage one transition: status and deadlines on the row, its events on the table.
+    """Stage one transition: status and deadlines on the row, its events for the save.
 
-    Nothing is written here: `flush` writes the snapshot, the events and the NOTIFY once for
-    all the transitions of a step (an action and the computer replies). A match that newly
-    ends is flushed at once, before the records and tournament hooks run.
+    A match that newly ends is marked `ended`: its save writes the finishes and runs the end
+    hooks (matches/ends.py) in the same transaction.
     """
-    now = clock.now()
     before = table.state
     table.state = transition.state
     match = table.match
@@ -211,40 +219,14 @@ async def persist(
     match.game_seq = table.state.game_seq
     match.status = table.state.status
     match.updated_at = now
-    newly_over = table.over and match.finished_at is None
-    if newly_over:
+    if table.over and match.finished_at is None:
         match.finished_at = now
         match.turn_deadline = None
         match.next_hand_at = None
+        table.ended = True
     match.due_at = due_at(table)
     table.staged += rows
-    table.dirty = True
-    if newly_over:
-        await flush(session, table)
-        await session.flush()  # seats too: the hooks below read and write around them
-        await records.on_match_finished(session, table, now)
-        # --- tournaments: a tournament match ended; record it and advance (tournaments/hooks)
-        if match.tournament_id is not None:
-            from domino_api.tournaments import hooks
-
-            await hooks.on_match_over(session, clock, table)
     return rows
-
-
-async def flush(session: AsyncSession, table: Table) -> None:
-    """Write what `persist` staged: the row with its snapshot, the events, a NOTIFY on commit.
-
-    Every caller of `persist` flushes before returning, so the transaction never commits (or
-    reads events back) with staged transitions left over.
-    """
-    if not table.dirty:
-        return
-    rows, table.staged, table.dirty = table.staged, [], False
-    table.match.snapshot = engine.to_json(table.state)
-    await matches_repo.write_step(session, table.match, table.state.seq if rows else None, rows)
-    # Only a state whose write went through is shared: on the driver path a step that lost
-    # the race to another writer raised above, and its state must never stand for the row.
-    remember_state(table.match, table.state)
 
 
 def due_at(table: Table) -> datetime | None:
@@ -267,7 +249,7 @@ def due_at(table: Table) -> datetime | None:
             moments.append(moment)
         marks.append(seat_present_until(table.seats[seat], match))
     if marks and all(m is not None for m in marks):
-        # API.md: no human seat connected for 24 h abandons the match.
+        # docs/API.md: no human seat connected for 24 h abandons the match.
         moments.append(max(m for m in marks if m is not None) + ABANDON_AFTER)
     return min(moments) if moments else None
 
@@ -289,46 +271,37 @@ def away_deadline(table: Table, seat: int) -> datetime | None:
     return deadline
 
 
-def seat_present_until(seat: Seat, match: Match) -> datetime | None:
+def seat_present_until(seat: Row, match: Row) -> datetime | None:
     """The last moment the seat was known to be at the table while the match was in play."""
     marks = [m for m in (seat.last_seen_at, seat.connected_until, match.started_at) if m]
     return max(marks) if marks else None
 
 
-async def apply(
-    session: AsyncSession,
-    clock: Clock,
+def apply(
     table: Table,
+    now: datetime,
     seat: int | None,
     action: Any,
-    next_hand_delay_s: float = 30.0,
+    next_hand_delay_s: float = NEXT_HAND_DELAY_S,
 ) -> list[dict[str, Any]]:
-    """Apply one action, then let computer seats that get the turn reply in the same transaction."""
+    """Apply one action, then let computer seats that get the turn reply in the same step."""
     transition = engine.apply(table.state, seat, action)
     note = {"seat": seat, "action": engine.action_to_json(action)}
-    rows = await persist(session, clock, table, transition, note, next_hand_delay_s)
-    rows += await run_computers(session, clock, table, next_hand_delay_s)  # flushes
+    rows = persist(table, now, transition, note, next_hand_delay_s)
+    rows += run_computers(table, now, next_hand_delay_s)
     return rows
 
 
-async def record(
-    session: AsyncSession,
-    clock: Clock,
+def record(
     table: Table,
+    now: datetime,
     event_type: str,
     data: dict[str, Any],
     private: dict[int, dict[str, Any]] | None = None,
-    *,
-    write: bool = True,
 ) -> list[dict[str, Any]]:
-    """A service event (chat, presence, seats): bumps seq through the engine, stored alike.
-
-    `write=False` only stages it, for several events written as one step (`flush`)."""
+    """A service event (chat, presence, seats): bumps seq through the engine, stored alike."""
     transition = engine.record(table.state, event_type, data, private)
-    rows = await persist(session, clock, table, transition, {"record": event_type})
-    if write:
-        await flush(session, table)
-    return rows
+    return persist(table, now, transition, {"record": event_type})
 
 
 def _computer_rng(table: Table) -> random.Random:
@@ -336,8 +309,8 @@ def _computer_rng(table: Table) -> random.Random:
     return random.Random(f"{table.match.id}:{table.state.seq}")
 
 
-async def run_computers(
-    session: AsyncSession, clock: Clock, table: Table, next_hand_delay_s: float = 30.0
+def run_computers(
+    table: Table, now: datetime, next_hand_delay_s: float = NEXT_HAND_DELAY_S
 ) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     note: dict[str, Any]
@@ -357,8 +330,7 @@ async def run_computers(
             note = {"seat": state.turn, "action": engine.action_to_json(action)}
         else:
             break
-        rows += await persist(session, clock, table, transition, note, next_hand_delay_s)
-    await flush(session, table)
+        rows += persist(table, now, transition, note, next_hand_delay_s)
     return rows
 
 

@@ -2,8 +2,9 @@
 
 The same function serves every request that opens a match and the recovery job, so the
 result is the same whichever comes first. `next_due` is the pure decision (what is due now,
-and why); `enforce` carries it out on a locked table through the one write path, step by step,
-until nothing is due, and leaves `matches.due_at` right for the sweeper's index.
+and why); `enforce` carries it out step by step on the table in memory until nothing is due,
+and leaves `matches.due_at` right for the sweeper's index; the write core (matches/unit.py)
+or the sweeper's batch (jobs/sweeper.py) saves it like any other step.
 
 `due_at` may be early (presence moves later without touching it) but never late: a visit that
 finds nothing due just stores the recomputed moment.
@@ -13,12 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
-
-from sqlalchemy.ext.asyncio import AsyncSession
+from typing import Any
 
 from domino_api import engine
-from domino_api.clock import Clock
+from domino_api.jobs.liveness import Lifetimes
+from domino_api.matches.forfeits import abandon, check_in_expired, forfeit
 from domino_api.matches.table import (
     ABANDON_AFTER,
     Table,
@@ -27,9 +27,6 @@ from domino_api.matches.table import (
     due_at,
     seat_present_until,
 )
-
-if TYPE_CHECKING:
-    from domino_api.jobs.liveness import Lifetimes
 
 # A few steps can fall due at once (a next hand, then ...); bounded so a bug cannot spin.
 MAX_STEPS = 20
@@ -45,7 +42,6 @@ __all__ = [
     "enforce",
     "is_due",
     "next_due",
-    "start_if_checked_in",
 ]
 
 
@@ -101,7 +97,7 @@ def _away_overdue(table: Table, now: datetime) -> list[tuple[datetime, int]]:
 
 
 def next_due(table: Table, now: datetime) -> Due | None:
-    """What must happen to this match now, in the order RULES 10 and API.md give; else None."""
+    """What must happen to this match now, in the order RULES 10 and docs/API.md give; else None."""
     if table.over:
         return None
     match, state = table.match, table.state
@@ -140,14 +136,11 @@ def _all_absent_since(table: Table) -> datetime | None:
     return max(m for m in marks if m is not None)
 
 
-async def enforce(
-    session: AsyncSession, clock: Clock, table: Table, lifetimes: Lifetimes | None = None
-) -> list[dict[str, Any]]:
-    """Apply every due timeout to a locked table; returns the stored event rows.
+def enforce(table: Table, now: datetime, lifetimes: Lifetimes) -> list[dict[str, Any]]:
+    """Apply every due timeout to the table in memory; returns the staged event rows.
 
-    `lifetimes` (the sweeper's per-pass copy of service liveness) saves a query per forfeit.
+    `lifetimes` (service liveness, jobs/liveness.py) decides which deadlines fell in an outage.
     """
-    now = clock.now()
     if table.over or not is_due(table, now):
         return []
     rows: list[dict[str, Any]] = []
@@ -155,7 +148,7 @@ async def enforce(
         due = next_due(table, now)
         if due is None:
             break
-        rows += await _carry_out(session, clock, table, due, lifetimes)
+        rows += _carry_out(table, now, due, lifetimes)
         if table.over:
             break
     # Nothing (more) is due: store the recomputed moment so the sweeper skips this match until
@@ -164,38 +157,25 @@ async def enforce(
     return rows
 
 
-async def _carry_out(
-    session: AsyncSession, clock: Clock, table: Table, due: Due, lifetimes: Lifetimes | None
-) -> list[dict[str, Any]]:
-    from domino_api.matches import service  # late: service imports this module
-
+def _carry_out(table: Table, now: datetime, due: Due, lifetimes: Lifetimes) -> list[dict[str, Any]]:
     forgivable = due.kind in ("clock", "away", "away_tie")
-    if forgivable and await _forgive_outage(session, table, due, lifetimes):
+    if forgivable and _forgive_outage(table, due, lifetimes):
         return []
     if due.kind == "check_in":
-        from domino_api.tournaments.hooks import check_in_expired
-
-        return await check_in_expired(session, clock, table)
+        return check_in_expired(table, now)
     if due.kind in ("abandon_waiting", "abandon_absent", "away_tie"):
-        return await service.abandon(session, clock, table, "abandoned")
+        return abandon(table, now, "abandoned")
     if due.kind in ("clock", "away"):
         assert due.seat is not None
-        return await service.forfeit(session, clock, table, due.seat, due.kind)
+        return forfeit(table, now, due.seat, due.kind)
     if due.kind == "next_hand":
-        return await apply(session, clock, table, None, engine.NextHand())
+        return apply(table, now, None, engine.NextHand())
     raise AssertionError(f"unknown due kind {due.kind!r}")
 
 
-async def outage_extension(
-    session: AsyncSession, table: Table, due: Due, lifetimes: Lifetimes | None = None
-) -> datetime | None:
+def outage_extension(table: Table, due: Due, lifetimes: Lifetimes) -> datetime | None:
     """The new deadline when `due` fell inside a service outage (jobs/liveness.py), else None."""
-    from domino_api.jobs.liveness import outage_restart  # late: jobs builds on matches
-
-    if lifetimes is not None:
-        restart = lifetimes.outage_restart(due.moment)
-    else:
-        restart = await outage_restart(session, due.moment)
+    restart = lifetimes.outage_restart(due.moment)
     if restart is None:
         return None
     clock_rule = table.state.ruleset.turn_clock
@@ -205,11 +185,9 @@ async def outage_extension(
     return restart + timedelta(seconds=grace)
 
 
-async def _forgive_outage(
-    session: AsyncSession, table: Table, due: Due, lifetimes: Lifetimes | None
-) -> bool:
+def _forgive_outage(table: Table, due: Due, lifetimes: Lifetimes) -> bool:
     """Move a deadline that passed while no process was alive; True when it was moved."""
-    extended = await outage_extension(session, table, due, lifetimes)
+    extended = outage_extension(table, due, lifetimes)
     if extended is None or extended <= due.moment:
         return False
     if due.kind == "clock":
@@ -218,16 +196,3 @@ async def _forgive_outage(
         table.match.outage_grace_until = extended
     table.match.due_at = due_at(table)
     return True
-
-
-async def start_if_checked_in(session: AsyncSession, clock: Clock, table: Table) -> None:
-    """A tournament match starts by itself (server-picked cut) once both seats are ready."""
-    import secrets
-
-    if table.match.tournament_id is None or table.state.status != "waiting":
-        return
-    if all(row.ready for row in table.seats):
-        cut = secrets.token_hex(8)
-        table.match.cut = cut
-        table.match.check_in_deadline = None
-        await apply(session, clock, table, None, engine.Start(cut))

@@ -92,7 +92,7 @@ def build_view(
 
 
 def _shown_ruleset(table: Table, ruleset: dict[str, Any]) -> dict[str, Any]:
-    # A solo match runs no clock (API.md): its ruleset shows none.
+    # A solo match runs no clock (docs/API.md): its ruleset shows none.
     if table.match.solo:
         return {**ruleset, "turn_clock": None, "away_forfeit_s": None}
     return ruleset

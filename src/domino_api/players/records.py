@@ -35,11 +35,6 @@ def opponent_kind(table: Any, seat: int) -> str:
     return "plain" if best in ("random", "plain") else "planner"
 
 
-# Set in `session.info` under this key, a list collects the finish rows instead of writing them:
-# the recovery job's batches (jobs/sweeper.py) then write every finish of a batch at once.
-BATCHED = "records.batched_finishes"
-
-
 def finish_rows(table: Any, now: Any) -> list[dict[str, Any]]:
     """The `finishes` rows of a match that just finished with a winner: one per human holder."""
     if table.state.result is None or table.state.status != "finished":
@@ -70,16 +65,6 @@ def finish_rows(table: Any, now: Any) -> list[dict[str, Any]]:
             }
         )
     return rows
-
-
-async def on_match_finished(session: AsyncSession, table: Any, now: Any) -> None:
-    """Called once when a match finishes with a winner: update each human holder's records."""
-    rows = finish_rows(table, now)
-    batched = session.info.get(BATCHED)
-    if batched is not None:
-        batched.extend(rows)
-    else:
-        await write_finishes(session, rows)
 
 
 FINISHES = cast(Table, Finish.__table__)
@@ -120,23 +105,14 @@ _FINISH_INSERT = insert(FINISHES).on_conflict_do_nothing()
 _RECORD_UPSERT = _record_upsert()
 
 
-async def write_finishes(session: AsyncSession, rows: list[dict[str, Any]]) -> None:
+async def write_finishes(connection: asyncpg.Connection, rows: list[dict[str, Any]]) -> None:
     """Store finishes (one per player and match) and fold them into the players' records.
 
-    Two statements for any number of rows (executemany: one round trip each). The rows are
-    applied in key order, so two transactions touching the same players' records lock them in
-    the same order and cannot deadlock; finishes of one key keep their given order.
+    Two statements for any number of rows (executemany), in the transaction of the step (or
+    the recovery job's batch) that ended the matches. The rows are applied in key order, so
+    two transactions touching the same players' records lock them in the same order and
+    cannot deadlock; finishes of one key keep their given order.
     """
-    if rows:
-        finishes, records = _statement_rows(rows)
-        await session.execute(_FINISH_INSERT, finishes)
-        if records:  # an empty parameter list would run the upsert once with no values
-            await session.execute(_RECORD_UPSERT, records)
-
-
-async def write_finishes_on(connection: asyncpg.Connection, rows: list[dict[str, Any]]) -> None:
-    """`write_finishes` on an asyncpg connection (the driver path, matches/fast.py): the same
-    two statements, compiled once for the driver."""
     if rows:
         finishes, records = _statement_rows(rows)
         for (sql, names), params in ((_ON_DRIVER[0], finishes), (_ON_DRIVER[1], records)):

@@ -6,7 +6,8 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
 
-from domino_api.deps import ClockDep, CurrentPlayer, Db, SettingsDep, client_address
+from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, Db, SettingsDep, client_address
+from domino_api.matches.service import announce_tile_back
 from domino_api.players import records, service, tile_backs
 from domino_api.players.schemas import (
     LeaderboardOut,
@@ -66,20 +67,19 @@ async def me(player: CurrentPlayer, db: Db) -> PlayerOut:
     responses=problems(*BODY, *AUTH, "unknown_tile_back"),
 )
 async def patch_me(
-    body: PlayerPatch, request: Request, player: CurrentPlayer, db: Db, clock: ClockDep
+    body: PlayerPatch, request: Request, player: CurrentPlayer, db: Db, core: CoreDep
 ) -> PlayerOut:
     """Change the caller's name, tile back or match defaults (`settings`: defaults for matches the
     caller creates, applied where the preset allows the override). A new tile back is announced
     (`tile_back_changed`) in the caller's live matches.
     """
-    from domino_api.matches.service import announce_tile_back
-
     async with transaction(db) as session:
         fresh = await service.update_player(session, player, body)
         request.app.state.auth_cache.forget_player(player.id)
-        if body.tile_back is not None and body.tile_back != player.tile_back:
-            await announce_tile_back(session, clock, fresh)
-        return PlayerOut(**service.profile(fresh))
+    if body.tile_back is not None and body.tile_back != player.tile_back:
+        # Each live match of the player's takes the change as a step of its own.
+        await announce_tile_back(core, fresh)
+    return PlayerOut(**service.profile(fresh))
 
 
 @router.get("/tile-backs", summary="The tile-back catalog", responses=problems(*AUTH))

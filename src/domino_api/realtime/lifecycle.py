@@ -26,7 +26,7 @@ class Realtime:
         self.settings: Settings = app.state.settings
         self.clock: Clock = app.state.clock
         self.maker = app.state.sessionmaker
-        self.driver_pool = getattr(app.state, "driver_pool", None)  # matches/fast.py
+        self.core = app.state.core  # the write core (matches/unit.py)
         self.hub = Hub(self.maker)
         self.listener = Listener(app.state.database_url, self.hub)
         self._tasks: list[asyncio.Task[None]] = []
@@ -91,10 +91,8 @@ class Realtime:
         for match_id, seat in lapsed:
             by_match.setdefault(match_id, []).append(seat)
         for match_id, seats in by_match.items():
-            async with transaction(self.maker) as session:
-                await presence.connect_seats(session, self.clock, match_id, seats, lease)
-        async with transaction(self.maker) as session:
-            await presence.expire_presence(session, self.clock, self.clock.now())
+            await presence.connect_seats(self.core, match_id, seats, lease)
+        await presence.expire_presence(self.core, self.clock.now())
 
 
 def realtime_of(app: FastAPI) -> Realtime:

@@ -1,9 +1,9 @@
-"""`GET /v1/matches/{id}/ws`: the live table over a WebSocket (API.md, "WebSocket").
+"""`GET /v1/matches/{id}/ws`: the live table over a WebSocket (docs/API.md, "WebSocket").
 
 A socket is accepted first and then refused, if it must be, with a close code of 4000 + the
 HTTP status and the problem code as reason, because browsers cannot read a refused handshake.
-Every request on the socket is the same service call as its REST route, in its own
-transaction, answered `ack` (after the events it caused were queued) or `error`.
+Every request on the socket is the same service call as its REST route (a step of the write
+core), answered `ack` (after the events it caused were queued) or `error`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import contextlib
 import json
 import logging
 import time
-from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -30,8 +29,9 @@ from domino_api.errors import (
     ValidationFailed,
     problem,
 )
-from domino_api.matches import access, fast, presence, service
+from domino_api.matches import access, creation, presence, service
 from domino_api.matches.schemas import MoveBody
+from domino_api.matches.table import Table
 from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.realtime import messages as m
 from domino_api.realtime.hub import Subscriber, dumps
@@ -139,28 +139,30 @@ class MatchSocket:
         return after, seat
 
     async def _open(self, after: int | None) -> Subscriber:
-        """Lock the table (timeouts first), announce the seats, take the snapshot and cursor."""
+        """Open the table (timeouts first), announce the seats, take the snapshot and cursor."""
         assert self.player is not None
-        player = self.player
+        player, core, lease = self.player, self.realtime.core, self.settings.presence_lease_s
+        named = self.named_seat
+
+        def step(table: Table) -> tuple[list[int], int | None, dict[str, Any], int, str | None]:
+            pending = access.watch_check(table, player)
+            mine = table.seats_of(player.id)
+            if named is not None and named not in mine:
+                raise NotYourSeat(f"Seat {named} is not yours; yours: {mine}.")
+            if after is not None and after > table.state.seq:
+                raise StaleSeq(f"after={after} is beyond the match's seq {table.state.seq}.")
+            viewer = named if named is not None or not mine else mine[0]
+            presence.seat_connected(table, core.clock.now(), mine, lease)
+            # A snapshot on every connection, resumes too: a client whose turn it already is
+            # learns its `legal` here, not from an event it has seen before.
+            view = service.view_for(table, player, core, viewer)
+            return mine, viewer, view, table.state.seq if after is None else after, pending
+
         try:
-            async with transaction(self.maker) as session:
-                table = await service.open_table(session, self.clock, self.match_id, player)
-                await access.require_watcher(session, table, player)
-                mine = table.seats_of(player.id)
-                if self.named_seat is not None and self.named_seat not in mine:
-                    raise NotYourSeat(f"Seat {self.named_seat} is not yours; yours: {mine}.")
-                if after is not None and after > table.state.seq:
-                    raise StaleSeq(f"after={after} is beyond the match's seq {table.state.seq}.")
-                viewer = self.named_seat
-                if viewer is None and mine:
-                    viewer = mine[0]
-                await presence.seat_connected(
-                    session, self.clock, table, mine, self.settings.presence_lease_s
-                )
-                # A snapshot on every connection, resumes too: a client whose turn it already
-                # is learns its `legal` here, not from an event it has seen before.
-                view = service.view_for(table, player, self.clock, viewer)
-                cursor = table.state.seq if after is None else after
+            mine, viewer, view, cursor, pending = await core.run(
+                self.match_id, step, player_id=player.id, fresh=True
+            )
+            await access.require_member_in(core.maker, pending, player.id)
         except (ServiceError, EngineError) as exc:
             raise refusal(exc) from exc
         self.my_seats = mine
@@ -245,9 +247,12 @@ class MatchSocket:
 
     async def _act(self, request: Any) -> int:
         assert self.player is not None
-        player, clock, match_id = self.player, self.clock, self.match_id
+        player, core, match_id = self.player, self.realtime.core, self.match_id
         named = getattr(request, "seat", None)  # `start` names no seat: the host starts
         seat = named if named is not None else self.named_seat
+        if isinstance(request, m.StartMessage):
+            cut, fill = request.cut, request.fill_with_bots
+            return int((await service.start(core, player, match_id, cut, fill))["seq"])
         if isinstance(request, m.MoveMessage):
             body = MoveBody.model_construct(
                 action=request.action,
@@ -257,38 +262,20 @@ class MatchSocket:
                 seat=seat,
             )
             started = time.perf_counter()
-            answer = await self._move(body)
+            answer = await service.move(core, player, match_id, body)
             metrics.observe_move(time.perf_counter() - started, "ws")
             return int(answer["view"]["seq"])
-        async with transaction(self.maker) as session:
-            if isinstance(request, m.StartMessage):
-                cut, fill = request.cut, request.fill_with_bots
-                view = await service.start(session, clock, player, match_id, cut, fill)
-                return int(view["seq"])
-            if isinstance(request, m.ChatMessage):
-                event = await service.message(session, clock, player, match_id, request.text, seat)
-                return int(event["seq"])
-            operation = {
-                "next_hand": service.next_hand,
-                "ready": service.ready,
-                "resign": service.resign,
-                "rematch": service.rematch,
-            }[request.type]
-            view = await operation(session, clock, player, match_id, seat)
-            return int(view["seq"])
-
-    async def _move(self, body: MoveBody) -> dict[str, Any]:
-        """A move on the driver path when it can take it (matches/fast.py), else the ORM's."""
-        assert self.player is not None
-        player, clock, match_id = self.player, self.clock, self.match_id
-        step = partial(service.play_move, body=body)
-        pool = self.realtime.driver_pool
-        answer = await fast.attempt(pool, clock, player, match_id, "move", step)
-        if answer is not None:
-            return answer
-        async with transaction(self.maker) as session:
-            _, answer = await service.move(session, clock, player, match_id, body, None)
-        return answer
+        if isinstance(request, m.ChatMessage):
+            event = await service.message(core, player, match_id, request.text, seat)
+            return int(event["seq"])
+        operation = {
+            "next_hand": service.next_hand,
+            "ready": service.ready,
+            "resign": service.resign,
+            "rematch": creation.rematch,
+        }[request.type]
+        view = await operation(core, player, match_id, seat)
+        return int(view["seq"])
 
     # ------------------------------------------------------------ closing
 

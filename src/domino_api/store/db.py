@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import asyncpg
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -77,16 +79,22 @@ def make_engine(url: str, settings: Settings) -> AsyncEngine:
     )
 
 
-async def make_driver_pool(url: str, settings: Settings) -> asyncpg.Pool | None:
-    """The asyncpg pool of the move requests' driver path (matches/fast.py), if it is on."""
-    if settings.driver_pool_size <= 0:
-        return None
+async def make_driver_pool(url: str, settings: Settings) -> asyncpg.Pool:
+    """The asyncpg pool of the write core (matches/unit.py) and of announcements."""
     return await asyncpg.create_pool(
         to_plain_url(url),
         min_size=0,
-        max_size=settings.driver_pool_size,
+        max_size=max(1, settings.driver_pool_size),
         init=_json_as_text,
         reset=_nothing_to_reset,
+    )
+
+
+async def make_announce_pool(url: str, size: int) -> asyncpg.Pool:
+    """A small pool of its own for announcements (realtime/announce.py): a step's announcement
+    never waits for a connection held by a step that waits for it."""
+    return await asyncpg.create_pool(
+        to_plain_url(url), min_size=0, max_size=size, reset=_nothing_to_reset
     )
 
 
@@ -106,12 +114,56 @@ async def _json_as_text(connection: asyncpg.Connection) -> None:
         )
 
 
-def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
-    return async_sessionmaker(engine, expire_on_commit=False)
+def make_sessionmaker(
+    engine: AsyncEngine, announcer: Any = None
+) -> async_sessionmaker[AsyncSession]:
+    """Sessions that know the process's announcer (realtime/announce.py), so whatever a
+    transaction stores is announced once it has committed (`announce_after_commit`)."""
+    return async_sessionmaker(engine, expire_on_commit=False, info={ANNOUNCER: announcer})
+
+
+ANNOUNCER = "announcer"
+AFTER_COMMIT = "after_commit"
+Job = Callable[[], Awaitable[None]]
+
+
+def after_commit(session: AsyncSession, job: Job) -> None:
+    """Run `job` once the session's transaction has committed (never if it rolls back)."""
+    session.info.setdefault(AFTER_COMMIT, []).append(job)
+
+
+def announce_after_commit(session: AsyncSession, match_id: str, seq: int) -> None:
+    """Announce (match, seq) after the commit; without an announcer sockets catch up alone."""
+    announcer = session.info.get(ANNOUNCER)
+    if announcer is not None:
+
+        async def announce() -> None:
+            await announcer.announce(match_id, seq)
+
+        after_commit(session, announce)
+
+
+async def raw_connection(session: AsyncSession) -> asyncpg.Connection:
+    """The asyncpg connection under the session's transaction, which has begun.
+
+    The write core's statements (store/matches_repo.py) run on it, so a step that writes
+    more than its match (a tournament moving on) commits everything at once.
+    """
+    connection = await session.connection()
+    driver = (await connection.get_raw_connection()).driver_connection
+    assert isinstance(driver, asyncpg.Connection)
+    if not driver.is_in_transaction():
+        # SQLAlchemy's adapter sends BEGIN with the session's first statement.
+        await session.execute(text("SELECT 1"))
+    return driver
 
 
 @asynccontextmanager
 async def transaction(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
-    """One unit of work: commit on success, roll back on any error (services never commit)."""
-    async with maker() as session, session.begin():
-        yield session
+    """One unit of work: commit on success, roll back on any error (services never commit);
+    then, committed, what it asked to run after the commit (announcements)."""
+    async with maker() as session:
+        async with session.begin():
+            yield session
+        for job in session.info.pop(AFTER_COMMIT, []):
+            await job()

@@ -140,9 +140,10 @@ class MatchEvent(Base):
 class IdempotentAnswer(Base):
     __tablename__ = "idempotency_keys"
 
+    # Scoped per player and match (migration 0007): one key on two matches is two keys.
     player_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    match_id: Mapped[str] = mapped_column(String(36), primary_key=True)
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
-    match_id: Mapped[str] = mapped_column(String(36))
     status_code: Mapped[int] = mapped_column(Integer)
     body: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]
@@ -225,7 +226,7 @@ class TournamentEntrant(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     # Entry order (rising; gaps after a leave): the seeded shuffle's input order.
     entry_no: Mapped[int] = mapped_column(Integer)
-    # The seeded order (API.md, "Tournaments"), set at the start.
+    # The seeded order (docs/API.md, "Tournaments"), set at the start.
     order: Mapped[int | None] = mapped_column(Integer)
     entered_at: Mapped[datetime]
 

@@ -1,9 +1,7 @@
-"""Rows read straight from the asyncpg driver, for the move path that runs without the ORM.
+"""Rows of the write core: a match or seat row's columns as attributes, and what changed.
 
-A `DriverRow` has its columns as attributes, as an ORM row has, so the write path's code
-(matches/table.py, the views) reads and sets them alike; it remembers what it was loaded with,
-so the write can send only the columns that changed (as `_write_match` does with an ORM row's
-attribute history).
+This is the one change tracker of the write path: a `Row` remembers the values it was read (or
+last written) with, so a save sends only the columns that changed (store/matches_repo.py).
 """
 
 from __future__ import annotations
@@ -14,20 +12,24 @@ from typing import TYPE_CHECKING, Any
 _UNREAD = object()  # a column set on the row that was not read with it (the snapshot)
 
 
-class DriverRow:
+class Row:
     """A row's columns as attributes, plus the values it was read (or last written) with."""
 
     __slots__ = ("__dict__", "_written")
 
-    def __init__(self, columns: Mapping[str, Any]) -> None:
+    def __init__(self, columns: Mapping[str, Any], *, new: bool = False) -> None:
         self.__dict__.update(columns)
-        self._written = dict(columns)
+        # A new row (not yet inserted) has nothing written: every column is a change.
+        self._written = {} if new else dict(columns)
 
     if TYPE_CHECKING:  # columns are attributes, whatever the table
 
         def __getattr__(self, name: str) -> Any: ...
 
         def __setattr__(self, name: str, value: Any) -> None: ...
+
+    def columns(self) -> dict[str, Any]:
+        return dict(self.__dict__)
 
     def changes(self) -> dict[str, Any]:
         """The columns set since the row was read or last marked written, with their values."""
@@ -38,6 +40,6 @@ class DriverRow:
                 changed[name] = value
         return changed
 
-    def mark_written(self, names: Iterable[str]) -> None:
-        for name in names:
+    def mark_written(self, names: Iterable[str] | None = None) -> None:
+        for name in self.__dict__ if names is None else names:
             self._written[name] = self.__dict__[name]

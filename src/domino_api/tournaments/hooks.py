@@ -1,30 +1,76 @@
-"""What a match tells its tournament: check-in expiry and results."""
+"""What a match tells its tournament: its result, in the transaction that ended it.
+
+`install` registers the hook with the write core (matches/ends.py); every process that writes
+matches calls it at start-up (domino_api/wiring.py: the app, the worker, the sweep command),
+so matches never import tournaments.
+"""
 
 from __future__ import annotations
-
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.clock import Clock
+from domino_api.matches import ends
+from domino_api.matches.table import Table
+from domino_api.store.models import Tournament, TournamentMatch
+from domino_api.tournaments import repo, service
 
 
-async def check_in_expired(session: AsyncSession, clock: Clock, table: Any) -> list[dict[str, Any]]:
-    """Seed 004: one ready player advances by forfeit; none ready cancels the tournament."""
-    from domino_api.matches import service
-
-    ready = [row.seat for row in table.seats if row.ready]
-    table.match.check_in_deadline = None
-    if len(ready) == 1:
-        return await service.forfeit_before_start(session, clock, table, 1 - ready[0])
-    return await service.abandon(session, clock, table, "cancelled")
+def _is_tournament_match(table: Table) -> bool:
+    return table.match.tournament_id is not None
 
 
-async def on_match_over(session: AsyncSession, clock: Clock, table: Any) -> None:
-    """Called by the write path (matches/table.persist) when a tournament match is newly over:
-    record the result, advance the bracket or round, open newly ready matches at once."""
-    if table.match.tournament_id is None:
+def install() -> None:
+    ends.on_match_end(record_result, applies=_is_tournament_match)
+
+
+async def record_result(session: AsyncSession, clock: Clock, table: Table) -> None:
+    """A tournament match is over: store its result and move the tournament on."""
+    row = await repo.by_match(session, table.match.id)
+    if row is None or row.reason is not None:
         return
-    from domino_api.tournaments import service
+    tournament = await repo.lock(session, row.tournament_id)
+    if tournament is None:
+        return
+    result = table.state.result
+    seat_of = {seat.player_id: seat.seat for seat in table.seats}
+    a, b = seat_of[row.player_a], seat_of[row.player_b]
+    if result is not None:
+        row.hands_a, row.hands_b = result.hands_won[a], result.hands_won[b]
+        row.points_a, row.points_b = result.scores[a], result.scores[b]
+    row.decided_at = clock.now()
+    winner_seat = result.winner if result is not None else None
+    if winner_seat is None:
+        # Nobody checked in (or the match ended without a result): cancel rather than invent
+        # one (seed 004).
+        row.reason = "no_show"
+        await session.flush()
+        await _match_decided(session, clock, tournament, row)
+        if tournament.status == "running":
+            await service.cancel(session, clock, tournament)
+            await session.flush()
+        return
+    row.winner = table.seats[winner_seat].player_id
+    assert result is not None
+    row.reason = "forfeit" if result.reason == "forfeit" else "played"
+    await session.flush()
+    await _match_decided(session, clock, tournament, row)
+    if tournament.status == "running" and await service.round_complete(
+        session, tournament, row.round
+    ):
+        await service.emit(session, clock, tournament, "round_completed", {"round": row.round})
+    await service.progress(session, clock, tournament)
+    await session.flush()
 
-    await service.record_result(session, clock, table)
+
+async def _match_decided(
+    session: AsyncSession, clock: Clock, tournament: Tournament, row: TournamentMatch
+) -> None:
+    data = {
+        "round": row.round,
+        "index": row.index,
+        "match_id": row.match_id,
+        "winner": row.winner,
+        "reason": row.reason,
+    }
+    await service.emit(session, clock, tournament, "match_decided", data)

@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from domino_api.store.db import after_commit
 from domino_api.store.models import (
     OVER_STATUSES,
     Match,
@@ -130,7 +131,8 @@ async def add_event(
 
     The caller holds the tournament row lock (``lock``) for the whole transaction, so no other
     transaction can append to this tournament until it ends: seqs are gap-free and race-free.
-    The NOTIFY is delivered by PostgreSQL only when the transaction commits.
+    The NOTIFY is sent after the commit, in a transaction of its own (a NOTIFY inside the
+    transaction would hold PostgreSQL's database-wide notify lock through its commit).
     """
     result = await session.execute(
         select(func.coalesce(func.max(TournamentEvent.seq), 0)).where(
@@ -140,10 +142,15 @@ async def add_event(
     seq = int(result.scalar_one()) + 1
     session.add(TournamentEvent(tournament_id=tournament_id, seq=seq, type=type_, at=at, data=data))
     await session.flush()
-    await session.execute(
-        text("SELECT pg_notify(:channel, :payload)"),
-        {"channel": CHANNEL, "payload": f"{tournament_id}:{seq}"},
-    )
+
+    async def announce() -> None:
+        await session.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": CHANNEL, "payload": f"{tournament_id}:{seq}"},
+        )
+        await session.commit()
+
+    after_commit(session, announce)
     return seq
 
 

@@ -1,4 +1,4 @@
-"""HTTP routes for tournaments (API.md, "Tournaments"): parse, call one service function."""
+"""HTTP routes for tournaments (docs/API.md, "Tournaments"): parse, call one service function."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
-from domino_api.deps import ClockDep, CurrentPlayer, Db, SettingsDep
+from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, Db, SettingsDep
 from domino_api.problems import AUTH, BODY, TOURNAMENT, problems
 from domino_api.store.db import transaction
-from domino_api.tournaments import service
+from domino_api.tournaments import service, views
 from domino_api.tournaments.schemas import TournamentCreate, TournamentEventsOut, TournamentOut
 
 router = APIRouter(prefix="/v1", tags=["tournaments"])
@@ -44,11 +44,12 @@ async def create_tournament(
     responses=problems(*TOURNAMENT),
 )
 async def get_tournament(
-    tournament_id: TournamentId, _: CurrentPlayer, db: Db, clock: ClockDep
+    tournament_id: TournamentId, _: CurrentPlayer, db: Db, core: CoreDep
 ) -> TournamentOut:
     """The tournament view: entrants, rounds and matches, standings and the champion."""
+    await service.enforce_due(core, tournament_id)
     async with transaction(db) as session:
-        return TournamentOut(**await service.get_view(session, clock, tournament_id))
+        return TournamentOut(**await views.get_view(session, tournament_id))
 
 
 @router.post(
@@ -108,5 +109,5 @@ async def list_events(
 ) -> TournamentEventsOut:
     """The tournament's events after `after`: entrants, rounds, matches and results."""
     async with transaction(db) as session:
-        rows = await service.events(session, tournament_id, after, limit)
+        rows = await views.events(session, tournament_id, after, limit)
     return TournamentEventsOut.model_validate({"events": rows})

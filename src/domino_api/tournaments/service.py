@@ -5,8 +5,9 @@ the recorded seed (the seeded ``order`` of every entrant) and the decided result
 ``tournament_matches`` with the pure code of ``pairing`` and ``standings``. That keeps the stored
 rows small and makes the bracket exactly what anyone recomputing it from the seed gets.
 
-Progression runs in ``progress``: at the start, and from ``hooks.on_match_over`` whenever a
-tournament match ends (in the transaction that ended it), so newly ready matches open at once.
+Progression runs in ``progress``: at the start, and whenever a tournament match ends (the
+match-end hook, tournaments/hooks.py, in the transaction that ended it), so newly ready
+matches open at once.
 
 Every change is also appended to the tournament's event feed (``tournament_events``, read with
 ``events``) in the same transaction, under the tournament row lock: ``entrant_joined``,
@@ -16,10 +17,8 @@ Every change is also appended to the tournament's event feed (``tournament_event
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 import uuid
-from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any, get_args
 
@@ -35,11 +34,12 @@ from domino_api.errors import (
     TournamentStarted,
     ValidationFailed,
 )
-from domino_api.matches.table import Table, new_match_row, record
+from domino_api.matches.table import Table, new_table
+from domino_api.matches.unit import Core
 from domino_api.store import matches_repo, players_repo
+from domino_api.store.db import announce_after_commit, raw_connection, transaction
 from domino_api.store.models import (
     Player,
-    Seat,
     Tournament,
     TournamentEntrant,
     TournamentMatch,
@@ -47,6 +47,7 @@ from domino_api.store.models import (
 from domino_api.tournaments import pairing, repo
 from domino_api.tournaments import standings as standings_mod
 from domino_api.tournaments.schemas import TournamentCreate, TournamentEventType
+from domino_api.tournaments.views import build_view, rebuild_bracket, records_of, seeded
 
 # The feed's event types, as the API documents them (one list: the schema's).
 EVENT_TYPES = frozenset(get_args(TournamentEventType))
@@ -55,24 +56,13 @@ EVENT_TYPES = frozenset(get_args(TournamentEventType))
 PLAN_CAPS: dict[str, int | None] = {"free": 10, "club": 20, "corporate": None}
 PLANS = tuple(PLAN_CAPS)
 RULESET = "classic"
-# What a tournament created before the host could set the clock plays (the classic preset's).
-DEFAULT_CLOCK = {"allowance_s": 180, "grace_s": 120}
-
-MATCH_STATUS = {
-    "waiting": "check_in",
-    "playing": "playing",
-    "hand_over": "playing",
-    "finished": "finished",
-    "abandoned": "cancelled",
-    "cancelled": "cancelled",
-}
 
 
 def plan_cap(plan: str) -> int | None:
     return PLAN_CAPS.get(plan, PLAN_CAPS["free"])
 
 
-async def _emit(
+async def emit(
     session: AsyncSession, clock: Clock, tournament: Tournament, type_: str, data: dict[str, Any]
 ) -> int:
     """Append to the feed; every caller holds the tournament row lock (``repo.lock``)."""
@@ -159,7 +149,7 @@ async def enter(
         )
     )
     await session.flush()
-    await _emit(
+    await emit(
         session, clock, tournament, "entrant_joined", {"player_id": player.id, "name": player.name}
     )
     return await build_view(session, tournament)
@@ -174,7 +164,7 @@ async def leave(
     if await repo.entrant(session, tournament.id, player.id) is not None:
         await repo.remove_entrant(session, tournament.id, player.id)
         await session.flush()
-        await _emit(session, clock, tournament, "entrant_left", {"player_id": player.id})
+        await emit(session, clock, tournament, "entrant_left", {"player_id": player.id})
     return await build_view(session, tournament)
 
 
@@ -198,7 +188,7 @@ async def start(
     tournament.status = "running"
     tournament.started_at = clock.now()
     await session.flush()
-    await _emit(
+    await emit(
         session, clock, tournament, "tournament_started", {"seed": seed.hex(), "order": order}
     )
     await progress(session, clock, tournament)
@@ -206,38 +196,6 @@ async def start(
 
 
 # ---------------------------------------------------------------- progression
-
-
-async def seeded(session: AsyncSession, tournament: Tournament) -> list[str]:
-    """The entrants' player ids in seeded order (index = ``order``)."""
-    rows = [e for e in await repo.entrants(session, tournament.id) if e.order is not None]
-    return [e.player_id for e in sorted(rows, key=lambda e: e.order or 0)]
-
-
-def rebuild_bracket(order: Sequence[str], rows: Sequence[TournamentMatch]) -> pairing.Bracket:
-    """The bracket from the seeded order with every recorded result replayed, round by round."""
-    bracket = pairing.single_elimination(order)
-    for row in sorted(rows, key=lambda r: (r.round, r.index)):
-        key = pairing.SlotKey(row.round, row.index)
-        if row.winner is not None:
-            bracket = pairing.advance(bracket, key, row.winner).bracket
-        elif row.reason == "no_show":
-            bracket = pairing.cancel(bracket, key)
-    return bracket
-
-
-def records_of(rows: Sequence[TournamentMatch]) -> list[standings_mod.MatchRecord]:
-    """Decided matches only: byes and rests are no matches, so they add no win (seed 004)."""
-    return [
-        standings_mod.MatchRecord(
-            players=(row.player_a, row.player_b),
-            winner=row.winner,
-            hands=(row.hands_a, row.hands_b),
-            points=(row.points_a, row.points_b),
-        )
-        for row in rows
-        if row.winner is not None
-    ]
 
 
 async def progress(session: AsyncSession, clock: Clock, tournament: Tournament) -> None:
@@ -291,7 +249,7 @@ async def _round_opened(
     rests: list[str],
 ) -> None:
     data = {"round": round_number, "byes": byes, "rests": rests}
-    await _emit(session, clock, tournament, "round_opened", data)
+    await emit(session, clock, tournament, "round_opened", data)
 
 
 async def _finish(
@@ -300,16 +258,16 @@ async def _finish(
     tournament.status = "finished"
     tournament.champion_id = champion
     tournament.finished_at = clock.now()
-    await _emit(session, clock, tournament, "tournament_finished", {"champion": champion})
+    await emit(session, clock, tournament, "tournament_finished", {"champion": champion})
 
 
 async def cancel(session: AsyncSession, clock: Clock, tournament: Tournament) -> None:
     tournament.status = "cancelled"
     tournament.finished_at = clock.now()
-    await _emit(session, clock, tournament, "tournament_cancelled", {})
+    await emit(session, clock, tournament, "tournament_cancelled", {})
 
 
-async def _round_complete(session: AsyncSession, tournament: Tournament, round_number: int) -> bool:
+async def round_complete(session: AsyncSession, tournament: Tournament, round_number: int) -> bool:
     """Every pairing of the round decided (byes count as decided; rests are no pairing)."""
     rows = await repo.matches(session, tournament.id)
     if tournament.format == "single_elimination":
@@ -329,46 +287,33 @@ async def open_match(
     index: int,
     pair: tuple[str, str],
 ) -> str:
-    """A `classic` match between the pair, in check-in (API.md, "Tournaments")."""
+    """A `classic` match between the pair, in check-in (docs/API.md, "Tournaments")."""
     ruleset = engine.make_ruleset(RULESET, tournament.match_options)
     now = clock.now()
     deadline = now + timedelta(seconds=tournament.check_in_s)
-    match, state = new_match_row(
+    players = await players_repo.by_ids(session, list(pair))
+    holders = {pid: (p.name, p.tile_back) for pid, p in players.items()}
+    table = new_table(
         str(uuid.uuid4()),
         ruleset,
         now,
-        code=None,
-        host_player_id=None,
+        [{"type": "human", "player_id": player_id, "last_seen_at": None} for player_id in pair],
+        holders,
         tournament_id=tournament.id,
-        solo=False,
         check_in_deadline=deadline,
         due_at=deadline,
     )
-    matches_repo.add(session, match)
-    await session.flush()
-    seats = [
-        Seat(
-            match_id=match.id,
-            seat=number,
-            type="human",
-            strategy=None,
-            player_id=player_id,
-            autopilot=False,
-            forfeited=False,
-            ready=False,
-            rematch=False,
-            connected=False,
-            last_seen_at=None,
-        )
-        for number, player_id in enumerate(pair)
-    ]
-    matches_repo.add(session, *seats)
+    match_id: str = table.match.id
+    await matches_repo.insert_match(
+        await raw_connection(session), table.match, table.seats, table.staged
+    )
+    announce_after_commit(session, match_id, table.state.seq)
     session.add(
         TournamentMatch(
             tournament_id=tournament.id,
             round=round_number,
             index=index,
-            match_id=match.id,
+            match_id=match_id,
             player_a=pair[0],
             player_b=pair[1],
             winner=None,
@@ -380,7 +325,7 @@ async def open_match(
         )
     )
     await session.flush()
-    await _emit(
+    await emit(
         session,
         clock,
         tournament,
@@ -388,221 +333,28 @@ async def open_match(
         {
             "round": round_number,
             "index": index,
-            "match_id": match.id,
+            "match_id": match_id,
             "players": list(pair),
             "check_in_deadline": deadline.isoformat(),
         },
     )
-    players = await players_repo.by_ids(session, list(pair))
-    table = Table(match=match, seats=seats, state=state)
-    table.names = {pid: p.name for pid, p in players.items()}
-    table.tile_backs = {pid: p.tile_back for pid, p in players.items()}
-    for row in seats:
-        data = {
-            "seat": row.seat,
-            "name": table.names.get(row.player_id or ""),
-            "type": "human",
-            "strategy": None,
-        }
-        await record(session, clock, table, "seat_joined", data)
-    return match.id
+    return match_id
 
 
-async def record_result(session: AsyncSession, clock: Clock, table: Table) -> None:
-    """A tournament match is over: store its result and move the tournament on."""
-    row = await repo.by_match(session, table.match.id)
-    if row is None or row.reason is not None:
-        return
-    tournament = await repo.lock(session, row.tournament_id)
-    if tournament is None:
-        return
-    result = table.state.result
-    seat_of = {seat.player_id: seat.seat for seat in table.seats}
-    a, b = seat_of[row.player_a], seat_of[row.player_b]
-    if result is not None:
-        row.hands_a, row.hands_b = result.hands_won[a], result.hands_won[b]
-        row.points_a, row.points_b = result.scores[a], result.scores[b]
-    row.decided_at = clock.now()
-    winner_seat = result.winner if result is not None else None
-    if winner_seat is None:
-        # Nobody checked in (or the match ended without a result): cancel rather than invent
-        # one (seed 004).
-        row.reason = "no_show"
-        await session.flush()
-        await _match_decided(session, clock, tournament, row)
-        if tournament.status == "running":
-            await cancel(session, clock, tournament)
-            await session.flush()
-        return
-    row.winner = table.seats[winner_seat].player_id
-    assert result is not None
-    row.reason = "forfeit" if result.reason == "forfeit" else "played"
-    await session.flush()
-    await _match_decided(session, clock, tournament, row)
-    if tournament.status == "running" and await _round_complete(session, tournament, row.round):
-        await _emit(session, clock, tournament, "round_completed", {"round": row.round})
-    await progress(session, clock, tournament)
-    await session.flush()
-
-
-async def _match_decided(
-    session: AsyncSession, clock: Clock, tournament: Tournament, row: TournamentMatch
-) -> None:
-    data = {
-        "round": row.round,
-        "index": row.index,
-        "match_id": row.match_id,
-        "winner": row.winner,
-        "reason": row.reason,
-    }
-    await _emit(session, clock, tournament, "match_decided", data)
-
-
-# ---------------------------------------------------------------- reading
-
-
-async def events(
-    session: AsyncSession, tournament_id: str, after: int, limit: int
-) -> list[dict[str, Any]]:
-    """The tournament's feed after ``after``, oldest first."""
+async def enforce_due(core: Core, tournament_id: str) -> None:
+    """Opening a tournament first enforces whatever is due for its matches: every check-in
+    past its deadline (seed 004) and any turn-clock timeout, as opening each would (each a
+    step of the write core, committed before the view is read)."""
     if len(tournament_id) > 36:
-        raise TournamentNotFound(f"No tournament {tournament_id[:40]!r}.")
-    if await repo.get(session, tournament_id) is None:
-        raise TournamentNotFound(f"No tournament {tournament_id!r}.")
-    rows = await repo.events_after(session, tournament_id, after, limit)
-    return [{"seq": r.seq, "type": r.type, "at": r.at, "data": r.data} for r in rows]
+        return  # get_view answers not found
+    async with transaction(core.maker) as session:
+        tournament = await repo.get(session, tournament_id)
+        if tournament is None or tournament.status != "running":
+            return
+        due = await repo.overdue_matches(session, tournament.id, core.clock.now())
+    for match_id in due:
+        await core.run(match_id, _nothing, fresh=True)
 
 
-async def get_view(session: AsyncSession, clock: Clock, tournament_id: str) -> dict[str, Any]:
-    """The tournament view; opening it first enforces whatever is due for its matches: every
-    check-in past its deadline (seed 004) and any turn-clock timeout, as opening each would."""
-    from domino_api.matches import service as matches_service  # late: matches call hooks
-
-    if len(tournament_id) > 36:
-        raise TournamentNotFound(f"No tournament {tournament_id[:40]!r}.")
-    tournament = await repo.get(session, tournament_id)
-    if tournament is None:
-        raise TournamentNotFound(f"No tournament {tournament_id!r}.")
-    if tournament.status == "running":
-        for match_id in await repo.overdue_matches(session, tournament.id, clock.now()):
-            await matches_service.open_table(session, clock, match_id, None)
-    return await build_view(session, tournament)
-
-
-async def build_view(session: AsyncSession, tournament: Tournament) -> dict[str, Any]:
-    entrants = await repo.entrants(session, tournament.id)
-    names = await repo.names(session, [e.player_id for e in entrants])
-    started = tournament.seed is not None
-    if started:
-        entrants = sorted(entrants, key=lambda e: e.order if e.order is not None else 0)
-    order = [e.player_id for e in entrants] if started else []
-    rows = await repo.matches(session, tournament.id)
-    statuses = await repo.match_statuses(session, tournament.id)
-    options = tournament.match_options
-    match = (
-        {"target": options["target"]} if "target" in options else {"best_of": options["best_of"]}
-    )
-    return {
-        "clock": options.get("turn_clock") or DEFAULT_CLOCK,
-        "id": tournament.id,
-        "name": tournament.name,
-        "status": tournament.status,
-        "format": tournament.format,
-        "match": match,
-        "next_opener": options.get("next_opener"),
-        "max_entrants": tournament.max_entrants,
-        "seed": tournament.seed.hex() if tournament.seed is not None else None,
-        "host": tournament.host_player_id,
-        "entrants": [
-            {"player_id": e.player_id, "name": names.get(e.player_id, ""), "order": e.order}
-            for e in entrants
-        ],
-        "rounds": _rounds(tournament, order, rows, statuses, names) if started else [],
-        "standings": _standings(tournament, order, rows) if started else [],
-        "champion": tournament.champion_id,
-    }
-
-
-def _standings(
-    tournament: Tournament, order: list[str], rows: list[TournamentMatch]
-) -> list[dict[str, Any]]:
-    """Round-robin by wins and tiebreaks; single elimination by the round reached."""
-    records = records_of(rows)
-    if tournament.format == "single_elimination":
-        reached = standings_mod.rounds_reached(rebuild_bracket(order, rows))
-        ranked = standings_mod.elimination_standings(order, records, reached)
-    else:
-        ranked = standings_mod.standings(order, records)
-    return [dataclasses.asdict(standing) for standing in ranked]
-
-
-def _match_out(
-    row: TournamentMatch, statuses: dict[str, str], names: dict[str, str], rounds: int | None
-) -> dict[str, Any]:
-    """A bracket slot's match; `rounds` (single elimination) says where its winner goes."""
-    status = MATCH_STATUS.get(statuses.get(row.match_id, "waiting"), "check_in")
-    following = None
-    if rounds is not None and row.round < rounds:
-        following = {"round": row.round + 1, "index": row.index // 2, "side": row.index % 2}
-    return {
-        "id": row.match_id,
-        "round": row.round,
-        "index": row.index,
-        "next": following,
-        "players": [row.player_a, row.player_b],
-        "names": [names.get(row.player_a, ""), names.get(row.player_b, "")],
-        "status": status,
-        "winner": row.winner,
-        "reason": row.reason,
-        "points": [row.points_a, row.points_b],
-        "hands_won": [row.hands_a, row.hands_b],
-    }
-
-
-def _rounds(
-    tournament: Tournament,
-    order: list[str],
-    rows: list[TournamentMatch],
-    statuses: dict[str, str],
-    names: dict[str, str],
-) -> list[dict[str, Any]]:
-    by_round: dict[int, list[TournamentMatch]] = {}
-    for row in rows:
-        by_round.setdefault(row.round, []).append(row)
-    out: list[dict[str, Any]] = []
-    if tournament.format == "single_elimination":
-        bracket = rebuild_bracket(order, rows)
-        for number, slots in enumerate(bracket.rounds, start=1):
-            byes = list(bracket.byes) if number == 1 else []
-            matches = by_round.get(number, [])
-            if not matches and not byes:
-                continue
-            done = all(
-                s.status in (pairing.SlotStatus.BYE, pairing.SlotStatus.DECIDED) for s in slots
-            )
-            out.append(
-                {
-                    "number": number,
-                    "status": "complete" if done else "open",
-                    "matches": [
-                        _match_out(row, statuses, names, len(bracket.rounds)) for row in matches
-                    ],
-                    "byes": byes,
-                    "rests": [],
-                }
-            )
-        return out
-    schedule = pairing.round_robin_schedule(order)
-    for number in range(1, min(tournament.current_round, len(schedule)) + 1):
-        matches = by_round.get(number, [])
-        done = bool(matches) and all(row.winner is not None for row in matches)
-        out.append(
-            {
-                "number": number,
-                "status": "complete" if done else "open",
-                "matches": [_match_out(row, statuses, names, None) for row in matches],
-                "byes": [],
-                "rests": list(schedule[number - 1].rests),
-            }
-        )
-    return out
+def _nothing(table: Table) -> None:
+    """A step that only applies what is due (the write core does that first)."""

@@ -1,16 +1,11 @@
-"""Move requests on the asyncpg driver path (matches/fast.py) against the ORM path.
-
-The driver path must store exactly what the ORM path stores, answer in the documented shape,
-and hand back to the ORM path whatever it does not handle (the match ending, a due timeout).
-"""
+"""The write core (matches/unit.py): one unit of work per step, saved guarded by the row
+version, computed again on conflict; a copy per process; idempotency keys per match;
+announcements after the commit."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import types
-import uuid
-from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
@@ -19,52 +14,24 @@ import pytest
 from prometheus_client import REGISTRY
 
 from domino_api import engine
-from domino_api.api import create_app
-from domino_api.config import Settings
-from domino_api.matches import fast, service, table
+from domino_api.matches import unit
 from domino_api.matches.event_models import MoveOut
+from domino_api.realtime.announce import CHANNEL
 from domino_api.store.db import to_plain_url
 from tests.api.helpers import create_match, first_legal, new_player, view
-from tests.conftest import TABLES
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 SEATS = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
 OPTIONS = {"target": 50}
-ACTIONS = ("move", "start", "next_hand")
-NEXT_HANDS: list[int] = []  # how many next hands each `play_match` asked for
-MATCH_ID = "5f0c6a44-0b9e-4d7e-8f51-8a2f7d1c0e01"
 
 
 def paths(action: str = "move") -> dict[str, float]:
     labels = {"action": action}
     return {
         path: REGISTRY.get_sample_value("domino_write_paths_total", {**labels, "path": path}) or 0.0
-        for path in ("driver", "orm")
+        for path in ("statement", "transaction")
     }
-
-
-@pytest.fixture
-def same_deal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every match gets the same id, code and deal secret, so two runs can be compared."""
-    monkeypatch.setattr(table, "secrets", types.SimpleNamespace(token_bytes=lambda n: bytes(n)))
-    monkeypatch.setattr(service, "secrets", types.SimpleNamespace(randbelow=lambda n: 1234))
-    monkeypatch.setattr(service, "uuid", types.SimpleNamespace(uuid4=lambda: uuid.UUID(MATCH_ID)))
-
-
-async def client_for(url: str, clock: Any, driver_pool_size: int) -> AsyncIterator[Any]:
-    settings = Settings(
-        database_url=url,
-        log_json=False,
-        join_rate_limit=1000,
-        create_player_rate_limit=1000,
-        driver_pool_size=driver_pool_size,
-    )
-    app = create_app(settings, clock=clock, database_url=url, start_background=False)
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            yield http
 
 
 async def play_match(
@@ -76,12 +43,10 @@ async def play_match(
     r = await http.post(f"/v1/matches/{match['id']}/start", json={"cut": "c"}, **_as(host))
     assert r.status_code == 200, r.text
     v, answers = r.json(), []
-    NEXT_HANDS.append(0)
     while v["status"] in ("playing", "hand_over"):
         if v["status"] == "hand_over":
             r = await http.post(f"/v1/matches/{match['id']}/hands", json={}, **_as(host))
             v = r.json()
-            NEXT_HANDS[-1] += 1
             continue
         body = {**first_legal(v), "seq": v["seq"]}
         r = await http.post(f"/v1/matches/{match['id']}/moves", json=body, **_as(host))
@@ -95,75 +60,8 @@ def _as(player: dict[str, Any]) -> dict[str, Any]:
     return {"headers": player["headers"]}
 
 
-async def stored(url: str) -> dict[str, Any]:
-    conn = await asyncpg.connect(to_plain_url(url))
-    try:
-        row = await conn.fetchrow(
-            "SELECT status, seq, game_seq, snapshot::text, turn_deadline, next_hand_at, due_at,"
-            " started_at, finished_at, updated_at FROM matches WHERE id = $1",
-            MATCH_ID,
-        )
-        events = await conn.fetch(
-            "SELECT seq, type, at, data::text, private::text, action::text FROM match_events"
-            " WHERE match_id = $1 ORDER BY seq",
-            MATCH_ID,
-        )
-        seats = await conn.fetch(
-            "SELECT seat, type, forfeited, last_seen_at FROM seats"
-            " WHERE match_id = $1 ORDER BY seat",
-            MATCH_ID,
-        )
-        finishes = await conn.fetch(
-            "SELECT f.ruleset, f.opponent, f.score, f.margin, f.won, f.default_target,"
-            " f.finished_at, p.name FROM finishes f JOIN players p ON p.id = f.player_id"
-        )
-        records = await conn.fetch(
-            "SELECT r.ruleset, r.opponent, r.best_score, r.best_score_at, r.best_margin,"
-            " r.best_margin_at, r.leaderboard_eligible, p.name"
-            " FROM records r JOIN players p ON p.id = r.player_id"
-        )
-        await conn.execute(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
-    finally:
-        await conn.close()
-    return {
-        "match": dict(row),
-        "events": [dict(e) for e in events],
-        "seats": [dict(s) for s in seats],
-        "finishes": [dict(f) for f in finishes],
-        "records": [dict(r) for r in records],
-    }
-
-
-@pytest.mark.usefixtures("same_deal")
-async def test_both_paths_store_and_answer_the_same_match(clean_db: str, clock: Any) -> None:
-    runs = {}
-    for pool_size in (20, 0):
-        before = {action: paths(action) for action in ACTIONS}
-        async for http in client_for(clean_db, clock, pool_size):
-            answers = await play_match(http)
-        counted = {
-            (action, path): paths(action)[path] - before[action][path]
-            for action in ACTIONS
-            for path in ("driver", "orm")
-        }
-        runs[pool_size] = (answers, await stored(clean_db), counted)
-    (driver_answers, driver_rows, on_driver), (orm_answers, orm_rows, on_orm) = runs.values()
-    # Every move went down the driver path, the last one (which finishes the match and
-    # writes the players' finishes and records) included; the start and the next hands too.
-    # With no pool, nothing takes the driver path (nor counts as handed back).
-    assert on_driver[("move", "driver")] == len(driver_answers)
-    assert on_driver[("move", "orm")] == 0
-    assert on_driver[("start", "driver")] == 1
-    assert on_driver[("start", "orm")] == on_driver[("next_hand", "orm")] == 0
-    assert set(on_orm.values()) == {0}
-    assert driver_answers == orm_answers
-    assert driver_rows == orm_rows
-    assert driver_rows["match"]["status"] == "finished"
-    assert len(driver_rows["finishes"]) == 1
-    # Records count only finishes at the preset's default target (docs/API.md), as the board
-    # does; this match's custom target (OPTIONS) is kept as a finish but earns no record.
-    assert driver_rows["finishes"][0]["default_target"] is False
-    assert driver_rows["records"] == []
+def _as(player: dict[str, Any]) -> dict[str, Any]:
+    return {"headers": player["headers"]}
 
 
 @pytest.mark.parametrize(
@@ -173,21 +71,21 @@ async def test_every_answer_is_in_the_documented_shape(
     client: httpx.AsyncClient, ruleset: str, bots: int
 ) -> None:
     seats = [{"type": "human"}] + [{"type": "bot", "strategy": "planner"}] * bots
-    before = paths("next_hand")
+    before = paths()
     answers = await play_match(client, ruleset, seats)
     assert answers
     for answer in answers:
         # Optional private fields absent from a copy stay absent (exclude_unset).
         dumped = MoveOut.model_validate(answer).model_dump(mode="json", exclude_unset=True)
         assert dumped == answer
-    # Each next hand the human asked for was dealt on the driver path, but one in which the
-    # computer's replies end the match (the ORM path finishes it).
-    after = paths("next_hand")
-    assert after["driver"] - before["driver"] + after["orm"] - before["orm"] == NEXT_HANDS[-1]
-    assert after["orm"] - before["orm"] <= 1
+    # Every move but the one ending the match is one statement; the end is a transaction
+    # (finishes and records with it).
+    after = paths()
+    assert after["statement"] - before["statement"] == len(answers) - 1
+    assert after["transaction"] - before["transaction"] == 1
 
 
-async def test_refusals_on_the_driver_path_change_nothing(client: httpx.AsyncClient) -> None:
+async def test_refusals_change_nothing(client: httpx.AsyncClient) -> None:
     host = await new_player(client, "Ana")
     other = await new_player(client, "Bo")
     match = await create_match(client, host, "all-fives", SEATS, OPTIONS)
@@ -210,7 +108,7 @@ async def test_refusals_on_the_driver_path_change_nothing(client: httpx.AsyncCli
     assert (await view(client, host, mid))["seq"] == v["seq"]
     r = await client.post(f"/v1/matches/{'0' * 36}/moves", json=good, **_as(host))
     assert r.status_code == 404
-    assert paths() == before  # a refusal is not a fallback: it is answered where it arose
+    assert paths() == before  # a refusal writes nothing
 
 
 async def test_a_move_that_waited_for_the_lock_sees_the_seats_of_the_writer_before_it(
@@ -248,7 +146,7 @@ def conflicts(action: str = "move") -> float:
 
 
 async def _started(client: httpx.AsyncClient) -> tuple[dict[str, Any], str, dict[str, Any]]:
-    """A host against a computer, one move played on the driver path (so a copy is kept)."""
+    """A host against a computer, one move played (so this process keeps a copy)."""
     host = await new_player(client, "Ana")
     mid = (await create_match(client, host, "all-fives", SEATS, OPTIONS))["id"]
     v = (await client.post(f"/v1/matches/{mid}/start", json={}, **_as(host))).json()
@@ -287,31 +185,9 @@ async def test_a_step_whose_row_moved_since_it_was_read_is_computed_again(
     r = await client.post(f"/v1/matches/{mid}/moves", json=_move(v), **_as(host))
     assert r.status_code == 200, r.text
     assert conflicts() == before[0] + 1
-    assert paths()["driver"] == before[1]["driver"] + 1
+    assert paths()["statement"] == before[1]["statement"] + 1
     seqs = await _event_seqs(clean_db, mid)
     assert seqs[-1] == r.json()["view"]["seq"]
-
-
-async def test_a_copy_left_behind_by_the_orm_path_is_never_written_over(
-    client: httpx.AsyncClient, clean_db: str
-) -> None:
-    host, mid, v = await _started(client)
-    # The next move goes down the ORM path (an idempotency key), which keeps no copy: this
-    # process's copy stays one move behind. (tests/realtime/test_two_process_moves.py does
-    # the same across two processes.)
-    headers = {**host["headers"], "Idempotency-Key": "orm-1"}
-    r = await client.post(f"/v1/matches/{mid}/moves", json=_move(v), headers=headers)
-    assert r.status_code == 200, r.text
-    v = r.json()["view"]
-    before = conflicts()
-    r = await client.post(f"/v1/matches/{mid}/moves", json=_move(v), **_as(host))
-    assert r.status_code == 200, r.text
-    assert conflicts() == before + 1  # the stale copy's write was refused by its guard
-    assert r.json()["view"]["seq"] > v["seq"]
-    # A seq the table itself has left behind is still refused, and changes nothing.
-    r2 = await client.post(f"/v1/matches/{mid}/moves", json=_move(v), **_as(host))
-    assert r2.status_code == 409 and r2.json()["code"] == "stale_seq"
-    assert (await _event_seqs(clean_db, mid))[-1] == r.json()["view"]["seq"]
 
 
 async def test_a_copy_shows_what_did_not_move_the_row_only_until_it_expires(
@@ -326,7 +202,7 @@ async def test_a_copy_shows_what_did_not_move_the_row_only_until_it_expires(
         await conn.close()
     names = []
     for ttl in (60.0, 0.0):
-        monkeypatch.setattr(fast, "COPY_TTL_S", ttl)
+        monkeypatch.setattr(unit, "COPY_TTL_S", ttl)
         r = await client.post(f"/v1/matches/{mid}/moves", json=_move(v), **_as(host))
         assert r.status_code == 200, r.text
         v = r.json()["view"]
@@ -359,7 +235,7 @@ async def test_a_step_that_loses_the_race_leaves_no_state_behind(
     # Both moves are computed before either writes; with the test's clock they even share
     # `updated_at`, so the loser's state would pass for the winner's row if it were kept.
     arrived: list[asyncio.Event] = [asyncio.Event(), asyncio.Event()]
-    real = matches_repo._write_guarded
+    real = matches_repo.save
 
     async def after_both_computed(*args: Any, **kwargs: Any) -> int:
         index = 0 if not arrived[0].is_set() else 1
@@ -367,7 +243,7 @@ async def test_a_step_that_loses_the_race_leaves_no_state_behind(
         await asyncio.wait_for(arrived[1].wait(), 5.0)
         return await real(*args, **kwargs)
 
-    monkeypatch.setattr(matches_repo, "_write_guarded", after_both_computed)
+    monkeypatch.setattr(matches_repo, "save", after_both_computed)
     url = f"/v1/matches/{mid}/moves"
     answers = await asyncio.gather(
         *(
@@ -375,7 +251,7 @@ async def test_a_step_that_loses_the_race_leaves_no_state_behind(
             for play in (first, second)
         )
     )
-    monkeypatch.setattr(matches_repo, "_write_guarded", real)
+    monkeypatch.setattr(matches_repo, "save", real)
     assert sorted(r.status_code for r in answers) == [200, 409]
     winner = next(r for r in answers if r.status_code == 200).json()["view"]
     conn = await asyncpg.connect(to_plain_url(clean_db))
@@ -388,3 +264,54 @@ async def test_a_step_that_loses_the_race_leaves_no_state_behind(
     shown = await view(client, host, mid)
     assert shown["board"] == winner["board"] == engine.view(stored, 0)["board"]
     assert shown["seq"] == stored.seq
+
+
+async def test_an_idempotency_key_answers_once_per_match_and_is_scoped_to_it(
+    client: httpx.AsyncClient, clean_db: str
+) -> None:
+    host, mid, v = await _started(client)
+    _, other, w = await _started_for(client, host)
+    headers = {**host["headers"], "Idempotency-Key": "k-1"}
+    first = await client.post(f"/v1/matches/{mid}/moves", json=_move(v), headers=headers)
+    again = await client.post(f"/v1/matches/{mid}/moves", json=_move(v), headers=headers)
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.json() == first.json()  # the same answer, and the move applied once
+    assert (await _event_seqs(clean_db, mid))[-1] == first.json()["view"]["seq"]
+    # The same key on another match is another request (it used to be a 500).
+    elsewhere = await client.post(f"/v1/matches/{other}/moves", json=_move(w), headers=headers)
+    assert elsewhere.status_code == 200, elsewhere.text
+    assert elsewhere.json()["view"]["id"] == other
+    assert elsewhere.json()["view"]["seq"] > w["seq"]
+
+
+async def _started_for(
+    client: httpx.AsyncClient, host: dict[str, Any]
+) -> tuple[dict[str, Any], str, dict[str, Any]]:
+    mid = (await create_match(client, host, "all-fives", SEATS, OPTIONS))["id"]
+    v = (await client.post(f"/v1/matches/{mid}/start", json={}, **_as(host))).json()
+    return host, mid, v
+
+
+async def test_each_step_is_announced_after_its_commit(
+    client: httpx.AsyncClient, clean_db: str
+) -> None:
+    host, mid, v = await _started(client)
+    heard: asyncio.Queue[str] = asyncio.Queue()
+    conn = await asyncpg.connect(to_plain_url(clean_db))
+    seen: list[int] = []
+    try:
+        await conn.add_listener(CHANNEL, lambda *args: heard.put_nowait(args[3]))
+        r = await client.post(f"/v1/matches/{mid}/moves", json=_move(v), **_as(host))
+        assert r.status_code == 200, r.text
+        payload = await asyncio.wait_for(heard.get(), 10)
+        # When the announcement is heard, the events it names are committed and readable.
+        seen = [
+            row["seq"]
+            for row in await conn.fetch(
+                "SELECT seq FROM match_events WHERE match_id = $1 ORDER BY seq", mid
+            )
+        ]
+    finally:
+        await conn.close()
+    assert payload == f"{mid}:{r.json()['view']['seq']}"
+    assert seen[-1] == r.json()["view"]["seq"]

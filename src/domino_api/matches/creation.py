@@ -1,0 +1,203 @@
+"""New tables and their seats: creating a match, joining one by its number, rematches.
+
+A new match is built in memory (`table.new_table`: a fresh secret, the seats and their
+`seat_joined` events) and inserted in one transaction with a free game number; joins and
+rematches are steps of the write core like any other.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from domino_api import engine
+from domino_api.errors import (
+    CodeNotFound,
+    MatchFull,
+    MatchInProgressError,
+    SeatInUse,
+    ValidationFailed,
+)
+from domino_api.matches import access
+from domino_api.matches.schemas import MatchCreate, SeatSpec
+from domino_api.matches.service import pick_seat, view_for
+from domino_api.matches.table import Table, joined_data, new_table, record
+from domino_api.matches.unit import Core
+from domino_api.matches.views import is_connected
+from domino_api.store import match_reads, matches_repo
+from domino_api.store.db import transaction
+from domino_api.store.models import Player
+from domino_api.store.rows import Row
+
+SETTING_KEYS = ("target", "draw", "next_opener")
+# A seat whose holder was seen this recently is not taken over by a player of the same name.
+HOLDER_LEASE = timedelta(seconds=30)
+
+
+def _effective_options(player: Player, ruleset: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Stored settings fill in options the preset allows; explicit options win (seed 004)."""
+    catalog = {entry["name"]: entry for entry in engine.ruleset_catalog()}
+    allowed = catalog.get(ruleset, {}).get("overrides", {})
+    defaults = {
+        k: v for k, v in (player.settings or {}).items() if k in SETTING_KEYS and k in allowed
+    }
+    return {**defaults, **options}
+
+
+def _ruleset_for_seats(name: str, options: dict[str, Any], seats: int) -> engine.Ruleset:
+    """The seat list sets `players` where the preset allows 2-4, else must equal it."""
+    if "players" in options:
+        raise engine.BadOptions("players is set by the seat list, not by options.")
+    ruleset = engine.make_ruleset(name, options)
+    if seats == ruleset.players:
+        return ruleset
+    try:
+        return engine.make_ruleset(name, {**options, "players": seats})
+    except engine.BadOptions:
+        raise engine.BadOptions(
+            f"{name} is played by {ruleset.players} players; the seat list has {seats}."
+        ) from None
+
+
+def _seat_specs(host: Player, specs: list[SeatSpec]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for number, spec in enumerate(specs):
+        if spec.type == "bot":
+            if spec.holder is not None or spec.name is not None:
+                raise ValidationFailed(f"seats.{number}: a computer seat has no holder or name.")
+            rows.append({"type": "bot", "strategy": spec.strategy or "planner"})
+            continue
+        if spec.strategy is not None:
+            raise ValidationFailed(f"seats.{number}: a human seat has no strategy.")
+        holder = host.id if number == 0 or spec.holder == "host" else None
+        rows.append({"type": "human", "player_id": holder, "name": spec.name})
+    return rows
+
+
+async def create_match(core: Core, host: Player, body: MatchCreate) -> dict[str, Any]:
+    specs = body.seats or [SeatSpec(type="human"), SeatSpec(type="human")]
+    if specs[0].type != "human":
+        raise ValidationFailed("seats.0: seat 0 is the host's seat and must be human.")
+    given, spectators = access.table_options(body.options)
+    options = _effective_options(host, body.ruleset, given)
+    ruleset = _ruleset_for_seats(body.ruleset, options, len(specs))
+    seats = _seat_specs(host, specs)
+    solo = all(s["type"] == "bot" or s.get("player_id") == host.id for s in seats)
+    access.refuse_solo_clocks(given, solo)
+    holders = {host.id: (host.name, host.tile_back)}
+    columns = {"host_player_id": host.id, "solo": solo, "spectators": spectators}
+    table = await insert(core, ruleset, seats, holders, **columns)
+    return view_for(table, host, core)
+
+
+async def insert(
+    core: Core,
+    ruleset: engine.Ruleset,
+    seats: list[dict[str, Any]],
+    holders: dict[str, tuple[str, str]],
+    **columns: Any,
+) -> Table:
+    """Store a new match with a free game number and its seats; announce it once committed."""
+    now = core.clock.now()
+    table = new_table(str(uuid.uuid4()), ruleset, now, seats, holders, **columns)
+    async with core.pool.acquire() as connection, connection.transaction():
+        table.match.code = await matches_repo.free_code(connection)
+        await matches_repo.insert_match(connection, table.match, table.seats, table.staged)
+    await core.announcer.announce(table.match.id, table.state.seq)
+    table.staged = []
+    return table
+
+
+async def join(core: Core, player: Player, code: str, name: str | None = None) -> dict[str, Any]:
+    async with transaction(core.maker) as session:
+        match_id = await match_reads.live_id_by_code(session, code)
+    if match_id is None:
+        raise CodeNotFound(f"No open match has the number {code}.")
+
+    def step(table: Table) -> dict[str, Any]:
+        if table.seats_of(player.id):
+            return view_for(table, player, core)
+        now = core.clock.now()
+        wanted = name or player.name  # the name the seat goes by at this table
+        same_name = [
+            s
+            for s in table.seats
+            if s.type == "human" and s.player_id and access.seat_name(table, s) == wanted
+        ]
+        for row in same_name:
+            if _recently_seen(table, row, now):
+                raise SeatInUse(f"Seat {row.seat}'s holder {wanted!r} is still at the table.")
+            return _take_seat(core, table, row, player, name)
+        if table.state.status != "waiting":
+            raise MatchInProgressError("This match has started; only its players can rejoin.")
+        free = [s for s in table.seats if s.type == "human" and s.player_id is None]
+        if not free:
+            raise MatchFull("Every seat at this table is taken.")
+        return _take_seat(core, table, free[0], player, name)
+
+    return await core.run(match_id, step, player_id=player.id, action="join")
+
+
+def _recently_seen(table: Table, row: Row, now: Any) -> bool:
+    seen = row.last_seen_at is not None and now - row.last_seen_at < HOLDER_LEASE
+    return seen or is_connected(table, row.seat, now)
+
+
+def _take_seat(
+    core: Core, table: Table, row: Row, player: Player, name: str | None
+) -> dict[str, Any]:
+    now = core.clock.now()
+    row.player_id = player.id
+    row.name = name or row.name  # a rejoin without a name keeps the seat's
+    row.last_seen_at = now
+    row.away_since = None
+    table.names[player.id] = player.name
+    table.tile_backs[player.id] = player.tile_back
+    table.match.solo = False
+    record(table, now, "seat_joined", joined_data(table, row))
+    return view_for(table, player, core, row.seat)
+
+
+async def rematch(core: Core, player: Player, match_id: str, seat: int | None) -> dict[str, Any]:
+    async with core.pool.acquire() as connection:
+        code = await matches_repo.free_code(connection)  # taken meanwhile: the insert redraws
+
+    def step(table: Table) -> dict[str, Any]:
+        chosen = pick_seat(table, player, seat)
+        if not table.over:
+            raise MatchInProgressError("A rematch is offered once the match is over.")
+        if table.match.rematch_match_id is None:
+            now = core.clock.now()
+            for number in table.seats_of(player.id):
+                if not table.seats[number].rematch:
+                    table.seats[number].rematch = True
+                    record(table, now, "rematch_offered", {"seat": number})
+            humans = [s for s in table.seats if s.type == "human" and s.player_id]
+            if all(s.rematch for s in humans):
+                new = _rematch_table(core, table, code)
+                table.created.append((new.match, new.seats, new.staged))
+                table.match.rematch_match_id = new.match.id
+                record(table, now, "rematch_created", {"match_id": new.match.id})
+        return view_for(table, player, core, chosen)
+
+    return await core.run(match_id, step, player_id=player.id)
+
+
+def _rematch_table(core: Core, table: Table, code: str) -> Table:
+    seats = [
+        {"type": row.type, "strategy": row.strategy, "player_id": row.player_id, "name": row.name}
+        for row in table.seats
+    ]
+    holders = {pid: (name, table.tile_backs.get(pid, "moon")) for pid, name in table.names.items()}
+    return new_table(
+        str(uuid.uuid4()),
+        table.state.ruleset,
+        core.clock.now(),
+        seats,
+        holders,
+        code=code,
+        host_player_id=table.match.host_player_id,
+        solo=table.match.solo,
+        spectators=table.match.spectators,
+    )

@@ -1,0 +1,200 @@
+"""What a tournament shows: its view (entrants, rounds, standings), its events feed, and the
+bracket recomputed from the seed and the recorded results (pure code of `pairing` and
+`standings`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from domino_api.errors import TournamentNotFound
+from domino_api.store.models import Tournament, TournamentMatch
+from domino_api.tournaments import pairing, repo
+from domino_api.tournaments import standings as standings_mod
+
+# What a tournament created before the host could set the clock plays (the classic preset's).
+DEFAULT_CLOCK = {"allowance_s": 180, "grace_s": 120}
+MATCH_STATUS = {
+    "waiting": "check_in",
+    "playing": "playing",
+    "hand_over": "playing",
+    "finished": "finished",
+    "abandoned": "cancelled",
+    "cancelled": "cancelled",
+}
+
+
+async def seeded(session: AsyncSession, tournament: Tournament) -> list[str]:
+    """The entrants' player ids in seeded order (index = ``order``)."""
+    rows = [e for e in await repo.entrants(session, tournament.id) if e.order is not None]
+    return [e.player_id for e in sorted(rows, key=lambda e: e.order or 0)]
+
+
+def rebuild_bracket(order: Sequence[str], rows: Sequence[TournamentMatch]) -> pairing.Bracket:
+    """The bracket from the seeded order with every recorded result replayed, round by round."""
+    bracket = pairing.single_elimination(order)
+    for row in sorted(rows, key=lambda r: (r.round, r.index)):
+        key = pairing.SlotKey(row.round, row.index)
+        if row.winner is not None:
+            bracket = pairing.advance(bracket, key, row.winner).bracket
+        elif row.reason == "no_show":
+            bracket = pairing.cancel(bracket, key)
+    return bracket
+
+
+def records_of(rows: Sequence[TournamentMatch]) -> list[standings_mod.MatchRecord]:
+    """Decided matches only: byes and rests are no matches, so they add no win (seed 004)."""
+    return [
+        standings_mod.MatchRecord(
+            players=(row.player_a, row.player_b),
+            winner=row.winner,
+            hands=(row.hands_a, row.hands_b),
+            points=(row.points_a, row.points_b),
+        )
+        for row in rows
+        if row.winner is not None
+    ]
+
+
+async def events(
+    session: AsyncSession, tournament_id: str, after: int, limit: int
+) -> list[dict[str, Any]]:
+    """The tournament's feed after ``after``, oldest first."""
+    if len(tournament_id) > 36:
+        raise TournamentNotFound(f"No tournament {tournament_id[:40]!r}.")
+    if await repo.get(session, tournament_id) is None:
+        raise TournamentNotFound(f"No tournament {tournament_id!r}.")
+    rows = await repo.events_after(session, tournament_id, after, limit)
+    return [{"seq": r.seq, "type": r.type, "at": r.at, "data": r.data} for r in rows]
+
+
+async def get_view(session: AsyncSession, tournament_id: str) -> dict[str, Any]:
+    """The tournament view (`enforce_due` first applies what is due to its matches)."""
+    if len(tournament_id) > 36:
+        raise TournamentNotFound(f"No tournament {tournament_id[:40]!r}.")
+    tournament = await repo.get(session, tournament_id)
+    if tournament is None:
+        raise TournamentNotFound(f"No tournament {tournament_id!r}.")
+    return await build_view(session, tournament)
+
+
+async def build_view(session: AsyncSession, tournament: Tournament) -> dict[str, Any]:
+    entrants = await repo.entrants(session, tournament.id)
+    names = await repo.names(session, [e.player_id for e in entrants])
+    started = tournament.seed is not None
+    if started:
+        entrants = sorted(entrants, key=lambda e: e.order if e.order is not None else 0)
+    order = [e.player_id for e in entrants] if started else []
+    rows = await repo.matches(session, tournament.id)
+    statuses = await repo.match_statuses(session, tournament.id)
+    options = tournament.match_options
+    match = (
+        {"target": options["target"]} if "target" in options else {"best_of": options["best_of"]}
+    )
+    return {
+        "clock": options.get("turn_clock") or DEFAULT_CLOCK,
+        "id": tournament.id,
+        "name": tournament.name,
+        "status": tournament.status,
+        "format": tournament.format,
+        "match": match,
+        "next_opener": options.get("next_opener"),
+        "max_entrants": tournament.max_entrants,
+        "seed": tournament.seed.hex() if tournament.seed is not None else None,
+        "host": tournament.host_player_id,
+        "entrants": [
+            {"player_id": e.player_id, "name": names.get(e.player_id, ""), "order": e.order}
+            for e in entrants
+        ],
+        "rounds": _rounds(tournament, order, rows, statuses, names) if started else [],
+        "standings": _standings(tournament, order, rows) if started else [],
+        "champion": tournament.champion_id,
+    }
+
+
+def _standings(
+    tournament: Tournament, order: list[str], rows: list[TournamentMatch]
+) -> list[dict[str, Any]]:
+    """Round-robin by wins and tiebreaks; single elimination by the round reached."""
+    records = records_of(rows)
+    if tournament.format == "single_elimination":
+        reached = standings_mod.rounds_reached(rebuild_bracket(order, rows))
+        ranked = standings_mod.elimination_standings(order, records, reached)
+    else:
+        ranked = standings_mod.standings(order, records)
+    return [dataclasses.asdict(standing) for standing in ranked]
+
+
+def _match_out(
+    row: TournamentMatch, statuses: dict[str, str], names: dict[str, str], rounds: int | None
+) -> dict[str, Any]:
+    """A bracket slot's match; `rounds` (single elimination) says where its winner goes."""
+    status = MATCH_STATUS.get(statuses.get(row.match_id, "waiting"), "check_in")
+    following = None
+    if rounds is not None and row.round < rounds:
+        following = {"round": row.round + 1, "index": row.index // 2, "side": row.index % 2}
+    return {
+        "id": row.match_id,
+        "round": row.round,
+        "index": row.index,
+        "next": following,
+        "players": [row.player_a, row.player_b],
+        "names": [names.get(row.player_a, ""), names.get(row.player_b, "")],
+        "status": status,
+        "winner": row.winner,
+        "reason": row.reason,
+        "points": [row.points_a, row.points_b],
+        "hands_won": [row.hands_a, row.hands_b],
+    }
+
+
+def _rounds(
+    tournament: Tournament,
+    order: list[str],
+    rows: list[TournamentMatch],
+    statuses: dict[str, str],
+    names: dict[str, str],
+) -> list[dict[str, Any]]:
+    by_round: dict[int, list[TournamentMatch]] = {}
+    for row in rows:
+        by_round.setdefault(row.round, []).append(row)
+    out: list[dict[str, Any]] = []
+    if tournament.format == "single_elimination":
+        bracket = rebuild_bracket(order, rows)
+        for number, slots in enumerate(bracket.rounds, start=1):
+            byes = list(bracket.byes) if number == 1 else []
+            matches = by_round.get(number, [])
+            if not matches and not byes:
+                continue
+            done = all(
+                s.status in (pairing.SlotStatus.BYE, pairing.SlotStatus.DECIDED) for s in slots
+            )
+            out.append(
+                {
+                    "number": number,
+                    "status": "complete" if done else "open",
+                    "matches": [
+                        _match_out(row, statuses, names, len(bracket.rounds)) for row in matches
+                    ],
+                    "byes": byes,
+                    "rests": [],
+                }
+            )
+        return out
+    schedule = pairing.round_robin_schedule(order)
+    for number in range(1, min(tournament.current_round, len(schedule)) + 1):
+        matches = by_round.get(number, [])
+        done = bool(matches) and all(row.winner is not None for row in matches)
+        out.append(
+            {
+                "number": number,
+                "status": "complete" if done else "open",
+                "matches": [_match_out(row, statuses, names, None) for row in matches],
+                "byes": [],
+                "rests": list(schedule[number - 1].rests),
+            }
+        )
+    return out

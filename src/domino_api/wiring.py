@@ -1,0 +1,48 @@
+"""Putting a process's write core together: database pools, the announcer, the hooks.
+
+The app's lifespan and the recovery job's commands (`domino-api sweep`, `worker`) open the
+same core, so every process writes, announces and ends matches alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from domino_api.clock import Clock
+from domino_api.config import Settings
+from domino_api.matches.unit import Core
+from domino_api.realtime.announce import make_announcer
+from domino_api.store.db import (
+    make_announce_pool,
+    make_driver_pool,
+    make_engine,
+    make_sessionmaker,
+)
+from domino_api.tournaments import hooks as tournament_hooks
+
+# Announcements have connections of their own (each NOTIFY is one short statement).
+ANNOUNCE_POOL_SIZE = 4
+
+
+@asynccontextmanager
+async def write_core(
+    url: str, settings: Settings, clock: Clock
+) -> AsyncIterator[tuple[Core, AsyncEngine]]:
+    """The write core on the database at `url` (an asyncpg URL), and its ORM engine."""
+    tournament_hooks.install()  # tournaments see their matches end (matches/ends.py)
+    engine = make_engine(url, settings)
+    pool = await make_driver_pool(url, settings)
+    announce_pool = await make_announce_pool(url, ANNOUNCE_POOL_SIZE)
+    announcer = make_announcer(settings, announce_pool)
+    try:
+        await announcer.start()
+        core = Core(pool, make_sessionmaker(engine, announcer), clock, announcer)
+        yield core, engine
+    finally:
+        await announcer.close()
+        await announce_pool.close()
+        await pool.close()
+        await engine.dispose()
