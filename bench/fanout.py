@@ -10,6 +10,10 @@ read from /proc after all sockets are open and at the end.
 
     DOMINO_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres \
         .venv/bin/python bench/fanout.py
+
+`FANOUT_BACKEND=nats` serves with `DOMINO_ANNOUNCE_BACKEND=nats` (NATS at `DOMINO_NATS_URL`,
+default 127.0.0.1:4222); the commit moments then come from the bench's own subscription to
+`domino.match.>` instead of its LISTEN.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import Any
 
 import asyncpg
 import httpx
+import nats
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,6 +52,8 @@ ROUNDS = int(os.environ.get("FANOUT_ROUNDS", "20"))
 # Writes per second across all matches: a live table moves every few seconds, so 100 tables
 # make a few dozen writes a second; each is fanned out to the match's 10 sockets.
 WRITE_RATE = float(os.environ.get("FANOUT_WRITE_RATE", "40"))
+BACKEND = os.environ.get("FANOUT_BACKEND", "postgres")
+NATS_URL = os.environ.get("DOMINO_NATS_URL", "nats://127.0.0.1:4222")
 TIME_LIMIT_S = 240.0
 
 
@@ -108,6 +115,9 @@ class Receiver:
         for receipt in self.pending.pop(key, []):
             self.latencies_ms.append(max(0.0, receipt - now) * 1000)
 
+    async def on_message(self, message: Any) -> None:
+        self.on_notify(None, 0, message.subject, message.data.decode())
+
     async def run(self, match_id: str, connection: ClientConnection) -> None:
         async for raw in connection:
             message = json.loads(raw)
@@ -130,7 +140,8 @@ async def open_socket(ws_base: str, match_id: str, token: str) -> ClientConnecti
 
 async def bench() -> dict[str, Any]:
     database = to_plain_url(await fresh_database(DB_NAME, bench_server()))
-    server = ServerProcess(database, argv=uvicorn_no_pings)
+    env = {"DOMINO_ANNOUNCE_BACKEND": BACKEND, "DOMINO_NATS_URL": NATS_URL}
+    server = ServerProcess(database, argv=uvicorn_no_pings, env=env)
     server.start()
     ws_base = server.ws_url
     sockets: list[ClientConnection] = []
@@ -151,6 +162,9 @@ async def bench() -> dict[str, Any]:
             connect_s = time.monotonic() - started
             listen = await asyncpg.connect(database)
             await listen.add_listener("domino_events", receiver.on_notify)
+            nc = await nats.connect(NATS_URL) if BACKEND == "nats" else None
+            if nc is not None:
+                await nc.subscribe("domino.match.>", cb=receiver.on_message)
             await asyncio.sleep(1.0)
             open_rss = rss_mb(server.pid)
             receiver.latencies_ms.clear()
@@ -182,9 +196,12 @@ async def bench() -> dict[str, Any]:
                 task.cancel()
             expected = ROUNDS * MATCHES * (1 + SPECTATORS)
             await listen.close()
+            if nc is not None:
+                await nc.close()
             ordered = sorted(receiver.latencies_ms)
             stamped = sorted(receiver.at_latencies_ms)
             return {
+                "backend": BACKEND,
                 "sockets": len(sockets),
                 "matches": MATCHES,
                 "connect_s": round(connect_s, 1),

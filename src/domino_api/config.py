@@ -26,7 +26,8 @@ class Settings(BaseSettings):
     # Token -> player lookups are cached this long per process (profile edits show up after it).
     auth_cache_s: float = 5.0
 
-    # Presence: a seat is connected while any socket was seen within this span (API.md).
+    # Presence: a seat is connected while any socket was seen within this span
+    # (docs/ARCHITECTURE.md, "Presence").
     presence_lease_s: float = 30.0
     presence_refresh_s: float = 10.0
     keepalive_s: float = 20.0
@@ -48,6 +49,10 @@ class Settings(BaseSettings):
     # "nats" (subjects per match, for many API processes) at `nats_url`.
     announce_backend: Literal["postgres", "nats"] = "postgres"
     nats_url: str = "nats://127.0.0.1:4222"
+    # The catch-up: every this many seconds each process compares its watched matches' seq in
+    # the table with what its sockets have, and reads the ones behind (an announcement lost to a
+    # crash between a commit and its announcement arrives at the latest this much later).
+    catch_up_s: float = 5.0
 
     log_json: bool = True
     log_level: str = "INFO"

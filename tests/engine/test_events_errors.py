@@ -1,4 +1,4 @@
-"""Events (API.md "Events"), refusals with their codes, record/is_stale and action JSON."""
+"""Events (`EventOut`, openapi/openapi.json), refusals with their codes, is_stale, action JSON."""
 
 from __future__ import annotations
 

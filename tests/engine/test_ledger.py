@@ -1,4 +1,4 @@
-"""The ledger (API.md "The ledger") and verify_ledger, including tampered records."""
+"""The ledger (`LedgerOut`, openapi/openapi.json) and verify_ledger, with tampered records."""
 
 from __future__ import annotations
 

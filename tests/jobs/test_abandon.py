@@ -1,4 +1,5 @@
-"""Abandonment (API.md): 24 h waiting without a start, 24 h with no human seat connected."""
+"""Abandonment (README.md, "Clocks and the recovery job"): 24 h waiting without a start, 24 h
+with no human seat connected."""
 
 from __future__ import annotations
 

@@ -58,7 +58,7 @@ def check_command(argv: list[str], commands: dict[str, Any]) -> None:
 
 def test_services_and_their_order(compose: dict[str, Any]) -> None:
     services = compose["services"]
-    assert set(services) == {"postgres", "migrate", "api", "worker"}
+    assert set(services) == {"postgres", "nats", "migrate", "api", "worker"}
     assert "healthcheck" in services["postgres"]
     assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
     assert services["migrate"]["restart"] == "no"
@@ -67,6 +67,23 @@ def test_services_and_their_order(compose: dict[str, Any]) -> None:
         assert depends["migrate"]["condition"] == "service_completed_successfully"
         assert depends["postgres"]["condition"] == "service_healthy"
     assert services["api"]["deploy"]["replicas"] == 2
+    for name in ("api", "worker"):  # both announce; the API also listens
+        assert services[name]["depends_on"]["nats"]["condition"] == "service_healthy"
+
+
+def test_nats_serves_the_url_the_processes_use(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    nats = services["nats"]
+    assert nats["image"].startswith("nats:")
+    command = nats["command"]
+    port = command[command.index("-p") + 1]
+    monitor = command[command.index("-m") + 1]
+    assert f"127.0.0.1:{monitor}/healthz" in json.dumps(nats["healthcheck"]["test"])
+    for name in ("api", "worker"):
+        env = services[name]["environment"]
+        assert env["DOMINO_ANNOUNCE_BACKEND"] == "nats"
+        assert env["DOMINO_NATS_URL"] == f"nats://nats:{port}"
+        assert Settings(announce_backend=env["DOMINO_ANNOUNCE_BACKEND"]).announce_backend == "nats"
     assert "readyz" in json.dumps(services["api"]["healthcheck"]["test"])
 
 

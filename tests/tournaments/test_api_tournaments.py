@@ -1,4 +1,4 @@
-"""Whole tournaments through the API with the injectable clock (seed 004, API.md "Tournaments")."""
+"""Whole tournaments through the API with the injectable clock (seed 004)."""
 
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ def seed_of(i: int) -> bytes:
 
 
 def reference_shuffle(seed: bytes, items: list[str]) -> list[str]:
-    """RULES.md section 11 steps 2-4 written out independently of engine.rng."""
+    """docs/RULES.md section 11 steps 2-4 written out independently of engine.rng."""
     numbers: list[int] = []
     block = 0
 

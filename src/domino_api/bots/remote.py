@@ -1,8 +1,9 @@
 """A seat's engine `SeatView`, rebuilt from what the server sends that seat over the API.
 
-A bot playing over the WebSocket or REST sees the view JSON (API.md "The view") and its own
-copies of the events. The strategies were written against the engine's `SeatView`; this module
-rebuilds exactly that (tests/bots/test_remote.py checks it equals `engine.seat_view`) from
+A bot playing over the WebSocket or REST sees the view JSON (`ViewOut` in
+openapi/openapi.json) and its own copies of the events. The strategies were written against
+the engine's `SeatView`; this module rebuilds exactly that (tests/bots/test_remote.py checks
+it equals `engine.seat_view`) from
 
 - the view: ruleset, seat, status, hand, board tiles in play order, counts, stock, scores,
   hands won, turn and legal actions; and
@@ -35,8 +36,9 @@ def tile_of(value: Sequence[Any]) -> Tile:
 
 
 def legal_from_json(items: Iterable[Any]) -> tuple[LegalAction, ...]:
-    """Legal actions as sent: objects `{"action", "tile", "end", "points"}` (API.md), also read
-    in the positional `[action, tile, end, points]` form; `next_hand` is not a move: dropped."""
+    """Legal actions as sent: objects `{"action", "tile", "end", "points"}` (`LegalOut`), also
+    read in the positional `[action, tile, end, points]` form; `next_hand` is not a move:
+    dropped."""
     out = []
     for item in items:
         if isinstance(item, list | tuple):

@@ -1,6 +1,7 @@
 """The pure, immutable rules engine: `apply(state, seat, action) -> Transition(state, events)`.
 
-Nothing here does I/O or knows about the web, the database or asyncio (ARCHITECTURE.md).
+Nothing here does I/O or knows about the web, the database or asyncio (docs/ARCHITECTURE.md,
+"Layers").
 """
 
 from domino_api.engine.actions import (

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from domino_api.engine.state import LegalAction, MatchState
 
-# Events that never make a move stale (API.md, Concurrency).
+# Events that never make a move stale (docs/ARCHITECTURE.md, "The write core", step 3).
 NON_GAME_EVENTS = frozenset(
     {
         "seat_connected",

@@ -1,4 +1,4 @@
-"""The ledger of a finished match (API.md "The ledger") and its independent re-check."""
+"""The ledger of a finished match (`LedgerOut`, openapi/openapi.json) and its re-check."""
 
 from __future__ import annotations
 

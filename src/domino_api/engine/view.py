@@ -46,7 +46,8 @@ def _seated(state: MatchState, seat: int | None) -> bool:
 
 
 def view(state: MatchState, seat: int | None) -> dict[str, Any]:
-    """The view of API.md for `seat` (None: a spectator); the service adds names, presence etc."""
+    """The view (`ViewOut` in openapi/openapi.json) for `seat` (None: a spectator); the service
+    adds names, presence etc."""
     hand = state.hand
     players = state.ruleset.players
     seated = _seated(state, seat)

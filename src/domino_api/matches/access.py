@@ -80,5 +80,5 @@ def refuse_solo_clocks(options: dict[str, Any], solo: bool) -> None:
     if solo and named:
         raise OptionNotAllowed(
             f"options.{named[0]}: a table without a human opponent runs no clock or away rule"
-            " (RULES.md section 3); seat a human opponent or leave it out."
+            " (docs/RULES.md section 3); seat a human opponent or leave it out."
         )

@@ -40,7 +40,7 @@ class SeatJoinedData(_Data):
 
 
 class MatchStartedData(_Data):
-    cut: str = Field(description="The cut the deal used (RULES.md section 11)")
+    cut: str = Field(description="The cut the deal used (docs/RULES.md section 11)")
     seats: int = Field(ge=2, le=4, description="How many seats play")
 
 

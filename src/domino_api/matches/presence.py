@@ -1,5 +1,5 @@
 """Presence: a seat is connected while any of its sockets was seen within the lease
-(docs/API.md).
+(docs/ARCHITECTURE.md, "Presence").
 
 The lease lives in the seats table (`connected_until`), so it is right across server processes
 and when a process dies: each process extends the leases of the seats it holds sockets for,

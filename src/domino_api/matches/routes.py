@@ -43,7 +43,7 @@ IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
 )
 async def rulesets(_: CurrentPlayer) -> RulesetsOut:
     """Every preset with all its parameters and its `overrides`: each overridable parameter with the
-    values it allows (RULES.md section 3).
+    values it allows (docs/RULES.md section 3).
     """
     return RulesetsOut.model_validate({"rulesets": engine.ruleset_catalog()})
 
@@ -239,8 +239,8 @@ async def post_message(
 async def resign(
     match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: SeatBody | None = None
 ) -> ViewOut:
-    """The caller's seat forfeits (RULES.md section 9). When it was the last human seat, the match
-    is abandoned.
+    """The caller's seat forfeits (docs/RULES.md section 9). When it was the last human seat,
+    the match is abandoned.
     """
     seat = body.seat if body else None
     return ViewOut(**await service.resign(core, player, match_id, seat))
@@ -315,8 +315,8 @@ async def get_ledger(match_id: MatchId, player: CurrentPlayer, core: CoreDep) ->
     responses=problems(*BODY, *AUTH),
 )
 async def verify_deal(body: VerifyBody, _: CurrentPlayer) -> VerifyOut:
-    """Recompute a sealed deal from its secret and cut (RULES.md section 11), and check the secret
-    against the commitment.
+    """Recompute a sealed deal from its secret and cut (docs/RULES.md section 11), and check the
+    secret against the commitment.
     """
     size = (body.max_pip + 1) * (body.max_pip + 2) // 2
     if body.players * body.hand_size > size:

@@ -119,7 +119,7 @@ class SeatOut(BaseModel):
     away_since: str | None = Field(description="When the absent seat's presence lease ran out")
     away_deadline: str | None = Field(
         description="When this seat forfeits under the away rule if it is not seen again"
-        " (moves on with every sighting); null where the rule does not apply (RULES.md 10)"
+        " (moves on with every sighting); null where the rule does not apply (docs/RULES.md 10)"
     )
     autopilot: bool
     forfeited: bool
@@ -325,7 +325,7 @@ class LedgerDeal(BaseModel):
 
 
 class LedgerOut(BaseModel):
-    """The full record of a finished, abandoned or cancelled match (API.md, "The ledger")."""
+    """The full record of a finished, abandoned or cancelled match (the deal: docs/RULES.md 11)."""
 
     match_id: str | None
     ruleset: dict[str, Any]

@@ -1,1 +1,2 @@
-"""Live tables: LISTEN/NOTIFY listener, the per-process hub, the WebSocket route, presence."""
+"""Live tables: announcements after commit (PostgreSQL or NATS), their listener, the
+per-process hub, the WebSocket route, presence."""

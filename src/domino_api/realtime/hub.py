@@ -1,6 +1,7 @@
 """The per-process hub: forwards each match's events from the event table to local sockets.
 
-NOTIFY says only "match M reached seq S"; the hub never trusts more than that. For each match
+An announcement (realtime/announce.py) says only "match M reached seq S"; the hub never trusts
+more than that. For each match
 with local subscribers one pump task reads the events after the lowest cursor from the
 `match_events` table, by `seq`, and hands every subscriber the ones after its own cursor,
 projected for its seat by `views.event_for`. One reader per match keeps every subscriber in
@@ -34,6 +35,9 @@ READ_BATCH = 500
 READ_SLOTS = 8
 
 Reader = Callable[[str, int, int], Any]
+# Called with a match id when its first local subscriber arrives and when its last one leaves:
+# the NATS listener subscribes to just those matches.
+Watcher = Callable[[str], None]
 
 
 def dumps(message: dict[str, Any]) -> str:
@@ -83,12 +87,18 @@ class Hub:
         self._slots = asyncio.Semaphore(READ_SLOTS)
         self._presence: dict[tuple[str, int], int] = {}
         self.delivered = 0
+        self.on_watch: Watcher | None = None
+        self.on_unwatch: Watcher | None = None
 
     # ------------------------------------------------------------ subscribers
 
     def subscribe(self, subscriber: Subscriber) -> None:
         """Add a subscriber whose queue already holds what must come first (the snapshot)."""
-        feed = self._feeds.setdefault(subscriber.match_id, MatchFeed(subscriber.match_id))
+        feed = self._feeds.get(subscriber.match_id)
+        if feed is None:
+            feed = self._feeds[subscriber.match_id] = MatchFeed(subscriber.match_id)
+            if self.on_watch is not None:
+                self.on_watch(subscriber.match_id)
         feed.subscribers.add(subscriber)
         self.poke(subscriber.match_id)
 
@@ -97,8 +107,19 @@ class Hub:
         if feed is None:
             return
         feed.subscribers.discard(subscriber)
-        if not feed.subscribers and (feed.task is None or feed.task.done()):
-            self._feeds.pop(subscriber.match_id, None)
+        if not feed.subscribers:
+            # A pump still running on this feed has nobody to deliver to and ends by itself;
+            # a new subscriber gets a new feed (and pump) meanwhile.
+            self._drop(feed)
+
+    def watches(self, match_id: str) -> bool:
+        return match_id in self._feeds
+
+    def _drop(self, feed: MatchFeed) -> None:
+        if self._feeds.get(feed.match_id) is feed:
+            del self._feeds[feed.match_id]
+            if self.on_unwatch is not None:
+                self.on_unwatch(feed.match_id)
 
     def subscribers(self) -> list[Subscriber]:
         return [s for feed in self._feeds.values() for s in feed.subscribers]
@@ -132,14 +153,31 @@ class Hub:
     # ------------------------------------------------------------ notifications
 
     def notify(self, match_id: str) -> None:
-        """A NOTIFY arrived: only matches with local subscribers are read."""
+        """An announcement arrived: only matches with local subscribers are read."""
         if match_id in self._feeds:
             self.poke(match_id)
 
     def poke_all(self) -> None:
-        """After a lost LISTEN connection (NOTIFYs may have been missed), and periodically."""
+        """After a lost listening connection (announcements may have been missed)."""
         for match_id in list(self._feeds):
             self.poke(match_id)
+
+    def cursors(self) -> dict[str, int]:
+        """Each watched match's lowest live cursor: what the catch-up compares with the table."""
+        out = {}
+        for match_id, feed in self._feeds.items():
+            live = [s.cursor for s in feed.subscribers if not s.too_slow.is_set()]
+            if live:
+                out[match_id] = min(live)
+        return out
+
+    def catch_up(self, stored: dict[str, int]) -> list[str]:
+        """Poke every watched match whose stored seq is past a local cursor (an announcement
+        was lost); returns the ids poked."""
+        behind = [m for m, low in self.cursors().items() if stored.get(m, 0) > low]
+        for match_id in behind:
+            self.poke(match_id)
+        return behind
 
     def poke(self, match_id: str) -> None:
         feed = self._feeds.get(match_id)
@@ -181,8 +219,8 @@ class Hub:
             for waiter in waiters:
                 if not waiter.done():
                     waiter.set_result(None)
-        if not feed.subscribers and self._feeds.get(feed.match_id) is feed:
-            self._feeds.pop(feed.match_id, None)
+        if not feed.subscribers:
+            self._drop(feed)
 
     async def _pass(self, feed: MatchFeed) -> None:
         while True:

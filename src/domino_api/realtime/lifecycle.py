@@ -1,4 +1,12 @@
-"""The realtime parts of a server process: hub, listener, keepalive ticker, presence refresher."""
+"""The realtime parts of a server process: hub, listener, keepalive ticker, catch-up and
+presence refresher.
+
+The catch-up (`Settings.catch_up_s`) repairs announcements that never came: a process that
+crashed between a step's commit and its announcement, or a message dropped while a listening
+connection was away. One query reads the stored seq of every match this process has sockets
+for; the hub reads the events of those its sockets are behind on (docs/ARCHITECTURE.md,
+"Fan-out").
+"""
 
 from __future__ import annotations
 
@@ -8,15 +16,19 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import FastAPI
+from sqlalchemy import select
 
 from domino_api.clock import Clock
 from domino_api.config import Settings
 from domino_api.matches import presence
 from domino_api.realtime.hub import Hub, dumps
-from domino_api.realtime.listener import Listener
+from domino_api.realtime.listener import make_listener
 from domino_api.store.db import transaction
+from domino_api.store.models import Match
 
 log = logging.getLogger(__name__)
+
+CATCH_UP_BATCH = 1000
 
 
 class Realtime:
@@ -28,7 +40,7 @@ class Realtime:
         self.maker = app.state.sessionmaker
         self.core = app.state.core  # the write core (matches/unit.py)
         self.hub = Hub(self.maker)
-        self.listener = Listener(app.state.database_url, self.hub)
+        self.listener = make_listener(self.settings, app.state.database_url, self.hub)
         self._tasks: list[asyncio.Task[None]] = []
         self._lock = asyncio.Lock()
         self._started = False
@@ -43,6 +55,8 @@ class Realtime:
             await self.listener.start()
             interval = max(0.5, self.settings.keepalive_s * 0.75)
             self._tasks.append(self._every(interval, self._tick, "keepalive"))
+            catch_up = max(0.1, self.settings.catch_up_s)
+            self._tasks.append(self._every(catch_up, self.catch_up, "catch-up"))
             self._started = True
 
     async def start_presence(self) -> None:
@@ -78,8 +92,17 @@ class Realtime:
     async def _tick(self) -> None:
         now = self.clock.now().isoformat().replace("+00:00", "Z")
         self.hub.broadcast(dumps({"type": "keepalive", "now": now}))
-        # A safety net for a NOTIFY lost between connections: re-read every watched match.
-        self.hub.poke_all()
+
+    async def catch_up(self) -> list[str]:
+        """Read the matches whose sockets are behind the table; returns their ids."""
+        ids = list(self.hub.cursors())
+        stored: dict[str, int] = {}
+        for start in range(0, len(ids), CATCH_UP_BATCH):
+            chunk = ids[start : start + CATCH_UP_BATCH]
+            async with transaction(self.maker) as session:
+                rows = await session.execute(select(Match.id, Match.seq).where(Match.id.in_(chunk)))
+                stored.update({match_id: seq for match_id, seq in rows.tuples()})
+        return self.hub.catch_up(stored)
 
     async def refresh_presence(self) -> None:
         lease = self.settings.presence_lease_s

@@ -1,21 +1,27 @@
-"""One LISTEN connection per process: NOTIFY payloads `match_id:seq` poke the hub.
+"""The receiving side of announcements: each one pokes the hub, which reads the event table.
 
-The payload is only a hint of which match moved; the hub reads the events themselves from the
-event table. When the connection drops, the listener reconnects and pokes every match, since
-NOTIFYs sent meanwhile are lost.
+Two backends, matching realtime/announce.py: `PgListener` (one LISTEN connection per process,
+every match's NOTIFYs) and `NatsListener` (one NATS connection, subscribed only to the matches
+this process has sockets for). An announcement is only a hint of which match moved, so either
+listener, when its connection drops, pokes every watched match once it is back: announcements
+sent meanwhile are lost, and the hub reads whatever they would have announced.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, Protocol
 
 import asyncpg
+from nats.aio.client import Client as Nats
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
 
+from domino_api.config import Settings
+from domino_api.realtime.announce import CHANNEL, close_quietly, connect, subject
 from domino_api.realtime.hub import Hub
 from domino_api.store.db import to_plain_url
-from domino_api.store.matches_repo import CHANNEL
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +34,14 @@ def parse_payload(payload: str) -> str | None:
     return match_id
 
 
-class Listener:
+class AnnouncementListener(Protocol):
+    async def start(self, timeout: float = 10.0) -> None:
+        """Returns once listening (so no announcement after it is missed)."""
+
+    async def stop(self) -> None: ...
+
+
+class PgListener:
     def __init__(self, database_url: str, hub: Hub) -> None:
         self._url = to_plain_url(database_url)
         self._hub = hub
@@ -37,7 +50,6 @@ class Listener:
         self._lost = asyncio.Event()
 
     async def start(self, timeout: float = 10.0) -> None:
-        """Start listening; returns once LISTEN is in place (so nothing after it is missed)."""
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run())
         await asyncio.wait_for(self._ready.wait(), timeout)
@@ -75,7 +87,7 @@ class Listener:
                 log.warning("LISTEN connection lost (%s); reconnecting in %.1fs", exc, delay)
             finally:
                 if connection is not None and not connection.is_closed():
-                    await _close_quietly(connection)
+                    await _close_pg_quietly(connection)
             await asyncio.sleep(delay)
             delay = min(5.0, delay * 2)
 
@@ -89,7 +101,112 @@ class Listener:
         raise ConnectionError("LISTEN connection closed")
 
 
-async def _close_quietly(connection: asyncpg.Connection) -> None:
+# The name the rest of the code base knew before there were two backends.
+Listener = PgListener
+
+
+class NatsListener:
+    """Subscribes to `domino.match.<id>` when the hub gets its first local subscriber for the
+    match and unsubscribes when the last one leaves (Hub.on_watch / on_unwatch).
+
+    A subscription is confirmed by the server (a flush) before the match is read once more:
+    a step committed while the subscription was on its way is read then, and every later one
+    is announced to us, so a new socket misses nothing.
+    """
+
+    def __init__(self, url: str, hub: Hub) -> None:
+        self._url = url
+        self._hub = hub
+        self._nc: Nats | None = None
+        self._subs: dict[str, Subscription] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._pending: dict[str, int] = {}  # reconciliations asked for, per match
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.received = 0
+
+    async def start(self, timeout: float = 10.0) -> None:
+        if self._nc is not None:
+            return
+        self._nc = await connect(
+            self._url, "domino-listener", timeout, reconnected_cb=self._on_reconnected
+        )
+        self._hub.on_watch = self._schedule
+        self._hub.on_unwatch = self._schedule
+        for match_id in self._hub.match_ids():
+            self._schedule(match_id)
+
+    async def stop(self) -> None:
+        self._hub.on_watch = self._hub.on_unwatch = None
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._nc is not None:
+            nc, self._nc = self._nc, None
+            self._subs.clear()
+            await close_quietly(nc)
+
+    def subscribed(self) -> set[str]:
+        """The matches this process is subscribed to now."""
+        return set(self._subs)
+
+    async def settled(self) -> None:
+        """Wait until every subscribe and unsubscribe asked for so far is done."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    def _schedule(self, match_id: str) -> None:
+        self._pending[match_id] = self._pending.get(match_id, 0) + 1
+        task = asyncio.get_running_loop().create_task(self._reconcile(match_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _reconcile(self, match_id: str) -> None:
+        """Make the subscription agree with the hub, whatever order watch/unwatch came in."""
+        lock = self._locks.setdefault(match_id, asyncio.Lock())
+        try:
+            async with lock:
+                await self._apply(match_id)
+        except Exception as exc:
+            # The catch-up (lifecycle) still delivers this match's events, only later.
+            log.warning("NATS subscription of match %s failed (%s)", match_id, exc)
+        finally:
+            left = self._pending.pop(match_id, 1) - 1
+            if left:
+                self._pending[match_id] = left
+            else:  # nobody else waits on this lock: forget it, a later watch makes a new one
+                self._locks.pop(match_id, None)
+
+    async def _apply(self, match_id: str) -> None:
+        nc = self._nc
+        if nc is None:
+            return
+        wanted = self._hub.watches(match_id)
+        if wanted and match_id not in self._subs:
+            self._subs[match_id] = await nc.subscribe(subject(match_id), cb=self._on_message)
+            await nc.flush()
+            self._hub.poke(match_id)
+        elif not wanted and match_id in self._subs:
+            await self._subs.pop(match_id).unsubscribe()
+
+    async def _on_message(self, message: Msg) -> None:
+        self.received += 1
+        match_id = parse_payload(message.data.decode(errors="replace"))
+        if match_id is not None:
+            self._hub.notify(match_id)
+
+    async def _on_reconnected(self) -> None:
+        log.warning("NATS connection back; reading every watched match")
+        self._hub.poke_all()
+
+
+def make_listener(settings: Settings, database_url: str, hub: Hub) -> AnnouncementListener:
+    """The listener of the configured backend (`Settings.announce_backend`)."""
+    if settings.announce_backend == "nats":
+        return NatsListener(settings.nats_url, hub)
+    return PgListener(database_url, hub)
+
+
+async def _close_pg_quietly(connection: asyncpg.Connection) -> None:
     try:
         await asyncio.wait_for(connection.close(), 2.0)
     except Exception:

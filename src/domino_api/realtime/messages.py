@@ -17,7 +17,8 @@ SeatField = Annotated[int | None, Field(ge=0, le=3)]
 # Frames larger than this are refused with an error and change nothing.
 MAX_FRAME_BYTES = 64 * 1024
 
-# Close codes: 4000 + HTTP status with the problem code as reason (API.md), and one of our own.
+# Close codes: 4000 + HTTP status with the problem code as reason, and one of our own
+# (openapi/asyncapi.yaml).
 CLOSE_TOO_SLOW = 4008
 TOO_SLOW_REASON = "too_slow"
 

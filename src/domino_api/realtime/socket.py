@@ -1,4 +1,4 @@
-"""`GET /v1/matches/{id}/ws`: the live table over a WebSocket (docs/API.md, "WebSocket").
+"""`GET /v1/matches/{id}/ws`: the live table over a WebSocket (openapi/asyncapi.yaml).
 
 A socket is accepted first and then refused, if it must be, with a close code of 4000 + the
 HTTP status and the problem code as reason, because browsers cannot read a refused handshake.

@@ -1,12 +1,12 @@
 """Pure tournament pairing: the seeded order, single-elimination brackets and round-robin.
 
 Everything here is a pure function of its arguments (no I/O, no clock, no randomness besides the
-seed), so anyone can recompute a tournament's pairings from its recorded seed (API.md,
-"Tournaments"; seed 004, "Tournament progression").
+seed), so anyone can recompute a tournament's pairings from its recorded seed (README.md,
+"Tournaments: recomputing a bracket from its seed").
 
 Seeded order
     ``seeded_order(seed, entrant_ids)`` takes the entrants listed in entry order and
-    Fisher-Yates-shuffles them with the 64-bit stream and ``randbelow`` of RULES.md section 11
+    Fisher-Yates-shuffles them with the 64-bit stream and ``randbelow`` of docs/RULES.md section 11
     (steps 2-3, the tournament's seed bytes in place of the HMAC), via ``engine.rng.shuffle``.
     An entrant's position in the result is its ``order`` (0-based). The shuffle is uniform, so the
     byes handed to the first ``order`` positions fall on each entrant with equal probability.

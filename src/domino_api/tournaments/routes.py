@@ -1,4 +1,4 @@
-"""HTTP routes for tournaments (docs/API.md, "Tournaments"): parse, call one service function."""
+"""HTTP routes for tournaments (`/v1/tournaments`, openapi/openapi.json): parse, call service."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Request and response bodies for tournaments (API.md, "Tournaments")."""
+"""Request and response bodies for tournaments (`/v1/tournaments` in openapi/openapi.json)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ class MatchFormat(Strict):
 
 
 class TurnClock(Strict):
-    """Each turn's allowance and the grace after it (RULES.md section 10)."""
+    """Each turn's allowance and the grace after it (docs/RULES.md section 10)."""
 
     allowance_s: int = Field(default=180, ge=1, le=86_400)
     grace_s: int = Field(default=120, ge=1, le=86_400)

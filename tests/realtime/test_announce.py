@@ -1,0 +1,169 @@
+"""Both announcement backends against the real PostgreSQL and NATS: an announcement after a
+commit pokes the hub, which reads the committed events by seq; NATS subscribes per match."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+import pytest_asyncio
+
+from domino_api.config import Settings
+from domino_api.realtime.announce import Announcer, connect, make_announcer
+from domino_api.realtime.hub import Hub, Subscriber
+from domino_api.realtime.lifecycle import realtime_of
+from domino_api.realtime.listener import NatsListener, make_listener
+from domino_api.store.db import to_plain_url
+from tests.realtime.steps import commit_step
+from tests.realtime.wsclient import new_player
+from tests.support.servers import free_port
+
+BACKENDS = ["postgres", "nats"]
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def pool(clean_db: str) -> AsyncIterator[asyncpg.Pool]:
+    created = await asyncpg.create_pool(to_plain_url(clean_db), min_size=1, max_size=2)
+    try:
+        yield created
+    finally:
+        await created.close()
+
+
+async def new_match(client: httpx.AsyncClient) -> tuple[str, int]:
+    """A waiting match made over REST; its id and seq."""
+    ana = await new_player(client, "Ana")
+    body = {"ruleset": "all-fives", "seats": [{"type": "human"}, {"type": "human"}]}
+    created = await client.post("/v1/matches", json=body, headers=ana["headers"])
+    assert created.status_code == 201, created.text
+    return created.json()["id"], created.json()["seq"]
+
+
+async def next_events(subscriber: Subscriber, count: int) -> list[dict[str, Any]]:
+    return [json.loads(await subscriber.queue.get())["event"] for _ in range(count)]
+
+
+class Side:
+    """One process's fan-out: an announcer, a hub over the real table, and its listener."""
+
+    def __init__(self, backend: str, app: Any, pool: asyncpg.Pool, database_url: str) -> None:
+        settings = Settings(announce_backend=backend)  # type: ignore[arg-type]
+        self.announcer: Announcer = make_announcer(settings, pool)
+        self.hub = Hub(app.state.sessionmaker)
+        self.listener = make_listener(settings, database_url, self.hub)
+
+    async def __aenter__(self) -> Side:
+        await self.announcer.start()
+        await self.listener.start()
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.listener.stop()
+        await self.announcer.close()
+
+    async def settled(self) -> None:
+        if isinstance(self.listener, NatsListener):
+            await self.listener.settled()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_one_announcement_delivers_every_committed_event_in_order(
+    backend: str, app: Any, client: httpx.AsyncClient, pool: asyncpg.Pool, clean_db: str
+) -> None:
+    match_id, seq = await new_match(client)
+    async with Side(backend, app, pool, clean_db) as side:
+        watcher = Subscriber(match_id, 0, seq, 100)
+        side.hub.subscribe(watcher)
+        await side.settled()
+        await side.hub.sync(match_id)
+        assert watcher.queue.empty()
+        # Three commits, announced only by the last: the two before it were lost, and the hub
+        # reads them by seq all the same.
+        seqs = [await commit_step(pool, match_id, seat) for seat in (0, 1, 0)]
+        await side.announcer.announce(match_id, seqs[-1])
+        events = await next_events(watcher, 3)
+        assert [e["seq"] for e in events] == [seq + 1, seq + 2, seq + 3] == seqs
+        assert [e["data"]["seat"] for e in events] == [0, 1, 0]
+        assert events[0]["type"] == "seat_connected"
+
+
+async def test_nats_subscribes_only_to_matches_with_local_subscribers(
+    app: Any, client: httpx.AsyncClient, pool: asyncpg.Pool, clean_db: str
+) -> None:
+    (watched, w_seq), (other, _) = await new_match(client), await new_match(client)
+    async with Side("nats", app, pool, clean_db) as side:
+        assert isinstance(side.listener, NatsListener)
+        first, second = Subscriber(watched, 0, w_seq, 100), Subscriber(watched, 1, w_seq, 100)
+        side.hub.subscribe(first)
+        side.hub.subscribe(second)
+        await side.settled()
+        assert side.listener.subscribed() == {watched}
+        side.hub.unsubscribe(first)
+        await side.settled()
+        assert side.listener.subscribed() == {watched}  # one socket still watches it
+        # Another match's announcement is not even delivered to this process.
+        before = side.listener.received
+        await side.announcer.announce(other, await commit_step(pool, other))
+        await side.announcer.announce(watched, await commit_step(pool, watched))
+        assert (await next_events(second, 1))[0]["seq"] == w_seq + 1
+        # Published in that order on one connection: had `other` come, it came first.
+        assert side.listener.received == before + 1
+        side.hub.unsubscribe(second)
+        await side.settled()
+        assert side.listener.subscribed() == set()
+        assert not side.hub.watches(watched)
+
+
+async def test_nats_watch_and_unwatch_in_quick_turns_end_as_the_hub_is(
+    app: Any, client: httpx.AsyncClient, pool: asyncpg.Pool, clean_db: str
+) -> None:
+    match_id, seq = await new_match(client)
+    async with Side("nats", app, pool, clean_db) as side:
+        assert isinstance(side.listener, NatsListener)
+        for _ in range(5):  # no await between: the reconciliations queue up behind one lock
+            gone = Subscriber(match_id, 0, seq, 100)
+            side.hub.subscribe(gone)
+            side.hub.unsubscribe(gone)
+        await side.settled()
+        assert side.listener.subscribed() == set()
+        stays = Subscriber(match_id, 0, seq, 100)
+        side.hub.subscribe(stays)
+        side.hub.unsubscribe(Subscriber(match_id, 1, seq, 100))  # never subscribed: no effect
+        await side.settled()
+        assert side.listener.subscribed() == {match_id}
+        await side.announcer.announce(match_id, await commit_step(pool, match_id))
+        assert (await next_events(stays, 1))[0]["seq"] == seq + 1
+
+
+async def test_the_catch_up_reads_exactly_the_matches_behind_the_table(
+    app: Any, client: httpx.AsyncClient, pool: asyncpg.Pool
+) -> None:
+    (behind, b_seq), (level, l_seq) = await new_match(client), await new_match(client)
+    realtime = realtime_of(app)  # the app's own hub; its listener is not started here
+    lagging, current = Subscriber(behind, 0, b_seq, 100), Subscriber(level, 0, l_seq, 100)
+    realtime.hub.subscribe(lagging)
+    realtime.hub.subscribe(current)
+    await asyncio.gather(realtime.hub.sync(behind), realtime.hub.sync(level))
+    assert await realtime.catch_up() == []
+    await commit_step(pool, behind)  # committed, never announced
+    assert await realtime.catch_up() == [behind]
+    assert (await next_events(lagging, 1))[0]["seq"] == b_seq + 1
+    assert current.queue.empty()
+    assert await realtime.catch_up() == []
+    realtime.hub.unsubscribe(lagging)
+    realtime.hub.unsubscribe(current)
+
+
+async def test_nats_unreachable_fails_the_start_and_never_an_announcement() -> None:
+    closed = f"nats://127.0.0.1:{free_port()}"  # nothing listens there
+    with pytest.raises(ConnectionError, match="did not answer"):
+        await connect(closed, "test", timeout=0.5)
+    settings = Settings(announce_backend="nats", nats_url=closed)
+    announcer = make_announcer(settings, None)  # type: ignore[arg-type]  # no pool for NATS
+    await announcer.announce("m", 1)  # not started: logged and dropped, the table repairs it
+    await announcer.close()
