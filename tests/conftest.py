@@ -20,6 +20,15 @@ from domino_api.store.db import start_embedded, to_plain_url
 from domino_api.store.models import Base
 
 TEST_DB = os.environ.get("DOMINO_TEST_DB", "domino_test")
+# Budgets no functional test reaches (tests/security checks the real ones).
+GENEROUS_LIMITS = {
+    "join_rate_limit": 1000,
+    "create_player_rate_limit": 1000,
+    "create_match_rate_limit": 1000,
+    "chat_rate_limit": 1000,
+    "open_tables_per_player": 1000,
+    "computer_think_s": 0.0,  # computers answer at once (tests/security checks the floor)
+}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -76,9 +85,7 @@ def clock() -> FakeClock:
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def app(clean_db: str, clock: FakeClock) -> AsyncIterator[object]:
-    settings = Settings(
-        database_url=clean_db, log_json=False, join_rate_limit=1000, create_player_rate_limit=1000
-    )
+    settings = Settings(database_url=clean_db, log_json=False, **GENEROUS_LIMITS)
     application = create_app(settings, clock=clock, database_url=clean_db, start_background=False)
     async with application.router.lifespan_context(application):
         yield application

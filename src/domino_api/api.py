@@ -21,8 +21,10 @@ from domino_api.clock import Clock
 from domino_api.config import Settings, get_settings
 from domino_api.engine import EngineError
 from domino_api.errors import ServiceError, problem
+from domino_api.matches import pacing
 from domino_api.metrics import router as metrics_router
-from domino_api.middleware import ObservabilityMiddleware
+from domino_api.middleware import BodyLimitMiddleware, ObservabilityMiddleware
+from domino_api.ratelimit import Limits, SocketCount
 from domino_api.store.db import resolve_database_url
 from domino_api.store.migrate import current_revision, head_revision
 
@@ -47,7 +49,10 @@ def _validation_detail(exc: RequestValidationError) -> tuple[int, str, str]:
     for err in errors[:5]:
         where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
         parts.append(f"{where}: {err.get('msg', 'invalid')}")
-    return 422, "validation_error", "; ".join(parts)
+    # A match's options refused by their schema (types, bounds) are refused options, as when
+    # the preset refuses them.
+    on_options = all(tuple(err.get("loc", ()))[:2] == ("body", "options") for err in errors)
+    return 422, "bad_options" if on_options else "validation_error", "; ".join(parts)
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -131,7 +136,13 @@ def create_app(
     app.state.auth_cache = AuthCache(settings.auth_cache_s)
     app.state.clock = clock
     openapi_doc.install(app)
+    app.state.limits = Limits(settings)
+    pacing.configure(settings)
+    app.state.socket_count = SocketCount()
     install_error_handlers(app)
+    # Added first, so inside the observability middleware: a 413 is logged and counted too.
+    app.add_middleware(pacing.PacingMiddleware)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(ObservabilityMiddleware)
     _install_probes(app)
     app.include_router(metrics_router)

@@ -26,6 +26,7 @@ def serve(
     import uvicorn
 
     from domino_api.logs import configure_logging
+    from domino_api.serving import uvicorn_options
     from domino_api.store.db import resolve_database_url
     from domino_api.store.migrate import upgrade_to_head
 
@@ -55,6 +56,7 @@ def serve(
             workers=workers,
             log_config=None,
             ws_ping_interval=None,
+            **uvicorn_options(settings),
         )
     finally:
         if started_embedded:

@@ -34,10 +34,29 @@ class Settings(BaseSettings):
     ws_auth_timeout_s: float = 5.0
     ws_send_queue: int = 1000
 
-    # Rate limits per client address (join by code, create player): requests per window.
+    # Rate limits (ratelimit.py), each per window: joins per client address and per player,
+    # player creations per address, match creations per player and per address, chat per seat,
+    # failed seat claims per game number (all callers together).
     join_rate_limit: int = 20
     create_player_rate_limit: int = 30
+    create_match_rate_limit: int = 10
+    chat_rate_limit: int = 30
+    claim_failures_per_code: int = 10
     rate_window_s: float = 60.0
+    # Where budgets live: "memory://" (per process) or "redis://host:6379/0" (shared).
+    rate_limit_storage: str = "memory://"
+    rate_limit_prefix: str = "domino"
+    # Waiting tables one player may host at once; open sockets per token (per process).
+    open_tables_per_player: int = 3
+    sockets_per_token: int = 8
+    # A computer's decision takes at least this long (matches/pacing.py), so the answer time
+    # does not tell how many options it had; 0: no floor (simulations, functional tests).
+    computer_think_s: float = 0.075
+    # The largest request body read (413 above it).
+    max_body_bytes: int = 64 * 1024
+    # Addresses or networks (comma-separated) of reverse proxies whose X-Forwarded-For and
+    # X-Forwarded-Proto are believed; empty: none, the peer's address is the client.
+    trusted_proxies: str = ""
 
     check_in_s: float = 300.0
     worker_interval_s: float = 5.0

@@ -14,6 +14,7 @@ from domino_api.config import Settings
 from domino_api.errors import Unauthenticated
 from domino_api.matches.unit import Core
 from domino_api.players.auth import hash_token, parse_bearer
+from domino_api.ratelimit import Limits, address_key
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
@@ -105,4 +106,11 @@ CoreDep = Annotated[Core, Depends(get_core)]
 
 
 def client_address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    """The budget key of the caller's address (IPv6 by /64); uvicorn sets `client` from
+    forwarded headers only when they come from DOMINO_TRUSTED_PROXIES."""
+    return address_key(request.client.host if request.client else None)
+
+
+def limits_of(request: Request) -> Limits:
+    limits: Limits = request.app.state.limits
+    return limits

@@ -21,6 +21,11 @@ class Strict(BaseModel):
         return self
 
 
+def holds_nul(value: Any) -> bool:
+    """Whether a parsed JSON value holds the NUL character anywhere (keys included)."""
+    return _holds_nul(value)
+
+
 def _holds_nul(value: Any) -> bool:
     if isinstance(value, str):
         return "\x00" in value

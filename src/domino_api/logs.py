@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from contextvars import ContextVar
 from datetime import UTC, datetime
@@ -15,13 +16,30 @@ request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 match_id: ContextVar[str | None] = ContextVar("match_id", default=None)
 
 
+# What a database error carries of the values it was given: PostgreSQL's DETAIL ("Key (k)=(v)
+# already exists", "Failing row contains (...)"), asyncpg's refusal of an argument (which quotes
+# it), SQLAlchemy's parameter list (engines here hide it; this is the second belt).
+_SECRET_BEARING = (
+    (re.compile(r"DETAIL:.*"), "DETAIL: [redacted]"),
+    (re.compile(r"(invalid input for query argument \$\d+).*"), r"\1: [redacted]"),
+    (re.compile(r"\[parameters: .*\]"), "[parameters redacted]"),
+)
+
+
+def redact(text: str) -> str:
+    """`text` without the SQL parameter values database errors quote."""
+    for pattern, replacement in _SECRET_BEARING:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
             "ts": datetime.fromtimestamp(record.created, UTC).isoformat(),
             "level": record.levelname.lower(),
             "logger": record.name,
-            "msg": record.getMessage(),
+            "msg": redact(record.getMessage()),
         }
         for key, var in (("request_id", request_id), ("match_id", match_id)):
             value = var.get()
@@ -31,7 +49,7 @@ class JsonFormatter(logging.Formatter):
             if hasattr(record, key):
                 entry[key] = getattr(record, key)
         if record.exc_info:
-            entry["exc"] = self.formatException(record.exc_info)
+            entry["exc"] = redact(self.formatException(record.exc_info))
         return json.dumps(entry, default=str)
 
 
@@ -42,8 +60,8 @@ class TextFormatter(logging.Formatter):
     """One readable line; an access line carries its method, path, status and duration (the
     fields JsonFormatter puts in members), not just its message, "request"."""
 
-    def __init__(self) -> None:
-        super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    def __init__(self, fmt: str = "%(asctime)s %(levelname)s %(name)s: %(message)s") -> None:
+        super().__init__(fmt)
 
     def format(self, record: logging.LogRecord) -> str:
         line = super().format(record)
@@ -53,7 +71,8 @@ class TextFormatter(logging.Formatter):
             if access["client"]:
                 line += f" client={access['client']}"
         ids = ((key, var.get()) for key, var in (("request_id", request_id), ("match", match_id)))
-        return line + "".join(f" {key}={value}" for key, value in ids if value)
+        # Redacted like the JSON lines (no token or secret ever reaches a log).
+        return redact(line + "".join(f" {key}={value}" for key, value in ids if value))
 
 
 def configure_logging(settings: Settings) -> None:

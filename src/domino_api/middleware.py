@@ -138,3 +138,59 @@ class ObservabilityMiddleware:
                 "client": client[0] if client else None,
             },
         )
+
+
+class BodyLimitMiddleware:
+    """Refuse a request body above `max_bytes` with a 413 problem, before any of it is parsed.
+
+    A declared Content-Length above the limit is refused unread; a chunked body is read up to
+    the limit and then refused. A body within the limit is handed on as read (at most
+    `max_bytes` held per request).
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or self.max_bytes <= 0:
+            await self.app(scope, receive, send)
+            return
+        declared = _content_length(scope)
+        if declared is not None and declared > self.max_bytes:
+            await self._refuse(scope, receive, send)
+            return
+        messages: list[Message] = []
+        size = 0
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            if size > self.max_bytes:
+                await self._refuse(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        detail = f"A request body may hold at most {self.max_bytes} bytes."
+        body = problem(413, "payload_too_large", "Request body too large", detail)
+        response = JSONResponse(body, status_code=413, media_type="application/problem+json")
+        await response(scope, receive, send)
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None

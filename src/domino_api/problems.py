@@ -70,6 +70,7 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
     ),
     "unknown_ruleset": ((422,), "No preset has this name (see GET /v1/rulesets)."),
     "unknown_tile_back": ((422,), "No tile back in the catalogue has this id."),
+    "payload_too_large": ((413,), "The request body is larger than the server reads."),
     "rate_limited": ((429,), "Too many requests from this client; wait `Retry-After` seconds."),
     "internal_error": ((500,), "A fault on the server's side (never an answer to bad input)."),
     "match_busy": (
@@ -82,7 +83,7 @@ CODES = tuple(CATALOGUE)
 # Codes most routes share: a bearer token, then input (path, query, body) to validate.
 AUTH = ("unauthenticated",)
 INPUT = ("validation_error",)
-BODY = ("bad_request", "validation_error")
+BODY = ("bad_request", "validation_error", "payload_too_large")
 MATCH = ("unauthenticated", "validation_error", "match_not_found", "match_busy")
 TOURNAMENT = ("unauthenticated", "validation_error", "tournament_not_found")
 

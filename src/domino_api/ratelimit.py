@@ -1,33 +1,170 @@
-"""A per-address sliding-window limiter for joining by code and creating players.
+"""Request budgets (joins, player and match creation, chat, failed seat claims) on `limits`.
 
-It lives in process memory: each API process limits on its own, which bounds brute force of
-4-digit codes to (processes x limit) guesses per window; operators size the limit with that.
+Storage is process memory by default (`memory://`): then each API process keeps its own
+budgets. With `DOMINO_RATE_LIMIT_STORAGE=redis://host:6379/0` every process shares one budget
+per key. The sliding-window counter keeps two counters per key and the storage drops them when
+their window has passed, so memory is bounded by the keys seen in two windows, not by history.
+
+Keys are the client address (an IPv6 address counts by its /64: one subscriber gets a whole
+/64 and rotates freely inside it) and, where the caller has one, the player behind the token.
+The address is uvicorn's: forwarded headers count only from `DOMINO_TRUSTED_PROXIES`
+(`serving.uvicorn_options`).
 """
 
 from __future__ import annotations
 
+import ipaddress
+import logging
 import math
-from collections import deque
+import time
+from dataclasses import dataclass
 
+from limits import RateLimitItem, RateLimitItemPerSecond
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from limits.storage import storage_from_string
+
+from domino_api.config import Settings
 from domino_api.errors import RateLimited
 
+log = logging.getLogger(__name__)
 
-class RateLimiter:
-    def __init__(self, limit: int, window_s: float) -> None:
-        self.limit = limit
-        self.window_s = window_s
-        self._hits: dict[str, deque[float]] = {}
 
-    def check(self, key: str, now: float) -> None:
-        hits = self._hits.setdefault(key, deque())
-        while hits and hits[0] <= now - self.window_s:
-            hits.popleft()
-        if len(hits) >= self.limit:
-            retry = max(1, math.ceil(hits[0] + self.window_s - now))
-            raise RateLimited(
-                f"At most {self.limit} requests per {self.window_s:g} s from one address.",
-                retry_after=retry,
+def address_key(host: str | None) -> str:
+    """The budget key of a client address: IPv4 as is, IPv6 by its /64 network."""
+    if not host:
+        return "unknown"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64]
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{address}/64", strict=False))
+    return str(address)
+
+
+def storage_uri(configured: str) -> str:
+    """The async form of a storage URI (`redis://` -> `async+redis://`)."""
+    if configured.startswith("async+"):
+        return configured
+    scheme, sep, _ = configured.partition("://")
+    if not sep:
+        raise ValueError(f"not a storage URI: {configured!r}")
+    return f"async+{configured}" if scheme in ("memory", "redis", "rediss") else configured
+
+
+@dataclass(frozen=True)
+class Budget:
+    name: str
+    item: RateLimitItem
+    what: str  # for the refusal's detail: "joins by game number", ...
+
+
+def _budget(name: str, amount: int, window_s: float, what: str) -> Budget:
+    window = max(1, math.ceil(window_s))
+    return Budget(name, RateLimitItemPerSecond(max(1, amount), window), what)
+
+
+class Limits:
+    """Every budget of one API process, on one storage (shared across processes on Redis)."""
+
+    def __init__(self, settings: Settings) -> None:
+        window = settings.rate_window_s
+        self.budgets = {
+            budget.name: budget
+            for budget in (
+                _budget("join", settings.join_rate_limit, window, "joins by game number"),
+                _budget("create_player", settings.create_player_rate_limit, window, "new players"),
+                _budget("create_match", settings.create_match_rate_limit, window, "new matches"),
+                _budget("chat", settings.chat_rate_limit, window, "messages at one seat"),
+                _budget(
+                    "claim_failures",
+                    settings.claim_failures_per_code,
+                    window,
+                    "failed seat claims on one game number",
+                ),
             )
-        hits.append(now)
-        if len(self._hits) > 100_000:  # forget idle addresses so memory stays bounded
-            self._hits = {k: v for k, v in self._hits.items() if v}
+        }
+        self._uri = storage_uri(settings.rate_limit_storage)
+        self._prefix = settings.rate_limit_prefix
+        self._strategy: SlidingWindowCounterRateLimiter | None = None
+
+    def _limiter(self) -> SlidingWindowCounterRateLimiter:
+        # Made on first use: the memory storage schedules its expiry on the running loop.
+        if self._strategy is None:
+            options: dict[str, str] = {}
+            if "redis" in self._uri:
+                options["key_prefix"] = self._prefix
+            storage = storage_from_string(self._uri, **options)
+            self._strategy = SlidingWindowCounterRateLimiter(storage)
+        return self._strategy
+
+    async def hit(self, name: str, *keys: str) -> None:
+        """Spend one unit of `name` for each key; RateLimited (429) when any is spent out.
+
+        Every key is charged even when an earlier one refuses, so that a refused caller keeps
+        paying under all of its keys (address and token alike)."""
+        budget = self.budgets[name]
+        limiter = self._limiter()
+        refused: str | None = None
+        for key in keys:
+            try:
+                allowed = await limiter.hit(budget.item, self._prefix, name, key)
+            except Exception:  # the shared storage is down: serve rather than refuse everyone
+                log.warning("rate-limit storage unavailable; %s not limited", name, exc_info=True)
+                return
+            if not allowed and refused is None:
+                refused = key
+        if refused is not None:
+            await self._refuse(budget, refused)
+
+    async def exhausted(self, name: str, key: str) -> bool:
+        """Whether `name` has nothing left for `key` (without spending any)."""
+        budget = self.budgets[name]
+        try:
+            return not await self._limiter().test(budget.item, self._prefix, name, key)
+        except Exception:
+            log.warning("rate-limit storage unavailable; %s not limited", name, exc_info=True)
+            return False
+
+    async def refuse(self, name: str, key: str) -> None:
+        await self._refuse(self.budgets[name], key)
+
+    async def _refuse(self, budget: Budget, key: str) -> None:
+        retry = budget.item.get_expiry()
+        try:
+            stats = await self._limiter().get_window_stats(
+                budget.item, self._prefix, budget.name, key
+            )
+            retry = max(1, math.ceil(stats.reset_time - time.time()))
+        except Exception:
+            pass  # the window's length is a safe upper bound
+        amount, window = budget.item.amount, budget.item.get_expiry()
+        raise RateLimited(
+            f"At most {amount} {budget.what} per {window} s; try again later.",
+            retry_after=retry,
+        )
+
+
+class SocketCount:
+    """Open sockets per player in this process: one token cannot hold hundreds of sockets
+    (each costs a task pair, a queue and a presence lease). Per process, not shared: a socket
+    lives on one process, and a crashed process's counts die with it."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, int] = {}
+
+    def open(self, key: str, most: int) -> bool:
+        current = self._open.get(key, 0)
+        if current >= most:
+            return False
+        self._open[key] = current + 1
+        return True
+
+    def close(self, key: str) -> None:
+        left = self._open.get(key, 0) - 1
+        if left > 0:
+            self._open[key] = left
+        else:
+            self._open.pop(key, None)

@@ -58,7 +58,8 @@ async def test_spectators_must_be_true_or_false(client: httpx.AsyncClient) -> No
     ana = await new_player(client, "Ana")
     body = {"ruleset": "draw", "seats": HUMANS, "options": {"spectators": "yes"}}
     r = await client.post("/v1/matches", json=body, headers=ana["headers"])
-    assert r.status_code == 422 and r.json()["code"] == "validation_error"
+    assert r.status_code == 422 and r.json()["code"] == "bad_options"  # an option of a wrong type
+    assert "spectators" in r.json()["detail"]
 
 
 async def test_join_by_number_and_name_the_name_is_the_seats_at_that_table(

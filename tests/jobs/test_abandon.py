@@ -1,5 +1,5 @@
-"""Abandonment (README.md, "Clocks and the recovery job"): 24 h waiting without a start, 24 h
-with no human seat connected."""
+"""Abandonment (README.md, "Clocks and the recovery job"): 30 min waiting without a start,
+24 h with no human seat connected."""
 
 from __future__ import annotations
 
@@ -15,22 +15,23 @@ from tests.jobs.factory import HUMANS, two_seat_match
 
 TICK = timedelta(microseconds=1)
 DAY = timedelta(hours=24)
+WAITING = timedelta(minutes=30)
 
 
-async def test_a_match_that_never_starts_is_abandoned_after_24_h(
+async def test_a_match_that_never_starts_is_abandoned_after_30_min(
     client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     start = clock.now()
     ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
     created = await create_match(client, ana, "draw-50", HUMANS)
-    clock.advance(3600)
+    clock.advance(600)
     joined = await client.post(
         "/v1/matches/join", json={"code": created["code"]}, headers=bob["headers"]
     )
     assert joined.status_code == 200
-    clock.set(start + DAY - TICK)
+    clock.set(start + WAITING - TICK)
     assert (await sweep_pass(core)).outcomes == []
-    clock.set(start + DAY)
+    clock.set(start + WAITING)
     report = await sweep_pass(core)
     assert [(o.match_id, o.due) for o in report.outcomes] == [(created["id"], "abandon_waiting")]
     seen = await view(client, ana, created["id"])

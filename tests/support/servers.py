@@ -33,6 +33,11 @@ LOCAL_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
 SERVER_ENV = {
     "DOMINO_CREATE_PLAYER_RATE_LIMIT": "100000",
     "DOMINO_JOIN_RATE_LIMIT": "100000",
+    "DOMINO_CREATE_MATCH_RATE_LIMIT": "100000",
+    "DOMINO_CHAT_RATE_LIMIT": "100000",
+    "DOMINO_OPEN_TABLES_PER_PLAYER": "100000",
+    "DOMINO_SOCKETS_PER_TOKEN": "100000",
+    "DOMINO_COMPUTER_THINK_S": "0",
     "DOMINO_LOG_LEVEL": "WARNING",
 }
 
@@ -41,10 +46,11 @@ SERVE = """
 import sys, uvicorn
 from domino_api.config import get_settings
 from domino_api.logs import configure_logging
+from domino_api.serving import uvicorn_options
 configure_logging(get_settings())
 workers = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 uvicorn.run("domino_api.asgi:app", host="127.0.0.1", port=int(sys.argv[1]), log_config=None,
-            ws_ping_interval=None, workers=workers)
+            ws_ping_interval=None, workers=workers, **uvicorn_options(get_settings()))
 """
 
 
@@ -114,6 +120,8 @@ def uvicorn_argv(port: int, *extra: str) -> list[str]:
         str(port),
         "--log-level",
         "warning",
+        # As `domino-api serve` without DOMINO_TRUSTED_PROXIES: no forwarded header believed.
+        "--no-proxy-headers",
         *extra,
     ]
 

@@ -8,31 +8,24 @@ rematches are steps of the write core like any other.
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from domino_api import engine
-from domino_api.errors import (
-    CodeNotFound,
-    MatchFull,
-    MatchInProgressError,
-    SeatInUse,
-    ValidationFailed,
-)
-from domino_api.matches import access
+from domino_api.errors import MatchInProgressError, ValidationFailed
+from domino_api.matches import access, claims
+from domino_api.matches.hosting import check_open_tables
 from domino_api.matches.schemas import MatchCreate, SeatSpec
 from domino_api.matches.service import pick_seat, view_for
 from domino_api.matches.table import Table, joined_data, new_table, record
 from domino_api.matches.unit import Core
-from domino_api.matches.views import is_connected
 from domino_api.store import match_reads, matches_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
 from domino_api.store.rows import Row
 
 SETTING_KEYS = ("target", "draw", "next_opener")
-# A seat whose holder was seen this recently is not taken over by a player of the same name.
-HOLDER_LEASE = timedelta(seconds=30)
 
 
 def _effective_options(player: Player, ruleset: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -75,7 +68,9 @@ def _seat_specs(host: Player, specs: list[SeatSpec]) -> list[dict[str, Any]]:
     return rows
 
 
-async def create_match(core: Core, host: Player, body: MatchCreate) -> dict[str, Any]:
+async def create_match(
+    core: Core, host: Player, body: MatchCreate, open_tables_cap: int | None = None
+) -> dict[str, Any]:
     specs = body.seats or [SeatSpec(type="human"), SeatSpec(type="human")]
     if specs[0].type != "human":
         raise ValidationFailed("seats.0: seat 0 is the host's seat and must be human.")
@@ -84,10 +79,11 @@ async def create_match(core: Core, host: Player, body: MatchCreate) -> dict[str,
     ruleset = _ruleset_for_seats(body.ruleset, options, len(specs))
     seats = _seat_specs(host, specs)
     solo = all(s["type"] == "bot" or s.get("player_id") == host.id for s in seats)
-    access.refuse_solo_clocks(given, solo)
     holders = {host.id: (host.name, host.tile_back)}
+    cap = None if open_tables_cap is None else partial(check_open_tables, cap=open_tables_cap)
+    access.refuse_solo_clocks(given, solo)
     columns = {"host_player_id": host.id, "solo": solo, "spectators": spectators}
-    table = await insert(core, ruleset, seats, holders, **columns)
+    table = await insert(core, ruleset, seats, holders, before=cap, **columns)
     return view_for(table, host, core)
 
 
@@ -96,12 +92,17 @@ async def insert(
     ruleset: engine.Ruleset,
     seats: list[dict[str, Any]],
     holders: dict[str, tuple[str, str]],
+    before: Callable[..., Awaitable[None]] | None = None,
     **columns: Any,
 ) -> Table:
-    """Store a new match with a free game number and its seats; announce it once committed."""
+    """Store a new match with a free game number and its seats; announce it once committed.
+
+    `before(connection, player_id)` runs first in the same transaction (the host's cap)."""
     now = core.clock.now()
     table = new_table(str(uuid.uuid4()), ruleset, now, seats, holders, **columns)
     async with core.pool.acquire() as connection, connection.transaction():
+        if before is not None:
+            await before(connection, columns["host_player_id"])
         table.match.code = await matches_repo.free_code(connection)
         await matches_repo.insert_match(connection, table.match, table.seats, table.staged)
     await core.announcer.announce(table.match.id, table.state.seq)
@@ -109,53 +110,46 @@ async def insert(
     return table
 
 
-async def join(core: Core, player: Player, code: str, name: str | None = None) -> dict[str, Any]:
+async def join(
+    core: Core, player: Player, code: str, lease_s: float, name: str | None = None
+) -> dict[str, Any]:
+    """Join by number: a free seat, or by name a seat whose holder has been gone for the
+    presence lease (matches/claims.py); a started table answers outsiders as unknown."""
     async with transaction(core.maker) as session:
         match_id = await match_reads.live_id_by_code(session, code)
     if match_id is None:
-        raise CodeNotFound(f"No open match has the number {code}.")
+        raise claims.unknown_number(code)
 
     def step(table: Table) -> dict[str, Any]:
         if table.seats_of(player.id):
             return view_for(table, player, core)
-        now = core.clock.now()
-        wanted = name or player.name  # the name the seat goes by at this table
-        same_name = [
-            s
-            for s in table.seats
-            if s.type == "human" and s.player_id and access.seat_name(table, s) == wanted
-        ]
-        for row in same_name:
-            if _recently_seen(table, row, now):
-                raise SeatInUse(f"Seat {row.seat}'s holder {wanted!r} is still at the table.")
-            return _take_seat(core, table, row, player, name)
-        if table.state.status != "waiting":
-            raise MatchInProgressError("This match has started; only its players can rejoin.")
-        free = [s for s in table.seats if s.type == "human" and s.player_id is None]
-        if not free:
-            raise MatchFull("Every seat at this table is taken.")
-        return _take_seat(core, table, free[0], player, name)
+        row, claimed = claims.seat_for(table, player, code, core.clock.now(), lease_s, name)
+        return _take_seat(core, table, row, player, claimed, name)
 
     return await core.run(match_id, step, player_id=player.id, action="join")
 
 
-def _recently_seen(table: Table, row: Row, now: Any) -> bool:
-    seen = row.last_seen_at is not None and now - row.last_seen_at < HOLDER_LEASE
-    return seen or is_connected(table, row.seat, now)
-
-
 def _take_seat(
-    core: Core, table: Table, row: Row, player: Player, name: str | None
+    core: Core,
+    table: Table,
+    row: Row,
+    player: Player,
+    claimed: bool = False,
+    name: str | None = None,
 ) -> dict[str, Any]:
     now = core.clock.now()
     row.player_id = player.id
-    row.name = name or row.name  # a rejoin without a name keeps the seat's
+    row.name = name or row.name  # the name given at the join is the seat's at this table
     row.last_seen_at = now
     row.away_since = None
+    row.connected_until = None  # the old holder's sockets no longer hold it
     table.names[player.id] = player.name
     table.tile_backs[player.id] = player.tile_back
     table.match.solo = False
-    record(table, now, "seat_joined", joined_data(table, row))
+    data = joined_data(table, row)
+    if claimed:  # every seat is told; the old holder's sockets close on it
+        data["claimed"] = True
+    record(table, now, "seat_joined", data)
     return view_for(table, player, core, row.seat)
 
 

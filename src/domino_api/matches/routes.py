@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Request
 
 from domino_api import engine
-from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, SettingsDep, client_address
-from domino_api.errors import ValidationFailed
-from domino_api.matches import creation, service
+from domino_api.deps import CoreDep, CurrentPlayer, SettingsDep, client_address, limits_of
+from domino_api.errors import ServiceError, ValidationFailed
+from domino_api.matches import creation, hosting, locking, pacing, service
 from domino_api.matches.event_models import EventsOut, MessageEvent, MoveOut
 from domino_api.matches.schemas import (
     JoinBody,
@@ -26,7 +27,6 @@ from domino_api.matches.schemas import (
     ViewOut,
 )
 from domino_api.problems import AUTH, BODY, MATCH, problems
-from domino_api.ratelimit import RateLimiter
 from domino_api.responses import FastJSONResponse
 
 router = APIRouter(prefix="/v1", tags=["matches"])
@@ -34,6 +34,9 @@ router = APIRouter(prefix="/v1", tags=["matches"])
 MatchId = Annotated[str, Path(max_length=36, description="The match id")]
 SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="Which of your seats to see from")]
 IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
+
+# Every refused join answers this long after it arrived (see `join`).
+JOIN_REFUSAL_S = 0.05
 
 
 @router.get(
@@ -52,14 +55,24 @@ async def rulesets(_: CurrentPlayer) -> RulesetsOut:
     "/matches",
     status_code=201,
     summary="Create a match",
-    responses=problems(*BODY, *AUTH, "bad_options", "unknown_ruleset", "option_not_allowed"),
+    responses=problems(
+        *BODY, *AUTH, "bad_options", "unknown_ruleset", "option_not_allowed", "rate_limited"
+    ),
 )
-async def create_match(body: MatchCreate, player: CurrentPlayer, core: CoreDep) -> ViewOut:
+async def create_match(
+    body: MatchCreate,
+    request: Request,
+    player: CurrentPlayer,
+    core: CoreDep,
+    settings: SettingsDep,
+) -> ViewOut:
     """Create a match; the caller is the host at seat 0. `seats` lists every seat: an open human
     seat, a seat the host also holds (hot-seat play), or a computer. The answer is the host's
     view with the 4-digit `code` others join by and the deal's `commitment`.
     """
-    return ViewOut(**await creation.create_match(core, player, body))
+    await limits_of(request).hit("create_match", f"player:{player.id}", client_address(request))
+    cap = settings.open_tables_per_player
+    return ViewOut(**await creation.create_match(core, player, body, open_tables_cap=cap))
 
 
 @router.post(
@@ -80,19 +93,27 @@ async def join(
     request: Request,
     player: CurrentPlayer,
     core: CoreDep,
-    clock: ClockDep,
     settings: SettingsDep,
 ) -> ViewOut:
     """Take a seat by the match's 4-digit number. Joining again returns the same seat; a caller with
     the name of a seat's holder takes that seat over when the holder has not been seen for 30 s.
     Rate-limited per client address.
     """
-    limiter: RateLimiter | None = getattr(request.app.state, "join_limiter", None)
-    if limiter is None:
-        limiter = RateLimiter(settings.join_rate_limit, settings.rate_window_s)
-        request.app.state.join_limiter = limiter
-    limiter.check(client_address(request), clock.now().timestamp())
-    return ViewOut(**await creation.join(core, player, body.code, body.name))
+    limits = limits_of(request)
+    await limits.hit("join", client_address(request), f"player:{player.id}")
+    # Refused joins and claims count against the number itself, whoever sends them.
+    if await limits.exhausted("claim_failures", body.code):
+        await limits.refuse("claim_failures", body.code)
+    started = time.perf_counter()
+    try:
+        view = await creation.join(core, player, body.code, settings.presence_lease_s, body.name)
+    except ServiceError:
+        await limits.hit("claim_failures", body.code)
+        # An unknown number is refused after one lookup, a started table after reading it:
+        # every refusal answers at the same moment, so timing does not tell them apart.
+        await pacing.until(started + JOIN_REFUSAL_S)
+        raise
+    return ViewOut(**view)
 
 
 @router.post(
@@ -130,7 +151,8 @@ async def get_match(
     """The caller's view of the match: its own tiles, the public table, its legal actions. `seat`
     picks which of the caller's seats to see from (default: the lowest).
     """
-    return ViewOut(**await service.get_view(core, player, match_id, seat))
+    view = await service.get_view(core, player, match_id, seat)
+    return ViewOut(**hosting.shown_to(view))
 
 
 @router.post(
@@ -213,18 +235,58 @@ async def autopilot_off(
     return ViewOut(**await service.set_autopilot(core, player, match_id, seat, False))
 
 
+@router.put(
+    "/matches/{match_id}/lock",
+    summary="Host: lock the table (no seat is taken by number and name)",
+    responses=problems(*MATCH, "not_host", "match_over"),
+)
+async def lock(match_id: MatchId, player: CurrentPlayer, core: CoreDep) -> ViewOut:
+    """Host only: lock the table, so no seat changes hands by a join under its name; a seat then
+    changes hands only through its own token or by the host releasing it.
+    """
+    return ViewOut(**await locking.set_lock(core, player, match_id, True))
+
+
+@router.delete(
+    "/matches/{match_id}/lock",
+    summary="Host: unlock the table",
+    responses=problems(*MATCH, "not_host", "match_over"),
+)
+async def unlock(match_id: MatchId, player: CurrentPlayer, core: CoreDep) -> ViewOut:
+    """Host only: unlock the table again (claims by name, after the presence lease, work again)."""
+    return ViewOut(**await locking.set_lock(core, player, match_id, False))
+
+
+@router.delete(
+    "/matches/{match_id}/seats/{seat}/holder",
+    summary="Host: release another's seat for the next join by number",
+    responses=problems(*MATCH, "not_host", "match_over"),
+)
+async def release_seat(
+    match_id: MatchId,
+    seat: Annotated[int, Path(ge=0, le=3)],
+    player: CurrentPlayer,
+    core: CoreDep,
+) -> ViewOut:
+    """Host only: free another player's human seat, so the next join by number takes it; the old
+    holder's sockets close (4409 `seat_claimed`).
+    """
+    return ViewOut(**await locking.release(core, player, match_id, seat))
+
+
 @router.post(
     "/matches/{match_id}/messages",
     status_code=201,
     summary="Table talk",
-    responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat"),
+    responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat", "rate_limited"),
 )
 async def post_message(
-    match_id: MatchId, body: MessageBody, player: CurrentPlayer, core: CoreDep
+    match_id: MatchId, body: MessageBody, request: Request, player: CurrentPlayer, core: CoreDep
 ) -> MessageEvent:
     """Table talk (1-500 characters), sent to every seat as a `message` event; it never makes a move
     stale.
     """
+    await limits_of(request).hit("chat", f"{match_id}:{player.id}")
     event = await service.message(core, player, match_id, body.text, body.seat)
     return MessageEvent.model_validate(event)
 

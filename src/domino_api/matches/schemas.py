@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from domino_api.inputs import Strict
 
@@ -30,14 +30,53 @@ class SeatSpec(Strict):
     )
 
 
+# Upper bounds on every number a client sets (issue 16: a target of 2**64 was a 500, clocks of
+# 10**12 s made a table that could never start). The engine checks what each preset allows.
+MAX_TARGET = 10_000
+MAX_CLOCK_S = 3_600
+MAX_AWAY_S = 86_400
+
+
+class TurnClockOptions(Strict):
+    allowance_s: int = Field(ge=1, le=MAX_CLOCK_S, description="Seconds per turn")
+    grace_s: int = Field(ge=1, le=MAX_CLOCK_S, description="Extra seconds once per turn")
+
+
+class MatchOptions(Strict):
+    """Overrides of the preset's parameters; `GET /v1/rulesets` lists what each preset allows.
+    Unknown keys are passed to the preset, which refuses them (`bad_options`)."""
+
+    model_config = ConfigDict(extra="allow", strict=True)
+
+    target: int | None = Field(default=None, ge=1, le=MAX_TARGET)
+    best_of: int | None = Field(default=None, ge=1, le=5)
+    players: int | None = Field(default=None, ge=2, le=4)
+    hand_size: int | None = Field(default=None, ge=1, le=13)
+    away_forfeit_s: int | None = Field(default=None, ge=1, le=MAX_AWAY_S)
+    turn_clock: TurnClockOptions | None = None
+    draw: str | None = Field(default=None, max_length=32)
+    first_opener: str | None = Field(default=None, max_length=32)
+    next_opener: str | None = Field(default=None, max_length=32)
+    spectators: bool | None = Field(
+        default=None,
+        description="Not a preset parameter: true lets players without a seat watch the public"
+        " view (docs/API.md, Who may look)",
+    )
+
+
+def _as_overrides(options: MatchOptions) -> dict[str, Any]:
+    # Only what the client sent, as plain JSON values: the engine parses overrides itself.
+    return options.model_dump(exclude_unset=True)
+
+
 class MatchCreate(Strict):
     ruleset: str = Field(max_length=32, examples=["all-fives"])
-    options: dict[str, Any] = Field(
-        default_factory=dict,
-        examples=[{"target": 150}],
-        description="The preset's overrides (GET /v1/rulesets), and `spectators: true` to let"
-        " players without a seat watch the public view",
-    )
+    if TYPE_CHECKING:
+        options: dict[str, Any]
+    else:
+        options: Annotated[MatchOptions, AfterValidator(_as_overrides)] = Field(
+            default_factory=dict, examples=[{"target": 150}]
+        )
     seats: list[SeatSpec] | None = Field(
         default=None,
         min_length=1,
@@ -285,6 +324,10 @@ class ViewOut(BaseModel):
     last_hand: HandResultOut | None
     result: ResultOut | None
     rematch_match_id: str | None = None
+    claims_locked: bool = Field(
+        default=False,
+        description="The host has locked the table: no seat is taken by number and name.",
+    )
 
 
 # EventsOut and MoveOut live in matches/event_models.py, beside the event types.

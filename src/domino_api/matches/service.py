@@ -19,11 +19,12 @@ from domino_api.errors import (
     NotSeated,
     NotYourSeat,
     SeatForfeited,
+    SeatInUse,
     SeatsEmpty,
     StaleSeq,
     ValidationFailed,
 )
-from domino_api.matches import access, forfeits
+from domino_api.matches import access, claims, forfeits
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.table import OVER, Table, apply, joined_data, record, run_computers
 from domino_api.matches.unit import Core
@@ -51,8 +52,16 @@ def view_for(table: Table, player: Player, core: Core, seat: int | None = None) 
     mine = table.seats_of(player.id)
     if seat is not None and seat not in mine:
         raise NotYourSeat(f"Seat {seat} is not yours; yours: {mine}.")
-    chosen = seat if seat is not None else (mine[0] if mine else None)
-    return build_view(table, chosen, mine, core.clock.now())
+    return build_view(table, _viewer(table, mine, seat), mine, core.clock.now())
+
+
+def _viewer(table: Table, mine: list[int], seat: int | None) -> int | None:
+    """The seat whose private data the caller sees: never one it has forfeited or resigned
+    while the match runs (the computer plays it now; matches/claims.py)."""
+    visible = claims.viewable_seats(table, mine)
+    if seat is not None:
+        return seat if seat in visible else None
+    return visible[0] if visible else None
 
 
 def _require_host(table: Table, player: Player) -> None:
@@ -154,6 +163,8 @@ async def set_autopilot(
             raise engine.MatchOver("The match is over.")
         if not on and row.forfeited:
             raise SeatForfeited(f"Seat {seat} has forfeited; it stays with the computer.")
+        if on and not claims.autopilot_allowed(table, row, player.id, core.clock.now()):
+            raise SeatInUse("The seat's holder is connected; autopilot waits until they leave.")
         if row.autopilot != on:
             now = core.clock.now()
             row.autopilot = on
@@ -222,7 +233,7 @@ async def events(
         if seat is not None and seat not in mine:
             raise NotYourSeat(f"Seat {seat} is not yours; yours: {mine}.")
         pending = access.watch_check(table, player)
-        return pending, seat if seat is not None else (mine[0] if mine else None)
+        return pending, _viewer(table, mine, seat)
 
     pending, chosen = await core.run(match_id, viewer, player_id=player.id, fresh=True)
     await access.require_member_in(core.maker, pending, player.id)

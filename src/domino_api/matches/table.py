@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any, cast
 
 from domino_api import engine
-from domino_api.bots import get_strategy
+from domino_api.matches import pacing
 from domino_api.matches.access import seat_name
 from domino_api.store.rows import Row
 
@@ -21,6 +21,9 @@ OVER = ("finished", "abandoned", "cancelled")
 # docs/API.md: a match that waits this long without a start, or that no human seat has been
 # connected to for this long, is abandoned by the recovery job.
 ABANDON_AFTER = timedelta(hours=24)
+# A waiting table nobody starts gives its game number back this soon (issue 16: one account
+# held every number with tables that waited 24 h).
+WAITING_EXPIRES = timedelta(minutes=30)
 # A computer streak is bounded so a rules bug can never spin a step forever.
 MAX_COMPUTER_MOVES = 2_000
 NEXT_HAND_DELAY_S = 30.0
@@ -95,6 +98,7 @@ def new_table(
             "due_at": None,
             "outage_grace_until": None,
             "rematch_match_id": None,
+            "claims_locked": False,
             "started_at": None,
             "created_at": now,
             "updated_at": now,
@@ -240,7 +244,7 @@ def due_at(table: Table) -> datetime | None:
     moments = [m for m in (match.turn_deadline, match.next_hand_at, match.check_in_deadline) if m]
     if state.status == "waiting":
         if match.tournament_id is None:
-            moments.append(match.created_at + ABANDON_AFTER)
+            moments.append(match.created_at + WAITING_EXPIRES)
         return min(moments) if moments else None
     marks = []
     for seat in table.humans_in_play():
@@ -323,7 +327,7 @@ def run_computers(
             seat_row = table.seats[state.turn]
             name = seat_row.strategy if seat_row.type == "bot" and seat_row.strategy else "planner"
             view = engine.seat_view(state, state.turn)
-            action, reason = get_strategy(name).choose(view, _computer_rng(table))
+            action, reason = pacing.choose(name, view, _computer_rng(table))
             if hasattr(action, "reason") and reason:
                 action = dataclasses.replace(cast(Any, action), reason=reason)
             transition = engine.apply(state, state.turn, action)

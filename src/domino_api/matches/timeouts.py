@@ -21,6 +21,7 @@ from domino_api.jobs.liveness import Lifetimes
 from domino_api.matches.forfeits import abandon, check_in_expired, forfeit
 from domino_api.matches.table import (
     ABANDON_AFTER,
+    WAITING_EXPIRES,
     Table,
     apply,
     away_deadline,
@@ -56,7 +57,7 @@ class Due:
     def describe(self) -> str:
         return {
             "check_in": "check-in expired",
-            "abandon_waiting": "abandon (24 h without a start)",
+            "abandon_waiting": "abandon (30 min without a start)",
             "clock": f"forfeit seat {self.seat} (clock)",
             "away": f"forfeit seat {self.seat} (away)",
             "away_tie": "abandon (seats left at the same instant)",
@@ -104,8 +105,8 @@ def next_due(table: Table, now: datetime) -> Due | None:
     if state.status == "waiting":
         if match.check_in_deadline is not None and match.check_in_deadline <= now:
             return Due("check_in", match.check_in_deadline)
-        if match.tournament_id is None and now - match.created_at >= ABANDON_AFTER:
-            return Due("abandon_waiting", match.created_at + ABANDON_AFTER)
+        if match.tournament_id is None and now - match.created_at >= WAITING_EXPIRES:
+            return Due("abandon_waiting", match.created_at + WAITING_EXPIRES)
         return None
     deadline, turn = match.turn_deadline, state.turn
     on_clock = turn is not None and not table.is_computer(turn)

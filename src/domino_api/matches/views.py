@@ -88,6 +88,7 @@ def build_view(
         "last_hand": core["last_hand"],
         "result": core["result"],
         "rematch_match_id": match.rematch_match_id,
+        "claims_locked": bool(getattr(match, "claims_locked", False)),
     }
 
 

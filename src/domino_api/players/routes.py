@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Query, Request
 
-from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, Db, SettingsDep, client_address
+from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, Db, client_address, limits_of
 from domino_api.matches.service import announce_tile_back
 from domino_api.players import records, service, tile_backs
 from domino_api.players.schemas import (
@@ -19,35 +19,26 @@ from domino_api.players.schemas import (
     TileBack,
 )
 from domino_api.problems import AUTH, BODY, problems
-from domino_api.ratelimit import RateLimiter
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 
 router = APIRouter(prefix="/v1", tags=["players"])
 
 
-def _limiter(request: Request, settings: Any) -> RateLimiter:
-    limiter: RateLimiter | None = getattr(request.app.state, "create_player_limiter", None)
-    if limiter is None:
-        limiter = RateLimiter(settings.create_player_rate_limit, settings.rate_window_s)
-        request.app.state.create_player_limiter = limiter
-    return limiter
-
-
 @router.post(
     "/players",
     status_code=201,
     summary="Create a player (the token is shown once)",
-    responses=problems(*BODY, "validation_error", "rate_limited"),
+    responses=problems(*BODY, "rate_limited"),
 )
 async def create_player(
-    body: PlayerCreate, request: Request, db: Db, clock: ClockDep, settings: SettingsDep
+    body: PlayerCreate, request: Request, db: Db, clock: ClockDep
 ) -> PlayerCreated:
     """Create a player with a name (1-32 characters). The answer holds the bearer token, shown this
     once and stored only as a hash: send it as `Authorization: Bearer <token>`. Rate-limited per
     client address.
     """
-    _limiter(request, settings).check(client_address(request), clock.now().timestamp())
+    await limits_of(request).hit("create_player", client_address(request))
     async with transaction(db) as session:
         return PlayerCreated(**await service.create_player(session, clock, body.name))
 
@@ -94,7 +85,7 @@ async def list_tile_backs(_: CurrentPlayer) -> list[TileBack]:
     responses=problems(*AUTH),
 )
 async def my_records(player: CurrentPlayer, db: Db) -> RecordsOut:
-    """The caller's best final score and widest winning margin per (ruleset, opponent kind),
+    """The caller's best final score and widest margin per (ruleset, opponent kind),
     counting what the leaderboards count (docs/API.md, Leaderboards).
     """
     async with transaction(db) as session:

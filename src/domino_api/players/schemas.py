@@ -7,24 +7,29 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from domino_api.inputs import Strict
+from domino_api.names import PlayerName
 
 Name = str
 
 
 class PlayerCreate(Strict):
-    name: str = Field(min_length=1, max_length=32, examples=["Ana"])
+    name: PlayerName = Field(
+        examples=["Ana"],
+        description="1-32 characters after NFC and whitespace folding; no control, bidi, "
+        "zero-width or invisible characters.",
+    )
 
 
 class PlayerSettings(Strict):
     """Defaults for matches the player creates (seed 004); explicit options still win."""
 
-    target: int | None = Field(default=None, ge=1, le=100_000)
+    target: int | None = Field(default=None, ge=1, le=10_000)
     draw: Literal["until_playable", "one"] | None = None
     next_opener: Literal["winner_any", "alternate_any"] | None = None
 
 
 class PlayerPatch(Strict):
-    name: str | None = Field(default=None, min_length=1, max_length=32)
+    name: PlayerName | None = None
     tile_back: str | None = Field(default=None, max_length=32)
     settings: PlayerSettings | None = None
 

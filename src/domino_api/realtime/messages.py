@@ -21,6 +21,11 @@ MAX_FRAME_BYTES = 64 * 1024
 # (openapi/asyncapi.yaml).
 CLOSE_TOO_SLOW = 4008
 TOO_SLOW_REASON = "too_slow"
+# A seat of this socket was claimed by name from another device (a `seat_joined` event with
+# `claimed: true`): the old holder's sockets close with this.
+CLOSE_SEAT_CLAIMED = 4409
+SEAT_CLAIMED_REASON = "seat_claimed"
+# More open sockets for one token than DOMINO_SOCKETS_PER_TOKEN: 4429 `rate_limited`.
 
 
 class ClientMessage(BaseModel):

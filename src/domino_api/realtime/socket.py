@@ -29,10 +29,12 @@ from domino_api.errors import (
     ValidationFailed,
     problem,
 )
-from domino_api.matches import access, creation, presence, service
+from domino_api.inputs import holds_nul
+from domino_api.matches import access, creation, hosting, pacing, presence, service
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.table import Table
 from domino_api.players.auth import hash_token, parse_bearer
+from domino_api.ratelimit import Limits, SocketCount
 from domino_api.realtime import messages as m
 from domino_api.realtime.hub import Subscriber, dumps
 from domino_api.realtime.lifecycle import Realtime, realtime_of
@@ -84,18 +86,22 @@ class MatchSocket:
         self.player: Player | None = None
         self.named_seat: int | None = None
         self.my_seats: list[int] = []
+        self._counted: str | None = None
 
     async def run(self) -> None:
         await self.ws.accept()
         try:
             self.player = await self._authenticate()
+            self._count_socket()
             after, self.named_seat = self._query()
             await self.realtime.ensure_started()
             subscriber = await self._open(after)
         except Refused as refused:
+            self._uncount_socket()
             await self._close(refused.code, refused.reason)
             return
         except WebSocketDisconnect:
+            self._uncount_socket()
             return
         self.hub.hold_seats(self.match_id, self.my_seats)
         self.hub.subscribe(subscriber)
@@ -104,6 +110,7 @@ class MatchSocket:
             await self._serve(subscriber)
         finally:
             metrics.socket_closed()
+            self._uncount_socket()
             self.hub.unsubscribe(subscriber)
             await self._release()
 
@@ -118,6 +125,19 @@ class MatchSocket:
         if player is None:
             raise Refused(4401, "unauthenticated")
         return player
+
+    def _count_socket(self) -> None:
+        """At most `sockets_per_token` open sockets per player in this process (4429)."""
+        assert self.player is not None
+        counts: SocketCount = self.ws.app.state.socket_count
+        if not counts.open(self.player.id, self.settings.sockets_per_token):
+            raise Refused(4429, "rate_limited")
+        self._counted = self.player.id
+
+    def _uncount_socket(self) -> None:
+        if self._counted is not None:
+            self.ws.app.state.socket_count.close(self._counted)
+            self._counted = None
 
     async def _auth_message(self) -> str:
         try:
@@ -155,7 +175,7 @@ class MatchSocket:
             presence.seat_connected(table, core.clock.now(), mine, lease)
             # A snapshot on every connection, resumes too: a client whose turn it already is
             # learns its `legal` here, not from an event it has seen before.
-            view = service.view_for(table, player, core, viewer)
+            view = hosting.shown_to(service.view_for(table, player, core, viewer))
             return mine, viewer, view, table.state.seq if after is None else after, pending
 
         try:
@@ -166,7 +186,7 @@ class MatchSocket:
         except (ServiceError, EngineError) as exc:
             raise refusal(exc) from exc
         self.my_seats = mine
-        subscriber = Subscriber(self.match_id, viewer, cursor, self.settings.ws_send_queue)
+        subscriber = SeatSubscriber(self.match_id, viewer, cursor, self.settings.ws_send_queue)
         subscriber.offer(dumps({"type": "snapshot", "view": view}))
         return subscriber
 
@@ -186,9 +206,7 @@ class MatchSocket:
             await asyncio.gather(*tasks, return_exceptions=True)
         if slow in done:
             await self._close(m.CLOSE_TOO_SLOW, m.TOO_SLOW_REASON)
-        elif reader in done and isinstance(reader.exception(), Refused):
-            refused = reader.exception()
-            assert isinstance(refused, Refused)
+        elif refused := _refusal_of(done & {reader, writer}):
             await self._close(refused.code, refused.reason)
         else:
             await self._close(1000, "")
@@ -197,6 +215,22 @@ class MatchSocket:
         while True:
             text = await subscriber.queue.get()
             await self.ws.send_text(text)
+            if ('"claimed"' in text or '"released"' in text) and await self._lost_a_seat(text):
+                raise Refused(m.CLOSE_SEAT_CLAIMED, m.SEAT_CLAIMED_REASON)
+
+    async def _lost_a_seat(self, text: str) -> bool:
+        """A seat of this socket was claimed by name or released by the host
+        (matches/claims.py): is it still ours?"""
+        event = json.loads(text).get("event") or {}
+        seat = (event.get("data") or {}).get("seat")
+        if event.get("type") != "seat_joined" or seat not in self.my_seats:
+            return False
+        assert self.player is not None
+        player_id = self.player.id
+        mine = await self.realtime.core.run(
+            self.match_id, lambda table: table.seats_of(player_id), fresh=True
+        )
+        return seat not in mine
 
     async def _read(self, subscriber: Subscriber) -> None:
         while True:
@@ -220,6 +254,9 @@ class MatchSocket:
         except ValueError:
             return _error(None, BadRequest("The frame is not valid JSON."))
         client_id = _client_id(raw)
+        if holds_nul(raw):  # as on REST (inputs.Strict): PostgreSQL stores no NUL
+            detail = "text may not contain the NUL character (\\u0000)"
+            return _error(client_id, ValidationFailed(detail))
         if not isinstance(raw, dict) or raw.get("type") not in m.CLIENT_TYPES:
             kinds = ", ".join(m.CLIENT_TYPES)
             return _error(client_id, ValidationFailed(f"type: expected one of {kinds}."))
@@ -235,7 +272,8 @@ class MatchSocket:
         if isinstance(request, m.AuthMessage):
             return _error(None, BadRequest("This socket is already authenticated."))
         try:
-            seq = await self._act(request)
+            async with pacing.paced():  # computers' answers take their floor (matches/pacing)
+                seq = await self._act(request)
         except (ServiceError, EngineError) as exc:
             return _error(request.id, exc)
         except Exception as exc:
@@ -266,6 +304,8 @@ class MatchSocket:
             metrics.observe_move(time.perf_counter() - started, "ws")
             return int(answer["view"]["seq"])
         if isinstance(request, m.ChatMessage):
+            limits: Limits = self.ws.app.state.limits
+            await limits.hit("chat", f"{match_id}:{player.id}")
             event = await service.message(core, player, match_id, request.text, seat)
             return int(event["seq"])
         operation = {
@@ -297,6 +337,31 @@ class MatchSocket:
                 )
         except Exception:
             log.exception("releasing presence of match %s failed", self.match_id)
+
+
+class SeatSubscriber(Subscriber):
+    """A socket's subscriber that stops seeing its seat's private data the moment that seat
+    forfeits or resigns (the computer plays it from then on; matches/claims.py). The hub reads
+    `seat` for every event it copies, so the events after the forfeit, in the same delivery,
+    are already public copies."""
+
+    def offer(self, text: str) -> bool:
+        queued = super().offer(text)
+        if self.seat is not None and '"forfeit"' in text:
+            event = json.loads(text).get("event") or {}
+            if (
+                event.get("type") == "forfeit"
+                and (event.get("data") or {}).get("seat") == self.seat
+            ):
+                self.seat = None
+        return queued
+
+
+def _refusal_of(tasks: set[asyncio.Task[Any]]) -> Refused | None:
+    for task in tasks:
+        if not task.cancelled() and isinstance(task.exception(), Refused):
+            return task.exception()  # type: ignore[return-value]
+    return None
 
 
 def _whole(value: str | None, name: str, highest: int) -> int | None:

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, model_validator
 
 from domino_api.inputs import Strict
+from domino_api.names import TournamentName
 
 
 class MatchFormat(Strict):
@@ -31,7 +32,7 @@ class TurnClock(Strict):
 
 
 class TournamentCreate(Strict):
-    name: str = Field(min_length=1, max_length=64, examples=["Friday cup"])
+    name: TournamentName = Field(examples=["Friday cup"])
     format: Literal["single_elimination", "round_robin"]
     match: MatchFormat
     next_opener: Literal["winner_any", "alternate_any"] | None = None

@@ -1,0 +1,51 @@
+"""Display names people can tell apart: NFC, no control, format (bidi, zero-width) or invisible
+characters, and at least one visible character.
+
+A name is the only thing a table shows of a player, so "Bob", "Bob\u200b" and "\u202ebob"
+must not be three players who look alike.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
+
+# Letters that render as nothing (Hangul fillers, braille blank, Mongolian vowel separator).
+INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+# Cc control, Cf format (bidi overrides and isolates, zero-width joiners, BOM), Cs surrogates,
+# Co private use, Cn unassigned, Zl/Zp line and paragraph separators.
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+VISIBLE_CATEGORIES = ("L", "N", "P", "S")
+
+
+def refused_character(text: str) -> str | None:
+    """The first character a name may not hold, as U+XXXX, or None."""
+    for char in text:
+        if char in INVISIBLE or unicodedata.category(char) in REFUSED_CATEGORIES:
+            return "U+0000, NUL" if char == "\x00" else f"U+{ord(char):04X}"
+    return None
+
+
+def clean_name(value: str, longest: int = 32) -> str:
+    name = " ".join(unicodedata.normalize("NFC", value).split())
+    bad = refused_character(name)
+    if bad is not None:
+        raise ValueError(f"a name may not hold control, format or invisible characters ({bad})")
+    if not any(unicodedata.category(char).startswith(VISIBLE_CATEGORIES) for char in name):
+        raise ValueError("a name needs at least one visible character")
+    if len(name) > longest:  # NFC may, rarely, lengthen a string
+        raise ValueError(f"a name holds at most {longest} characters")
+    return name
+
+
+def _tournament_name(value: str) -> str:
+    return clean_name(value, 64)
+
+
+# Field bounds apply to the raw string first; folding only shortens it (NFC rarely not).
+PlayerName = Annotated[str, Field(min_length=1, max_length=32), AfterValidator(clean_name)]
+TournamentName = Annotated[
+    str, Field(min_length=1, max_length=64), AfterValidator(_tournament_name)
+]

@@ -1,0 +1,88 @@
+"""The security suite (issue 16): each attack replayed against the real budgets.
+
+`secured` builds the app in process with the settings a test names (the shared `app` fixture
+runs with budgets no functional test reaches); `live_server` runs a real uvicorn process over a
+database of this run's own, for what only a real server shows (forwarded headers, sockets).
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import pytest_asyncio
+
+from domino_api.api import create_app
+from domino_api.clock import FakeClock
+from domino_api.config import Settings
+from tests.support.servers import ServerProcess, drop_database, fresh_database
+
+SECURITY_DB = os.environ.get("DOMINO_SECURITY_DB", f"domino_security_{os.getpid()}")
+REDIS_URL = os.environ.get("DOMINO_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+Secured = Callable[..., AbstractAsyncContextManager[httpx.AsyncClient]]
+
+
+def unique_prefix() -> str:
+    """A Redis key prefix no other run or test shares (several suites run at once)."""
+    return f"domino-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture
+def secured(clean_db: str, clock: FakeClock) -> Secured:
+    @asynccontextmanager
+    async def build(**overrides: Any) -> AsyncIterator[httpx.AsyncClient]:
+        settings = Settings(database_url=clean_db, log_json=False, **overrides)
+        app = create_app(settings, clock=clock, database_url=clean_db, start_background=False)
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+                http.app = app  # type: ignore[attr-defined]
+                yield http
+
+    return build
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="session")
+async def security_database() -> AsyncIterator[str]:
+    url = await fresh_database(SECURITY_DB)
+    yield url
+    await drop_database(SECURITY_DB)
+
+
+LiveServer = Callable[..., AbstractAsyncContextManager[ServerProcess]]
+
+
+@pytest.fixture
+def live_server(security_database: str, tmp_path: Path) -> LiveServer:
+    """A real server with the given DOMINO_ settings (strings), started and ready."""
+
+    @asynccontextmanager
+    async def run(**env: str) -> AsyncIterator[ServerProcess]:
+        log = tmp_path / f"server-{uuid.uuid4().hex[:6]}.log"
+        server = ServerProcess(security_database, log, env={"DOMINO_LOG_LEVEL": "WARNING", **env})
+        server.start()
+        try:
+            await server.wait_ready_async()
+            yield server
+        except BaseException:
+            print(server.log_tail())
+            raise
+        finally:
+            server.stop()
+
+    return run
+
+
+async def player(http: httpx.AsyncClient, name: str, **headers: str) -> dict[str, Any]:
+    response = await http.post("/v1/players", json={"name": name}, headers=headers)
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    body["headers"] = {"Authorization": f"Bearer {body['token']}"}
+    return body

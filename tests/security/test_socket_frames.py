@@ -1,0 +1,212 @@
+"""Attacks 6 and 9 on the socket: NUL in a frame is a 422 error frame as on REST (it was a
+500), any frame at all gets no 5xx-like error (a hypothesis fuzz over frames), chat is limited
+per seat and sockets per token."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from domino_api.realtime.messages import CLIENT_TYPES
+from tests.support.servers import ServerProcess, fresh_database_sync
+
+FUZZ_DB = os.environ.get("DOMINO_SECURITY_WS_DB", f"domino_security_ws_{os.getpid()}")
+ENV = {"DOMINO_CHAT_RATE_LIMIT": "5", "DOMINO_SOCKETS_PER_TOKEN": "3"}
+
+
+class Table:
+    def __init__(self, server: ServerProcess, match_id: str, token: str) -> None:
+        self.server, self.match_id, self.token = server, match_id, token
+        self.url = f"{server.ws_url}/v1/matches/{match_id}/ws"
+
+    def open(self, stack: ExitStack) -> ClientConnection:
+        headers = {"Authorization": f"Bearer {self.token}"}
+        socket = stack.enter_context(connect(self.url, additional_headers=headers))
+        first = json.loads(socket.recv(timeout=10))
+        assert first["type"] == "snapshot", first
+        return socket
+
+
+def _table(http: httpx.Client, server: ServerProcess) -> Table:
+    ana = http.post("/v1/players", json={"name": "Ana"}).json()
+    headers = {"Authorization": f"Bearer {ana['token']}"}
+    seats = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
+    body = {"ruleset": "all-fives", "seats": seats, "options": {"target": 10_000}}
+    match = http.post("/v1/matches", json=body, headers=headers).json()
+    started = http.post(f"/v1/matches/{match['id']}/start", json={}, headers=headers)
+    assert started.status_code == 200, started.text
+    return Table(server, match["id"], ana["token"])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    url = fresh_database_sync(FUZZ_DB)
+    log: Path = tmp_path_factory.mktemp("fuzz") / "server.log"
+    process = ServerProcess(url, log, env=ENV)
+    process.start()
+    try:
+        process.wait_ready()
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture
+def table(server: ServerProcess) -> Table:
+    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        return _table(http, server)
+
+
+def _answer(socket: ClientConnection) -> dict[str, Any]:
+    """The next ack, error or pong (events and keepalives are skipped)."""
+    while True:
+        message: dict[str, Any] = json.loads(socket.recv(timeout=10))
+        if message["type"] in ("ack", "error", "pong"):
+            return message
+
+
+def test_nul_in_any_frame_is_a_422_error_frame(table: Table) -> None:
+    with ExitStack() as stack:
+        socket = table.open(stack)
+        frames: list[dict[str, Any]] = [
+            {"type": "message", "id": 1, "text": "hi\u0000"},
+            {"type": "message", "id": 2, "text": "hi", "\u0000": 1},
+            {"type": "move", "id": 3, "action": "draw", "seq": 0, "end": "\u0000"},
+            {"type": "ping", "id": "a\u0000b"},
+        ]
+        for frame in frames:
+            socket.send(json.dumps(frame))
+            answer = _answer(socket)
+            assert answer["type"] == "error", answer
+            assert answer["error"]["status"] == 422 and "NUL" in answer["error"]["detail"]
+        socket.send(json.dumps({"type": "message", "id": 9, "text": "still here"}))
+        assert _answer(socket)["type"] == "ack"
+
+
+def test_chat_on_the_socket_is_limited_per_seat(table: Table) -> None:
+    with ExitStack() as stack:
+        socket = table.open(stack)
+        answers = []
+        for n in range(8):
+            socket.send(json.dumps({"type": "message", "id": n, "text": f"flood {n}"}))
+            answers.append(_answer(socket))
+        kinds = [a["type"] if a["type"] == "ack" else a["error"]["status"] for a in answers]
+        assert kinds == ["ack"] * 5 + [429] * 3
+
+
+def test_sockets_per_token_are_limited(table: Table) -> None:
+    with ExitStack() as stack:
+        for _ in range(3):
+            table.open(stack)
+        headers = {"Authorization": f"Bearer {table.token}"}
+        with (
+            connect(table.url, additional_headers=headers) as extra,
+            pytest.raises(ConnectionClosed) as closed,
+        ):
+            extra.recv(timeout=10)
+        assert closed.value.rcvd is not None
+        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4429, "rate_limited")
+    with ExitStack() as stack:  # the three closed: places are free again
+        for _ in range(3):
+            table.open(stack)
+
+
+# ------------------------------------------------------------------ the fuzz
+
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=40)
+    | st.sampled_from(["\u0000", "\ud7ff", "play", "draw", "pass", "left", "right", "x" * 600])
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=8,
+)
+FIELDS = st.sampled_from(["id", "action", "tile", "end", "seq", "seat", "text", "token", "zz"])
+OBJECTS = st.builds(
+    lambda kind, fields: {"type": kind, **fields},
+    st.sampled_from([*CLIENT_TYPES, "nope", ""]) | SCALARS,
+    st.dictionaries(FIELDS, VALUES, max_size=6),
+)
+# Frames close to valid ones, so the fuzz reaches the service and not only the parser.
+PLAUSIBLE = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(CLIENT_TYPES),
+        "id": st.integers(0, 10**6) | st.text(min_size=1, max_size=8),
+    },
+    optional={
+        "action": st.sampled_from(["play", "draw", "pass"]),
+        "tile": st.lists(st.integers(-1, 10), min_size=2, max_size=2),
+        "end": st.sampled_from(["left", "right", "up", "down"]),
+        "seq": st.integers(0, 40) | st.integers(-5, 2**40),
+        "seat": st.integers(-1, 4) | st.none(),
+        "text": st.text(min_size=1, max_size=20),
+    },
+)
+FRAMES = (
+    PLAUSIBLE.map(json.dumps)
+    | PLAUSIBLE.map(json.dumps)
+    | OBJECTS.map(json.dumps)
+    | VALUES.map(json.dumps)
+    | st.text(max_size=60)
+    | st.binary(max_size=60)
+)
+
+
+class Fuzzer:
+    def __init__(self, table: Table, stack: ExitStack) -> None:
+        self.table, self.stack = table, stack
+        self.socket = table.open(stack)
+        self.frames = 0
+        self.answers: dict[str, int] = {}
+
+    def send(self, frame: str | bytes) -> None:
+        self.frames += 1
+        try:
+            self.socket.send(frame)
+            answer = _answer(self.socket)
+        except ConnectionClosed as closed:
+            code = closed.rcvd.code if closed.rcvd else None
+            assert code is not None and code != 1011 and not 4500 <= code < 4600, code
+            self.socket = self.table.open(self.stack)
+            return
+        kind = answer["type"]
+        if kind == "error":
+            status = int(answer["error"]["status"])
+            assert status < 500, (frame, answer)
+            kind = str(status)
+        self.answers[kind] = self.answers.get(kind, 0) + 1
+
+
+def test_no_frame_gets_a_5xx_like_answer(table: Table) -> None:
+    with ExitStack() as stack:
+        fuzzer = Fuzzer(table, stack)
+
+        @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+        @given(frame=FRAMES)
+        def one_frame(frame: str | bytes) -> None:
+            fuzzer.send(frame)
+
+        one_frame()
+    assert fuzzer.frames >= 400
+    # The fuzz reached both the parser's refusals and the service behind it.
+    answers = fuzzer.answers
+    assert answers.get("400", 0) > 0 and answers.get("422", 0) > 0, answers
+    assert answers.get("ack", 0) + answers.get("409", 0) + answers.get("403", 0) > 0, answers
