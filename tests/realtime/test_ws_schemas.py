@@ -70,9 +70,10 @@ async def _play_talk_and_rematch(
     other = next(b["id"] for b in backs if b["id"] != ana["tile_back"])
     r = await http.patch("/v1/players/me", json={"tile_back": other}, headers=ana["headers"])
     assert r.status_code == 200, r.text
-    seat_path = f"/v1/matches/{match_id}/seats/1/autopilot"
+    # The host hands only a disconnected holder's seat to the computer: her own, here.
+    seat_path = f"/v1/matches/{match_id}/seats/0/autopilot"
     assert (await http.put(seat_path, headers=ana["headers"])).status_code == 200
-    assert (await http.delete(seat_path, headers=bob["headers"])).status_code == 200
+    assert (await http.delete(seat_path, headers=ana["headers"])).status_code == 200
     status = "playing"
     for _ in range(3000):
         status = await rest_step(http, match_id, holders)

@@ -37,6 +37,12 @@ class SeatJoinedData(_Data):
     name: str | None = Field(description="The holder's name at this table (null: not known)")
     type: Literal["human", "bot"]
     strategy: str | None = Field(description="A computer seat's strategy, else null")
+    claimed: bool | None = Field(
+        default=None, description="true: taken over by name from a holder gone for the lease"
+    )
+    released: bool | None = Field(
+        default=None, description="true: the host released the seat for the next join"
+    )
 
 
 class MatchStartedData(_Data):
