@@ -20,8 +20,8 @@ class Settings(BaseSettings):
     # game steps use the driver pool below, so the ORM's pool serves the rest.
     db_pool_size: int = 10
     db_max_overflow: int = 10
-    # The write core's asyncpg pool (matches/unit.py: every step of a match, and the
-    # announcements after each commit): up to this many connections (at least 1).
+    # The write core's asyncpg pool (matches/unit.py: every step of a match): up to this many
+    # connections (at least 1).
     driver_pool_size: int = 15
     # Token -> player lookups are cached this long per process (profile edits show up after it).
     auth_cache_s: float = 5.0

@@ -66,6 +66,11 @@ WRITE_CONFLICTS = Counter(
     "the snapshot read after the row, found a newer row).",
     ["action"],
 )
+ANNOUNCEMENTS_DROPPED = Counter(
+    "domino_announcements_dropped",
+    "Announcements dropped because this process's queue of unsent ones was full (the catch-up "
+    "delivers their events later).",
+)
 OPEN_SOCKETS = Gauge("domino_open_sockets", "WebSocket connections open in this process.")
 SWEEP_PASSES = Counter("domino_sweeper_passes", "Sweeper passes completed.")
 SWEEP_FORFEITS = Counter(
@@ -102,6 +107,10 @@ def count_write_path(action: str, path: str) -> None:
 
 def count_write_conflict(action: str) -> None:
     WRITE_CONFLICTS.labels(action).inc()
+
+
+def count_announcement_dropped() -> None:
+    ANNOUNCEMENTS_DROPPED.inc()
 
 
 def sweep_pass(n_forfeits: int = 0, *, abandoned: int = 0, seconds: float | None = None) -> None:

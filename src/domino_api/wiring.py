@@ -23,8 +23,9 @@ from domino_api.store.db import (
 )
 from domino_api.tournaments import hooks as tournament_hooks
 
-# Announcements have connections of their own (each NOTIFY is one short statement).
-ANNOUNCE_POOL_SIZE = 4
+# Announcements have a connection of their own: one task sends them, a batch per statement
+# (realtime/announce.py), so a step never waits for it and it never waits for a step's.
+ANNOUNCE_POOL_SIZE = 1
 
 
 @asynccontextmanager

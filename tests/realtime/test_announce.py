@@ -14,6 +14,7 @@ import pytest
 import pytest_asyncio
 
 from domino_api.config import Settings
+from domino_api.realtime import announce
 from domino_api.realtime.announce import Announcer, connect, make_announcer
 from domino_api.realtime.hub import Hub, Subscriber
 from domino_api.realtime.lifecycle import realtime_of
@@ -167,3 +168,34 @@ async def test_nats_unreachable_fails_the_start_and_never_an_announcement() -> N
     announcer = make_announcer(settings, None)  # type: ignore[arg-type]  # no pool for NATS
     await announcer.announce("m", 1)  # not started: logged and dropped, the table repairs it
     await announcer.close()
+
+
+async def heard_after(conn: asyncpg.Connection, heard: list[str]) -> list[str]:
+    # A round trip on the listening connection: NOTIFYs committed before it arrive first.
+    await conn.execute("SELECT 1")
+    return list(heard)
+
+
+async def test_queued_announcements_keep_each_matchs_highest_seq_in_order_of_arrival(
+    pool: asyncpg.Pool, clean_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    heard: list[str] = []
+    conn = await asyncpg.connect(to_plain_url(clean_db))
+    try:
+        await conn.add_listener(announce.CHANNEL, lambda *args: heard.append(args[3]))
+        announcer = make_announcer(Settings(), pool)
+        await announcer.start()
+        # Queued without a pause, so the sending task sees them all in one batch.
+        await announcer.announce_many([("a", 1), ("b", 5), ("a", 3)])
+        await announcer.announce("a", 2)  # older than what is queued: adds nothing
+        await announcer.close()  # sends what is queued
+        assert await heard_after(conn, heard) == ["a:3", "b:5"]
+        # A full queue drops a match it does not hold yet, and still raises a held one's seq.
+        heard.clear()
+        monkeypatch.setattr(announce, "QUEUE_MATCHES", 2)
+        stopped = make_announcer(Settings(), pool)  # never started: close() sends the queue
+        await stopped.announce_many([("a", 1), ("b", 1), ("c", 1), ("a", 4)])
+        await stopped.close()
+        assert await heard_after(conn, heard) == ["a:4", "b:1"]
+    finally:
+        await conn.close()

@@ -118,7 +118,6 @@ async def _sweep_due(
     batch: int,
 ) -> list[Outcome]:
     outcomes: list[Outcome] = []
-    announcing: list[asyncio.Future[None]] = []
     budget = [limit if limit is not None else -1]  # -1: no limit
 
     async def claimer() -> None:
@@ -126,17 +125,14 @@ async def _sweep_due(
             size = batch if budget[0] < 0 else min(batch, budget[0])
             if budget[0] > 0:
                 budget[0] -= size  # reserved before the await: claimers share the budget
-            claimed, done = await sweep_batch(core, now, size, lifetimes, announcing)
+            claimed, done = await sweep_batch(core, now, size, lifetimes)
             if budget[0] >= 0:
                 budget[0] += size - claimed  # give back what was not claimed
             outcomes.extend(done)
             if claimed < size:
                 return  # nothing else is due, or what is due is held by others
 
-    try:
-        await asyncio.gather(*(claimer() for _ in range(max(1, concurrency))))
-    finally:
-        await asyncio.gather(*announcing)
+    await asyncio.gather(*(claimer() for _ in range(max(1, concurrency))))
     return outcomes
 
 
@@ -145,14 +141,13 @@ async def sweep_batch(
     now: datetime,
     size: int,
     lifetimes: liveness.Lifetimes,
-    announcing: list[asyncio.Future[None]] | None = None,
 ) -> tuple[int, list[Outcome]]:
     """In one transaction: claim up to `size` due matches, enforce what is due, save, commit.
 
-    Returns how many matches were claimed and the outcomes; the batch's announcements are left
-    in `announcing` for the caller to await (None: awaited here). A match left out of the batch
-    (an end a hook must see, an error) and every match of a batch whose save failed are then
-    handled one by one (`sweep_one`), each with its own error handling.
+    Returns how many matches were claimed and the outcomes; the batch's steps are announced
+    after the commit (queued: sent in few statements while the next batch is claimed). A match
+    left out of the batch (an end a hook must see, an error) and every match of a batch whose
+    save failed are then handled one by one (`sweep_one`), each with its own error handling.
     """
     done: list[tuple[Table, Outcome]] = []
     alone: list[str] = []
@@ -180,23 +175,15 @@ async def sweep_batch(
         log.exception("a sweep batch failed; its %d matches are handled one by one", claimed)
         alone += [table.match.id for table, _ in done]
         done = []
-    # Committed: announced side by side, while the claimer goes on with its next batch (the
-    # pass waits for every announcement before it ends).
-    steps = [(table.match.id, table.state.seq) for table, _ in done if table.staged]
-    if announcing is None:
-        await _announce(core, steps)
-    else:
-        announcing.append(asyncio.ensure_future(_announce(core, steps)))
+    await core.announcer.announce_many(
+        (table.match.id, table.state.seq) for table, _ in done if table.staged
+    )
     outcomes = [outcome for _, outcome in done]
     for match_id in alone:
         one = await sweep_one(core, match_id, now, lifetimes)
         if one is not None:
             outcomes.append(one)
     return claimed, outcomes
-
-
-async def _announce(core: Core, steps: list[tuple[str, int]]) -> None:
-    await asyncio.gather(*(core.announcer.announce(match_id, seq) for match_id, seq in steps))
 
 
 def _table(read: Read) -> Table:

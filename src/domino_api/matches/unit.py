@@ -160,8 +160,7 @@ class Core:
                 metrics.count_write_path(action, path)
             elif copy is not None:
                 raise _Recheck()  # nothing written, so nothing checked the copy
-        for announced in announce:
-            await self.announcer.announce(*announced)
+        await self.announcer.announce_many(announce)  # queued: the answer does not wait
         self._keep(table, version, read_at)
         return answer
 

@@ -4,10 +4,19 @@ An announcement is only a hint to go and read the event table by seq (docs/ARCHI
 "Fan-out"); it is sent after the commit and outside any transaction, because a NOTIFY inside a
 transaction holds PostgreSQL's database-wide notify lock until that commit is flushed.
 
-The write core calls `Announcer.announce` once per committed step. Backends, chosen by
-`Settings.announce_backend`: PostgreSQL LISTEN/NOTIFY on channel `CHANNEL` (the default) and
-NATS core subjects, one per match (`subject(match_id)`), at `Settings.nats_url`. The receiving
-side of each is in `realtime/listener.py`.
+The write core calls `Announcer.announce` once per committed step (`announce_many` for a
+batch). Neither waits for the network: the announcement joins a small queue of this process,
+one entry per match holding only its highest seq (a hub reads everything after its cursor, so
+an older seq of the same match adds nothing), and one task sends whatever has gathered as one
+batch while the requests that committed it have already been answered. Under load many steps
+share one statement. `close()` sends what is left. A full queue drops the announcement of a
+match it does not hold yet; the catch-up repairs it, as it repairs one lost to a crash.
+
+Backends, chosen by `Settings.announce_backend`: PostgreSQL LISTEN/NOTIFY on channel `CHANNEL`
+(the default; a batch is one `pg_notify` statement over an array, in its own implicit
+transaction) and NATS core subjects, one per match (`subject(match_id)`), at
+`Settings.nats_url` (a batch is published and then flushed). The receiving side of each is in
+`realtime/listener.py`.
 """
 
 from __future__ import annotations
@@ -16,12 +25,14 @@ import asyncio
 import logging
 import os
 import signal
+from collections.abc import Iterable
 from typing import Protocol
 
 import asyncpg
 import nats
 from nats.aio.client import Client as Nats
 
+from domino_api import metrics
 from domino_api.config import Settings
 
 log = logging.getLogger(__name__)
@@ -32,6 +43,16 @@ SUBJECT_PREFIX = "domino.match."
 # the process SIGKILLs itself after a step's commit and before its announcement. No setting can
 # put a real crash at that exact point, and the repair of exactly that loss is what is tested.
 FAULT_ENV = "DOMINO_FAULT_KILL_BEFORE_ANNOUNCE"
+# Matches waiting to be announced, per process. Sending keeps far ahead of committing (one
+# statement per batch), so the queue fills only while the backend is unreachable.
+QUEUE_MATCHES = 10_000
+# Announcements per statement (PostgreSQL) or per flush (NATS).
+BATCH = 1_000
+# How long close() waits for the last batches before dropping them.
+CLOSE_TIMEOUT_S = 10.0
+# A NATS flush waits this long for the server's answer (while reconnecting it waits; the
+# announcements stay in nats-py's buffer either way).
+NATS_FLUSH_TIMEOUT_S = 5
 
 
 def payload(match_id: str, seq: int) -> str:
@@ -45,64 +66,137 @@ def subject(match_id: str) -> str:
 
 class Announcer(Protocol):
     async def start(self) -> None:
-        """Connect (a backend that needs a connection of its own)."""
-
-    async def close(self) -> None: ...
-
-    async def announce(self, match_id: str, seq: int) -> None:
-        """Tell every process that `match_id` reached `seq`; never raises (a lost
-        announcement is repaired by the next one and by the periodic catch-up)."""
-
-
-class PgAnnouncer:
-    """NOTIFY on a pooled connection, each in its own implicit transaction."""
-
-    def __init__(self, pool: asyncpg.Pool) -> None:
-        self._pool = pool
-
-    async def start(self) -> None:
-        return None
+        """Connect (a backend that needs a connection of its own) and start sending."""
 
     async def close(self) -> None:
-        return None
+        """Send what is queued, then stop."""
 
     async def announce(self, match_id: str, seq: int) -> None:
-        try:
-            await self._pool.execute("SELECT pg_notify($1, $2)", CHANNEL, payload(match_id, seq))
-        except Exception as exc:  # the event table is the truth; see the module docstring
-            log.warning("announcement of %s:%s lost (%s)", match_id, seq, exc)
+        """Tell every process that `match_id` reached `seq`, soon; returns at once and never
+        raises (a lost announcement is repaired by the next one and by the catch-up)."""
+
+    async def announce_many(self, steps: Iterable[tuple[str, int]]) -> None:
+        """`announce` for each (match_id, seq) of a batch of committed steps."""
 
 
-class NatsAnnouncer:
+Batch = list[tuple[str, int]]
+
+
+class QueuedAnnouncer:
+    """The queue and its sending task; a backend implements `_send` (and may extend
+    `start`/`close` with its connection)."""
+
+    def __init__(self) -> None:
+        self._pending: dict[str, int] = {}  # match -> highest seq, in order of arrival
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
+        self._full = False  # a drop has been logged since the queue was last emptied
+
+    async def start(self) -> None:
+        if self._task is None:
+            self._closing = False
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def close(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            self._closing = True
+            self._wake.set()
+            try:
+                await asyncio.wait_for(task, CLOSE_TIMEOUT_S)
+            except TimeoutError:
+                log.warning("announcements still unsent at close are dropped")
+        await self._send_pending()  # never started, or queued after the task ended
+
+    async def announce(self, match_id: str, seq: int) -> None:
+        self._put(match_id, seq)
+
+    async def announce_many(self, steps: Iterable[tuple[str, int]]) -> None:
+        for match_id, seq in steps:
+            self._put(match_id, seq)
+
+    def _put(self, match_id: str, seq: int) -> None:
+        known = self._pending.get(match_id)
+        if known is None and len(self._pending) >= QUEUE_MATCHES:
+            metrics.count_announcement_dropped()
+            if not self._full:
+                self._full = True
+                log.warning("announcement queue full (%d matches): dropping", QUEUE_MATCHES)
+            return
+        if known is None or seq > known:
+            self._pending[match_id] = seq
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while not self._closing:
+            await self._wake.wait()
+            self._wake.clear()
+            await self._send_pending()
+
+    async def _send_pending(self) -> None:
+        """Send everything queued, in batches; what arrives meanwhile waits for the next."""
+        pending, self._pending = list(self._pending.items()), {}
+        self._full = False
+        for start in range(0, len(pending), BATCH):
+            batch = pending[start : start + BATCH]
+            try:
+                await self._send(batch)
+            except Exception as exc:  # the event table is the truth; see the module docstring
+                log.warning("%d announcements lost, from %s:%s (%s)", len(batch), *batch[0], exc)
+
+    async def _send(self, batch: Batch) -> None:
+        raise NotImplementedError
+
+
+class PgAnnouncer(QueuedAnnouncer):
+    """NOTIFY on a pooled connection, a batch per statement in its own implicit transaction
+    (one sending task: the pool needs one connection)."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        super().__init__()
+        self._pool = pool
+
+    async def _send(self, batch: Batch) -> None:
+        payloads = [payload(match_id, seq) for match_id, seq in batch]
+        await self._pool.execute(
+            "SELECT pg_notify($1, x) FROM unnest($2::text[]) x", CHANNEL, payloads
+        )
+
+
+class NatsAnnouncer(QueuedAnnouncer):
     """Publishes on the match's core subject. Core NATS, not JetStream: an announcement that
     finds no subscriber is worthless (nobody watches that match here), and one lost in a
     disconnect is repaired from the event table, so storing announcements would buy nothing."""
 
     def __init__(self, url: str) -> None:
+        super().__init__()
         self._url = url
         self._nc: Nats | None = None
 
     async def start(self) -> None:
         if self._nc is None:
             self._nc = await connect(self._url, "domino-announcer")
+        await super().start()
 
     async def close(self) -> None:
+        await super().close()
         if self._nc is not None:
             nc, self._nc = self._nc, None
             await close_quietly(nc)
 
-    async def announce(self, match_id: str, seq: int) -> None:
-        try:
-            if self._nc is None:
-                raise ConnectionError("not started")
+    async def _send(self, batch: Batch) -> None:
+        if self._nc is None:
+            raise ConnectionError("not started")
+        for match_id, seq in batch:
             # Buffered while reconnecting (nats-py's pending buffer), sent by its flusher.
             await self._nc.publish(subject(match_id), payload(match_id, seq).encode())
-        except Exception as exc:  # the event table is the truth; see the module docstring
-            log.warning("announcement of %s:%s lost (%s)", match_id, seq, exc)
+        await self._nc.flush(timeout=NATS_FLUSH_TIMEOUT_S)
 
 
 class KillBeforeAnnounce:
-    """The test-only fault of `FAULT_ENV` around a real announcer."""
+    """The test-only fault of `FAULT_ENV` around a real announcer: called after a commit, it
+    kills the process before the announcement is even queued."""
 
     def __init__(self, inner: Announcer, armed_path: str) -> None:
         self._inner = inner
@@ -115,10 +209,19 @@ class KillBeforeAnnounce:
         await self._inner.close()
 
     async def announce(self, match_id: str, seq: int) -> None:
+        self._maybe_die(match_id, seq)
+        await self._inner.announce(match_id, seq)
+
+    async def announce_many(self, steps: Iterable[tuple[str, int]]) -> None:
+        steps = list(steps)
+        if steps:
+            self._maybe_die(*steps[0])
+        await self._inner.announce_many(steps)
+
+    def _maybe_die(self, match_id: str, seq: int) -> None:
         if os.path.exists(self._armed_path):
             log.warning("fault: killed after the commit of %s:%s, before announcing", match_id, seq)
             os.kill(os.getpid(), signal.SIGKILL)
-        await self._inner.announce(match_id, seq)
 
 
 async def connect(url: str, name: str, timeout: float = 10.0, **callbacks: object) -> Nats:

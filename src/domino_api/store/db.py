@@ -82,7 +82,7 @@ def make_engine(url: str, settings: Settings) -> AsyncEngine:
 
 
 async def make_driver_pool(url: str, settings: Settings) -> asyncpg.Pool:
-    """The asyncpg pool of the write core (matches/unit.py) and of announcements."""
+    """The asyncpg pool of the write core (matches/unit.py)."""
     return await asyncpg.create_pool(
         to_plain_url(url),
         min_size=0,
@@ -93,8 +93,8 @@ async def make_driver_pool(url: str, settings: Settings) -> asyncpg.Pool:
 
 
 async def make_announce_pool(url: str, size: int) -> asyncpg.Pool:
-    """A small pool of its own for announcements (realtime/announce.py): a step's announcement
-    never waits for a connection held by a step that waits for it."""
+    """A small pool of its own for announcements (realtime/announce.py): their sending task
+    never waits for a connection held by steps, nor steps for its."""
     return await asyncpg.create_pool(
         to_plain_url(url), min_size=0, max_size=size, reset=_nothing_to_reset
     )
