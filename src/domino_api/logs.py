@@ -1,4 +1,4 @@
-"""Structured JSON logs: one object per line, with request and match ids, never secrets."""
+"""Logs: JSON (one object per line) or text, with request and match ids, never secrets."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ class JsonFormatter(logging.Formatter):
             value = var.get()
             if value:
                 entry[key] = value
-        for key in ("method", "path", "status", "duration_ms", "client"):
+        for key in ACCESS_FIELDS:
             if hasattr(record, key):
                 entry[key] = getattr(record, key)
         if record.exc_info:
@@ -53,19 +53,31 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str)
 
 
-class PlainFormatter(logging.Formatter):
-    """The plain-text lines (DOMINO_LOG_JSON=false), redacted like the JSON ones."""
+ACCESS_FIELDS = ("method", "path", "status", "duration_ms", "client")
+
+
+class TextFormatter(logging.Formatter):
+    """One readable line; an access line carries its method, path, status and duration (the
+    fields JsonFormatter puts in members), not just its message, "request"."""
+
+    def __init__(self, fmt: str = "%(asctime)s %(levelname)s %(name)s: %(message)s") -> None:
+        super().__init__(fmt)
 
     def format(self, record: logging.LogRecord) -> str:
-        return redact(super().format(record))
+        line = super().format(record)
+        access = {key: getattr(record, key, None) for key in ACCESS_FIELDS}
+        if access["method"] is not None:
+            line += " {method} {path} {status} {duration_ms}ms".format(**access)
+            if access["client"]:
+                line += f" client={access['client']}"
+        ids = ((key, var.get()) for key, var in (("request_id", request_id), ("match", match_id)))
+        # Redacted like the JSON lines (no token or secret ever reaches a log).
+        return redact(line + "".join(f" {key}={value}" for key, value in ids if value))
 
 
 def configure_logging(settings: Settings) -> None:
     handler = logging.StreamHandler(sys.stderr)
-    if settings.log_json:
-        handler.setFormatter(JsonFormatter())
-    else:
-        handler.setFormatter(PlainFormatter("%(message)s"))
+    handler.setFormatter(JsonFormatter() if settings.log_json else TextFormatter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(settings.log_level.upper())

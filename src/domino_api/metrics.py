@@ -205,6 +205,8 @@ router = APIRouter()
     responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}}}},
 )
 async def metrics(request: Request) -> Response:
+    """This process's counters and histograms in Prometheus text (requests by route and status,
+    moves, sockets, matches by status); no token needed, keep it off the public network."""
     maker = getattr(request.app.state, "sessionmaker", None)
     if maker is not None:
         await CENSUS.refresh(maker)

@@ -85,7 +85,8 @@ async def test_rejoin_by_name_only_when_holder_is_gone(client: httpx.AsyncClient
     )
     assert taken.status_code == 200 and taken.json()["you"]["seat"] == 1
     old = await client.get(f"/v1/matches/{created['id']}", headers=bob["headers"])
-    assert old.json()["you"] is None  # the old device is now a spectator
+    # The old device holds no seat now, and the table is not open to spectators (docs/API.md).
+    assert old.status_code == 403 and old.json()["code"] == "not_seated"
 
 
 async def test_start_rules(client: httpx.AsyncClient) -> None:

@@ -66,3 +66,18 @@ async def test_settings_apply_to_new_matches_and_explicit_options_win(
     # `draw` is not an override of all-fives: the stored default is ignored there.
     fives = await create_match(client, ana, "all-fives", seats)
     assert fives["ruleset"]["draw"] == "until_playable" and fives["ruleset"]["target"] == 60
+
+
+async def test_every_tile_back_image_is_served_by_this_server(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    catalog = (await client.get("/v1/tile-backs", headers=ana["headers"])).json()
+    assert len(catalog) >= 6
+    for entry in catalog:
+        assert entry["image"] == f"/static/tile-backs/{entry['id']}.svg"
+        image = await client.get(entry["image"])
+        assert image.status_code == 200, entry["id"]
+        assert image.headers["content-type"].startswith("image/svg+xml")
+        assert image.text.lstrip().startswith("<svg")
+    missing = await client.get("/static/tile-backs/pluto.svg")
+    assert missing.status_code == 404
+    assert missing.headers["content-type"] == "application/problem+json"

@@ -17,18 +17,28 @@ async def _solo_match(client: httpx.AsyncClient, player: dict, ruleset: str, opt
     return await play_to_end(client, mid, {0: player})
 
 
-async def test_records_follow_finished_matches(client: httpx.AsyncClient) -> None:
+async def test_records_and_board_count_the_same_finishes_with_the_same_margin(
+    client: httpx.AsyncClient,
+) -> None:
     ana = await new_player(client, "Ana")
-    final = await _solo_match(client, ana, "draw-50", {"target": 20})
+    await _solo_match(client, ana, "draw-50", {"target": 20})  # not at the preset's target
+    records = (await client.get("/v1/players/me/records", headers=ana["headers"])).json()
+    assert records["records"] == []  # counted in neither
+    final = await _solo_match(client, ana, "draw-50", {})
     scores = final["result"]["scores"]
     records = (await client.get("/v1/players/me/records", headers=ana["headers"])).json()
     (entry,) = records["records"]
     assert (entry["ruleset"], entry["opponent"]) == ("draw-50", "plain")
     assert entry["best_score"] == scores[0]
-    if final["result"]["winner"] == 0:
-        assert entry["best_margin"] == scores[0] - scores[1]
-    else:
-        assert entry["best_margin"] is None  # a margin is only kept for wins
+    # One margin, wins and losses alike: the score minus the best other seat's.
+    assert entry["best_margin"] == scores[0] - scores[1]
+    board = await client.get("/v1/leaderboards/draw-50", headers=ana["headers"])
+    assert board.json()["opponent"] == "planner"  # the documented default, said in the answer
+    board = await client.get(
+        "/v1/leaderboards/draw-50", params={"opponent": "plain"}, headers=ana["headers"]
+    )
+    (row,) = board.json()["entries"]
+    assert (row["score"], row["margin"]) == (entry["best_score"], entry["best_margin"])
 
 
 async def test_leaderboard_counts_only_default_target_and_ranks_by_score(
@@ -60,6 +70,7 @@ async def test_leaderboard_refuses_unknown_ruleset_and_opponent(client: httpx.As
     ana = await new_player(client, "Ana")
     unknown = await client.get("/v1/leaderboards/chess", headers=ana["headers"])
     assert unknown.status_code == 422
+    assert unknown.json()["code"] == "unknown_ruleset"  # the code POST /v1/matches answers
     bad = await client.get(
         "/v1/leaderboards/draw", params={"opponent": "alien"}, headers=ana["headers"]
     )

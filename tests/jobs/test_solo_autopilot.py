@@ -15,7 +15,9 @@ from tests.jobs.factory import BLITZ, events, parse, two_seat_match
 
 async def _solo(client: httpx.AsyncClient, ruleset: str, seats: list[dict[str, Any]]) -> Any:
     ana = await new_player(client, "Ana")
-    created = await create_match(client, ana, ruleset, seats, BLITZ if ruleset == "classic" else {})
+    # The preset's own clock is off at a solo table; one given explicitly is refused (422, see
+    # test_solo_refuses_an_explicit_clock), never dropped in silence.
+    created = await create_match(client, ana, ruleset, seats)
     started = await client.post(
         f"/v1/matches/{created['id']}/start", json={}, headers=ana["headers"]
     )
@@ -30,7 +32,7 @@ async def test_solo_matches_run_no_clock_and_no_away_forfeit(
     ana, versus_bot = await _solo(
         client, "classic", [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
     )
-    _, hot_seat = await _solo(
+    host, hot_seat = await _solo(
         client, "all-fives", [{"type": "human"}, {"type": "human", "holder": "host"}]
     )
     assert versus_bot["ruleset"]["turn_clock"] is None
@@ -38,10 +40,20 @@ async def test_solo_matches_run_no_clock_and_no_away_forfeit(
     assert versus_bot["turn"] is None or versus_bot["turn"]["deadline"] is None
     clock.set(start + timedelta(hours=24) - timedelta(microseconds=1))
     assert (await sweep_pass(core)).outcomes == []
-    for match in (versus_bot, hot_seat):
-        seen = await view(client, ana, match["id"])
+    for player, match in ((ana, versus_bot), (host, hot_seat)):  # each its own host's
+        seen = await view(client, player, match["id"])
         assert seen["status"] in ("playing", "hand_over")
-        assert "forfeit" not in [e["type"] for e in await events(client, ana, match["id"])]
+        assert "forfeit" not in [e["type"] for e in await events(client, player, match["id"])]
+
+
+async def test_solo_refuses_an_explicit_clock(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    body = {"ruleset": "classic", "seats": SOLO_SEATS, "options": BLITZ}
+    refused = await client.post("/v1/matches", json=body, headers=ana["headers"])
+    assert refused.status_code == 422 and refused.json()["code"] == "option_not_allowed"
+
+
+SOLO_SEATS = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
 
 
 async def test_a_seat_on_autopilot_never_times_out(

@@ -12,7 +12,12 @@ SEATS = [{"type": "human"}, {"type": "human"}]
 
 async def test_a_live_game_number_is_shown_only_to_its_seats(client: httpx.AsyncClient) -> None:
     ana, bob, eve = [await player(client, name) for name in ("Ana", "Bob", "Eve")]
-    body = {"ruleset": "all-fives", "seats": SEATS}
+    private = {"ruleset": "all-fives", "seats": SEATS}
+    closed = (await client.post("/v1/matches", json=private, headers=ana["headers"])).json()
+    refused = await client.get(f"/v1/matches/{closed['id']}", headers=eve["headers"])
+    assert refused.status_code == 403 and refused.json()["code"] == "not_seated"
+    # A table open to spectators (docs/API.md, Who may look) shows them no number either.
+    body = {"ruleset": "all-fives", "seats": SEATS, "options": {"spectators": True}}
     made = (await client.post("/v1/matches", json=body, headers=ana["headers"])).json()
     mid = made["id"]
     assert made["code"] is not None  # the host sees it

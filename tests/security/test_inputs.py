@@ -31,14 +31,19 @@ async def test_numbers_beyond_their_bounds_are_422_and_documented(secured: Secur
         )
         assert patch.status_code == 422
         # The largest allowed values make a table that starts and shows its clock.
+        # With a human opponent: a solo table refuses any clock (422 option_not_allowed).
         body = {
             "ruleset": "classic",
-            "seats": SEATS,
+            "seats": [{"type": "human"}, {"type": "human"}],
             "options": {"target": 10_000, "turn_clock": {"allowance_s": 3600, "grace_s": 3600}},
         }
         created = await http.post("/v1/matches", json=body, headers=ana["headers"])
         assert created.status_code == 201, created.text
         mid = created.json()["id"]
+        bob = await player(http, "Bob")
+        code = created.json()["code"]
+        joined = await http.post("/v1/matches/join", json={"code": code}, headers=bob["headers"])
+        assert joined.status_code == 200, joined.text
         started = await http.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
         assert started.status_code == 200, started.text
         assert started.json()["status"] == "playing"

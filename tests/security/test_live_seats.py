@@ -87,7 +87,12 @@ async def test_a_resigned_seats_socket_gets_only_public_events(live_server: Live
     async with live_server() as server, httpx.AsyncClient(base_url=server.base_url) as http:
         people = [await player(http, name) for name in ("Ana", "Bob", "Cy", "Eve")]
         ana, bob, cy, eve = people
-        body = {"ruleset": "house-nines", "seats": [{"type": "human"}] * 3}
+        # Open to spectators, so Eve's socket (no seat) shows the public copies to compare with.
+        body = {
+            "ruleset": "house-nines",
+            "seats": [{"type": "human"}] * 3,
+            "options": {"spectators": True},
+        }
         made = (await http.post("/v1/matches", json=body, headers=ana["headers"])).json()
         mid = made["id"]
         for other in (bob, cy):

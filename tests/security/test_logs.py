@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from domino_api.config import Settings
-from domino_api.logs import JsonFormatter, PlainFormatter
+from domino_api.logs import JsonFormatter, TextFormatter
 from domino_api.store.db import make_engine, to_plain_url
 
 SECRET = "answer-7f3a9c-secret"
@@ -31,7 +31,7 @@ def _logged(formatter: logging.Formatter, exc: BaseException) -> str:
     return stream.getvalue()
 
 
-@pytest.mark.parametrize("formatter", [JsonFormatter(), PlainFormatter("%(message)s")])
+@pytest.mark.parametrize("formatter", [JsonFormatter(), TextFormatter("%(message)s")])
 async def test_orm_errors_log_no_parameters(clean_db: str, formatter: logging.Formatter) -> None:
     engine = make_engine(clean_db, Settings(database_url=clean_db))
     try:

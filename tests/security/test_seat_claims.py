@@ -18,7 +18,13 @@ LEASE = 30.0
 async def _started(http: httpx.AsyncClient, seats: int = 2) -> tuple[dict[str, Any], ...]:
     """Ana hosts, Bob joins (and Cy for three seats); started."""
     people = [await player(http, name) for name in ("Ana", "Bob", "Cy")[:seats]]
-    body = {"ruleset": "house-nines", "seats": [{"type": "human"}] * seats}
+    # Open to spectators (docs/API.md, Who may look), so a former holder and an outsider read
+    # the public view and events, which the tests compare; a private table answers them 403.
+    body = {
+        "ruleset": "house-nines",
+        "seats": [{"type": "human"}] * seats,
+        "options": {"spectators": True},
+    }
     made = (await http.post("/v1/matches", json=body, headers=people[0]["headers"])).json()
     for other in people[1:]:
         r = await http.post(

@@ -203,3 +203,33 @@ def test_round_robin_standings_invariants(seed: bytes, n: int, rnd: random.Rando
         key_x = (-h2h[x.player_id], -x.hand_diff, -x.point_diff, order.index(x.player_id))
         key_y = (-h2h[y.player_id], -y.hand_diff, -y.point_diff, order.index(y.player_id))
         assert key_x < key_y
+
+
+def test_elimination_ranks_by_round_reached_not_match_wins() -> None:
+    from domino_api.tournaments.pairing import SlotKey, advance, single_elimination
+    from domino_api.tournaments.standings import elimination_standings, rounds_reached
+
+    # Five entrants: a, b and c have byes; d plays e in round 1; the winner meets a in round 2.
+    order = ["a", "b", "c", "d", "e"]
+    bracket = single_elimination(order)
+    assert bracket.byes == ("a", "b", "c")
+    records = []
+
+    def play(key: SlotKey, winner: str, loser: str, points: tuple[int, int]) -> None:
+        nonlocal bracket
+        bracket = advance(bracket, key, winner).bracket
+        records.append(MatchRecord((winner, loser), winner, (2, 0), points))
+
+    play(SlotKey(1, 3), "d", "e", (100, 99))  # e is out in round 1, narrowly
+    play(SlotKey(2, 0), "a", "b", (100, 0))  # b is out in round 2 (after a bye: no win), widely
+    play(SlotKey(2, 1), "c", "d", (100, 90))
+    play(SlotKey(3, 0), "a", "c", (100, 50))
+    reached = rounds_reached(bracket)
+    assert reached == {"a": 4, "c": 3, "b": 2, "d": 2, "e": 1}
+    ranked = elimination_standings(order, records, reached)
+    assert [s.player_id for s in ranked] == ["a", "c", "d", "b", "e"]
+    assert [s.rank for s in ranked] == [1, 2, 3, 4, 5]
+    assert [s.round_reached for s in ranked] == [4, 3, 2, 2, 1]
+    # By match wins alone (round-robin's rule) the first-round loser e would rank above b.
+    by_wins = [s.player_id for s in standings(order, records)]
+    assert by_wins.index("e") < by_wins.index("b")

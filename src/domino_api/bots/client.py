@@ -1,11 +1,13 @@
 """`domino-api bot`: a real bot client that plays one seat over the WebSocket to the end.
 
 It is the reference for people writing bots: connect with the token in the header, read the
-snapshot, act on the `turn` event addressed to this seat (it carries the legal actions) or on
-its own `tile_drawn` copy when that carries `legal` (it drew and keeps the turn), start the next
-hand after `hand_ended`, and when the connection drops reconnect with `after=N` (the last `seq`
-seen) so nothing is missed or repeated. After a refused move (someone else moved first) it
-reconnects without `after` to get a fresh snapshot.
+snapshot (every connection starts with one), check in with `ready` at a tournament match, act
+on the `turn` event addressed to this seat (it carries the legal actions) or on its own
+`tile_drawn` copy when that carries `legal` (it drew and keeps the turn), start the next hand
+after `hand_ended`, and when the connection drops reconnect with `after=N` (the last `seq`
+seen) so nothing is missed or repeated (missed events the new snapshot already holds are
+skipped). After a refused move (someone else moved first) it reconnects without `after` to get
+a fresh snapshot.
 
 The strategies decide from the engine's `SeatView`, rebuilt by `bots.remote` from the snapshot
 moved on by every event, plus the current hand's move events (kept from its `hand_started`). A
@@ -170,6 +172,10 @@ class BotClient:
             self.hand_events = await self._fetch_hand_events(int(view["seq"]))
         if view["status"] == "hand_over":
             await self._send(socket, {"type": "next_hand"})
+        elif view["status"] == "waiting" and view.get("tournament"):
+            # A tournament match starts once both seats have checked in (RULES 9, seed 004).
+            if not view["seats"][self.seat]["ready"]:
+                await self._send(socket, {"type": "ready"})
         elif view["turn"] and view["turn"]["seat"] == self.seat and view["legal"]:
             await self._move(socket, view["legal"])
         return None
@@ -205,6 +211,8 @@ class BotClient:
         return current_hand_events(events)
 
     async def _on_event(self, socket: Any, event: dict[str, Any]) -> str | None:
+        if self.after is not None and event["seq"] <= self.after:
+            return None  # a resume's missed event the snapshot before it already holds
         self.after = event["seq"]
         data, kind = event["data"], event["type"]
         if kind == "hand_started":

@@ -39,10 +39,17 @@ def holder_present(table: Any, row: Any, now: datetime, lease_s: float) -> bool:
     return row.last_seen_at is not None and now - row.last_seen_at < timedelta(seconds=lease_s)
 
 
-def seat_for(table: Any, player: Any, code: str, now: datetime, lease_s: float) -> tuple[Any, bool]:
+def seat_for(
+    table: Any, player: Any, code: str, now: datetime, lease_s: float, name: str | None = None
+) -> tuple[Any, bool]:
     """The seat a caller not seated at `table` gets by its number: (row, claimed by name).
+    `name` is the name the caller joins under (default: its profile's), matched against the
+    name each seat goes by at this table (matches/access.py).
 
     Raises the refusal otherwise (none names a holder)."""
+    from domino_api.matches.access import seat_name
+
+    wanted = name or player.name
     locked = bool(getattr(table.match, "claims_locked", False))
     same_name = [
         row
@@ -51,7 +58,7 @@ def seat_for(table: Any, player: Any, code: str, now: datetime, lease_s: float) 
         and row.player_id
         and row.player_id != player.id
         and not row.forfeited
-        and table.names.get(row.player_id) == player.name
+        and seat_name(table, row) == wanted
     ]
     started = table.state.status != "waiting"
     for row in same_name:

@@ -14,7 +14,7 @@ from typing import Any
 
 from domino_api import engine
 from domino_api.errors import MatchInProgressError, ValidationFailed
-from domino_api.matches import claims
+from domino_api.matches import access, claims
 from domino_api.matches.hosting import check_open_tables
 from domino_api.matches.schemas import MatchCreate, SeatSpec
 from domino_api.matches.service import pick_seat, view_for
@@ -57,14 +57,14 @@ def _seat_specs(host: Player, specs: list[SeatSpec]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for number, spec in enumerate(specs):
         if spec.type == "bot":
-            if spec.holder is not None:
-                raise ValidationFailed(f"seats.{number}: a computer seat has no holder.")
+            if spec.holder is not None or spec.name is not None:
+                raise ValidationFailed(f"seats.{number}: a computer seat has no holder or name.")
             rows.append({"type": "bot", "strategy": spec.strategy or "planner"})
             continue
         if spec.strategy is not None:
             raise ValidationFailed(f"seats.{number}: a human seat has no strategy.")
         holder = host.id if number == 0 or spec.holder == "host" else None
-        rows.append({"type": "human", "player_id": holder})
+        rows.append({"type": "human", "player_id": holder, "name": spec.name})
     return rows
 
 
@@ -74,15 +74,16 @@ async def create_match(
     specs = body.seats or [SeatSpec(type="human"), SeatSpec(type="human")]
     if specs[0].type != "human":
         raise ValidationFailed("seats.0: seat 0 is the host's seat and must be human.")
-    options = _effective_options(host, body.ruleset, body.options)
+    given, spectators = access.table_options(body.options)
+    options = _effective_options(host, body.ruleset, given)
     ruleset = _ruleset_for_seats(body.ruleset, options, len(specs))
     seats = _seat_specs(host, specs)
     solo = all(s["type"] == "bot" or s.get("player_id") == host.id for s in seats)
     holders = {host.id: (host.name, host.tile_back)}
     cap = None if open_tables_cap is None else partial(check_open_tables, cap=open_tables_cap)
-    table = await insert(
-        core, ruleset, seats, holders, host_player_id=host.id, solo=solo, before=cap
-    )
+    access.refuse_solo_clocks(given, solo)
+    columns = {"host_player_id": host.id, "solo": solo, "spectators": spectators}
+    table = await insert(core, ruleset, seats, holders, before=cap, **columns)
     return view_for(table, host, core)
 
 
@@ -109,7 +110,9 @@ async def insert(
     return table
 
 
-async def join(core: Core, player: Player, code: str, lease_s: float) -> dict[str, Any]:
+async def join(
+    core: Core, player: Player, code: str, lease_s: float, name: str | None = None
+) -> dict[str, Any]:
     """Join by number: a free seat, or by name a seat whose holder has been gone for the
     presence lease (matches/claims.py); a started table answers outsiders as unknown."""
     async with transaction(core.maker) as session:
@@ -120,17 +123,23 @@ async def join(core: Core, player: Player, code: str, lease_s: float) -> dict[st
     def step(table: Table) -> dict[str, Any]:
         if table.seats_of(player.id):
             return view_for(table, player, core)
-        row, claimed = claims.seat_for(table, player, code, core.clock.now(), lease_s)
-        return _take_seat(core, table, row, player, claimed)
+        row, claimed = claims.seat_for(table, player, code, core.clock.now(), lease_s, name)
+        return _take_seat(core, table, row, player, claimed, name)
 
     return await core.run(match_id, step, player_id=player.id, action="join")
 
 
 def _take_seat(
-    core: Core, table: Table, row: Row, player: Player, claimed: bool = False
+    core: Core,
+    table: Table,
+    row: Row,
+    player: Player,
+    claimed: bool = False,
+    name: str | None = None,
 ) -> dict[str, Any]:
     now = core.clock.now()
     row.player_id = player.id
+    row.name = name or row.name  # the name given at the join is the seat's at this table
     row.last_seen_at = now
     row.away_since = None
     row.connected_until = None  # the old holder's sockets no longer hold it
@@ -171,7 +180,7 @@ async def rematch(core: Core, player: Player, match_id: str, seat: int | None) -
 
 def _rematch_table(core: Core, table: Table, code: str) -> Table:
     seats = [
-        {"type": row.type, "strategy": row.strategy, "player_id": row.player_id}
+        {"type": row.type, "strategy": row.strategy, "player_id": row.player_id, "name": row.name}
         for row in table.seats
     ]
     holders = {pid: (name, table.tile_backs.get(pid, "moon")) for pid, name in table.names.items()}
@@ -184,4 +193,5 @@ def _rematch_table(core: Core, table: Table, code: str) -> Table:
         code=code,
         host_player_id=table.match.host_player_id,
         solo=table.match.solo,
+        spectators=table.match.spectators,
     )

@@ -9,17 +9,15 @@ from fastapi import APIRouter, Header, Path, Query, Request
 
 from domino_api import engine
 from domino_api.deps import CoreDep, CurrentPlayer, SettingsDep, client_address, limits_of
-from domino_api.errors import PROBLEM_RESPONSES, ServiceError, ValidationFailed
+from domino_api.errors import ServiceError, ValidationFailed
 from domino_api.matches import creation, hosting, locking, pacing, service
+from domino_api.matches.event_models import EventsOut, MessageEvent, MoveOut
 from domino_api.matches.schemas import (
-    EventOut,
-    EventsOut,
     JoinBody,
     LedgerOut,
     MatchCreate,
     MessageBody,
     MoveBody,
-    MoveOut,
     NextHandBody,
     RulesetsOut,
     SeatBody,
@@ -28,25 +26,39 @@ from domino_api.matches.schemas import (
     VerifyOut,
     ViewOut,
 )
+from domino_api.problems import AUTH, BODY, MATCH, problems
 from domino_api.responses import FastJSONResponse
 
-router = APIRouter(prefix="/v1", tags=["matches"], responses=PROBLEM_RESPONSES)
+router = APIRouter(prefix="/v1", tags=["matches"])
 
 MatchId = Annotated[str, Path(max_length=36, description="The match id")]
 SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="Which of your seats to see from")]
 IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
 
-PROBLEMS = PROBLEM_RESPONSES
 # Every refused join answers this long after it arrived (see `join`).
 JOIN_REFUSAL_S = 0.05
 
 
-@router.get("/rulesets", summary="Every preset with its parameters and allowed overrides")
+@router.get(
+    "/rulesets",
+    summary="Every preset with its parameters and allowed overrides",
+    responses=problems(*AUTH),
+)
 async def rulesets(_: CurrentPlayer) -> RulesetsOut:
+    """Every preset with all its parameters and its `overrides`: each overridable parameter with the
+    values it allows (docs/RULES.md section 3).
+    """
     return RulesetsOut.model_validate({"rulesets": engine.ruleset_catalog()})
 
 
-@router.post("/matches", status_code=201, summary="Create a match", responses=PROBLEMS)
+@router.post(
+    "/matches",
+    status_code=201,
+    summary="Create a match",
+    responses=problems(
+        *BODY, *AUTH, "bad_options", "unknown_ruleset", "option_not_allowed", "rate_limited"
+    ),
+)
 async def create_match(
     body: MatchCreate,
     request: Request,
@@ -54,12 +66,28 @@ async def create_match(
     core: CoreDep,
     settings: SettingsDep,
 ) -> ViewOut:
+    """Create a match; the caller is the host at seat 0. `seats` lists every seat: an open human
+    seat, a seat the host also holds (hot-seat play), or a computer. The answer is the host's
+    view with the 4-digit `code` others join by and the deal's `commitment`.
+    """
     await limits_of(request).hit("create_match", f"player:{player.id}", client_address(request))
     cap = settings.open_tables_per_player
     return ViewOut(**await creation.create_match(core, player, body, open_tables_cap=cap))
 
 
-@router.post("/matches/join", summary="Join a match by its 4-digit code", responses=PROBLEMS)
+@router.post(
+    "/matches/join",
+    summary="Join a match by its 4-digit code",
+    responses=problems(
+        *BODY,
+        *AUTH,
+        "code_not_found",
+        "match_full",
+        "seat_in_use",
+        "match_in_progress",
+        "rate_limited",
+    ),
+)
 async def join(
     body: JoinBody,
     request: Request,
@@ -67,6 +95,10 @@ async def join(
     core: CoreDep,
     settings: SettingsDep,
 ) -> ViewOut:
+    """Take a seat by the match's 4-digit number. Joining again returns the same seat; a caller with
+    the name of a seat's holder takes that seat over when the holder has not been seen for 30 s.
+    Rate-limited per client address.
+    """
     limits = limits_of(request)
     await limits.hit("join", client_address(request), f"player:{player.id}")
     # Refused joins and claims count against the number itself, whoever sends them.
@@ -74,7 +106,7 @@ async def join(
         await limits.refuse("claim_failures", body.code)
     started = time.perf_counter()
     try:
-        view = await creation.join(core, player, body.code, settings.presence_lease_s)
+        view = await creation.join(core, player, body.code, settings.presence_lease_s, body.name)
     except ServiceError:
         await limits.hit("claim_failures", body.code)
         # An unknown number is refused after one lookup, a started table after reading it:
@@ -84,18 +116,41 @@ async def join(
     return ViewOut(**view)
 
 
-@router.post("/matches/{match_id}/start", summary="Host: cut and deal hand 1", responses=PROBLEMS)
+@router.post(
+    "/matches/{match_id}/start",
+    summary="Host: cut and deal hand 1",
+    responses=problems(
+        *BODY,
+        *MATCH,
+        "not_seated",
+        "not_host",
+        "match_in_progress",
+        "match_over",
+        "seats_empty",
+        "bad_cut",
+    ),
+)
 async def start(
     match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: StartBody | None = None
 ) -> ViewOut:
+    """Host only: fix the cut and deal hand 1. With `fill_with_bots`, open human seats become
+    `planner` seats; otherwise an open seat is `409 seats_empty`.
+    """
     body = body or StartBody()
     return ViewOut(**await service.start(core, player, match_id, body.cut, body.fill_with_bots))
 
 
-@router.get("/matches/{match_id}", summary="Your view of a match", responses=PROBLEMS)
+@router.get(
+    "/matches/{match_id}",
+    summary="Your view of a match",
+    responses=problems(*MATCH, "not_seated", "not_your_seat"),
+)
 async def get_match(
     match_id: MatchId, player: CurrentPlayer, core: CoreDep, seat: SeatQuery = None
 ) -> ViewOut:
+    """The caller's view of the match: its own tiles, the public table, its legal actions. `seat`
+    picks which of the caller's seats to see from (default: the lowest).
+    """
     view = await service.get_view(core, player, match_id, seat)
     return ViewOut(**hosting.shown_to(view))
 
@@ -103,8 +158,18 @@ async def get_match(
 @router.post(
     "/matches/{match_id}/moves",
     summary="Play, draw or pass",
-    responses=PROBLEMS,
     response_model=MoveOut,
+    responses=problems(
+        *BODY,
+        *MATCH,
+        "not_seated",
+        "not_your_seat",
+        "stale_seq",
+        "not_your_turn",
+        "illegal_move",
+        "match_over",
+        "match_not_started",
+    ),
 )
 async def move(
     match_id: MatchId,
@@ -113,14 +178,27 @@ async def move(
     core: CoreDep,
     idempotency_key: IdemKey = None,
 ) -> FastJSONResponse:
+    """Play, draw or pass, with the `seq` the client last saw. The answer is the mover's view and
+    every event the move caused (the computers' replies included), as the mover's seat may see
+    them. With `Idempotency-Key`, the same key again returns the first answer.
+    """
     # The hottest route: its answer is sent as built (see FastJSONResponse).
     return FastJSONResponse(await service.move(core, player, match_id, body, idempotency_key))
 
 
-@router.post("/matches/{match_id}/hands", summary="Start the next hand", responses=PROBLEMS)
+@router.post(
+    "/matches/{match_id}/hands",
+    summary="Start the next hand",
+    responses=problems(
+        *BODY, *MATCH, "not_seated", "not_your_seat", "match_not_started", "match_over"
+    ),
+)
 async def next_hand(
     match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: NextHandBody | None = None
 ) -> ViewOut:
+    """Any seated player starts the next hand once a hand is over; if it has already started, the
+    answer is the view as it is.
+    """
     seat = body.seat if body else None
     return ViewOut(**await service.next_hand(core, player, match_id, seat))
 
@@ -128,7 +206,7 @@ async def next_hand(
 @router.put(
     "/matches/{match_id}/seats/{seat}/autopilot",
     summary="Host: let the computer play a seat",
-    responses=PROBLEMS,
+    responses=problems(*MATCH, "not_seated", "not_host", "match_over"),
 )
 async def autopilot_on(
     match_id: MatchId,
@@ -136,13 +214,14 @@ async def autopilot_on(
     player: CurrentPlayer,
     core: CoreDep,
 ) -> ViewOut:
+    """Host only: the computer plays for a human seat until its holder takes it back."""
     return ViewOut(**await service.set_autopilot(core, player, match_id, seat, True))
 
 
 @router.delete(
     "/matches/{match_id}/seats/{seat}/autopilot",
     summary="Take a seat back from the computer",
-    responses=PROBLEMS,
+    responses=problems(*MATCH, "not_seated", "not_your_seat", "match_over", "seat_forfeited"),
 )
 async def autopilot_off(
     match_id: MatchId,
@@ -150,27 +229,38 @@ async def autopilot_off(
     player: CurrentPlayer,
     core: CoreDep,
 ) -> ViewOut:
+    """The seat's holder (or the host) takes the seat back from the computer; a forfeited seat stays
+    with it.
+    """
     return ViewOut(**await service.set_autopilot(core, player, match_id, seat, False))
 
 
 @router.put(
     "/matches/{match_id}/lock",
     summary="Host: lock the table (no seat is taken by number and name)",
-    responses=PROBLEMS,
+    responses=problems(*MATCH, "not_host", "match_over"),
 )
 async def lock(match_id: MatchId, player: CurrentPlayer, core: CoreDep) -> ViewOut:
+    """Host only: lock the table, so no seat changes hands by a join under its name; a seat then
+    changes hands only through its own token or by the host releasing it.
+    """
     return ViewOut(**await locking.set_lock(core, player, match_id, True))
 
 
-@router.delete("/matches/{match_id}/lock", summary="Host: unlock the table", responses=PROBLEMS)
+@router.delete(
+    "/matches/{match_id}/lock",
+    summary="Host: unlock the table",
+    responses=problems(*MATCH, "not_host", "match_over"),
+)
 async def unlock(match_id: MatchId, player: CurrentPlayer, core: CoreDep) -> ViewOut:
+    """Host only: unlock the table again (claims by name, after the presence lease, work again)."""
     return ViewOut(**await locking.set_lock(core, player, match_id, False))
 
 
 @router.delete(
     "/matches/{match_id}/seats/{seat}/holder",
     summary="Host: release another's seat for the next join by number",
-    responses=PROBLEMS,
+    responses=problems(*MATCH, "not_host", "match_over"),
 )
 async def release_seat(
     match_id: MatchId,
@@ -178,44 +268,80 @@ async def release_seat(
     player: CurrentPlayer,
     core: CoreDep,
 ) -> ViewOut:
+    """Host only: free another player's human seat, so the next join by number takes it; the old
+    holder's sockets close (4409 `seat_claimed`).
+    """
     return ViewOut(**await locking.release(core, player, match_id, seat))
 
 
 @router.post(
-    "/matches/{match_id}/messages", status_code=201, summary="Table talk", responses=PROBLEMS
+    "/matches/{match_id}/messages",
+    status_code=201,
+    summary="Table talk",
+    responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat", "rate_limited"),
 )
 async def post_message(
     match_id: MatchId, body: MessageBody, request: Request, player: CurrentPlayer, core: CoreDep
-) -> EventOut:
+) -> MessageEvent:
+    """Table talk (1-500 characters), sent to every seat as a `message` event; it never makes a move
+    stale.
+    """
     await limits_of(request).hit("chat", f"{match_id}:{player.id}")
-    return EventOut(**await service.message(core, player, match_id, body.text, body.seat))
+    event = await service.message(core, player, match_id, body.text, body.seat)
+    return MessageEvent.model_validate(event)
 
 
-@router.post("/matches/{match_id}/resign", summary="Resign your seat", responses=PROBLEMS)
+@router.post(
+    "/matches/{match_id}/resign",
+    summary="Resign your seat",
+    responses=problems(
+        *BODY, *MATCH, "not_seated", "not_your_seat", "match_over", "seat_forfeited"
+    ),
+)
 async def resign(
     match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: SeatBody | None = None
 ) -> ViewOut:
+    """The caller's seat forfeits (docs/RULES.md section 9). When it was the last human seat,
+    the match is abandoned.
+    """
     seat = body.seat if body else None
     return ViewOut(**await service.resign(core, player, match_id, seat))
 
 
-@router.post("/matches/{match_id}/ready", summary="Tournament check-in", responses=PROBLEMS)
+@router.post(
+    "/matches/{match_id}/ready",
+    summary="Tournament check-in",
+    responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress"),
+)
 async def ready(
     match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: SeatBody | None = None
 ) -> ViewOut:
+    """Tournament check-in: the match starts by itself once both seats are ready."""
     seat = body.seat if body else None
     return ViewOut(**await service.ready(core, player, match_id, seat))
 
 
-@router.post("/matches/{match_id}/rematch", summary="Opt in to a rematch", responses=PROBLEMS)
+@router.post(
+    "/matches/{match_id}/rematch",
+    summary="Opt in to a rematch",
+    responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress"),
+)
 async def rematch(
     match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: SeatBody | None = None
 ) -> ViewOut:
+    """Opt in to a rematch once the match is over; when every human seat has, a new match with the
+    same seats and ruleset is created and announced (`rematch_created`).
+    """
     seat = body.seat if body else None
     return ViewOut(**await creation.rematch(core, player, match_id, seat))
 
 
-@router.get("/matches/{match_id}/events", summary="Events after a seq, as you may see them")
+@router.get(
+    "/matches/{match_id}/events",
+    summary="Events after a seq, as you may see them",
+    response_model=EventsOut,
+    responses=problems(*MATCH, "not_seated", "not_your_seat"),
+)
 async def list_events(
     match_id: MatchId,
     player: CurrentPlayer,
@@ -223,22 +349,37 @@ async def list_events(
     after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
     seat: SeatQuery = None,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
-) -> EventsOut:
+) -> FastJSONResponse:
+    """The events after `after`, in `seq` order, each as the caller's seat may see it (the events
+    list of docs/API.md; `data`'s shape is chosen by `type`).
+    """
     rows = await service.events(core, player, match_id, after, seat, limit)
-    return EventsOut.model_validate({"events": rows})
+    # Sent as built, like the move answers: tests/api/test_event_schemas.py holds every event
+    # type to its model, so validating each row here again would only cost time.
+    return FastJSONResponse({"events": rows})
 
 
 @router.get(
     "/matches/{match_id}/ledger",
     summary="The full record of a finished match",
-    responses=PROBLEMS,
+    responses=problems(*MATCH, "ledger_sealed"),
 )
 async def get_ledger(match_id: MatchId, player: CurrentPlayer, core: CoreDep) -> LedgerOut:
+    """The full record of a finished, abandoned or cancelled match: every deal, secret and move, to
+    check the sealed deal and the scores (`domino-api verify-ledger`).
+    """
     return LedgerOut.model_validate(await service.ledger(core, player, match_id))
 
 
-@router.post("/deals/verify", summary="Recompute a sealed deal from its secret and cut")
+@router.post(
+    "/deals/verify",
+    summary="Recompute a sealed deal from its secret and cut",
+    responses=problems(*BODY, *AUTH),
+)
 async def verify_deal(body: VerifyBody, _: CurrentPlayer) -> VerifyOut:
+    """Recompute a sealed deal from its secret and cut (docs/RULES.md section 11), and check the
+    secret against the commitment.
+    """
     size = (body.max_pip + 1) * (body.max_pip + 2) // 2
     if body.players * body.hand_size > size:
         raise ValidationFailed(

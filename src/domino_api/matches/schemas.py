@@ -21,6 +21,13 @@ class SeatSpec(Strict):
         default=None, description="'host': the host holds this seat too (hot-seat play)."
     )
     strategy: Literal["plain", "planner", "random"] | None = None
+    name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=32,
+        description="A human seat's name at this table (hot-seat play: one per player at the"
+        " device); default: its holder's profile name",
+    )
 
 
 # Upper bounds on every number a client sets (issue 16: a target of 2**64 was a 500, clocks of
@@ -50,6 +57,11 @@ class MatchOptions(Strict):
     draw: str | None = Field(default=None, max_length=32)
     first_opener: str | None = Field(default=None, max_length=32)
     next_opener: str | None = Field(default=None, max_length=32)
+    spectators: bool | None = Field(
+        default=None,
+        description="Not a preset parameter: true lets players without a seat watch the public"
+        " view (docs/API.md, Who may look)",
+    )
 
 
 def _as_overrides(options: MatchOptions) -> dict[str, Any]:
@@ -89,6 +101,14 @@ class MatchCreate(Strict):
 
 class JoinBody(Strict):
     code: str = Field(pattern=r"^[0-9]{4}$", examples=["4821"])
+    name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=32,
+        examples=["Ana"],
+        description="The name to sit under at this table (default: the profile name); a seat"
+        " already going by this name is taken over when its holder is away (a rejoin)",
+    )
 
 
 class StartBody(Strict):
@@ -135,7 +155,11 @@ class SeatOut(BaseModel):
     type: Literal["human", "bot"]
     strategy: str | None
     connected: bool
-    away_since: str | None
+    away_since: str | None = Field(description="When the absent seat's presence lease ran out")
+    away_deadline: str | None = Field(
+        description="When this seat forfeits under the away rule if it is not seen again"
+        " (moves on with every sighting); null where the rule does not apply (docs/RULES.md 10)"
+    )
     autopilot: bool
     forfeited: bool
     ready: bool
@@ -226,6 +250,7 @@ VIEW_EXAMPLE: dict[str, Any] = {
             "strategy": None,
             "connected": True,
             "away_since": None,
+            "away_deadline": None,
             "autopilot": False,
             "forfeited": False,
             "ready": False,
@@ -241,6 +266,7 @@ VIEW_EXAMPLE: dict[str, Any] = {
             "strategy": "planner",
             "connected": True,
             "away_since": None,
+            "away_deadline": None,
             "autopilot": False,
             "forfeited": False,
             "ready": False,
@@ -260,6 +286,7 @@ VIEW_EXAMPLE: dict[str, Any] = {
         "ends_total": 15,
     },
     "stock": 12,
+    "stock_back": "moon",
     "turn": {"seat": 0, "deadline": None, "must_cover": None},
     "legal": [
         {"action": "play", "tile": [2, 6], "end": "left", "points": 5},
@@ -276,7 +303,7 @@ class ViewOut(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [VIEW_EXAMPLE]})
 
     id: str
-    code: str | None
+    code: str | None = Field(description="The 4-digit number to join by; null for a spectator")
     status: Status
     ruleset: dict[str, Any]
     seq: int
@@ -291,6 +318,7 @@ class ViewOut(BaseModel):
     you: YouOut | None
     board: BoardOut
     stock: int
+    stock_back: str = Field(description="The tile back the boneyard shows (a catalogue id)")
     turn: TurnOut | None
     legal: list[LegalOut]
     last_hand: HandResultOut | None
@@ -302,20 +330,7 @@ class ViewOut(BaseModel):
     )
 
 
-class EventOut(BaseModel):
-    seq: int
-    type: str
-    at: str
-    data: dict[str, Any]
-
-
-class EventsOut(BaseModel):
-    events: list[EventOut]
-
-
-class MoveOut(BaseModel):
-    view: ViewOut
-    events: list[EventOut]
+# EventsOut and MoveOut live in matches/event_models.py, beside the event types.
 
 
 class RulesetOut(BaseModel):

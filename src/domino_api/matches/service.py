@@ -24,7 +24,7 @@ from domino_api.errors import (
     StaleSeq,
     ValidationFailed,
 )
-from domino_api.matches import claims, forfeits
+from domino_api.matches import access, claims, forfeits
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.table import OVER, Table, apply, joined_data, record, run_computers
 from domino_api.matches.unit import Core
@@ -217,20 +217,26 @@ async def ready(core: Core, player: Player, match_id: str, seat: int | None) -> 
 
 
 async def get_view(core: Core, player: Player, match_id: str, seat: int | None) -> dict[str, Any]:
-    step = partial(view_for, player=player, core=core, seat=seat)
-    return await core.run(match_id, step, player_id=player.id, fresh=True)
+    def step(table: Table) -> tuple[str | None, dict[str, Any]]:
+        return access.watch_check(table, player), view_for(table, player, core, seat)
+
+    pending, view = await core.run(match_id, step, player_id=player.id, fresh=True)
+    await access.require_member_in(core.maker, pending, player.id)
+    return view
 
 
 async def events(
     core: Core, player: Player, match_id: str, after: int, seat: int | None, limit: int = 1000
 ) -> list[dict[str, Any]]:
-    def viewer(table: Table) -> int | None:
+    def viewer(table: Table) -> tuple[str | None, int | None]:
         mine = table.seats_of(player.id)
         if seat is not None and seat not in mine:
             raise NotYourSeat(f"Seat {seat} is not yours; yours: {mine}.")
-        return _viewer(table, mine, seat)
+        pending = access.watch_check(table, player)
+        return pending, _viewer(table, mine, seat)
 
-    chosen = await core.run(match_id, viewer, player_id=player.id, fresh=True)
+    pending, chosen = await core.run(match_id, viewer, player_id=player.id, fresh=True)
+    await access.require_member_in(core.maker, pending, player.id)
     async with transaction(core.maker) as session:
         rows = await match_reads.events_after(session, match_id, after, limit)
     return [event_for(row, chosen) for row in rows]

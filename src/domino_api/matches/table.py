@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from domino_api import engine
 from domino_api.matches import pacing
+from domino_api.matches.access import seat_name
 from domino_api.store.rows import Row
 
 OVER = ("finished", "abandoned", "cancelled")
@@ -87,6 +88,7 @@ def new_table(
             "commitment": engine.commitment(secret),
             "cut": None,
             "solo": False,
+            "spectators": False,
             "code": None,
             "host_player_id": None,
             "tournament_id": None,
@@ -107,7 +109,7 @@ def new_table(
     )
     defaults = {"strategy": None, "player_id": None, "autopilot": False, "forfeited": False}
     defaults |= {"ready": False, "rematch": False, "connected": False, "connected_until": None}
-    defaults |= {"away_since": None}
+    defaults |= {"away_since": None, "name": None}
     rows = [
         Row(
             {
@@ -132,7 +134,7 @@ def new_table(
 
 
 def joined_data(table: Table, row: Row) -> dict[str, Any]:
-    name = table.names.get(row.player_id or "") if row.type == "human" else None
+    name = seat_name(table, row) if row.type == "human" else None
     if row.type == "bot":
         name = {"plain": "Plain", "planner": "Planner"}.get(row.strategy or "", "Computer")
     return {"seat": row.seat, "name": name, "type": row.type, "strategy": row.strategy}

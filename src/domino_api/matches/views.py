@@ -7,7 +7,8 @@ from typing import Any
 
 from domino_api import engine
 from domino_api.engine.view import full_option
-from domino_api.matches.table import Table, seat_present_until
+from domino_api.matches.access import seat_name
+from domino_api.matches.table import Table, away_deadline, seat_present_until
 from domino_api.players.tile_backs import DEFAULT_TILE_BACK
 
 COMPUTER_NAMES = {"plain": "Plain", "planner": "Planner", "random": "Random"}
@@ -33,7 +34,7 @@ def _seat_out(table: Table, base: dict[str, Any], now: datetime) -> dict[str, An
     if row.type == "bot":
         name: str | None = COMPUTER_NAMES.get(row.strategy or "", "Computer")
     else:
-        name = table.names.get(row.player_id) if row.player_id else None
+        name = seat_name(table, row)
     tile_back = table.tile_backs.get(row.player_id or "", DEFAULT_TILE_BACK)
     return {
         **base,
@@ -42,6 +43,8 @@ def _seat_out(table: Table, base: dict[str, Any], now: datetime) -> dict[str, An
         "strategy": row.strategy,
         "connected": connected,
         "away_since": away_since,
+        # When this seat forfeits if it is not seen again (None: the away rule does not apply).
+        "away_deadline": iso(away_deadline(table, row.seat)) if row.type == "human" else None,
         "autopilot": row.autopilot,
         "forfeited": row.forfeited or bool(base.get("forfeited")),
         "ready": row.ready,
@@ -61,7 +64,8 @@ def build_view(
     legal = [full_option(option) for option in core["legal"]] if seat is not None else []
     return {
         "id": match.id,
-        "code": match.code,
+        # The number joins the table: a spectator (no seat) never sees it (docs/API.md).
+        "code": match.code if my_seats else None,
         "status": core["status"],
         "ruleset": _shown_ruleset(table, core["ruleset"]),
         "seq": core["seq"],
@@ -78,6 +82,7 @@ def build_view(
         else {"seat": seat, "seats": my_seats, "hand": core["you_hand"]},
         "board": core["board"],
         "stock": core["stock"],
+        "stock_back": DEFAULT_TILE_BACK,  # the house mark always backs the boneyard
         "turn": turn,
         "legal": legal,
         "last_hand": core["last_hand"],

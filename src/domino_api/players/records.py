@@ -1,4 +1,9 @@
-"""Records (seed 003): best final score and widest winning margin per ruleset and opponent kind."""
+"""Records and leaderboards (seed 003), counted by one rule (docs/API.md, Leaderboards and records).
+
+What counts, in both: a match finished with a winner, at its preset's default target, for each
+human seat whose holder played it to the end. A finish's margin is its score minus the best other
+seat's score (negative for a loss), the same number on the board and in the records.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,6 @@ from sqlalchemy.dialects.postgresql import asyncpg as asyncpg_dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import engine
-from domino_api.errors import ValidationFailed
 from domino_api.store.models import Finish, Player, Record
 
 STRENGTH = {"random": 0, "plain": 1, "planner": 2}
@@ -120,6 +124,7 @@ def _statement_rows(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The parameters of the finishes insert and of the records upsert, in key order."""
     rows = sorted(rows, key=lambda r: (r["player_id"], r["ruleset"], r["opponent"]))
+    counted = [row for row in rows if row["default_target"]]  # the board's rule, in both
     records = [
         {
             "player_id": row["player_id"],
@@ -128,11 +133,11 @@ def _statement_rows(
             "best_score": row["score"],
             "best_score_at": row["finished_at"],
             "best_score_match_id": row["match_id"],
-            "best_margin": row["margin"] if row["won"] else None,
-            "best_margin_at": row["finished_at"] if row["won"] else None,
+            "best_margin": row["margin"],
+            "best_margin_at": row["finished_at"],
             "leaderboard_eligible": True,
         }
-        for row in rows
+        for row in counted
     ]
     return rows, records
 
@@ -172,7 +177,8 @@ async def records_of(session: AsyncSession, player_id: str) -> list[dict[str, An
 
 async def leaderboard(session: AsyncSession, ruleset: str, opponent: str) -> list[dict[str, Any]]:
     if ruleset not in engine.PRESETS:
-        raise ValidationFailed(f"Unknown ruleset {ruleset[:40]!r}.")
+        known = ", ".join(engine.PRESETS)
+        raise engine.UnknownRuleset(f"unknown ruleset {ruleset[:40]!r}; the presets are {known}")
     # Each player's best finish: highest score, then widest margin, then the earlier finish.
     best = (
         select(Finish)

@@ -7,7 +7,6 @@ from typing import Literal
 from fastapi import APIRouter, Query, Request
 
 from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, Db, client_address, limits_of
-from domino_api.errors import PROBLEM_RESPONSES
 from domino_api.matches.service import announce_tile_back
 from domino_api.players import records, service, tile_backs
 from domino_api.players.schemas import (
@@ -19,33 +18,52 @@ from domino_api.players.schemas import (
     RecordsOut,
     TileBack,
 )
+from domino_api.problems import AUTH, BODY, problems
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 
-router = APIRouter(prefix="/v1", tags=["players"], responses=PROBLEM_RESPONSES)
+router = APIRouter(prefix="/v1", tags=["players"])
 
 
-@router.post("/players", status_code=201, summary="Create a player (the token is shown once)")
+@router.post(
+    "/players",
+    status_code=201,
+    summary="Create a player (the token is shown once)",
+    responses=problems(*BODY, "rate_limited"),
+)
 async def create_player(
     body: PlayerCreate, request: Request, db: Db, clock: ClockDep
 ) -> PlayerCreated:
+    """Create a player with a name (1-32 characters). The answer holds the bearer token, shown this
+    once and stored only as a hash: send it as `Authorization: Bearer <token>`. Rate-limited per
+    client address.
+    """
     await limits_of(request).hit("create_player", client_address(request))
     async with transaction(db) as session:
         return PlayerCreated(**await service.create_player(session, clock, body.name))
 
 
-@router.get("/players/me", summary="Your profile")
+@router.get("/players/me", summary="Your profile", responses=problems(*AUTH))
 async def me(player: CurrentPlayer, db: Db) -> PlayerOut:
+    """The caller's profile: name, tile back, plan and match defaults."""
     # Read fresh: the auth cache may hold a profile an operator changed (`plan set`) a moment ago.
     async with transaction(db) as session:
         fresh = await players_repo.by_id(session, player.id)
     return PlayerOut(**service.profile(fresh or player))
 
 
-@router.patch("/players/me", summary="Change your name, tile back or match defaults")
+@router.patch(
+    "/players/me",
+    summary="Change your name, tile back or match defaults",
+    responses=problems(*BODY, *AUTH, "unknown_tile_back"),
+)
 async def patch_me(
     body: PlayerPatch, request: Request, player: CurrentPlayer, db: Db, core: CoreDep
 ) -> PlayerOut:
+    """Change the caller's name, tile back or match defaults (`settings`: defaults for matches the
+    caller creates, applied where the preset allows the override). A new tile back is announced
+    (`tile_back_changed`) in the caller's live matches.
+    """
     async with transaction(db) as session:
         fresh = await service.update_player(session, player, body)
         request.app.state.auth_cache.forget_player(player.id)
@@ -55,24 +73,42 @@ async def patch_me(
     return PlayerOut(**service.profile(fresh))
 
 
-@router.get("/tile-backs", summary="The tile-back catalog")
+@router.get("/tile-backs", summary="The tile-back catalog", responses=problems(*AUTH))
 async def list_tile_backs(_: CurrentPlayer) -> list[TileBack]:
+    """The tile-back catalogue; each entry's `image` is an SVG this server serves."""
     return [TileBack(**entry) for entry in tile_backs.catalog()]
 
 
-@router.get("/players/me/records", summary="Your best final score and widest margin per game")
+@router.get(
+    "/players/me/records",
+    summary="Your best final score and widest margin per game",
+    responses=problems(*AUTH),
+)
 async def my_records(player: CurrentPlayer, db: Db) -> RecordsOut:
+    """The caller's best final score and widest margin per (ruleset, opponent kind),
+    counting what the leaderboards count (docs/API.md, Leaderboards).
+    """
     async with transaction(db) as session:
         return RecordsOut(records=await records.records_of(session, player.id))
 
 
-@router.get("/leaderboards/{ruleset}", summary="Top 10 by best final score")
+@router.get(
+    "/leaderboards/{ruleset}",
+    summary="Top 10 by best final score",
+    responses=problems(*AUTH, "validation_error", "unknown_ruleset"),
+)
 async def leaderboard(
     ruleset: str,
     _: CurrentPlayer,
     db: Db,
-    opponent: Literal["plain", "planner", "human"] = Query("planner"),
+    opponent: Literal["plain", "planner", "human"] = Query(
+        "planner",
+        description="The opponent kind (default `planner`; the answer's `opponent` says which)",
+    ),
 ) -> LeaderboardOut:
+    """The top 10 players of a preset against one kind of opponent, by best final score
+    (docs/API.md, Leaderboards).
+    """
     async with transaction(db) as session:
         entries = await records.leaderboard(session, ruleset, opponent)
     return LeaderboardOut(ruleset=ruleset, opponent=opponent, entries=entries)

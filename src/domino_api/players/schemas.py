@@ -60,7 +60,9 @@ class RecordOut(BaseModel):
     opponent: Literal["plain", "planner", "human"]
     best_score: int
     best_score_at: str
-    best_margin: int | None
+    best_margin: int | None = Field(
+        description="The widest margin (score minus the best other seat's; negative for a loss)"
+    )
     best_margin_at: str | None
 
 
@@ -80,5 +82,5 @@ class LeaderboardRow(BaseModel):
 
 class LeaderboardOut(BaseModel):
     ruleset: str
-    opponent: str
+    opponent: Literal["plain", "planner", "human"] = Field(description="The board's opponent kind")
     entries: list[LeaderboardRow]

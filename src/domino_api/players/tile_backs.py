@@ -1,7 +1,12 @@
-"""The tile-back catalog (seed 000): the moon house mark plus public-domain space photographs."""
+"""The tile-back catalog (seed 000): the moon house mark and five space scenes.
+
+Every image is an SVG this project draws (data/tile-backs/), served by this server at
+`/static/tile-backs/<id>.svg` (routes.py mounts the folder), so a table renders offline.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 DEFAULT_TILE_BACK = "moon"
@@ -18,40 +23,42 @@ CATALOG: tuple[dict[str, Any], ...] = (
         "id": "apollo-8",
         "name": "Earthrise",
         "rarity": "epic",
-        "image": "https://upload.wikimedia.org/wikipedia/commons/a/a8/NASA-Apollo8-Dec24-Earthrise.jpg",
-        "credit": "NASA, Apollo 8 (William Anders), public domain",
+        "image": "/static/tile-backs/apollo-8.svg",
+        "credit": "domino-api drawing after NASA's Apollo 8 photograph (William Anders)",
     },
     {
         "id": "apollo-11",
         "name": "Tranquility Base",
         "rarity": "epic",
-        "image": "https://upload.wikimedia.org/wikipedia/commons/9/98/Aldrin_Apollo_11_original.jpg",
-        "credit": "NASA, Apollo 11 (Neil Armstrong), public domain",
+        "image": "/static/tile-backs/apollo-11.svg",
+        "credit": "domino-api drawing after NASA's Apollo 11 photographs",
     },
     {
         "id": "apollo-17",
         "name": "The Blue Marble",
         "rarity": "epic",
-        "image": "https://upload.wikimedia.org/wikipedia/commons/9/97/The_Earth_seen_from_Apollo_17.jpg",
-        "credit": "NASA, Apollo 17 crew, public domain",
+        "image": "/static/tile-backs/apollo-17.svg",
+        "credit": "domino-api drawing after NASA's Apollo 17 photograph",
     },
     {
         "id": "galileo-io",
         "name": "Io",
         "rarity": "legendary",
-        "image": "https://upload.wikimedia.org/wikipedia/commons/7/7b/Io_highest_resolution_true_color.jpg",
-        "credit": "NASA/JPL, Galileo spacecraft, public domain",
+        "image": "/static/tile-backs/galileo-io.svg",
+        "credit": "domino-api drawing after NASA/JPL's Galileo images",
     },
     {
         "id": "galileo-europa",
         "name": "Europa",
         "rarity": "legendary",
-        "image": "https://upload.wikimedia.org/wikipedia/commons/5/54/Europa-moon.jpg",
-        "credit": "NASA/JPL/DLR, Galileo spacecraft, public domain",
+        "image": "/static/tile-backs/galileo-europa.svg",
+        "credit": "domino-api drawing after NASA/JPL/DLR's Galileo images",
     },
 )
 
 IDS = frozenset(entry["id"] for entry in CATALOG)
+IMAGES = Path(__file__).resolve().parents[1] / "data" / "tile-backs"
+URL_PREFIX = "/static/tile-backs"
 
 
 def catalog() -> list[dict[str, Any]]:

@@ -7,7 +7,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from domino_api.errors import Problem
-from domino_api.matches.schemas import EndName, EventOut, TileIn, ViewOut
+from domino_api.matches.event_models import AnyEvent
+from domino_api.matches.schemas import EndName, TileIn, ViewOut
 
 # A client's own id for a request, echoed in its ack or error.
 ClientId = Annotated[str, Field(min_length=1, max_length=64)] | int
@@ -48,6 +49,15 @@ class MoveMessage(ClientMessage):
     end: EndName | None = None
     seq: int = Field(ge=0, le=2**31 - 1)
     seat: SeatField = None
+
+
+class StartMessage(ClientMessage):
+    """Host: cut and deal hand 1; the same body as POST /v1/matches/{id}/start."""
+
+    type: Literal["start"]
+    id: ClientId
+    cut: str | None = Field(default=None, max_length=64)
+    fill_with_bots: bool = False
 
 
 class NextHandMessage(ClientMessage):
@@ -91,6 +101,7 @@ class PingMessage(ClientMessage):
 AnyClientMessage = Annotated[
     AuthMessage
     | MoveMessage
+    | StartMessage
     | NextHandMessage
     | ReadyMessage
     | ResignMessage
@@ -100,11 +111,22 @@ AnyClientMessage = Annotated[
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGES: TypeAdapter[Any] = TypeAdapter(AnyClientMessage)
-CLIENT_TYPES = ("auth", "move", "next_hand", "ready", "resign", "rematch", "message", "ping")
+CLIENT_TYPES = (
+    "auth",
+    "move",
+    "start",
+    "next_hand",
+    "ready",
+    "resign",
+    "rematch",
+    "message",
+    "ping",
+)
 
 
 class SnapshotMessage(BaseModel):
-    """First message without `after`: the viewing seat's view."""
+    """First message on every connection: the viewing seat's view as it is now (with `after=N`
+    the events after N follow; those up to the view's seq are already reflected in it)."""
 
     type: Literal["snapshot"]
     view: ViewOut
@@ -114,7 +136,7 @@ class EventMessage(BaseModel):
     """One event, filtered for the viewing seat, in seq order without gaps."""
 
     type: Literal["event"]
-    event: EventOut
+    event: AnyEvent
 
 
 class AckMessage(BaseModel):
@@ -156,6 +178,7 @@ SERVER_MESSAGES: dict[str, type[BaseModel]] = {
 CLIENT_MODELS: dict[str, type[BaseModel]] = {
     "auth": AuthMessage,
     "move": MoveMessage,
+    "start": StartMessage,
     "next_hand": NextHandMessage,
     "ready": ReadyMessage,
     "resign": ResignMessage,

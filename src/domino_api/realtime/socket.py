@@ -31,7 +31,7 @@ from domino_api.errors import (
     problem,
 )
 from domino_api.inputs import holds_nul
-from domino_api.matches import creation, hosting, pacing, presence, service
+from domino_api.matches import access, creation, hosting, pacing, presence, service
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.table import Table
 from domino_api.players.auth import hash_token, parse_bearer
@@ -72,7 +72,7 @@ def refusal(exc: Exception) -> Refused:
 
 @router.websocket("/matches/{match_id}/ws")
 async def match_socket(websocket: WebSocket, match_id: str) -> None:
-    """Snapshot (or events after `after`), then every event, for the viewing seat."""
+    """A snapshot, the events after `after` (if given), then every event, for the viewing seat."""
     await MatchSocket(websocket, match_id, realtime_of(websocket.app)).run()
 
 
@@ -166,7 +166,8 @@ class MatchSocket:
         player, core, lease = self.player, self.realtime.core, self.settings.presence_lease_s
         named = self.named_seat
 
-        def step(table: Table) -> tuple[list[int], int | None, dict[str, Any] | None, int]:
+        def step(table: Table) -> tuple[list[int], int | None, dict[str, Any], int, str | None]:
+            pending = access.watch_check(table, player)
             mine = table.seats_of(player.id)
             if named is not None and named not in mine:
                 raise NotYourSeat(f"Seat {named} is not yours; yours: {mine}.")
@@ -174,21 +175,21 @@ class MatchSocket:
                 raise StaleSeq(f"after={after} is beyond the match's seq {table.state.seq}.")
             viewer = named if named is not None or not mine else mine[0]
             presence.seat_connected(table, core.clock.now(), mine, lease)
-            view = None
-            if after is None:
-                view = hosting.shown_to(service.view_for(table, player, core, viewer))
-            return mine, viewer, view, table.state.seq if after is None else after
+            # A snapshot on every connection, resumes too: a client whose turn it already is
+            # learns its `legal` here, not from an event it has seen before.
+            view = hosting.shown_to(service.view_for(table, player, core, viewer))
+            return mine, viewer, view, table.state.seq if after is None else after, pending
 
         try:
-            mine, viewer, view, cursor = await core.run(
+            mine, viewer, view, cursor, pending = await core.run(
                 self.match_id, step, player_id=player.id, fresh=True
             )
+            await access.require_member_in(core.maker, pending, player.id)
         except (ServiceError, EngineError) as exc:
             raise refusal(exc) from exc
         self.my_seats = mine
         subscriber = SeatSubscriber(self.match_id, viewer, cursor, self.settings.ws_send_queue)
-        if view is not None:
-            subscriber.offer(dumps({"type": "snapshot", "view": view}))
+        subscriber.offer(dumps({"type": "snapshot", "view": view}))
         return subscriber
 
     # ------------------------------------------------------------ serving
@@ -287,7 +288,11 @@ class MatchSocket:
     async def _act(self, request: Any) -> int:
         assert self.player is not None
         player, core, match_id = self.player, self.realtime.core, self.match_id
-        seat = request.seat if request.seat is not None else self.named_seat
+        named = getattr(request, "seat", None)  # `start` names no seat: the host starts
+        seat = named if named is not None else self.named_seat
+        if isinstance(request, m.StartMessage):
+            cut, fill = request.cut, request.fill_with_bots
+            return int((await service.start(core, player, match_id, cut, fill))["seq"])
         if isinstance(request, m.MoveMessage):
             body = MoveBody.model_construct(
                 action=request.action,

@@ -67,6 +67,8 @@ class Match(Base):
     commitment: Mapped[str] = mapped_column(String(64))
     cut: Mapped[str | None] = mapped_column(String(64))
     solo: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The creator's options.spectators: players without a seat may watch (docs/API.md).
+    spectators: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
     # When something becomes due for this match (turn deadline, next hand, check-in,
     # abandonment): the cheap "timeouts first" check and the sweeper's index.
     turn_deadline: Mapped[datetime | None]
@@ -107,6 +109,9 @@ class Seat(Base):
     type: Mapped[str] = mapped_column(String(8))
     strategy: Mapped[str | None] = mapped_column(String(16))
     player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    # The name this seat goes by at this table (given at join, or a hot-seat seat's); None: the
+    # holder's profile name.
+    name: Mapped[str | None] = mapped_column(String(32))
     autopilot: Mapped[bool] = mapped_column(Boolean, default=False)
     forfeited: Mapped[bool] = mapped_column(Boolean, default=False)
     ready: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -7,19 +7,22 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query
 
 from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, Db, SettingsDep
-from domino_api.errors import PROBLEM_RESPONSES
+from domino_api.problems import AUTH, BODY, TOURNAMENT, problems
 from domino_api.store.db import transaction
 from domino_api.tournaments import service, views
 from domino_api.tournaments.schemas import TournamentCreate, TournamentEventsOut, TournamentOut
 
-router = APIRouter(prefix="/v1", tags=["tournaments"], responses=PROBLEM_RESPONSES)
+router = APIRouter(prefix="/v1", tags=["tournaments"])
 
 TournamentId = Annotated[str, Path(max_length=36, description="The tournament id")]
 
-PROBLEMS = PROBLEM_RESPONSES
 
-
-@router.post("/tournaments", status_code=201, summary="Create a tournament", responses=PROBLEMS)
+@router.post(
+    "/tournaments",
+    status_code=201,
+    summary="Create a tournament",
+    responses=problems(*BODY, *AUTH, "entrant_limit@422"),
+)
 async def create_tournament(
     body: TournamentCreate,
     player: CurrentPlayer,
@@ -27,26 +30,37 @@ async def create_tournament(
     clock: ClockDep,
     settings: SettingsDep,
 ) -> TournamentOut:
+    """Create a tournament; the caller is its host. The host's plan caps `max_entrants` (free 10,
+    club 20, corporate unlimited).
+    """
     async with transaction(db) as session:
         view = await service.create(session, clock, player, body, settings.check_in_s)
     return TournamentOut(**view)
 
 
-@router.get("/tournaments/{tournament_id}", summary="The tournament view", responses=PROBLEMS)
+@router.get(
+    "/tournaments/{tournament_id}",
+    summary="The tournament view",
+    responses=problems(*TOURNAMENT),
+)
 async def get_tournament(
     tournament_id: TournamentId, _: CurrentPlayer, db: Db, core: CoreDep
 ) -> TournamentOut:
+    """The tournament view: entrants, rounds and matches, standings and the champion."""
     await service.enforce_due(core, tournament_id)
     async with transaction(db) as session:
         return TournamentOut(**await views.get_view(session, tournament_id))
 
 
 @router.post(
-    "/tournaments/{tournament_id}/entrants", summary="Enter the tournament", responses=PROBLEMS
+    "/tournaments/{tournament_id}/entrants",
+    summary="Enter the tournament",
+    responses=problems(*TOURNAMENT, "tournament_started", "entrant_limit@409"),
 )
 async def enter(
     tournament_id: TournamentId, player: CurrentPlayer, db: Db, clock: ClockDep
 ) -> TournamentOut:
+    """Enter the tournament before it starts (entering again changes nothing)."""
     async with transaction(db) as session:
         return TournamentOut(**await service.enter(session, clock, player, tournament_id))
 
@@ -54,11 +68,12 @@ async def enter(
 @router.delete(
     "/tournaments/{tournament_id}/entrants/me",
     summary="Leave the tournament before it starts",
-    responses=PROBLEMS,
+    responses=problems(*TOURNAMENT, "tournament_started"),
 )
 async def leave(
     tournament_id: TournamentId, player: CurrentPlayer, db: Db, clock: ClockDep
 ) -> TournamentOut:
+    """Leave the tournament before it starts."""
     async with transaction(db) as session:
         return TournamentOut(**await service.leave(session, clock, player, tournament_id))
 
@@ -66,11 +81,14 @@ async def leave(
 @router.post(
     "/tournaments/{tournament_id}/start",
     summary="Host: shuffle with a recorded seed, assign byes, open round 1",
-    responses=PROBLEMS,
+    responses=problems(*TOURNAMENT, "not_host", "tournament_started"),
 )
 async def start(
     tournament_id: TournamentId, player: CurrentPlayer, db: Db, clock: ClockDep
 ) -> TournamentOut:
+    """Host only: shuffle the entrants with a recorded seed, assign byes and open round 1 (at least
+    2 entrants, else `422 validation_error`).
+    """
     async with transaction(db) as session:
         return TournamentOut(**await service.start(session, clock, player, tournament_id))
 
@@ -78,7 +96,7 @@ async def start(
 @router.get(
     "/tournaments/{tournament_id}/events",
     summary="The tournament's events after a seq (entrants, rounds, matches, results)",
-    responses=PROBLEMS,
+    responses=problems(*TOURNAMENT),
 )
 async def list_events(
     tournament_id: TournamentId,
@@ -89,6 +107,7 @@ async def list_events(
     ] = 0,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
 ) -> TournamentEventsOut:
+    """The tournament's events after `after`: entrants, rounds, matches and results."""
     async with transaction(db) as session:
         rows = await views.events(session, tournament_id, after, limit)
     return TournamentEventsOut.model_validate({"events": rows})

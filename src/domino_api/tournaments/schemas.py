@@ -24,12 +24,23 @@ class MatchFormat(Strict):
         return self
 
 
+class TurnClock(Strict):
+    """Each turn's allowance and the grace after it (docs/RULES.md section 10)."""
+
+    allowance_s: int = Field(default=180, ge=1, le=86_400)
+    grace_s: int = Field(default=120, ge=1, le=86_400)
+
+
 class TournamentCreate(Strict):
     name: TournamentName = Field(examples=["Friday cup"])
     format: Literal["single_elimination", "round_robin"]
     match: MatchFormat
     next_opener: Literal["winner_any", "alternate_any"] | None = None
     max_entrants: int = Field(ge=2, le=10_000, examples=[8])
+    clock: TurnClock = Field(
+        default_factory=TurnClock,
+        description="The turn clock of every match (default 180 s + 120 s grace)",
+    )
 
 
 class EntrantOut(BaseModel):
@@ -38,12 +49,28 @@ class EntrantOut(BaseModel):
     order: int | None
 
 
+class NextSlot(BaseModel):
+    """Where a bracket match's winner goes: slot (round, index), as player `side` (0 or 1)."""
+
+    round: int
+    index: int
+    side: Literal[0, 1]
+
+
 class RoundMatchOut(BaseModel):
     id: str
-    players: list[str]
+    round: int = Field(description="The bracket slot: its round (from 1) ...")
+    index: int = Field(description="... and its index within the round (from 0)")
+    next: NextSlot | None = Field(
+        description="The slot the winner goes to; null for the final and in round-robin"
+    )
+    players: list[str] = Field(description="The two player ids, in slot order")
+    names: list[str] = Field(description="Their names, in the same order")
     status: Literal["check_in", "playing", "finished", "cancelled"]
     winner: str | None
     reason: Literal["played", "forfeit", "no_show"] | None
+    points: list[int] = Field(description="Each player's final score (0 until decided)")
+    hands_won: list[int] = Field(description="Hands each player won (0 until decided)")
 
 
 class RoundOut(BaseModel):
@@ -60,6 +87,10 @@ class StandingOut(BaseModel):
     match_wins: int
     hand_diff: int
     point_diff: int
+    round_reached: int | None = Field(
+        description="Single elimination: the last round played in (one past the final for"
+        " the champion), which ranks first; null in round-robin"
+    )
 
 
 class TournamentOut(BaseModel):
@@ -68,6 +99,7 @@ class TournamentOut(BaseModel):
     status: Literal["open", "running", "finished", "cancelled"]
     format: Literal["single_elimination", "round_robin"]
     match: dict[str, int]
+    clock: TurnClock = Field(description="The turn clock of every match")
     next_opener: str | None
     max_entrants: int
     seed: str | None

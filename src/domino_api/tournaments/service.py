@@ -91,6 +91,7 @@ async def create(
     )
     if body.next_opener is not None:
         options["next_opener"] = body.next_opener
+    options["turn_clock"] = body.clock.model_dump()  # the host's clock for every match
     try:
         engine.make_ruleset(RULESET, options)
     except engine.BadOptions as exc:

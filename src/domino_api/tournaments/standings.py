@@ -24,6 +24,12 @@ difference, point difference and order (the head-to-head count is not recomputed
 subgroup). Equivalently, within a tie group entrants sort by the key
 ``(-h2h wins in the group, -hand_diff, -point_diff, order)``. A three-way cycle (A beats B,
 B beats C, C beats A) thus leaves everyone on one head-to-head win and falls to hand difference.
+
+Single elimination ranks by the round reached instead (``elimination_standings``): the champion
+first, then the final's loser, then the semi-finals' losers, and so on (a bye counts as reaching
+the next round); entrants out in the same round are ordered by hand difference, point
+difference and the seeded order. By match wins alone a first-round loser could rank above a
+second-round loser who had a bye (a bye is no match, so no win); the round reached decides.
 """
 
 from __future__ import annotations
@@ -32,7 +38,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["MatchRecord", "Standing", "standings"]
+from domino_api.tournaments.pairing import Bracket
+
+__all__ = ["MatchRecord", "Standing", "elimination_standings", "rounds_reached", "standings"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,46 @@ class Standing:
     match_wins: int
     hand_diff: int
     point_diff: int
+    round_reached: int | None = None  # single elimination: the last round played in, +1 to win
+
+
+def rounds_reached(bracket: Bracket) -> dict[str, int]:
+    """Each entrant's deepest round in ``bracket`` (a bye or a win takes it to the next round;
+    the champion's is one past the final)."""
+    reached: dict[str, int] = {}
+    for number, row in enumerate(bracket.rounds, start=1):
+        for slot in row:
+            for player in slot.players:
+                if player is not None:
+                    reached[player] = max(reached.get(player, 0), number)
+    if bracket.champion is not None:
+        reached[bracket.champion] = len(bracket.rounds) + 1
+    return reached
+
+
+def elimination_standings(
+    order: Sequence[str], records: Sequence[MatchRecord], reached: dict[str, int]
+) -> list[Standing]:
+    """Rank a single-elimination field by round reached, then hand and point difference, then
+    the seeded order; the totals are those of ``standings``."""
+    totals = {s.player_id: s for s in standings(order, records)}
+    position = {player: i for i, player in enumerate(order)}
+
+    def key(player: str) -> tuple[int, int, int, int]:
+        total = totals[player]
+        return (-reached.get(player, 1), -total.hand_diff, -total.point_diff, position[player])
+
+    return [
+        Standing(
+            player_id=player,
+            rank=rank,
+            match_wins=totals[player].match_wins,
+            hand_diff=totals[player].hand_diff,
+            point_diff=totals[player].point_diff,
+            round_reached=reached.get(player, 1),
+        )
+        for rank, player in enumerate(sorted(order, key=key), start=1)
+    ]
 
 
 def standings(order: Sequence[str], records: Sequence[MatchRecord]) -> list[Standing]:

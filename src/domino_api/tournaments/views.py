@@ -4,6 +4,7 @@ bracket recomputed from the seed and the recorded results (pure code of `pairing
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,6 +15,8 @@ from domino_api.store.models import Tournament, TournamentMatch
 from domino_api.tournaments import pairing, repo
 from domino_api.tournaments import standings as standings_mod
 
+# What a tournament created before the host could set the clock plays (the classic preset's).
+DEFAULT_CLOCK = {"allowance_s": 180, "grace_s": 120}
 MATCH_STATUS = {
     "waiting": "check_in",
     "playing": "playing",
@@ -92,6 +95,7 @@ async def build_view(session: AsyncSession, tournament: Tournament) -> dict[str,
         {"target": options["target"]} if "target" in options else {"best_of": options["best_of"]}
     )
     return {
+        "clock": options.get("turn_clock") or DEFAULT_CLOCK,
         "id": tournament.id,
         "name": tournament.name,
         "status": tournament.status,
@@ -105,31 +109,45 @@ async def build_view(session: AsyncSession, tournament: Tournament) -> dict[str,
             {"player_id": e.player_id, "name": names.get(e.player_id, ""), "order": e.order}
             for e in entrants
         ],
-        "rounds": _rounds(tournament, order, rows, statuses) if started else [],
-        "standings": [
-            {
-                "player_id": s.player_id,
-                "rank": s.rank,
-                "match_wins": s.match_wins,
-                "hand_diff": s.hand_diff,
-                "point_diff": s.point_diff,
-            }
-            for s in standings_mod.standings(order, records_of(rows))
-        ]
-        if started
-        else [],
+        "rounds": _rounds(tournament, order, rows, statuses, names) if started else [],
+        "standings": _standings(tournament, order, rows) if started else [],
         "champion": tournament.champion_id,
     }
 
 
-def _match_out(row: TournamentMatch, statuses: dict[str, str]) -> dict[str, Any]:
+def _standings(
+    tournament: Tournament, order: list[str], rows: list[TournamentMatch]
+) -> list[dict[str, Any]]:
+    """Round-robin by wins and tiebreaks; single elimination by the round reached."""
+    records = records_of(rows)
+    if tournament.format == "single_elimination":
+        reached = standings_mod.rounds_reached(rebuild_bracket(order, rows))
+        ranked = standings_mod.elimination_standings(order, records, reached)
+    else:
+        ranked = standings_mod.standings(order, records)
+    return [dataclasses.asdict(standing) for standing in ranked]
+
+
+def _match_out(
+    row: TournamentMatch, statuses: dict[str, str], names: dict[str, str], rounds: int | None
+) -> dict[str, Any]:
+    """A bracket slot's match; `rounds` (single elimination) says where its winner goes."""
     status = MATCH_STATUS.get(statuses.get(row.match_id, "waiting"), "check_in")
+    following = None
+    if rounds is not None and row.round < rounds:
+        following = {"round": row.round + 1, "index": row.index // 2, "side": row.index % 2}
     return {
         "id": row.match_id,
+        "round": row.round,
+        "index": row.index,
+        "next": following,
         "players": [row.player_a, row.player_b],
+        "names": [names.get(row.player_a, ""), names.get(row.player_b, "")],
         "status": status,
         "winner": row.winner,
         "reason": row.reason,
+        "points": [row.points_a, row.points_b],
+        "hands_won": [row.hands_a, row.hands_b],
     }
 
 
@@ -138,6 +156,7 @@ def _rounds(
     order: list[str],
     rows: list[TournamentMatch],
     statuses: dict[str, str],
+    names: dict[str, str],
 ) -> list[dict[str, Any]]:
     by_round: dict[int, list[TournamentMatch]] = {}
     for row in rows:
@@ -157,7 +176,9 @@ def _rounds(
                 {
                     "number": number,
                     "status": "complete" if done else "open",
-                    "matches": [_match_out(row, statuses) for row in matches],
+                    "matches": [
+                        _match_out(row, statuses, names, len(bracket.rounds)) for row in matches
+                    ],
                     "byes": byes,
                     "rests": [],
                 }
@@ -171,7 +192,7 @@ def _rounds(
             {
                 "number": number,
                 "status": "complete" if done else "open",
-                "matches": [_match_out(row, statuses) for row in matches],
+                "matches": [_match_out(row, statuses, names, None) for row in matches],
                 "byes": [],
                 "rests": list(schedule[number - 1].rests),
             }

@@ -1,0 +1,84 @@
+"""Who may look at a match, and by what name each seat goes (docs/API.md, "Who may look").
+
+A player seated at a match sees it from a seat. A player without a seat (a spectator) may watch
+the public view, the public copy of the events and the socket only when the table was created
+with `options.spectators: true`, or as the host or an entrant of the match's tournament; anyone
+else gets `403 not_seated`, so a match id alone opens nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import exists, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from domino_api.errors import NotSeated, OptionNotAllowed, ValidationFailed
+from domino_api.store.models import Player, Tournament, TournamentEntrant
+
+SEATED_ONLY = "You hold no seat at this match, and it is not open to spectators."
+
+
+def watch_check(table: Any, player: Player) -> str | None:
+    """What the table alone decides: pass (None), refuse (NotSeated), or the tournament whose
+    host and entrants may watch, for `require_member` to ask the database."""
+    if table.seats_of(player.id) or table.match.spectators:
+        return None
+    if table.match.tournament_id is None:
+        raise NotSeated(SEATED_ONLY)
+    return str(table.match.tournament_id)
+
+
+async def require_member(session: AsyncSession, tournament_id: str, player_id: str) -> None:
+    if not await _in_tournament(session, tournament_id, player_id):
+        raise NotSeated(SEATED_ONLY)
+
+
+async def require_member_in(
+    maker: async_sessionmaker[AsyncSession], tournament_id: str | None, player_id: str
+) -> None:
+    """`require_member` in a read of its own, when `watch_check` left the question open."""
+    if tournament_id is not None:
+        async with maker() as session:
+            await require_member(session, tournament_id, player_id)
+
+
+async def _in_tournament(session: AsyncSession, tournament_id: str, player_id: str) -> bool:
+    entrant = exists().where(
+        TournamentEntrant.tournament_id == tournament_id,
+        TournamentEntrant.player_id == player_id,
+    )
+    query = select(Tournament.id).where(
+        Tournament.id == tournament_id, or_(Tournament.host_player_id == player_id, entrant)
+    )
+    return (await session.execute(query)).first() is not None
+
+
+def seat_name(table: Any, row: Any) -> str | None:
+    """The name a human seat goes by at this table: its own, else its holder's profile name."""
+    if row.name:
+        return str(row.name)
+    return table.names.get(row.player_id) if row.player_id else None
+
+
+# What a solo table (no human opponent) never runs (seed 004): given for one, it is refused.
+SOLO_OFF = ("turn_clock", "away_forfeit_s")
+
+
+def table_options(options: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The preset's overrides, and the table's own option `spectators` taken out of them."""
+    given = dict(options)
+    spectators = given.pop("spectators", False)
+    if not isinstance(spectators, bool):
+        raise ValidationFailed("options.spectators: expected true or false.")
+    return given, spectators
+
+
+def refuse_solo_clocks(options: dict[str, Any], solo: bool) -> None:
+    """A clock the creator sets is honoured, or refused: never silently dropped."""
+    named = [key for key in SOLO_OFF if options.get(key) is not None]
+    if solo and named:
+        raise OptionNotAllowed(
+            f"options.{named[0]}: a table without a human opponent runs no clock or away rule"
+            " (docs/RULES.md section 3); seat a human opponent or leave it out."
+        )

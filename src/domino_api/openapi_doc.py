@@ -1,0 +1,50 @@
+"""The OpenAPI document's text around the routes: its description, and examples kept whole.
+
+FastAPI renders the document with `exclude_none`, which strips every `null` out of schema
+examples too, so ViewOut's example lost `end`, `outer`, `deadline`, ... and failed its own
+schema; `install` puts each model's examples back as the model declares them
+(tests/api/test_openapi_contract.py validates every example against its schema).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from pydantic import BaseModel
+
+DESCRIPTION = """\
+The contract frontends and bots build on; docs/API.md explains it in prose.
+
+* **Auth**: `POST /v1/players` answers a token; send it as `Authorization: Bearer <token>`
+  (the Authorize button). Every other `/v1` route needs it.
+* **Errors** are RFC 9457 problem documents with a stable `code`: each operation lists the codes
+  it can answer, and the `Problem` schema's `code` enum is the whole list (docs/API.md,
+  "Problem codes", gives each one's status and meaning).
+* **Events** (the events feed, move answers, the WebSocket): `data`'s shape is chosen by `type`;
+  see the `EventsOut` union. The WebSocket protocol is openapi/asyncapi.yaml.
+"""
+
+
+def _example_models() -> list[type[BaseModel]]:
+    from domino_api.errors import Problem
+    from domino_api.matches.schemas import MatchCreate, MoveBody, ViewOut
+
+    return [ViewOut, MatchCreate, MoveBody, Problem]
+
+
+def install(app: FastAPI) -> None:
+    """Make `app.openapi()` return the document with its models' examples intact."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = build()
+            schemas = document.get("components", {}).get("schemas", {})
+            for model in _example_models():
+                examples = model.model_json_schema().get("examples")
+                if model.__name__ in schemas and examples:
+                    schemas[model.__name__]["examples"] = examples
+        return app.openapi_schema or build()
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -1,0 +1,121 @@
+"""Every problem `code` the API answers with: its status and its meaning, in one list.
+
+The problem document's `code` is documented as this enum in openapi.json; each route lists only
+the codes it can answer (`problems(...)`), grouped by status; docs/API.md's catalogue is written
+from this list by `domino-api openapi`. tests/api/test_problem_codes.py checks that every error
+class of errors.py and engine/errors.py is here with the same status.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# code -> (statuses, meaning). A code with two statuses means the same thing in two contexts.
+CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
+    "bad_request": (
+        (400, 405),
+        "The body is not valid JSON (400), or the method is not allowed (405, with Allow).",
+    ),
+    "unauthenticated": ((401,), "No `Authorization: Bearer <token>`, or the token is not valid."),
+    "not_seated": (
+        (403,),
+        "The caller holds no seat at this match (and is not one of its spectators).",
+    ),
+    "not_host": ((403,), "Only the host (of the match or tournament) may do this."),
+    "not_your_seat": ((403,), "The `seat` named is not one of the caller's seats."),
+    "not_found": ((404,), "No such route."),
+    "match_not_found": ((404,), "No match has this id."),
+    "tournament_not_found": ((404,), "No tournament has this id."),
+    "player_not_found": ((404,), "No player has this id."),
+    "code_not_found": ((404,), "No match that is not over has this 4-digit number."),
+    "stale_seq": (
+        (409,),
+        "A game event came after the `seq` sent (or it is ahead of the match);"
+        " the problem's `seq` is the current one.",
+    ),
+    "not_your_turn": ((409,), "It is another seat's turn, or nobody's (the hand is over)."),
+    "illegal_move": ((409,), "The move is not among the seat's legal actions; `detail` says why."),
+    "match_over": (
+        (409,),
+        "The match is finished, abandoned or cancelled (a late move after a timeout too).",
+    ),
+    "match_not_started": ((409,), "The match has not started yet."),
+    "match_in_progress": (
+        (409,),
+        "The match has already started (start, join, check-in), or is not over yet (rematch).",
+    ),
+    "hand_in_progress": ((409,), "The current hand is still being played."),
+    "seats_empty": ((409,), "A human seat is still open; start with `fill_with_bots` or wait."),
+    "match_full": ((409,), "No free human seat."),
+    "seat_in_use": ((409,), "That seat's holder (same name) was seen in the last 30 s."),
+    "seat_forfeited": ((409,), "The seat has forfeited; it stays with the computer."),
+    "ledger_sealed": ((409,), "The ledger opens once the match is over."),
+    "entrant_limit": (
+        (409, 422),
+        "The tournament is full (409), or `max_entrants` is above the host's plan (422).",
+    ),
+    "tournament_started": (
+        (409,),
+        "The tournament has started: entries, leaving and start are closed.",
+    ),
+    "validation_error": (
+        (422,),
+        "A field has the wrong type, is unknown or out of range; `detail` names it.",
+    ),
+    "bad_options": ((422,), "The match options are not allowed for this preset."),
+    "bad_cut": ((422,), "The cut is not valid."),
+    "option_not_allowed": (
+        (422,),
+        "An option this table never applies, such as a clock for a table with no human opponent.",
+    ),
+    "unknown_ruleset": ((422,), "No preset has this name (see GET /v1/rulesets)."),
+    "unknown_tile_back": ((422,), "No tile back in the catalogue has this id."),
+    "payload_too_large": ((413,), "The request body is larger than the server reads."),
+    "rate_limited": ((429,), "Too many requests from this client; wait `Retry-After` seconds."),
+    "internal_error": ((500,), "A fault on the server's side (never an answer to bad input)."),
+    "match_busy": (
+        (503,),
+        "The match kept changing under this request (many at once); nothing was done: retry.",
+    ),
+}
+
+CODES = tuple(CATALOGUE)
+# Codes most routes share: a bearer token, then input (path, query, body) to validate.
+AUTH = ("unauthenticated",)
+INPUT = ("validation_error",)
+BODY = ("bad_request", "validation_error", "payload_too_large")
+MATCH = ("unauthenticated", "validation_error", "match_not_found", "match_busy")
+TOURNAMENT = ("unauthenticated", "validation_error", "tournament_not_found")
+
+
+def problems(*codes: str) -> dict[int | str, dict[str, Any]]:
+    """The `responses=` of a route that answers these codes: one entry per status."""
+    by_status: dict[int, list[str]] = {}
+    for entry in dict.fromkeys(codes):
+        # "code@status" names one of a code's statuses (entrant_limit is 409 or 422).
+        code, _, only = entry.partition("@")
+        statuses = CATALOGUE[code][0]  # a KeyError here is a code missing from the catalogue
+        for status in (int(only),) if only else statuses:
+            if status != 405:
+                by_status.setdefault(status, []).append(code)
+    return {status: _response(by_status[status], status) for status in sorted(by_status)}
+
+
+def _response(codes: list[str], status: int) -> dict[str, Any]:
+    from domino_api.errors import Problem  # errors.py imports CODES from here
+
+    lines = [f"`{code}`: {CATALOGUE[code][1]}" for code in codes]
+    schema = {"$ref": "#/components/schemas/Problem"}
+    return {
+        "description": "\n\n".join(lines),
+        "model": Problem,  # puts Problem in components.schemas
+        "content": {"application/problem+json": {"schema": schema}},
+    }
+
+
+def catalogue_markdown() -> str:
+    """The catalogue as a Markdown table (docs/API.md carries it)."""
+    rows = ["| code | status | meaning |", "|---|---|---|"]
+    for code, (statuses, meaning) in CATALOGUE.items():
+        rows.append(f"| `{code}` | {', '.join(map(str, statuses))} | {meaning} |")
+    return "\n".join(rows)

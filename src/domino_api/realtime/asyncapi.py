@@ -1,0 +1,73 @@
+"""openapi/asyncapi.yaml's schemas, generated from the pydantic models the service speaks.
+
+The channels, operations and messages of asyncapi.yaml are written by hand; its
+`components.schemas` (every event type, the view, the problem document) are written by
+`domino-api openapi` from matches/event_models.py, matches/schemas.py and errors.py, so the
+socket's document cannot drift from the REST one (`domino-api openapi --check` fails if it has).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from domino_api.errors import Problem
+from domino_api.matches.event_models import AnyEvent
+from domino_api.matches.schemas import ViewOut
+
+ASYNCAPI_PATH = Path("openapi/asyncapi.yaml")
+# Schemas written by hand in asyncapi.yaml (the client messages' small parts); kept as they are.
+HAND_WRITTEN = ("ClientId", "Seat", "Tile")
+HEADER = (
+    "# The WebSocket protocol. Written by hand except components.schemas past the first three,\n"
+    "# which `domino-api openapi` generates from the pydantic models (do not edit those).\n"
+)
+
+
+class _Published(BaseModel):
+    event: AnyEvent
+    view: ViewOut
+    problem: Problem
+
+
+def generated_schemas() -> dict[str, Any]:
+    """Event (the union by `type`), each event and data model, ViewOut and Problem."""
+    schema = _Published.model_json_schema(ref_template="#/components/schemas/{model}")
+    defs: dict[str, Any] = schema["$defs"]
+    event = dict(schema["properties"]["event"])
+    # AsyncAPI's discriminator is the property's name (OpenAPI's is an object with a mapping).
+    event["discriminator"] = "type"
+    event["description"] = "An event: `data`'s shape is chosen by `type`."
+    return {"Event": event, **dict(sorted(defs.items()))}
+
+
+def render(text: str) -> str:
+    """asyncapi.yaml's text with its generated schemas brought up to date."""
+    import yaml
+
+    document = yaml.safe_load(text)
+    schemas = document["components"]["schemas"]
+    kept = {name: schemas[name] for name in HAND_WRITTEN}
+    document["components"]["schemas"] = {**kept, **generated_schemas()}
+    return HEADER + yaml.dump(
+        document, Dumper=_Dumper, sort_keys=False, width=100, allow_unicode=True
+    )
+
+
+def _block_strings() -> type:
+    import yaml
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    def text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+        style = "|" if "\n" in value else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    Dumper.add_representer(str, text)
+    return Dumper
+
+
+_Dumper: Any = _block_strings()

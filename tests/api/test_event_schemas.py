@@ -1,0 +1,128 @@
+"""Every event the engine makes, each seat's copy and a spectator's, against the event models.
+
+Matches of every preset (and every seat count a preset allows) are played by computers to
+their end, some cut short by a forfeit or an abandonment; every event of every transition is
+validated, as JSON, in the copy each seat and a spectator receive, against the union of
+matches/event_models.py and against the JSON schema openapi/asyncapi.yaml publishes.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from domino_api.engine import (
+    PRESETS,
+    Abandon,
+    Forfeit,
+    MatchState,
+    NextHand,
+    Start,
+    apply,
+    make_ruleset,
+    new_match,
+    ruleset_catalog,
+    seat_view,
+)
+from domino_api.matches.event_models import EVENT, EVENT_MODELS
+from domino_api.simulate import load_strategy, match_secret
+
+AT = "2026-12-01T12:00:00Z"
+ASYNCAPI = Path(__file__).resolve().parents[2] / "openapi" / "asyncapi.yaml"
+# Events only the service makes (joins, presence, chat, ...): tests/realtime checks them.
+SERVICE_ONLY = {
+    "seat_joined",
+    "seat_connected",
+    "seat_disconnected",
+    "autopilot_on",
+    "autopilot_off",
+    "message",
+    "ready",
+    "rematch_offered",
+    "rematch_created",
+    "tile_back_changed",
+}
+
+
+def _seat_counts(name: str) -> list[int]:
+    entry = next(r for r in ruleset_catalog() if r["name"] == name)
+    return list(entry["overrides"].get("players", [entry["players"]]))
+
+
+def _play(name: str, players: int, index: int, cut_short: str | None) -> list[Any]:
+    """Every event of one computer match; `cut_short` ends it early by forfeit or abandon."""
+    options: dict[str, object] = {"target": 60}
+    if players != PRESETS[name].players:
+        options["players"] = players
+    rules = make_ruleset(name, options)
+    rng = random.Random(index)
+    strategy = load_strategy("plain" if index % 2 else "random")
+    state: MatchState = new_match(rules, match_secret(15, index))
+    transition = apply(state, None, Start(f"schema-{index}"))
+    events = list(transition.events)
+    state = transition.state
+    moves = 0
+    while state.status in ("playing", "hand_over"):
+        if cut_short and moves == 12:
+            action = Forfeit(1, "resign") if cut_short == "forfeit" else Abandon("abandoned")
+            transition = apply(state, None, action)
+        elif state.status == "hand_over":
+            transition = apply(state, None, NextHand())
+        else:
+            seat = state.turn
+            assert seat is not None
+            action, _ = strategy.choose(seat_view(state, seat), rng)
+            transition = apply(state, seat, action)
+        events.extend(transition.events)
+        state = transition.state
+        moves += 1
+    return events
+
+
+def _asyncapi_validator() -> jsonschema.protocols.Validator:
+    document = yaml.safe_load(ASYNCAPI.read_text())
+    schema = {"$ref": "#/components/schemas/Event", "components": document["components"]}
+    return jsonschema.Draft202012Validator(schema)
+
+
+def test_every_engine_event_of_every_preset_fits_its_schema() -> None:
+    validator = _asyncapi_validator()
+    counts: Counter[str] = Counter()
+    copies = 0
+    index = 0
+    for name in PRESETS:
+        for players in _seat_counts(name):
+            for cut_short in (None, None, "forfeit", "abandon"):
+                index += 1
+                for event in _play(name, players, index, cut_short):
+                    counts[event.type] += 1
+                    for seat in (None, *range(players)):
+                        copy = json.loads(json.dumps({**event.for_seat(seat), "at": AT}))
+                        model = EVENT.validate_json(json.dumps(copy))
+                        assert type(model) is EVENT_MODELS[event.type]
+                        validator.validate(copy)
+                        copies += 1
+    print(f"\nengine events: {sum(counts.values())} events, {copies} copies, {dict(counts)}")
+    assert set(counts) == set(EVENT_MODELS) - SERVICE_ONLY
+    assert copies > 10_000
+
+
+def test_private_parts_are_optional_and_typed() -> None:
+    turn = {"seq": 3, "type": "turn", "at": AT, "data": {"seat": 0, "deadline": None}}
+    turn["data"]["must_cover"] = None
+    EVENT.validate_python(turn)
+    turn["data"]["legal"] = [{"action": "play", "tile": [1, 2], "end": "left", "points": 0}]
+    EVENT.validate_python(turn)
+    bad = {**turn, "data": {**turn["data"], "stray": 1}}
+    try:
+        EVENT.validate_python(bad)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("an unknown field must be refused")

@@ -1,0 +1,122 @@
+"""openapi.json as a frontend reads it: descriptions, honest error lists, one problem-code
+enum, the bearer scheme, examples that fit their schemas, and /docs served without a network."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonschema
+
+from domino_api import engine, errors
+from domino_api.api import create_app
+from domino_api.matches.event_models import EVENT_MODELS
+from domino_api.matches.schemas import VIEW_EXAMPLE, ViewOut
+from domino_api.problems import CATALOGUE, CODES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _document() -> dict[str, Any]:
+    return create_app().openapi()
+
+
+def _operations(document: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (method, path, operation)
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+    ]
+
+
+def _subclasses(base: type) -> list[type]:
+    out = []
+    for cls in base.__subclasses__():
+        out += [cls, *_subclasses(cls)]
+    return out
+
+
+def test_every_operation_has_a_summary_and_a_description() -> None:
+    for method, path, operation in _operations(_document()):
+        assert operation.get("summary"), (method, path)
+        assert len(operation.get("description", "")) > 30, (method, path)
+
+
+def test_error_responses_are_problems_with_their_codes_named() -> None:
+    document = _document()
+    assert "HTTPValidationError" not in document["components"]["schemas"]
+    for method, path, operation in _operations(document):
+        for status, response in operation["responses"].items():
+            if status[0] not in "45" or not path.startswith("/v1"):
+                continue
+            content = response["content"]["application/problem+json"]
+            assert content["schema"] == {"$ref": "#/components/schemas/Problem"}
+            named = [c for c in CODES if f"`{c}`" in response["description"]]
+            assert named, (method, path, status)
+            assert all(int(status) in CATALOGUE[c][0] for c in named), (method, path, status)
+
+
+def test_a_route_lists_only_what_it_can_answer() -> None:
+    paths = _document()["paths"]
+    assert set(paths["/v1/rulesets"]["get"]["responses"]) == {"200", "401"}
+    assert "409" not in paths["/v1/matches/{match_id}"]["get"]["responses"]
+    moves = paths["/v1/matches/{match_id}/moves"]["post"]["responses"]
+    assert "`stale_seq`" in moves["409"]["description"]
+
+
+def test_every_error_class_is_in_the_catalogue_with_its_status() -> None:
+    classes = _subclasses(errors.ServiceError) + _subclasses(engine.EngineError)
+    assert len(classes) > 30
+    for cls in classes:
+        assert cls.code in CATALOGUE, cls
+        assert cls.status in CATALOGUE[cls.code][0], cls
+
+
+def test_the_problem_code_is_a_documented_enum() -> None:
+    problem = _document()["components"]["schemas"]["Problem"]
+    assert problem["properties"]["code"]["enum"] == list(CODES)
+
+
+def test_every_v1_operation_but_sign_up_needs_the_bearer_token() -> None:
+    document = _document()
+    assert document["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+    for method, path, operation in _operations(document):
+        needs = path.startswith("/v1") and (method, path) != ("post", "/v1/players")
+        assert (operation.get("security") == [{"HTTPBearer": []}]) == needs, (method, path)
+
+
+def test_every_example_validates_against_its_own_schema() -> None:
+    document = _document()
+    schemas = document["components"]["schemas"]
+    checked = 0
+    for name, schema in schemas.items():
+        for example in schema.get("examples", []):
+            root = {"$ref": f"#/components/schemas/{name}", "components": document["components"]}
+            jsonschema.Draft202012Validator(root).validate(example)
+            checked += 1
+    assert checked >= 5
+    ViewOut.model_validate(VIEW_EXAMPLE)
+
+
+def test_the_event_union_is_in_the_document() -> None:
+    schemas = _document()["components"]["schemas"]
+    events = schemas["EventsOut"]["properties"]["events"]["items"]
+    assert events["discriminator"]["propertyName"] == "type"
+    assert set(events["discriminator"]["mapping"]) == set(EVENT_MODELS)
+
+
+def test_the_committed_documents_are_current() -> None:
+    committed = json.loads((ROOT / "openapi" / "openapi.json").read_text())
+    assert committed == json.loads(json.dumps(_document(), sort_keys=True))
+
+
+async def test_docs_load_every_asset_from_this_server(client: httpx.AsyncClient) -> None:
+    page = await client.get("/docs")
+    assert page.status_code == 200
+    assert "https://" not in page.text and "http://" not in page.text
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css"):
+        assert f"/static-offline-docs/{asset}" in page.text
+        served = await client.get(f"/static-offline-docs/{asset}")
+        assert served.status_code == 200 and len(served.content) > 10_000

@@ -1,0 +1,122 @@
+"""Every socket message of a played match against realtime/messages.py and asyncapi.yaml.
+
+Two seats watch a whole match over the socket while it is played, talked over, handed to the
+computer and back, re-skinned (a tile back change) and rematched; every message either socket
+receives (keepalives, pongs, errors included) is validated against its pydantic model and
+against the payload schema openapi/asyncapi.yaml publishes for it, events by their `type`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonschema
+import yaml
+
+from domino_api.realtime import messages as m
+from tests.realtime.wsclient import OVER, Socket, rest_step, start, two_seat_match
+from tests.support.servers import ServerProcess
+
+ASYNCAPI = Path(__file__).resolve().parents[2] / "openapi" / "asyncapi.yaml"
+
+
+class RecordingSocket(Socket):
+    """A Socket that keeps every message it receives, keepalives included."""
+
+    received: list[dict[str, Any]]
+
+    async def recv(self, timeout: float = 5.0, keepalive: bool = False) -> dict[str, Any]:
+        while True:
+            raw = await asyncio.wait_for(self.connection.recv(), timeout)
+            message: dict[str, Any] = json.loads(raw)
+            self.received.append(message)
+            if message["type"] == "keepalive" and not keepalive:
+                continue
+            return message
+
+
+async def _recording(ws_url: str, match_id: str, token: str) -> RecordingSocket:
+    socket = await RecordingSocket.open(ws_url, match_id, token)
+    assert isinstance(socket, RecordingSocket)
+    socket.received = []
+    return socket
+
+
+def _validators() -> dict[str, jsonschema.protocols.Validator]:
+    components = yaml.safe_load(ASYNCAPI.read_text())["components"]
+    return {
+        name: jsonschema.Draft202012Validator(
+            {"$ref": f"#/components/messages/{name}/payload", "components": components}
+        )
+        for name in m.SERVER_MESSAGES
+    }
+
+
+async def _play_talk_and_rematch(
+    http: httpx.AsyncClient, match_id: str, holders: dict[int, dict[str, Any]], socket: Socket
+) -> None:
+    ana, bob = holders[0], holders[1]
+    answer = await socket.request({"type": "message", "text": "good luck"})
+    assert answer["type"] == "ack", answer
+    assert (await socket.request({"type": "move", "action": "pass", "seq": 0}))["type"] == "error"
+    await socket.send("not json")
+    await socket.send({"type": "ping", "id": 7})
+    backs = (await http.get("/v1/tile-backs", headers=ana["headers"])).json()
+    other = next(b["id"] for b in backs if b["id"] != ana["tile_back"])
+    r = await http.patch("/v1/players/me", json={"tile_back": other}, headers=ana["headers"])
+    assert r.status_code == 200, r.text
+    # The host hands only a disconnected holder's seat to the computer: her own, here.
+    seat_path = f"/v1/matches/{match_id}/seats/0/autopilot"
+    assert (await http.put(seat_path, headers=ana["headers"])).status_code == 200
+    assert (await http.delete(seat_path, headers=ana["headers"])).status_code == 200
+    status = "playing"
+    for _ in range(3000):
+        status = await rest_step(http, match_id, holders)
+        if status in OVER:
+            break
+    assert status == "finished"
+    for player in (ana, bob):
+        r = await http.post(f"/v1/matches/{match_id}/rematch", headers=player["headers"], json={})
+        assert r.status_code == 200, r.text
+
+
+async def test_every_socket_message_of_a_played_match_fits_its_schema(
+    servers: list[ServerProcess],
+) -> None:
+    a, _ = servers
+    async with httpx.AsyncClient(base_url=a.base_url) as http:
+        ana, bob, created = await two_seat_match(http, ruleset="all-fives", target=30)
+        match_id = created["id"]
+        holders = {0: ana, 1: bob}
+        sockets = [await _recording(a.ws_url, match_id, p["token"]) for p in (ana, bob)]
+        for socket in sockets:  # subscribed once its snapshot is here: then the start follows
+            assert (await socket.recv())["type"] == "snapshot"
+        await start(http, ana, match_id)
+        await _play_talk_and_rematch(http, match_id, holders, sockets[0])
+        final = (await http.get(f"/v1/matches/{match_id}", headers=ana["headers"])).json()
+        for socket in sockets:
+            await socket.events_until(final["seq"])
+            await socket.recv(timeout=10.0, keepalive=True)  # one keepalive at least
+            await socket.close()
+    validators = _validators()
+    kinds: Counter[str] = Counter()
+    events: Counter[str] = Counter()
+    for socket in sockets:
+        assert socket.received[0]["type"] == "snapshot"
+        for message in socket.received:
+            kind = message["type"]
+            m.SERVER_MESSAGES[kind].model_validate(message)
+            validators[kind].validate(message)
+            kinds[kind] += 1
+            if kind == "event":
+                events[message["event"]["type"]] += 1
+    print(f"\nsocket messages: {sum(kinds.values())} {dict(kinds)}; events {dict(events)}")
+    assert set(kinds) == set(m.SERVER_MESSAGES)
+    wanted = {"seat_connected", "match_started", "message", "autopilot_on", "autopilot_off"}
+    wanted |= {"tile_back_changed", "rematch_offered", "rematch_created", "match_ended"}
+    assert wanted <= set(events)
