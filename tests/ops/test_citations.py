@@ -11,19 +11,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("src/", "openapi/", "docs/", "README.md")
 CITATION = re.compile(r"(?<![\w./-])[\w./-]*\w\.md\b")
 
-# Files owned by the write core's rewrite (issue 17, branch `core`), which fixes its own
-# citations of the old spec's API.md (pointing them at docs/API.md, which the contract work
-# adds): path -> how many such citations it may still have until both have landed. Only
-# citations of API.md are excused, and never more of them than listed.
-PENDING_CORE: dict[str, int] = {
-    "src/domino_api/jobs/sweeper.py": 1,
-    "src/domino_api/matches/table.py": 2,
-    "src/domino_api/matches/timeouts.py": 1,
-    "src/domino_api/matches/views.py": 1,
-    "src/domino_api/store/models.py": 1,
-    "src/domino_api/tournaments/service.py": 1,
-}
-
 
 def scanned_files() -> list[str]:
     listed = subprocess.run(
@@ -61,9 +48,4 @@ def test_the_scan_sees_the_files_and_their_citations() -> None:
 
 
 def test_every_cited_markdown_file_exists() -> None:
-    missing = unresolved()
-    others = {p: c for p, c in missing.items() if p not in PENDING_CORE}
-    assert others == {}, "cited *.md files that are not in the repository"
-    for path, cited in missing.items():
-        assert len(cited) <= PENDING_CORE[path], (path, cited)
-        assert all(Path(c).name == "API.md" for c in cited), (path, cited)
+    assert unresolved() == {}, "cited *.md files that are not in the repository"
