@@ -1,0 +1,73 @@
+"""Solo tables in the browser: a whole All Fives match against Planner by clicking, and moves
+by keyboard alone."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from playwright.sync_api import expect
+
+from tests.web.conftest import Player
+from tests.web.helpers import play_until_over, sign_in, start_solo
+
+
+def test_all_fives_against_planner_played_by_clicking_to_its_end(
+    players: Callable[..., Player],
+) -> None:
+    ana = players()
+    page = ana.open("solo")
+    sign_in(page, "Ana")
+    start_solo(page, "all-fives", "planner", cut="full moon")
+    expect(page.locator(".table-top h2")).to_have_text("All Fives to 150")
+    ana.shot("all-fives-start")
+
+    actions = play_until_over(page)
+
+    assert actions.count("play") >= 10, actions
+    expect(page.locator("#status")).to_contain_text(re.compile(r"wins the match \(target\)"))
+    scores = [int(page.locator(f"[data-testid=score-{seat}]").inner_text()) for seat in (0, 1)]
+    assert max(scores) >= 150, scores
+    # Points are shown to everyone as they happen: the table log lists every score.
+    expect(page.locator(".log li", has_text="+").first).to_be_visible()
+    ana.shot("all-fives-over")
+
+
+def test_moves_by_keyboard_alone(players: Callable[..., Player]) -> None:
+    ben = players()
+    page = ben.open("solo")
+    sign_in(page, "Ben")
+    start_solo(page, "draw", "plain", cut="keys")
+    keyboard = page.keyboard
+    # From the top of the page, Tab reaches the hand (one tab stop for the whole row).
+    page.locator("body").focus()
+    for _ in range(40):
+        keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('tile')"):
+            break
+    expect(page.locator(".hand .tile:focus")).to_have_count(1)
+
+    played = 0
+    while played < 3:
+        expect(page.locator(".table-page[aria-busy=true]")).to_have_count(0)
+        expect(page.locator(".hand .tile:focus, .controls-box button:focus")).to_have_count(1)
+        if page.locator(".hand .tile.playable").count() == 0:
+            # Nothing fits: Tab on to Draw (or Pass) and press Enter.
+            while not page.evaluate("/^(Draw|Pass)/.test(document.activeElement.textContent)"):
+                keyboard.press("Tab")
+            keyboard.press("Enter")
+            continue
+        while not page.evaluate("document.activeElement.classList.contains('playable')"):
+            keyboard.press("ArrowRight")
+        keyboard.press("Enter")
+        expect(page.locator(".end-target.glow:focus")).to_have_count(1)
+        if played == 0:  # Escape drops the choice and gives the focus back to the hand
+            keyboard.press("Escape")
+            expect(page.locator(".hand .tile[aria-pressed=true]")).to_have_count(0)
+            expect(page.locator(".hand .tile.playable:focus")).to_have_count(1)
+            keyboard.press("Enter")
+        before = page.locator(".board .placed").count()
+        keyboard.press("Enter")
+        played += 1
+        expect(page.locator(".board .placed")).not_to_have_count(before)
+    ben.shot("keyboard")
