@@ -41,7 +41,7 @@ function top(view, table) {
   const mine = view.you ? view.seats[table.viewSeat ?? view.you.seat] : null;
   const goal = view.ruleset.best_of ? `best of ${view.ruleset.best_of}` : `to ${view.ruleset.target}`;
   return [
-    el("h2", { tabindex: "-1" }, `${presetName(view.ruleset.name)} ${goal}`),
+    el("h2", { tabindex: "-1" }, presetName(view.ruleset.name).endsWith(goal) ? presetName(view.ruleset.name) : `${presetName(view.ruleset.name)} ${goal}`),
     view.code ? el("p", { class: "code" }, "Game number ", el("strong", { "data-testid": "code" }, view.code)) : null,
     view.hand_number ? el("p", {}, `Hand ${view.hand_number}`) : null,
     el("p", { class: "boneyard", "aria-label": `Boneyard: ${view.stock} tiles` }, backImg(view.boneyard_tile_back || view.stock_tile_back || "moon", false), ` ${view.stock}`),
@@ -66,7 +66,8 @@ function resultSummary(view) {
 
 export function statusLine(view, table) {
   const box = el("p", { class: "status", id: "status", role: "status" });
-  if (view.status === "waiting") box.append("Waiting for the host to deal.");
+  if (view.status === "waiting" && view.tournament) box.append("Check-in: the match starts when both players are ready.");
+  else if (view.status === "waiting") box.append("Waiting for the host to deal.");
   else if (view.status === "hand_over") box.append(handSummary(view));
   else if (OVER.has(view.status)) box.append(resultSummary(view));
   else if (table.hidden) box.append("Hand-over: the next player reveals their hand.");

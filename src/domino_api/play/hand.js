@@ -68,7 +68,8 @@ export function endTarget(view, ctx, end) {
     return end === null ? null : { label: String(pips), aria: `${end} end shows ${pips}` };
   }
   const where = end === null ? "to open the hand" : `on the ${end} end (${pips})`;
-  const points = play.points ? `+${play.points}` : end === null ? "Play here" : `${pips}`;
+  const scoring = view.ruleset.play_scoring === "fives";
+  const points = scoring ? `+${play.points || 0}` : end === null ? "Play here" : `${pips}`;
   return {
     glow: true,
     label: points,

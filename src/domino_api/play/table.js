@@ -9,10 +9,18 @@ import { renderSeats } from "./seats.js";
 import { TableSocket } from "./socket.js";
 import { chime } from "./sound.js";
 import { controls, statusLine } from "./controls.js";
-import { announce, clear, countdown, el, showError } from "./ui.js";
+import { announce, clear, countdown, el, seatName, showError } from "./ui.js";
 
 const PRESENCE = new Set(["seat_connected", "seat_disconnected"]);
 const QUIET = new Set(["message", "tile_back_changed", ...PRESENCE]);
+
+/** Seats held by one person (hot-seat) share a name: tell them apart by their number. */
+function nameSeats(view) {
+  const names = view.seats.map((s) => s.name);
+  for (const seat of view.seats) {
+    if (seat.name && names.filter((n) => n === seat.name).length > 1) seat.name = `${seat.name} (seat ${seat.seat + 1})`;
+  }
+}
 
 class Table {
   constructor(root, matchId) {
@@ -62,6 +70,7 @@ class Table {
   setView(view) {
     if (this.view && view.seq < this.view.seq && view.you?.seat === this.view.you?.seat) return;
     this.view = view;
+    nameSeats(view);
     this.offset = Date.parse(view.now) - Date.now();
     if (this.viewSeat === null) this.viewSeat = view.you?.seat ?? null;
     const turn = view.turn?.seat;
@@ -252,7 +261,7 @@ class Table {
     if (this.hidden) {
       const seat = this.view.seats[this.handoverTo];
       this.parts.hand.append(el("div", { class: "reveal", role: "dialog", "aria-label": "Hand over the device" },
-        el("p", {}, `Pass the device to ${seat.name || `Seat ${seat.seat + 1}`} (seat ${seat.seat + 1}).`),
+        el("p", {}, `Pass the device to ${seatName(seat)}.`),
         el("button", { type: "button", class: "primary", onclick: () => this.viewAs(this.handoverTo) }, `Show seat ${seat.seat + 1}'s hand`)));
       return;
     }
