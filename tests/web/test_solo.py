@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Player
 from tests.web.helpers import (
@@ -86,3 +86,39 @@ def test_moves_by_keyboard_alone(players: Callable[..., Player]) -> None:
         played += 1
         expect(page.locator(".board .placed")).not_to_have_count(before)
     ben.shot("keyboard")
+
+
+def chimes(page: Page) -> int:
+    return int(page.evaluate("document.body.dataset.chimes || 0"))
+
+
+def test_drag_onto_a_glowing_end_and_the_turn_chime_switch(players: Callable[..., Player]) -> None:
+    ivy = players()
+    page = ivy.open("solo")
+    sign_in(page, "Ivy")
+    start_solo(page, "block", "plain", cut="drag")  # Block: the first seat opens, any tile
+
+    tile = page.locator(READY_TILE).first
+    box = tile.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] - 20, steps=4)  # starts the drag
+    end = page.locator(".end-target.glow")
+    expect(end).to_have_count(1)
+    end.hover()
+    page.mouse.up()
+    expect(page.locator(".board .placed")).not_to_have_count(0)
+    # Plain answered and the turn came back: the chime played once.
+    expect(page.locator("#status")).to_have_text(re.compile("^Your turn|^Plain"))
+    page.wait_for_function("Number(document.body.dataset.chimes || 0) >= 1")
+
+    sound = page.locator("#sound")
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    expect(sound).to_have_text("Sound: off")
+    heard = chimes(page)
+    actions = [take_turn(page) for _ in range(3)]
+    assert "play" in actions or "pass" in actions, actions
+    assert chimes(page) == heard

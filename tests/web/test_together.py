@@ -49,6 +49,12 @@ def test_two_browsers_at_one_house_nines_table(players: Callable[..., Player]) -
     expect(host.locator(".messages li").last).to_have_text("Ben: you too")
     ana.shot("house-nines-two-players")
 
+    # The host lets the computer play for Ben; Ben takes his seat back.
+    host.click("button:text('Let the computer play for Ben')")
+    expect(guest.locator(".seat[data-seat='1'] .tag", has_text="autopilot")).to_be_visible()
+    guest.click("button:text('Take my seat back')")
+    expect(host.locator(".seat[data-seat='1'] .tag", has_text="autopilot")).to_have_count(0)
+
     ben.page.close()
     # Ben's socket is gone: once his lease lapses the host's dot for him goes out.
     expect(host.get_by_test_id("dot-1")).to_have_class("dot")
@@ -89,3 +95,26 @@ def test_the_reveal_screen_hides_the_next_hand(players: Callable[..., Player]) -
     dan.shot("hot-seat-reveal")
     reveal.get_by_role("button").click()
     expect(page.locator(".hand .tile")).to_have_count(7)
+
+
+def test_the_away_deadline_counts_down_for_everyone(players: Callable[..., Player]) -> None:
+    ana, ben = players(), players()
+    host = ana.open("new")
+    sign_in(host, "Ana")
+    host.select_option("#preset", "all-fives")
+    host.fill("#opt-away", "600")
+    host.click("button:text('Create the table')")
+    guest = ben.open("join")
+    guest.fill("#join-code", host.get_by_test_id("code").inner_text())
+    guest.fill("#your-name", "Ben")
+    guest.click("button:text('Join the game')")
+    expect(host.locator(".seat[data-seat='1'] .seat-name")).to_have_text("Ben")
+    host.click("button:text('Start the game')")
+    expect(guest.locator(".hand .tile")).to_have_count(7)
+
+    ben.page.close()
+    away = host.locator(".seat[data-seat='1'] .away")
+    expect(away).to_contain_text(re.compile(r"forfeits in (9|10):\d\d"))
+    first = away.locator(".countdown").inner_text()
+    expect(away.locator(".countdown")).not_to_have_text(first)  # it counts down
+    ana.shot("away-deadline")

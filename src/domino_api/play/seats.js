@@ -47,6 +47,6 @@ export function renderSeats(view, ctx) {
         flash ? el("span", { class: "plus", "data-testid": `plus-${seat.seat}` }, `+${flash}`) : null),
       el("div", { class: "facedown", "aria-label": `${seat.tiles} tiles` }, facedown),
       away ? el("p", { class: "away" }, "Away: forfeits in ", el("span", { class: "countdown", "data-deadline": away }, countdown(away, ctx.offset))) : null,
-      autopilotButton(view, seat, me, ctx.autopilot));
+      autopilotButton(view, seat, me, (method, number) => ctx.autopilot(method, number)));
   }));
 }
