@@ -43,7 +43,9 @@ class Walker {
   /** Where the next tile goes, without placing it: {rect, next state}. */
   plan(double, inner, outer) {
     const L = double ? 1 : 2;
-    if (this.fits(L)) {
+    // A double never turns a corner (lying across, it would crowd the rows): it goes straight,
+    // at most one unit past the edge, and the tile after it turns.
+    if (double || this.fits(L)) {
       const rect = Walker.rect(this.p, this.d, double, inner, outer);
       const p = [this.p[0] + this.d[0] * L, this.p[1] + this.d[1] * L];
       return { rect, state: { p, d: this.d, last: { A: double ? 2 : 1 }, justBent: false } };
