@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -83,14 +84,18 @@ class Player:
     def __init__(self, context: BrowserContext, base_url: str) -> None:
         self.context = context
         self.errors: list[str] = []
+        self.allowed: list[re.Pattern[str]] = []  # errors a test provokes on purpose
         self.page: Page = context.new_page()
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
         self.base_url = base_url
 
     def _console(self, message: object) -> None:
-        if getattr(message, "type", "") == "error":
-            self.errors.append(f"console: {getattr(message, 'text', '')}")
+        text = str(getattr(message, "text", ""))
+        if getattr(message, "type", "") != "error":
+            return
+        if not any(pattern.search(text) for pattern in self.allowed):
+            self.errors.append(f"console: {text}")
 
     def open(self, route: str) -> Page:
         self.page.goto(f"{self.base_url}/play/#/{route}")

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page, expect
 
+from tests.support.servers import ServerProcess
 from tests.web.conftest import Player
 from tests.web.helpers import (
     READY_TILE,
@@ -122,3 +123,30 @@ def test_drag_onto_a_glowing_end_and_the_turn_chime_switch(players: Callable[...
     actions = [take_turn(page) for _ in range(3)]
     assert "play" in actions or "pass" in actions, actions
     assert chimes(page) == heard
+
+
+def test_after_a_server_restart_the_page_reconnects_from_a_snapshot(
+    players: Callable[..., Player], play_server: ServerProcess
+) -> None:
+    kim = players()
+    # The browser reports the refused connections while the server is down (the socket's
+    # retries, a read still under way): expected here.
+    kim.allowed.append(re.compile(r"WebSocket connection to .* failed|ERR_CONNECTION_REFUSED"))
+    page = kim.open("solo")
+    sign_in(page, "Kim")
+    start_solo(page, "draw", "plain", cut="restart")
+    link = page.locator(".link-state")
+    expect(link).to_have_text("")
+    take_turn(page)
+
+    expect(page.locator(".board .placed")).not_to_have_count(0)
+    play_server.stop()
+    expect(link).to_have_text("reconnecting…")
+    play_server.start()
+    play_server.wait_ready()
+    # A fresh snapshot arrives on the new socket and the game goes on from it.
+    expect(link).to_have_text("")
+    before = page.locator(".board .placed").count()
+    while page.locator(".board .placed").count() == before:
+        take_turn(page)
+    expect(page.locator("#error")).to_be_hidden()

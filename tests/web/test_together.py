@@ -38,8 +38,13 @@ def test_two_browsers_at_one_house_nines_table(players: Callable[..., Player]) -
     for page in (host, guest):
         expect(page.locator(".hand .tile")).to_have_count(7)
         expect(page.locator(".table-top h2")).to_have_text("House double-nines to 100")
-    # Each sees the other's hand face down, in its tile back.
+    # Each sees the other's hand face down, in its tile back: Ben picks Io, Ana sees it.
     expect(guest.locator(".seat[data-seat='0'] .facedown img.back")).to_have_count(7)
+    guest.click(".my-back button:text('Change')")
+    guest.click("dialog.backs button[data-back='galileo-io']")
+    ben_backs = host.locator(".seat[data-seat='1'] .facedown img.back")
+    expect(ben_backs.first).to_have_attribute("src", re.compile(r"galileo-io\.svg$"))
+    expect(ben_backs).to_have_count(7)
 
     host.fill("#talk-input", "good luck, Ben")
     host.press("#talk-input", "Enter")

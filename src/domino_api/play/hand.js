@@ -57,6 +57,9 @@ export function renderHand(view, ctx) {
     row.append(button);
   });
   arrowRow(row);
+  row.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && ctx.selected) ctx.pick(null);
+  });
   return row;
 }
 

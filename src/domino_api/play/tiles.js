@@ -40,14 +40,18 @@ export function tileLabel(tile) {
 }
 
 let backImages = {};
+let served = false;
 
-/** The catalog's images when they are served by this server, else the page's own SVGs. */
+/** The catalog's images when this server serves every one of them (the page loads nothing
+ * from elsewhere); otherwise the page's own drawings of the same backs. */
 export function setBackCatalog(backs) {
   backImages = Object.fromEntries(backs.map((b) => [b.id, b.image]));
+  served = backs.length > 0 && backs.every((b) => b.image.startsWith("/"));
 }
 
 export function backUrl(id) {
   const known = id in backImages ? id : "moon";
+  if (served) return backImages[known];
   return new URL(`tile-backs/${known}.svg`, import.meta.url).href;
 }
 
