@@ -16,7 +16,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    expect,
+    sync_playwright,
+)
 
 from domino_api.store.db import to_plain_url
 from tests.support.servers import ROOT, ServerProcess, drop_database, fresh_database_sync
@@ -90,12 +97,11 @@ class Player:
         self.page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
         self.base_url = base_url
 
-    def _console(self, message: object) -> None:
-        text = str(getattr(message, "text", ""))
-        if getattr(message, "type", "") != "error":
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type != "error":
             return
-        if not any(pattern.search(text) for pattern in self.allowed):
-            self.errors.append(f"console: {text}")
+        if not any(pattern.search(message.text) for pattern in self.allowed):
+            self.errors.append(f"console: {message.text}")
 
     def open(self, route: str) -> Page:
         self.page.goto(f"{self.base_url}/play/#/{route}")

@@ -23,6 +23,9 @@ def test_two_browsers_at_one_house_nines_table(players: Callable[..., Player]) -
     code = host.get_by_test_id("code")
     expect(code).to_have_text(re.compile(r"^\d{4}$"))
     number = code.inner_text()
+    host.fill("#talk-input", "table open")  # said before Ben arrives: he reads it on arrival
+    host.press("#talk-input", "Enter")
+    expect(host.locator(".messages li")).to_have_text(["Ana: table open"])
 
     guest = ben.open("join")
     guest.fill("#join-code", number)
@@ -48,7 +51,7 @@ def test_two_browsers_at_one_house_nines_table(players: Callable[..., Player]) -
 
     host.fill("#talk-input", "good luck, Ben")
     host.press("#talk-input", "Enter")
-    expect(guest.locator(".messages li")).to_have_text(["Ana: good luck, Ben"])
+    expect(guest.locator(".messages li")).to_have_text(["Ana: table open", "Ana: good luck, Ben"])
     guest.fill("#talk-input", "you too")
     guest.click(".talk-form button")
     expect(host.locator(".messages li").last).to_have_text("Ben: you too")

@@ -46,7 +46,10 @@ class Table {
   async start() {
     this.setView(await call("GET", `/v1/matches/${this.matchId}`));
     const handlers = {
-      snapshot: (view) => this.hotseat() ? this.refresh() : this.setView(view),
+      snapshot: (view) => {
+        this.catchUp(view.seq);
+        return this.hotseat() ? this.refresh() : this.setView(view);
+      },
       event: (event) => this.onEvent(event),
       connection: (up) => this.talk.connected(up),
     };
@@ -80,6 +83,26 @@ class Table {
     }
     if (this.selected && !view.legal.some((o) => o.tile && o.tile[0] === this.selected[0] && o.tile[1] === this.selected[1])) this.selected = null;
     this.render();
+  }
+
+  /** Table talk and the log from the events feed: what was said before this page opened, or
+   * while its socket was down (a snapshot carries the table, not the talk). Only up to the
+   * snapshot: later events come on the socket, which acts on them. */
+  async catchUp(upTo) {
+    const after = this.seen.size ? Math.max(...this.seen) : 0;
+    const query = this.viewSeat === null ? "" : `&seat=${this.viewSeat}`;
+    try {
+      const { events } = await call("GET", `/v1/matches/${this.matchId}/events?after=${after}&limit=5000${query}`);
+      for (const event of events) {
+        if (this.seen.has(event.seq) || event.seq > upTo) continue;
+        this.seen.add(event.seq);
+        if (event.type === "message") this.talk.add(event.data);
+        const line = logLine(event, this.view);
+        if (line) this.talk.log(line);
+      }
+    } catch (error) {
+      showError(error);
+    }
   }
 
   async refresh() {
