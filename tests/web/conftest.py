@@ -48,6 +48,9 @@ SERVER_ENV = {
     "DOMINO_LOG_JSON": "false",
 }
 
+# What a page must never show: values that slipped through from JavaScript.
+LEAKS = re.compile(r"\bnull\b|\bundefined\b|\bNaN\b|\[object ")
+
 expect.set_options(timeout=15_000)
 
 
@@ -108,6 +111,9 @@ class Player:
         return self.page
 
     def shot(self, name: str) -> Path:
+        """Save a screenshot, after checking the page shows no leaked JavaScript values."""
+        leaked = LEAKS.search(self.page.inner_text("body"))
+        assert leaked is None, f"{name}: the page shows {leaked.group()!r}"
         SHOTS.mkdir(parents=True, exist_ok=True)
         path = SHOTS / f"{name}.png"
         self.page.screenshot(path=str(path))

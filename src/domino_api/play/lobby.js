@@ -4,7 +4,7 @@
 import { accepts, becomePlayer, call, catalog, identity } from "./api.js";
 import { presetName } from "./controls.js";
 import { optionControls, seatCounts } from "./options.js";
-import { el, field, select, showError } from "./ui.js";
+import { el, field, fill, select, showError } from "./ui.js";
 
 const SEAT_KINDS = [
   ["remote", "A player on another device"],
@@ -73,7 +73,7 @@ export async function newTablePage(root) {
       field(`Seat ${i + 2}`, select(`seat-${i + 1}`, SEAT_KINDS, "remote"))));
     count.addEventListener("change", draw);
     draw();
-    seatsBox.replaceChildren(el("legend", {}, "Seats (seat 1 is you)"), counts.length > 1 ? field("Players", count) : null, rows);
+    fill(seatsBox, el("legend", {}, "Seats (seat 1 is you)"), counts.length > 1 ? field("Players", count) : null, rows);
   }
   const form = el("form", { onsubmit: (event) => {
     event.preventDefault();

@@ -9,7 +9,7 @@ import { renderSeats } from "./seats.js";
 import { TableSocket } from "./socket.js";
 import { chime } from "./sound.js";
 import { controls, statusLine } from "./controls.js";
-import { announce, clear, countdown, el, seatName, showError } from "./ui.js";
+import { announce, clear, countdown, el, fill, seatName, showError } from "./ui.js";
 
 const PRESENCE = new Set(["seat_connected", "seat_disconnected"]);
 const QUIET = new Set(["message", "tile_back_changed", ...PRESENCE]);
@@ -250,12 +250,12 @@ class Table {
 
   render() {
     const focusIn = this.focusedPart() || this.refocus;
-    this.parts.top.replaceChildren(...controls.top(this.view, this).filter(Boolean));
+    fill(this.parts.top, controls.top(this.view, this));
     this.renderSeats();
     this.renderBoard();
     this.parts.status.replaceChildren(statusLine(this.view, this));
     this.renderHand();
-    this.parts.controls.replaceChildren(...controls.actions(this.view, this).filter(Boolean));
+    fill(this.parts.controls, controls.actions(this.view, this));
     if (this.busy) this.setBusy(true);
     else if (focusIn) this.restoreFocus(focusIn);
   }

@@ -2,7 +2,7 @@
 // "I'm ready" (on the match's own table page). Changes come from the tournament's events feed.
 
 import { becomePlayer, call, identity } from "./api.js";
-import { el, field, select, showError } from "./ui.js";
+import { el, field, fill, select, showError } from "./ui.js";
 
 export function tournamentsPage(root) {
   const name = el("input", { id: "t-name", required: true, maxlength: 64, value: "Friday cup" });
@@ -60,7 +60,8 @@ function render(box, view, act) {
     entered ? el("button", { type: "button", onclick: () => act("DELETE", "entrants/me") }, "Leave") : el("button", { type: "button", class: "primary", onclick: () => act("POST", "entrants") }, "Enter"),
     view.host === me ? el("button", { type: "button", onclick: () => act("POST", "start") }, "Start the tournament") : null,
   ];
-  box.replaceChildren(
+  fill(
+    box,
     el("h2", { tabindex: "-1" }, view.name),
     el("p", {}, `${view.format === "round_robin" ? "Round-robin" : "Winner advances"} · ${view.status}${view.champion ? ` · champion: ${names[view.champion]}` : ""}`),
     el("p", { class: "small" }, "Share this page's address to invite players."),

@@ -52,6 +52,12 @@ export function showError(error) {
   box.hidden = !error;
 }
 
+/** Replace `node`'s children, leaving out the nulls of optional parts. */
+export function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
 export function clear(node) {
   while (node.firstChild) node.firstChild.remove();
   return node;
