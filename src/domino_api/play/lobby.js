@@ -44,14 +44,13 @@ async function createAndGo(name, ruleset, seats, options, cut) {
 }
 
 /** Preset picker plus its option controls, rebuilt when the preset changes. */
-function presetChooser(presets, onChange, allowed = null) {
-  const usable = presets.filter((p) => !allowed || allowed.includes(p.name));
-  const picker = select("preset", usable.map((p) => [p.name, presetName(p.name)]), usable[0].name);
+function presetChooser(presets, onChange, solo = false) {
+  const picker = select("preset", presets.map((p) => [p.name, presetName(p.name)]), presets[0].name);
   const holder = el("div");
   let current = null;
   const rebuild = () => {
-    const preset = usable.find((p) => p.name === picker.value);
-    current = optionControls(preset);
+    const preset = presets.find((p) => p.name === picker.value);
+    current = optionControls(preset, solo);
     holder.replaceChildren(current.node);
     onChange(preset);
   };
@@ -105,7 +104,7 @@ export function joinPage(root) {
 export async function soloPage(root) {
   const { rulesets } = await catalog();
   const name = nameInput();
-  const chooser = presetChooser(rulesets, () => {}, ["all-fives", "draw", "block", "draw-50", "classic", "house-nines"]);
+  const chooser = presetChooser(rulesets, () => {}, true);
   const opponent = select("opponent", [["planner", "Planner"], ["plain", "Plain"]], "planner");
   const cut = el("input", { id: "cut", name: "cut", maxlength: 64, required: true });
   const randomize = el("button", { type: "button", onclick: () => (cut.value = Math.random().toString(36).slice(2, 10)) }, "Randomize");
@@ -127,7 +126,7 @@ export async function hotseatPage(root) {
   const chooser = presetChooser(rulesets, (preset) => {
     const counts = seatCounts(preset);
     countBox.replaceChildren(counts.length > 1 ? field("Players", select("hot-count", counts, counts[0])) : el("p", {}, `${counts[0]} players`));
-  });
+  }, true);
   const form = el("form", { onsubmit: (event) => {
     event.preventDefault();
     const count = Number(countBox.querySelector("select")?.value || seatCounts(rulesets.find((p) => p.name === chooser.value()))[0]);

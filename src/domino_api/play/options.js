@@ -10,8 +10,9 @@ const LABELS = {
   alternate_any: "Openers alternate",
 };
 
-/** Controls for `preset`; returns {node, read(): options}. */
-export function optionControls(preset) {
+/** Controls for `preset`; returns {node, read(): options}. A table of one person (solo or
+ * hot-seat) runs no clocks, so `solo` leaves their settings out. */
+export function optionControls(preset, solo = false) {
   const allowed = preset.overrides || {};
   const controls = [];
   const read = [];
@@ -43,12 +44,12 @@ export function optionControls(preset) {
     controls.push(field("Format", input));
     read.push((o) => input.value && (o.best_of = Number(input.value)));
   }
-  if ("away_forfeit_s" in allowed) {
+  if ("away_forfeit_s" in allowed && !solo) {
     const input = el("input", { type: "number", id: "opt-away", name: "away", min: 1, value: preset.away_forfeit_s ?? "" });
     controls.push(field("Seconds away before a forfeit", input));
     read.push((o) => input.value && Number(input.value) !== preset.away_forfeit_s && (o.away_forfeit_s = Number(input.value)));
   }
-  if ("turn_clock" in allowed && preset.turn_clock) {
+  if ("turn_clock" in allowed && preset.turn_clock && !solo) {
     const allowance = el("input", { type: "number", id: "opt-allowance", min: 1, value: preset.turn_clock.allowance_s });
     const grace = el("input", { type: "number", id: "opt-grace", min: 1, value: preset.turn_clock.grace_s });
     controls.push(field("Seconds per turn", allowance), field("Reconnection grace (s)", grace));
