@@ -136,4 +136,6 @@ export function renderBoard(box, board, targets) {
     layer.append(target.onclick ? el("button", { ...attrs, type: "button", onclick: target.onclick }, target.label) : el("span", attrs, target.label));
   }
   box.replaceChildren(layer);
+  const open = board.ends.map((e) => `${e.end} ${e.pips}`).join(", ");
+  box.setAttribute("aria-label", board.tiles.length ? `The board: ${board.tiles.length} tiles; open ends ${open}` : "The board is empty");
 }

@@ -38,6 +38,7 @@ export function renderSeats(view, ctx) {
         el("span", { class: `dot${seat.connected ? " on" : ""}`, role: "img", "aria-label": state, title: state, "data-testid": `dot-${seat.seat}` }),
         el("strong", { class: "seat-name" }, seatName(seat)),
         seat.type === "bot" ? el("span", { class: "tag" }, "computer") : null,
+        seat.type === "human" && !seat.name ? el("span", { class: "tag" }, "open seat") : null,
         seat.autopilot ? el("span", { class: "tag" }, "autopilot") : null,
         seat.forfeited ? el("span", { class: "tag" }, "forfeited") : null,
         onTurn ? el("span", { class: "tag turn-tag" }, "to play") : null),
