@@ -34,7 +34,12 @@ export async function call(method, path, body) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  const data = text ? JSON.parse(text) : null;
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { detail: `The server answered ${response.status} without JSON.` }; // a proxy's page
+  }
   if (!response.ok) throw new Problem(response.status, data || {});
   return data;
 }
