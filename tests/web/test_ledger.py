@@ -21,6 +21,18 @@ FETCH_LEDGER = """async (id) => {
 }"""
 
 
+# The deal of `hand` at `attempt`, from the server's verify route (what a forger would use).
+DEAL_AT = """async ([ledger, hand, attempt]) => {
+  const { token } = JSON.parse(localStorage.getItem("domino.identity"));
+  const body = { secret: ledger.deal.secret, commitment: ledger.deal.commitment,
+    cut: ledger.deal.cut, hand_number: hand.number, attempt, max_pip: ledger.ruleset.max_pip,
+    players: hand.dealt.length, hand_size: ledger.ruleset.hand_size };
+  const r = await fetch("/v1/deals/verify", { method: "POST", body: JSON.stringify(body),
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" } });
+  return r.json();
+}"""
+
+
 def finish_by_resigning(page: Page) -> str:
     for _ in range(3):
         take_turn(page)
@@ -63,6 +75,20 @@ def test_a_ledger_verified_in_the_page_and_by_the_server(players: Callable[..., 
     expect(page.locator(".checks li", has_text="Hand 1: the deal does NOT match")).to_be_visible()
     expect(page.locator("#server-verdict")).to_contain_text("✗ The server's verify route does not")
     eva.shot("ledger-tampered")
+
+    # A forged reshuffle: hand 1 replaced by the next shuffle, which the rules allow only when
+    # the one before dealt no double. The server's route recomputes deals, so it agrees; the
+    # page also checks the shuffle it skipped, and refuses.
+    forged = page.evaluate(FETCH_LEDGER, match_id)
+    hand = forged["hands"][0]
+    skipped = hand.get("attempt", 0)
+    dealt = page.evaluate(DEAL_AT, [forged, hand, skipped + 1])
+    hand.update(attempt=skipped + 1, dealt=dealt["hands"], stock=dealt["stock"], moves=[])
+    paste_and_verify(page, forged)
+    expect(page.locator("#page-verdict")).to_contain_text("✗ Refused by this page")
+    held = f"shuffle {skipped + 1} held a double, yet it was dealt again"
+    expect(page.locator(".checks li", has_text=held)).to_be_visible()
+    expect(page.locator("#server-verdict")).to_have_text("✓ Verified by the server's verify route.")
 
 
 def test_the_page_carries_the_published_vectors() -> None:

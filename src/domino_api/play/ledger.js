@@ -40,6 +40,17 @@ export function movesFollowDeal(hand) {
   return null;
 }
 
+/** A hand dealt again (attempt > 0) was reshuffled because no seat held a double: check that
+ * every earlier attempt really dealt none. */
+async function reshufflesHeld(ledger, hand) {
+  const [secret, cut, number, , maxPip, players, size] = parameters(ledger, hand);
+  for (let attempt = 0; attempt < (hand.attempt ?? 0); attempt++) {
+    const earlier = await sealed.deal(secret, cut, number, attempt, maxPip, players, size);
+    if (earlier.hands.some((tiles) => tiles.some(([a, b]) => a === b))) return `shuffle ${attempt + 1} held a double, yet it was dealt again`;
+  }
+  return null;
+}
+
 /** The page's own verdict: {ok, lines[]} */
 export async function verifyInPage(ledger) {
   if (!sealed.available()) return { ok: false, lines: ["WebCrypto is unavailable here (open the page over https or on localhost)."] };
@@ -49,9 +60,13 @@ export async function verifyInPage(ledger) {
   for (const hand of ledger.hands) {
     const got = await sealed.deal(...parameters(ledger, hand));
     const same = sealed.sameTiles(got.hands, hand.dealt) && sealed.sameTiles(got.stock, hand.stock);
-    const moves = movesFollowDeal(hand);
+    const moves = movesFollowDeal(hand) ?? (await reshufflesHeld(ledger, hand));
     ok = ok && same && moves === null;
-    lines.push(`Hand ${hand.number}: ${same ? "the deal is reproduced" : "the deal does NOT match"}${moves ? `; ${moves}` : same ? ", every move follows it" : ""}.`);
+    const notes = [same ? "the deal is reproduced" : "the deal does NOT match"];
+    if (moves) notes.push(moves);
+    else if (same) notes.push("every move follows it");
+    if (!moves && hand.attempt) notes.push(`the ${hand.attempt} shuffle(s) before it dealt no double`);
+    lines.push(`Hand ${hand.number}: ${notes.join("; ")}.`);
   }
   return { ok, lines };
 }
