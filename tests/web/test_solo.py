@@ -36,7 +36,14 @@ def test_all_fives_against_planner_played_by_clicking_to_its_end(
     page.locator(READY_TILE).first.click()
     expect(page.locator(".end-target.glow").first).to_be_visible()
     ana.shot("table-in-play")
-    page.keyboard.press("Escape")
+    # Tile hints off (seed 004's setting): no raised tiles, no points on the ends.
+    hints = page.locator("#hints")
+    hints.click()
+    expect(hints).to_have_attribute("aria-pressed", "false")
+    expect(page.locator(".end-target.glow").first).not_to_contain_text("+")
+    expect(page.locator(".hand .badge")).to_have_count(0)
+    hints.click()
+    expect(page.locator(".end-target.glow").first).to_contain_text("+")
 
     actions = play_until_over(page)
 

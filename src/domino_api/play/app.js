@@ -9,7 +9,7 @@ import { soundSwitch } from "./sound.js";
 import { tablePage } from "./table.js";
 import { setBackCatalog } from "./tiles.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
-import { el, field, showError } from "./ui.js";
+import { el, field, showError, toggle } from "./ui.js";
 
 function home(root) {
   const me = identity();
@@ -79,5 +79,6 @@ async function route() {
 }
 
 soundSwitch(document.getElementById("sound"));
+toggle(document.getElementById("hints"), "domino.hints", "Tile hints", () => window.dispatchEvent(new Event("hints")));
 window.addEventListener("hashchange", route);
 route();

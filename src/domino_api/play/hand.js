@@ -2,7 +2,7 @@
 // onto a glowing end, or pick it and then pick the end; Escape drops the choice.
 
 import { faceSvg, tileLabel } from "./tiles.js";
-import { el } from "./ui.js";
+import { el, hints } from "./ui.js";
 
 export const sameTile = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 
@@ -37,7 +37,8 @@ export function renderHand(view, ctx) {
     const plays = playsOf(view, tile);
     const best = plays.length ? Math.max(...plays.map((p) => p.points || 0)) : null;
     const chosen = Boolean(sameTile(tile, ctx.selected));
-    const label = `${tileLabel(tile)}${plays.length ? `, playable${best ? `, scores up to ${best}` : ""}` : ""}`;
+    const hinted = plays.length && hints();
+    const label = `${tileLabel(tile)}${hinted ? `, playable${best ? `, scores up to ${best}` : ""}` : ""}`;
     const button = el("button", {
       type: "button",
       class: `tile${plays.length ? " playable" : ""}${chosen ? " chosen" : ""}`,
@@ -53,7 +54,7 @@ export function renderHand(view, ctx) {
         ctx.pick(tile, true);
       },
     });
-    if (best) button.append(el("span", { class: "badge", "aria-hidden": "true" }, `+${best}`));
+    if (best && hinted) button.append(el("span", { class: "badge", "aria-hidden": "true" }, `+${best}`));
     row.append(button);
   });
   arrowRow(row);
@@ -71,12 +72,12 @@ export function endTarget(view, ctx, end) {
     return end === null ? null : { label: String(pips), aria: `${end} end shows ${pips}` };
   }
   const where = end === null ? "to open the hand" : `on the ${end} end (${pips})`;
-  const scoring = view.ruleset.play_scoring === "fives";
+  const scoring = view.ruleset.play_scoring === "fives" && hints();
   const points = scoring ? `+${play.points || 0}` : end === null ? "Play here" : `${pips}`;
   return {
     glow: true,
     label: points,
-    aria: `Play ${tileLabel(ctx.selected)} ${where}${play.points ? `, scores ${play.points}` : ""}`,
+    aria: `Play ${tileLabel(ctx.selected)} ${where}${scoring && play.points ? `, scores ${play.points}` : ""}`,
     onclick: () => ctx.play(play),
   };
 }

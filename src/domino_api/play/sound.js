@@ -1,5 +1,7 @@
 // The turn chime (a short WebAudio beep) and the Sound switch that turns it off.
 
+import { toggle } from "./ui.js";
+
 const KEY = "domino.sound";
 let context = null;
 let gestured = false;
@@ -34,13 +36,5 @@ export function chime() {
 
 /** Wire the header's Sound button (aria-pressed shows the state). */
 export function soundSwitch(button) {
-  const show = () => {
-    button.setAttribute("aria-pressed", String(soundOn()));
-    button.textContent = soundOn() ? "Sound: on" : "Sound: off";
-  };
-  button.addEventListener("click", () => {
-    localStorage.setItem(KEY, soundOn() ? "off" : "on");
-    show();
-  });
-  show();
+  toggle(button, KEY, "Sound");
 }

@@ -40,7 +40,9 @@ class Table {
     root.append(el("div", { class: "table-page" }, table, this.talk.node));
     this.timer = setInterval(() => this.tick(), 1000);
     this.onResize = () => this.view && this.renderBoard();
+    this.onHints = () => this.view && this.render();
     window.addEventListener("resize", this.onResize);
+    window.addEventListener("hints", this.onHints);
   }
 
   async start() {
@@ -59,6 +61,7 @@ class Table {
   leave() {
     clearInterval(this.timer);
     window.removeEventListener("resize", this.onResize);
+    window.removeEventListener("hints", this.onHints);
     this.socket?.close();
   }
 

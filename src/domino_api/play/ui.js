@@ -73,3 +73,23 @@ export function countdown(deadline, offsetMs) {
 export function seatName(seat) {
   return seat.name || `Seat ${seat.seat + 1}`;
 }
+
+/** A header switch kept in localStorage (`key` "on"/"off"); `changed(on)` runs on each flip. */
+export function toggle(button, key, label, changed = () => {}) {
+  const on = () => localStorage.getItem(key) !== "off";
+  const show = () => {
+    button.setAttribute("aria-pressed", String(on()));
+    button.textContent = `${label}: ${on() ? "on" : "off"}`;
+    document.body.dataset[key.split(".")[1]] = on() ? "on" : "off";
+  };
+  button.addEventListener("click", () => {
+    localStorage.setItem(key, on() ? "off" : "on");
+    show();
+    changed(on());
+  });
+  show();
+  return on;
+}
+
+/** Tile hints (seed 004's setting): playable tiles raised, the points of each play shown. */
+export const hints = () => localStorage.getItem("domino.hints") !== "off";
