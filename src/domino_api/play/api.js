@@ -68,7 +68,9 @@ let contract = null;
 
 export async function accepts(schema, property) {
   if (contract === null) {
-    contract = fetch("/openapi.json").then((r) => (r.ok ? r.json() : {})).catch(() => ({}));
+    contract = fetch("/openapi.json")
+      .then((r) => (r.ok ? r.json() : {}))
+      .catch(() => ({}));
   }
   const doc = await contract;
   const found = doc?.components?.schemas?.[schema]?.properties;

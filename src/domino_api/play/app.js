@@ -13,31 +13,52 @@ import { el, field, showError, toggle } from "./ui.js";
 
 function home(root) {
   const me = identity();
-  const choice = (href, title, text) => el("li", {}, el("a", { href, class: "choice" }, el("strong", {}, title), el("span", {}, text)));
+  const choice = (href, title, text) =>
+    el("li", {}, el("a", { href, class: "choice" }, el("strong", {}, title), el("span", {}, text)));
   root.append(
     el("h2", { tabindex: "-1" }, me ? `Welcome back, ${me.name}` : "Play dominoes"),
-    el("ul", { class: "choices" },
+    el(
+      "ul",
+      { class: "choices" },
       choice("#/new", "New table", "Every game we play, with friends and computer players"),
       choice("#/join", "Join a game", "Enter the host's game number and your name"),
       choice("#/solo", "Solo", "Against Plain or Planner, with a sealed deal you cut"),
-      choice("#/hotseat", "One device", "Pass the device around; each player reveals their own hand"),
+      choice(
+        "#/hotseat",
+        "One device",
+        "Pass the device around; each player reveals their own hand",
+      ),
       choice("#/tournaments", "Tournaments", "Brackets, round-robins and standings"),
       choice("#/records", "Records", "Your best games and the top 10"),
-      choice("#/verify", "Verify a ledger", "Check any finished match's sealed deal in this page")));
+      choice("#/verify", "Verify a ledger", "Check any finished match's sealed deal in this page"),
+    ),
+  );
 }
 
 /** Pages that read the catalogs need a player (a name) first. */
 function namePage(root) {
-  const name = el("input", { id: "first-name", required: true, maxlength: 32, autocomplete: "nickname" });
-  const form = el("form", { onsubmit: async (event) => {
-    event.preventDefault();
-    try {
-      await becomePlayer(name.value.trim());
-      route();
-    } catch (error) {
-      showError(error);
-    }
-  } }, field("Your name (others see it at the table)", name), el("button", { type: "submit", class: "primary" }, "Continue"));
+  const name = el("input", {
+    id: "first-name",
+    required: true,
+    maxlength: 32,
+    autocomplete: "nickname",
+  });
+  const form = el(
+    "form",
+    {
+      onsubmit: async (event) => {
+        event.preventDefault();
+        try {
+          await becomePlayer(name.value.trim());
+          route();
+        } catch (error) {
+          showError(error);
+        }
+      },
+    },
+    field("Your name (others see it at the table)", name),
+    el("button", { type: "submit", class: "primary" }, "Continue"),
+  );
   root.append(el("h2", { tabindex: "-1" }, "What is your name?"), form);
 }
 
@@ -79,6 +100,8 @@ async function route() {
 }
 
 soundSwitch(document.getElementById("sound"));
-toggle(document.getElementById("hints"), "domino.hints", "Tile hints", () => window.dispatchEvent(new Event("hints")));
+toggle(document.getElementById("hints"), "domino.hints", "Tile hints", () =>
+  window.dispatchEvent(new Event("hints")),
+);
 window.addEventListener("hashchange", route);
 route();

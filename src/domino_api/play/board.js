@@ -54,7 +54,10 @@ class Walker {
     // comes back the other way from the side of its far half.
     const { p, d, bend } = this;
     const A = double ? 2 : 1;
-    const start = [p[0] - d[0] / 2 + bend[0] * (this.last.A / 2), p[1] - d[1] / 2 + bend[1] * (this.last.A / 2)];
+    const start = [
+      p[0] - d[0] / 2 + bend[0] * (this.last.A / 2),
+      p[1] - d[1] / 2 + bend[1] * (this.last.A / 2),
+    ];
     const rect = Walker.rect(start, bend, double, inner, outer);
     const back = [-d[0], -d[1]];
     const farHalf = [start[0] + bend[0] * (L - 0.5), start[1] + bend[1] * (L - 0.5)];
@@ -71,7 +74,8 @@ class Walker {
 
 /** Rectangles for every tile and for every open end's next place. */
 export function layout(board, halfWidth) {
-  if (board.tiles.length === 0) return { tiles: [], targets: { null: { x: -1, y: -0.5, w: 2, h: 1 } } };
+  if (board.tiles.length === 0)
+    return { tiles: [], targets: { null: { x: -1, y: -0.5, w: 2, h: 1 } } };
   const { line, up, down } = sequence(board.tiles);
   let pivot = line.findIndex((t) => t.spinner);
   if (pivot < 0) pivot = line.findIndex((t) => t.end === null);
@@ -86,20 +90,32 @@ export function layout(board, halfWidth) {
     down: new Walker([0, hh], [0, 1], null, null),
   };
   const tiles = [{ x: -hw, y: -hh, w: 2 * hw, h: 2 * hh, first: centre.l, second: centre.r }];
-  for (const t of line.slice(pivot + 1)) tiles.push(walkers.right.place(isDouble(t.tile), t.l, t.r));
-  for (const t of line.slice(0, pivot).reverse()) tiles.push(walkers.left.place(isDouble(t.tile), t.r, t.l));
-  for (const [name, arm] of [["up", up], ["down", down]]) {
-    for (const t of arm) tiles.push(walkers[name].place(isDouble(t.tile), other(t.tile, t.outer), t.outer));
+  for (const t of line.slice(pivot + 1))
+    tiles.push(walkers.right.place(isDouble(t.tile), t.l, t.r));
+  for (const t of line.slice(0, pivot).reverse())
+    tiles.push(walkers.left.place(isDouble(t.tile), t.r, t.l));
+  for (const [name, arm] of [
+    ["up", up],
+    ["down", down],
+  ]) {
+    for (const t of arm)
+      tiles.push(walkers[name].place(isDouble(t.tile), other(t.tile, t.outer), t.outer));
   }
   const targets = {};
-  for (const end of board.ends) targets[end.end] = walkers[end.end].plan(false, end.pips, end.pips).rect;
+  for (const end of board.ends)
+    targets[end.end] = walkers[end.end].plan(false, end.pips, end.pips).rect;
   return { tiles, targets };
 }
 
 function bounds(rects) {
   const xs = rects.flatMap((r) => [r.x, r.x + r.w]);
   const ys = rects.flatMap((r) => [r.y, r.y + r.h]);
-  return { x: Math.min(...xs), y: Math.min(...ys), w: Math.max(...xs) - Math.min(...xs), h: Math.max(...ys) - Math.min(...ys) };
+  return {
+    x: Math.min(...xs),
+    y: Math.min(...ys),
+    w: Math.max(...xs) - Math.min(...xs),
+    h: Math.max(...ys) - Math.min(...ys),
+  };
 }
 
 const MAX_UNIT = 34;
@@ -124,18 +140,38 @@ export function renderBoard(box, board, targets) {
   const width = box.clientWidth || 800;
   const { shape, area, unit } = fit(board, width - 8, Math.max(260, window.innerHeight * 0.5));
   const ends = Object.entries(shape.targets);
-  const place = (r) => `left:${(r.x - area.x) * unit}px;top:${(r.y - area.y) * unit}px;width:${r.w * unit}px;height:${r.h * unit}px`;
-  const layer = el("div", { class: "board-layer", style: `width:${area.w * unit}px;height:${area.h * unit}px` });
+  const place = (r) =>
+    `left:${(r.x - area.x) * unit}px;top:${(r.y - area.y) * unit}px;width:${r.w * unit}px;height:${r.h * unit}px`;
+  const layer = el("div", {
+    class: "board-layer",
+    style: `width:${area.w * unit}px;height:${area.h * unit}px`,
+  });
   for (const r of shape.tiles) {
-    layer.append(el("div", { class: "placed", style: place(r), html: faceSvg(r.first, r.second, r.h > r.w) }));
+    layer.append(
+      el("div", { class: "placed", style: place(r), html: faceSvg(r.first, r.second, r.h > r.w) }),
+    );
   }
   for (const [end, r] of ends) {
     const target = targets(end === "null" ? null : end);
     if (!target) continue;
-    const attrs = { class: `end-target${target.glow ? " glow" : ""}`, style: place(r), "data-end": end, "aria-label": target.aria };
-    layer.append(target.onclick ? el("button", { ...attrs, type: "button", onclick: target.onclick }, target.label) : el("span", attrs, target.label));
+    const attrs = {
+      class: `end-target${target.glow ? " glow" : ""}`,
+      style: place(r),
+      "data-end": end,
+      "aria-label": target.aria,
+    };
+    layer.append(
+      target.onclick
+        ? el("button", { ...attrs, type: "button", onclick: target.onclick }, target.label)
+        : el("span", attrs, target.label),
+    );
   }
   box.replaceChildren(layer);
   const open = board.ends.map((e) => `${e.end} ${e.pips}`).join(", ");
-  box.setAttribute("aria-label", board.tiles.length ? `The board: ${board.tiles.length} tiles; open ends ${open}` : "The board is empty");
+  box.setAttribute(
+    "aria-label",
+    board.tiles.length
+      ? `The board: ${board.tiles.length} tiles; open ends ${open}`
+      : "The board is empty",
+  );
 }

@@ -6,14 +6,25 @@ import { backImg, backUrl } from "./tiles.js";
 import { countdown, el, field, seatName, showError } from "./ui.js";
 
 const OVER = new Set(["finished", "abandoned", "cancelled"]);
-const PRESET_NAMES = { "all-fives": "All Fives", "house-nines": "House double-nines", "draw-50": "Draw to 50", draw: "Draw", block: "Block", classic: "Classic" };
+const PRESET_NAMES = {
+  "all-fives": "All Fives",
+  "house-nines": "House double-nines",
+  "draw-50": "Draw to 50",
+  draw: "Draw",
+  block: "Block",
+  classic: "Classic",
+};
 
 export function presetName(name) {
   return PRESET_NAMES[name] || name;
 }
 
 function myTurn(view, table) {
-  return view.status === "playing" && !table.hidden && view.turn?.seat === (table.viewSeat ?? view.you?.seat);
+  return (
+    view.status === "playing" &&
+    !table.hidden &&
+    view.turn?.seat === (table.viewSeat ?? view.you?.seat)
+  );
 }
 
 async function chooseBack(table) {
@@ -28,10 +39,23 @@ async function chooseBack(table) {
       showError(error);
     }
   };
-  dialog.append(el("h2", {}, "Your tile back"), el("div", { class: "back-grid" }, backs.map((b) =>
-    el("button", { type: "button", disabled: b.locked, onclick: () => pick(b.id), "data-back": b.id },
-      el("img", { src: backUrl(b.id), alt: "" }), el("span", {}, `${b.name} (${b.rarity})`), el("small", {}, b.credit)))),
-  el("button", { type: "button", onclick: () => dialog.close() }, "Close"));
+  dialog.append(
+    el("h2", {}, "Your tile back"),
+    el(
+      "div",
+      { class: "back-grid" },
+      backs.map((b) =>
+        el(
+          "button",
+          { type: "button", disabled: b.locked, onclick: () => pick(b.id), "data-back": b.id },
+          el("img", { src: backUrl(b.id), alt: "" }),
+          el("span", {}, `${b.name} (${b.rarity})`),
+          el("small", {}, b.credit),
+        ),
+      ),
+    ),
+    el("button", { type: "button", onclick: () => dialog.close() }, "Close"),
+  );
   dialog.addEventListener("close", () => dialog.remove());
   document.body.append(dialog);
   dialog.showModal();
@@ -39,13 +63,45 @@ async function chooseBack(table) {
 
 function top(view, table) {
   const mine = view.you ? view.seats[table.viewSeat ?? view.you.seat] : null;
-  const goal = view.ruleset.best_of ? `best of ${view.ruleset.best_of}` : `to ${view.ruleset.target}`;
+  const goal = view.ruleset.best_of
+    ? `best of ${view.ruleset.best_of}`
+    : `to ${view.ruleset.target}`;
   return [
-    el("h2", { tabindex: "-1" }, presetName(view.ruleset.name).endsWith(goal) ? presetName(view.ruleset.name) : `${presetName(view.ruleset.name)} ${goal}`),
-    view.code ? el("p", { class: "code" }, "Game number ", el("strong", { "data-testid": "code" }, view.code)) : null,
+    el(
+      "h2",
+      { tabindex: "-1" },
+      presetName(view.ruleset.name).endsWith(goal)
+        ? presetName(view.ruleset.name)
+        : `${presetName(view.ruleset.name)} ${goal}`,
+    ),
+    view.code
+      ? el(
+          "p",
+          { class: "code" },
+          "Game number ",
+          el("strong", { "data-testid": "code" }, view.code),
+        )
+      : null,
     view.hand_number ? el("p", {}, `Hand ${view.hand_number}`) : null,
-    el("p", { class: "boneyard", "aria-label": `Boneyard: ${view.stock} tiles` }, backImg(view.boneyard_tile_back || view.stock_tile_back || "moon", false), ` ${view.stock}`),
-    mine ? el("p", { class: "my-back" }, "Your tile back ", backImg(mine.tile_back), el("button", { type: "button", class: "small", onclick: () => chooseBack(table) }, "Change")) : null,
+    el(
+      "p",
+      { class: "boneyard", "aria-label": `Boneyard: ${view.stock} tiles` },
+      backImg(view.boneyard_tile_back || view.stock_tile_back || "moon", false),
+      ` ${view.stock}`,
+    ),
+    mine
+      ? el(
+          "p",
+          { class: "my-back" },
+          "Your tile back ",
+          backImg(mine.tile_back),
+          el(
+            "button",
+            { type: "button", class: "small", onclick: () => chooseBack(table) },
+            "Change",
+          ),
+        )
+      : null,
   ];
 }
 
@@ -66,7 +122,8 @@ function resultSummary(view) {
 
 export function statusLine(view, table) {
   const box = el("p", { class: "status", id: "status", role: "status" });
-  if (view.status === "waiting" && view.tournament) box.append("Check-in: the match starts when both players are ready.");
+  if (view.status === "waiting" && view.tournament)
+    box.append("Check-in: the match starts when both players are ready.");
   else if (view.status === "waiting") box.append("Waiting for the host to deal.");
   else if (view.status === "hand_over") box.append(handSummary(view));
   else if (OVER.has(view.status)) box.append(resultSummary(view));
@@ -76,10 +133,24 @@ export function statusLine(view, table) {
     box.append("Your turn", cover ? `: cover the double ${cover.tile.join("-")}` : "", ".");
   } else if (view.turn) box.append(`${seatName(view.seats[view.turn.seat])} to play.`);
   if (view.turn?.deadline) {
-    box.append(" Turn clock: ", el("span", { class: "countdown", "data-deadline": view.turn.deadline }, countdown(view.turn.deadline, table.offset)));
+    box.append(
+      " Turn clock: ",
+      el(
+        "span",
+        { class: "countdown", "data-deadline": view.turn.deadline },
+        countdown(view.turn.deadline, table.offset),
+      ),
+    );
   }
   if (view.check_in_deadline && view.status === "waiting") {
-    box.append(" Check-in closes in ", el("span", { class: "countdown", "data-deadline": view.check_in_deadline }, countdown(view.check_in_deadline, table.offset)));
+    box.append(
+      " Check-in closes in ",
+      el(
+        "span",
+        { class: "countdown", "data-deadline": view.check_in_deadline },
+        countdown(view.check_in_deadline, table.offset),
+      ),
+    );
   }
   return box;
 }
@@ -88,20 +159,42 @@ function waiting(view, table) {
   const host = view.you && view.host_seat !== null && view.you.seats.includes(view.host_seat);
   if (view.tournament) {
     const me = view.seats[view.you?.seat];
-    return [me && !me.ready ? el("button", { type: "button", class: "primary", onclick: () => table.post("ready", {}) }, "I'm ready") : el("p", {}, "You are ready; waiting for your opponent.")];
+    return [
+      me && !me.ready
+        ? el(
+            "button",
+            { type: "button", class: "primary", onclick: () => table.post("ready", {}) },
+            "I'm ready",
+          )
+        : el("p", {}, "You are ready; waiting for your opponent."),
+    ];
   }
   if (!host) return [el("p", {}, "The host starts the game once everyone has joined.")];
   const cut = el("input", { id: "start-cut", name: "cut", maxlength: 64, placeholder: "random" });
   const fill = el("input", { type: "checkbox", id: "start-fill", name: "fill" });
   const open = view.seats.filter((s) => s.type === "human" && !s.name).length;
-  const form = el("form", { class: "start-form", onsubmit: (event) => {
-    event.preventDefault();
-    const body = { fill_with_bots: fill.checked };
-    if (cut.value) body.cut = cut.value;
-    table.post("start", body);
-  } }, field("Cut (any text, sealed into the deal)", cut),
-  open ? el("label", { class: "check" }, fill, ` Fill the ${open} open seat(s) with computer players`) : null,
-  el("button", { type: "submit", class: "primary" }, "Start the game"));
+  const form = el(
+    "form",
+    {
+      class: "start-form",
+      onsubmit: (event) => {
+        event.preventDefault();
+        const body = { fill_with_bots: fill.checked };
+        if (cut.value) body.cut = cut.value;
+        table.post("start", body);
+      },
+    },
+    field("Cut (any text, sealed into the deal)", cut),
+    open
+      ? el(
+          "label",
+          { class: "check" },
+          fill,
+          ` Fill the ${open} open seat(s) with computer players`,
+        )
+      : null,
+    el("button", { type: "submit", class: "primary" }, "Start the game"),
+  );
   return [form];
 }
 
@@ -110,9 +203,21 @@ function playing(view, table) {
   const draw = legal.find((o) => o.action === "draw");
   const pass = legal.find((o) => o.action === "pass");
   return [
-    el("button", { type: "button", disabled: !draw, onclick: () => table.send(draw) }, `Draw (${view.stock} left)`),
+    el(
+      "button",
+      { type: "button", disabled: !draw, onclick: () => table.send(draw) },
+      `Draw (${view.stock} left)`,
+    ),
     el("button", { type: "button", disabled: !pass, onclick: () => table.send(pass) }, "Pass"),
-    el("button", { type: "button", class: "quiet", onclick: () => confirm("Resign this match?") && table.post("resign", table.seatField()) }, "Resign"),
+    el(
+      "button",
+      {
+        type: "button",
+        class: "quiet",
+        onclick: () => confirm("Resign this match?") && table.post("resign", table.seatField()),
+      },
+      "Resign",
+    ),
   ];
 }
 
@@ -121,7 +226,11 @@ function over(view, table) {
     el("a", { class: "button primary", href: `#/ledger/${view.id}` }, "Open the deal ledger"),
     view.rematch_match_id
       ? el("a", { class: "button", href: `#/match/${view.rematch_match_id}` }, "Go to the rematch")
-      : el("button", { type: "button", onclick: () => table.post("rematch", table.seatField()) }, "Rematch"),
+      : el(
+          "button",
+          { type: "button", onclick: () => table.post("rematch", table.seatField()) },
+          "Rematch",
+        ),
     el("a", { class: "button", href: "#/" }, "New game"),
   ];
 }
@@ -133,8 +242,25 @@ function actions(view, table) {
     const next = view.legal.some((o) => o.action === "next_hand");
     const at = view.next_hand_at;
     return [
-      next ? el("button", { type: "button", class: "primary", onclick: () => table.post("hands", table.seatField()) }, "Next hand") : null,
-      at ? el("p", {}, "Next hand deals itself in ", el("span", { class: "countdown", "data-deadline": at }, countdown(at, table.offset))) : null,
+      next
+        ? el(
+            "button",
+            {
+              type: "button",
+              class: "primary",
+              onclick: () => table.post("hands", table.seatField()),
+            },
+            "Next hand",
+          )
+        : null,
+      at
+        ? el(
+            "p",
+            {},
+            "Next hand deals itself in ",
+            el("span", { class: "countdown", "data-deadline": at }, countdown(at, table.offset)),
+          )
+        : null,
     ];
   }
   return over(view, table);

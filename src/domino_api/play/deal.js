@@ -87,7 +87,15 @@ export function sameTiles(a, b) {
 /** Reproduce every published vector; returns how many matched and the first failure. */
 export async function checkVectors(vectors) {
   for (const [index, v] of vectors.entries()) {
-    const got = await deal(v.secret, v.cut, v.hand_number, v.attempt, v.max_pip, v.players, v.hand_size);
+    const got = await deal(
+      v.secret,
+      v.cut,
+      v.hand_number,
+      v.attempt,
+      v.max_pip,
+      v.players,
+      v.hand_size,
+    );
     const ok =
       sameTiles(got.hands, v.hands) &&
       sameTiles(got.stock, v.stock) &&

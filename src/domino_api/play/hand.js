@@ -31,8 +31,15 @@ export function arrowRow(row) {
 
 export function renderHand(view, ctx) {
   const hand = view.you?.hand || [];
-  const row = el("div", { class: "hand", role: "group", "aria-label": "Your hand (arrow keys to choose, Enter to pick)" });
-  const focusAt = Math.max(0, hand.findIndex((t) => sameTile(t, ctx.selected ?? ctx.lastFocus)));
+  const row = el("div", {
+    class: "hand",
+    role: "group",
+    "aria-label": "Your hand (arrow keys to choose, Enter to pick)",
+  });
+  const focusAt = Math.max(
+    0,
+    hand.findIndex((t) => sameTile(t, ctx.selected ?? ctx.lastFocus)),
+  );
   hand.forEach((tile, index) => {
     const plays = playsOf(view, tile);
     const best = plays.length ? Math.max(...plays.map((p) => p.points || 0)) : null;
@@ -54,7 +61,8 @@ export function renderHand(view, ctx) {
         ctx.pick(tile, true);
       },
     });
-    if (best && hinted) button.append(el("span", { class: "badge", "aria-hidden": "true" }, `+${best}`));
+    if (best && hinted)
+      button.append(el("span", { class: "badge", "aria-hidden": "true" }, `+${best}`));
     row.append(button);
   });
   arrowRow(row);

@@ -14,12 +14,20 @@ const SEAT_KINDS = [
 ];
 
 function nameInput() {
-  return el("input", { id: "your-name", name: "name", required: true, maxlength: 32, autocomplete: "nickname", value: identity()?.name || "" });
+  return el("input", {
+    id: "your-name",
+    name: "name",
+    required: true,
+    maxlength: 32,
+    autocomplete: "nickname",
+    value: identity()?.name || "",
+  });
 }
 
 function seatSpec(kind, name) {
   if (kind === "planner" || kind === "plain") return { type: "bot", strategy: kind };
-  if (kind === "hotseat") return name ? { type: "human", holder: "host", name } : { type: "human", holder: "host" };
+  if (kind === "hotseat")
+    return name ? { type: "human", holder: "host", name } : { type: "human", holder: "host" };
   return { type: "human" };
 }
 
@@ -36,7 +44,11 @@ async function submit(work) {
 async function createAndGo(name, ruleset, seats, options, cut) {
   await becomePlayer(name);
   const named = await accepts("SeatSpec", "name");
-  const body = { ruleset, seats: seats.map((s) => (named ? s : { ...s, name: undefined })), options };
+  const body = {
+    ruleset,
+    seats: seats.map((s) => (named ? s : { ...s, name: undefined })),
+    options,
+  };
   const view = await call("POST", "/v1/matches", JSON.parse(JSON.stringify(body)));
   const waitsForOthers = seats.slice(1).some((s) => s.type === "human" && !s.holder);
   if (!waitsForOthers) await call("POST", `/v1/matches/${view.id}/start`, cut ? { cut } : {});
@@ -45,7 +57,11 @@ async function createAndGo(name, ruleset, seats, options, cut) {
 
 /** Preset picker plus its option controls, rebuilt when the preset changes. */
 function presetChooser(presets, onChange, solo = false) {
-  const picker = select("preset", presets.map((p) => [p.name, presetName(p.name)]), presets[0].name);
+  const picker = select(
+    "preset",
+    presets.map((p) => [p.name, presetName(p.name)]),
+    presets[0].name,
+  );
   const holder = el("div");
   let current = null;
   const rebuild = () => {
@@ -55,7 +71,12 @@ function presetChooser(presets, onChange, solo = false) {
     onChange(preset);
   };
   picker.addEventListener("change", rebuild);
-  return { node: el("div", {}, field("Game", picker), holder), init: rebuild, options: () => current.read(), value: () => picker.value };
+  return {
+    node: el("div", {}, field("Game", picker), holder),
+    init: rebuild,
+    options: () => current.read(),
+    value: () => picker.value,
+  };
 }
 
 export async function newTablePage(root) {
@@ -66,38 +87,82 @@ export async function newTablePage(root) {
   let count = null;
   function drawSeats(preset) {
     const counts = seatCounts(preset);
-    count = select("seat-count", counts.map((n) => [n, `${n} players`]), counts.at(-1) === 4 ? 4 : counts[0]);
+    count = select(
+      "seat-count",
+      counts.map((n) => [n, `${n} players`]),
+      counts.at(-1) === 4 ? 4 : counts[0],
+    );
     const rows = el("div");
-    const draw = () => rows.replaceChildren(...Array.from({ length: Number(count.value) - 1 }, (_, i) =>
-      field(`Seat ${i + 2}`, select(`seat-${i + 1}`, SEAT_KINDS, "remote"))));
+    const draw = () =>
+      rows.replaceChildren(
+        ...Array.from({ length: Number(count.value) - 1 }, (_, i) =>
+          field(`Seat ${i + 2}`, select(`seat-${i + 1}`, SEAT_KINDS, "remote")),
+        ),
+      );
     count.addEventListener("change", draw);
     draw();
-    fill(seatsBox, el("legend", {}, "Seats (seat 1 is you)"), counts.length > 1 ? field("Players", count) : null, rows);
+    fill(
+      seatsBox,
+      el("legend", {}, "Seats (seat 1 is you)"),
+      counts.length > 1 ? field("Players", count) : null,
+      rows,
+    );
   }
-  const form = el("form", { onsubmit: (event) => {
-    event.preventDefault();
-    const kinds = [...seatsBox.querySelectorAll("select[id^='seat-']")].filter((s) => s.id !== "seat-count").map((s) => s.value);
-    const seats = [{ type: "human" }, ...kinds.map((k, i) => seatSpec(k, k === "hotseat" ? `Player ${i + 2}` : null))];
-    submit(() => createAndGo(name.value.trim(), chooser.value(), seats, chooser.options(), null));
-  } }, field("Your name", name), chooser.node, seatsBox, el("button", { type: "submit", class: "primary" }, "Create the table"));
+  const form = el(
+    "form",
+    {
+      onsubmit: (event) => {
+        event.preventDefault();
+        const kinds = [...seatsBox.querySelectorAll("select[id^='seat-']")]
+          .filter((s) => s.id !== "seat-count")
+          .map((s) => s.value);
+        const seats = [
+          { type: "human" },
+          ...kinds.map((k, i) => seatSpec(k, k === "hotseat" ? `Player ${i + 2}` : null)),
+        ];
+        submit(() =>
+          createAndGo(name.value.trim(), chooser.value(), seats, chooser.options(), null),
+        );
+      },
+    },
+    field("Your name", name),
+    chooser.node,
+    seatsBox,
+    el("button", { type: "submit", class: "primary" }, "Create the table"),
+  );
   root.append(el("h2", { tabindex: "-1" }, "New table"), form);
   chooser.init();
 }
 
 export function joinPage(root) {
-  const code = el("input", { id: "join-code", name: "code", required: true, inputmode: "numeric", pattern: "[0-9]{4}", maxlength: 4, autocomplete: "off" });
+  const code = el("input", {
+    id: "join-code",
+    name: "code",
+    required: true,
+    inputmode: "numeric",
+    pattern: "[0-9]{4}",
+    maxlength: 4,
+    autocomplete: "off",
+  });
   const name = nameInput();
-  const form = el("form", { onsubmit: (event) => {
-    event.preventDefault();
-    submit(async () => {
-      const me = await becomePlayer(name.value.trim());
-      const body = { code: code.value.trim() };
-      if (await accepts("JoinBody", "name")) body.name = me.name;
-      const view = await call("POST", "/v1/matches/join", body);
-      location.hash = `#/match/${view.id}`;
-    });
-  } }, field("Game number", code, "The host's 4-digit number"), field("Your name", name, "Use the same name to get your seat back"),
-  el("button", { type: "submit", class: "primary" }, "Join the game"));
+  const form = el(
+    "form",
+    {
+      onsubmit: (event) => {
+        event.preventDefault();
+        submit(async () => {
+          const me = await becomePlayer(name.value.trim());
+          const body = { code: code.value.trim() };
+          if (await accepts("JoinBody", "name")) body.name = me.name;
+          const view = await call("POST", "/v1/matches/join", body);
+          location.hash = `#/match/${view.id}`;
+        });
+      },
+    },
+    field("Game number", code, "The host's 4-digit number"),
+    field("Your name", name, "Use the same name to get your seat back"),
+    el("button", { type: "submit", class: "primary" }, "Join the game"),
+  );
   root.append(el("h2", { tabindex: "-1" }, "Join a game"), form);
 }
 
@@ -105,16 +170,42 @@ export async function soloPage(root) {
   const { rulesets } = await catalog();
   const name = nameInput();
   const chooser = presetChooser(rulesets, () => {}, true);
-  const opponent = select("opponent", [["planner", "Planner"], ["plain", "Plain"]], "planner");
+  const opponent = select(
+    "opponent",
+    [
+      ["planner", "Planner"],
+      ["plain", "Plain"],
+    ],
+    "planner",
+  );
   const cut = el("input", { id: "cut", name: "cut", maxlength: 64, required: true });
-  const randomize = el("button", { type: "button", onclick: () => (cut.value = Math.random().toString(36).slice(2, 10)) }, "Randomize");
-  const form = el("form", { onsubmit: (event) => {
-    event.preventDefault();
-    const seats = [{ type: "human" }, { type: "bot", strategy: opponent.value }];
-    submit(() => createAndGo(name.value.trim(), chooser.value(), seats, chooser.options(), cut.value));
-  } }, field("Your name", name), chooser.node, field("Opponent", opponent),
-  el("div", { class: "row" }, field("Cut (sealed into the deal before it is made)", cut), randomize),
-  el("button", { type: "submit", class: "primary" }, "Deal"));
+  const randomize = el(
+    "button",
+    { type: "button", onclick: () => (cut.value = Math.random().toString(36).slice(2, 10)) },
+    "Randomize",
+  );
+  const form = el(
+    "form",
+    {
+      onsubmit: (event) => {
+        event.preventDefault();
+        const seats = [{ type: "human" }, { type: "bot", strategy: opponent.value }];
+        submit(() =>
+          createAndGo(name.value.trim(), chooser.value(), seats, chooser.options(), cut.value),
+        );
+      },
+    },
+    field("Your name", name),
+    chooser.node,
+    field("Opponent", opponent),
+    el(
+      "div",
+      { class: "row" },
+      field("Cut (sealed into the deal before it is made)", cut),
+      randomize,
+    ),
+    el("button", { type: "submit", class: "primary" }, "Deal"),
+  );
   root.append(el("h2", { tabindex: "-1" }, "Solo against the computer"), form);
   chooser.init();
 }
@@ -123,16 +214,41 @@ export async function hotseatPage(root) {
   const { rulesets } = await catalog();
   const name = nameInput();
   const countBox = el("div");
-  const chooser = presetChooser(rulesets, (preset) => {
-    const counts = seatCounts(preset);
-    countBox.replaceChildren(counts.length > 1 ? field("Players", select("hot-count", counts, counts[0])) : el("p", {}, `${counts[0]} players`));
-  }, true);
-  const form = el("form", { onsubmit: (event) => {
-    event.preventDefault();
-    const count = Number(countBox.querySelector("select")?.value || seatCounts(rulesets.find((p) => p.name === chooser.value()))[0]);
-    const seats = [{ type: "human" }, ...Array.from({ length: count - 1 }, (_, i) => seatSpec("hotseat", `Player ${i + 2}`))];
-    submit(() => createAndGo(name.value.trim(), chooser.value(), seats, chooser.options(), null));
-  } }, field("Your name", name), chooser.node, countBox, el("button", { type: "submit", class: "primary" }, "Deal"));
+  const chooser = presetChooser(
+    rulesets,
+    (preset) => {
+      const counts = seatCounts(preset);
+      countBox.replaceChildren(
+        counts.length > 1
+          ? field("Players", select("hot-count", counts, counts[0]))
+          : el("p", {}, `${counts[0]} players`),
+      );
+    },
+    true,
+  );
+  const form = el(
+    "form",
+    {
+      onsubmit: (event) => {
+        event.preventDefault();
+        const count = Number(
+          countBox.querySelector("select")?.value ||
+            seatCounts(rulesets.find((p) => p.name === chooser.value()))[0],
+        );
+        const seats = [
+          { type: "human" },
+          ...Array.from({ length: count - 1 }, (_, i) => seatSpec("hotseat", `Player ${i + 2}`)),
+        ];
+        submit(() =>
+          createAndGo(name.value.trim(), chooser.value(), seats, chooser.options(), null),
+        );
+      },
+    },
+    field("Your name", name),
+    chooser.node,
+    countBox,
+    el("button", { type: "submit", class: "primary" }, "Deal"),
+  );
   root.append(el("h2", { tabindex: "-1" }, "One device, passed around"), form);
   chooser.init();
 }

@@ -41,7 +41,8 @@ export class TableSocket {
 
   dropped(event) {
     this.handlers.connection?.(false);
-    for (const waiting of this.pending.values()) waiting.reject(new Error("The connection dropped."));
+    for (const waiting of this.pending.values())
+      waiting.reject(new Error("The connection dropped."));
     this.pending.clear();
     if (this.closed || FINAL.has(event.code)) return;
     setTimeout(() => !this.closed && this.open(), this.retry);
@@ -52,7 +53,8 @@ export class TableSocket {
   request(type, fields = {}) {
     const id = `c${this.nextId++}`;
     const frame = { type, id, ...fields };
-    if (this.seat !== null && this.seat !== undefined && frame.seat === undefined) frame.seat = this.seat;
+    if (this.seat !== null && this.seat !== undefined && frame.seat === undefined)
+      frame.seat = this.seat;
     return new Promise((resolve, reject) => {
       if (this.ws.readyState !== WebSocket.OPEN) {
         reject(new Error("Not connected yet; try again in a moment."));

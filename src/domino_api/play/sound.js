@@ -19,7 +19,10 @@ export function chime() {
   if (!soundOn() || !gestured || !window.AudioContext) return false;
   context = context || new AudioContext();
   const now = context.currentTime;
-  for (const [offset, freq] of [[0, 660], [0.12, 880]]) {
+  for (const [offset, freq] of [
+    [0, 660],
+    [0.12, 880],
+  ]) {
     const osc = context.createOscillator();
     const gain = context.createGain();
     osc.frequency.value = freq;

@@ -18,14 +18,28 @@ const QUIET = new Set(["message", "tile_back_changed", ...PRESENCE]);
 function nameSeats(view) {
   const names = view.seats.map((s) => s.name);
   for (const seat of view.seats) {
-    if (seat.name && names.filter((n) => n === seat.name).length > 1) seat.name = `${seat.name} (seat ${seat.seat + 1})`;
+    if (seat.name && names.filter((n) => n === seat.name).length > 1)
+      seat.name = `${seat.name} (seat ${seat.seat + 1})`;
   }
 }
 
 class Table {
   constructor(root, matchId) {
-    Object.assign(this, { root, matchId, view: null, viewSeat: null, selected: null, lastFocus: null });
-    Object.assign(this, { hidden: false, offset: 0, flashes: new Map(), seen: new Set(), chimed: 0 });
+    Object.assign(this, {
+      root,
+      matchId,
+      view: null,
+      viewSeat: null,
+      selected: null,
+      lastFocus: null,
+    });
+    Object.assign(this, {
+      hidden: false,
+      offset: 0,
+      flashes: new Map(),
+      seen: new Set(),
+      chimed: 0,
+    });
     this.parts = {
       top: el("div", { class: "table-top" }),
       seats: el("div", { class: "seats-box" }),
@@ -36,7 +50,16 @@ class Table {
     };
     this.talk = chatPanel((text) => this.say(text));
     wireEnds(this.parts.board, this);
-    const table = el("div", { class: "table-main" }, this.parts.top, this.parts.seats, this.parts.board, this.parts.status, this.parts.hand, this.parts.controls);
+    const table = el(
+      "div",
+      { class: "table-main" },
+      this.parts.top,
+      this.parts.seats,
+      this.parts.board,
+      this.parts.status,
+      this.parts.hand,
+      this.parts.controls,
+    );
     root.append(el("div", { class: "table-page" }, table, this.talk.node));
     this.timer = setInterval(() => this.tick(), 1000);
     this.onResize = () => this.view && this.renderBoard();
@@ -80,11 +103,22 @@ class Table {
     this.offset = Date.parse(view.now) - Date.now();
     if (this.viewSeat === null) this.viewSeat = view.you?.seat ?? null;
     const turn = view.turn?.seat;
-    if (this.hotseat() && view.status === "playing" && this.mySeats().includes(turn) && turn !== this.viewSeat) {
+    if (
+      this.hotseat() &&
+      view.status === "playing" &&
+      this.mySeats().includes(turn) &&
+      turn !== this.viewSeat
+    ) {
       this.hidden = true;
       this.handoverTo = turn;
     }
-    if (this.selected && !view.legal.some((o) => o.tile && o.tile[0] === this.selected[0] && o.tile[1] === this.selected[1])) this.selected = null;
+    if (
+      this.selected &&
+      !view.legal.some(
+        (o) => o.tile && o.tile[0] === this.selected[0] && o.tile[1] === this.selected[1],
+      )
+    )
+      this.selected = null;
     this.render();
   }
 
@@ -95,7 +129,10 @@ class Table {
     const after = this.seen.size ? Math.max(...this.seen) : 0;
     const query = this.viewSeat === null ? "" : `&seat=${this.viewSeat}`;
     try {
-      const { events } = await call("GET", `/v1/matches/${this.matchId}/events?after=${after}&limit=5000${query}`);
+      const { events } = await call(
+        "GET",
+        `/v1/matches/${this.matchId}/events?after=${after}&limit=5000${query}`,
+      );
       for (const event of events) {
         if (this.seen.has(event.seq) || event.seq > upTo) continue;
         this.seen.add(event.seq);
@@ -158,7 +195,13 @@ class Table {
     announce(`${this.view?.seats[seat]?.name || `Seat ${seat + 1}`} scores ${points}`);
     this.renderSeats();
     clearTimeout(this.flashTimers?.[seat]);
-    this.flashTimers = { ...this.flashTimers, [seat]: setTimeout(() => { this.flashes.delete(seat); this.renderSeats(); }, 4000) };
+    this.flashTimers = {
+      ...this.flashTimers,
+      [seat]: setTimeout(() => {
+        this.flashes.delete(seat);
+        this.renderSeats();
+      }, 4000),
+    };
   }
 
   tick() {
@@ -201,7 +244,11 @@ class Table {
     if (busy && !this.busy) this.refocus = this.focusedPart();
     this.busy = busy;
     this.root.querySelector(".table-page")?.setAttribute("aria-busy", String(busy));
-    if (busy) for (const b of this.root.querySelectorAll(".hand button, .controls-box button, .board button")) b.disabled = true;
+    if (busy)
+      for (const b of this.root.querySelectorAll(
+        ".hand button, .controls-box button, .board button",
+      ))
+        b.disabled = true;
   }
 
   play(option) {
@@ -210,7 +257,9 @@ class Table {
 
   focusedPart() {
     this.focusLabel = document.activeElement?.textContent;
-    return ["hand", "board", "controls"].find((k) => this.parts[k].contains(document.activeElement));
+    return ["hand", "board", "controls"].find((k) =>
+      this.parts[k].contains(document.activeElement),
+    );
   }
 
   pick(tile, dragging = false) {
@@ -233,18 +282,24 @@ class Table {
 
   say(text) {
     const body = { text, ...this.seatField() };
-    return this.act(() => this.socket?.ws.readyState === WebSocket.OPEN
-      ? this.socket.request("message", body)
-      : call("POST", `/v1/matches/${this.matchId}/messages`, body));
+    return this.act(() =>
+      this.socket?.ws.readyState === WebSocket.OPEN
+        ? this.socket.request("message", body)
+        : call("POST", `/v1/matches/${this.matchId}/messages`, body),
+    );
   }
 
   autopilot(method, seat) {
-    return this.act(async () => this.setView(await call(method, `/v1/matches/${this.matchId}/seats/${seat}/autopilot`)));
+    return this.act(async () =>
+      this.setView(await call(method, `/v1/matches/${this.matchId}/seats/${seat}/autopilot`)),
+    );
   }
 
   async post(path, body) {
     this.setBusy(true);
-    await this.act(async () => this.setView(await call("POST", `/v1/matches/${this.matchId}/${path}`, body)));
+    await this.act(async () =>
+      this.setView(await call("POST", `/v1/matches/${this.matchId}/${path}`, body)),
+    );
     this.setBusy(false);
     this.render();
   }
@@ -266,7 +321,9 @@ class Table {
   /** After a re-render, focus goes back to the same kind of place (keyboard play goes on). */
   restoreFocus(where) {
     this.refocus = null;
-    const hand = this.parts.hand.querySelector(".tile[tabindex='0']") || this.parts.hand.querySelector("button");
+    const hand =
+      this.parts.hand.querySelector(".tile[tabindex='0']") ||
+      this.parts.hand.querySelector("button");
     const enabled = [...this.parts.controls.querySelectorAll("button:not([disabled]), a")];
     const same = enabled.find((b) => b.textContent === this.focusLabel);
     const glow = this.selected && this.parts.board.querySelector(".end-target.glow");
@@ -279,16 +336,27 @@ class Table {
   }
 
   renderBoard() {
-    renderBoard(this.parts.board, this.view.board, (end) => (this.hidden ? null : endTarget(this.view, this, end)));
+    renderBoard(this.parts.board, this.view.board, (end) =>
+      this.hidden ? null : endTarget(this.view, this, end),
+    );
   }
 
   renderHand() {
     clear(this.parts.hand);
     if (this.hidden) {
       const seat = this.view.seats[this.handoverTo];
-      this.parts.hand.append(el("div", { class: "reveal", role: "dialog", "aria-label": "Hand over the device" },
-        el("p", {}, `Pass the device to ${seatName(seat)}.`),
-        el("button", { type: "button", class: "primary", onclick: () => this.viewAs(this.handoverTo) }, `Show seat ${seat.seat + 1}'s hand`)));
+      this.parts.hand.append(
+        el(
+          "div",
+          { class: "reveal", role: "dialog", "aria-label": "Hand over the device" },
+          el("p", {}, `Pass the device to ${seatName(seat)}.`),
+          el(
+            "button",
+            { type: "button", class: "primary", onclick: () => this.viewAs(this.handoverTo) },
+            `Show seat ${seat.seat + 1}'s hand`,
+          ),
+        ),
+      );
       return;
     }
     if (this.view.you) this.parts.hand.append(renderHand(this.view, this));

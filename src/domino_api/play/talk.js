@@ -32,22 +32,50 @@ export function logLine(event, view) {
 }
 
 export function chatPanel(send) {
-  const messages = el("ol", { class: "messages", "aria-live": "polite", "aria-label": "Table talk" });
+  const messages = el("ol", {
+    class: "messages",
+    "aria-live": "polite",
+    "aria-label": "Table talk",
+  });
   const log = el("ol", { class: "log", "aria-label": "Table log" });
-  const input = el("input", { id: "talk-input", name: "talk", maxlength: 500, autocomplete: "off" });
+  const input = el("input", {
+    id: "talk-input",
+    name: "talk",
+    maxlength: 500,
+    autocomplete: "off",
+  });
   const state = el("span", { class: "link-state" }, "connecting…");
-  const form = el("form", { class: "talk-form", onsubmit: async (event) => {
-    event.preventDefault();
-    const text = input.value.trim();
-    if (!text) return;
-    input.value = "";
-    await send(text);
-  } }, el("label", { for: "talk-input" }, "Say something"), input, el("button", { type: "submit" }, "Send"));
-  const node = el("aside", { class: "talk" }, el("h2", {}, "Table talk ", state), messages, form, el("h2", {}, "Table log"), log);
+  const form = el(
+    "form",
+    {
+      class: "talk-form",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        const text = input.value.trim();
+        if (!text) return;
+        input.value = "";
+        await send(text);
+      },
+    },
+    el("label", { for: "talk-input" }, "Say something"),
+    input,
+    el("button", { type: "submit" }, "Send"),
+  );
+  const node = el(
+    "aside",
+    { class: "talk" },
+    el("h2", {}, "Table talk ", state),
+    messages,
+    form,
+    el("h2", {}, "Table log"),
+    log,
+  );
   return {
     node,
     add(data) {
-      messages.append(el("li", {}, el("strong", {}, `${data.name || `Seat ${data.seat + 1}`}: `), data.text));
+      messages.append(
+        el("li", {}, el("strong", {}, `${data.name || `Seat ${data.seat + 1}`}: `), data.text),
+      );
       messages.scrollTop = messages.scrollHeight;
     },
     log(line) {

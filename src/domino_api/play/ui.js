@@ -26,7 +26,13 @@ export function el(tag, attrs = {}, ...children) {
 
 /** A labelled form control: <label>text <input ...></label> */
 export function field(label, control, hint) {
-  return el("label", { class: "field" }, el("span", {}, label), control, hint ? el("small", {}, hint) : null);
+  return el(
+    "label",
+    { class: "field" },
+    el("span", {}, label),
+    control,
+    hint ? el("small", {}, hint) : null,
+  );
 }
 
 export function select(name, options, value) {
@@ -54,7 +60,9 @@ export function showError(error) {
 
 /** Replace `node`'s children, leaving out the nulls of optional parts. */
 export function fill(node, ...children) {
-  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  node.replaceChildren(
+    ...children.flat().filter((c) => c !== null && c !== undefined && c !== false),
+  );
   return node;
 }
 
