@@ -2,7 +2,7 @@
 // onto a glowing end, or pick it and then pick the end; Escape drops the choice.
 
 import { faceSvg, tileLabel } from "./tiles.js";
-import { el, hints } from "./ui.js";
+import { el, hints, seatName } from "./ui.js";
 
 export const sameTile = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 
@@ -109,4 +109,18 @@ export function wireEnds(box, ctx) {
     event.preventDefault();
     target.click();
   });
+}
+
+/** Hot-seat: between two players the next hand stays hidden until its player asks for it. */
+export function revealScreen(seat, reveal) {
+  return el(
+    "div",
+    { class: "reveal", role: "dialog", "aria-label": "Hand over the device" },
+    el("p", {}, `Pass the device to ${seatName(seat)}.`),
+    el(
+      "button",
+      { type: "button", class: "primary", onclick: reveal },
+      `Show seat ${seat.seat + 1}'s hand`,
+    ),
+  );
 }

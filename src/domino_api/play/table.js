@@ -4,12 +4,12 @@
 import { call } from "./api.js";
 import { renderBoard } from "./board.js";
 import { chatPanel, logLine } from "./talk.js";
-import { endTarget, renderHand, wireEnds } from "./hand.js";
+import { endTarget, renderHand, revealScreen, wireEnds } from "./hand.js";
 import { renderSeats } from "./seats.js";
 import { TableSocket } from "./socket.js";
 import { chime } from "./sound.js";
 import { controls, statusLine } from "./controls.js";
-import { announce, clear, countdown, el, fill, seatName, showError } from "./ui.js";
+import { announce, clear, countdown, el, fill, showError } from "./ui.js";
 
 const PRESENCE = new Set(["seat_connected", "seat_disconnected"]);
 const QUIET = new Set(["message", "tile_back_changed", ...PRESENCE]);
@@ -244,11 +244,10 @@ class Table {
     if (busy && !this.busy) this.refocus = this.focusedPart();
     this.busy = busy;
     this.root.querySelector(".table-page")?.setAttribute("aria-busy", String(busy));
-    if (busy)
-      for (const b of this.root.querySelectorAll(
-        ".hand button, .controls-box button, .board button",
-      ))
-        b.disabled = true;
+    if (!busy) return;
+    for (const button of this.root.querySelectorAll(".table-main button")) {
+      if (!button.closest(".table-top, .seats-box")) button.disabled = true;
+    }
   }
 
   play(option) {
@@ -345,18 +344,7 @@ class Table {
     clear(this.parts.hand);
     if (this.hidden) {
       const seat = this.view.seats[this.handoverTo];
-      this.parts.hand.append(
-        el(
-          "div",
-          { class: "reveal", role: "dialog", "aria-label": "Hand over the device" },
-          el("p", {}, `Pass the device to ${seatName(seat)}.`),
-          el(
-            "button",
-            { type: "button", class: "primary", onclick: () => this.viewAs(this.handoverTo) },
-            `Show seat ${seat.seat + 1}'s hand`,
-          ),
-        ),
-      );
+      this.parts.hand.append(revealScreen(seat, () => this.viewAs(this.handoverTo)));
       return;
     }
     if (this.view.you) this.parts.hand.append(renderHand(this.view, this));
