@@ -106,7 +106,9 @@ def test_drag_onto_a_glowing_end_and_the_turn_chime_switch(players: Callable[...
     sign_in(page, "Ivy")
     start_solo(page, "block", "plain", cut="drag")  # Block: the first seat opens, any tile
 
+    expect(page.locator(".link-state")).to_have_text("")  # the socket's snapshot is in
     tile = page.locator(READY_TILE).first
+    expect(tile).to_be_visible()
     box = tile.bounding_box()
     assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
