@@ -73,7 +73,13 @@ class Table {
     const handlers = {
       snapshot: (view) => {
         this.catchUp(view.seq);
-        return this.hotseat() ? this.refresh() : this.setView(view);
+        if (this.hotseat()) return this.refresh(); // the socket sees from one seat only
+        if (view.seq !== this.view.seq) return this.setView(view);
+        // Nothing moved since the page's own read: only presence may differ, so the hand
+        // (and any tile being picked or dragged) stays as it is.
+        this.view.seats = view.seats;
+        nameSeats(this.view);
+        this.renderSeats();
       },
       event: (event) => this.onEvent(event),
       connection: (up) => this.talk.connected(up),
