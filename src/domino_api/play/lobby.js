@@ -212,17 +212,32 @@ export async function soloPage(root) {
 
 export async function hotseatPage(root) {
   const { rulesets } = await catalog();
+  const named = await accepts("SeatSpec", "name"); // names for the other seats, when taken
   const name = nameInput();
   const countBox = el("div");
+  const namesBox = el("div");
+  const count = () => Number(countBox.querySelector("select")?.value || countBox.dataset.count);
+  const drawNames = () =>
+    named &&
+    namesBox.replaceChildren(
+      ...Array.from({ length: count() - 1 }, (_, i) =>
+        field(
+          `Seat ${i + 2}: name`,
+          el("input", { id: `hot-name-${i + 1}`, maxlength: 32, value: `Player ${i + 2}` }),
+        ),
+      ),
+    );
   const chooser = presetChooser(
     rulesets,
     (preset) => {
       const counts = seatCounts(preset);
+      countBox.dataset.count = counts[0];
+      const picker = select("hot-count", counts, counts[0]);
+      picker.addEventListener("change", drawNames);
       countBox.replaceChildren(
-        counts.length > 1
-          ? field("Players", select("hot-count", counts, counts[0]))
-          : el("p", {}, `${counts[0]} players`),
+        counts.length > 1 ? field("Players", picker) : el("p", {}, `${counts[0]} players`),
       );
+      drawNames();
     },
     true,
   );
@@ -231,14 +246,11 @@ export async function hotseatPage(root) {
     {
       onsubmit: (event) => {
         event.preventDefault();
-        const count = Number(
-          countBox.querySelector("select")?.value ||
-            seatCounts(rulesets.find((p) => p.name === chooser.value()))[0],
+        const names = [...namesBox.querySelectorAll("input")].map((input) => input.value.trim());
+        const others = Array.from({ length: count() - 1 }, (_, i) =>
+          seatSpec("hotseat", names[i] || `Player ${i + 2}`),
         );
-        const seats = [
-          { type: "human" },
-          ...Array.from({ length: count - 1 }, (_, i) => seatSpec("hotseat", `Player ${i + 2}`)),
-        ];
+        const seats = [{ type: "human" }, ...others];
         submit(() =>
           createAndGo(name.value.trim(), chooser.value(), seats, chooser.options(), null),
         );
@@ -247,6 +259,7 @@ export async function hotseatPage(root) {
     field("Your name", name),
     chooser.node,
     countBox,
+    namesBox,
     el("button", { type: "submit", class: "primary" }, "Deal"),
   );
   root.append(el("h2", { tabindex: "-1" }, "One device, passed around"), form);
