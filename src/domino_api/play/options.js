@@ -42,7 +42,7 @@ export function optionControls(preset, solo = false) {
     );
   }
   if (Array.isArray(allowed.first_opener) && allowed.first_opener.includes("seat_zero_any")) {
-    // RULES.md section 3: these two go together (seed 003's All Fives).
+    // docs/RULES.md section 3: these two go together (seed 003's All Fives).
     const input = select(
       "opt-opening",
       [
