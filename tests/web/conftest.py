@@ -95,10 +95,15 @@ class Player:
         self.context = context
         self.errors: list[str] = []
         self.allowed: list[re.Pattern[str]] = []  # errors a test provokes on purpose
-        self.page: Page = context.new_page()
-        self.page.on("console", self._console)
-        self.page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
         self.base_url = base_url
+        self.page = self.new_page()
+
+    def new_page(self) -> Page:
+        """Another page (tab) of this person's browser, watched like the first."""
+        page = self.context.new_page()
+        page.on("console", self._console)
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+        return page
 
     def _console(self, message: ConsoleMessage) -> None:
         if message.type != "error":

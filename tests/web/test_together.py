@@ -57,16 +57,24 @@ def test_two_browsers_at_one_house_nines_table(players: Callable[..., Player]) -
     expect(host.locator(".messages li").last).to_have_text("Ben: you too")
     ana.shot("house-nines-two-players")
 
-    # The host lets the computer play for Ben; Ben takes his seat back.
-    host.click("button:text('Let the computer play for Ben')")
-    expect(guest.locator(".seat[data-seat='1'] .tag", has_text="autopilot")).to_be_visible()
-    guest.click("button:text('Take my seat back')")
-    expect(host.locator(".seat[data-seat='1'] .tag", has_text="autopilot")).to_have_count(0)
+    # While Ben is here, his seat is his: the host cannot hand it to the computer.
+    autopilot = host.locator("button:text('Let the computer play for Ben')")
+    expect(autopilot).to_have_count(0)
 
+    table_url = guest.url
     ben.page.close()
     # Ben's socket is gone: once his lease lapses the host's dot for him goes out.
     expect(host.get_by_test_id("dot-1")).to_have_class("dot")
     expect(host.get_by_test_id("dot-0")).to_have_class("dot on")
+
+    # Now the host lets the computer play for Ben; Ben comes back and takes his seat back.
+    autopilot.click()
+    expect(host.locator(".seat[data-seat='1'] .tag", has_text="autopilot")).to_be_visible()
+    back = ben.new_page()
+    back.goto(table_url)
+    back.click("button:text('Take my seat back')")
+    expect(host.locator(".seat[data-seat='1'] .tag", has_text="autopilot")).to_have_count(0)
+    expect(host.get_by_test_id("dot-1")).to_have_class("dot on")
 
 
 def test_a_hot_seat_hand_with_a_reveal_between_players(players: Callable[..., Player]) -> None:

@@ -24,7 +24,8 @@ function autopilotButton(view, seat, me, act) {
       mine ? "Take my seat back" : `Give ${seatName(seat)} the seat back`,
     );
   }
-  if (!seat.autopilot && host && !mine) {
+  // The host may hand a seat to the computer only while its holder is away (not connected).
+  if (!seat.autopilot && host && !mine && !seat.connected) {
     return el(
       "button",
       { type: "button", class: "small", onclick: () => act("PUT", seat.seat) },
