@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint types openapi-check bench clean
+.PHONY: install run test lint types openapi-check browser-check bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -30,7 +30,13 @@ types: install
 openapi-check: install
 	$(BIN)/domino-api openapi --check
 
-test: lint types openapi-check
+# The browser tests (tests/web) need Chromium; without it they fail, and this says why first.
+CHROMIUM ?= $(or $(DOMINO_CHROMIUM),/usr/bin/chromium)
+
+browser-check:
+	@test -x "$(CHROMIUM)" || { echo "make test: no Chromium at $(CHROMIUM); the browser tests of /play need it (apt-get install -y chromium, or set DOMINO_CHROMIUM)." >&2; exit 1; }
+
+test: lint types openapi-check browser-check
 	$(BIN)/python -m pytest
 
 bench: install

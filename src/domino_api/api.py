@@ -7,11 +7,13 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -150,6 +152,7 @@ def create_app(
     from domino_api.routes import include_routers
 
     include_routers(app)
+    _mount_play(app)
     return app
 
 
@@ -163,6 +166,14 @@ def _tune_collector(start_background: bool) -> None:
         # every request in flight. Measured: about 12% of the server's CPU per move
         # (bench/README.md, "Load", 2026-12-01).
         gc.set_threshold(*GC_THRESHOLDS)
+
+
+PLAY_DIR = Path(__file__).parent / "play"
+
+
+def _mount_play(app: FastAPI) -> None:
+    """The reference web client (`/play`): static files in the package, no build step."""
+    app.mount("/play", StaticFiles(directory=PLAY_DIR, html=True), name="play")
 
 
 def _install_probes(app: FastAPI) -> None:

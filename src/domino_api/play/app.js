@@ -1,0 +1,107 @@
+// The page's router: #/ (choices), #/new, #/join, #/solo, #/hotseat, #/match/<id>,
+// #/ledger/<id>, #/verify, #/records, #/tournaments, #/tournament/<id>.
+
+import { becomePlayer, catalog, identity } from "./api.js";
+import { ledgerPage, verifyPage } from "./ledger.js";
+import { hotseatPage, joinPage, newTablePage, soloPage } from "./lobby.js";
+import { recordsPage } from "./records.js";
+import { soundSwitch } from "./sound.js";
+import { tablePage } from "./table.js";
+import { setBackCatalog } from "./tiles.js";
+import { tournamentPage, tournamentsPage } from "./tournaments.js";
+import { el, field, showError, toggle } from "./ui.js";
+
+function home(root) {
+  const me = identity();
+  const choice = (href, title, text) =>
+    el("li", {}, el("a", { href, class: "choice" }, el("strong", {}, title), el("span", {}, text)));
+  root.append(
+    el("h2", { tabindex: "-1" }, me ? `Welcome back, ${me.name}` : "Play dominoes"),
+    el(
+      "ul",
+      { class: "choices" },
+      choice("#/new", "New table", "Every game we play, with friends and computer players"),
+      choice("#/join", "Join a game", "Enter the host's game number and your name"),
+      choice("#/solo", "Solo", "Against Plain or Planner, with a sealed deal you cut"),
+      choice(
+        "#/hotseat",
+        "One device",
+        "Pass the device around; each player reveals their own hand",
+      ),
+      choice("#/tournaments", "Tournaments", "Brackets, round-robins and standings"),
+      choice("#/records", "Records", "Your best games and the top 10"),
+      choice("#/verify", "Verify a ledger", "Check any finished match's sealed deal in this page"),
+    ),
+  );
+}
+
+/** Pages that read the catalogs need a player (a name) first. */
+function namePage(root) {
+  const name = el("input", {
+    id: "first-name",
+    required: true,
+    maxlength: 32,
+    autocomplete: "nickname",
+  });
+  const form = el(
+    "form",
+    {
+      onsubmit: async (event) => {
+        event.preventDefault();
+        try {
+          await becomePlayer(name.value.trim());
+          route();
+        } catch (error) {
+          showError(error);
+        }
+      },
+    },
+    field("Your name (others see it at the table)", name),
+    el("button", { type: "submit", class: "primary" }, "Continue"),
+  );
+  root.append(el("h2", { tabindex: "-1" }, "What is your name?"), form);
+}
+
+const OPEN = new Set(["", "join", "tournaments"]);
+
+const ROUTES = {
+  "": home,
+  new: newTablePage,
+  join: joinPage,
+  solo: soloPage,
+  hotseat: hotseatPage,
+  match: tablePage,
+  ledger: ledgerPage,
+  verify: verifyPage,
+  records: recordsPage,
+  tournaments: tournamentsPage,
+  tournament: tournamentPage,
+};
+
+let leave = null;
+
+async function route() {
+  const [name = "", ...args] = location.hash.replace(/^#\/?/, "").split("/");
+  const page = !identity() && !OPEN.has(name) ? namePage : ROUTES[name] || home;
+  if (leave) leave();
+  leave = null;
+  showError(null);
+  const root = document.getElementById("app");
+  root.replaceChildren();
+  document.body.dataset.page = name || "home";
+  try {
+    if (identity()) setBackCatalog((await catalog()).backs);
+    const cleanup = await page(root, args);
+    if (typeof cleanup === "function") leave = cleanup;
+  } catch (error) {
+    showError(error);
+  }
+  root.querySelector("h2")?.focus();
+}
+
+soundSwitch(document.getElementById("sound"));
+toggle(document.getElementById("hints"), "domino.hints", "Tile hints", () =>
+  window.dispatchEvent(new Event("hints")),
+);
+window.addEventListener("hashchange", route);
+route();

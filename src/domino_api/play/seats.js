@@ -1,0 +1,98 @@
+// The seats around the table: presence dot, name, score with its +points, face-down hand in
+// the seat's tile back, turn marker, autopilot controls and the away deadline.
+
+import { backImg } from "./tiles.js";
+import { countdown, el, seatName } from "./ui.js";
+
+/** When a seat that left forfeits: the view's `away_deadline` if given, else away_since + limit. */
+export function awayDeadline(view, seat) {
+  if (seat.away_deadline) return seat.away_deadline;
+  const limit = view.ruleset.away_forfeit_s;
+  if (!seat.away_since || !limit) return null;
+  return new Date(Date.parse(seat.away_since) + limit * 1000).toISOString();
+}
+
+function autopilotButton(view, seat, me, act) {
+  if (seat.type !== "human" || seat.forfeited || !["playing", "hand_over"].includes(view.status))
+    return null;
+  const mine = me.includes(seat.seat);
+  const host = view.host_seat !== null && me.includes(view.host_seat);
+  if (seat.autopilot && (mine || host)) {
+    return el(
+      "button",
+      { type: "button", class: "small", onclick: () => act("DELETE", seat.seat) },
+      mine ? "Take my seat back" : `Give ${seatName(seat)} the seat back`,
+    );
+  }
+  // The host may hand a seat to the computer only while its holder is away (not connected).
+  if (!seat.autopilot && host && !mine && !seat.connected) {
+    return el(
+      "button",
+      { type: "button", class: "small", onclick: () => act("PUT", seat.seat) },
+      `Let the computer play for ${seatName(seat)}`,
+    );
+  }
+  return null;
+}
+
+export function renderSeats(view, ctx) {
+  const me = view.you?.seats || [];
+  return el(
+    "ul",
+    { class: "seats", "aria-label": "Players" },
+    view.seats.map((seat) => {
+      const onTurn = view.turn?.seat === seat.seat;
+      const away = awayDeadline(view, seat);
+      const facedown =
+        me.includes(seat.seat) && seat.seat === ctx.viewSeat && !ctx.hidden
+          ? []
+          : Array.from({ length: seat.tiles }, () => backImg(seat.tile_back));
+      const flash = ctx.flashes.get(seat.seat);
+      const state = seat.connected ? "connected" : "not connected";
+      return el(
+        "li",
+        { class: `seat${onTurn ? " on-turn" : ""}`, "data-seat": seat.seat },
+        el(
+          "div",
+          { class: "seat-head" },
+          el("span", {
+            class: `dot${seat.connected ? " on" : ""}`,
+            role: "img",
+            "aria-label": state,
+            title: state,
+            "data-testid": `dot-${seat.seat}`,
+          }),
+          el("strong", { class: "seat-name" }, seatName(seat)),
+          seat.type === "bot" ? el("span", { class: "tag" }, "computer") : null,
+          seat.type === "human" && !seat.name ? el("span", { class: "tag" }, "open seat") : null,
+          seat.autopilot ? el("span", { class: "tag" }, "autopilot") : null,
+          seat.forfeited ? el("span", { class: "tag" }, "forfeited") : null,
+          onTurn ? el("span", { class: "tag turn-tag" }, "to play") : null,
+        ),
+        el(
+          "div",
+          { class: "seat-score" },
+          el("span", { class: "score", "data-testid": `score-${seat.seat}` }, `${seat.score}`),
+          view.ruleset.best_of ? el("span", {}, ` · ${seat.hands_won} hands`) : null,
+          flash
+            ? el("span", { class: "plus", "data-testid": `plus-${seat.seat}` }, `+${flash}`)
+            : null,
+        ),
+        el("div", { class: "facedown", "aria-label": `${seat.tiles} tiles` }, facedown),
+        away
+          ? el(
+              "p",
+              { class: "away" },
+              "Away: forfeits in ",
+              el(
+                "span",
+                { class: "countdown", "data-deadline": away },
+                countdown(away, ctx.offset),
+              ),
+            )
+          : null,
+        autopilotButton(view, seat, me, (method, number) => ctx.autopilot(method, number)),
+      );
+    }),
+  );
+}

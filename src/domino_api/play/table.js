@@ -1,0 +1,364 @@
+// The table page: the view from the socket's snapshot (or REST), events to keep it live, and
+// every action a seat can take. Rendering of the parts lives in seats.js, hand.js, board.js.
+
+import { call } from "./api.js";
+import { renderBoard } from "./board.js";
+import { chatPanel, logLine } from "./talk.js";
+import { endTarget, renderHand, revealScreen, wireEnds } from "./hand.js";
+import { renderSeats } from "./seats.js";
+import { TableSocket } from "./socket.js";
+import { chime } from "./sound.js";
+import { controls, statusLine } from "./controls.js";
+import { announce, clear, countdown, el, fill, showError } from "./ui.js";
+
+const PRESENCE = new Set(["seat_connected", "seat_disconnected"]);
+const QUIET = new Set(["message", "tile_back_changed", ...PRESENCE]);
+
+/** Seats held by one person (hot-seat) share a name: tell them apart by their number. */
+function nameSeats(view) {
+  const names = view.seats.map((s) => s.name);
+  for (const seat of view.seats) {
+    if (seat.name && names.filter((n) => n === seat.name).length > 1)
+      seat.name = `${seat.name} (seat ${seat.seat + 1})`;
+  }
+}
+
+class Table {
+  constructor(root, matchId) {
+    Object.assign(this, {
+      root,
+      matchId,
+      view: null,
+      viewSeat: null,
+      selected: null,
+      lastFocus: null,
+    });
+    Object.assign(this, {
+      hidden: false,
+      offset: 0,
+      flashes: new Map(),
+      seen: new Set(),
+      chimed: 0,
+    });
+    this.parts = {
+      top: el("div", { class: "table-top" }),
+      seats: el("div", { class: "seats-box" }),
+      board: el("div", { class: "board", "aria-label": "The board", role: "group" }),
+      status: el("div", { class: "status-box" }),
+      hand: el("div", { class: "hand-box" }),
+      controls: el("div", { class: "controls-box" }),
+    };
+    this.talk = chatPanel((text) => this.say(text));
+    wireEnds(this.parts.board, this);
+    const table = el(
+      "div",
+      { class: "table-main" },
+      this.parts.top,
+      this.parts.seats,
+      this.parts.board,
+      this.parts.status,
+      this.parts.hand,
+      this.parts.controls,
+    );
+    root.append(el("div", { class: "table-page" }, table, this.talk.node));
+    this.timer = setInterval(() => this.tick(), 1000);
+    this.onResize = () => this.view && this.renderBoard();
+    this.onHints = () => this.view && this.render();
+    window.addEventListener("resize", this.onResize);
+    window.addEventListener("hints", this.onHints);
+  }
+
+  async start() {
+    this.setView(await call("GET", `/v1/matches/${this.matchId}`));
+    const handlers = {
+      snapshot: (view) => {
+        this.catchUp(view.seq);
+        if (this.hotseat()) return this.refresh(); // the socket sees from one seat only
+        if (view.seq !== this.view.seq) return this.setView(view);
+        // Nothing moved since the page's own read: only presence may differ, so the hand
+        // (and any tile being picked or dragged) stays as it is.
+        this.view.seats = view.seats;
+        nameSeats(this.view);
+        this.renderSeats();
+      },
+      event: (event) => this.onEvent(event),
+      connection: (up) => this.talk.connected(up),
+    };
+    this.socket = new TableSocket(this.matchId, null, handlers);
+  }
+
+  leave() {
+    clearInterval(this.timer);
+    window.removeEventListener("resize", this.onResize);
+    window.removeEventListener("hints", this.onHints);
+    this.socket?.close();
+  }
+
+  hotseat() {
+    return (this.view?.you?.seats || []).length > 1;
+  }
+
+  mySeats() {
+    return this.view?.you?.seats || [];
+  }
+
+  setView(view) {
+    if (this.view && view.seq < this.view.seq && view.you?.seat === this.view.you?.seat) return;
+    this.view = view;
+    nameSeats(view);
+    this.offset = Date.parse(view.now) - Date.now();
+    if (this.viewSeat === null) this.viewSeat = view.you?.seat ?? null;
+    const turn = view.turn?.seat;
+    if (
+      this.hotseat() &&
+      view.status === "playing" &&
+      this.mySeats().includes(turn) &&
+      turn !== this.viewSeat
+    ) {
+      this.hidden = true;
+      this.handoverTo = turn;
+    }
+    if (
+      this.selected &&
+      !view.legal.some(
+        (o) => o.tile && o.tile[0] === this.selected[0] && o.tile[1] === this.selected[1],
+      )
+    )
+      this.selected = null;
+    this.render();
+  }
+
+  /** Table talk and the log from the events feed: what was said before this page opened, or
+   * while its socket was down (a snapshot carries the table, not the talk). Only up to the
+   * snapshot: later events come on the socket, which acts on them. */
+  async catchUp(upTo) {
+    const after = this.seen.size ? Math.max(...this.seen) : 0;
+    const query = this.viewSeat === null ? "" : `&seat=${this.viewSeat}`;
+    try {
+      const { events } = await call(
+        "GET",
+        `/v1/matches/${this.matchId}/events?after=${after}&limit=5000${query}`,
+      );
+      for (const event of events) {
+        if (this.seen.has(event.seq) || event.seq > upTo) continue;
+        this.seen.add(event.seq);
+        if (event.type === "message") this.talk.add(event.data);
+        const line = logLine(event, this.view);
+        if (line) this.talk.log(line);
+      }
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  async refresh() {
+    if (this.loading) {
+      this.again = true;
+      return;
+    }
+    this.loading = true;
+    try {
+      const query = this.viewSeat === null ? "" : `?seat=${this.viewSeat}`;
+      this.setView(await call("GET", `/v1/matches/${this.matchId}${query}`));
+    } catch (error) {
+      showError(error);
+    } finally {
+      this.loading = false;
+      if (this.again) {
+        this.again = false;
+        this.refresh();
+      }
+    }
+  }
+
+  onEvent(event) {
+    if (this.seen.has(event.seq)) return;
+    this.seen.add(event.seq);
+    const data = event.data;
+    if (event.type === "message") return this.talk.add(data);
+    if (event.type === "scored") this.flash(data.seat, data.points);
+    if (event.type === "turn" && this.mySeats().includes(data.seat) && event.seq > this.chimed) {
+      this.chimed = event.seq;
+      if (!this.view?.seats[data.seat]?.autopilot) chime();
+    }
+    const line = logLine(event, this.view);
+    if (line) this.talk.log(line);
+    if (PRESENCE.has(event.type) && this.view) {
+      const seat = this.view.seats[data.seat];
+      seat.connected = event.type === "seat_connected";
+      seat.away_since = seat.connected ? null : event.at;
+      return this.renderSeats();
+    }
+    if (event.type === "tile_back_changed" && this.view) {
+      this.view.seats[data.seat].tile_back = data.tile_back;
+      return this.renderSeats();
+    }
+    if (!QUIET.has(event.type) && (!this.view || event.seq > this.view.seq)) this.refresh();
+  }
+
+  flash(seat, points) {
+    this.flashes.set(seat, points);
+    announce(`${this.view?.seats[seat]?.name || `Seat ${seat + 1}`} scores ${points}`);
+    this.renderSeats();
+    clearTimeout(this.flashTimers?.[seat]);
+    this.flashTimers = {
+      ...this.flashTimers,
+      [seat]: setTimeout(() => {
+        this.flashes.delete(seat);
+        this.renderSeats();
+      }, 4000),
+    };
+  }
+
+  tick() {
+    for (const node of this.root.querySelectorAll(".countdown[data-deadline]")) {
+      node.textContent = countdown(node.dataset.deadline, this.offset);
+    }
+  }
+
+  // ------------------------------------------------------------ actions
+
+  async act(work) {
+    showError(null);
+    try {
+      return await work();
+    } catch (error) {
+      showError(error);
+      if (error.code === "stale_seq" || error.code === "not_your_turn") this.refresh();
+      return null;
+    }
+  }
+
+  seatField() {
+    return this.hotseat() ? { seat: this.viewSeat } : {};
+  }
+
+  async send(option) {
+    const body = { action: option.action, seq: this.view.seq, ...this.seatField() };
+    if (option.action === "play") Object.assign(body, { tile: option.tile, end: option.end });
+    this.selected = null;
+    this.setBusy(true);
+    const answer = await this.act(() => call("POST", `/v1/matches/${this.matchId}/moves`, body));
+    this.setBusy(false);
+    if (!answer) return this.render();
+    for (const event of answer.events) this.onEvent(event);
+    this.setView(answer.view);
+  }
+
+  /** While a request is out, nothing else can be sent (its answer brings the next view). */
+  setBusy(busy) {
+    if (busy && !this.busy) this.refocus = this.focusedPart();
+    this.busy = busy;
+    this.root.querySelector(".table-page")?.setAttribute("aria-busy", String(busy));
+    if (!busy) return;
+    for (const button of this.root.querySelectorAll(".table-main button")) {
+      if (!button.closest(".table-top, .seats-box")) button.disabled = true;
+    }
+  }
+
+  play(option) {
+    return this.send(option);
+  }
+
+  focusedPart() {
+    this.focusLabel = document.activeElement?.textContent;
+    return ["hand", "board", "controls"].find((k) =>
+      this.parts[k].contains(document.activeElement),
+    );
+  }
+
+  pick(tile, dragging = false) {
+    this.selected = tile;
+    if (tile) this.lastFocus = tile;
+    this.renderBoard();
+    if (dragging) return;
+    this.renderHand();
+    const glow = this.parts.board.querySelector(".end-target.glow");
+    if (tile && glow) glow.focus();
+    if (!tile) this.parts.hand.querySelector(".tile[tabindex='0']")?.focus();
+  }
+
+  async viewAs(seat) {
+    this.viewSeat = seat;
+    this.hidden = false;
+    await this.refresh();
+    this.parts.hand.querySelector(".tile[tabindex='0']")?.focus();
+  }
+
+  say(text) {
+    const body = { text, ...this.seatField() };
+    return this.act(() =>
+      this.socket?.ws.readyState === WebSocket.OPEN
+        ? this.socket.request("message", body)
+        : call("POST", `/v1/matches/${this.matchId}/messages`, body),
+    );
+  }
+
+  autopilot(method, seat) {
+    return this.act(async () =>
+      this.setView(await call(method, `/v1/matches/${this.matchId}/seats/${seat}/autopilot`)),
+    );
+  }
+
+  async post(path, body) {
+    this.setBusy(true);
+    await this.act(async () =>
+      this.setView(await call("POST", `/v1/matches/${this.matchId}/${path}`, body)),
+    );
+    this.setBusy(false);
+    this.render();
+  }
+
+  // ------------------------------------------------------------ rendering
+
+  render() {
+    const focusIn = this.focusedPart() || this.refocus;
+    fill(this.parts.top, controls.top(this.view, this));
+    this.renderSeats();
+    this.renderBoard();
+    this.parts.status.replaceChildren(statusLine(this.view, this));
+    this.renderHand();
+    fill(this.parts.controls, controls.actions(this.view, this));
+    if (this.busy) this.setBusy(true);
+    else if (focusIn) this.restoreFocus(focusIn);
+  }
+
+  /** After a re-render, focus goes back to the same kind of place (keyboard play goes on). */
+  restoreFocus(where) {
+    this.refocus = null;
+    const hand =
+      this.parts.hand.querySelector(".tile[tabindex='0']") ||
+      this.parts.hand.querySelector("button");
+    const enabled = [...this.parts.controls.querySelectorAll("button:not([disabled]), a")];
+    const same = enabled.find((b) => b.textContent === this.focusLabel);
+    const glow = this.selected && this.parts.board.querySelector(".end-target.glow");
+    const target = { board: glow || hand, hand, controls: same || hand || enabled[0] }[where];
+    (target || enabled[0])?.focus();
+  }
+
+  renderSeats() {
+    this.parts.seats.replaceChildren(renderSeats(this.view, this));
+  }
+
+  renderBoard() {
+    renderBoard(this.parts.board, this.view.board, (end) =>
+      this.hidden ? null : endTarget(this.view, this, end),
+    );
+  }
+
+  renderHand() {
+    clear(this.parts.hand);
+    if (this.hidden) {
+      const seat = this.view.seats[this.handoverTo];
+      this.parts.hand.append(revealScreen(seat, () => this.viewAs(this.handoverTo)));
+      return;
+    }
+    if (this.view.you) this.parts.hand.append(renderHand(this.view, this));
+  }
+}
+
+export async function tablePage(root, [matchId]) {
+  const table = new Table(root, matchId);
+  await table.start();
+  return () => table.leave();
+}

@@ -1,0 +1,89 @@
+// Table talk (everyone at the table sees it) and the table log of plays, draws and points.
+
+import { tileLabel } from "./tiles.js";
+import { el } from "./ui.js";
+
+function name(view, seat) {
+  const found = view?.seats?.[seat];
+  return found?.name || `Seat ${seat + 1}`;
+}
+
+/** A short sentence for the log, or null for events the log leaves out. */
+export function logLine(event, view) {
+  const d = event.data;
+  switch (event.type) {
+    case "tile_played":
+      return `${name(view, d.seat)} played ${tileLabel(d.tile)}${d.end ? ` on ${d.end}` : ""}`;
+    case "tile_drawn":
+      return `${name(view, d.seat)} drew a tile`;
+    case "passed":
+      return `${name(view, d.seat)} passed`;
+    case "scored":
+      return `${name(view, d.seat)} +${d.points} (${d.score})`;
+    case "hand_started":
+      return "A new hand is dealt";
+    case "match_ended":
+      return "The match is over";
+    case "seat_joined":
+      return `${d.name || name(view, d.seat)} joined`;
+    default:
+      return null;
+  }
+}
+
+export function chatPanel(send) {
+  const messages = el("ol", {
+    class: "messages",
+    "aria-live": "polite",
+    "aria-label": "Table talk",
+  });
+  const log = el("ol", { class: "log", "aria-label": "Table log" });
+  const input = el("input", {
+    id: "talk-input",
+    name: "talk",
+    maxlength: 500,
+    autocomplete: "off",
+  });
+  const state = el("span", { class: "link-state" }, "connecting…");
+  const form = el(
+    "form",
+    {
+      class: "talk-form",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        const text = input.value.trim();
+        if (!text) return;
+        input.value = "";
+        await send(text);
+      },
+    },
+    el("label", { for: "talk-input" }, "Say something"),
+    input,
+    el("button", { type: "submit" }, "Send"),
+  );
+  const node = el(
+    "aside",
+    { class: "talk" },
+    el("h2", {}, "Table talk ", state),
+    messages,
+    form,
+    el("h2", {}, "Table log"),
+    log,
+  );
+  return {
+    node,
+    add(data) {
+      messages.append(
+        el("li", {}, el("strong", {}, `${data.name || `Seat ${data.seat + 1}`}: `), data.text),
+      );
+      messages.scrollTop = messages.scrollHeight;
+    },
+    log(line) {
+      log.prepend(el("li", {}, line));
+      while (log.children.length > 12) log.lastChild.remove();
+    },
+    connected(up) {
+      state.textContent = up ? "" : "reconnecting…";
+    },
+  };
+}

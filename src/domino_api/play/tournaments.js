@@ -1,0 +1,228 @@
+// Tournaments: create one, enter it, the bracket by round, the standings, and each match's
+// "I'm ready" (on the match's own table page). Changes come from the tournament's events feed.
+
+import { becomePlayer, call, identity } from "./api.js";
+import { el, field, fill, select, showError } from "./ui.js";
+
+export function tournamentsPage(root) {
+  const name = el("input", { id: "t-name", required: true, maxlength: 64, value: "Friday cup" });
+  const you = el("input", {
+    id: "your-name",
+    required: true,
+    maxlength: 32,
+    value: identity()?.name || "",
+  });
+  const format = select(
+    "t-format",
+    [
+      ["single_elimination", "Winner advances"],
+      ["round_robin", "Round-robin"],
+    ],
+    "single_elimination",
+  );
+  const size = el("input", { id: "t-size", type: "number", min: 2, max: 10000, value: 8 });
+  const goal = select(
+    "t-goal",
+    [
+      ["target:100", "First to 100"],
+      ["target:50", "First to 50"],
+      ["best_of:1", "Best of 1 hand"],
+      ["best_of:3", "Best of 3 hands"],
+      ["best_of:5", "Best of 5 hands"],
+    ],
+    "target:100",
+  );
+  const create = el(
+    "form",
+    {
+      onsubmit: async (event) => {
+        event.preventDefault();
+        try {
+          await becomePlayer(you.value.trim());
+          const [kind, number] = goal.value.split(":");
+          const body = {
+            name: name.value,
+            format: format.value,
+            max_entrants: Number(size.value),
+            match: { [kind]: Number(number) },
+          };
+          const view = await call("POST", "/v1/tournaments", body);
+          location.hash = `#/tournament/${view.id}`;
+        } catch (error) {
+          showError(error);
+        }
+      },
+    },
+    field("Your name", you),
+    field("Tournament name", name),
+    field("Format", format),
+    field("Most entrants", size),
+    field("Matches", goal),
+    el("button", { type: "submit", class: "primary" }, "Create the tournament"),
+  );
+  const id = el("input", { id: "t-id", required: true, placeholder: "tournament id" });
+  const open = el(
+    "form",
+    {
+      onsubmit: (event) => {
+        event.preventDefault();
+        location.hash = `#/tournament/${id.value.trim()}`;
+      },
+    },
+    field("Tournament id (from its link)", id),
+    el("button", { type: "submit" }, "Open"),
+  );
+  root.append(
+    el("h2", { tabindex: "-1" }, "Tournaments"),
+    create,
+    el("h3", {}, "Open a tournament"),
+    open,
+  );
+}
+
+function bracket(view, names) {
+  const me = identity()?.id;
+  return el(
+    "div",
+    { class: "bracket", "aria-label": "Bracket" },
+    view.rounds.map((round) =>
+      el(
+        "section",
+        { class: "round" },
+        el("h3", {}, `Round ${round.number}${round.status === "complete" ? " (complete)" : ""}`),
+        round.matches.map((m) =>
+          el(
+            "div",
+            { class: `slot ${m.status}` },
+            el(
+              "p",
+              {},
+              m.players
+                .map((p) => el("span", { class: p === m.winner ? "winner" : "" }, names[p] || "?"))
+                .reduce((a, b) => [a, " vs ", b]),
+            ),
+            el(
+              "p",
+              { class: "small" },
+              m.status.replace("_", "-"),
+              m.reason ? ` (${m.reason})` : "",
+            ),
+            m.players.includes(me) && ["check_in", "playing"].includes(m.status)
+              ? el(
+                  "a",
+                  { class: "button primary", href: `#/match/${m.id}` },
+                  m.status === "check_in" ? "Go to my match: I'm ready" : "Go to my match",
+                )
+              : null,
+          ),
+        ),
+        round.byes.map((p) => el("p", { class: "small" }, `${names[p]}: bye`)),
+        round.rests.map((p) => el("p", { class: "small" }, `${names[p]}: rests`)),
+      ),
+    ),
+  );
+}
+
+function standings(view, names) {
+  if (!view.standings.length) return null;
+  return el(
+    "table",
+    { class: "standings" },
+    el("caption", {}, "Standings"),
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        ["Rank", "Player", "Match wins", "Hand diff", "Point diff"].map((h) =>
+          el("th", { scope: "col" }, h),
+        ),
+      ),
+    ),
+    el(
+      "tbody",
+      {},
+      view.standings.map((s) =>
+        el(
+          "tr",
+          {},
+          el("td", {}, s.rank),
+          el("td", {}, names[s.player_id]),
+          el("td", {}, s.match_wins),
+          el("td", {}, s.hand_diff),
+          el("td", {}, s.point_diff),
+        ),
+      ),
+    ),
+  );
+}
+
+const FORMATS = { round_robin: "Round-robin", single_elimination: "Winner advances" };
+
+function render(box, view, act) {
+  const me = identity()?.id;
+  const names = Object.fromEntries(view.entrants.map((e) => [e.player_id, e.name]));
+  const entered = view.entrants.some((e) => e.player_id === me);
+  const champion = view.champion ? `champion: ${names[view.champion]}` : null;
+  const buttons =
+    view.status !== "open"
+      ? []
+      : [
+          entered
+            ? el("button", { type: "button", onclick: () => act("DELETE", "entrants/me") }, "Leave")
+            : el(
+                "button",
+                { type: "button", class: "primary", onclick: () => act("POST", "entrants") },
+                "Enter",
+              ),
+          view.host === me
+            ? el(
+                "button",
+                { type: "button", onclick: () => act("POST", "start") },
+                "Start the tournament",
+              )
+            : null,
+        ];
+  fill(
+    box,
+    el("h2", { tabindex: "-1" }, view.name),
+    el("p", {}, [FORMATS[view.format], view.status, champion].filter(Boolean).join(" · ")),
+    el("p", { class: "small" }, "Share this page's address to invite players."),
+    el("div", { class: "row" }, buttons),
+    el("h3", {}, `Entrants (${view.entrants.length}/${view.max_entrants})`),
+    el(
+      "ul",
+      {},
+      view.entrants.map((e) => el("li", {}, e.name)),
+    ),
+    bracket(view, names),
+    standings(view, names),
+  );
+}
+
+export async function tournamentPage(root, [id]) {
+  const box = el("div");
+  root.append(box);
+  let seq = 0;
+  const load = async () => render(box, await call("GET", `/v1/tournaments/${id}`), act);
+  const act = async (method, path) => {
+    try {
+      await becomePlayer(identity()?.name || "Player");
+      render(box, await call(method, `/v1/tournaments/${id}/${path}`), act);
+    } catch (error) {
+      showError(error);
+    }
+  };
+  await load();
+  const poll = setInterval(async () => {
+    const { events } = await call("GET", `/v1/tournaments/${id}/events?after=${seq}`).catch(() => ({
+      events: [],
+    }));
+    if (events.length) {
+      seq = events.at(-1).seq;
+      await load().catch(showError);
+    }
+  }, 2000);
+  return () => clearInterval(poll);
+}

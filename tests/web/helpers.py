@@ -1,0 +1,70 @@
+"""Steps a person takes on /play, written once for the browser tests."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Locator, Page, expect
+
+# What a seat can do when the page is ready for it (a request in flight disables them all).
+READY_TILE = ".hand .tile.playable:not([disabled])"
+READY_BUTTON = ".controls-box button:not([disabled])"
+OVER_LINK = ".controls-box a:text('Open the deal ledger')"
+
+
+def sign_in(page: Page, name: str) -> None:
+    """The name form pages show to a browser that has no player yet."""
+    page.fill("#first-name", name)
+    page.click("button:text('Continue')")
+
+
+def start_solo(page: Page, preset: str, opponent: str = "planner", cut: str = "moon") -> None:
+    page.select_option("#preset", preset)
+    page.select_option("#opponent", opponent)
+    page.fill("#cut", cut)
+    page.click("button:text('Deal')")
+    expect(page.locator(".hand .tile").first).to_be_visible()
+
+
+def next_step(page: Page) -> Locator:
+    """Wait (auto-waiting, no sleeps) until one of: a playable tile, an enabled Draw / Pass /
+    Next hand button, the hot-seat reveal, or the end of the match."""
+    choices = page.locator(
+        f"{READY_TILE}, {READY_BUTTON}:text-matches('^(Draw|Pass|Next hand)'),"
+        f" .reveal button, {OVER_LINK}"
+    )
+    expect(choices.first).to_be_visible()
+    return choices
+
+
+def take_turn(page: Page, next_hand: bool = True) -> str:
+    """One action by clicking: a playable tile then its first glowing end, else draw, pass or
+    (with `next_hand`) the next hand. Returns what was done, or 'over' / 'hand_over'."""
+    next_step(page)
+    if page.locator(OVER_LINK).count():
+        return "over"
+    if page.locator(".reveal button").count():
+        page.locator(".reveal button").click()
+        expect(page.locator(".reveal")).to_have_count(0)
+        return "reveal"
+    tiles = page.locator(READY_TILE)
+    if tiles.count():
+        tiles.first.click()
+        end = page.locator(".end-target.glow").first
+        expect(end).to_be_visible()
+        end.click()
+        return "play"
+    button = page.locator(f"{READY_BUTTON}:text-matches('^(Draw|Pass|Next hand)')").first
+    label = button.inner_text().split()[0].lower()
+    if label == "next" and not next_hand:
+        return "hand_over"
+    button.click()
+    return label
+
+
+def play_until_over(page: Page, next_hand: bool = True, limit: int = 600) -> list[str]:
+    """Take turns until the match is over (or, without `next_hand`, the hand); returns the
+    actions taken, the last being 'over' or 'hand_over'."""
+    actions: list[str] = []
+    while not actions or actions[-1] not in ("over", "hand_over"):
+        assert len(actions) < limit, f"still playing after {limit} actions: {actions[-10:]}"
+        actions.append(take_turn(page, next_hand))
+    return actions
