@@ -21,7 +21,7 @@ import pytest_asyncio
 from domino_api.api import create_app
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
-from tests.support.servers import ServerProcess, drop_database, fresh_database
+from tests.support.servers import ServerProcess, drop_database, fresh_database, running
 
 SECURITY_DB = os.environ.get("DOMINO_SECURITY_DB", f"domino_security_{os.getpid()}")
 REDIS_URL = os.environ.get("DOMINO_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -67,15 +67,8 @@ def live_server(security_database: str, tmp_path: Path) -> LiveServer:
     async def run(**env: str) -> AsyncIterator[ServerProcess]:
         log = tmp_path / f"server-{uuid.uuid4().hex[:6]}.log"
         server = ServerProcess(security_database, log, env={"DOMINO_LOG_LEVEL": "WARNING", **env})
-        server.start()
-        try:
-            await server.wait_ready_async()
+        async with running(server):
             yield server
-        except BaseException:
-            print(server.log_tail())
-            raise
-        finally:
-            server.stop()
 
     return run
 

@@ -234,10 +234,9 @@ class ServerProcess:
 
 
 @asynccontextmanager
-async def serving(name: str, log_path: Path) -> AsyncIterator[ServerProcess]:
-    """A fresh database `name` on the test server and a server over it, ready (/readyz); on the
-    way out the server stops (its log tail printed if the body failed) and `name` is dropped."""
-    server = ServerProcess(await fresh_database(name), log_path, ready_path="/readyz")
+async def running(server: ServerProcess) -> AsyncIterator[ServerProcess]:
+    """`server` started and ready; on the way out it stops (its log tail printed if the body
+    failed)."""
     server.start()
     try:
         await server.wait_ready_async()
@@ -247,4 +246,15 @@ async def serving(name: str, log_path: Path) -> AsyncIterator[ServerProcess]:
         raise
     finally:
         server.stop()
+
+
+@asynccontextmanager
+async def serving(name: str, log_path: Path) -> AsyncIterator[ServerProcess]:
+    """A fresh database `name` on the test server and a server over it, ready (/readyz); on the
+    way out the server stops and `name` is dropped."""
+    server = ServerProcess(await fresh_database(name), log_path, ready_path="/readyz")
+    try:
+        async with running(server):
+            yield server
+    finally:
         await drop_database(name)
