@@ -115,3 +115,29 @@ async def test_unicode_names_people_use_still_work(client: httpx.AsyncClient) ->
         r = await client.post("/v1/players", json={"name": name})
         assert r.status_code == 201, (name, r.text)
         assert r.json()["name"] == name
+
+
+async def test_seat_names_at_a_table_are_held_to_the_same_rule(secured: Secured) -> None:
+    # A name given for one table (joining by number and name, a hot-seat seat) is shown to
+    # every seat exactly like a profile name, so it is refused alike.
+    async with secured() as http:
+        ana, bob = await player(http, "Ana"), await player(http, "Bob")
+        for name in LOOK_ALIKES:
+            seats = [{"type": "human"}, {"type": "human", "holder": "host", "name": name}]
+            body = {"ruleset": "house-nines", "seats": seats}
+            r = await http.post("/v1/matches", json=body, headers=ana["headers"])
+            assert r.status_code == 422, (name, r.text)
+        body = {"ruleset": "house-nines", "seats": [{"type": "human"}, {"type": "human"}]}
+        created = await http.post("/v1/matches", json=body, headers=ana["headers"])
+        assert created.status_code == 201, created.text
+        code = created.json()["code"]
+        for name in LOOK_ALIKES:
+            join = {"code": code, "name": name}
+            r = await http.post("/v1/matches/join", json=join, headers=bob["headers"])
+            assert r.status_code == 422, (name, r.text)
+        view = await http.get(f"/v1/matches/{created.json()['id']}", headers=ana["headers"])
+        assert [s["name"] for s in view.json()["seats"]][1] in (None, "")  # nobody sat down
+        join = {"code": code, "name": "  Bo\u0301b "}
+        r = await http.post("/v1/matches/join", json=join, headers=bob["headers"])
+        assert r.status_code == 200, r.text
+        assert r.json()["seats"][1]["name"] == "B\u00f3b"

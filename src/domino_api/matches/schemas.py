@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from domino_api.inputs import Strict
+from domino_api.names import PlayerName
 
 EndName = Literal["left", "right", "up", "down"]
 Status = Literal["waiting", "playing", "hand_over", "finished", "abandoned", "cancelled"]
@@ -21,10 +22,8 @@ class SeatSpec(Strict):
         default=None, description="'host': the host holds this seat too (hot-seat play)."
     )
     strategy: Literal["plain", "planner", "random"] | None = None
-    name: str | None = Field(
+    name: PlayerName | None = Field(
         default=None,
-        min_length=1,
-        max_length=32,
         description="A human seat's name at this table (hot-seat play: one per player at the"
         " device); default: its holder's profile name",
     )
@@ -101,10 +100,8 @@ class MatchCreate(Strict):
 
 class JoinBody(Strict):
     code: str = Field(pattern=r"^[0-9]{4}$", examples=["4821"])
-    name: str | None = Field(
+    name: PlayerName | None = Field(
         default=None,
-        min_length=1,
-        max_length=32,
         examples=["Ana"],
         description="The name to sit under at this table (default: the profile name); a seat"
         " already going by this name is taken over when its holder is away (a rejoin)",
