@@ -6,7 +6,6 @@ the match index, so the same seed always gives the same matches, results and led
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import random
@@ -22,12 +21,9 @@ from rich.table import Table
 
 from domino_api.engine import (
     PRESETS,
-    Draw,
     EngineError,
     MatchState,
     NextHand,
-    Pass,
-    Play,
     SeatView,
     Start,
     apply,
@@ -37,6 +33,7 @@ from domino_api.engine import (
     new_match,
     seat_view,
     verify_ledger,
+    with_reason,
 )
 
 
@@ -85,12 +82,6 @@ def match_secret(seed: int, index: int) -> bytes:
     return hashlib.sha256(f"domino-api simulate|{seed}|{index}".encode()).digest()
 
 
-def _with_reason(action: Any, reason: str | None) -> Any:
-    if reason is not None and isinstance(action, Play | Draw | Pass) and action.reason is None:
-        return dataclasses.replace(action, reason=reason)
-    return action
-
-
 def play_match(
     ruleset_name: str,
     options: dict[str, object],
@@ -116,7 +107,7 @@ def play_match(
             state = apply(state, seat, rng.choice(legal_actions(state, seat))).state
             continue
         action, reason = strategy.choose(seat_view(state, seat), rng)
-        state = apply(state, seat, _with_reason(action, reason)).state
+        state = apply(state, seat, with_reason(action, reason)).state
     return state
 
 

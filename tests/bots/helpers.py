@@ -17,6 +17,7 @@ from domino_api.engine import (
     apply,
     new_match,
     seat_view,
+    with_reason,
 )
 from domino_api.engine.state import LegalAction
 
@@ -60,5 +61,5 @@ def play_checked_match(
         action, reason = strategies[seat].choose(view, rng)
         assert reason.strip(), f"{strategies[seat].name} gave no reason"
         assert is_listed(action, view.legal), (strategies[seat].name, action, view.legal)
-        state = apply(state, seat, dataclasses.replace(action, reason=reason)).state
+        state = apply(state, seat, with_reason(action, reason)).state
     return state

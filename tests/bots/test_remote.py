@@ -227,7 +227,7 @@ def test_legal_from_json_reads_both_forms_and_drops_next_hand() -> None:
         {"action": "next_hand"},
     ]
     assert legal_from_json(items) == (
-        engine.LegalAction("play", (1, 2), "left", 5),
-        engine.LegalAction("play", (3, 4), None, 0),
-        engine.LegalAction("draw", None, None, None),
+        engine.LegalAction(action="play", tile=(1, 2), end="left", points=5),
+        engine.LegalAction(action="play", tile=(3, 4), end=None, points=0),
+        engine.LegalAction(action="draw", tile=None, end=None, points=None),
     )

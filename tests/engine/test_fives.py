@@ -99,7 +99,7 @@ def test_totals_of_35_and_more_score() -> None:
 
 def test_house_nines_opening_double_opens_four_sides_at_once() -> None:
     board = place(EMPTY_BOARD, (5, 5), None, "spinner_opening_double")
-    assert [e[0] for e in board.ends] == ["left", "right", "up", "down"]
+    assert [e.name for e in board.ends] == ["left", "right", "up", "down"]
     assert board.total == 10
     board = place(board, (2, 5), "up", "spinner_opening_double")
     assert board.total == 10 + 2  # both main sides still empty: the spinner counts once

@@ -48,14 +48,14 @@ def test_an_offered_option_plays_exactly_as_the_move_it_names(name: str, seed: i
 def test_an_option_claiming_other_points_scores_what_the_rules_give() -> None:
     state = position(FIVES, [[(0, 1), (6, 6)], [(0, 4), (2, 2)]])
     state, _ = run(state, ((0, 1), None))
-    forged = LegalAction("play", (0, 4), "left", 99)
+    forged = LegalAction(action="play", tile=(0, 4), end="left", points=99)
     after = apply(state, 1, forged).state
     assert after.scores[1] == 5  # ends 4 + 1
     assert after.hand is not None and after.hand.moves[-1].points == 5
     # Equal is not enough: the engine plays and records its own option, whole numbers.
     for floats in (
-        LegalAction("play", (0.0, 4.0), "left", 5),
-        LegalAction("play", (0.0, 4.0), "left", 0),
+        LegalAction(action="play", tile=(0.0, 4.0), end="left", points=5),
+        LegalAction(action="play", tile=(0.0, 4.0), end="left", points=0),
     ):
         moved = apply(state, 1, floats).state
         assert moved.hand is not None
@@ -66,15 +66,15 @@ def test_an_option_claiming_other_points_scores_what_the_rules_give() -> None:
 def test_an_option_the_seat_may_not_take_is_refused_and_says_why() -> None:
     state = position(DRAW, [[(1, 2), (0, 0)], [(2, 3), (5, 5)]], stock=[(4, 4)])
     with pytest.raises(IllegalMove, match="does not hold"):
-        apply(state, 0, LegalAction("play", (2, 3), None, 0))
+        apply(state, 0, LegalAction(action="play", tile=(2, 3), end=None, points=0))
     with pytest.raises(IllegalMove, match="playable tile"):
-        apply(state, 0, LegalAction("pass", None, None, None))
+        apply(state, 0, LegalAction(action="pass", tile=None, end=None, points=None))
     with pytest.raises(IllegalMove, match="playable tile"):
-        apply(state, 0, LegalAction("draw", None, None, None))
+        apply(state, 0, LegalAction(action="draw", tile=None, end=None, points=None))
     with pytest.raises(IllegalMove, match="unknown action 'resign'"):
-        apply(state, 0, LegalAction("resign", None, None, None))
+        apply(state, 0, LegalAction(action="resign", tile=None, end=None, points=None))
     with pytest.raises(IllegalMove):
-        apply(state, 0, LegalAction("play", None, None, None))
+        apply(state, 0, LegalAction(action="play", tile=None, end=None, points=None))
 
 
 def test_an_option_from_an_earlier_state_is_checked_against_the_current_one() -> None:
@@ -87,10 +87,14 @@ def test_an_option_from_an_earlier_state_is_checked_against_the_current_one() ->
 
 
 def test_an_option_is_written_as_the_move_it_names() -> None:
-    assert action_to_json(LegalAction("play", (1, 2), "left", 5)) == {
+    assert action_to_json(LegalAction(action="play", tile=(1, 2), end="left", points=5)) == {
         "action": "play",
         "tile": [1, 2],
         "end": "left",
     }
-    assert action_to_json(LegalAction("pass", None, None, None)) == {"action": "pass"}
-    assert action_to_json(LegalAction("draw", None, None, None)) == {"action": "draw"}
+    assert action_to_json(LegalAction(action="pass", tile=None, end=None, points=None)) == {
+        "action": "pass"
+    }
+    assert action_to_json(LegalAction(action="draw", tile=None, end=None, points=None)) == {
+        "action": "draw"
+    }

@@ -148,7 +148,7 @@ def oracle_turn_and_legal(state: MatchState) -> tuple[int, list[LegalAction]]:
         for tile in held[turn]:
             if required is None or tile == required:
                 points = _fives(rules.play_scoring, tile[0] + tile[1])
-                options.append(LegalAction("play", tile, None, points))
+                options.append(LegalAction(action="play", tile=tile, end=None, points=points))
         return turn, options
     ends = [(n, p) for n, p in board.open_ends() if board.cover is None or n in board.cover]
     for tile in held[turn]:
@@ -163,13 +163,18 @@ def oracle_turn_and_legal(state: MatchState) -> tuple[int, list[LegalAction]]:
                 )
                 after.play(tile, name, False)
                 options.append(
-                    LegalAction("play", tile, name, _fives(rules.play_scoring, after.total()))
+                    LegalAction(
+                        action="play",
+                        tile=tile,
+                        end=name,
+                        points=_fives(rules.play_scoring, after.total()),
+                    )
                 )
     if options:
         return turn, options
     if rules.draw != "none" and stock:
-        return turn, [LegalAction("draw", None, None, None)]
-    return turn, [LegalAction("pass", None, None, None)]
+        return turn, [LegalAction(action="draw", tile=None, end=None, points=None)]
+    return turn, [LegalAction(action="pass", tile=None, end=None, points=None)]
 
 
 def _fives(scoring: str, total: int) -> int:

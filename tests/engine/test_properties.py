@@ -49,7 +49,7 @@ def check_tiles_conserved(state: MatchState) -> None:
     hand = state.hand
     assert hand is not None
     tiles = [t for held in hand.hands for t in held]
-    tiles += [p[0] for p in hand.board.tiles]
+    tiles += [p.tile for p in hand.board.tiles]
     tiles += list(hand.stock[hand.drawn :])
     assert Counter(tiles) == Counter(full_set(state.ruleset.max_pip))
 

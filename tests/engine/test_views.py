@@ -138,7 +138,7 @@ def test_seat_view_holds_only_what_the_seat_may_see() -> None:
         field_names = {f.name for f in dataclasses.fields(SeatView)}
         assert not field_names & {"hands", "stock_tiles", "dealt", "secret"}
         assert set(sv.hand) == set(hand.hands[seat])
-        board_tiles = {p[0] for p in hand.board.tiles}
+        board_tiles = {p.tile for p in hand.board.tiles}
         assert set(sv.unseen) == set(full_set(9)) - set(sv.hand) - board_tiles
         assert sv.counts == tuple(len(h) for h in hand.hands)
         assert sv.stock == hand.stock_left

@@ -35,7 +35,7 @@ class PlainStrategy:
 def forced_action(view: SeatView) -> tuple[Action, str]:
     """Draw or pass, the only legal actions when no tile fits."""
     option = view.legal[0]
-    open_pips = pips_text(pip for _, pip, _ in view.board.ends)
+    open_pips = pips_text(end.pip for end in view.board.ends)
     if option.action == "draw":
         return Draw(), f"draws: nothing fits {open_pips}"
     if view.ruleset.draw == "none":
@@ -72,8 +72,8 @@ def candidates(view: SeatView, plays: list[LegalAction]) -> list[Candidate]:
         blocked: tuple[int, ...] = ()
         if void and option.end is not None:
             after = place(view.board, tile, option.end, view.ruleset.layout)
-            blocked = tuple(pip for _, pip, _ in after.ends if pip in void)
-            shut_out = all(pip in void for _, pip, _ in after.ends)
+            blocked = tuple(end.pip for end in after.ends if end.pip in void)
+            shut_out = all(end.pip in void for end in after.ends)
         else:
             shut_out = False
         weight = 2 * (a + b) + (1 if double else 0)

@@ -51,7 +51,8 @@ def legal_from_json(items: Iterable[Any]) -> tuple[LegalAction, ...]:
         tile = None if action != "play" or raw_tile is None else tile_of(raw_tile)
         points = item.get("points") if action == "play" else None
         end = item.get("end") if action == "play" else None
-        out.append(LegalAction(action, tile, end, None if points is None else int(points)))
+        points = None if points is None else int(points)
+        out.append(LegalAction(action=action, tile=tile, end=end, points=points))
     return tuple(out)
 
 
@@ -66,10 +67,10 @@ def board_from_tiles(tiles: Iterable[Mapping[str, Any]], layout: str) -> Board:
 def _check_board(board: Board, shown: Mapping[str, Any]) -> None:
     """Raise ValueError unless the rebuilt board is the one the view shows."""
     tiles = [
-        {"tile": list(tile), "end": end, "outer": outer, "spinner": spinner}
-        for tile, end, outer, spinner in board.tiles
+        {"tile": list(p.tile), "end": p.end, "outer": p.outer, "spinner": p.spinner}
+        for p in board.tiles
     ]
-    ends = [{"end": name, "pips": pip} for name, pip, _ in board.ends]
+    ends = [{"end": end.name, "pips": end.pip} for end in board.ends]
     shown_tiles = [
         {
             "tile": [int(t["tile"][0]), int(t["tile"][1])],
@@ -162,7 +163,7 @@ def seat_view_from_public(
     status = str(view["status"])
     turn_raw = view.get("turn")
     playing = status == "playing" and turn_raw is not None
-    seen = set(own) | {placement[0] for placement in board.tiles}
+    seen = set(own) | {placement.tile for placement in board.tiles}
     return SeatView(
         ruleset=ruleset,
         seat=seat,

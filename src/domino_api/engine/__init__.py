@@ -15,6 +15,7 @@ from domino_api.engine.actions import (
     Start,
     action_from_json,
     action_to_json,
+    with_reason,
 )
 from domino_api.engine.deal import ALGORITHM, Deal, commitment, deal
 from domino_api.engine.errors import (
@@ -114,4 +115,5 @@ __all__ = [
     "to_json",
     "verify_ledger",
     "view",
+    "with_reason",
 ]

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from domino_api.engine.errors import IllegalMove
 from domino_api.engine.state import LegalAction
@@ -15,46 +17,40 @@ FORFEIT_CAUSES = ("clock", "away", "resign", "check_in")
 ABANDON_REASONS = ("abandoned", "cancelled")
 
 
-@dataclass(frozen=True, slots=True)
-class Start:
+class Start(Struct, frozen=True, gc=False):
     cut: str
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(Struct, frozen=True, gc=False):
     tile: Tile
     end: str | None
     reason: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(Struct, frozen=True, gc=False):
     reason: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(Struct, frozen=True, gc=False):
     reason: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class NextHand:
+class NextHand(Struct, frozen=True, gc=False):
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class Forfeit:
+class Forfeit(Struct, frozen=True, gc=False):
     seat: int
     cause: str
 
 
-@dataclass(frozen=True, slots=True)
-class Abandon:
+class Abandon(Struct, frozen=True, gc=False):
     reason: str = "abandoned"
 
 
 Action = Start | Play | Draw | Pass | NextHand | Forfeit | Abandon
 SeatAction = Play | Draw | Pass
+A = TypeVar("A", bound=Action | LegalAction)
 
 
 def action_to_json(action: Action | LegalAction) -> dict[str, Any]:
@@ -80,6 +76,14 @@ def action_to_json(action: Action | LegalAction) -> dict[str, Any]:
         case LegalAction(action="play", tile=tuple() as tile, end=end):
             return {"action": "play", "tile": list(tile), "end": end}
     raise TypeError(f"not an action: {action!r}")
+
+
+def with_reason(action: A, reason: str | None) -> A:
+    """A seat move carrying `reason` (why a computer chose it) unless it has one; an offered
+    option, which carries none, and the other actions are left as they are."""
+    if reason is not None and isinstance(action, Play | Draw | Pass) and action.reason is None:
+        return replace(action, reason=reason)
+    return action
 
 
 def _with_reason(data: dict[str, Any], reason: str | None) -> dict[str, Any]:

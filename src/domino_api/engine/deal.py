@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from dataclasses import dataclass
 from functools import cache
+
+from msgspec import Struct
 
 from domino_api.engine.errors import BadCut
 from domino_api.engine.rng import shuffle
@@ -15,8 +16,7 @@ ALGORITHM = "sha256-fy-v1"
 MAX_CUT_LENGTH = 64
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
+class Deal(Struct, frozen=True, kw_only=True, gc=False):
     hands: tuple[tuple[Tile, ...], ...]
     stock: tuple[Tile, ...]
 
@@ -54,7 +54,7 @@ def deal(
         raise ValueError(f"{players} x {hand_size} tiles do not fit in a set of {len(tiles)}")
     order = tuple(shuffle(deal_seed(secret, cut, hand_number, attempt), tiles))
     seats = _seat_slices(players, hand_size)
-    return Deal(tuple(map(order.__getitem__, seats)), order[players * hand_size :])
+    return Deal(hands=tuple(map(order.__getitem__, seats)), stock=order[players * hand_size :])
 
 
 @cache

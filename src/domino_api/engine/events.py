@@ -7,8 +7,9 @@ so nothing shared can be changed; `for_seat` and `to_json` turn them into plain 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, cast
+
+from msgspec import Struct, field
 
 from domino_api.engine.state import (
     HandResult,
@@ -62,8 +63,7 @@ def jsonable(value: object) -> Any:
     return value
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(Struct, frozen=True, gc=False):
     seq: int
     type: str
     data: Mapping[str, object]  # the public payload
@@ -94,8 +94,7 @@ class Event:
 EventsBuilder = Callable[[], tuple[Event, ...]]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Transition:
+class Transition(Struct, frozen=True, gc=False):
     """The state after an action and the events it caused.
 
     Moves hand over a function that builds their events, called when `events` is read: the

@@ -32,10 +32,8 @@ def refused_play(
     if end not in open_pips:
         return IllegalMove(f"end {end!r} is not open; open ends: {', '.join(open_pips)}")
     if hand.must_cover is not None and end not in hand.must_cover.ends:
-        double, ends = hand.must_cover
-        return IllegalMove(
-            f"the double {list(double)} must be covered first: play onto {', '.join(ends)}"
-        )
+        double, ends = list(hand.must_cover.tile), ", ".join(hand.must_cover.ends)
+        return IllegalMove(f"the double {double} must be covered first: play onto {ends}")
     assert isinstance(end, str)
     if open_pips[end] not in tile:
         return IllegalMove(f"{list(tile)} does not fit {end} (exposed pip {open_pips[end]})")

@@ -14,7 +14,8 @@ halves once in all (on the first of them) and nothing on its arms.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from msgspec import Struct
+from msgspec.structs import replace
 
 from domino_api.engine.tiles import Tile
 
@@ -24,20 +25,20 @@ MAINS = ("left", "right")
 ARMS = ("up", "down")
 
 
-class OpenEnd(NamedTuple):
+class OpenEnd(Struct, frozen=True, kw_only=True, gc=False):
     name: str  # left | right | up | down
     pip: int  # the exposed pip a tile must match
     value: int  # what this end adds to ends_total
 
 
-class Placement(NamedTuple):
+class Placement(Struct, frozen=True, kw_only=True, gc=False):
     tile: Tile
     end: str | None  # the end it joined; None for the hand's first tile
     outer: int | None  # the pip it left exposed; None for the first tile
     spinner: bool  # it became the hand's spinner
 
 
-class Board(NamedTuple):
+class Board(Struct, frozen=True, kw_only=True, gc=False):
     """A hand's board. Immutable: `place` returns a new one."""
 
     tiles: tuple[Placement, ...]
@@ -152,7 +153,7 @@ def _with_spinner_counts(
 ) -> Board:
     # The spinner counts both halves once while a main side is empty: only on the first of them.
     counted = tuple(
-        e._replace(value=2 * spinner if e.name == mains[0] else 0) if e.name in mains else e
+        replace(e, value=2 * spinner if e.name == mains[0] else 0) if e.name in mains else e
         for e in ends
     )
     total = sum(e.value for e in counted)

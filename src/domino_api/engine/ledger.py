@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from msgspec.structs import replace
+
 from domino_api.engine.actions import Abandon, Draw, Forfeit, NextHand, Pass, Play, Start
 from domino_api.engine.deal import ALGORITHM, commitment
 from domino_api.engine.errors import EngineError, LedgerSealed
@@ -174,7 +176,7 @@ def _replay_move(
         problems.append(f"{label}: move seq {seq!r} does not follow seq {state.seq}")
     elif seq > state.seq + 1:
         # Events the service adds (joins, chat) sit between moves; line the replay up with them.
-        state = state._replace(seq=seq - 1, game_seq=seq - 1)
+        state = replace(state, seq=seq - 1, game_seq=seq - 1)
     kind = move["action"]
     reason = move.get("reason")
     action: Play | Draw | Pass

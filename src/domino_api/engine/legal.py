@@ -96,21 +96,23 @@ def legal_plays(
         return tuple(_play(rules, board, tile, None) for tile in openers)
     ends = board.ends if must_cover is None else open_to(board, must_cover)
     suits = deal.suits
-    fitting = 0
-    for end in ends:
-        fitting |= suits[end.pip]
-    playable = held & fitting
+    fits = [held & suits[end.pip] for end in ends]  # per end, the seat's tiles that fit it
+    playable = 0
+    for fit in fits:
+        playable |= fit
     if not playable:
         return ONLY_DRAW if rules.may_draw and stock_left > 0 else ONLY_PASS
     plays = []
     order = deal.order
+    plain = rules.plain_plays
     while playable:  # the playable tiles, lowest tile number (the seat's order) first
         lowest = playable & -playable
         playable ^= lowest
         tile = order[lowest.bit_length() - 1]
-        for end in ends:
-            if end.pip in tile:
-                plays.append(_play(rules, board, tile, end.name))
+        for end, fit in zip(ends, fits, strict=True):
+            if fit & lowest:
+                name = end.name
+                plays.append(_play(rules, board, tile, name) if rules.fives else plain[name][tile])
     return tuple(plays)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from msgspec.structs import replace
+
 from domino_api.engine import events
 from domino_api.engine.actions import ABANDON_REASONS, FORFEIT_CAUSES, Abandon, Forfeit, Start
 from domino_api.engine.deal import check_cut
@@ -35,7 +37,7 @@ def start(state: MatchState, action: Start) -> Transition:
     if state.status != "waiting":
         refuse_if_over(state)
         raise MatchInProgress("the match has already started")
-    return _deal(state._replace(cut=check_cut(action.cut)), started=True)
+    return _deal(replace(state, cut=check_cut(action.cut)), started=True)
 
 
 def next_hand(state: MatchState) -> Transition:
@@ -65,7 +67,8 @@ def _deal(state: MatchState, started: bool) -> Transition:
     )
     first = state.seq + 1 if started else state.seq
     last = first + 2
-    dealt = state._replace(
+    dealt = replace(
+        state,
         status="playing",
         seq=last,
         game_seq=last,
@@ -113,7 +116,8 @@ def end_hand(
             forfeited_by=None,
         )
         seq += 1
-    ended = state._replace(
+    ended = replace(
+        state,
         status="hand_over" if match_result is None else "finished",
         seq=seq,
         game_seq=seq,
@@ -168,7 +172,7 @@ def forfeit(state: MatchState, action: Forfeit) -> Transition:
     forfeited = (*state.forfeited[:seat], True, *state.forfeited[seat + 1 :])
     if state.ruleset.players > 2:
         # The seat goes to the computer for good and the match goes on (RULES section 9).
-        moved_on = state._replace(seq=seq, game_seq=seq, forfeited=forfeited)
+        moved_on = replace(state, seq=seq, game_seq=seq, forfeited=forfeited)
         return Transition(moved_on, tuple(happened))
     hand = _cut_short(state, "forfeit", seq + 1, happened)
     seq = happened[-1].seq + 1
@@ -180,8 +184,14 @@ def forfeit(state: MatchState, action: Forfeit) -> Transition:
         forfeited_by=seat,
     )
     happened.append(events.match_ended(seq, result))
-    finished = state._replace(
-        status="finished", seq=seq, game_seq=seq, forfeited=forfeited, hand=hand, result=result
+    finished = replace(
+        state,
+        status="finished",
+        seq=seq,
+        game_seq=seq,
+        forfeited=forfeited,
+        hand=hand,
+        result=result,
     )
     return Transition(finished, tuple(happened))
 
@@ -201,5 +211,5 @@ def abandon(state: MatchState, action: Abandon) -> Transition:
         forfeited_by=None,
     )
     happened.append(events.match_ended(seq, result))
-    over = state._replace(status=action.reason, seq=seq, game_seq=seq, hand=hand, result=result)
+    over = replace(state, status=action.reason, seq=seq, game_seq=seq, hand=hand, result=result)
     return Transition(over, tuple(happened))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from msgspec import Struct
 
 from domino_api.engine.deal import Deal, deal
 from domino_api.engine.rulesets import Ruleset
@@ -14,7 +14,7 @@ from domino_api.engine.tiles import Tile
 _MAX_ATTEMPTS = 10_000
 
 
-class Opening(NamedTuple):
+class Opening(Struct, frozen=True, kw_only=True, gc=False):
     attempt: int
     deal: Deal
     opener: int

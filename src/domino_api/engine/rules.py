@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from msgspec.structs import replace
+
 from domino_api.engine import events, lifecycle
 from domino_api.engine.actions import Abandon, Action, Draw, Forfeit, NextHand, Pass, Play, Start
 from domino_api.engine.errors import IllegalMove, MatchNotStarted, MatchOver, NotYourTurn
@@ -127,21 +129,7 @@ def _seat_move(
             state, after, seq, scores, lambda: _move_events(move, after, scores)
         )
     last = seq if move.action == "draw" and after.turn == seat else seq + 1
-    moved = MatchState(
-        ruleset=state.ruleset,
-        secret=state.secret,
-        status="playing",
-        seq=last,
-        game_seq=last,
-        cut=state.cut,
-        hand_number=state.hand_number,
-        scores=scores,
-        hands_won=state.hands_won,
-        forfeited=state.forfeited,
-        hand=after,
-        history=state.history,
-        result=None,
-    )
+    moved = replace(state, seq=last, game_seq=last, scores=scores, hand=after)
 
     def build() -> tuple[Event, ...]:
         happened = _move_events(move, after, scores)
@@ -178,7 +166,7 @@ def record(
     seq = state.seq + 1
     game_seq = state.game_seq if type in NON_GAME_EVENTS else seq
     event = Event(seq, type, dict(data), {} if private is None else dict(private))
-    return Transition(state._replace(seq=seq, game_seq=game_seq), (event,))
+    return Transition(replace(state, seq=seq, game_seq=game_seq), (event,))
 
 
 def is_stale(state: MatchState, seq: int) -> bool:

@@ -10,8 +10,9 @@ end are one intersection (python-chess finds its moves with bitboards the same w
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from domino_api.engine.layout import EMPTY_BOARD, Board
 from domino_api.engine.rulesets import Ruleset
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from domino_api.engine.legal import Rules
 
 
-class LegalAction(NamedTuple):
+class LegalAction(Struct, frozen=True, kw_only=True, gc=False):
     """One action the seat to act may take now; plays carry what they would score."""
 
     action: str  # play | draw | pass
@@ -40,7 +41,7 @@ DRAW_ACTION = LegalAction(action="draw", tile=None, end=None, points=None)
 PASS_ACTION = LegalAction(action="pass", tile=None, end=None, points=None)
 
 
-class Move(NamedTuple):
+class Move(Struct, frozen=True, kw_only=True, gc=False):
     """A seat's action as the ledger records it; `seq` is the seq of the event it produced."""
 
     seq: int
@@ -52,8 +53,7 @@ class Move(NamedTuple):
     reason: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class HandResult:
+class HandResult(Struct, frozen=True, kw_only=True, gc=False):
     number: int
     reason: str  # domino | blocked | target | forfeit | abandoned
     winner: int | None
@@ -74,8 +74,7 @@ class HandResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class MatchResult:
+class MatchResult(Struct, frozen=True, kw_only=True, gc=False):
     winner: int | None
     reason: str  # target | best_of | forfeit | abandoned | cancelled
     scores: tuple[int, ...]
@@ -92,29 +91,41 @@ class MatchResult:
         }
 
 
-class MustCover(NamedTuple):
+class MustCover(Struct, frozen=True, kw_only=True, gc=False):
     """The double a seat must cover and the ends that cover it (RULES section 6)."""
 
     tile: Tile
     ends: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class HandDeal:
-    """What a hand's deal fixed: built once per hand, shared by all of its states."""
+class HandDeal(Struct, frozen=True, kw_only=True, gc=False):
+    """What a hand's deal fixed: built once per hand, shared by all of its states.
+
+    Two deals are equal when they dealt the same: `opening_tile` and the tables derived from
+    the deal are left out (a snapshot taken after the first move no longer says which tile
+    opened, and it no longer matters)."""
 
     number: int
     attempt: int
     opener: int
     dealt: tuple[tuple[Tile, ...], ...]  # each seat's tiles as dealt (the ledger shows them)
     stock: tuple[Tile, ...]  # the undealt tiles in dealt order; draws take from the front
-    # The tile the opener must open with (None: any tile); a snapshot taken after the first
-    # move no longer says, and it no longer matters.
-    opening_tile: Tile | None = field(compare=False)
-    order: tuple[Tile, ...] = field(compare=False)  # tile number -> tile
-    index: dict[Tile, int] = field(compare=False)  # tile -> tile number
-    suits: tuple[int, ...] = field(compare=False)  # pip -> bit set of the tiles carrying it
-    rules: Rules = field(compare=False)  # the ruleset's tables (legal.rules_of)
+    opening_tile: Tile | None  # the tile the opener must open with (None: any tile)
+    order: tuple[Tile, ...]  # tile number -> tile
+    index: dict[Tile, int]  # tile -> tile number
+    suits: tuple[int, ...]  # pip -> bit set of the tiles carrying it
+    rules: Rules  # the ruleset's tables (legal.rules_of)
+
+    def _dealt(self) -> tuple[object, ...]:
+        return (self.number, self.attempt, self.opener, self.dealt, self.stock)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HandDeal):
+            return NotImplemented
+        return self._dealt() == other._dealt()
+
+    def __hash__(self) -> int:
+        return hash(self._dealt())
 
     @classmethod
     def of(
@@ -140,7 +151,7 @@ class HandDeal:
             stock=stock,
             opening_tile=opening_tile,
             order=order,
-            index={tile: number_ for number_, tile in enumerate(order)},
+            index=dict(zip(order, range(len(order)), strict=True)),
             suits=tuple(suits),
             rules=rules,
         )
@@ -163,7 +174,7 @@ class HandDeal:
         return tuple(tiles)
 
 
-class HandState(NamedTuple):
+class HandState(Struct, frozen=True, kw_only=True, gc=False):
     """One hand, as of its last move."""
 
     deal: HandDeal
@@ -214,7 +225,7 @@ class HandState(NamedTuple):
         return len(self.deal.stock) - self.drawn
 
 
-class MatchState(NamedTuple):
+class MatchState(Struct, frozen=True, kw_only=True, gc=False):
     """The whole match."""
 
     ruleset: Ruleset

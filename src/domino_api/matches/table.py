@@ -4,13 +4,12 @@ the table and saves what a step staged."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 from domino_api import engine
 from domino_api.matches import pacing
@@ -328,8 +327,7 @@ def run_computers(
             name = seat_row.strategy if seat_row.type == "bot" and seat_row.strategy else "planner"
             view = engine.seat_view(state, state.turn)
             action, reason = pacing.choose(name, view, _computer_rng(table))
-            if hasattr(action, "reason") and reason:
-                action = dataclasses.replace(cast(Any, action), reason=reason)
+            action = engine.with_reason(action, reason or None)
             transition = engine.apply(state, state.turn, action)
             note = {"seat": state.turn, "action": engine.action_to_json(action)}
         else:
