@@ -17,6 +17,7 @@ from domino_api.engine.state import (
     LegalAction,
     Move,
     MustCover,
+    with_seat,
 )
 from domino_api.engine.tiles import Tile
 
@@ -85,11 +86,7 @@ def _moves(
         points=points,
         reason=reason,
     )
-    return (*hand.moves, move)
-
-
-def _with_seat(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
-    return (*values[:seat], value, *values[seat + 1 :])
+    return hand.moves + (move,)
 
 
 def _play(
@@ -100,7 +97,7 @@ def _play(
     tile = option.tile
     assert tile is not None
     board = place(hand.board, tile, option.end, rules.layout)
-    held = _with_seat(hand.held, seat, hand.held[seat] & ~(1 << deal.index[tile]))
+    held = with_seat(hand.held, seat, hand.held[seat] & ~(1 << deal.index[tile]))
     points = option.points or 0
     if points and rules.end_mid_hand and points >= needs:
         return close(hand, held, board, moves, 0, "target", seat, 0)
@@ -118,14 +115,14 @@ def _draw(hand: HandState, seat: int, seq: int, reason: str | None, record: bool
     deal = hand.deal
     rules = deal.rules
     number = len(deal.order) - len(deal.stock) + hand.drawn  # the stock's first undrawn tile
-    held = _with_seat(hand.held, seat, hand.held[seat] | 1 << number)
+    held = with_seat(hand.held, seat, hand.held[seat] | 1 << number)
     tile = deal.order[number]
     moves = hand.moves
     if record:
         drew = Move(
             seq=seq, seat=seat, action="draw", tile=tile, end=None, points=None, reason=reason
         )
-        moves = (*moves, drew)
+        moves = moves + (drew,)
     drawn = hand.drawn + 1
     after = _next_turn(hand, held, drawn, hand.board, seat, hand.must_cover, 0, moves)
     if rules.draw_one and after.legal[0].action != "play":

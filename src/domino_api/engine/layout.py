@@ -73,7 +73,7 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
         moved = _END[end][outer][low == high]
         ends = (moved, right) if end == "left" else (left, moved)
         return Board(
-            tiles=(*board.tiles, Placement(tile=tile, end=end, outer=outer, spinner=False)),
+            tiles=board.tiles + (Placement(tile=tile, end=end, outer=outer, spinner=False),),
             ends=ends,
             total=ends[0].value + ends[1].value,
             spinner=None,
@@ -87,7 +87,7 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
     if not becomes_spinner and end not in board.spinner_mains:
         # An arm, or a main side the spinner no longer exposes: only this end moves on.
         return Board(
-            tiles=(*board.tiles, placement),
+            tiles=board.tiles + (placement,),
             ends=tuple(ends_list),
             total=board.total - joined.value + moved.value,
             spinner=board.spinner,
@@ -102,7 +102,7 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
         if not mains and layout == SPINNER_FIRST:
             ends_list.extend(OpenEnd(name=arm, pip=spinner or 0, value=0) for arm in ARMS)
     assert spinner is not None
-    return _with_spinner_counts((*board.tiles, placement), ends_list, spinner, mains)
+    return _with_spinner_counts(board.tiles + (placement,), ends_list, spinner, mains)
 
 
 def total_after(board: Board, tile: Tile, end: str | None, layout: str) -> int:

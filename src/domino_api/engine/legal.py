@@ -93,26 +93,32 @@ def legal_plays(
     """Every legal action of the seat holding the bit set `held` (RULES section 5)."""
     if not board.tiles:
         openers = deal.tiles_of(held) if opening_tile is None else (opening_tile,)
-        return tuple(_play(rules, board, tile, None) for tile in openers)
+        if rules.fives:
+            return tuple([_play(rules, board, tile, None) for tile in openers])
+        opening = rules.plain_plays[None]
+        return tuple([opening[tile] for tile in openers])
     ends = board.ends if must_cover is None else open_to(board, must_cover)
     suits = deal.suits
-    fits = [held & suits[end.pip] for end in ends]  # per end, the seat's tiles that fit it
+    plain = rules.plain_plays
+    per_end = []  # the ends some of the seat's tiles fit: (those tiles, the end, its plays)
     playable = 0
-    for fit in fits:
-        playable |= fit
+    for end in ends:
+        fit = held & suits[end.pip]
+        if fit:
+            per_end.append((fit, end.name, plain[end.name]))
+            playable |= fit
     if not playable:
         return ONLY_DRAW if rules.may_draw and stock_left > 0 else ONLY_PASS
     plays = []
     order = deal.order
-    plain = rules.plain_plays
+    fives = rules.fives
     while playable:  # the playable tiles, lowest tile number (the seat's order) first
         lowest = playable & -playable
         playable ^= lowest
         tile = order[lowest.bit_length() - 1]
-        for end, fit in zip(ends, fits, strict=True):
+        for fit, name, onto in per_end:
             if fit & lowest:
-                name = end.name
-                plays.append(_play(rules, board, tile, name) if rules.fives else plain[name][tile])
+                plays.append(_play(rules, board, tile, name) if fives else onto[tile])
     return tuple(plays)
 
 

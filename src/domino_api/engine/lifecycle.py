@@ -23,7 +23,7 @@ from domino_api.engine.hand import cut_short, deal_hand
 from domino_api.engine.legal import rules_of
 from domino_api.engine.openers import open_hand
 from domino_api.engine.scoring import match_winner
-from domino_api.engine.state import HandState, MatchResult, MatchState
+from domino_api.engine.state import HandState, MatchResult, MatchState, with_seat
 
 OVER = frozenset({"finished", "abandoned", "cancelled"})
 
@@ -99,9 +99,9 @@ def end_hand(
     hands_won = state.hands_won
     scored_seq = None
     if result.winner is not None:
-        hands_won = _add(hands_won, result.winner, 1)
+        hands_won = with_seat(hands_won, result.winner, hands_won[result.winner] + 1)
         if result.points:
-            scores = _add(scores, result.winner, result.points)
+            scores = with_seat(scores, result.winner, scores[result.winner] + result.points)
             seq = scored_seq = seq + 1
     ended_seq = seq = seq + 1
     decided = (result.winner, "target") if result.reason == "target" else None
@@ -143,10 +143,6 @@ def end_hand(
     return Transition(ended, build)
 
 
-def _add(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
-    return (*values[:seat], values[seat] + amount, *values[seat + 1 :])
-
-
 def _cut_short(state: MatchState, reason: str, seq: int, happened: list[Event]) -> HandState | None:
     """End a hand still in play with no winner and no points (forfeit or abandonment)."""
     hand = state.hand
@@ -169,7 +165,7 @@ def forfeit(state: MatchState, action: Forfeit) -> Transition:
         raise SeatForfeited(f"seat {seat} has already forfeited")
     seq = state.seq + 1
     happened = [events.forfeit(seq, seat, action.cause)]
-    forfeited = (*state.forfeited[:seat], True, *state.forfeited[seat + 1 :])
+    forfeited = with_seat(state.forfeited, seat, True)
     if state.ruleset.players > 2:
         # The seat goes to the computer for good and the match goes on (RULES section 9).
         moved_on = replace(state, seq=seq, game_seq=seq, forfeited=forfeited)

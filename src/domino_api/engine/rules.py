@@ -8,6 +8,7 @@ life is in lifecycle. Nothing is changed in place: a refused action raises an En
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
 from msgspec.structs import replace
 
@@ -18,7 +19,7 @@ from domino_api.engine.events import NON_GAME_EVENTS, SERVICE_EVENTS, Event, Tra
 from domino_api.engine.explain import refused_draw_or_pass, refused_play
 from domino_api.engine.hand import act
 from domino_api.engine.legal import legal_actions
-from domino_api.engine.state import HandState, LegalAction, MatchState, Move
+from domino_api.engine.state import HandState, LegalAction, MatchState, Move, with_seat
 from domino_api.engine.tiles import tile_problem
 
 OVER = lifecycle.OVER
@@ -78,7 +79,7 @@ def _chosen(
 ) -> LegalAction:
     """The option of the legal list that `action` names; an IllegalMove if there is none."""
     legal = hand.legal
-    if isinstance(action, LegalAction):
+    if type(action) is LegalAction:
         try:  # equal is not enough, (0.0, 4.0) == (0, 4): the engine's own option is played
             return legal[legal.index(action)]
         except ValueError:
@@ -117,27 +118,31 @@ def _seat_move(
     option = _chosen(state, hand, seat, action)
     reason = None if isinstance(action, LegalAction) else action.reason
     seq = state.seq + 1
-    needs = state.ruleset.target - state.scores[seat]
-    after = act(hand, seat, option, seq, reason, needs)
-    move = after.moves[-1]
     scores = state.scores
+    after = act(hand, seat, option, seq, reason, state.ruleset.target - scores[seat])
+    move = after.moves[-1]
     if move.points:
-        scores = (*scores[:seat], scores[seat] + move.points, *scores[seat + 1 :])
+        scores = with_seat(scores, seat, scores[seat] + move.points)
         seq += 1  # the play's own `scored` event
     if after.result is not None:
         return lifecycle.end_hand(
-            state, after, seq, scores, lambda: _move_events(move, after, scores)
+            state, after, seq, scores, partial(_move_events, move, after, scores)
         )
-    last = seq if move.action == "draw" and after.turn == seat else seq + 1
+    # A seat that drew and may play on gets its new options with the draw, not in a `turn`.
+    turn_seq = None if move.action == "draw" and after.turn == seat else seq + 1
+    last = seq if turn_seq is None else turn_seq
     moved = replace(state, seq=last, game_seq=last, scores=scores, hand=after)
+    return Transition(moved, partial(_events_after, move, after, scores, turn_seq))
 
-    def build() -> tuple[Event, ...]:
-        happened = _move_events(move, after, scores)
-        if last > seq:
-            happened.append(events.turn(last, after))
-        return tuple(happened)
 
-    return Transition(moved, build)
+def _events_after(
+    move: Move, after: HandState, scores: tuple[int, ...], turn_seq: int | None
+) -> tuple[Event, ...]:
+    """A move's events and, numbered `turn_seq`, the next seat's `turn`."""
+    happened = _move_events(move, after, scores)
+    if turn_seq is not None:
+        happened.append(events.turn(turn_seq, after))
+    return tuple(happened)
 
 
 def _move_events(move: Move, after: HandState, scores: tuple[int, ...]) -> list[Event]:

@@ -10,7 +10,7 @@ end are one intersection (python-chess finds its moves with bitboards the same w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from msgspec import Struct
 
@@ -20,6 +20,16 @@ from domino_api.engine.tiles import Tile
 
 if TYPE_CHECKING:
     from domino_api.engine.legal import Rules
+
+
+V = TypeVar("V")
+
+
+def with_seat(values: tuple[V, ...], seat: int, value: V) -> tuple[V, ...]:
+    """`values` (one per seat) with `seat`'s replaced by `value`."""
+    changed = list(values)
+    changed[seat] = value
+    return tuple(changed)
 
 
 class LegalAction(Struct, frozen=True, kw_only=True, gc=False):
@@ -140,9 +150,11 @@ class HandDeal(Struct, frozen=True, kw_only=True, gc=False):
     ) -> HandDeal:
         order = tuple(tile for tiles in dealt for tile in tiles) + stock
         suits = [0] * (rules.ruleset.max_pip + 1)
-        for number_, (low, high) in enumerate(order):
-            suits[low] |= 1 << number_
-            suits[high] |= 1 << number_
+        bit = 1  # tile number 0's
+        for low, high in order:
+            suits[low] |= bit
+            suits[high] |= bit
+            bit <<= 1
         return cls(
             number=number,
             attempt=attempt,
