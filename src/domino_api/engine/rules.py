@@ -14,7 +14,13 @@ from msgspec.structs import replace
 
 from domino_api.engine import events, lifecycle
 from domino_api.engine.actions import Abandon, Action, Draw, Forfeit, NextHand, Pass, Play, Start
-from domino_api.engine.errors import IllegalMove, MatchNotStarted, MatchOver, NotYourTurn
+from domino_api.engine.errors import (
+    EngineError,
+    IllegalMove,
+    MatchNotStarted,
+    MatchOver,
+    NotYourTurn,
+)
 from domino_api.engine.events import NON_GAME_EVENTS, SERVICE_EVENTS, Event, Transition
 from domino_api.engine.explain import refused_draw_or_pass, refused_play
 from domino_api.engine.hand import act
@@ -60,18 +66,15 @@ def apply(state: MatchState, seat: int | None, action: Action | LegalAction) -> 
 _SEAT_ACTIONS = frozenset({LegalAction, Play, Draw, Pass})
 
 
-def _acting_hand(state: MatchState, seat: int | None) -> HandState:
-    """The hand in play, provided `seat` is the one to act."""
-    hand = state.hand
-    if state.status != "playing" or hand is None:
-        if state.status == "waiting":
-            raise MatchNotStarted("the match has not started yet")
-        if state.status == "hand_over":
-            raise NotYourTurn("the hand is over: nobody moves until the next hand starts")
-        raise MatchOver(f"the match is over ({state.status})")
-    if seat is None or seat != hand.turn:
-        raise NotYourTurn(f"it is seat {hand.turn}'s turn, not seat {seat}'s")
-    return hand
+def _not_now(state: MatchState, seat: int | None) -> EngineError:
+    """Why `seat` may not move now: the match is not in play, or it is another seat's turn."""
+    if state.status == "waiting":
+        return MatchNotStarted("the match has not started yet")
+    if state.status == "hand_over":
+        return NotYourTurn("the hand is over: nobody moves until the next hand starts")
+    if state.status != "playing" or state.hand is None:
+        return MatchOver(f"the match is over ({state.status})")
+    return NotYourTurn(f"it is seat {state.hand.turn}'s turn, not seat {seat}'s")
 
 
 def _chosen(
@@ -113,8 +116,9 @@ def _named_play(
 def _seat_move(
     state: MatchState, seat: int | None, action: LegalAction | Play | Draw | Pass
 ) -> Transition:
-    hand = _acting_hand(state, seat)
-    assert seat is not None
+    hand = state.hand
+    if state.status != "playing" or hand is None or seat is None or seat != hand.turn:
+        raise _not_now(state, seat)
     option = _chosen(state, hand, seat, action)
     reason = None if isinstance(action, LegalAction) else action.reason
     seq = state.seq + 1

@@ -10,6 +10,7 @@ end are one intersection (python-chess finds its moves with bitboards the same w
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from msgspec import Struct
@@ -148,7 +149,7 @@ class HandDeal(Struct, frozen=True, kw_only=True, gc=False):
         stock: tuple[Tile, ...],
         opening_tile: Tile | None,
     ) -> HandDeal:
-        order = tuple(tile for tiles in dealt for tile in tiles) + stock
+        order = tuple(chain.from_iterable(dealt)) + stock
         suits = [0] * (rules.ruleset.max_pip + 1)
         bit = 1  # tile number 0's
         for low, high in order:
