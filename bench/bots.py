@@ -33,6 +33,15 @@ _playouts = [0]
 _play_out = planner_module.play_out
 
 
+def _with_reason(action: Any, reason: str) -> Any:
+    # The same harness runs f5d0777's engine, whose actions were dataclasses, for an A/B.
+    try:
+        from domino_api.engine import with_reason
+    except ImportError:
+        return dataclasses.replace(action, reason=reason)
+    return with_reason(action, reason)
+
+
 def _counted_play_out(*args: Any, **kwargs: Any) -> Any:
     _playouts[0] += 1
     return _play_out(*args, **kwargs)
@@ -71,7 +80,7 @@ def play_match(preset: str, index: int) -> dict[str, Any]:
         if name == "planner" and reason.startswith("planner:"):
             searched.append(elapsed)
             playouts.append(_playouts[0])
-        state = apply(state, seat, dataclasses.replace(action, reason=reason)).state
+        state = apply(state, seat, _with_reason(action, reason)).state
     assert state.result is not None and state.result.winner is not None
     return {
         "preset": preset,

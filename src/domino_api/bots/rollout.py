@@ -56,7 +56,7 @@ def rollout_choice(hand: HandState) -> LegalAction:
     held = hand.held[hand.turn]
     suits = deal.suits
     cover = deal.rules.cover_doubles
-    pips = {end.name: end.pip for end in hand.board.ends}
+    ends = hand.board.ends
     best = legal[0]
     best_key = -1
     for option in legal:
@@ -65,7 +65,11 @@ def rollout_choice(hand: HandState) -> LegalAction:
         low, high = tile
         others = held & ~(1 << deal.index[tile])
         uncoverable = cover and low == high and others and not others & suits[low]
-        pip = pips.get(option.end, high) if option.end is not None else high
+        pip = high  # the pip the tile joins (opening the hand: as if its high side)
+        for end in ends:
+            if end.name == option.end:
+                pip = end.pip
+                break
         outer = high if low == pip else low
         # One number ordered as the preferences are: points, coverable, weight, suits kept.
         key = (

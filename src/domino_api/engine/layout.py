@@ -79,7 +79,7 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
             spinner=None,
             spinner_mains=(),
         )
-    joined = next(e for e in board.ends if e.name == end)
+    joined = _named(board.ends, end)
     outer = high if low == joined.pip else low
     placement = Placement(tile=tile, end=end, outer=outer, spinner=becomes_spinner)
     moved = _END[end][outer][low == high]
@@ -105,17 +105,17 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
     return _with_spinner_counts(board.tiles + (placement,), ends_list, spinner, mains)
 
 
-def total_after(board: Board, tile: Tile, end: str | None, layout: str) -> int:
-    """`place(board, tile, end, layout).total`, worked out without building the board (every
-    candidate play is weighed this way under fives): when only the joined end changes, the
-    total changes by that end's difference."""
+def total_after(board: Board, tile: Tile, joined: OpenEnd | None, layout: str) -> int:
+    """`place(board, tile, joined.name, layout).total`, worked out without building the board
+    (every candidate play is weighed this way under fives): when only the joined end changes,
+    the total changes by that end's difference."""
     low, high = tile
-    if end is None:
+    if joined is None:
         return low + high
+    end = joined.name
     simple = len(board.tiles) > 1 and end not in board.spinner_mains
     if not simple or (low == high and board.spinner is None and layout == SPINNER_FIRST):
         return place(board, tile, end, layout).total
-    joined = next(e for e in board.ends if e.name == end)
     outer = high if low == joined.pip else low
     return board.total - joined.value + _END[end][outer][low == high].value
 
@@ -158,6 +158,13 @@ def _with_spinner_counts(
     )
     total = sum(e.value for e in counted)
     return Board(tiles=tiles, ends=counted, total=total, spinner=spinner, spinner_mains=mains)
+
+
+def _named(ends: tuple[OpenEnd, ...], name: str) -> OpenEnd:
+    for end in ends:
+        if end.name == name:
+            return end
+    raise ValueError(f"end {name!r} is not open")
 
 
 def fitting_ends(board: Board, tile: Tile) -> tuple[str, ...]:

@@ -100,12 +100,12 @@ def legal_plays(
     ends = board.ends if must_cover is None else open_to(board, must_cover)
     suits = deal.suits
     plain = rules.plain_plays
-    per_end = []  # the ends some of the seat's tiles fit: (those tiles, the end, its plays)
+    per_end = []  # the ends some of the seat's tiles fit: (those tiles, the end, plays onto it)
     playable = 0
     for end in ends:
         fit = held & suits[end.pip]
         if fit:
-            per_end.append((fit, end.name, plain[end.name]))
+            per_end.append((fit, end, plain[end.name]))
             playable |= fit
     if not playable:
         return ONLY_DRAW if rules.may_draw and stock_left > 0 else ONLY_PASS
@@ -116,19 +116,21 @@ def legal_plays(
         lowest = playable & -playable
         playable ^= lowest
         tile = order[lowest.bit_length() - 1]
-        for fit, name, onto in per_end:
+        for fit, end, onto in per_end:
             if fit & lowest:
-                plays.append(_play(rules, board, tile, name) if fives else onto[tile])
+                plays.append(_play(rules, board, tile, end) if fives else onto[tile])
     return tuple(plays)
 
 
-def _play(rules: Rules, board: Board, tile: Tile, end: str | None) -> LegalAction:
-    """A play and its points; those worth none are the ruleset's shared objects."""
+def _play(rules: Rules, board: Board, tile: Tile, end: OpenEnd | None) -> LegalAction:
+    """A play of `tile` on `end` (None: it opens the hand) and its points; those worth none
+    are the ruleset's shared objects."""
+    name = None if end is None else end.name
     if rules.fives:
         points = fives_points(total_after(board, tile, end, rules.layout))
         if points:
-            return LegalAction(action="play", tile=tile, end=end, points=points)
-    return rules.plain_plays[end][tile]
+            return LegalAction(action="play", tile=tile, end=name, points=points)
+    return rules.plain_plays[name][tile]
 
 
 def legal_actions(state: MatchState, seat: int | None) -> tuple[LegalAction, ...]:
