@@ -93,9 +93,9 @@ def legal_plays(
     """Every legal action of the seat holding the bit set `held` (RULES section 5)."""
     if not board.tiles:
         openers = deal.tiles_of(held) if opening_tile is None else (opening_tile,)
-        if rules.fives:
-            return tuple([_play(rules, board, tile, None) for tile in openers])
         opening = rules.plain_plays[None]
+        if rules.fives:
+            return tuple([_scored(rules, board, tile, None, opening) for tile in openers])
         return tuple([opening[tile] for tile in openers])
     ends = board.ends if must_cover is None else open_to(board, must_cover)
     suits = deal.suits
@@ -118,19 +118,21 @@ def legal_plays(
         tile = order[lowest.bit_length() - 1]
         for fit, end, onto in per_end:
             if fit & lowest:
-                plays.append(_play(rules, board, tile, end) if fives else onto[tile])
+                plays.append(_scored(rules, board, tile, end, onto) if fives else onto[tile])
     return tuple(plays)
 
 
-def _play(rules: Rules, board: Board, tile: Tile, end: OpenEnd | None) -> LegalAction:
-    """A play of `tile` on `end` (None: it opens the hand) and its points; those worth none
-    are the ruleset's shared objects."""
-    name = None if end is None else end.name
-    if rules.fives:
-        points = fives_points(total_after(board, tile, end, rules.layout))
-        if points:
-            return LegalAction(action="play", tile=tile, end=name, points=points)
-    return rules.plain_plays[name][tile]
+def _scored(
+    rules: Rules, board: Board, tile: Tile, end: OpenEnd | None, onto: dict[Tile, LegalAction]
+) -> LegalAction:
+    """Under fives, the play of `tile` on `end` (None: it opens the hand) with its points; a
+    play worth none is the ruleset's shared object of `onto`, the plain plays onto that end."""
+    points = fives_points(total_after(board, tile, end, rules.layout))
+    if not points:
+        return onto[tile]
+    return LegalAction(
+        action="play", tile=tile, end=None if end is None else end.name, points=points
+    )
 
 
 def legal_actions(state: MatchState, seat: int | None) -> tuple[LegalAction, ...]:
