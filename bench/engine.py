@@ -14,7 +14,8 @@ would store are built on first access of `Transition.events`, which a playout do
 plays). A peer that is not installed is skipped, and the output says so. The peers belong in a
 throwaway venv:
 
-    python3 -m venv /tmp/benchvenv && /tmp/benchvenv/bin/pip install open_spiel dominoes==6.1.0
+    python3 -m venv /tmp/benchvenv
+    /tmp/benchvenv/bin/pip install open_spiel dominoes==6.1.0 msgspec  # msgspec: the engine's own
     PYTHONPATH=src /tmp/benchvenv/bin/python bench/engine.py
 """
 

@@ -63,19 +63,18 @@ def act(
     `seq` numbers the move for the ledger; `needs` is what `seat` still needs to win the match
     inside the hand (read only with `end_mid_hand`). A playout passes `record=False`: its
     imagined moves are not kept in `moves`, which nothing in the rules reads."""
-    if option.action == "play":
-        return _play(hand, seat, option, _moves(hand, seq, seat, option, reason, record), needs)
     if option.action == "draw":
         return _draw(hand, seat, seq, reason, record)
-    return _pass(hand, seat, _moves(hand, seq, seat, option, reason, record))
+    moves = _moves(hand, seq, seat, option, reason) if record else hand.moves
+    if option.action == "play":
+        return _play(hand, seat, option, moves, needs)
+    return _pass(hand, seat, moves)
 
 
 def _moves(
-    hand: HandState, seq: int, seat: int, option: LegalAction, reason: str | None, record: bool
+    hand: HandState, seq: int, seat: int, option: LegalAction, reason: str | None
 ) -> tuple[Move, ...]:
     """The hand's moves with this play or pass (a draw records the tile it drew) appended."""
-    if not record:
-        return hand.moves
     points = (option.points or 0) if option.action == "play" else None
     move = Move(
         seq=seq,

@@ -79,28 +79,30 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
             spinner=None,
             spinner_mains=(),
         )
-    joined = _named(board.ends, end)
+    open_ends = board.ends
+    at = _slot(open_ends, end)
+    joined = open_ends[at]
     outer = high if low == joined.pip else low
     placement = Placement(tile=tile, end=end, outer=outer, spinner=becomes_spinner)
     moved = _END[end][outer][low == high]
-    ends_list = [moved if e.name == end else e for e in board.ends]
     if not becomes_spinner and end not in board.spinner_mains:
         # An arm, or a main side the spinner no longer exposes: only this end moves on.
         return Board(
             tiles=board.tiles + (placement,),
-            ends=tuple(ends_list),
+            ends=open_ends[:at] + (moved,) + open_ends[at + 1 :],
             total=board.total - joined.value + moved.value,
             spinner=board.spinner,
             spinner_mains=board.spinner_mains,
         )
+    ends_list = [*open_ends[:at], moved, *open_ends[at + 1 :]]
     spinner, mains = board.spinner, board.spinner_mains
     if becomes_spinner:
         # A later spinner: the tile it joined fills its inner side; the outer keeps the name.
         spinner, mains = low, (end,)
     elif end in mains:
-        mains = tuple(m for m in mains if m != end)
+        mains = tuple([m for m in mains if m != end])
         if not mains and layout == SPINNER_FIRST:
-            ends_list.extend(OpenEnd(name=arm, pip=spinner or 0, value=0) for arm in ARMS)
+            ends_list += [OpenEnd(name=arm, pip=spinner or 0, value=0) for arm in ARMS]
     assert spinner is not None
     return _with_spinner_counts(board.tiles + (placement,), ends_list, spinner, mains)
 
@@ -152,18 +154,23 @@ def _with_spinner_counts(
     tiles: tuple[Placement, ...], ends: list[OpenEnd], spinner: int, mains: tuple[str, ...]
 ) -> Board:
     # The spinner counts both halves once while a main side is empty: only on the first of them.
-    counted = tuple(
-        replace(e, value=2 * spinner if e.name == mains[0] else 0) if e.name in mains else e
-        for e in ends
-    )
-    total = sum(e.value for e in counted)
-    return Board(tiles=tiles, ends=counted, total=total, spinner=spinner, spinner_mains=mains)
-
-
-def _named(ends: tuple[OpenEnd, ...], name: str) -> OpenEnd:
+    counted = []
+    total = 0
     for end in ends:
+        if end.name in mains:
+            end = replace(end, value=2 * spinner if end.name == mains[0] else 0)
+        counted.append(end)
+        total += end.value
+    return Board(
+        tiles=tiles, ends=tuple(counted), total=total, spinner=spinner, spinner_mains=mains
+    )
+
+
+def _slot(ends: tuple[OpenEnd, ...], name: str) -> int:
+    """Where the open end `name` is in `ends`."""
+    for at, end in enumerate(ends):
         if end.name == name:
-            return end
+            return at
     raise ValueError(f"end {name!r} is not open")
 
 
