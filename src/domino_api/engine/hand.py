@@ -33,15 +33,23 @@ def deal_hand(
 ) -> HandState:
     """A hand as dealt: the opener to play, with `opening_tile` if the opener rule names one."""
     deal = HandDeal.of(rules, number, attempt, opener, dealt, stock, opening_tile)
+    return _from_deal(deal, EMPTY_BOARD, opener, None)
+
+
+def _from_deal(deal: HandDeal, board: Board, turn: int, must_cover: MustCover | None) -> HandState:
+    """The hand before anyone has drawn: each seat holds what `deal` gave it, `turn` to act."""
     held = deal.dealt_sets()
-    legal = legal_plays(rules, deal, held[opener], EMPTY_BOARD, None, opening_tile, len(stock))
+    stock_left = len(deal.stock)
+    legal = legal_plays(
+        deal.rules, deal, held[turn], board, must_cover, deal.opening_tile, stock_left
+    )
     return HandState(
         deal=deal,
         held=held,
         drawn=0,
-        board=EMPTY_BOARD,
-        turn=opener,
-        must_cover=None,
+        board=board,
+        turn=turn,
+        must_cover=must_cover,
         passes=0,
         moves=(),
         legal=legal,
@@ -221,18 +229,4 @@ def position_hand(
 ) -> HandState:
     """A hand in mid-play: seats holding `hands`, `stock` undrawn, `board` already laid, `turn`
     to act. The computer players imagine the hidden tiles this way and play on from there."""
-    deal = HandDeal.of(rules, 0, 0, turn, hands, stock, None)
-    held = deal.dealt_sets()
-    legal = legal_plays(rules, deal, held[turn], board, must_cover, None, len(stock))
-    return HandState(
-        deal=deal,
-        held=held,
-        drawn=0,
-        board=board,
-        turn=turn,
-        must_cover=must_cover,
-        passes=0,
-        moves=(),
-        legal=legal,
-        result=None,
-    )
+    return _from_deal(HandDeal.of(rules, 0, 0, turn, hands, stock, None), board, turn, must_cover)
