@@ -15,7 +15,6 @@ halves once in all (on the first of them) and nothing on its arms.
 from __future__ import annotations
 
 from msgspec import Struct
-from msgspec.structs import replace
 
 from domino_api.engine.tiles import Tile
 
@@ -109,17 +108,27 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
 
 def total_after(board: Board, tile: Tile, joined: OpenEnd | None, layout: str) -> int:
     """`place(board, tile, joined.name, layout).total`, worked out without building the board
-    (every candidate play is weighed this way under fives): when only the joined end changes,
-    the total changes by that end's difference."""
+    (every candidate play is weighed this way under fives): the joined end takes its new value
+    and, when it was a side the spinner exposed, the spinner's count is redone as `place` does."""
     low, high = tile
     if joined is None:
         return low + high
+    if len(board.tiles) == 1 and board.spinner is None:
+        return place(board, tile, joined.name, layout).total  # a double across: see `_open`
     end = joined.name
-    simple = len(board.tiles) > 1 and end not in board.spinner_mains
-    if not simple or (low == high and board.spinner is None and layout == SPINNER_FIRST):
-        return place(board, tile, end, layout).total
     outer = high if low == joined.pip else low
-    return board.total - joined.value + _END[end][outer][low == high].value
+    moved = _END[end][outer][low == high].value
+    if end not in board.spinner_mains:
+        # Only the joined end changes (a new spinner, too: it counts as the double it is).
+        return board.total - joined.value + moved
+    spinner = board.spinner
+    assert spinner is not None
+    mains = tuple([m for m in board.spinner_mains if m != end])
+    total = moved
+    for other in board.ends:
+        if other.name != end:
+            total += _counted(other, spinner, mains).value
+    return total
 
 
 # Every end a tile can leave, by end name, exposed pip and whether the tile is a double (which
@@ -130,6 +139,17 @@ _END = {
         for pip in range(10)
     )
     for name in (*MAINS, *ARMS)
+}
+
+
+# A main side the spinner itself exposes, by name and spinner pip: counting nothing, or both of
+# the spinner's halves.
+_SPINNER_SIDE = {
+    name: tuple(
+        (OpenEnd(name=name, pip=pip, value=0), OpenEnd(name=name, pip=pip, value=2 * pip))
+        for pip in range(10)
+    )
+    for name in MAINS
 }
 
 
@@ -153,17 +173,22 @@ def _open(tile: Tile, layout: str) -> Board:
 def _with_spinner_counts(
     tiles: tuple[Placement, ...], ends: list[OpenEnd], spinner: int, mains: tuple[str, ...]
 ) -> Board:
-    # The spinner counts both halves once while a main side is empty: only on the first of them.
-    counted = []
-    total = 0
-    for end in ends:
-        if end.name in mains:
-            end = replace(end, value=2 * spinner if end.name == mains[0] else 0)
-        counted.append(end)
-        total += end.value
+    counted = [_counted(end, spinner, mains) for end in ends]
     return Board(
-        tiles=tiles, ends=tuple(counted), total=total, spinner=spinner, spinner_mains=mains
+        tiles=tiles,
+        ends=tuple(counted),
+        total=sum([end.value for end in counted]),
+        spinner=spinner,
+        spinner_mains=mains,
     )
+
+
+def _counted(end: OpenEnd, spinner: int, mains: tuple[str, ...]) -> OpenEnd:
+    """`end` as it counts with the spinner exposing `mains`: the spinner counts both halves
+    once while a main side is empty, only on the first of them, and nothing on the others."""
+    if end.name not in mains:
+        return end
+    return _SPINNER_SIDE[end.name][spinner][end.name == mains[0]]
 
 
 def _slot(ends: tuple[OpenEnd, ...], name: str) -> int:
