@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
-import time
 
 from domino_api.bots.knowledge import known_voids, lacks
 from domino_api.bots.planner import PlannerStrategy, sample_world
@@ -88,7 +88,10 @@ def test_takes_the_points_that_win_the_match() -> None:
 
 
 def test_respects_its_time_budget() -> None:
-    planner = PlannerStrategy(time_budget_s=0.05)
+    """The search stops before a deal that would end past the budget, on the clock it is given:
+    here one that moves 10 ms per reading, so every deal seems to take 10 ms."""
+    readings = itertools.count()
+    planner = PlannerStrategy(time_budget_s=0.05, clock=lambda: next(readings) * 0.01)
     rules = dataclasses.replace(PRESETS["house-nines"], players=4)
     state = position(
         rules,
@@ -104,6 +107,7 @@ def test_respects_its_time_budget() -> None:
     state, _ = run(state, ((9, 9), None))  # the opening spinner; seat 0 must cover it
     view = seat_view(state, 0)
     assert len({o.tile for o in view.legal}) == 3
-    started = time.perf_counter()
-    planner.choose(view, random.Random(0))
-    assert time.perf_counter() - started < 0.05 + 0.1  # the budget plus one deal's slack
+    _, reason = planner.choose(view, random.Random(0))
+    # The deadline is read at 0 (0.05), the start at 0.01; after the 3rd deal the clock says
+    # 0.04 and one more deal (0.01 each) would end at 0.05, not past it; after the 4th, 0.06 is.
+    assert reason.endswith("of 4 samples"), reason

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from domino_api.bots.knowledge import known_voids, lacks
@@ -67,10 +67,12 @@ class PlannerStrategy:
         time_budget_s: float | None = TIME_BUDGET_S,
         max_samples: int = MAX_SAMPLES,
         work_budget: int = WORK_BUDGET,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.time_budget_s = time_budget_s
         self.max_samples = max_samples
         self.work_budget = work_budget
+        self.clock = clock  # what the time budget is measured on (tests give their own)
         self.plain = PlainStrategy()
 
     def choose(self, view: SeatView, rng: random.Random) -> tuple[Action, str]:
@@ -90,18 +92,18 @@ class PlannerStrategy:
     def search(
         self, view: SeatView, options: Sequence[LegalAction], rng: random.Random
     ) -> tuple[list[Tally], int]:
-        deadline = None if self.time_budget_s is None else time.perf_counter() + self.time_budget_s
+        deadline = None if self.time_budget_s is None else self.clock() + self.time_budget_s
         rules = rules_of(view.ruleset)
         voids = known_voids(view)
         tallies = [Tally(option, []) for option in options]
         alive = list(tallies)
         samples = 0
         work = 0
-        started = time.perf_counter()
+        started = self.clock()
         while samples < self.max_samples and work < self.work_budget:
             if deadline is not None and samples:
                 # Stop before a deal that would likely overrun: deals cost about the same.
-                now = time.perf_counter()
+                now = self.clock()
                 if now + (now - started) / samples > deadline:
                     break
             start = start_hand(view, sample_world(view, voids, rng), rules)
