@@ -95,6 +95,7 @@ def test_every_engine_event_of_every_preset_fits_its_schema() -> None:
     validator = _asyncapi_validator()
     counts: Counter[str] = Counter()
     copies = 0
+    validated: set[str] = set()  # a copy the JSON schema accepted: an equal one needs no rerun
     index = 0
     for name in PRESETS:
         for players in _seat_counts(name):
@@ -103,12 +104,15 @@ def test_every_engine_event_of_every_preset_fits_its_schema() -> None:
                 for event in _play(name, players, index, cut_short):
                     counts[event.type] += 1
                     for seat in (None, *range(players)):
-                        copy = json.loads(json.dumps({**event.for_seat(seat), "at": AT}))
-                        model = EVENT.validate_json(json.dumps(copy))
+                        text = json.dumps({**event.for_seat(seat), "at": AT})
+                        model = EVENT.validate_json(text)
                         assert type(model) is EVENT_MODELS[event.type]
-                        validator.validate(copy)
+                        if text not in validated:
+                            validator.validate(json.loads(text))
+                            validated.add(text)
                         copies += 1
-    print(f"\nengine events: {sum(counts.values())} events, {copies} copies, {dict(counts)}")
+    print(f"\nengine events: {sum(counts.values())} events, {copies} copies", end=" ")
+    print(f"({len(validated)} distinct), {dict(counts)}")
     assert set(counts) == set(EVENT_MODELS) - SERVICE_ONLY
     assert copies > 10_000
 

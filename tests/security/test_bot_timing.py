@@ -24,7 +24,7 @@ PER_CLASS = 50
 # scheduler or another process on the 2 cores delayed once is not taken for a slow one, so the
 # leak without the floor shows whatever else the machine is doing (one timing each scored 0.86
 # on a loaded CI machine, with the cut then on a training time).
-REPEATS = 3
+REPEATS = 2
 
 
 def _positions() -> Iterator[SeatView]:
