@@ -99,7 +99,7 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
         # A later spinner: the tile it joined fills its inner side; the outer keeps the name.
         spinner, mains = low, (end,)
     elif end in mains:
-        mains = tuple([m for m in mains if m != end])
+        mains = _uncovered(mains, end)
         if not mains and layout == SPINNER_FIRST:
             ends_list += [OpenEnd(name=arm, pip=spinner or 0, value=0) for arm in ARMS]
     assert spinner is not None
@@ -123,7 +123,7 @@ def total_after(board: Board, tile: Tile, joined: OpenEnd | None, layout: str) -
         return board.total - joined.value + moved
     spinner = board.spinner
     assert spinner is not None
-    mains = tuple([m for m in board.spinner_mains if m != end])
+    mains = _uncovered(board.spinner_mains, end)
     total = moved
     for other in board.ends:
         if other.name != end:
@@ -183,9 +183,15 @@ def _with_spinner_counts(
     )
 
 
+def _uncovered(mains: tuple[str, ...], end: str) -> tuple[str, ...]:
+    """The main sides the spinner still exposes once a tile joins `end`."""
+    return tuple([m for m in mains if m != end])
+
+
 def _counted(end: OpenEnd, spinner: int, mains: tuple[str, ...]) -> OpenEnd:
     """`end` as it counts with the spinner exposing `mains`: the spinner counts both halves
-    once while a main side is empty, only on the first of them, and nothing on the others."""
+    once while a main side is empty, only on the first of them, and nothing on the others.
+    A side the spinner exposes shows the spinner's own pip, so the table has every such end."""
     if end.name not in mains:
         return end
     return _SPINNER_SIDE[end.name][spinner][end.name == mains[0]]
