@@ -91,15 +91,16 @@ class Event(Struct, frozen=True, gc=False):
         return cls(int(data["seq"]), str(data["type"]), dict(data["data"]), private)
 
 
-EventsBuilder = Callable[[], tuple[Event, ...]]
+EventsBuilder = Callable[[MatchState], tuple[Event, ...]]  # from the state the action led to
 
 
 class Transition(Struct, frozen=True, gc=False):
     """The state after an action and the events it caused.
 
-    Moves hand over a function that builds their events, called when `events` is read: the
-    computer players and playouts that only follow `state` never pay for them. Each read
-    builds them again (equal events), so a reader that needs them twice keeps its copy."""
+    Moves hand over a function that builds their events from `state`, called when `events`
+    is read: the computer players and playouts that only follow `state` never pay for them.
+    Each read builds them again (equal events), so a reader that needs them twice keeps its
+    copy."""
 
     state: MatchState
     built: tuple[Event, ...] | EventsBuilder
@@ -107,7 +108,7 @@ class Transition(Struct, frozen=True, gc=False):
     @property
     def events(self) -> tuple[Event, ...]:
         built = self.built
-        return built if isinstance(built, tuple) else built()
+        return built if isinstance(built, tuple) else built(self.state)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Transition):

@@ -71,29 +71,24 @@ def act(
     `seq` numbers the move for the ledger; `needs` is what `seat` still needs to win the match
     inside the hand (read only with `end_mid_hand`). A playout passes `record=False`: its
     imagined moves are not kept in `moves`, which nothing in the rules reads."""
-    if option.action == "draw":
+    action = option.action
+    if action == "draw":
         return _draw(hand, seat, seq, reason, record)
-    moves = _moves(hand, seq, seat, option, reason) if record else hand.moves
-    if option.action == "play":
+    moves = hand.moves
+    if record:  # a play or a pass as taken (a draw records the tile it drew)
+        move = Move(
+            seq=seq,
+            seat=seat,
+            action=action,
+            tile=option.tile,
+            end=option.end,
+            points=option.points,  # a play's (0 when it scores nothing); None for a pass
+            reason=reason,
+        )
+        moves += (move,)
+    if action == "play":
         return _play(hand, seat, option, moves, needs)
     return _pass(hand, seat, moves)
-
-
-def _moves(
-    hand: HandState, seq: int, seat: int, option: LegalAction, reason: str | None
-) -> tuple[Move, ...]:
-    """The hand's moves with this play or pass (a draw records the tile it drew) appended."""
-    points = (option.points or 0) if option.action == "play" else None
-    move = Move(
-        seq=seq,
-        seat=seat,
-        action=option.action,
-        tile=option.tile,
-        end=option.end,
-        points=points,
-        reason=reason,
-    )
-    return hand.moves + (move,)
 
 
 def _play(
@@ -105,13 +100,13 @@ def _play(
     assert tile is not None
     board = place(hand.board, tile, option.end, rules.layout)
     held = with_seat(hand.held, seat, hand.held[seat] & ~(1 << deal.index[tile]))
-    points = option.points or 0
+    points = option.points
     if points and rules.end_mid_hand and points >= needs:
-        return close(hand, held, board, moves, 0, "target", seat, 0)
+        return close(hand, held, board, moves, 0, "target", seat, 0, holdings(deal, held))
     if not held[seat]:
-        pips = hand_pips(tuple(map(deal.tiles_of, held)))
+        hands, pips = holdings(deal, held)
         won = domino_points(rules.ruleset, seat, pips)
-        return close(hand, held, board, moves, 0, "domino", seat, won)
+        return close(hand, held, board, moves, 0, "domino", seat, won, (hands, pips))
     must_cover = cover_after(rules.cover_doubles, board, tile, option.end)
     # A seat that must cover its own double acts again at once.
     turn = seat if must_cover is not None else rules.following[seat]
@@ -144,9 +139,9 @@ def _pass(hand: HandState, seat: int, moves: tuple[Move, ...]) -> HandState:
     passes = hand.passes + 1
     if passes >= rules.players:
         # Every seat passed in a row: the hand is blocked.
-        pips = hand_pips(hand.hands)
-        winner, points = blocked_outcome(rules.ruleset, pips)
-        return close(hand, hand.held, hand.board, moves, passes, "blocked", winner, points)
+        held = holdings(hand.deal, hand.held)
+        winner, points = blocked_outcome(rules.ruleset, held[1])
+        return close(hand, hand.held, hand.board, moves, passes, "blocked", winner, points, held)
     turn = rules.following[seat]
     return _next_turn(hand, hand.held, hand.drawn, hand.board, turn, hand.must_cover, passes, moves)
 
@@ -188,15 +183,17 @@ def close(
     reason: str,
     winner: int | None,
     points: int,
+    held_at_end: tuple[tuple[tuple[Tile, ...], ...], tuple[int, ...]],
 ) -> HandState:
-    """The hand as it ended: nobody's turn, its result recorded (points before match rules)."""
-    hands = tuple(map(hand.deal.tiles_of, held))
+    """The hand as it ended: nobody's turn, its result recorded (points before match rules);
+    `held_at_end` is what `holdings` says of `held`."""
+    hands, pips = held_at_end
     result = HandResult(
         number=hand.deal.number,
         reason=reason,
         winner=winner,
         tied=reason == "blocked" and winner is None,
-        pips=hand_pips(hands),
+        pips=pips,
         points=points,
         hands=hands,
     )
@@ -216,7 +213,16 @@ def close(
 
 def cut_short(hand: HandState, reason: str) -> HandState:
     """A hand still in play ended with no winner and no points (forfeit or abandonment)."""
-    return close(hand, hand.held, hand.board, hand.moves, hand.passes, reason, None, 0)
+    held = holdings(hand.deal, hand.held)
+    return close(hand, hand.held, hand.board, hand.moves, hand.passes, reason, None, 0, held)
+
+
+def holdings(
+    deal: HandDeal, held: tuple[int, ...]
+) -> tuple[tuple[tuple[Tile, ...], ...], tuple[int, ...]]:
+    """What each seat holds (the bit sets `held` read as tiles) and its pips."""
+    hands = tuple(map(deal.tiles_of, held))
+    return hands, hand_pips(hands)
 
 
 def position_hand(

@@ -63,21 +63,29 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
     if end is None:
         return _open(tile, layout)
     low, high = tile
-    becomes_spinner = low == high and board.spinner is None and layout == SPINNER_FIRST
-    if board.spinner is None and not becomes_spinner:
-        # A plain line: one of its two ends (left, right) moves on, nothing else changes.
-        left, right = board.ends
-        joined = left if end == "left" else right
-        outer = high if low == joined.pip else low
-        moved = _END[end][outer][low == high]
-        ends = (moved, right) if end == "left" else (left, moved)
-        return Board(
-            tiles=board.tiles + (Placement(tile=tile, end=end, outer=outer, spinner=False),),
-            ends=ends,
-            total=ends[0].value + ends[1].value,
-            spinner=None,
-            spinner_mains=(),
-        )
+    if board.spinner is not None or (low == high and layout == SPINNER_FIRST):
+        return _place_by_spinner(board, tile, end, layout)
+    # A plain line: one of its two ends (left, right) moves on, nothing else changes.
+    left, right = board.ends
+    if end == "left":
+        outer = high if low == left.pip else low
+        left = _END["left"][outer][low == high]
+    else:
+        outer = high if low == right.pip else low
+        right = _END["right"][outer][low == high]
+    return Board(
+        tiles=board.tiles + (Placement(tile=tile, end=end, outer=outer, spinner=False),),
+        ends=(left, right),
+        total=left.value + right.value,
+        spinner=None,
+        spinner_mains=(),
+    )
+
+
+def _place_by_spinner(board: Board, tile: Tile, end: str, layout: str) -> Board:
+    """`place` on a board that has a spinner, or with the tile that becomes it."""
+    low, high = tile
+    becomes_spinner = board.spinner is None
     open_ends = board.ends
     at = _slot(open_ends, end)
     joined = open_ends[at]

@@ -91,33 +91,33 @@ def legal_plays(
     stock_left: int,
 ) -> tuple[LegalAction, ...]:
     """Every legal action of the seat holding the bit set `held` (RULES section 5)."""
-    if not board.tiles:
+    ends = board.ends
+    if not ends:  # the hand's first tile
         openers = deal.tiles_of(held) if opening_tile is None else (opening_tile,)
         opening = rules.plain_plays[None]
         if rules.fives:
             return tuple([_scored(rules, board, tile, None, opening) for tile in openers])
         return tuple([opening[tile] for tile in openers])
-    ends = board.ends if must_cover is None else open_to(board, must_cover)
+    if must_cover is not None:
+        ends = open_to(board, must_cover)
     suits = deal.suits
-    plain = rules.plain_plays
-    per_end = []  # the ends some of the seat's tiles fit: (those tiles, the end, plays onto it)
-    playable = 0
+    fitting = 0  # the tiles carrying some open end's pip
     for end in ends:
-        fit = held & suits[end.pip]
-        if fit:
-            per_end.append((fit, end, plain[end.name]))
-            playable |= fit
+        fitting |= suits[end.pip]
+    playable = held & fitting
     if not playable:
         return ONLY_DRAW if rules.may_draw and stock_left > 0 else ONLY_PASS
-    plays = []
+    plain = rules.plain_plays
     order = deal.order
     fives = rules.fives
+    plays = []
     while playable:  # the playable tiles, lowest tile number (the seat's order) first
         lowest = playable & -playable
         playable ^= lowest
         tile = order[lowest.bit_length() - 1]
-        for fit, end, onto in per_end:
-            if fit & lowest:
+        for end in ends:
+            if end.pip in tile:
+                onto = plain[end.name]
                 plays.append(_scored(rules, board, tile, end, onto) if fives else onto[tile])
     return tuple(plays)
 

@@ -78,7 +78,7 @@ def _deal(state: MatchState, started: bool) -> Transition:
         result=None,
     )
 
-    def build() -> tuple[Event, ...]:
+    def build(_: MatchState) -> tuple[Event, ...]:
         opened = (events.hand_started(last - 1, hand), events.turn(last, hand))
         return (events.match_started(first, dealt), *opened) if started else opened
 
@@ -127,7 +127,7 @@ def end_hand(
         result=match_result,
     )
 
-    def build() -> tuple[Event, ...]:
+    def build(_: MatchState) -> tuple[Event, ...]:
         happened = before()
         if scored_seq is not None:
             assert result.winner is not None

@@ -77,16 +77,13 @@ def _not_now(state: MatchState, seat: int | None) -> EngineError:
     return NotYourTurn(f"it is seat {state.hand.turn}'s turn, not seat {seat}'s")
 
 
-def _chosen(
+def _named(
     state: MatchState, hand: HandState, seat: int, action: LegalAction | Play | Draw | Pass
 ) -> LegalAction:
-    """The option of the legal list that `action` names; an IllegalMove if there is none."""
+    """The option of the legal list that `action` names, when it is not one of those options
+    itself; an IllegalMove if there is none."""
     legal = hand.legal
     if type(action) is LegalAction:
-        try:  # equal is not enough, (0.0, 4.0) == (0, 4): the engine's own option is played
-            return legal[legal.index(action)]
-        except ValueError:
-            pass
         if action.action in ("draw", "pass"):
             wanted = action.action
         elif action.action == "play":
@@ -119,33 +116,41 @@ def _seat_move(
     hand = state.hand
     if state.status != "playing" or hand is None or seat is None or seat != hand.turn:
         raise _not_now(state, seat)
-    option = _chosen(state, hand, seat, action)
+    legal = hand.legal
+    try:  # equal is not enough, (0.0, 4.0) == (0, 4): the engine's own option is played
+        option = legal[legal.index(action)]
+    except ValueError:
+        option = _named(state, hand, seat, action)
     reason = None if isinstance(action, LegalAction) else action.reason
     seq = state.seq + 1
     scores = state.scores
     after = act(hand, seat, option, seq, reason, state.ruleset.target - scores[seat])
-    move = after.moves[-1]
-    if move.points:
-        scores = with_seat(scores, seat, scores[seat] + move.points)
+    points = option.points
+    if points:
+        scores = with_seat(scores, seat, scores[seat] + points)
         seq += 1  # the play's own `scored` event
     if after.result is not None:
-        return lifecycle.end_hand(
-            state, after, seq, scores, partial(_move_events, move, after, scores)
-        )
-    # A seat that drew and may play on gets its new options with the draw, not in a `turn`.
-    turn_seq = None if move.action == "draw" and after.turn == seat else seq + 1
-    last = seq if turn_seq is None else turn_seq
+        before = partial(_move_events, after.moves[-1], after, scores)
+        return lifecycle.end_hand(state, after, seq, scores, before)
+    last = seq if _plays_on(after) else seq + 1  # the `turn` event's, if there is one
     moved = replace(state, seq=last, game_seq=last, scores=scores, hand=after)
-    return Transition(moved, partial(_events_after, move, after, scores, turn_seq))
+    return Transition(moved, _events_after)
 
 
-def _events_after(
-    move: Move, after: HandState, scores: tuple[int, ...], turn_seq: int | None
-) -> tuple[Event, ...]:
-    """A move's events and, numbered `turn_seq`, the next seat's `turn`."""
-    happened = _move_events(move, after, scores)
-    if turn_seq is not None:
-        happened.append(events.turn(turn_seq, after))
+def _plays_on(after: HandState) -> bool:
+    """A seat that drew and may play on gets its new options with the draw, not in a `turn`."""
+    return after.moves[-1].action == "draw" and after.turn == after.moves[-1].seat
+
+
+def _events_after(moved: MatchState) -> tuple[Event, ...]:
+    """The events of the move that led to `moved`, a hand still in play: the move's own and,
+    numbered last, the next seat's `turn`."""
+    after = moved.hand
+    assert after is not None
+    move = after.moves[-1]
+    happened = _move_events(move, after, moved.scores)
+    if not _plays_on(after):
+        happened.append(events.turn(moved.seq, after))
     return tuple(happened)
 
 
