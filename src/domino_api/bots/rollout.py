@@ -63,7 +63,7 @@ def rollout_choice(hand: HandState) -> LegalAction:
         tile = option.tile
         assert tile is not None
         low, high = tile
-        others = held & ~(1 << deal.index[tile])
+        others = held & ~deal.bit(tile)
         uncoverable = cover and low == high and others and not others & suits[low]
         pip = high  # the pip the tile joins (opening the hand: as if its high side)
         for end in ends:

@@ -99,7 +99,7 @@ def _play(
     tile = option.tile
     assert tile is not None
     board = place(hand.board, tile, option.end, rules.layout)
-    held = with_seat(hand.held, seat, hand.held[seat] & ~(1 << deal.index[tile]))
+    held = with_seat(hand.held, seat, hand.held[seat] & ~deal.bit(tile))
     points = option.points
     if points and rules.end_mid_hand and points >= needs:
         return close(hand, held, board, moves, 0, "target", seat, 0, holdings(deal, held))

@@ -31,6 +31,8 @@ from domino_api.engine.tiles import tile_problem
 OVER = lifecycle.OVER
 __all__ = ["OVER", "apply", "is_stale", "legal_actions", "record"]
 
+SEAT_ACTIONS = (LegalAction, Play, Draw, Pass)  # what a seat does on its turn
+
 
 def apply(state: MatchState, seat: int | None, action: Action | LegalAction) -> Transition:
     """The state after `action` and the events it caused; raises an EngineError if refused.
@@ -50,8 +52,34 @@ def apply(state: MatchState, seat: int | None, action: Action | LegalAction) -> 
     Traceback (most recent call last):
     domino_api.engine.errors.NotYourTurn: it is seat 1's turn, not seat 0's
     """
-    if type(action) in _SEAT_ACTIONS:
-        return _seat_move(state, seat, action)  # type: ignore[arg-type]
+    if not isinstance(action, SEAT_ACTIONS):
+        return _match_action(state, action)
+    hand = state.hand
+    if state.status != "playing" or hand is None or seat is None or seat != hand.turn:
+        raise _not_now(state, seat)
+    legal = hand.legal
+    try:  # equal is not enough, (0.0, 4.0) == (0, 4): the engine's own option is played
+        option = legal[legal.index(action)]
+    except ValueError:
+        option = _named(state, hand, seat, action)
+    reason = None if isinstance(action, LegalAction) else action.reason
+    seq = state.seq + 1
+    scores = state.scores
+    after = act(hand, seat, option, seq, reason, state.ruleset.target - scores[seat])
+    points = option.points
+    if points:
+        scores = with_seat(scores, seat, scores[seat] + points)
+        seq += 1  # the play's own `scored` event
+    if after.result is not None:
+        before = partial(_move_events, after.moves[-1], after, scores)
+        return lifecycle.end_hand(state, after, seq, scores, before)
+    last = seq if _plays_on(after) else seq + 1  # the `turn` event's, if there is one
+    moved = replace(state, seq=last, game_seq=last, scores=scores, hand=after)
+    return Transition(moved, _events_after)
+
+
+def _match_action(state: MatchState, action: Action | LegalAction) -> Transition:
+    """Start, NextHand, Forfeit and Abandon: what happens to the match rather than a hand."""
     if isinstance(action, Start):
         return lifecycle.start(state, action)
     if isinstance(action, NextHand):
@@ -61,9 +89,6 @@ def apply(state: MatchState, seat: int | None, action: Action | LegalAction) -> 
     if isinstance(action, Abandon):
         return lifecycle.abandon(state, action)
     raise IllegalMove(f"unknown action {action!r}")
-
-
-_SEAT_ACTIONS = frozenset({LegalAction, Play, Draw, Pass})
 
 
 def _not_now(state: MatchState, seat: int | None) -> EngineError:
@@ -108,33 +133,6 @@ def _named_play(
         if option.action == "play" and option.tile == tile and option.end == end:
             return option
     raise refused_play(state.ruleset, hand, seat, tile, end)
-
-
-def _seat_move(
-    state: MatchState, seat: int | None, action: LegalAction | Play | Draw | Pass
-) -> Transition:
-    hand = state.hand
-    if state.status != "playing" or hand is None or seat is None or seat != hand.turn:
-        raise _not_now(state, seat)
-    legal = hand.legal
-    try:  # equal is not enough, (0.0, 4.0) == (0, 4): the engine's own option is played
-        option = legal[legal.index(action)]
-    except ValueError:
-        option = _named(state, hand, seat, action)
-    reason = None if isinstance(action, LegalAction) else action.reason
-    seq = state.seq + 1
-    scores = state.scores
-    after = act(hand, seat, option, seq, reason, state.ruleset.target - scores[seat])
-    points = option.points
-    if points:
-        scores = with_seat(scores, seat, scores[seat] + points)
-        seq += 1  # the play's own `scored` event
-    if after.result is not None:
-        before = partial(_move_events, after.moves[-1], after, scores)
-        return lifecycle.end_hand(state, after, seq, scores, before)
-    last = seq if _plays_on(after) else seq + 1  # the `turn` event's, if there is one
-    moved = replace(state, seq=last, game_seq=last, scores=scores, hand=after)
-    return Transition(moved, _events_after)
 
 
 def _plays_on(after: HandState) -> bool:

@@ -123,7 +123,7 @@ def _hand_from_json(ruleset: Ruleset, data: Mapping[str, Any]) -> HandState:
         stock=_tiles(data["stock"]),
         opening_tile=_opt_tile(data["opening_tile"]),
     )
-    held = tuple(sum(1 << deal.index[_tile(t)] for t in tiles) for tiles in data["hands"])
+    held = tuple(sum(deal.bit(_tile(t)) for t in tiles) for tiles in data["hands"])
     board = _board_from_json(data["board"])
     cover = data["must_cover"]
     must_cover = None if cover is None else MustCover(tile=_tile(cover[0]), ends=tuple(cover[1]))

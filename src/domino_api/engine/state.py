@@ -123,8 +123,8 @@ class HandDeal(Struct, frozen=True, kw_only=True, gc=False):
     stock: tuple[Tile, ...]  # the undealt tiles in dealt order; draws take from the front
     opening_tile: Tile | None  # the tile the opener must open with (None: any tile)
     order: tuple[Tile, ...]  # tile number -> tile
-    index: dict[Tile, int]  # tile -> tile number
     suits: tuple[int, ...]  # pip -> bit set of the tiles carrying it
+    doubles: int  # bit set of the doubles
     rules: Rules  # the ruleset's tables (legal.rules_of)
 
     def _dealt(self) -> tuple[object, ...]:
@@ -151,10 +151,14 @@ class HandDeal(Struct, frozen=True, kw_only=True, gc=False):
     ) -> HandDeal:
         order = tuple(chain.from_iterable(dealt)) + stock
         suits = [0] * (rules.ruleset.max_pip + 1)
+        doubles = 0
         bit = 1  # tile number 0's
         for low, high in order:
             suits[low] |= bit
-            suits[high] |= bit
+            if low == high:
+                doubles |= bit
+            else:
+                suits[high] |= bit
             bit <<= 1
         return cls(
             number=number,
@@ -164,10 +168,16 @@ class HandDeal(Struct, frozen=True, kw_only=True, gc=False):
             stock=stock,
             opening_tile=opening_tile,
             order=order,
-            index=dict(zip(order, range(len(order)), strict=True)),
             suits=tuple(suits),
+            doubles=doubles,
             rules=rules,
         )
+
+    def bit(self, tile: Tile) -> int:
+        """The bit of `tile`, one of the deal's: the one tile carrying both its pips, or for a
+        double the one double carrying its pip."""
+        low, high = tile
+        return self.suits[low] & (self.doubles if low == high else self.suits[high])
 
     def dealt_sets(self) -> tuple[int, ...]:
         """Each seat's dealt tiles as a bit set."""
