@@ -51,7 +51,7 @@ def shuffle(seed: bytes, items: Sequence[T]) -> list[T]:
     blocks = (count + 2) // 4  # count - 1 draws, four per block
     sha256 = hashlib.sha256
     suffixes = _SUFFIXES if blocks <= len(_SUFFIXES) else _suffixes(blocks)
-    digests = b"".join([sha256(seed + suffixes[k]).digest() for k in range(blocks)])
+    digests = b"".join([sha256(seed + suffix).digest() for suffix in suffixes[:blocks]])
     numbers = _unpack(f">{4 * blocks}Q", digests)
     if any(map(_ge, numbers, _limits(count))):
         return _plain_shuffle(seed, items)

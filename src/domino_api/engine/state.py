@@ -123,8 +123,10 @@ class HandDeal(Struct, frozen=True, kw_only=True, gc=False):
     stock: tuple[Tile, ...]  # the undealt tiles in dealt order; draws take from the front
     opening_tile: Tile | None  # the tile the opener must open with (None: any tile)
     order: tuple[Tile, ...]  # tile number -> tile
-    suits: tuple[int, ...]  # pip -> bit set of the tiles carrying it
-    doubles: int  # bit set of the doubles
+    # pip -> bit set of the tiles carrying it, and the bit set of the doubles, both over the
+    # tiles a seat can ever hold: without drawing, the stock's never enter a hand.
+    suits: tuple[int, ...]
+    doubles: int
     rules: Rules  # the ruleset's tables (legal.rules_of)
 
     def _dealt(self) -> tuple[object, ...]:
@@ -149,11 +151,14 @@ class HandDeal(Struct, frozen=True, kw_only=True, gc=False):
         stock: tuple[Tile, ...],
         opening_tile: Tile | None,
     ) -> HandDeal:
-        order = tuple(chain.from_iterable(dealt)) + stock
+        holdable = tuple(chain.from_iterable(dealt))
+        order = holdable + stock
+        if rules.may_draw:
+            holdable = order
         suits = [0] * (rules.ruleset.max_pip + 1)
         doubles = 0
         bit = 1  # tile number 0's
-        for low, high in order:
+        for low, high in holdable:
             suits[low] |= bit
             if low == high:
                 doubles |= bit
@@ -174,7 +179,7 @@ class HandDeal(Struct, frozen=True, kw_only=True, gc=False):
         )
 
     def bit(self, tile: Tile) -> int:
-        """The bit of `tile`, one of the deal's: the one tile carrying both its pips, or for a
+        """The bit of `tile`, a tile a seat holds: the one tile carrying both its pips, or for a
         double the one double carrying its pip."""
         low, high = tile
         return self.suits[low] & (self.doubles if low == high else self.suits[high])
