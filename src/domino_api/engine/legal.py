@@ -92,8 +92,8 @@ def legal_plays(
 ) -> tuple[LegalAction, ...]:
     """Every legal action of the seat holding the bit set `held` (RULES section 5)."""
     ends = board.ends
-    if not ends:  # the hand's first tile
-        openers = deal.tiles_of(held) if opening_tile is None else (opening_tile,)
+    if not ends:  # the hand's first tile: the opener acts, holding what it was dealt
+        openers = deal.dealt[deal.opener] if opening_tile is None else (opening_tile,)
         opening = rules.plain_plays[None]
         if rules.fives:
             return tuple([_scored(rules, board, tile, None, opening) for tile in openers])
