@@ -146,6 +146,6 @@ def legal_actions(state: MatchState, seat: int | None) -> tuple[LegalAction, ...
     ()
     """
     hand = state.hand
-    if state.status != "playing" or hand is None or seat is None or hand.turn != seat:
-        return ()
+    if state.status != "playing" or hand is None or hand.turn != seat:
+        return ()  # in play, hand.turn is a seat number: None never matches it
     return hand.legal

@@ -37,7 +37,7 @@ def start(state: MatchState, action: Start) -> Transition:
     if state.status != "waiting":
         refuse_if_over(state)
         raise MatchInProgress("the match has already started")
-    return _deal(replace(state, cut=check_cut(action.cut)), started=True)
+    return _deal(state, check_cut(action.cut), started=True)
 
 
 def next_hand(state: MatchState) -> Transition:
@@ -47,15 +47,16 @@ def next_hand(state: MatchState) -> Transition:
         if state.status == "playing":
             raise HandInProgress("the current hand is still being played")
         refuse_if_over(state)
-    return _deal(state, started=False)
-
-
-def _deal(state: MatchState, started: bool) -> Transition:
-    """Deal the next hand (reshuffling as the opener rule says) and give the opener the turn."""
     assert state.cut is not None
+    return _deal(state, state.cut, started=False)
+
+
+def _deal(state: MatchState, cut: str, started: bool) -> Transition:
+    """Deal the next hand (reshuffling as the opener rule says) and give the opener the turn;
+    `cut` is the match's, fixed at its start."""
     number = state.hand_number + 1
     previous = state.hand
-    opening = open_hand(state.ruleset, state.secret, state.cut, number, previous)
+    opening = open_hand(state.ruleset, state.secret, cut, number, previous)
     hand = deal_hand(
         rules_of(state.ruleset),
         number=number,
@@ -70,6 +71,7 @@ def _deal(state: MatchState, started: bool) -> Transition:
     dealt = replace(
         state,
         status="playing",
+        cut=cut,
         seq=last,
         game_seq=last,
         hand_number=number,
