@@ -73,7 +73,8 @@ def apply(state: MatchState, seat: int | None, action: Action | LegalAction) -> 
     if after.result is not None:
         before = partial(_move_events, after.moves[-1], after, scores)
         return lifecycle.end_hand(state, after, seq, scores, before)
-    last = seq if _plays_on(after) else seq + 1  # the `turn` event's, if there is one
+    # A seat that drew and may play on gets its new options with the draw, not in a `turn`.
+    last = seq if option.action == "draw" and after.turn == seat else seq + 1
     moved = replace(state, seq=last, game_seq=last, scores=scores, hand=after)
     return Transition(moved, _events_after)
 
@@ -135,19 +136,13 @@ def _named_play(
     raise refused_play(state.ruleset, hand, seat, tile, end)
 
 
-def _plays_on(after: HandState) -> bool:
-    """A seat that drew and may play on gets its new options with the draw, not in a `turn`."""
-    return after.moves[-1].action == "draw" and after.turn == after.moves[-1].seat
-
-
 def _events_after(moved: MatchState) -> tuple[Event, ...]:
     """The events of the move that led to `moved`, a hand still in play: the move's own and,
-    numbered last, the next seat's `turn`."""
+    numbered last, the next seat's `turn` (when `apply` numbered one)."""
     after = moved.hand
     assert after is not None
-    move = after.moves[-1]
-    happened = _move_events(move, after, moved.scores)
-    if not _plays_on(after):
+    happened = _move_events(after.moves[-1], after, moved.scores)
+    if moved.seq > happened[-1].seq:
         happened.append(events.turn(moved.seq, after))
     return tuple(happened)
 
