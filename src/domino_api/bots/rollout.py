@@ -31,7 +31,7 @@ def play_out(hand: HandState, first: LegalAction, scores: tuple[int, ...], targe
     moves = 0
     while seat is not None:
         moves += 1
-        hand = act(hand, seat, option, 0, None, target - scores[seat] - gains[seat], record=False)
+        hand = act(hand, seat, option, 0, None, target - scores[seat] - gains[seat], False)
         if option.points:
             gains[seat] += option.points
         result = hand.result
@@ -59,24 +59,26 @@ def rollout_choice(hand: HandState) -> LegalAction:
     ends = hand.board.ends
     best = legal[0]
     best_key = -1
+    several = held & (held - 1)  # the seat holds more than the tile it plays
     for option in legal:
         tile = option.tile
         assert tile is not None
         low, high = tile
-        others = held & ~deal.bit(tile)
-        uncoverable = cover and low == high and others and not others & suits[low]
+        # A double is uncoverable when no other tile the seat holds carries its pip.
+        uncoverable = cover and low == high and several and (held & suits[low]).bit_count() == 1
         pip = high  # the pip the tile joins (opening the hand: as if its high side)
         for end in ends:
             if end.name == option.end:
                 pip = end.pip
                 break
         outer = high if low == pip else low
-        # One number ordered as the preferences are: points, coverable, weight, suits kept.
+        # One number ordered as the preferences are: points, coverable, weight, suits kept
+        # (the seat's tiles carrying the new pip: the tile played counts itself in every option).
         key = (
             (option.points or 0) * 1_000_000
             + (0 if uncoverable else 100_000)
             + (2 * (low + high) + (low == high)) * 100
-            + (others & suits[outer]).bit_count()
+            + (held & suits[outer]).bit_count()
         )
         if key > best_key:
             best, best_key = option, key

@@ -141,9 +141,9 @@ def _pass(hand: HandState, seat: int, moves: tuple[Move, ...]) -> HandState:
     passes = hand.passes + 1
     if passes >= rules.players:
         # Every seat passed in a row: the hand is blocked.
-        held = holdings(hand.deal, hand.held)
-        winner, points = blocked_outcome(rules.ruleset, held[1])
-        return close(hand, hand.held, hand.board, moves, passes, "blocked", winner, points, held)
+        at_end = holdings(hand.deal, hand.held)
+        winner, points = blocked_outcome(rules.ruleset, at_end[1])
+        return close(hand, hand.held, hand.board, moves, passes, "blocked", winner, points, at_end)
     turn = rules.following[seat]
     return _next_turn(hand, hand.held, hand.drawn, hand.board, turn, hand.must_cover, passes, moves)
 
@@ -215,8 +215,8 @@ def close(
 
 def cut_short(hand: HandState, reason: str) -> HandState:
     """A hand still in play ended with no winner and no points (forfeit or abandonment)."""
-    held = holdings(hand.deal, hand.held)
-    return close(hand, hand.held, hand.board, hand.moves, hand.passes, reason, None, 0, held)
+    at_end = holdings(hand.deal, hand.held)
+    return close(hand, hand.held, hand.board, hand.moves, hand.passes, reason, None, 0, at_end)
 
 
 def holdings(

@@ -87,7 +87,7 @@ def _place_by_spinner(board: Board, tile: Tile, end: str, layout: str) -> Board:
     low, high = tile
     becomes_spinner = board.spinner is None
     open_ends = board.ends
-    at = _slot(open_ends, end)
+    at = _PLACE_OF[end]
     joined = open_ends[at]
     outer = high if low == joined.pip else low
     placement = Placement(tile=tile, end=end, outer=outer, spinner=becomes_spinner)
@@ -96,12 +96,13 @@ def _place_by_spinner(board: Board, tile: Tile, end: str, layout: str) -> Board:
         # An arm, or a main side the spinner no longer exposes: only this end moves on.
         return Board(
             tiles=board.tiles + (placement,),
-            ends=open_ends[:at] + (moved,) + open_ends[at + 1 :],
+            ends=_moved(open_ends, at, moved),
             total=board.total - joined.value + moved.value,
             spinner=board.spinner,
             spinner_mains=board.spinner_mains,
         )
-    ends_list = [*open_ends[:at], moved, *open_ends[at + 1 :]]
+    ends_list = list(open_ends)
+    ends_list[at] = moved
     spinner, mains = board.spinner, board.spinner_mains
     if becomes_spinner:
         # A later spinner: the tile it joined fills its inner side; the outer keeps the name.
@@ -205,12 +206,16 @@ def _counted(end: OpenEnd, spinner: int, mains: tuple[str, ...]) -> OpenEnd:
     return _SPINNER_SIDE[end.name][spinner][end.name == mains[0]]
 
 
-def _slot(ends: tuple[OpenEnd, ...], name: str) -> int:
-    """Where the open end `name` is in `ends`."""
-    for at, end in enumerate(ends):
-        if end.name == name:
-            return at
-    raise ValueError(f"end {name!r} is not open")
+# Ends never close and a spinner's two arms open together, so each end keeps one place in
+# `Board.ends` (left, right, up, down) from the moment it opens.
+_PLACE_OF = {"left": 0, "right": 1, "up": 2, "down": 3}
+
+
+def _moved(ends: tuple[OpenEnd, ...], at: int, moved: OpenEnd) -> tuple[OpenEnd, ...]:
+    """`ends` with the one at `at` replaced by `moved`."""
+    changed = list(ends)
+    changed[at] = moved
+    return tuple(changed)
 
 
 def fitting_ends(board: Board, tile: Tile) -> tuple[str, ...]:
