@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -72,3 +74,47 @@ def test_published_vector_is_reproduced(vector: dict[str, Any]) -> None:
     hands = [tuple(t) for hand in vector["hands"] for t in hand]
     stock = [tuple(t) for t in vector["stock"]]
     assert sorted(hands + stock) == list(full_set(vector["max_pip"]))  # a whole set, no repeats
+
+
+def test_the_shuffles_fast_path_draws_what_the_stream_does() -> None:
+    """The batched shuffle equals Fisher-Yates over `stream` and `randbelow` (RULES 11), for
+    every size a set of up to double-nine can need and many seeds."""
+    from domino_api.engine import rng
+
+    for count in range(0, 56):
+        for seed_number in range(20):
+            seed = hashlib.sha256(f"{count}:{seed_number}".encode()).digest()
+            items = list(range(count))
+            assert rng.shuffle(seed, items) == _reference_shuffle(seed, items)
+
+
+def test_a_number_a_draw_might_reject_takes_the_plain_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With every number counted as one a draw might reject, the shuffle is the plain path's."""
+    from domino_api.engine import rng
+
+    seed = hashlib.sha256(b"reject").digest()
+    expected = rng.shuffle(seed, range(28))
+    monkeypatch.setattr(rng, "_lowest_limit", lambda count: 0)
+    plain_calls: list[bytes] = []
+    real_plain = rng._plain_shuffle
+
+    def counted_plain(seed: bytes, items: Sequence[int]) -> list[int]:
+        plain_calls.append(seed)
+        return real_plain(seed, items)
+
+    monkeypatch.setattr(rng, "_plain_shuffle", counted_plain)
+    assert rng.shuffle(seed, range(28)) == expected
+    assert plain_calls == [seed]
+
+
+def _reference_shuffle(seed: bytes, items: list[int]) -> list[int]:
+    from domino_api.engine import rng
+
+    result = list(items)
+    numbers = rng.stream(seed)
+    for i in range(len(result) - 1, 0, -1):
+        j = rng.randbelow(numbers, i + 1)
+        result[i], result[j] = result[j], result[i]
+    return result

@@ -37,7 +37,7 @@ def start(state: MatchState, action: Start) -> Transition:
     if state.status != "waiting":
         refuse_if_over(state)
         raise MatchInProgress("the match has already started")
-    return _deal(state, check_cut(action.cut), started=True)
+    return _deal(state, check_cut(action.cut))
 
 
 def next_hand(state: MatchState) -> Transition:
@@ -48,10 +48,10 @@ def next_hand(state: MatchState) -> Transition:
             raise HandInProgress("the current hand is still being played")
         refuse_if_over(state)
     assert state.cut is not None
-    return _deal(state, state.cut, started=False)
+    return _deal(state, state.cut)
 
 
-def _deal(state: MatchState, cut: str, started: bool) -> Transition:
+def _deal(state: MatchState, cut: str) -> Transition:
     """Deal the next hand (reshuffling as the opener rule says) and give the opener the turn;
     `cut` is the match's, fixed at its start."""
     number = state.hand_number + 1
@@ -66,8 +66,8 @@ def _deal(state: MatchState, cut: str, started: bool) -> Transition:
         stock=opening.deal.stock,
         opening_tile=opening.opening_tile,
     )
-    first = state.seq + 1 if started else state.seq
-    last = first + 2
+    # hand_started and the opener's turn, after match_started on the match's first deal.
+    last = state.seq + (3 if number == 1 else 2)
     dealt = replace(
         state,
         status="playing",
@@ -79,12 +79,19 @@ def _deal(state: MatchState, cut: str, started: bool) -> Transition:
         history=state.history if previous is None else (*state.history, previous),
         result=None,
     )
+    return Transition(dealt, _dealt_events)
 
-    def build(_: MatchState) -> tuple[Event, ...]:
-        opened = (events.hand_started(last - 1, hand), events.turn(last, hand))
-        return (events.match_started(first, dealt), *opened) if started else opened
 
-    return Transition(dealt, build)
+def _dealt_events(dealt: MatchState) -> tuple[Event, ...]:
+    """A deal's events, the last numbered `dealt.seq`: hand_started and the opener's turn,
+    after match_started when it is the match's first hand."""
+    hand = dealt.hand
+    assert hand is not None
+    last = dealt.seq
+    opened = (events.hand_started(last - 1, hand), events.turn(last, hand))
+    if hand.deal.number == 1:
+        return (events.match_started(last - 2, dealt), *opened)
+    return opened
 
 
 def end_hand(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Iterator, Sequence
-from operator import ge as _ge
+from functools import cache
 from operator import mod as _mod
 from typing import TypeVar
 
@@ -46,14 +46,19 @@ def shuffle(seed: bytes, items: Sequence[T]) -> list[T]:
     if count < 2:
         return result
     # Fast path, same numbers as `stream` and `randbelow`: hash every block the shuffle needs
-    # at once and unpack each digest in one call. A rejection (odds about n / 2**64 per draw)
-    # sends the whole shuffle down the plain path below, so the output never differs.
+    # at once (each from a copy of the seed's hash state) and unpack them in one call. A number
+    # that any draw might reject (odds about n**2 / 2**64 in all) sends the whole shuffle down
+    # the plain path below, so the output never differs.
     blocks = (count + 2) // 4  # count - 1 draws, four per block
-    sha256 = hashlib.sha256
     suffixes = _SUFFIXES if blocks <= len(_SUFFIXES) else _suffixes(blocks)
-    digests = b"".join([sha256(seed + suffix).digest() for suffix in suffixes[:blocks]])
-    numbers = _unpack(f">{4 * blocks}Q", digests)
-    if any(map(_ge, numbers, _limits(count))):
+    seeded = hashlib.sha256(seed)
+    digests = []
+    for suffix in suffixes[:blocks]:
+        block = seeded.copy()
+        block.update(suffix)
+        digests.append(block.digest())
+    numbers = _unpack(f">{4 * blocks}Q", b"".join(digests))
+    if max(numbers) >= _lowest_limit(count):
         return _plain_shuffle(seed, items)
     i = count - 1
     for j in map(_mod, numbers, _bounds(count)):  # one j per draw: _bounds is the shorter
@@ -75,16 +80,11 @@ def _bounds(count: int) -> range:
     return range(count, 1, -1)
 
 
-def _limits(count: int) -> tuple[int, ...]:
-    """randbelow's rejection limit for each draw of a shuffle of `count` items."""
-    cached = _LIMITS.get(count)
-    if cached is None:
-        cached = tuple(_TWO_64 - (_TWO_64 % n) for n in _bounds(count))
-        _LIMITS[count] = cached
-    return cached
-
-
-_LIMITS: dict[int, tuple[int, ...]] = {}
+@cache
+def _lowest_limit(count: int) -> int:
+    """The lowest of randbelow's rejection limits over the draws of a shuffle of `count` items:
+    a number below it is accepted by every draw."""
+    return min(_TWO_64 - (_TWO_64 % n) for n in _bounds(count))
 
 
 def _plain_shuffle(seed: bytes, items: Sequence[T]) -> list[T]:
