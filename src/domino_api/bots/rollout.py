@@ -31,7 +31,8 @@ def play_out(hand: HandState, first: LegalAction, scores: tuple[int, ...], targe
     moves = 0
     while seat is not None:
         moves += 1
-        hand = act(hand, seat, option, 0, None, target - scores[seat] - gains[seat], False)
+        needs = target - scores[seat] - gains[seat]
+        hand = act(hand, seat, option, 0, None, needs, False)  # False: imagined, not recorded
         if option.points:
             gains[seat] += option.points
         result = hand.result
