@@ -107,8 +107,6 @@ def _play(
         hands, pips = holdings(deal, held)
         won = domino_points(rules.ruleset, seat, pips)
         return close(hand, held, board, moves, 0, "domino", seat, won, (hands, pips))
-    if tile[0] != tile[1]:  # only a double can leave something to cover
-        return _next_turn(hand, held, hand.drawn, board, rules.following[seat], None, 0, moves)
     must_cover = cover_after(rules.cover_doubles, board, tile, option.end)
     # A seat that must cover its own double acts again at once.
     turn = seat if must_cover is not None else rules.following[seat]

@@ -96,7 +96,7 @@ def _place_by_spinner(board: Board, tile: Tile, end: str, layout: str) -> Board:
         # An arm, or a main side the spinner no longer exposes: only this end moves on.
         return Board(
             tiles=board.tiles + (placement,),
-            ends=_moved(open_ends, at, moved),
+            ends=open_ends[:at] + (moved,) + open_ends[at + 1 :],
             total=board.total - joined.value + moved.value,
             spinner=board.spinner,
             spinner_mains=board.spinner_mains,
@@ -209,13 +209,6 @@ def _counted(end: OpenEnd, spinner: int, mains: tuple[str, ...]) -> OpenEnd:
 # Ends never close and a spinner's two arms open together, so each end keeps one place in
 # `Board.ends` (left, right, up, down) from the moment it opens.
 _PLACE_OF = {"left": 0, "right": 1, "up": 2, "down": 3}
-
-
-def _moved(ends: tuple[OpenEnd, ...], at: int, moved: OpenEnd) -> tuple[OpenEnd, ...]:
-    """`ends` with the one at `at` replaced by `moved`."""
-    changed = list(ends)
-    changed[at] = moved
-    return tuple(changed)
 
 
 def fitting_ends(board: Board, tile: Tile) -> tuple[str, ...]:
