@@ -52,12 +52,13 @@ def view_for(table: Table, player: Player, core: Core, seat: int | None = None) 
     mine = table.seats_of(player.id)
     if seat is not None and seat not in mine:
         raise NotYourSeat(f"Seat {seat} is not yours; yours: {mine}.")
-    return build_view(table, _viewer(table, mine, seat), mine, core.clock.now())
+    return build_view(table, viewer_seat(table, mine, seat), mine, core.clock.now())
 
 
-def _viewer(table: Table, mine: list[int], seat: int | None) -> int | None:
-    """The seat whose private data the caller sees: never one it has forfeited or resigned
-    while the match runs (the computer plays it now; matches/claims.py)."""
+def viewer_seat(table: Table, mine: list[int], seat: int | None) -> int | None:
+    """The seat whose private data the caller sees, in the view, the events and on a socket:
+    never one it has forfeited or resigned while the match runs (the computer plays it now;
+    matches/claims.py)."""
     visible = claims.viewable_seats(table, mine)
     if seat is not None:
         return seat if seat in visible else None
@@ -114,6 +115,8 @@ def move_step(table: Table, core: Core, player: Player, body: MoveBody) -> dict[
     action = _move_action(body)
     if table.over:
         raise engine.MatchOver("The match is over.")
+    if table.state.status == "waiting":  # before the seq: no seq is current before the deal
+        raise engine.MatchNotStarted("The match has not started; the host starts it.")
     if engine.is_stale(table.state, body.seq):
         raise StaleSeq(
             f"seq {body.seq} is stale; the match is at {table.state.seq}.", seq=table.state.seq
@@ -233,7 +236,7 @@ async def events(
         if seat is not None and seat not in mine:
             raise NotYourSeat(f"Seat {seat} is not yours; yours: {mine}.")
         pending = access.watch_check(table, player)
-        return pending, _viewer(table, mine, seat)
+        return pending, viewer_seat(table, mine, seat)
 
     pending, chosen = await core.run(match_id, viewer, player_id=player.id, fresh=True)
     await access.require_member_in(core.maker, pending, player.id)

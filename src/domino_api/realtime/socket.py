@@ -173,11 +173,13 @@ class MatchSocket:
                 raise NotYourSeat(f"Seat {named} is not yours; yours: {mine}.")
             if after is not None and after > table.state.seq:
                 raise StaleSeq(f"after={after} is beyond the match's seq {table.state.seq}.")
-            viewer = named if named is not None or not mine else mine[0]
+            # The seat whose private data the socket carries: REST's rule, so a resigned or
+            # forfeited seat opens as a spectator does (issue 26, item 1).
+            viewer = service.viewer_seat(table, mine, named)
             presence.seat_connected(table, core.clock.now(), mine, lease)
             # A snapshot on every connection, resumes too: a client whose turn it already is
             # learns its `legal` here, not from an event it has seen before.
-            view = hosting.shown_to(service.view_for(table, player, core, viewer))
+            view = hosting.shown_to(service.view_for(table, player, core, named))
             return mine, viewer, view, table.state.seq if after is None else after, pending
 
         try:
