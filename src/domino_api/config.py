@@ -36,12 +36,14 @@ class Settings(BaseSettings):
 
     # Rate limits (ratelimit.py), each per window: joins per client address and per player,
     # player creations per address, match creations per player and per address, chat per seat,
-    # failed seat claims per game number (all callers together).
+    # failed seat claims per caller (its token and its address) and per game number (callers
+    # not seated at that table, all together).
     join_rate_limit: int = 20
     create_player_rate_limit: int = 30
     create_match_rate_limit: int = 10
     chat_rate_limit: int = 30
     claim_failures_per_code: int = 10
+    claim_failures_per_caller: int = 10
     rate_window_s: float = 60.0
     # Where budgets live: "memory://" (per process) or "redis://host:6379/0" (shared).
     rate_limit_storage: str = "memory://"

@@ -27,7 +27,12 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
     "match_not_found": ((404,), "No match has this id."),
     "tournament_not_found": ((404,), "No tournament has this id."),
     "player_not_found": ((404,), "No player has this id."),
-    "code_not_found": ((404,), "No match that is not over has this 4-digit number."),
+    "code_not_found": (
+        (404,),
+        "No match that is not over has this 4-digit number with a seat for the caller (a"
+        " started table, or a seat still held on another device, answers the same);"
+        " `Retry-After` is the presence lease, after which a seat of one's own is free to claim.",
+    ),
     "stale_seq": (
         (409,),
         "A game event came after the `seq` sent (or it is ahead of the match);"
@@ -47,7 +52,11 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
     "hand_in_progress": ((409,), "The current hand is still being played."),
     "seats_empty": ((409,), "A human seat is still open; start with `fill_with_bots` or wait."),
     "match_full": ((409,), "No free human seat."),
-    "seat_in_use": ((409,), "That seat's holder (same name) was seen in the last 30 s."),
+    "seat_in_use": (
+        (409,),
+        "That seat's holder (same name) was seen in the last 30 s; `Retry-After` says when a"
+        " seat of one's own is free to claim.",
+    ),
     "seat_forfeited": ((409,), "The seat has forfeited; it stays with the computer."),
     "ledger_sealed": ((409,), "The ledger opens once the match is over."),
     "entrant_limit": (

@@ -84,6 +84,12 @@ class Limits:
                     window,
                     "failed seat claims on one game number",
                 ),
+                _budget(
+                    "caller_claim_failures",
+                    settings.claim_failures_per_caller,
+                    window,
+                    "failed joins and seat claims by one caller",
+                ),
             )
         }
         self._uri = storage_uri(settings.rate_limit_storage)

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 from domino_api.clock import FakeClock
-from domino_api.matches.routes import JOIN_REFUSAL_S
+from domino_api.matches.creation import JOIN_REFUSAL_S
 from tests.security.conftest import Secured, player
 
 LEASE = 30.0

@@ -7,9 +7,14 @@ Rejoining by number and name from a new device stays (product 001), made safe:
 - a claim records `seat_claimed` {seat, name}, which every seat sees; the old holder's sockets
   close on it with 4409 `seat_claimed` (realtime/socket.py);
 - no refusal names a holder, and to a caller not seated there a started table it cannot
-  claim answers exactly as an unknown number does;
-- refusals count against the game number's budget of failed claims, all callers together
-  (`DOMINO_CLAIM_FAILURES_PER_CODE`, in the join route);
+  claim answers exactly as an unknown number does, with the lease as `Retry-After` (what a
+  rejoin from a new device needs to know, and the same for every number);
+- a caller not seated at the table spends, on each refusal, its own budget of failures (by
+  token and by address, `DOMINO_CLAIM_FAILURES_PER_CALLER`) and the game number's, all such
+  callers together (`DOMINO_CLAIM_FAILURES_PER_CODE`); a seated caller's join spends none;
+- host rights go with seat 0: whoever claims it is the host from then on;
+- a holder's own join moves the row's version, so a claim decided on an older read cannot
+  commit after that join has answered with the seat;
 - the host may lock the table (`PUT /v1/matches/{id}/lock`): then no claim by name works, and
   a seat changes hands only through its own token or by the host releasing it
   (`DELETE /v1/matches/{id}/seats/{seat}/holder`), which frees it for the next join by number.
@@ -19,6 +24,7 @@ The functions are pure decisions on a table in memory (the write core's step run
 
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,9 +33,32 @@ from domino_api.errors import CodeNotFound, MatchFull, SeatInUse, ServiceError
 CLAIMED_EVENT = "seat_claimed"
 
 
-def unknown_number(code: str) -> ServiceError:
-    """The one refusal of a number the caller may not enter: unknown, over, or started."""
-    return CodeNotFound(f"No open match has the number {code}.")
+def unknown_number(code: str, lease_s: float) -> ServiceError:
+    """The one refusal of a number the caller may not enter: unknown, over, or started with
+    no seat for it. A rejoin from a new device while the old one still holds the seat gets
+    this answer too (issue 25): it tells how long a seat stays held, and `Retry-After` is that
+    lease whatever the number, so nothing in it says whether a table or a holder exists."""
+    lease = math.ceil(lease_s)
+    return CodeNotFound(
+        f"No open match with the number {code} has a seat for you now. If it is your own seat"
+        f" on another device, it stays held until that device has been away {lease} s: close"
+        " the match there, or try again then.",
+        retry_after=lease,
+    )
+
+
+def failure_budgets(code: str, player_id: str, address: str, seated: bool) -> list[tuple[str, str]]:
+    """The budgets a refused join spends (issue 26, item 7): the caller's own, by token and by
+    address, and the game number's, shared by every caller not seated at that table. A caller
+    seated there has none: its join is its own seat, never a guess, so a flood of strangers'
+    guesses at the number never locks out the table's own players."""
+    if seated:
+        return []
+    return [
+        ("caller_claim_failures", f"player:{player_id}"),
+        ("caller_claim_failures", address),
+        ("claim_failures", code),
+    ]
 
 
 def holder_present(table: Any, row: Any, now: datetime, lease_s: float) -> bool:
@@ -65,15 +94,40 @@ def seat_for(
         if not locked and not holder_present(table, row, now, lease_s):
             return row, True
         if started:
-            raise unknown_number(code)
-        raise SeatInUse("A player of that name holds a seat at this table; pick another name.")
+            raise unknown_number(code, lease_s)
+        raise SeatInUse(
+            "A player of that name holds a seat at this table; pick another name, or, if it is"
+            f" your own seat on another device, try again once that device has been away"
+            f" {math.ceil(lease_s)} s.",
+            retry_after=math.ceil(lease_s),
+        )
     # A free human seat: a waiting table's open seat, or one the host released.
     free = [row for row in table.seats if row.type == "human" and row.player_id is None]
     if started and not free:
-        raise unknown_number(code)
+        raise unknown_number(code, lease_s)
     if not free:
         raise MatchFull("Every seat at this table is taken.")
     return free[0], False
+
+
+def pass_host(table: Any, row: Any, new_holder: str) -> None:
+    """Host rights go with seat 0, the host's seat (the view's `host_seat`): whoever takes it
+    over by name is the host from then on, and the old token keeps no host power without a
+    seat. A claim by name is how a host comes back from a new device; a host who fears a
+    stranger claiming seat 0 locks the table (docs/API.md, `POST /v1/matches/join`)."""
+    host = table.match.host_player_id
+    if host is not None and row.seat == 0 and row.player_id == host:
+        table.match.host_player_id = new_holder
+
+
+def hold_version(table: Any, now: datetime) -> None:
+    """A holder's own join answers with its seat only if no claim commits after it: the step
+    moves the row's version (its save is guarded like every save), so a claim computed on a
+    read before this join fails its guard and is decided again, on a seat seen just now."""
+    before = table.match.updated_at
+    table.match.updated_at = (
+        now if before is None or now > before else before + timedelta(microseconds=1)
+    )
 
 
 def claimed_data(row: Any, name: str) -> dict[str, Any]:

@@ -7,25 +7,30 @@ rematches are steps of the write core like any other.
 
 from __future__ import annotations
 
+import contextlib
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
 from domino_api import engine
-from domino_api.errors import MatchInProgressError, ValidationFailed
-from domino_api.matches import access, claims
+from domino_api.errors import MatchInProgressError, RateLimited, ServiceError, ValidationFailed
+from domino_api.matches import access, claims, pacing
 from domino_api.matches.hosting import check_open_tables
 from domino_api.matches.schemas import MatchCreate, SeatSpec
 from domino_api.matches.service import pick_seat, view_for
 from domino_api.matches.table import Table, joined_data, new_table, record
 from domino_api.matches.unit import Core
+from domino_api.ratelimit import Limits
 from domino_api.store import match_reads, matches_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
 from domino_api.store.rows import Row
 
 SETTING_KEYS = ("target", "draw", "next_opener")
+# Every refused join answers this long after it arrived (see `join_by_number`).
+JOIN_REFUSAL_S = 0.05
 
 
 def _effective_options(player: Player, ruleset: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -110,18 +115,59 @@ async def insert(
     return table
 
 
-async def join(
-    core: Core, player: Player, code: str, lease_s: float, name: str | None = None
+async def join_by_number(
+    core: Core,
+    limits: Limits,
+    player: Player,
+    code: str,
+    name: str | None,
+    address: str,
+    lease_s: float,
 ) -> dict[str, Any]:
-    """Join by number: a free seat, or by name a seat whose holder has been gone for the
-    presence lease (matches/claims.py); a started table answers outsiders as unknown."""
+    """`join` under the budgets of failed joins (matches/claims.py `failure_budgets`): refused
+    at once while one is spent out; each refusal spends them all and answers no sooner than
+    `JOIN_REFUSAL_S` after the request came, so timing does not tell an unknown number from
+    a started table."""
+    match_id, seated = await find(core, code, player)
+    budgets = claims.failure_budgets(code, player.id, address, seated)
+    for budget, key in budgets:
+        if await limits.exhausted(budget, key):
+            await limits.refuse(budget, key)
+    started = time.perf_counter()
+    try:
+        return await join(core, player, code, lease_s, name, match_id)
+    except ServiceError:
+        for budget, key in budgets:
+            with contextlib.suppress(RateLimited):  # this answer is the refusal; 429 comes next
+                await limits.hit(budget, key)
+        await pacing.until(started + JOIN_REFUSAL_S)
+        raise
+
+
+async def find(core: Core, code: str, player: Player) -> tuple[str | None, bool]:
+    """The live match with this number, and whether the caller holds a seat at it (a player
+    of the table, whose joins no stranger's guesses may lock out: routes.join)."""
     async with transaction(core.maker) as session:
-        match_id = await match_reads.live_id_by_code(session, code)
+        return await match_reads.live_by_code(session, code, player.id)
+
+
+async def join(
+    core: Core,
+    player: Player,
+    code: str,
+    lease_s: float,
+    name: str | None = None,
+    match_id: str | None = None,
+) -> dict[str, Any]:
+    """Join by number (`match_id`: the live match `find` found for it): a free seat, or by
+    name a seat whose holder has been gone for the presence lease (matches/claims.py); a
+    started table answers outsiders as unknown."""
     if match_id is None:
-        raise claims.unknown_number(code)
+        raise claims.unknown_number(code, lease_s)
 
     def step(table: Table) -> dict[str, Any]:
         if table.seats_of(player.id):
+            claims.hold_version(table, core.clock.now())
             return view_for(table, player, core)
         row, claimed = claims.seat_for(table, player, code, core.clock.now(), lease_s, name)
         return _take_seat(core, table, row, player, claimed, name)
@@ -138,6 +184,7 @@ def _take_seat(
     name: str | None = None,
 ) -> dict[str, Any]:
     now = core.clock.now()
+    claims.pass_host(table, row, player.id)
     row.player_id = player.id
     row.name = name or row.name  # the name given at the join is the seat's at this table
     row.last_seen_at = now

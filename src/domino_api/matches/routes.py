@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import time
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Path, Query, Request
 
 from domino_api import engine
 from domino_api.deps import CoreDep, CurrentPlayer, SettingsDep, client_address, limits_of
-from domino_api.errors import ServiceError, ValidationFailed
-from domino_api.matches import creation, hosting, locking, pacing, service
+from domino_api.errors import ValidationFailed
+from domino_api.matches import creation, hosting, locking, service
 from domino_api.matches.event_models import EventsOut, MessageEvent, MoveOut
 from domino_api.matches.schemas import (
     JoinBody,
@@ -34,9 +33,6 @@ router = APIRouter(prefix="/v1", tags=["matches"])
 MatchId = Annotated[str, Path(max_length=36, description="The match id")]
 SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="Which of your seats to see from")]
 IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
-
-# Every refused join answers this long after it arrived (see `join`).
-JOIN_REFUSAL_S = 0.05
 
 
 @router.get(
@@ -100,20 +96,12 @@ async def join(
     Rate-limited per client address.
     """
     limits = limits_of(request)
-    await limits.hit("join", client_address(request), f"player:{player.id}")
-    # Refused joins and claims count against the number itself, whoever sends them.
-    if await limits.exhausted("claim_failures", body.code):
-        await limits.refuse("claim_failures", body.code)
-    started = time.perf_counter()
-    try:
-        view = await creation.join(core, player, body.code, settings.presence_lease_s, body.name)
-    except ServiceError:
-        await limits.hit("claim_failures", body.code)
-        # An unknown number is refused after one lookup, a started table after reading it:
-        # every refusal answers at the same moment, so timing does not tell them apart.
-        await pacing.until(started + JOIN_REFUSAL_S)
-        raise
-    return ViewOut(**view)
+    address = client_address(request)
+    await limits.hit("join", address, f"player:{player.id}")
+    joined = await creation.join_by_number(
+        core, limits, player, body.code, body.name, address, settings.presence_lease_s
+    )
+    return ViewOut(**joined)
 
 
 @router.post(

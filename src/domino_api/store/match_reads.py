@@ -15,9 +15,14 @@ async def get(session: AsyncSession, match_id: str) -> Match | None:
     return await session.get(Match, match_id)
 
 
-async def live_id_by_code(session: AsyncSession, code: str) -> str | None:
-    stmt = select(Match.id).where(Match.code == code, Match.status.not_in(OVER_STATUSES))
-    return (await session.execute(stmt)).scalar_one_or_none()
+async def live_by_code(session: AsyncSession, code: str, player_id: str) -> tuple[str | None, bool]:
+    """The live match holding this game number, and whether the player holds a seat there."""
+    seated = (
+        select(Seat.seat).where(Seat.match_id == Match.id, Seat.player_id == player_id).exists()
+    )
+    stmt = select(Match.id, seated).where(Match.code == code, Match.status.not_in(OVER_STATUSES))
+    row = (await session.execute(stmt)).first()
+    return (None, False) if row is None else (str(row[0]), bool(row[1]))
 
 
 async def events_after(
