@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from domino_api import engine, metrics
-from domino_api.jobs import liveness
+from domino_api.jobs import CONCURRENCY, liveness
 from domino_api.jobs.report import ACTIONS, Outcome, PassReport, iso
 from domino_api.matches import ends, presence, timeouts
 from domino_api.matches.table import Table, assemble, computers_due
@@ -42,7 +42,6 @@ log = logging.getLogger(__name__)
 
 # A match whose handling failed is left alone this long (the error is logged and reported).
 RETRY_AFTER = timedelta(seconds=60)
-CONCURRENCY = 4
 # Matches claimed and committed together: one statement per kind of write for the whole batch.
 BATCH = 200
 
