@@ -51,6 +51,10 @@ class Settings(BaseSettings):
     rate_limit_prefix: str = "domino"
     # Waiting tables one player may host at once; open sockets per token (per process).
     open_tables_per_player: int = 3
+    # Live tables holding a game number (docs/ARCHITECTURE.md, "Game numbers") per host and per
+    # creating client address, rematches included.
+    numbered_tables_per_player: int = 5
+    numbered_tables_per_address: int = 8
     sockets_per_token: int = 8
     # A computer's decision takes at least this long (matches/pacing.py), so the answer time
     # does not tell how many options it had; 0: no floor (simulations, functional tests).

@@ -54,6 +54,23 @@ async def _in_tournament(session: AsyncSession, tournament_id: str, player_id: s
     return (await session.execute(query)).first() is not None
 
 
+def needs_number(table: Any) -> bool:
+    """Whether the table needs its game number (issue 26, item 2): only while a remote human
+    can join or rejoin it, that is while it is not over and has an open human seat or one held
+    by someone other than the host and not forfeited. A table against computers only, a
+    hot-seat table, or one whose guests have all resigned needs none: its number is freed (the
+    host plays on with its own token)."""
+    if table.state.status in ("finished", "abandoned", "cancelled"):
+        return False
+    host = table.match.host_player_id
+    return any(
+        row.type == "human"
+        and not row.forfeited
+        and (row.player_id is None or row.player_id != host)
+        for row in table.seats
+    )
+
+
 def seat_name(table: Any, row: Any) -> str | None:
     """The name a human seat goes by at this table: its own, else its holder's profile name."""
     if row.name:

@@ -17,7 +17,7 @@ from typing import Any
 from domino_api import engine
 from domino_api.errors import MatchInProgressError, RateLimited, ServiceError, ValidationFailed
 from domino_api.matches import access, claims, pacing
-from domino_api.matches.hosting import check_open_tables
+from domino_api.matches.hosting import Caps, check_open_tables, rematch_room
 from domino_api.matches.schemas import MatchCreate, SeatSpec
 from domino_api.matches.service import pick_seat, view_for
 from domino_api.matches.table import Table, joined_data, new_table, record
@@ -74,7 +74,7 @@ def _seat_specs(host: Player, specs: list[SeatSpec]) -> list[dict[str, Any]]:
 
 
 async def create_match(
-    core: Core, host: Player, body: MatchCreate, open_tables_cap: int | None = None
+    core: Core, host: Player, body: MatchCreate, caps: Caps | None = None, address: str = ""
 ) -> dict[str, Any]:
     specs = body.seats or [SeatSpec(type="human"), SeatSpec(type="human")]
     if specs[0].type != "human":
@@ -85,10 +85,10 @@ async def create_match(
     seats = _seat_specs(host, specs)
     solo = all(s["type"] == "bot" or s.get("player_id") == host.id for s in seats)
     holders = {host.id: (host.name, host.tile_back)}
-    cap = None if open_tables_cap is None else partial(check_open_tables, cap=open_tables_cap)
+    cap = None if caps is None else partial(check_open_tables, address=address, caps=caps)
     access.refuse_solo_clocks(given, solo)
     columns = {"host_player_id": host.id, "solo": solo, "spectators": spectators}
-    table = await insert(core, ruleset, seats, holders, before=cap, **columns)
+    table = await insert(core, ruleset, seats, holders, before=cap, host_address=address, **columns)
     return view_for(table, host, core)
 
 
@@ -100,15 +100,18 @@ async def insert(
     before: Callable[..., Awaitable[None]] | None = None,
     **columns: Any,
 ) -> Table:
-    """Store a new match with a free game number and its seats; announce it once committed.
+    """Store a new match, with a free game number if a remote human can join it
+    (access.needs_number), and its seats; announce it once committed.
 
-    `before(connection, player_id)` runs first in the same transaction (the host's cap)."""
+    `before(connection, player_id, numbered)` runs first in the same transaction (the caps)."""
     now = core.clock.now()
     table = new_table(str(uuid.uuid4()), ruleset, now, seats, holders, **columns)
+    numbered = access.needs_number(table)
     async with core.pool.acquire() as connection, connection.transaction():
         if before is not None:
-            await before(connection, columns["host_player_id"])
-        table.match.code = await matches_repo.free_code(connection)
+            await before(connection, columns["host_player_id"], numbered=numbered)
+        if numbered:
+            table.match.code = await matches_repo.free_code(connection)
         await matches_repo.insert_match(connection, table.match, table.seats, table.staged)
     await core.announcer.announce(table.match.id, table.state.seq)
     table.staged = []
@@ -200,9 +203,14 @@ def _take_seat(
     return view_for(table, player, core, row.seat)
 
 
-async def rematch(core: Core, player: Player, match_id: str, seat: int | None) -> dict[str, Any]:
+async def rematch(
+    core: Core, player: Player, match_id: str, seat: int | None, caps: Caps | None = None
+) -> dict[str, Any]:
     async with core.pool.acquire() as connection:
         code = await matches_repo.free_code(connection)  # taken meanwhile: the insert redraws
+        # Counted before the step, not under the caps' locks: at most one rematch per
+        # finished match can slip past a cap reached at the same moment.
+        room = caps is None or await rematch_room(connection, match_id, caps)
 
     def step(table: Table) -> dict[str, Any]:
         chosen = pick_seat(table, player, seat)
@@ -217,6 +225,12 @@ async def rematch(core: Core, player: Player, match_id: str, seat: int | None) -
             humans = [s for s in table.seats if s.type == "human" and s.player_id]
             if all(s.rematch for s in humans):
                 new = _rematch_table(core, table, code)
+                if new.match.code is not None and not room:
+                    raise RateLimited(
+                        "The host or its address holds as many open tables with a game number"
+                        " as allowed; finish or leave one, then offer the rematch again.",
+                        retry_after=60,
+                    )
                 table.created.append((new.match, new.seats, new.staged))
                 table.match.rematch_match_id = new.match.id
                 record(table, now, "rematch_created", {"match_id": new.match.id})
@@ -231,7 +245,7 @@ def _rematch_table(core: Core, table: Table, code: str) -> Table:
         for row in table.seats
     ]
     holders = {pid: (name, table.tile_backs.get(pid, "moon")) for pid, name in table.names.items()}
-    return new_table(
+    new = new_table(
         str(uuid.uuid4()),
         table.state.ruleset,
         core.clock.now(),
@@ -239,6 +253,10 @@ def _rematch_table(core: Core, table: Table, code: str) -> Table:
         holders,
         code=code,
         host_player_id=table.match.host_player_id,
+        host_address=getattr(table.match, "host_address", None),
         solo=table.match.solo,
         spectators=table.match.spectators,
     )
+    if not access.needs_number(new):  # a rematch against computers only: no number
+        new.match.code = None
+    return new

@@ -1,29 +1,97 @@
-"""How many waiting tables one player may host at once (issue 16: one account took every game
-number). Checked in the creating transaction, under a per-host advisory lock, so two creations
-at the same moment cannot both pass the count."""
+"""How many tables one player, and one address, may hold open (issue 16: one account took every
+game number; issue 26: 1,100 addresses took them all with started solo tables and rematches).
+
+Two caps, both checked in the creating transaction under advisory locks (per host, per
+address), so two creations at the same moment cannot both pass a count:
+- waiting tables per host (`DOMINO_OPEN_TABLES_PER_PLAYER`);
+- live *numbered* tables (a table holds a game number only while a remote human can join or
+  rejoin it: matches/access.py `needs_number`) per host and per creating address
+  (`DOMINO_NUMBERED_TABLES_PER_PLAYER`, `..._PER_ADDRESS`), rematches included: a rematch
+  counts for the host and the address of the table it follows.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
 
+from domino_api.config import Settings
 from domino_api.errors import RateLimited
+from domino_api.store.models import NUMBERED
 
 _LOCK = "SELECT pg_advisory_xact_lock(hashtextextended($1, 16))"
 _WAITING = "SELECT count(*) FROM matches WHERE host_player_id = $1 AND status = 'waiting'"
+# Each count reads its partial index (store/models.py).
+_BY_HOST = f"SELECT count(*) FROM matches WHERE host_player_id = $1 AND {NUMBERED}"
+_BY_ADDRESS = f"SELECT count(*) FROM matches WHERE host_address = $1 AND {NUMBERED}"
+_OWNERS = "SELECT host_player_id, host_address FROM matches WHERE id = $1"
 
 
-async def check_open_tables(connection: asyncpg.Connection, player_id: str, cap: int) -> None:
-    """Inside the creating transaction: refuse a host who already has `cap` waiting tables."""
+@dataclass(frozen=True)
+class Caps:
+    waiting: int  # waiting tables per host
+    numbered: int  # live numbered tables per host
+    per_address: int  # live numbered tables per creating address
+
+
+def caps_of(settings: Settings) -> Caps:
+    return Caps(
+        settings.open_tables_per_player,
+        settings.numbered_tables_per_player,
+        settings.numbered_tables_per_address,
+    )
+
+
+async def check_open_tables(
+    connection: asyncpg.Connection, player_id: str, address: str, numbered: bool, caps: Caps
+) -> None:
+    """Inside the creating transaction: refuse a host past either cap."""
     await connection.execute(_LOCK, f"host:{player_id}")
     count = int(await connection.fetchval(_WAITING, player_id) or 0)
-    if count >= cap:
+    if count >= caps.waiting:
         raise RateLimited(
             f"You host {count} waiting tables, the most one player may; start or leave one "
             "before creating another.",
             retry_after=60,
         )
+    if numbered:
+        await connection.execute(_LOCK, f"address:{address}")
+        await check_numbered(connection, player_id, address, caps)
+
+
+async def check_numbered(
+    connection: asyncpg.Connection, player_id: str | None, address: str | None, caps: Caps
+) -> None:
+    """Refuse one more live numbered table for this host or address (429, retry in a minute)."""
+    checks = [
+        (_BY_HOST, player_id, caps.numbered, "you host"),
+        (_BY_ADDRESS, address, caps.per_address, "your address holds"),
+    ]
+    for query, key, cap, who in checks:
+        if key is None:
+            continue
+        count = int(await connection.fetchval(query, key) or 0)
+        if count >= cap:
+            raise RateLimited(
+                f"{who.capitalize()} {count} open tables with a game number, the most allowed;"
+                " finish or leave one first (a table against computers only needs no number).",
+                retry_after=60,
+            )
+
+
+async def rematch_room(connection: asyncpg.Connection, match_id: str, caps: Caps) -> bool:
+    """Whether the host and address of `match_id` may hold one more numbered table (read
+    before the rematch's step; a rematch is at most one per finished match)."""
+    owners = await connection.fetchrow(_OWNERS, match_id)
+    if owners is None:
+        return True
+    try:
+        await check_numbered(connection, owners[0], owners[1], caps)
+    except RateLimited:
+        return False
+    return True
 
 
 def shown_to(view: dict[str, Any]) -> dict[str, Any]:

@@ -67,8 +67,8 @@ async def create_match(
     view with the 4-digit `code` others join by and the deal's `commitment`.
     """
     await limits_of(request).hit("create_match", f"player:{player.id}", client_address(request))
-    cap = settings.open_tables_per_player
-    return ViewOut(**await creation.create_match(core, player, body, open_tables_cap=cap))
+    address, caps = client_address(request), hosting.caps_of(settings)
+    return ViewOut(**await creation.create_match(core, player, body, caps, address))
 
 
 @router.post(
@@ -312,16 +312,24 @@ async def ready(
 @router.post(
     "/matches/{match_id}/rematch",
     summary="Opt in to a rematch",
-    responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress"),
+    responses=problems(
+        *BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress", "rate_limited"
+    ),
 )
 async def rematch(
-    match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: SeatBody | None = None
+    match_id: MatchId,
+    player: CurrentPlayer,
+    core: CoreDep,
+    settings: SettingsDep,
+    body: SeatBody | None = None,
 ) -> ViewOut:
     """Opt in to a rematch once the match is over; when every human seat has, a new match with the
-    same seats and ruleset is created and announced (`rematch_created`).
+    same seats and ruleset is created and announced (`rematch_created`). A rematch with a game
+    number counts against its host's and address's open numbered tables (429 past them).
     """
     seat = body.seat if body else None
-    return ViewOut(**await creation.rematch(core, player, match_id, seat))
+    caps = hosting.caps_of(settings)
+    return ViewOut(**await creation.rematch(core, player, match_id, seat, caps))
 
 
 @router.get(

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from domino_api import engine
-from domino_api.matches.access import seat_name
+from domino_api.matches.access import needs_number, seat_name
 from domino_api.store.rows import Row
 
 OVER = ("finished", "abandoned", "cancelled")
@@ -231,6 +231,8 @@ def persist(
         match.next_hand_at = None
         table.ended = True
     match.due_at = due_at(table)
+    if match.code is not None and not needs_number(table):
+        match.code = None  # nobody can join or rejoin by it any more (matches/access.py)
     table.staged += rows
     return rows
 

@@ -318,7 +318,8 @@ class MatchSocket:
             "resign": service.resign,
             "rematch": creation.rematch,
         }[request.type]
-        view = await operation(core, player, match_id, seat)
+        caps = {"caps": hosting.caps_of(self.settings)} if request.type == "rematch" else {}
+        view = await operation(core, player, match_id, seat, **caps)
         return int(view["seq"])
 
     # ------------------------------------------------------------ closing

@@ -30,6 +30,7 @@ NAMING = {
 }
 
 OVER_STATUSES = ("finished", "abandoned", "cancelled")
+NUMBERED = "code IS NOT NULL AND status NOT IN ('finished', 'abandoned', 'cancelled')"
 
 
 class Base(DeclarativeBase):
@@ -57,6 +58,9 @@ class Match(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     ruleset: Mapped[str] = mapped_column(String(32))
     host_player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    # The budget key of the address that created the table (ratelimit.address_key: an IPv4
+    # address or an IPv6 /64): live numbered tables are capped per address (migration 0010).
+    host_address: Mapped[str | None] = mapped_column(String(64))
     tournament_id: Mapped[str | None] = mapped_column(String(36), index=True)
     # The engine state as JSON: a cache of the event log (replaying the events gives it).
     # Plain json, not jsonb: it is only ever read and written whole (migration 0006).
@@ -95,6 +99,17 @@ class Match(Base):
             "code",
             unique=True,
             postgresql_where=text("status NOT IN ('finished', 'abandoned', 'cancelled')"),
+        ),
+        # The caps on live numbered tables count these (matches/hosting.py).
+        Index(
+            "ix_matches_numbered_host",
+            "host_player_id",
+            postgresql_where=text(NUMBERED),
+        ),
+        Index(
+            "ix_matches_numbered_address",
+            "host_address",
+            postgresql_where=text(NUMBERED),
         ),
     )
 
