@@ -51,7 +51,11 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
     ),
     "hand_in_progress": ((409,), "The current hand is still being played."),
     "seats_empty": ((409,), "A human seat is still open; start with `fill_with_bots` or wait."),
-    "match_full": ((409,), "No free human seat."),
+    "match_full": (
+        (409,),
+        "No free human seat (a join), or every game number is in use (a new table or rematch"
+        " that needs one; `Retry-After`).",
+    ),
     "seat_in_use": (
         (409,),
         "That seat's holder (same name) was seen in the last 30 s; `Retry-After` says when a"

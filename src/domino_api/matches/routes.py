@@ -52,7 +52,13 @@ async def rulesets(_: CurrentPlayer) -> RulesetsOut:
     status_code=201,
     summary="Create a match",
     responses=problems(
-        *BODY, *AUTH, "bad_options", "unknown_ruleset", "option_not_allowed", "rate_limited"
+        *BODY,
+        *AUTH,
+        "bad_options",
+        "unknown_ruleset",
+        "option_not_allowed",
+        "rate_limited",
+        "match_full",
     ),
 )
 async def create_match(
@@ -313,7 +319,13 @@ async def ready(
     "/matches/{match_id}/rematch",
     summary="Opt in to a rematch",
     responses=problems(
-        *BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress", "rate_limited"
+        *BODY,
+        *MATCH,
+        "not_seated",
+        "not_your_seat",
+        "match_in_progress",
+        "rate_limited",
+        "match_full",
     ),
 )
 async def rematch(

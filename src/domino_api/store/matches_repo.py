@@ -325,7 +325,7 @@ async def free_code(connection: asyncpg.Connection) -> str:
     every = f"SELECT code FROM matches WHERE code IS NOT NULL AND status NOT IN ({OVER_SQL})"
     taken = {row[0] for row in await connection.fetch(every)}
     if len(taken) >= 9000:
-        raise MatchFull("Every game number is in use; try again later.")
+        raise MatchFull("Every game number is in use; try again later.", retry_after=60)
     while True:
         code = f"{secrets.randbelow(10_000):04d}"
         if code not in taken:
