@@ -27,6 +27,8 @@ GENEROUS_LIMITS = {
     "create_match_rate_limit": 1000,
     "chat_rate_limit": 1000,
     "open_tables_per_player": 1000,
+    "numbered_tables_per_player": 1000,
+    "numbered_tables_per_address": 1000,
     "computer_think_s": 0.0,  # computers answer at once (tests/security checks the floor)
 }
 
