@@ -146,7 +146,9 @@ class Receiver:
 
 async def open_socket(ws_base: str, match_id: str, token: str) -> ClientConnection:
     url = f"{ws_base}/v1/matches/{match_id}/ws"
-    return await connect(url, additional_headers={"Authorization": f"Bearer {token}"})
+    # No client pings: on a loaded machine a pong late by 20 s would close a socket mid-run.
+    headers = {"Authorization": f"Bearer {token}"}
+    return await connect(url, additional_headers=headers, ping_interval=None)
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
