@@ -30,6 +30,7 @@ import random
 import signal
 import statistics
 import sys
+import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
@@ -204,7 +205,11 @@ async def write_rounds(
 async def bench(backend: str) -> dict[str, Any]:
     database = to_plain_url(await fresh_database(DB_NAME, bench_server()))
     env = {"DOMINO_ANNOUNCE_BACKEND": backend, "DOMINO_NATS_URL": NATS_URL}
-    servers = [ServerProcess(database, argv=uvicorn_no_pings, env=env) for _ in range(PROCESSES)]
+    logs = Path(tempfile.mkdtemp(prefix="fanout-"))  # kept: a failed run's servers say why
+    servers = [
+        ServerProcess(database, logs / f"server-{n}.log", argv=uvicorn_no_pings, env=env)
+        for n in range(PROCESSES)
+    ]
     for server in servers:
         server.start()
     sockets: list[ClientConnection] = []
@@ -269,6 +274,7 @@ async def bench(backend: str) -> dict[str, Any]:
             "rss_open_mb": [round(r, 1) for r in open_rss],
             "rss_end_mb": [round(r, 1) for r in end_rss],
             "load_average": os.getloadavg()[0],
+            "server_logs": str(logs),
         }
     finally:
         await asyncio.gather(*(s.close() for s in sockets), return_exceptions=True)

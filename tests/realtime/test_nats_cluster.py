@@ -1,7 +1,8 @@
 """A NATS cluster losing nodes under moves: three `nats-server` nodes routed to each other, two
 API processes on different nodes (each lists every node, its own first), sockets on both for
 two tables. While moves go on through both processes, the node of process A dies, then the
-node both have moved to; then both come back. Every socket must get every event of its match,
+node both have moved to; then both come back, and the third node, where both are now, hangs
+(SIGSTOP). Every socket must get every event of its match,
 in order, once; the longest commit-to-receipt time in each phase is printed.
 
 Both processes run with the catch-up off: what repairs the announcements lost with a node is
@@ -140,6 +141,14 @@ async def test_every_socket_gets_every_event_while_nats_nodes_die(
             await node.wait_ready(routes=2)
         phases.append(("n1 and n2 back", time.time()))
         await asyncio.wait_for(moves.until(4 * MOVES_PER_PHASE), WAIT_S)
+        n3.pause()  # where both are now: hung, its connections open, no answer
+        phases.append(("n3 hung", time.time()))
+        await asyncio.wait_for(moves.until(5 * MOVES_PER_PHASE), WAIT_S)
+        # Both leave the hung node (its pings go unanswered) and every move reaches the
+        # other process's sockets while it is still stopped.
+        hung = {m: (await stored_seqs(ws_database, m))[-1] for m, _ in tables}
+        await asyncio.wait_for(_all_through(watches, hung), WAIT_S)
+        assert n3.paused()
         moves.stop.set()
         await asyncio.wait_for(tasks.pop(), WAIT_S)
 

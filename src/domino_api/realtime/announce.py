@@ -56,6 +56,10 @@ CLOSE_TIMEOUT_S = 10.0
 # A NATS flush waits this long for the server's answer (while reconnecting it waits; the
 # announcements stay in nats-py's buffer either way).
 NATS_FLUSH_TIMEOUT_S = 5
+# A NATS node that hangs (its connections stay open) is left for another once this many pings
+# in a row, one every NATS_PING_S, go unanswered: 10-15 s, against nats-py's 4-6 minutes.
+NATS_PING_S = 5
+NATS_PINGS_OUTSTANDING = 2
 
 
 # This process's own hub: called with (match_id, seq) as each committed step is announced.
@@ -270,6 +274,8 @@ async def connect(
         name=f"{name}-{os.getpid()}",
         max_reconnect_attempts=-1,
         reconnect_time_wait=0.5,
+        ping_interval=NATS_PING_S,
+        max_outstanding_pings=NATS_PINGS_OUTSTANDING,
         # In the order given: each process's list may put its nearest node first.
         dont_randomize=True,
         **options,
