@@ -4,12 +4,10 @@
 import { backImg } from "./tiles.js";
 import { countdown, el, seatName } from "./ui.js";
 
-/** When a seat that left forfeits: the view's `away_deadline` if given, else away_since + limit. */
-export function awayDeadline(view, seat) {
-  if (seat.away_deadline) return seat.away_deadline;
-  const limit = view.ruleset.away_forfeit_s;
-  if (!seat.away_since || !limit) return null;
-  return new Date(Date.parse(seat.away_since) + limit * 1000).toISOString();
+/** When an away seat forfeits: the view's own `away_deadline`, shown only while the seat's
+ * holder is away (the view gives every human seat the deadline it would have if it left now). */
+export function awayDeadline(seat) {
+  return seat.type === "human" && !seat.connected && !seat.forfeited ? seat.away_deadline : null;
 }
 
 function autopilotButton(view, seat, me, act) {
@@ -42,7 +40,7 @@ export function renderSeats(view, ctx) {
     { class: "seats", "aria-label": "Players" },
     view.seats.map((seat) => {
       const onTurn = view.turn?.seat === seat.seat;
-      const away = awayDeadline(view, seat);
+      const away = awayDeadline(seat);
       const facedown =
         me.includes(seat.seat) && seat.seat === ctx.viewSeat && !ctx.hidden
           ? []

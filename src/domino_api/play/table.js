@@ -74,12 +74,7 @@ class Table {
       snapshot: (view) => {
         this.catchUp(view.seq);
         if (this.hotseat()) return this.refresh(); // the socket sees from one seat only
-        if (view.seq !== this.view.seq) return this.setView(view);
-        // Nothing moved since the page's own read: only presence may differ, so the hand
-        // (and any tile being picked or dragged) stays as it is.
-        this.view.seats = view.seats;
-        nameSeats(this.view);
-        this.renderSeats();
+        this.takeSeats(view);
       },
       event: (event) => this.onEvent(event),
       connection: (up) => this.talk.connected(up),
@@ -92,6 +87,25 @@ class Table {
     window.removeEventListener("resize", this.onResize);
     window.removeEventListener("hints", this.onHints);
     this.socket?.close();
+  }
+
+  /** A view of the same seq changes only the seats (presence, away deadlines): the hand, and
+   * any tile being picked or dragged, stays as it is. */
+  takeSeats(view) {
+    if (view.seq !== this.view.seq) return this.setView(view);
+    this.view.seats = view.seats;
+    this.offset = Date.parse(view.now) - Date.now();
+    nameSeats(this.view);
+    this.renderSeats();
+  }
+
+  async refreshSeats() {
+    const query = this.viewSeat === null ? "" : `?seat=${this.viewSeat}`;
+    try {
+      this.takeSeats(await call("GET", `/v1/matches/${this.matchId}${query}`));
+    } catch (error) {
+      showError(error);
+    }
   }
 
   hotseat() {
@@ -186,8 +200,9 @@ class Table {
     if (PRESENCE.has(event.type) && this.view) {
       const seat = this.view.seats[data.seat];
       seat.connected = event.type === "seat_connected";
-      seat.away_since = seat.connected ? null : event.at;
-      return this.renderSeats();
+      this.renderSeats();
+      // The away deadline moves with every sighting: only a fresh view knows the new one.
+      return this.refreshSeats();
     }
     if (event.type === "tile_back_changed" && this.view) {
       this.view.seats[data.seat].tile_back = data.tile_back;
