@@ -107,10 +107,11 @@ function top(view, table) {
 
 function handSummary(view) {
   const last = view.last_hand;
-  if (!last) return "";
-  const who = last.winner === null ? null : seatName(view.seats[last.winner]);
+  if (!last || last.number !== view.hand_number) return "";
   if (last.tied) return `Hand ${last.number} is tied: nobody scores.`;
-  return `Hand ${last.number}: ${who} wins (${last.reason})${last.points ? `, +${last.points}` : ""}.`;
+  if (last.winner === null) return `Hand ${last.number} ends (${last.reason}).`;
+  const who = seatName(view.seats[last.winner]);
+  return `Hand ${last.number}: ${who} wins (${last.reason}), +${last.points}.`;
 }
 
 function resultSummary(view) {
@@ -126,7 +127,8 @@ export function statusLine(view, table) {
     box.append("Check-in: the match starts when both players are ready.");
   else if (view.status === "waiting") box.append("Waiting for the host to deal.");
   else if (view.status === "hand_over") box.append(handSummary(view));
-  else if (OVER.has(view.status)) box.append(resultSummary(view));
+  else if (OVER.has(view.status))
+    box.append([handSummary(view), resultSummary(view)].filter(Boolean).join(" "));
   else if (table.hidden) box.append("Hand-over: the next player reveals their hand.");
   else if (myTurn(view, table)) {
     const cover = view.turn.must_cover;
