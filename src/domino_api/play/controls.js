@@ -3,6 +3,7 @@
 
 import { call, catalog } from "./api.js";
 import { backImg, backUrl } from "./tiles.js";
+import { hasTutorial, openTutorial } from "./tutorial.js";
 import { countdown, el, field, seatName, showError } from "./ui.js";
 
 const OVER = new Set(["finished", "abandoned", "cancelled"]);
@@ -83,6 +84,13 @@ function top(view, table) {
         )
       : null,
     view.hand_number ? el("p", {}, `Hand ${view.hand_number}`) : null,
+    hasTutorial(view.ruleset.name)
+      ? el(
+          "button",
+          { type: "button", class: "small", onclick: () => openTutorial(view.ruleset.name) },
+          "How to play",
+        )
+      : null,
     el(
       "p",
       { class: "boneyard", "aria-label": `Boneyard: ${view.stock} tiles` },

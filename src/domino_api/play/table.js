@@ -2,7 +2,7 @@
 // every action a seat can take. Rendering of the parts lives in seats.js, hand.js, board.js.
 
 import { call } from "./api.js";
-import { renderBoard } from "./board.js";
+import { renderBoard, scrolls } from "./board.js";
 import { chatPanel, logLine } from "./talk.js";
 import { endTarget, renderHand, revealScreen, wireEnds } from "./hand.js";
 import { renderSeats } from "./seats.js";
@@ -356,8 +356,11 @@ class Table {
   }
 
   renderBoard() {
-    renderBoard(this.parts.board, this.view.board, (end) =>
-      this.hidden ? null : endTarget(this.view, this, end),
+    renderBoard(
+      this.parts.board,
+      this.view.board,
+      (end) => (this.hidden ? null : endTarget(this.view, this, end)),
+      scrolls(this.view.ruleset.name),
     );
   }
 
