@@ -127,7 +127,7 @@ def test_drag_onto_a_glowing_end_and_the_turn_chime_switch(players: Callable[...
     expect(sound).to_have_attribute("aria-pressed", "true")
     sound.click()
     expect(sound).to_have_attribute("aria-pressed", "false")
-    expect(sound).to_have_text("Sound: off")
+    expect(sound).to_have_text("Sound effects: off")
     heard = chimes(page)
     actions = [take_turn(page) for _ in range(3)]
     assert "play" in actions or "pass" in actions, actions

@@ -5,7 +5,7 @@ import { becomePlayer, catalog, identity } from "./api.js";
 import { ledgerPage, verifyPage } from "./ledger.js";
 import { hotseatPage, joinPage, newTablePage, soloPage } from "./lobby.js";
 import { recordsPage } from "./records.js";
-import { soundSwitch } from "./sound.js";
+import { soundSwitches } from "./sound.js";
 import { tablePage } from "./table.js";
 import { setBackCatalog } from "./tiles.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
@@ -102,7 +102,7 @@ async function route() {
   root.querySelector("h2")?.focus();
 }
 
-soundSwitch(document.getElementById("sound"));
+soundSwitches(document.getElementById("sound"), document.getElementById("music"));
 toggle(document.getElementById("hints"), "domino.hints", "Tile hints", () =>
   window.dispatchEvent(new Event("hints")),
 );

@@ -3,6 +3,7 @@
 
 import { call, catalog } from "./api.js";
 import { backImg, backUrl } from "./tiles.js";
+import { restartButton } from "./restart.js";
 import { hasTutorial, openTutorial } from "./tutorial.js";
 import { countdown, el, field, seatName, showError } from "./ui.js";
 
@@ -228,6 +229,7 @@ function playing(view, table) {
       },
       "Resign",
     ),
+    restartButton(view),
   ];
 }
 
@@ -263,6 +265,7 @@ function actions(view, table) {
             "Next hand",
           )
         : null,
+      restartButton(view),
       at
         ? el(
             "p",

@@ -82,9 +82,13 @@ export function seatName(seat) {
   return seat.name || `Seat ${seat.seat + 1}`;
 }
 
-/** A header switch kept in localStorage (`key` "on"/"off"); `changed(on)` runs on each flip. */
-export function toggle(button, key, label, changed = () => {}) {
-  const on = () => localStorage.getItem(key) !== "off";
+/** A header switch kept in localStorage (`key` "on"/"off", unset: `byDefault`); `changed(on)`
+ * runs on each flip. */
+export function toggle(button, key, label, changed = () => {}, byDefault = true) {
+  const on = () => {
+    const saved = localStorage.getItem(key);
+    return saved === null ? byDefault : saved !== "off";
+  };
   const show = () => {
     button.setAttribute("aria-pressed", String(on()));
     button.textContent = `${label}: ${on() ? "on" : "off"}`;
