@@ -9,8 +9,9 @@ Each decision is awaited, so other requests run meanwhile.
 
 A decision is seeded by match id and seq (`table.computer_seed`), and no strategy reads a
 clock, so it is the same in whichever worker, on however busy a machine. The pool is one per
-process, started on first use (or by `start` when the service starts) with the `forkserver`
-method: a worker never inherits the API process's sockets, threads or event loop.
+process, started on first use (or by `start` when the service starts) with the `spawn` method:
+a worker never inherits the API process's sockets, threads or event loop; and it leaves when
+its API process is gone, even one killed outright (`_leave_with_parent`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import asyncio
 import multiprocessing
 import os
 import random
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime
@@ -60,9 +63,24 @@ def _executor() -> ProcessPoolExecutor:
         _pool.shutdown(wait=False, cancel_futures=True)
         _pool = None
     if _pool is None:
-        context = multiprocessing.get_context("forkserver")
-        _pool, _pool_size = ProcessPoolExecutor(workers(), mp_context=context), workers()
+        context = multiprocessing.get_context("spawn")
+        _pool = ProcessPoolExecutor(
+            workers(), context, initializer=_leave_with_parent, initargs=(os.getpid(),)
+        )
+        _pool_size = workers()
     return _pool
+
+
+def _leave_with_parent(parent: int) -> None:
+    """In a worker: exit once the API process is gone (a SIGKILL runs none of its shutdown,
+    and an idle worker would wait for work forever)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
 
 
 def decide(name: str, view: engine.SeatView, seed: str) -> tuple[engine.Action, str]:
