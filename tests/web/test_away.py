@@ -9,15 +9,11 @@ from collections.abc import Callable
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Player
-from tests.web.helpers import sign_in
-
-# The view as the page's own player reads it over REST.
-VIEW = """async (id) => (await import("./api.js")).call("GET", `/v1/matches/${id}`)"""
+from tests.web.helpers import match_view, sign_in
 
 
 def away_deadline(page: Page, seat: int) -> str:
-    match_id = page.url.split("#/match/")[1]
-    deadline: str = page.evaluate(VIEW, match_id)["seats"][seat]["away_deadline"]
+    deadline: str = match_view(page)["seats"][seat]["away_deadline"]
     return deadline
 
 

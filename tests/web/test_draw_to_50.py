@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Player
-from tests.web.helpers import READY_TILE, sign_in, start_solo, take_turn
+from tests.web.helpers import READY_TILE, match_view, sign_in, start_solo, take_turn
 
 # A straight run of `count` tiles drawn by board.js into a 400-px box, scrolling or bending.
 DRAW = """async ([count, scroll]) => {
@@ -39,13 +39,6 @@ DRAW = """async ([count, scroll]) => {
     right: pip,
   };
 }"""
-
-
-VIEW = """async (id) => (await import("./api.js")).call("GET", `/v1/matches/${id}`)"""
-
-
-def match_id(page: Page) -> str:
-    return page.url.split("#/match/")[1]
 
 
 def test_each_preset_gets_the_board_its_seed_describes(players: Callable[..., Player]) -> None:
@@ -86,7 +79,7 @@ def test_the_draw_to_50_chain_scrolls_sideways_with_both_end_labels(
         "(tiles) => tiles.map((t) => t.offsetTop + t.offsetHeight / 2)"
     )
     assert max(tops) - min(tops) < 1, f"the chain bent: {tops}"  # one straight line
-    ends = {e["end"]: e["pips"] for e in page.evaluate(VIEW, match_id(page))["board"]["ends"]}
+    ends = {e["end"]: e["pips"] for e in match_view(page)["board"]["ends"]}
     expect(page.locator(".end-label[data-end=left]")).to_have_text(f"◀ {ends['left']}")
     expect(page.locator(".end-label[data-end=right]")).to_have_text(f"{ends['right']} ▶")
     for side in ("0", "s.scrollWidth"):  # scrolled to either end, both labels stay in view
@@ -124,6 +117,9 @@ def test_the_six_step_tutorial_and_space_on_every_control(players: Callable[...,
 
     sign_in(page, "Eli")
     start_solo(page, "draw-50", "plain", cut="space bar")
+    # Once the socket's snapshot is in and the turn is Eli's, nothing redraws the table.
+    expect(page.locator(".link-state")).to_have_text("")
+    expect(page.locator("#status")).to_have_text(re.compile("^Your turn"))
     how = page.locator(".table-top button:text('How to play')")
     how.focus()
     page.keyboard.press(" ")

@@ -5,19 +5,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Player
-from tests.web.helpers import play_until_over, sign_in, start_solo
-
-VIEW = """async (id) => (await import("./api.js")).call("GET", `/v1/matches/${id}`)"""
-
-
-def view_of(page: Page) -> dict[str, Any]:
-    view: dict[str, Any] = page.evaluate(VIEW, page.url.split("#/match/")[1])
-    return view
+from tests.web.helpers import match_view, play_until_over, sign_in, start_solo
 
 
 def test_a_hands_end_shows_the_other_hand_face_up_and_the_points(
@@ -31,7 +23,7 @@ def test_a_hands_end_shows_the_other_hand_face_up_and_the_points(
     # The first hand may end the match too (50 pips in one hand): the same shows then.
     assert play_until_over(page, next_hand=False)[-1] in ("hand_over", "over")
 
-    last = view_of(page)["last_hand"]
+    last = match_view(page)["last_hand"]
     status = page.locator("#status")
     if last["tied"]:
         expect(status).to_contain_text("Hand 1 is tied: nobody scores.")
