@@ -122,6 +122,8 @@ def test_the_six_step_tutorial_and_space_on_every_control(players: Callable[...,
     expect(page.locator("#status")).to_have_text(re.compile("^Your turn"))
     how = page.locator(".table-top button:text('How to play')")
     how.focus()
+    page.evaluate("window.dispatchEvent(new Event('hints'))")  # the table redraws ...
+    expect(how).to_be_focused()  # ... and the focused control above it stays as it was
     page.keyboard.press(" ")
     dialog = page.locator("dialog.tutorial-dialog")
     expect(dialog.locator(".step-count")).to_have_text("Step 1 of 6")

@@ -63,6 +63,15 @@ async function chooseBack(table) {
   dialog.showModal();
 }
 
+/** What the top row shows: it is redrawn only when this changes, so a control there keeps
+ * its focus (and a Space press its click) while the rest of the table follows the game. */
+function topKey(view, table) {
+  const mine = view.you ? view.seats[table.viewSeat ?? view.you.seat] : null;
+  const { name, target, best_of } = view.ruleset;
+  const shown = [name, target, best_of, view.code, view.hand_number, view.stock, view.stock_back];
+  return JSON.stringify([...shown, mine?.tile_back]);
+}
+
 function top(view, table) {
   const mine = view.you ? view.seats[table.viewSeat ?? view.you.seat] : null;
   const goal = view.ruleset.best_of
@@ -95,7 +104,7 @@ function top(view, table) {
     el(
       "p",
       { class: "boneyard", "aria-label": `Boneyard: ${view.stock} tiles` },
-      backImg(view.boneyard_tile_back || view.stock_tile_back || "moon", false),
+      backImg(view.stock_back || "moon", false),
       ` ${view.stock}`,
     ),
     mine
@@ -279,4 +288,4 @@ function actions(view, table) {
   return over(view, table);
 }
 
-export const controls = { top, actions };
+export const controls = { top, topKey, actions };

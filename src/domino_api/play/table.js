@@ -328,7 +328,9 @@ class Table {
 
   render() {
     const focusIn = this.focusedPart() || this.refocus;
-    fill(this.parts.top, controls.top(this.view, this));
+    const topKey = controls.topKey(this.view, this);
+    if (topKey !== this.topKey) fill(this.parts.top, controls.top(this.view, this));
+    this.topKey = topKey;
     this.renderSeats();
     this.renderBoard();
     this.parts.status.replaceChildren(statusLine(this.view, this));
