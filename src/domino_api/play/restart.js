@@ -1,5 +1,6 @@
-// Restart at a solo table (seed 003): ask first, then abandon the match (the player resigns)
-// and deal a new one with the same game, opponent and settings (a rematch) and a fresh cut.
+// Restart at a solo table (seed 003): ask first, then abandon the match (the player resigns;
+// at a two-seat table the other seat, the computer, wins) and deal a new one with the same
+// game, opponent and settings (a rematch) and a fresh cut.
 
 import { call } from "./api.js";
 import { el, showError } from "./ui.js";
@@ -24,7 +25,12 @@ function ask(view) {
     "dialog",
     { class: "confirm", "aria-labelledby": "restart-title" },
     el("h2", { id: "restart-title" }, "Restart?"),
-    el("p", {}, "This abandons the match in play and deals a new one with a fresh cut."),
+    el(
+      "p",
+      {},
+      "This abandons the match in play: you resign it, so the computer wins it. " +
+        "Then a new one is dealt with a fresh cut.",
+    ),
   );
   const yes = el("button", { type: "button", class: "primary" }, "Abandon and deal again");
   const no = el("button", { type: "button", onclick: () => dialog.close() }, "Keep playing");
