@@ -35,7 +35,8 @@ def test_a_hands_end_shows_the_other_hand_face_up_and_the_points(
     # The computer's remaining tiles lie face up under its seat, with their pips.
     shown = page.get_by_test_id("faceup-1")
     expect(shown.locator(".shown-tile")).to_have_count(len(last["hands"][1]))
-    expect(shown).to_contain_text(f"{last['pips'][1]} pips")
+    left = f"{last['pips'][1]} pips" if last["hands"][1] else "no tiles left"
+    expect(shown).to_contain_text(left)
     labels = ", ".join(f"{a}-{b}" for a, b in last["hands"][1]) or "no tiles"
     expect(shown).to_have_attribute("aria-label", f"{labels} left, {last['pips'][1]} pips")
     expect(page.locator(".seat[data-seat='1'] .facedown")).to_have_count(0)

@@ -46,7 +46,7 @@ function revealed(view, seat) {
       "data-testid": `faceup-${seat}`,
     },
     tiles.map((tile) => el("span", { class: "shown-tile", html: faceSvg(tile[0], tile[1], true) })),
-    el("span", { class: "pip-count" }, `${last.pips[seat]} pips`),
+    el("span", { class: "pip-count" }, tiles.length ? `${last.pips[seat]} pips` : "no tiles left"),
   );
 }
 
