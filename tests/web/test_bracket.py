@@ -99,3 +99,31 @@ def play_one_hand_by_rest(client: httpx.Client, match_id: str, pair: list[dict[s
         r = client.post(f"/v1/matches/{match_id}/moves", json=move, headers=headers(pair[index]))
         assert r.status_code == 200, r.text
     raise AssertionError("no hand scored")
+
+
+# Three entrants: one first-round match, one bye, the final not open yet; then the bye's
+# player is known from the final's slot.
+THREE = """async (final) => {
+  const { bracket } = await import("./bracket.js");
+  const match = (round, index, players, names, extra = {}) => ({
+    id: `m${round}${index}`, round, index, players, names, status: "check_in", winner: null,
+    reason: null, points: [0, 0], hands_won: [0, 0], live: null, next: null, ...extra,
+  });
+  const first = match(1, 0, ["a", "b"], ["Ann", "Bob"], { status: "finished", winner: "b",
+    reason: "played", points: [3, 50], hands_won: [0, 1] });
+  const rounds = [{ number: 1, status: "complete", matches: [first], byes: ["c"], rests: [] }];
+  if (final) rounds.push({ number: 2, status: "open", byes: [], rests: [],
+    matches: [match(2, 0, ["b", "c"], ["Bob", "Cal"])] });
+  const view = { format: "single_elimination", entrants: [{}, {}, {}], rounds };
+  const node = bracket(view, {});
+  return Object.fromEntries([...node.querySelectorAll("[data-slot]")].map(
+    (slot) => [slot.dataset.slot, slot.querySelector(".players").textContent]));
+}"""
+
+
+def test_byes_and_open_slots_are_drawn_from_the_slots(players: Callable[..., Player]) -> None:
+    page = players().open("")
+    before = page.evaluate(THREE, False)
+    assert before == {"1-0": "Ann vs Bob", "1-1": "Bye", "2-0": "Bob vs a player with a bye"}
+    after = page.evaluate(THREE, True)
+    assert after == {"1-0": "Ann vs Bob", "1-1": "Cal: bye", "2-0": "Bob vs Cal"}

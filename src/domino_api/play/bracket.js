@@ -44,24 +44,29 @@ function matchCard(m) {
   );
 }
 
-/** Who comes into a slot from (round, index): a decided match's winner or a bye's player. */
+/** Who comes into a slot from (round, index): a decided match's winner, a bye's player. */
 function fromSlot(slots, byes, round, index) {
   const m = slots.get(`${round}-${index}`);
   if (m?.winner) return m.names[m.players.indexOf(m.winner)];
-  if (!m && round === 1) return byes ? "a bye\u2019s player" : null;
+  if (!m && round === 1 && byes) return "a player with a bye";
   return null;
 }
 
-/** A slot the view has no match for yet: who is known to come in, else who it waits for. */
+/** A slot the view has no match for: a first-round bye (its player is in the next slot once
+ * that opens), else who is known to come in and who it waits for. */
 function openCard(slots, byes, round, index) {
-  const sides = [0, 1].map((side) => {
-    if (round === 1) return "bye";
-    return fromSlot(slots, byes, round - 1, 2 * index + side) ?? "to be decided";
-  });
+  let text;
+  if (round === 1) {
+    const next = slots.get(`2-${Math.floor(index / 2)}`);
+    text = next ? `${next.names[index % 2]}: bye` : "Bye";
+  } else {
+    const sides = [0, 1].map((side) => fromSlot(slots, byes, round - 1, 2 * index + side));
+    text = sides.map((who) => who ?? "to be decided").join(" vs ");
+  }
   return el(
     "div",
     { class: "slot pending", "data-slot": `${round}-${index}` },
-    el("p", { class: "players" }, sides.join(" vs ")),
+    el("p", { class: "players" }, text),
   );
 }
 
