@@ -52,6 +52,15 @@ def test_each_preset_gets_the_board_its_seed_describes(players: Callable[..., Pl
     assert bent["labels"] == []
 
 
+OUTGROWN = """() => {
+  const chain = document.querySelector(".board .chain-scroll");
+  const status = document.getElementById("status")?.textContent || "";
+  const busy = document.querySelector(".table-page[aria-busy=true]");
+  return Boolean(chain && chain.scrollWidth > chain.clientWidth && !busy)
+    && /^Your turn/.test(status) && document.querySelector(".hand .tile") !== null;
+}"""
+
+
 def end_labels_in_view(page: Page) -> None:
     box = page.locator(".board").bounding_box()
     assert box is not None
@@ -71,8 +80,9 @@ def test_the_draw_to_50_chain_scrolls_sideways_with_both_end_labels(
     sign_in(page, "Dee")
     start_solo(page, "draw-50", "plain", cut="long chain")
     scroller = page.locator(".board .chain-scroll")
-    # Play on (through the next hands if need be) until the chain is wider than the table.
-    while not page.evaluate("(s) => s.scrollWidth > s.clientWidth", scroller.element_handle()):
+    # Play on (through the next hands if need be) until the chain is wider than the table and
+    # the turn is Dee's again, so nothing redraws the table while it is looked at.
+    while not page.evaluate(OUTGROWN):
         assert take_turn(page) != "over", "the match ended before the chain outgrew the table"
     expect(page.locator(".board .placed")).not_to_have_count(0)
     tops = page.locator(".board .placed").evaluate_all(

@@ -99,10 +99,16 @@ class Table {
     this.renderSeats();
   }
 
+  /** After a presence event: the seats alone from a fresh read. Presence events count in
+   * `seq`, so the read's seq is ahead even when nothing moved; a move brings its own events. */
   async refreshSeats() {
     const query = this.viewSeat === null ? "" : `?seat=${this.viewSeat}`;
     try {
-      this.takeSeats(await call("GET", `/v1/matches/${this.matchId}${query}`));
+      const view = await call("GET", `/v1/matches/${this.matchId}${query}`);
+      if (view.seq < this.view.seq) return;
+      this.view.seats = view.seats;
+      nameSeats(this.view);
+      this.renderSeats();
     } catch (error) {
       showError(error);
     }
@@ -277,6 +283,10 @@ class Table {
 
   focusedPart() {
     this.focusLabel = document.activeElement?.textContent;
+    // A redrawn hand gives the focus back to the tile that had it.
+    const tile = document.activeElement?.dataset?.tile;
+    if (tile && this.parts.hand.contains(document.activeElement))
+      this.lastFocus = tile.split("-").map(Number);
     return ["hand", "board", "controls"].find((k) =>
       this.parts[k].contains(document.activeElement),
     );
