@@ -2,7 +2,7 @@
 
 The problem document's `code` is documented as this enum in openapi.json; each route lists only
 the codes it can answer (`problems(...)`), grouped by status; docs/API.md's catalogue is written
-from this list by `domino-api openapi`. tests/api/test_problem_codes.py checks that every error
+from this list by `domino-api openapi`. tests/api/test_openapi_contract.py checks that every error
 class of errors.py and engine/errors.py is here with the same status.
 """
 
