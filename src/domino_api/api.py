@@ -190,16 +190,22 @@ def _install_probes(app: FastAPI) -> None:
     )
     async def readyz(request: Request) -> Response:
         """200 when the database answers and its schema is at the latest migration, else 503
-        with the reason: a readiness probe for load balancers and deploys."""
+        with the reason: a readiness probe for load balancers and deploys. `rate_limits` says
+        where budgets are counted: `memory` (per process, as configured), `shared` (Redis), or
+        `fallback` (per process while Redis is unreachable: still ready, budgets still kept)."""
+        limits: Limits = request.app.state.limits
         engine = request.app.state.db_engine
         try:
             async with engine.connect() as connection:
                 await connection.execute(text("SELECT 1"))
             current = await current_revision(engine)
         except Exception as exc:  # the probe must answer, whatever the database does
-            return JSONResponse({"status": "unavailable", "detail": str(exc)[:200]}, 503)
+            detail = {"status": "unavailable", "detail": str(exc)[:200]}
+            return JSONResponse({**detail, "rate_limits": limits.status()}, 503)
         head = head_revision(request.app.state.database_url)
         if current != head:
             detail = {"status": "migrations_pending", "current": current, "head": head}
-            return JSONResponse(detail, 503)
-        return JSONResponse({"status": "ready", "revision": current})
+            return JSONResponse({**detail, "rate_limits": limits.status()}, 503)
+        return JSONResponse(
+            {"status": "ready", "revision": current, "rate_limits": limits.status()}
+        )
