@@ -22,7 +22,7 @@ from domino_api import openapi_doc
 from domino_api.clock import Clock
 from domino_api.config import Settings, get_settings
 from domino_api.engine import EngineError
-from domino_api.errors import ServiceError, engine_status, problem
+from domino_api.errors import ServiceError, engine_status, problem, unavailable
 from domino_api.matches import pacing
 from domino_api.metrics import router as metrics_router
 from domino_api.middleware import BodyLimitMiddleware, ObservabilityMiddleware
@@ -87,7 +87,10 @@ def install_error_handlers(app: FastAPI) -> None:
         return problem_response(exc.status_code, body, dict(exc.headers or {}) or None)
 
     @app.exception_handler(Exception)
-    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        if (busy := unavailable(exc)) is not None:
+            log.warning("database busy: %s", type(exc).__name__)
+            return await service_error(request, busy)
         log.exception("unhandled error", exc_info=exc)
         body = problem(500, "internal_error", "Internal error", "Something went wrong on our side.")
         return problem_response(500, body)
@@ -200,12 +203,11 @@ def _install_probes(app: FastAPI) -> None:
                 await connection.execute(text("SELECT 1"))
             current = await current_revision(engine)
         except Exception as exc:  # the probe must answer, whatever the database does
-            detail = {"status": "unavailable", "detail": str(exc)[:200]}
-            return JSONResponse({**detail, "rate_limits": limits.status()}, 503)
+            body = {"status": "unavailable", "detail": str(exc)[:200]}
+            return JSONResponse({**body, "rate_limits": limits.status()}, 503)
         head = head_revision(request.app.state.database_url)
         if current != head:
-            detail = {"status": "migrations_pending", "current": current, "head": head}
-            return JSONResponse({**detail, "rate_limits": limits.status()}, 503)
-        return JSONResponse(
-            {"status": "ready", "revision": current, "rate_limits": limits.status()}
-        )
+            pending = {"status": "migrations_pending", "current": current, "head": head}
+            return JSONResponse({**pending, "rate_limits": limits.status()}, 503)
+        ready = {"status": "ready", "revision": current, "rate_limits": limits.status()}
+        return JSONResponse(ready)
