@@ -23,6 +23,7 @@ from domino_api.clock import Clock
 from domino_api.config import Settings, get_settings
 from domino_api.engine import EngineError
 from domino_api.errors import ServiceError, engine_status, problem, unavailable
+from domino_api.headers import SecurityHeadersMiddleware
 from domino_api.matches import pacing
 from domino_api.metrics import router as metrics_router
 from domino_api.middleware import BodyLimitMiddleware, ObservabilityMiddleware
@@ -150,6 +151,8 @@ def create_app(
     app.add_middleware(pacing.PacingMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(ObservabilityMiddleware)
+    # Outermost: every answer gets them, the 500s the observability middleware renders too.
+    app.add_middleware(SecurityHeadersMiddleware)
     _install_probes(app)
     app.include_router(metrics_router)
     from domino_api.routes import include_routers
