@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import re
 from collections.abc import Iterator
 
@@ -17,8 +18,8 @@ import pytest
 from playwright.sync_api import ConsoleMessage, Page, sync_playwright
 
 from domino_api.headers import PLAY_POLICY
-from tests.security.conftest import Secured
-from tests.support.servers import ServerProcess, fresh_database_sync
+from tests.security.conftest import Secured, module_server
+from tests.support.servers import ServerProcess
 from tests.web.conftest import CHROMIUM, LAUNCH_ARGS
 
 PATHS = ["/healthz", "/v1/rulesets", "/openapi.json", "/metrics", "/no/such/path", "/play/"]
@@ -52,14 +53,8 @@ async def test_every_answer_carries_the_headers(secured: Secured) -> None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    url = fresh_database_sync(f"{__name__.rsplit('.', 1)[-1]}_{id(tmp_path_factory)}")
-    process = ServerProcess(url, tmp_path_factory.mktemp("headers") / "server.log")
-    process.start()
-    try:
-        process.wait_ready()
+    with module_server(tmp_path_factory, f"domino_security_headers_{os.getpid()}") as process:
         yield process
-    finally:
-        process.stop()
 
 
 # ReDoc's sidebar badge shows a logo from its vendor's CDN: the policy blocks it (nothing from

@@ -14,7 +14,6 @@ import json
 import os
 from collections.abc import Iterator
 from contextlib import ExitStack
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -26,7 +25,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from domino_api.realtime.messages import CLIENT_TYPES
-from tests.support.servers import ServerProcess, fresh_database_sync
+from tests.security.conftest import module_server
+from tests.support.servers import ServerProcess
 
 FUZZ_DB = os.environ.get("DOMINO_SECURITY_WS_DB", f"domino_security_ws_{os.getpid()}")
 ENV = {"DOMINO_CHAT_RATE_LIMIT": "5", "DOMINO_SOCKETS_PER_TOKEN": "3"}
@@ -58,15 +58,8 @@ def _table(http: httpx.Client, server: ServerProcess) -> Table:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    url = fresh_database_sync(FUZZ_DB)
-    log: Path = tmp_path_factory.mktemp("fuzz") / "server.log"
-    process = ServerProcess(url, log, env=ENV)
-    process.start()
-    try:
-        process.wait_ready()
+    with module_server(tmp_path_factory, FUZZ_DB, ENV) as process:
         yield process
-    finally:
-        process.stop()
 
 
 @pytest.fixture
