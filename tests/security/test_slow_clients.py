@@ -11,11 +11,14 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import json
 import os
 import time
 import uuid
 
 import httpx
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed
 
 from tests.security.conftest import LiveServer
 from tests.support.servers import ServerProcess
@@ -107,6 +110,9 @@ async def test_one_address_holds_a_bounded_number_of_connections(
 ) -> None:
     env = {"DOMINO_CONNECTIONS_PER_ADDRESS": "4", "DOMINO_REQUEST_HEAD_TIMEOUT_S": "600"}
     async with live_server(**env) as server:
+        # Sockets give their place back when they end (one after another: never more than 4).
+        for _ in range(6):
+            assert await _refused_socket(server) == 4401
         idle = [await _from_second_address(server) for _ in range(4)]
         reader, writer = await _from_second_address(server)
         refused = await asyncio.wait_for(reader.read(), BOUND_S)
@@ -127,6 +133,16 @@ async def _from_second_address(
     server: ServerProcess,
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     return await asyncio.open_connection("127.0.0.1", server.port, local_addr=("127.0.0.2", 0))
+
+
+async def _refused_socket(server: ServerProcess) -> int | None:
+    """A WebSocket from the second address that sends a wrong token: its close code."""
+    url = f"{server.ws_url}{SOCKET_PATH}"
+    async with ws_connect(url, local_addr=("127.0.0.2", 0)) as socket:
+        await socket.send(json.dumps({"type": "auth", "token": "not-a-token"}))
+        with contextlib.suppress(ConnectionClosed):
+            await asyncio.wait_for(socket.recv(), BOUND_S)
+    return socket.close_code
 
 
 async def _ordinary_or_refused(server: ServerProcess) -> int:
