@@ -104,8 +104,8 @@ class Limits:
         return await self._failover.call(operation)
 
     def status(self) -> str:
-        """ "memory" (per process by configuration), "shared", or "fallback" (per process while
-        the shared storage is unreachable)."""
+        """Where budgets are counted: "memory" (per process, as configured), "shared", or
+        "fallback" (per process while the shared storage is unreachable)."""
         if self._uri.startswith("async+memory"):
             return "memory"
         return "shared" if self._failover is None else self._failover.status()

@@ -111,7 +111,8 @@ class Failover:
         self._probe: asyncio.Task[None] | None = None
 
     def status(self) -> str:
-        """ "shared", or "fallback" while the shared storage is unreachable."""
+        """Where budgets are counted: "shared", or "fallback" while the shared storage is
+        unreachable (a probe is started when one is due)."""
         if self.down_since is not None:
             self._probe_when_due()
         return "shared" if self.down_since is None else "fallback"
