@@ -51,7 +51,7 @@ class Settings(BaseSettings):
     rate_limit_prefix: str = "domino"
     # Each call to the shared storage gives up after this long; while it is unreachable, budgets
     # are per process and it is tried again every `rate_limit_retry_s` (ratelimit_storage.py).
-    rate_limit_timeout_s: float = 0.25
+    rate_limit_timeout_s: float = 0.5
     rate_limit_retry_s: float = 5.0
     # Waiting tables one player may host at once; open sockets per token (per process).
     open_tables_per_player: int = 3
