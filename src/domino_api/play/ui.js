@@ -9,6 +9,8 @@ export function el(tag, attrs = {}, ...children) {
       node.addEventListener(key.slice(2), value);
     } else if (key === "class") {
       node.className = value;
+    } else if (key === "style") {
+      node.style.cssText = value; // the CSSOM: a style attribute would need 'unsafe-inline'
     } else if (key === "html") {
       node.innerHTML = value; // only ever our own SVG strings
     } else if (value === true) {
