@@ -115,12 +115,14 @@ async def choose(name: str, view: engine.SeatView, seed: str) -> tuple[engine.Ac
     """`decide` in the pool; a pool whose worker died (killed, out of memory) is replaced once."""
     global _pool
     loop = asyncio.get_running_loop()
-    pacing.count_decision()
+    started = time.perf_counter()
     try:
-        return await loop.run_in_executor(_executor(), decide, name, view, seed)
+        choice = await loop.run_in_executor(_executor(), decide, name, view, seed)
     except BrokenProcessPool:
         _pool = None
-        return await loop.run_in_executor(_executor(), decide, name, view, seed)
+        choice = await loop.run_in_executor(_executor(), decide, name, view, seed)
+    pacing.decided(time.perf_counter() - started)
+    return choice
 
 
 async def reply(
