@@ -33,6 +33,8 @@ router = APIRouter(prefix="/v1", tags=["matches"])
 MatchId = Annotated[str, Path(max_length=36, description="The match id")]
 SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="Which of your seats to see from")]
 IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
+# What a new table taking a game number may answer: past a cap, or no number left (hosting.py).
+NUMBERED = ("rate_limited", "match_full")
 
 
 @router.get(
@@ -52,13 +54,7 @@ async def rulesets(_: CurrentPlayer) -> RulesetsOut:
     status_code=201,
     summary="Create a match",
     responses=problems(
-        *BODY,
-        *AUTH,
-        "bad_options",
-        "unknown_ruleset",
-        "option_not_allowed",
-        "rate_limited",
-        "match_full",
+        *BODY, *AUTH, "bad_options", "unknown_ruleset", "option_not_allowed", *NUMBERED
     ),
 )
 async def create_match(
@@ -319,13 +315,7 @@ async def ready(
     "/matches/{match_id}/rematch",
     summary="Opt in to a rematch",
     responses=problems(
-        *BODY,
-        *MATCH,
-        "not_seated",
-        "not_your_seat",
-        "match_in_progress",
-        "rate_limited",
-        "match_full",
+        *BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress", *NUMBERED
     ),
 )
 async def rematch(
