@@ -16,7 +16,9 @@ from domino_api import engine
 SETTING_KEYS = ("target", "draw", "next_opener")
 
 
-def match_options(settings: dict[str, Any] | None, ruleset: str, options: dict[str, Any]) -> dict:
+def match_options(
+    settings: dict[str, Any] | None, ruleset: str, options: dict[str, Any]
+) -> dict[str, Any]:
     """`options` with every stored setting the preset accepts alongside them filled in."""
     merged = dict(options)
     for key in SETTING_KEYS:
