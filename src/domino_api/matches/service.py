@@ -180,7 +180,8 @@ async def message(
 ) -> dict[str, Any]:
     def step(table: Table) -> dict[str, Any]:
         chosen = pick_seat(table, player, seat)
-        data = {"seat": chosen, "name": player.name, "text": text}
+        # The name the seat goes by at this table (a join's or hot-seat name), not the profile's.
+        data = {"seat": chosen, "name": access.seat_name(table, table.seats[chosen]), "text": text}
         return event_for(record(table, core.clock.now(), "message", data)[0], chosen)
 
     return await core.run(match_id, step, player_id=player.id)
