@@ -173,10 +173,10 @@ async def set_autopilot(
             raise engine.MatchOver("The match is over.")
         if not on and row.forfeited:
             raise SeatForfeited(f"Seat {seat} has forfeited; it stays with the computer.")
-        if on and not claims.autopilot_allowed(table, row, player.id, core.clock.now()):
+        now = core.clock.now()
+        if on and not claims.autopilot_allowed(table, row, player.id, now, core.lease_s):
             raise SeatInUse("The seat's holder is connected; autopilot waits until they leave.")
         if row.autopilot != on:
-            now = core.clock.now()
             row.autopilot = on
             record(table, now, "autopilot_on" if on else "autopilot_off", {"seat": seat})
         return view_later(player, core)
