@@ -267,7 +267,8 @@ def enforce(table: Table, now: datetime, lifetimes: liveness.Lifetimes) -> Outco
     if due is not None:
         outcome.due, outcome.seat, outcome.due_at = due.kind, due.seat, due.moment
         outcome.action, outcome.detail = ACTIONS[due.kind], due.describe()
-        if not rows and due.kind in ("clock", "away", "away_tie") and not table.over:
+        moved_only = all(row["type"] == "deadline_moved" for row in rows)
+        if moved_only and due.kind in ("clock", "away", "away_tie") and not table.over:
             outcome.action = "extend"
             moved = match.turn_deadline if due.kind == "clock" else match.outage_grace_until
             outcome.detail = f"outage: {due.kind} deadline moved to {iso(moved)}"
