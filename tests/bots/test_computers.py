@@ -6,8 +6,13 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import subprocess
+import sys
+import time
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
+import psutil
 import pytest
 
 from domino_api.bots import get_strategy, to_action
@@ -75,3 +80,36 @@ async def test_a_dead_worker_is_replaced() -> None:
         await loop.run_in_executor(computers._executor(), os._exit, 1)  # a worker dies
     action, reason = await computers.choose("planner", view, "after")
     assert (action, reason) == get_strategy("planner").choose(view, random.Random("after"))
+
+
+HOLDER = """
+import asyncio, os, sys
+from domino_api.matches import computers
+async def main():
+    await computers.start()
+    print(" ".join(str(p) for p in computers._executor()._processes), flush=True)
+    await asyncio.sleep(600)
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_workers_think_below_their_api_process_and_leave_with_it(tmp_path: Path) -> None:
+    """Workers run at a lower CPU priority; a SIGKILL runs no shutdown, yet they notice their
+    parent is gone and exit."""
+    script = tmp_path / "holder.py"
+    script.write_text(HOLDER)
+    holder = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None
+    workers = [psutil.Process(int(pid)) for pid in holder.stdout.readline().split()]
+    assert workers and all(w.ppid() == holder.pid for w in workers)
+    niceness = psutil.Process(holder.pid).nice() + computers.WORKER_NICENESS
+    for _ in range(600):  # a worker may still be starting: its first step sets its priority
+        if all(w.nice() == niceness for w in workers):
+            break
+        time.sleep(0.1)
+    assert [w.nice() for w in workers] == [niceness] * len(workers)
+    holder.kill()
+    holder.wait()
+    gone, alive = psutil.wait_procs(workers, timeout=60)
+    assert not alive, alive
