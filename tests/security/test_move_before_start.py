@@ -35,7 +35,12 @@ async def test_a_move_before_the_deal_is_match_not_started_over_rest(
         r = await client.post(f"/v1/matches/{made['id']}/moves", json=move, headers=ana["headers"])
         assert r.status_code == 409 and r.json()["code"] == "match_not_started", r.text
     after = (await client.get(f"/v1/matches/{made['id']}", headers=ana["headers"])).json()
-    assert after["status"] == "waiting" and after["seq"] == made["seq"]
+    assert after["status"] == "waiting"
+    events = await client.get(
+        f"/v1/matches/{made['id']}/events", params={"after": made["seq"]}, headers=ana["headers"]
+    )
+    # Nothing but the caller's presence (a request counts as presence) was recorded.
+    assert {e["type"] for e in events.json()["events"]} <= {"seat_connected"}
 
 
 async def test_a_move_before_the_deal_is_match_not_started_over_the_socket(
