@@ -44,15 +44,13 @@ from domino_api.matches import ends, timeouts
 from domino_api.matches.table import Table, assemble
 from domino_api.realtime.announce import Announcer
 from domino_api.store import matches_repo as repo
-from domino_api.store.db import announce_after_commit, raw_connection, transaction
+from domino_api.store.db import Pool, announce_after_commit, raw_connection
 from domino_api.store.matches_repo import Read, WriteConflict
 from domino_api.store.rows import Row
 
 T = TypeVar("T")
 Step = Callable[[Table], T]
 
-# As long as the ORM pool waits for a connection (SQLAlchemy's pool_timeout) before giving up.
-ACQUIRE_TIMEOUT_S = 30.0
 # A copy is read again after this long, so presence marks and names written by others (which
 # do not move the row) show within it. Under load a match moves many times a second.
 COPY_TTL_S = 2.0
@@ -77,7 +75,7 @@ class Copy:
 class Core:
     """The write core of one process: its pool, sessions (for transactions), clock, announcer."""
 
-    pool: asyncpg.Pool
+    pool: Pool  # the process's one pool (store/db.py): a unit holds one connection of it
     maker: async_sessionmaker[AsyncSession]
     clock: Clock
     announcer: Announcer
@@ -131,7 +129,7 @@ class Core:
         lifetimes: liveness.Lifetimes | None,
     ) -> T:
         announce: list[tuple[str, int]] = []  # saved by one statement: announced once released
-        async with self.pool.acquire(timeout=ACQUIRE_TIMEOUT_S) as connection:
+        async with self.pool.acquire() as connection:
             if key is not None and player_id is not None:
                 earlier = await repo.idempotent_answer(connection, player_id, match_id, key)
                 if earlier is not None:
@@ -141,7 +139,7 @@ class Core:
             if due_first and not table.over and timeouts.is_due(table, now):
                 # Timeouts first, saved as their own step: a refusal of what follows must
                 # not undo a forfeit that was due.
-                timeouts.enforce(table, now, lifetimes or await self._lifetimes())
+                timeouts.enforce(table, now, lifetimes or await self._lifetimes(connection))
                 if _changed(table):
                     version = await self._save(connection, table, version, None, None, announce)
                     copy = None  # what follows stands on a table just written
@@ -193,8 +191,8 @@ class Core:
             state = engine.from_json(snapshot)
         return _table(found, state), found.version, read_at
 
-    async def _lifetimes(self) -> liveness.Lifetimes:
-        async with self.maker() as session:
+    async def _lifetimes(self, connection: asyncpg.Connection) -> liveness.Lifetimes:
+        async with self.pool.transaction_on(self.maker, connection) as session:
             return await liveness.lifetimes(session)
 
     def _keep(self, table: Table, version: int, read_at: float) -> None:
@@ -241,7 +239,7 @@ class Core:
                 announce.append((table.match.id, table.state.seq))
             _clear(table)
             return version
-        async with transaction(self.maker) as session:
+        async with self.pool.transaction_on(self.maker, connection) as session:
             raw = await raw_connection(session)
             version = await repo.save(raw, table.match, version, table.staged)
             await repo.save_seats(raw, table.seats)

@@ -1,0 +1,126 @@
+"""Connections to PostgreSQL while API processes are under load: the budget, measured.
+
+    python bench/connections.py [--replicas 8] [--clients 64] [--seconds 20] [--backend postgres]
+
+Starts `--replicas` servers on ports of their own over a fresh database (domino_ops_conns),
+plays `bench/load.py`'s load against them (clients dealt out in turn, one human against the
+`plain` computer, match after match) and samples every 0.2 s how many connections the database
+has (`pg_stat_activity`, this script's own left out) and how many each server process holds
+(its TCP connections to the database's port). Prints the largest of each; the budget they are
+held to is docs/ARCHITECTURE.md, "Connections".
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import functools
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import asyncpg
+import psutil
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load import SERVER_ENV, print_level, run_level
+
+from domino_api.store.db import to_plain_url
+from tests.support.servers import (
+    ServerProcess,
+    bench_server,
+    fresh_database,
+    serve_argv,
+)
+
+DATABASE = "domino_ops_conns"
+
+
+class Sampler:
+    """The largest connection counts seen: the database's, and each server process's."""
+
+    def __init__(self, url: str, servers: list[ServerProcess]) -> None:
+        self.url = url
+        self.servers = servers
+        self.port = urlsplit(url).port or 5432
+        self.database = 0
+        self.per_process: dict[int, int] = {}
+
+    async def run(self, stop: asyncio.Event) -> None:
+        conn = await asyncpg.connect(self.url)
+        try:
+            while not stop.is_set():
+                count = await conn.fetchval(
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+                self.database = max(self.database, count)
+                for server in self.servers:
+                    held = self._held(server.pid)
+                    self.per_process[server.pid] = max(self.per_process.get(server.pid, 0), held)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), 0.2)
+        finally:
+            await conn.close()
+
+    def _held(self, pid: int) -> int:
+        root = psutil.Process(pid)
+        held = 0
+        for process in (root, *root.children(recursive=True)):
+            with contextlib.suppress(psutil.Error):
+                held += sum(
+                    1
+                    for c in process.net_connections(kind="tcp")
+                    if c.raddr and c.raddr.port == self.port and c.status == "ESTABLISHED"
+                )
+        return held
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--replicas", type=int, default=8)
+    parser.add_argument("--clients", type=int, default=64)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--backend", choices=("postgres", "nats"), default="postgres")
+    args = parser.parse_args()
+
+    url = to_plain_url(await fresh_database(DATABASE, bench_server()))
+    workdir = Path(tempfile.mkdtemp(prefix="domino-conns-"))
+    env = {**SERVER_ENV, "DOMINO_ANNOUNCE_BACKEND": args.backend}
+    servers = [
+        ServerProcess(
+            url,
+            workdir / f"server-{n}.log",
+            env=env,
+            argv=functools.partial(serve_argv, workers=1),
+            ready_path="/readyz",
+        )
+        for n in range(args.replicas)
+    ]
+    for server in servers:
+        server.start()
+    sampler = Sampler(url, servers)
+    stop = asyncio.Event()
+    try:
+        for server in servers:
+            await server.wait_ready_async(timeout=120)
+        sampling = asyncio.create_task(sampler.run(stop))
+        level = await run_level(servers, args.clients, args.seconds)
+        stop.set()
+        await sampling
+        print_level(level)
+    finally:
+        for server in servers:
+            server.stop(timeout=15)
+    held = sorted(sampler.per_process.values())
+    print(
+        f"{args.replicas} processes, {args.clients} clients, backend {args.backend}: "
+        f"at most {sampler.database} connections to the database; per process at most "
+        f"{max(held)} (each: {held}); logs in {workdir}"
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
