@@ -283,23 +283,35 @@ async def insert_match(
 ) -> int:
     """A new match with its seats and first events, in the caller's transaction; returns the
     row's version. A match with a game number gets another one if two creators drew the same
-    number at once (the live number is unique: uq_matches_live_code)."""
+    number at once (the live number is `match_codes`'s)."""
     for attempt in range(5):
-        try:
-            async with connection.transaction():  # a savepoint: a taken number undoes only this
-                version = await _insert_row(connection, "matches", match.columns())
-        except asyncpg.UniqueViolationError:
-            if match.code is None or attempt == 4:
-                raise
-            match.code = await free_code(connection)
-            continue
-        break
+        if match.code is None or await _take_code(connection, match.code, match.id):
+            break
+        if attempt == 4:
+            raise MatchFull("No free game number was found; try again.")
+        match.code = await free_code(connection)
+    version = await _insert_row(connection, "matches", match.columns())
     match.mark_written()
     for seat in seats:
         await _insert_row(connection, "seats", seat.columns())
         seat.mark_written()
     await insert_events(connection, events)
     return version
+
+
+# A number is taken from the match that holds it only when that match is over (or gone); the
+# row lock of ON CONFLICT makes two creators of the same number take turns.
+TAKE_CODE = (
+    "INSERT INTO match_codes AS c (code, match_id) VALUES ($1, $2) "
+    "ON CONFLICT (code) DO UPDATE SET match_id = EXCLUDED.match_id "
+    "WHERE NOT EXISTS (SELECT 1 FROM matches m WHERE m.id = c.match_id "
+    f"AND m.status NOT IN ({OVER_SQL})) RETURNING code"
+)
+
+
+async def _take_code(connection: asyncpg.Connection, code: str, match_id: str) -> bool:
+    """Whether `code` is now `match_id`'s game number (False: a live match holds it)."""
+    return await connection.fetchval(TAKE_CODE, code, match_id) is not None
 
 
 async def _insert_row(connection: asyncpg.Connection, table: str, columns: dict[str, Any]) -> int:
