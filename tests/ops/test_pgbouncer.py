@@ -28,7 +28,9 @@ import asyncpg
 import httpx
 import pytest
 import pytest_asyncio
+from pydantic import ValidationError
 
+from domino_api.config import Settings
 from domino_api.store.db import to_plain_url
 from tests.conftest import TEST_DB, _server_url
 from tests.realtime.test_lost_announcement import stored_seqs
@@ -168,3 +170,11 @@ async def backends(url: str) -> int:
     finally:
         await conn.close()
     return count
+
+
+def test_listening_through_a_transaction_pooler_is_refused() -> None:
+    """A LISTEN through transaction pooling would lose announcements without a word."""
+    with pytest.raises(ValidationError, match="DOMINO_LISTEN_DATABASE_URL"):
+        Settings(db_transaction_pooler=True, announce_backend="postgres")
+    Settings(db_transaction_pooler=True, announce_backend="nats")
+    Settings(db_transaction_pooler=True, listen_database_url="postgresql://db:5432/domino")
