@@ -23,7 +23,7 @@ from domino_api.clock import Clock
 from domino_api.config import Settings, get_settings
 from domino_api.engine import EngineError
 from domino_api.errors import ServiceError, engine_status, problem
-from domino_api.matches import pacing
+from domino_api.matches import computers, pacing
 from domino_api.metrics import router as metrics_router
 from domino_api.middleware import BodyLimitMiddleware, ObservabilityMiddleware
 from domino_api.ratelimit import Limits, SocketCount
@@ -141,6 +141,7 @@ def create_app(
     openapi_doc.install(app)
     app.state.limits = Limits(settings)
     pacing.configure(settings)
+    computers.configure(settings)
     app.state.socket_count = SocketCount()
     install_error_handlers(app)
     # Added first, so inside the observability middleware: a 413 is logged and counted too.

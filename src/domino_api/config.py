@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     # A computer's decision takes at least this long (matches/pacing.py), so the answer time
     # does not tell how many options it had; 0: no floor (simulations, functional tests).
     computer_think_s: float = 0.075
+    # Worker processes that decide computers' moves beside this API process (matches/
+    # computers.py); 0: one per core.
+    computer_workers: int = Field(default=0, ge=0, le=64)
     # The largest request body read (413 above it).
     max_body_bytes: int = 64 * 1024
     # Addresses or networks (comma-separated) of reverse proxies whose X-Forwarded-For and
