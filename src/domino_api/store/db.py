@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -125,15 +124,12 @@ class Pool:
             self._held[driver] = connection
             try:
                 yield driver
-            except asyncio.CancelledError:
-                # Cancelled in the middle of a statement, the connection is not fit to serve
-                # the next caller (asyncpg's own pool resets it; SQLAlchemy's would not).
-                await connection.invalidate()
-                raise
             finally:
                 del self._held[driver]
-                if driver.is_in_transaction() and not connection.invalidated:
-                    await connection.invalidate()  # a transaction left open is never reused
+                if driver.is_in_transaction():
+                    # SQLAlchemy rolls back only the transactions it began: one begun on the
+                    # driver and left open would carry the next caller's statements.
+                    await connection.invalidate()
 
     async def execute(self, query: str, *args: Any) -> str:
         """One statement on a connection of the pool (as asyncpg's `Pool.execute`)."""
