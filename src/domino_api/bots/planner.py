@@ -28,8 +28,7 @@ from domino_api.bots.rollout import Outcome, play_out
 from domino_api.engine import Action, Board, LegalAction, SeatView, Tile
 from domino_api.engine.hand import position_hand
 from domino_api.engine.layout import place
-from domino_api.engine.legal import Rules, rules_of
-from domino_api.engine.state import HandState
+from domino_api.engine.state import HandState, Rules, rules_of
 
 MAX_SAMPLES = 200
 # Simulated actions per decision: sized so that a searched decision takes 10-30 ms here.
