@@ -1,6 +1,6 @@
-"""One pool per process (store/db.py, `Pool`): a unit of work holds one connection of it,
-whatever its step writes, and a connection is lent again only fit for the next caller
-(docs/ARCHITECTURE.md, "Connections")."""
+"""One pool per process (store/db.py, `Pool`): nothing holds a connection of it while waiting
+for another, so a pool of one serves every step, and a connection is lent again only fit for
+the next caller (docs/ARCHITECTURE.md, "Connections")."""
 
 from __future__ import annotations
 
@@ -30,12 +30,12 @@ async def one_connection(clean_db: str, clock: object) -> AsyncIterator[httpx.As
             yield http
 
 
-async def test_steps_that_need_a_transaction_run_on_the_units_own_connection(
+async def test_a_pool_of_one_connection_serves_every_kind_of_step(
     one_connection: httpx.AsyncClient,
 ) -> None:
-    """A move with an idempotency key and a resignation (the match's end with its records)
-    are transactions with a session; with one connection in the pool they can only run on
-    the one their unit holds."""
+    """A move with an idempotency key (read, computers' replies, a transaction with a session)
+    and a resignation (the match's end with its records): a unit that held a connection while
+    asking for a second would wait for ever on a pool of one."""
     http = one_connection
     player = (await http.post("/v1/players", json={"name": "Ana"})).json()
     headers = {"Authorization": f"Bearer {player['token']}"}

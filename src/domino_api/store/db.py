@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -107,13 +107,11 @@ def _unnamed() -> str:
 class Pool:
     """The write core's connections, taken from the engine's pool: asyncpg connections of
     SQLAlchemy's pool, so a process holds one pool for every use (docs/ARCHITECTURE.md,
-    "Connections"). A unit of work that holds one and needs a transaction with a session
-    (`transaction_on`) runs it on the same connection: one connection per unit, so units
-    waiting for a second one can never hold the whole pool."""
+    "Connections"). Nothing holds one of them while it waits for another (the write core
+    holds one per statement, or per transaction), so a full pool only queues its callers."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        self._held: dict[asyncpg.Connection, AsyncConnection] = {}
 
     @asynccontextmanager
     async def acquire(self) -> AsyncIterator[asyncpg.Connection]:
@@ -121,11 +119,9 @@ class Pool:
         for the time of the block; waits up to the engine's `pool_timeout` for one."""
         async with self.engine.connect() as connection:
             driver = await driver_of(connection)
-            self._held[driver] = connection
             try:
                 yield driver
             finally:
-                del self._held[driver]
                 if driver.is_in_transaction():
                     # SQLAlchemy rolls back only the transactions it began: one begun on the
                     # driver and left open would carry the next caller's statements.
@@ -136,12 +132,6 @@ class Pool:
         async with self.acquire() as connection:
             result: str = await connection.execute(query, *args)
             return result
-
-    def transaction_on(
-        self, maker: async_sessionmaker[AsyncSession], driver: asyncpg.Connection
-    ) -> AbstractAsyncContextManager[AsyncSession]:
-        """`transaction(maker)` on `driver`, a connection held from `acquire`."""
-        return transaction(maker, bind=self._held[driver])
 
 
 def make_sessionmaker(
@@ -194,13 +184,10 @@ async def driver_of(connection: AsyncConnection) -> asyncpg.Connection:
 
 
 @asynccontextmanager
-async def transaction(
-    maker: async_sessionmaker[AsyncSession], bind: AsyncConnection | None = None
-) -> AsyncIterator[AsyncSession]:
+async def transaction(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
     """One unit of work: commit on success, roll back on any error (services never commit);
-    then, committed, what it asked to run after the commit (announcements). `bind`: on this
-    connection (held by the caller) instead of one of the pool's."""
-    async with maker() if bind is None else maker(bind=bind) as session:
+    then, committed, what it asked to run after the commit (announcements)."""
+    async with maker() as session:
         async with session.begin():
             yield session
         for job in session.info.pop(AFTER_COMMIT, []):
