@@ -2,12 +2,12 @@
 
     python bench/connections.py [--replicas 8] [--clients 64] [--seconds 20] [--backend postgres]
 
-Starts `--replicas` servers on ports of their own over a fresh database (domino_ops_conns),
-plays `bench/load.py`'s load against them (clients dealt out in turn, one human against the
-`plain` computer, match after match) and samples every 0.2 s how many connections the database
-has (`pg_stat_activity`, this script's own left out) and how many each server process holds
-(its TCP connections to the database's port). Prints the largest of each; the budget they are
-held to is docs/ARCHITECTURE.md, "Connections".
+Starts `--replicas` servers on ports of their own over a fresh database (domino_ops_conns_<pid>,
+dropped at the end), plays `bench/load.py`'s load against them (clients dealt out in turn, one
+human against the `plain` computer, match after match) and samples every 0.2 s how many
+connections the database has (`pg_stat_activity`, this script's own left out) and how many each
+server process holds (its TCP connections to the database's port). Prints the largest of each;
+the budget they are held to is docs/ARCHITECTURE.md, "Connections".
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import functools
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -31,11 +31,12 @@ from domino_api.store.db import to_plain_url
 from tests.support.servers import (
     ServerProcess,
     bench_server,
+    drop_database,
     fresh_database,
-    serve_argv,
+    uvicorn_argv,
 )
 
-DATABASE = "domino_ops_conns"
+DATABASE = f"domino_ops_conns_{os.getpid()}"
 
 
 class Sampler:
@@ -94,7 +95,9 @@ async def main() -> None:
             url,
             workdir / f"server-{n}.log",
             env=env,
-            argv=functools.partial(serve_argv, workers=1),
+            # The clients' players are made one by one before the load starts: keep their
+            # connections open meanwhile (uvicorn closes idle ones after 5 s by default).
+            argv=lambda port: uvicorn_argv(port, "--timeout-keep-alive", "120"),
             ready_path="/readyz",
         )
         for n in range(args.replicas)
@@ -114,6 +117,7 @@ async def main() -> None:
     finally:
         for server in servers:
             server.stop(timeout=15)
+        await drop_database(DATABASE, bench_server())
     held = sorted(sampler.per_process.values())
     print(
         f"{args.replicas} processes, {args.clients} clients, backend {args.backend}: "
