@@ -299,19 +299,31 @@ async def insert_match(
     return version
 
 
-# A number is taken from the match that holds it only when that match is over (or gone); the
-# row lock of ON CONFLICT makes two creators of the same number take turns.
-TAKE_CODE = (
-    "INSERT INTO match_codes AS c (code, match_id) VALUES ($1, $2) "
-    "ON CONFLICT (code) DO UPDATE SET match_id = EXCLUDED.match_id "
-    "WHERE NOT EXISTS (SELECT 1 FROM matches m WHERE m.id = c.match_id "
-    f"AND m.status NOT IN ({OVER_SQL})) RETURNING code"
+# A game number's row: new, or taken over from the match named in it once that match is over.
+CLAIM_CODE = (
+    "INSERT INTO match_codes (code, match_id) VALUES ($1, $2) "
+    "ON CONFLICT (code) DO NOTHING RETURNING code"
+)
+HOLDER = "SELECT match_id FROM match_codes WHERE code = $1 FOR UPDATE"
+LIVE = f"SELECT 1 FROM matches WHERE id = $1 AND status NOT IN ({OVER_SQL})"
+TAKE_OVER = (
+    "INSERT INTO match_codes (code, match_id) VALUES ($1, $2) "
+    "ON CONFLICT (code) DO UPDATE SET match_id = EXCLUDED.match_id"
 )
 
 
 async def _take_code(connection: asyncpg.Connection, code: str, match_id: str) -> bool:
-    """Whether `code` is now `match_id`'s game number (False: a live match holds it)."""
-    return await connection.fetchval(TAKE_CODE, code, match_id) is not None
+    """Whether `code` is now `match_id`'s game number (False: a live match holds it), until
+    the caller's transaction ends. The holder is read under the number's row lock and checked
+    by a statement of its own: one that began before another creator's commit would not see
+    that creator's match (a READ COMMITTED snapshot is taken per statement)."""
+    if await connection.fetchval(CLAIM_CODE, code, match_id) is not None:
+        return True
+    holder = await connection.fetchval(HOLDER, code)
+    if holder is not None and await connection.fetchval(LIVE, holder) is not None:
+        return False
+    await connection.execute(TAKE_OVER, code, match_id)
+    return True
 
 
 async def _insert_row(connection: asyncpg.Connection, table: str, columns: dict[str, Any]) -> int:
