@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import random
 import sys
 import tempfile
 import time
@@ -47,6 +46,7 @@ from load import (  # noqa: E402
 )
 
 from domino_api.store.db import to_plain_url  # noqa: E402
+from tests.bots.test_computers import searched_views  # noqa: E402
 from tests.support.servers import (  # noqa: E402
     SERVE,
     ServerProcess,
@@ -241,30 +241,6 @@ async def decisions_per_s(workers: int, views: list[object]) -> float:
     elapsed = time.perf_counter() - started
     computers.stop()
     return len(views) / elapsed
-
-
-def searched_views(count: int) -> list[object]:
-    """Positions of random All Fives matches where the Planner searches (3+ distinct plays)."""
-    from domino_api.bots import to_action
-    from domino_api.bots.planner import distinct_plays
-    from domino_api.engine import PRESETS, NextHand, Start, apply, new_match, seat_view
-
-    views: list[object] = []
-    for seed in range(1000):
-        rng = random.Random(seed)
-        state = apply(new_match(PRESETS["all-fives"], b"c%d" % seed), None, Start("cut")).state
-        while state.status in ("playing", "hand_over") and len(views) < count:
-            if state.status == "hand_over":
-                state = apply(state, None, NextHand()).state
-                continue
-            view = seat_view(state, state.turn)
-            plays = [o for o in view.legal if o.action == "play"]
-            if plays and len(distinct_plays(view, plays)) >= 3:
-                views.append(view)
-            state = apply(state, state.turn, to_action(rng.choice(list(view.legal)))).state
-        if len(views) >= count:
-            return views
-    return views
 
 
 async def main() -> None:

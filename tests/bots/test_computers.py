@@ -8,6 +8,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -93,14 +94,21 @@ if __name__ == "__main__":
 """
 
 
-def test_workers_leave_with_a_killed_api_process(tmp_path: Path) -> None:
-    """A SIGKILL runs no shutdown: the workers notice their parent is gone and exit."""
+def test_workers_think_below_their_api_process_and_leave_with_it(tmp_path: Path) -> None:
+    """Workers run at a lower CPU priority; a SIGKILL runs no shutdown, yet they notice their
+    parent is gone and exit."""
     script = tmp_path / "holder.py"
     script.write_text(HOLDER)
     holder = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
     assert holder.stdout is not None
     workers = [psutil.Process(int(pid)) for pid in holder.stdout.readline().split()]
     assert workers and all(w.ppid() == holder.pid for w in workers)
+    niceness = psutil.Process(holder.pid).nice() + computers.WORKER_NICENESS
+    for _ in range(600):  # a worker may still be starting: its first step sets its priority
+        if all(w.nice() == niceness for w in workers):
+            break
+        time.sleep(0.1)
+    assert [w.nice() for w in workers] == [niceness] * len(workers)
     holder.kill()
     holder.wait()
     gone, alive = psutil.wait_procs(workers, timeout=60)

@@ -11,7 +11,7 @@ A decision is seeded by match id and seq (`table.computer_seed`), and no strateg
 clock, so it is the same in whichever worker, on however busy a machine. The pool is one per
 process, started on first use (or by `start` when the service starts) with the `spawn` method:
 a worker never inherits the API process's sockets, threads or event loop; and it leaves when
-its API process is gone, even one killed outright (`_leave_with_parent`).
+its API process is gone, even one killed outright (`_start_worker`).
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ from domino_api.matches.table import (
 )
 
 _workers = 0  # 0: one per core
+# How much lower the workers' CPU priority is than the API process's (see _start_worker).
+WORKER_NICENESS = 5
 _pool: ProcessPoolExecutor | None = None
 _pool_size = 0
 
@@ -65,15 +67,18 @@ def _executor() -> ProcessPoolExecutor:
     if _pool is None:
         context = multiprocessing.get_context("spawn")
         _pool = ProcessPoolExecutor(
-            workers(), context, initializer=_leave_with_parent, initargs=(os.getpid(),)
+            workers(), context, initializer=_start_worker, initargs=(os.getpid(),)
         )
         _pool_size = workers()
     return _pool
 
 
-def _leave_with_parent(parent: int) -> None:
-    """In a worker: exit once the API process is gone (a SIGKILL runs none of its shutdown,
-    and an idle worker would wait for work forever)."""
+def _start_worker(parent: int) -> None:
+    """In a worker: think at a lower priority than the API process, so that on a busy machine
+    the tables' requests are served first (a computer's answer waits for its floor anyway);
+    and exit once the API process is gone (a SIGKILL runs none of its shutdown, and an idle
+    worker would wait for work forever)."""
+    os.nice(WORKER_NICENESS)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -110,12 +115,14 @@ async def choose(name: str, view: engine.SeatView, seed: str) -> tuple[engine.Ac
     """`decide` in the pool; a pool whose worker died (killed, out of memory) is replaced once."""
     global _pool
     loop = asyncio.get_running_loop()
-    pacing.count_decision()
+    started = time.perf_counter()
     try:
-        return await loop.run_in_executor(_executor(), decide, name, view, seed)
+        choice = await loop.run_in_executor(_executor(), decide, name, view, seed)
     except BrokenProcessPool:
         _pool = None
-        return await loop.run_in_executor(_executor(), decide, name, view, seed)
+        choice = await loop.run_in_executor(_executor(), decide, name, view, seed)
+    pacing.decided(time.perf_counter() - started)
+    return choice
 
 
 async def reply(

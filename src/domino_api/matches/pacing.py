@@ -6,12 +6,14 @@ at 8 ms right 79% of the time). A floor above what a decision takes makes every 
 the floor: a decision with one option and one with twenty look alike.
 
 Decisions run in worker processes (matches/computers.py), which count each one for the request
-in progress (`count_decision`); `paced` (around a request: `PacingMiddleware` for REST, the
-socket for its frames) holds the answer until `decisions x floor` has passed since the request
-began, plus a random jitter of a few milliseconds, so how late the event loop wakes from its
-sleep (later after a long search than after a quick choice) tells nothing either. The wait is
-`asyncio.sleep`: nothing spins, and other requests run meanwhile. `configure` sets the floor
-from `DOMINO_COMPUTER_THINK_S` (0: no floor, for simulations and functional tests).
+in progress (`decided`). The Planner's search is a fixed amount of work, so on a busy enough
+machine it takes longer than the configured floor: the floor then grows to the slowest of the
+last `RECENT_DECISIONS` decisions, so that a busy machine answers slowly, never tellingly.
+`paced` (around a request: `PacingMiddleware` for REST, the socket for its frames) holds the
+answer until `decisions x floor` has passed since the request began, plus a random jitter of a
+few milliseconds, so how late the event loop wakes from its sleep tells nothing either. The
+wait is `asyncio.sleep`: nothing spins, and other requests run meanwhile. `configure` sets the
+floor from `DOMINO_COMPUTER_THINK_S` (0: no floor, for simulations and functional tests).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -36,6 +39,9 @@ _floor_s = DEFAULT_FLOOR_S
 # still count into it).
 _decisions: ContextVar[list[int] | None] = ContextVar("computer_decisions", default=None)
 _jitter = random.SystemRandom()
+# How many of the latest decisions' durations the floor keeps in sight.
+RECENT_DECISIONS = 64
+_recent: deque[float] = deque(maxlen=RECENT_DECISIONS)
 
 
 def configure(settings: Settings) -> None:
@@ -44,11 +50,16 @@ def configure(settings: Settings) -> None:
 
 
 def floor_s() -> float:
-    return _floor_s
+    """The wait per decision: the configured floor, or the slowest recent decision if that
+    took longer (0 when pacing is off)."""
+    if _floor_s <= 0:
+        return 0.0
+    return max(_floor_s, max(_recent, default=0.0))
 
 
-def count_decision() -> None:
-    """One computer decision is made for the request in progress (if any)."""
+def decided(seconds: float) -> None:
+    """A computer decision that took `seconds` was made for the request in progress (if any)."""
+    _recent.append(seconds)
     counter = _decisions.get()
     if counter is not None:
         counter[0] += 1
@@ -65,7 +76,7 @@ async def paced() -> AsyncIterator[None]:
     finally:
         _decisions.reset(token)
         if counter[0] and _floor_s > 0:
-            await until(started + counter[0] * _floor_s)
+            await until(started + counter[0] * floor_s())
 
 
 async def until(deadline: float) -> None:
@@ -92,7 +103,7 @@ class PacingMiddleware:
 
         async def send_paced(message: Message) -> None:
             if message["type"] == "http.response.start" and counter[0] and _floor_s > 0:
-                await until(started + counter[0] * _floor_s)
+                await until(started + counter[0] * floor_s())
             await send(message)
 
         try:
