@@ -351,7 +351,7 @@ def summarize_profile(path: Path, top: int = 25) -> list[str]:
 
 
 def frame_name(frame: str) -> str:
-    # py-spy raw frames look like "function (path/to/file.py:123)".
+    # py-spy raw frames look like "function (FILE:LINE)", FILE a path.
     func, _, where = frame.partition(" (")
     path = where.rstrip(")").rsplit(":", 1)[0]
     for marker in ("site-packages/", "src/", "lib/python3.11/"):

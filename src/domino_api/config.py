@@ -22,6 +22,8 @@ class Settings(BaseSettings):
     # a connection opened per request (overflow) costs a backend fork each.
     db_pool_size: int = 6
     db_max_overflow: int = 0
+    # A caller waits this long at most for a connection (then 503 service_busy).
+    db_pool_timeout_s: float = 30.0
     # DOMINO_DATABASE_URL goes through a transaction pooler (PgBouncer, pool_mode =
     # transaction): no prepared statement outlives its statement (store/db.py).
     db_transaction_pooler: bool = False
@@ -52,6 +54,10 @@ class Settings(BaseSettings):
     # Where budgets live: "memory://" (per process) or "redis://host:6379/0" (shared).
     rate_limit_storage: str = "memory://"
     rate_limit_prefix: str = "domino"
+    # Each call to the shared storage gives up after this long; while it is unreachable, budgets
+    # are per process and it is tried again every `rate_limit_retry_s` (ratelimit_storage.py).
+    rate_limit_timeout_s: float = 0.5
+    rate_limit_retry_s: float = 5.0
     # Waiting tables one player may host at once; open sockets per token (per process).
     open_tables_per_player: int = 3
     sockets_per_token: int = 8
@@ -63,6 +69,13 @@ class Settings(BaseSettings):
     computer_workers: int = Field(default=0, ge=0, le=64)
     # The largest request body read (413 above it).
     max_body_bytes: int = 64 * 1024
+    # Slow clients (transport.py): a request's head must arrive within `request_head_timeout_s`
+    # of the connection (or of its first byte on a kept-alive one), its body within
+    # `request_body_timeout_s` of the head; one client address holds at most
+    # `connections_per_address` connections (HTTP and WebSocket) per process.
+    request_head_timeout_s: float = 10.0
+    request_body_timeout_s: float = 20.0
+    connections_per_address: int = 64
     # Addresses or networks (comma-separated) of reverse proxies whose X-Forwarded-For and
     # X-Forwarded-Proto are believed; empty: none, the peer's address is the client.
     trusted_proxies: str = ""

@@ -9,6 +9,8 @@ export function el(tag, attrs = {}, ...children) {
       node.addEventListener(key.slice(2), value);
     } else if (key === "class") {
       node.className = value;
+    } else if (key === "style") {
+      node.style.cssText = value; // the CSSOM: a style attribute would need 'unsafe-inline'
     } else if (key === "html") {
       node.innerHTML = value; // only ever our own SVG strings
     } else if (value === true) {
@@ -82,9 +84,13 @@ export function seatName(seat) {
   return seat.name || `Seat ${seat.seat + 1}`;
 }
 
-/** A header switch kept in localStorage (`key` "on"/"off"); `changed(on)` runs on each flip. */
-export function toggle(button, key, label, changed = () => {}) {
-  const on = () => localStorage.getItem(key) !== "off";
+/** A header switch kept in localStorage (`key` "on"/"off", unset: `byDefault`); `changed(on)`
+ * runs on each flip. */
+export function toggle(button, key, label, changed = () => {}, byDefault = true) {
+  const on = () => {
+    const saved = localStorage.getItem(key);
+    return saved === null ? byDefault : saved !== "off";
+  };
   const show = () => {
     button.setAttribute("aria-pressed", String(on()));
     button.textContent = `${label}: ${on() ? "on" : "off"}`;
