@@ -34,7 +34,7 @@ from domino_api.config import Settings
 from domino_api.store.db import to_plain_url
 from tests.conftest import TEST_DB, _server_url
 from tests.realtime.test_lost_announcement import stored_seqs
-from tests.realtime.wsclient import OVER, rest_step, seat_sockets, start, two_seat_match
+from tests.realtime.wsclient import OVER, Socket, rest_step, seat_sockets, start, two_seat_match
 from tests.support.servers import (
     ServerProcess,
     drop_database,
@@ -143,20 +143,47 @@ async def test_a_match_through_pgbouncer_in_transaction_mode(
         await start(http, ana, match_id)
         holders = {0: ana, 1: bob}
         sockets = await seat_sockets(b.ws_url, match_id, holders, after=0)
+        # Read while the match is played: an unread socket stops reading its connection, and
+        # its keepalive then times out on a slow machine.
+        received: dict[int, list[int]] = {seat: [] for seat in sockets}
+        readers = [
+            asyncio.create_task(collect(socket, received[seat])) for seat, socket in sockets.items()
+        ]
         try:
             while await rest_step(http, match_id, holders) not in OVER:
                 pass
             stored = await stored_seqs(direct_url, match_id)
-            for socket in sockets.values():
-                received = [e["seq"] for e in await socket.events_until(stored[-1], timeout=30)]
-                assert received == stored  # every event, in order, none twice
+            for seats in received.values():
+                await caught_up(seats, stored[-1], readers)
+                assert seats == stored  # every event, in order, none twice
         finally:
+            for reader in readers:
+                reader.cancel()
             for socket in sockets.values():
                 await socket.close()
         assert stored == list(range(1, len(stored) + 1)) and len(stored) > 10
         # Through the pooler the two processes' twelve client connections shared a few
         # server connections; the two LISTEN connections are PostgreSQL's own.
         assert await backends(direct_url) <= SERVER_POOL + 2
+
+
+async def collect(socket: Socket, seqs: list[int]) -> None:
+    """Every event's seq the socket receives, in order."""
+    while True:
+        message = await socket.recv(timeout=120)
+        if message["type"] == "event":
+            seqs.append(message["event"]["seq"])
+
+
+async def caught_up(seqs: list[int], last: int, readers: list[asyncio.Task[None]]) -> None:
+    for _ in range(1200):  # a minute at most
+        if seqs and seqs[-1] >= last:
+            return
+        for reader in readers:
+            if reader.done():
+                reader.result()  # the reader's failure, as it was
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the socket reached seq {seqs[-1:]} of {last}")
 
 
 async def backends(url: str) -> int:
