@@ -50,7 +50,7 @@ class Sampler:
         self.per_process: dict[int, int] = {}
 
     async def run(self, stop: asyncio.Event) -> None:
-        conn = await asyncpg.connect(self.url)
+        conn = await asyncpg.connect(self.url, statement_cache_size=0)  # PgBouncer may be the URL
         try:
             while not stop.is_set():
                 count = await conn.fetchval(
