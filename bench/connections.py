@@ -1,13 +1,16 @@
 """Connections to PostgreSQL while API processes are under load: the budget, measured.
 
     python bench/connections.py [--replicas 8] [--clients 64] [--seconds 20] [--backend postgres]
+                                [--through HOST:PORT]
 
 Starts `--replicas` servers on ports of their own over a fresh database (domino_ops_conns_<pid>,
 dropped at the end), plays `bench/load.py`'s load against them (clients dealt out in turn, one
 human against the `plain` computer, match after match) and samples every 0.2 s how many
 connections the database has (`pg_stat_activity`, this script's own left out) and how many each
-server process holds (its TCP connections to the database's port). Prints the largest of each;
-the budget they are held to is docs/ARCHITECTURE.md, "Connections".
+server process holds (its TCP connections to the port it connects to). Prints the largest of
+each; the budget they are held to is docs/ARCHITECTURE.md, "Connections". `--through` names a
+PgBouncer in transaction mode in front of the same server: the servers connect through it
+(DOMINO_DB_TRANSACTION_POOLER), the database is made and sampled directly.
 """
 
 from __future__ import annotations
@@ -42,10 +45,10 @@ DATABASE = f"domino_ops_conns_{os.getpid()}"
 class Sampler:
     """The largest connection counts seen: the database's, and each server process's."""
 
-    def __init__(self, url: str, servers: list[ServerProcess]) -> None:
+    def __init__(self, url: str, servers: list[ServerProcess], served: str) -> None:
         self.url = url
         self.servers = servers
-        self.port = urlsplit(url).port or 5432
+        self.port = urlsplit(served).port or 5432  # PostgreSQL's, or PgBouncer's
         self.database = 0
         self.per_process: dict[int, int] = {}
 
@@ -85,14 +88,19 @@ async def main() -> None:
     parser.add_argument("--clients", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--backend", choices=("postgres", "nats"), default="postgres")
+    parser.add_argument("--through", help="HOST:PORT of a PgBouncer in front of the server")
     args = parser.parse_args()
 
     url = to_plain_url(await fresh_database(DATABASE, bench_server()))
     workdir = Path(tempfile.mkdtemp(prefix="domino-conns-"))
     env = {**SERVER_ENV, "DOMINO_ANNOUNCE_BACKEND": args.backend}
+    served = url
+    if args.through:
+        served = urlsplit(url)._replace(netloc=f"{urlsplit(url).username}@{args.through}").geturl()
+        env |= {"DOMINO_DB_TRANSACTION_POOLER": "true", "DOMINO_LISTEN_DATABASE_URL": url}
     servers = [
         ServerProcess(
-            url,
+            served,
             workdir / f"server-{n}.log",
             env=env,
             # The clients' players are made one by one before the load starts: keep their
@@ -104,7 +112,7 @@ async def main() -> None:
     ]
     for server in servers:
         server.start()
-    sampler = Sampler(url, servers)
+    sampler = Sampler(url, servers, served)
     stop = asyncio.Event()
     try:
         for server in servers:
