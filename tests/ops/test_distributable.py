@@ -126,6 +126,6 @@ def test_players_records_and_tile_backs_are_reference_tables() -> None:
 
 
 def test_the_architecture_document_carries_the_exact_calls() -> None:
-    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
+    text = (ROOT / "docs/ARCHITECTURE.md").read_text()
     missing = [sql for sql in citus.statements() if sql not in text]
     assert missing == []
