@@ -305,7 +305,9 @@ CLAIM_CODE = (
     "ON CONFLICT (code) DO NOTHING RETURNING code"
 )
 HOLDER = "SELECT match_id FROM match_codes WHERE code = $1 FOR UPDATE"
-LIVE = f"SELECT 1 FROM matches WHERE id = $1 AND status NOT IN ({OVER_SQL})"
+# The holder still holds the number: not over, and not given back (a table nobody can join or
+# rejoin sets its code to null: matches/access.needs_number).
+LIVE = f"SELECT 1 FROM matches WHERE id = $1 AND code = $2 AND status NOT IN ({OVER_SQL})"
 TAKE_OVER = (
     "INSERT INTO match_codes (code, match_id) VALUES ($1, $2) "
     "ON CONFLICT (code) DO UPDATE SET match_id = EXCLUDED.match_id"
@@ -320,7 +322,7 @@ async def _take_code(connection: asyncpg.Connection, code: str, match_id: str) -
     if await connection.fetchval(CLAIM_CODE, code, match_id) is not None:
         return True
     holder = await connection.fetchval(HOLDER, code)
-    if holder is not None and await connection.fetchval(LIVE, holder) is not None:
+    if holder is not None and await connection.fetchval(LIVE, holder, code) is not None:
         return False
     await connection.execute(TAKE_OVER, code, match_id)
     return True

@@ -59,7 +59,7 @@ class Match(Base):
     ruleset: Mapped[str] = mapped_column(String(32))
     host_player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
     # The budget key of the address that created the table (ratelimit.address_key: an IPv4
-    # address or an IPv6 /64): live numbered tables are capped per address (migration 0010).
+    # address or an IPv6 /64): live numbered tables are capped per address (migration 0011).
     host_address: Mapped[str | None] = mapped_column(String(64))
     tournament_id: Mapped[str | None] = mapped_column(String(36), index=True)
     # The engine state as JSON: a cache of the event log (replaying the events gives it).
