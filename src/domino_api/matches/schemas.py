@@ -4,14 +4,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
 from domino_api.inputs import Strict
 from domino_api.names import PlayerName
 
 EndName = Literal["left", "right", "up", "down"]
 Status = Literal["waiting", "playing", "hand_over", "finished", "abandoned", "cancelled"]
-TileIn = tuple[int, int]
+# A tile is a pair of pips, published as a two-item array of pips rather than 3.1 `prefixItems`:
+# schemathesis read nested `prefixItems` as an invalid `items: [...]`, and generators type both.
+TILE_SCHEMA: dict[str, Any] = {
+    "type": "array",
+    "items": {"type": "integer", "minimum": 0, "maximum": 9},
+    "minItems": 2,
+    "maxItems": 2,
+}
+TileIn = Annotated[tuple[int, int], WithJsonSchema(TILE_SCHEMA)]
 # Request bodies arrive as parsed JSON, where a tile is a list: strict mode would refuse a tuple.
 TileBody = Annotated[list[int], Field(min_length=2, max_length=2)]
 

@@ -20,7 +20,13 @@ function sequence(tiles) {
 
 class Walker {
   constructor(start, dir, bend, bounds) {
-    Object.assign(this, { p: start, d: dir, bend, bounds, last: { A: 1 }, justBent: false });
+    // Plain assignments, not Object.assign: the type check (tsconfig.json) reads fields from them.
+    this.p = start;
+    this.d = dir;
+    this.bend = bend;
+    this.bounds = bounds;
+    this.last = { A: 1 };
+    this.justBent = false;
   }
 
   fits(length) {
@@ -136,6 +142,7 @@ function fit(board, width, height) {
  * Draw `board` into `box`. `targets(end)` returns null (no target) or
  * {label, aria, onclick, glow}: a button at that end's next place.
  */
+/** @param {HTMLElement} box @param {import("./api.js").ViewOut["board"]} board */
 export function renderBoard(box, board, targets) {
   const width = box.clientWidth || 800;
   const { shape, area, unit } = fit(board, width - 8, Math.max(260, window.innerHeight * 0.5));

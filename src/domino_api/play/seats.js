@@ -35,6 +35,7 @@ function autopilotButton(view, seat, me, act) {
   return null;
 }
 
+/** @param {import("./api.js").ViewOut} view */
 export function renderSeats(view, ctx) {
   const me = view.you?.seats || [];
   return el(

@@ -82,7 +82,13 @@ export function seatName(seat) {
   return seat.name || `Seat ${seat.seat + 1}`;
 }
 
-/** A header switch kept in localStorage (`key` "on"/"off"); `changed(on)` runs on each flip. */
+/**
+ * A header switch kept in localStorage (`key` "on"/"off"); `changed(on)` runs on each flip.
+ * @param {HTMLElement} button
+ * @param {string} key
+ * @param {string} label
+ * @param {(on: boolean) => void} [changed]
+ */
 export function toggle(button, key, label, changed = () => {}) {
   const on = () => localStorage.getItem(key) !== "off";
   const show = () => {
