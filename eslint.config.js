@@ -19,7 +19,7 @@ export default [
     },
   },
   {
-    files: ["eslint.config.js"],
+    files: ["eslint.config.js", "tools/*.mjs"],
     languageOptions: { sourceType: "module", globals: globals.node },
     rules: js.configs.recommended.rules,
   },

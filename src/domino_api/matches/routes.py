@@ -12,18 +12,16 @@ from domino_api.deps import CoreDep, CurrentPlayer, SettingsDep, client_address,
 from domino_api.errors import ServiceError, ValidationFailed
 from domino_api.matches import creation, hosting, locking, pacing, service
 from domino_api.matches.event_models import EventsOut, MessageEvent, MoveOut
+from domino_api.matches.ledger_models import LedgerOut, VerifyBody, VerifyOut
+from domino_api.matches.ruleset_models import RulesetsOut
 from domino_api.matches.schemas import (
     JoinBody,
-    LedgerOut,
     MatchCreate,
     MessageBody,
     MoveBody,
     NextHandBody,
-    RulesetsOut,
     SeatBody,
     StartBody,
-    VerifyBody,
-    VerifyOut,
     ViewOut,
 )
 from domino_api.problems import AUTH, BODY, MATCH, problems

@@ -6,7 +6,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
+from domino_api.engine.rulesets import PRESETS
 from domino_api.inputs import Strict
+from domino_api.matches.ruleset_models import RulesetParams
 from domino_api.names import PlayerName
 
 EndName = Literal["left", "right", "up", "down"]
@@ -50,10 +52,9 @@ class TurnClockOptions(Strict):
 
 
 class MatchOptions(Strict):
-    """Overrides of the preset's parameters; `GET /v1/rulesets` lists what each preset allows.
-    Unknown keys are passed to the preset, which refuses them (`bad_options`)."""
-
-    model_config = ConfigDict(extra="allow", strict=True)
+    """Overrides of the preset's parameters; `GET /v1/rulesets` lists what each preset allows
+    (a parameter the preset fixes is refused, `bad_options`). Unknown keys are refused
+    (`validation_error`)."""
 
     target: int | None = Field(default=None, ge=1, le=MAX_TARGET)
     best_of: int | None = Field(default=None, ge=1, le=5)
@@ -238,7 +239,7 @@ VIEW_EXAMPLE: dict[str, Any] = {
     "id": "7d1c2b8e-4f5a-4c1e-9a51-1f0c9d7e2a10",
     "code": "4821",
     "status": "playing",
-    "ruleset": {"name": "all-fives", "max_pip": 6, "players": 2, "target": 150},
+    "ruleset": PRESETS["all-fives"].to_dict(),
     "seq": 42,
     "now": "2026-11-29T16:00:00Z",
     "hand_number": 2,
@@ -310,7 +311,7 @@ class ViewOut(BaseModel):
     id: str
     code: str | None = Field(description="The 4-digit number to join by; null for a spectator")
     status: Status
-    ruleset: dict[str, Any]
+    ruleset: RulesetParams
     seq: int
     now: str
     hand_number: int
@@ -335,51 +336,5 @@ class ViewOut(BaseModel):
     )
 
 
-# EventsOut and MoveOut live in matches/event_models.py, beside the event types.
-
-
-class RulesetOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    name: str
-    overrides: dict[str, Any]
-
-
-class RulesetsOut(BaseModel):
-    rulesets: list[RulesetOut]
-
-
-class VerifyBody(Strict):
-    secret: str = Field(pattern=r"^[0-9a-fA-F]{64}$")
-    commitment: str = Field(pattern=r"^[0-9a-fA-F]{64}$")
-    cut: str = Field(max_length=64)
-    hand_number: int = Field(ge=1, le=10_000)
-    attempt: int = Field(ge=0, le=10_000)
-    max_pip: Literal[6, 9]
-    players: int = Field(ge=2, le=4)
-    hand_size: int = Field(ge=1, le=13)
-
-
-class VerifyOut(BaseModel):
-    commitment_ok: bool
-    hands: list[list[TileIn]]
-    stock: list[TileIn]
-
-
-class LedgerDeal(BaseModel):
-    algorithm: Literal["sha256-fy-v1"]
-    commitment: str
-    secret: str
-    cut: str | None
-
-
-class LedgerOut(BaseModel):
-    """The full record of a finished, abandoned or cancelled match (the deal: docs/RULES.md 11)."""
-
-    match_id: str | None
-    ruleset: dict[str, Any]
-    seats: list[dict[str, Any]]
-    deal: LedgerDeal
-    hands: list[dict[str, Any]] = Field(
-        description="Each hand: number, attempt, opener, dealt (dealt order), stock, moves, result"
-    )
-    result: dict[str, Any] | None
+# EventsOut and MoveOut live in matches/event_models.py, beside the event types; the rulesets'
+# catalogue in matches/ruleset_models.py; the ledger and the deal check in matches/ledger_models.py.

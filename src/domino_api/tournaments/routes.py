@@ -10,7 +10,8 @@ from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, Db, SettingsDep
 from domino_api.problems import AUTH, BODY, TOURNAMENT, problems
 from domino_api.store.db import transaction
 from domino_api.tournaments import service, views
-from domino_api.tournaments.schemas import TournamentCreate, TournamentEventsOut, TournamentOut
+from domino_api.tournaments.event_models import TournamentEventsOut
+from domino_api.tournaments.schemas import TournamentCreate, TournamentOut
 
 router = APIRouter(prefix="/v1", tags=["tournaments"])
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -110,35 +109,4 @@ class TournamentOut(BaseModel):
     champion: str | None
 
 
-TournamentEventType = Literal[
-    "entrant_joined",
-    "entrant_left",
-    "tournament_started",
-    "round_opened",
-    "match_opened",
-    "match_decided",
-    "round_completed",
-    "tournament_finished",
-    "tournament_cancelled",
-]
-
-
-class TournamentEventOut(BaseModel):
-    """One change to the tournament; ``seq`` rises by one from 1 within the tournament.
-
-    ``data`` by type: ``entrant_joined`` {player_id, name}; ``entrant_left`` {player_id};
-    ``tournament_started`` {seed, order}; ``round_opened`` {round, byes, rests};
-    ``match_opened`` {round, index, match_id, players, check_in_deadline};
-    ``match_decided`` {round, index, match_id, winner, reason: played|forfeit|no_show};
-    ``round_completed`` {round}; ``tournament_finished`` {champion};
-    ``tournament_cancelled`` {}.
-    """
-
-    seq: int = Field(ge=1, examples=[1])
-    type: TournamentEventType
-    at: datetime
-    data: dict[str, Any]
-
-
-class TournamentEventsOut(BaseModel):
-    events: list[TournamentEventOut]
+# The events feed's models: tournaments/event_models.py.

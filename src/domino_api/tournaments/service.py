@@ -20,7 +20,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from datetime import timedelta
-from typing import Any, get_args
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -46,11 +46,9 @@ from domino_api.store.models import (
 )
 from domino_api.tournaments import pairing, repo
 from domino_api.tournaments import standings as standings_mod
-from domino_api.tournaments.schemas import TournamentCreate, TournamentEventType
+from domino_api.tournaments.event_models import EVENT_DATA
+from domino_api.tournaments.schemas import TournamentCreate
 from domino_api.tournaments.views import build_view, rebuild_bracket, records_of, seeded
-
-# The feed's event types, as the API documents them (one list: the schema's).
-EVENT_TYPES = frozenset(get_args(TournamentEventType))
 
 # Seed 004: free up to 10 players, Club up to 20, corporate without a cap.
 PLAN_CAPS: dict[str, int | None] = {"free": 10, "club": 20, "corporate": None}
@@ -66,7 +64,8 @@ async def emit(
     session: AsyncSession, clock: Clock, tournament: Tournament, type_: str, data: dict[str, Any]
 ) -> int:
     """Append to the feed; every caller holds the tournament row lock (``repo.lock``)."""
-    assert type_ in EVENT_TYPES, type_
+    # The feed's documented shape (tournaments/event_models.py), held at the source.
+    EVENT_DATA[type_].model_validate(data)
     return await repo.add_event(session, tournament.id, type_, clock.now(), data)
 
 
