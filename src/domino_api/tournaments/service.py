@@ -83,11 +83,7 @@ async def create(
             f"max_entrants {body.max_entrants} is above the {plan} plan's cap of {cap}.",
             cap=cap,
         )
-    options: dict[str, Any] = (
-        {"target": body.match.target}
-        if body.match.target is not None
-        else {"best_of": body.match.best_of}
-    )
+    options: dict[str, Any] = body.match.model_dump()
     if body.next_opener is not None:
         options["next_opener"] = body.next_opener
     options["turn_clock"] = body.clock.model_dump()  # the host's clock for every match
