@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from domino_api import openapi_doc
 from domino_api.clock import Clock
@@ -57,6 +58,17 @@ def _validation_detail(exc: RequestValidationError) -> tuple[int, str, str]:
     return 422, "bad_options" if on_options else "validation_error", "; ".join(parts)
 
 
+def allowed_methods(request: Request) -> str:
+    """Every method of every route at this path. Starlette's 405 names only the first route that
+    matched the path, so a path with PUT and DELETE routes answered `Allow: PUT`."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match != Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return ", ".join(sorted(methods))
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
@@ -79,12 +91,14 @@ def install_error_handlers(app: FastAPI) -> None:
         return problem_response(status, problem(status, code, title, detail))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = "not_found" if exc.status_code == 404 else "bad_request"
         title = "Not found" if exc.status_code == 404 else "Request refused"
         body = problem(exc.status_code, code, title, str(exc.detail))
-        # Keep the exception's headers: a 405 must say which methods are allowed.
-        return problem_response(exc.status_code, body, dict(exc.headers or {}) or None)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = allowed_methods(request)
+        return problem_response(exc.status_code, body, headers or None)
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, exc: Exception) -> JSONResponse:

@@ -27,6 +27,9 @@ from domino_api.matches.schemas import (
 from domino_api.problems import AUTH, BODY, MATCH, problems
 from domino_api.responses import FastJSONResponse
 
+# What a route about one seat of the match answers when that seat is not one it acts on.
+SEAT = ("seat_not_found", "seat_unavailable")
+
 router = APIRouter(prefix="/v1", tags=["matches"])
 
 MatchId = Annotated[str, Path(max_length=36, description="The match id")]
@@ -204,7 +207,7 @@ async def next_hand(
 @router.put(
     "/matches/{match_id}/seats/{seat}/autopilot",
     summary="Host: let the computer play a seat",
-    responses=problems(*MATCH, "not_seated", "not_host", "match_over"),
+    responses=problems(*MATCH, "not_seated", "not_host", "match_over", *SEAT, "seat_in_use"),
 )
 async def autopilot_on(
     match_id: MatchId,
@@ -219,7 +222,9 @@ async def autopilot_on(
 @router.delete(
     "/matches/{match_id}/seats/{seat}/autopilot",
     summary="Take a seat back from the computer",
-    responses=problems(*MATCH, "not_seated", "not_your_seat", "match_over", "seat_forfeited"),
+    responses=problems(
+        *MATCH, "not_seated", "not_your_seat", "match_over", "seat_forfeited", *SEAT
+    ),
 )
 async def autopilot_off(
     match_id: MatchId,
@@ -258,7 +263,7 @@ async def unlock(match_id: MatchId, player: CurrentPlayer, core: CoreDep) -> Vie
 @router.delete(
     "/matches/{match_id}/seats/{seat}/holder",
     summary="Host: release another's seat for the next join by number",
-    responses=problems(*MATCH, "not_host", "match_over"),
+    responses=problems(*MATCH, "not_host", "match_over", *SEAT),
 )
 async def release_seat(
     match_id: MatchId,

@@ -78,3 +78,58 @@ class RulesetOut(RulesetParams):
 
 class RulesetsOut(BaseModel):
     rulesets: list[RulesetOut]
+
+
+# Seat 0 is the host's, so a human's.
+HOST_SEAT = {"properties": {"type": {"const": "human"}}}
+
+
+def _option_rule(allowed: object) -> dict[str, Any]:
+    if isinstance(allowed, list):
+        return {"enum": allowed}
+    assert isinstance(allowed, dict)
+    return {"minimum": allowed["min"]} if "min" in allowed else {}
+
+
+def _opener_pair(entry: dict[str, Any], pair: tuple[str, str]) -> dict[str, Any]:
+    first, later = pair
+    rule: dict[str, Any] = {
+        "properties": {"first_opener": {"const": first}, "next_opener": {"const": later}}
+    }
+    if (entry["first_opener"], entry["next_opener"]) != pair:  # not the preset's own pair
+        rule["required"] = ["first_opener", "next_opener"]
+    return rule
+
+
+def match_create_rules() -> Any:
+    """What creation checks per preset, in MatchCreate's schema (one branch per preset, read
+    from the engine's catalogue): the seats it seats, and the options it lets a match change."""
+    branches = []
+    for entry in rulesets.ruleset_catalog():
+        overrides = entry["overrides"]
+        counts = overrides.get("players", [entry["players"]])
+        keys = [key for key in overrides if key != "players"] + ["spectators"]
+        seats = {
+            "type": "array",
+            "minItems": min(counts),
+            "maxItems": max(counts),
+            "prefixItems": [HOST_SEAT],
+        }
+        branch: dict[str, Any] = {
+            "properties": {
+                "ruleset": {"const": entry["name"]},
+                "seats": {"anyOf": [seats, {"type": "null"}]},
+                "options": {
+                    "propertyNames": {"enum": keys},
+                    "properties": {key: _option_rule(overrides[key]) for key in keys[:-1]},
+                },
+            }
+        }
+        pairs = rulesets.OPENER_PAIRS.get(entry["name"])
+        if pairs:
+            options = branch["properties"]["options"]
+            options["oneOf"] = [_opener_pair(entry, pair) for pair in pairs]
+        if 2 not in counts:  # no seat list means the host and one open seat
+            branch["required"] = ["ruleset", "seats"]
+        branches.append(branch)
+    return branches

@@ -8,7 +8,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchem
 
 from domino_api.engine.rulesets import PRESETS
 from domino_api.inputs import Strict
-from domino_api.matches.ruleset_models import RulesetParams
+from domino_api.matches.ruleset_models import RulesetParams, match_create_rules
 from domino_api.names import PlayerName
 
 EndName = Literal["left", "right", "up", "down"]
@@ -27,6 +27,24 @@ TileBody = Annotated[list[int], Field(min_length=2, max_length=2)]
 
 
 class SeatSpec(Strict):
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            # What creation checks: a human seat has no strategy; a computer's no holder or name.
+            "oneOf": [
+                {"properties": {"type": {"const": "human"}, "strategy": {"type": "null"}}},
+                {
+                    "properties": {
+                        "type": {"const": "bot"},
+                        "holder": {"type": "null"},
+                        "name": {"type": "null"},
+                    }
+                },
+            ]
+        },
+    )
+
     type: Literal["human", "bot"]
     holder: Literal["host"] | None = Field(
         default=None, description="'host': the host holds this seat too (hot-seat play)."
@@ -58,7 +76,6 @@ class MatchOptions(Strict):
 
     target: int | None = Field(default=None, ge=1, le=MAX_TARGET)
     best_of: int | None = Field(default=None, ge=1, le=5)
-    players: int | None = Field(default=None, ge=2, le=4)
     hand_size: int | None = Field(default=None, ge=1, le=13)
     away_forfeit_s: int | None = Field(default=None, ge=1, le=MAX_AWAY_S)
     turn_clock: TurnClockOptions | None = None
@@ -72,13 +89,21 @@ class MatchOptions(Strict):
     )
 
 
+# Options whose null means something (no turn clock; a points target instead of best of N).
+NULL_MEANS = ("turn_clock", "best_of")
+
+
 def _as_overrides(options: MatchOptions) -> dict[str, Any]:
-    # Only what the client sent, as plain JSON values: the engine parses overrides itself.
-    return options.model_dump(exclude_unset=True)
+    # Only what the client sent, as plain JSON values: the engine parses overrides itself. Any
+    # other null (the schema allows it) is as if the option were not given.
+    sent = options.model_dump(exclude_unset=True)
+    return {key: value for key, value in sent.items() if value is not None or key in NULL_MEANS}
 
 
 class MatchCreate(Strict):
-    ruleset: str = Field(max_length=32, examples=["all-fives"])
+    ruleset: str = Field(
+        max_length=32, examples=["all-fives"], json_schema_extra={"enum": list(PRESETS)}
+    )
     if TYPE_CHECKING:
         options: dict[str, Any]
     else:
@@ -102,7 +127,8 @@ class MatchCreate(Strict):
                     "options": {"target": 150},
                     "seats": [{"type": "human"}, {"type": "bot", "strategy": "planner"}],
                 }
-            ]
+            ],
+            "oneOf": match_create_rules(),
         },
     )
 
@@ -136,7 +162,22 @@ class MoveBody(Strict):
             "examples": [
                 {"action": "play", "tile": [3, 5], "end": "right", "seq": 42},
                 {"action": "draw", "seq": 42},
-            ]
+            ],
+            # What service._move_action checks, in the schema: a play names its tile; a draw
+            # or a pass names neither tile nor end.
+            "oneOf": [
+                {
+                    "properties": {"action": {"const": "play"}, "tile": {"type": "array"}},
+                    "required": ["action", "tile"],
+                },
+                {
+                    "properties": {
+                        "action": {"enum": ["draw", "pass"]},
+                        "tile": {"type": "null"},
+                        "end": {"type": "null"},
+                    }
+                },
+            ],
         },
     )
 

@@ -29,6 +29,7 @@ from domino_api.clock import Clock
 from domino_api.errors import (
     EntrantLimitReached,
     EntrantLimitTooHigh,
+    NotEnoughEntrants,
     NotHost,
     TournamentNotFound,
     TournamentStarted,
@@ -173,7 +174,7 @@ async def start(
         raise TournamentStarted("The tournament has already started.")
     entrants = await repo.entrants(session, tournament.id)
     if len(entrants) < 2:
-        raise ValidationFailed(f"A tournament needs at least 2 entrants; it has {len(entrants)}.")
+        raise NotEnoughEntrants(f"A tournament needs at least 2 entrants; it has {len(entrants)}.")
     seed = secrets.token_bytes(32)
     order = pairing.seeded_order(seed, [e.player_id for e in entrants])
     position = {player_id: i for i, player_id in enumerate(order)}
