@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -58,11 +58,18 @@ def _validation_detail(exc: RequestValidationError) -> tuple[int, str, str]:
     return 422, "bad_options" if on_options else "validation_error", "; ".join(parts)
 
 
+def _flat(routes: Iterable[Any]) -> Iterator[Any]:
+    # FastAPI wraps an included router's routes; each keeps its full path.
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        yield from _flat(inner.routes) if inner is not None else (route,)
+
+
 def allowed_methods(request: Request) -> str:
     """Every method of every route at this path. Starlette's 405 names only the first route that
     matched the path, so a path with PUT and DELETE routes answered `Allow: PUT`."""
     methods: set[str] = set()
-    for route in request.app.router.routes:
+    for route in _flat(request.app.router.routes):
         match, _ = route.matches(request.scope)
         if match != Match.NONE:
             methods |= getattr(route, "methods", None) or set()

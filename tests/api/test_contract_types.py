@@ -52,7 +52,7 @@ async def test_the_ledger_and_the_catalogue_fit_their_typed_schemas(
 ) -> None:
     host = await new_player(client, "Ana")
     seats = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
-    match = await create_match(client, host, "all-fives", seats, {"target": 5})
+    match = await create_match(client, host, "all-fives", seats, {"target": 300})
     started = await client.post(
         f"/v1/matches/{match['id']}/start", json={}, headers=host["headers"]
     )
@@ -69,5 +69,42 @@ async def test_the_ledger_and_the_catalogue_fit_their_typed_schemas(
         schema = {"$ref": f"#/components/schemas/{name}", **components}
         jsonschema.Draft202012Validator(schema).validate(answer.json())
     assert ledger.json()["ruleset"]["name"] == "all-fives"
-    assert ledger.json()["ruleset"]["target"] == 5
+    assert ledger.json()["ruleset"]["target"] == 300
     assert ledger.json()["hands"][0]["moves"] or ledger.json()["result"]["reason"] == "forfeit"
+
+
+async def test_a_405_allows_every_method_of_its_path(client: httpx.AsyncClient) -> None:
+    host = await new_player(client, "Ana")
+    seats = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
+    match = await create_match(client, host, "all-fives", seats)
+    cases = [
+        (f"/v1/matches/{match['id']}/lock", "DELETE, PUT"),
+        (f"/v1/matches/{match['id']}/seats/1/autopilot", "DELETE, PUT"),
+        ("/v1/players/me", "GET, PATCH"),
+    ]
+    for path, allowed in cases:
+        answer = await client.post(path, headers=host["headers"])
+        assert answer.status_code == 405, (path, answer.text)
+        assert answer.headers["allow"] == allowed, path
+
+
+async def test_what_the_schema_allows_the_server_takes(client: httpx.AsyncClient) -> None:
+    host = await new_player(client, "Ana")
+    # JSON Schema's integer includes 2.0; an option's null is as if it were not given.
+    body = {
+        "ruleset": "all-fives",
+        "options": {"target": 150.0, "spectators": None, "hand_size": None},
+        "seats": [{"type": "human"}, {"type": "bot", "strategy": "plain"}],
+    }
+    created = await client.post("/v1/matches", json=body, headers=host["headers"])
+    assert created.status_code == 201, created.text
+    assert created.json()["ruleset"]["target"] == 150
+    match_id = created.json()["id"]
+    # A seat the match does not have is not found; a computer's seat takes no autopilot.
+    missing = await client.put(f"/v1/matches/{match_id}/seats/3/autopilot", headers=host["headers"])
+    assert (missing.status_code, missing.json()["code"]) == (404, "seat_not_found")
+    bot = await client.put(f"/v1/matches/{match_id}/seats/1/autopilot", headers=host["headers"])
+    assert (bot.status_code, bot.json()["code"]) == (409, "seat_unavailable")
+    half = {**body, "options": {"target": 150.5}}
+    refused = await client.post("/v1/matches", json=half, headers=host["headers"])
+    assert refused.status_code == 422, refused.text

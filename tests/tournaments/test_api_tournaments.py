@@ -321,4 +321,4 @@ async def test_unknown_tournament_and_too_few_entrants(client: httpx.AsyncClient
     assert t["status"] == "open" and t["seed"] is None and t["rounds"] == []
     await client.post(f"/v1/tournaments/{t['id']}/entrants", headers=host["headers"])
     r = await client.post(f"/v1/tournaments/{t['id']}/start", headers=host["headers"])
-    assert r.status_code == 422
+    assert r.status_code == 409 and r.json()["code"] == "not_enough_entrants"
