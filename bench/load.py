@@ -182,9 +182,12 @@ class Level:
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else 0.0
 
 
-async def play_matches(http: Http, token: str, level: Level, deadline: float) -> None:
+async def play_matches(
+    http: Http, token: str, level: Level, deadline: float, strategy: str = "plain"
+) -> None:
+    """Match after match against the computer `strategy` until `deadline`, each move timed."""
     while time.perf_counter() < deadline:
-        seats = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
+        seats = [{"type": "human"}, {"type": "bot", "strategy": strategy}]
         body = {"ruleset": RULESET, "options": OPTIONS, "seats": seats}
         status, created = await http.request("POST", "/v1/matches", body, token)
         assert status == 201, created
@@ -348,7 +351,7 @@ def summarize_profile(path: Path, top: int = 25) -> list[str]:
 
 
 def frame_name(frame: str) -> str:
-    # py-spy raw frames look like "function (path/to/file.py:123)".
+    # py-spy raw frames look like "function (FILE:LINE)", FILE a path.
     func, _, where = frame.partition(" (")
     path = where.rstrip(")").rsplit(":", 1)[0]
     for marker in ("site-packages/", "src/", "lib/python3.11/"):

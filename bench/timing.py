@@ -1,7 +1,7 @@
 """Does a computer's answer time tell its number of options? (issue 16, attack 7)
 
 Positions where the planner has one distinct play and positions where it has three or more are
-decided in turn, as the service decides them (`pacing.choose` inside `pacing.paced`), with the
+decided in turn, as the service decides them (`computers.choose` inside `pacing.paced`), with the
 floor off and with the default floor. For each, a threshold classifier on the decision time is
 fitted on half of the decisions and scored on the other half: 0.5 is chance.
 

@@ -23,8 +23,9 @@ from domino_api import openapi_doc
 from domino_api.clock import Clock
 from domino_api.config import Settings, get_settings
 from domino_api.engine import EngineError
-from domino_api.errors import ServiceError, engine_status, problem
-from domino_api.matches import pacing
+from domino_api.errors import ServiceError, engine_status, problem, unavailable
+from domino_api.headers import SecurityHeadersMiddleware
+from domino_api.matches import computers, pacing
 from domino_api.metrics import router as metrics_router
 from domino_api.middleware import BodyLimitMiddleware, ObservabilityMiddleware
 from domino_api.ratelimit import Limits, SocketCount
@@ -108,7 +109,10 @@ def install_error_handlers(app: FastAPI) -> None:
         return problem_response(exc.status_code, body, headers or None)
 
     @app.exception_handler(Exception)
-    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        if (busy := unavailable(exc)) is not None:
+            log.warning("database busy: %s", type(exc).__name__)
+            return await service_error(request, busy)
         log.exception("unhandled error", exc_info=exc)
         body = problem(500, "internal_error", "Internal error", "Something went wrong on our side.")
         return problem_response(500, body)
@@ -162,12 +166,15 @@ def create_app(
     openapi_doc.install(app)
     app.state.limits = Limits(settings)
     pacing.configure(settings)
+    computers.configure(settings)
     app.state.socket_count = SocketCount()
     install_error_handlers(app)
     # Added first, so inside the observability middleware: a 413 is logged and counted too.
     app.add_middleware(pacing.PacingMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(ObservabilityMiddleware)
+    # Outermost: every answer gets them, the 500s the observability middleware renders too.
+    app.add_middleware(SecurityHeadersMiddleware)
     _install_probes(app)
     app.include_router(metrics_router)
     from domino_api.routes import include_routers
@@ -211,16 +218,21 @@ def _install_probes(app: FastAPI) -> None:
     )
     async def readyz(request: Request) -> Response:
         """200 when the database answers and its schema is at the latest migration, else 503
-        with the reason: a readiness probe for load balancers and deploys."""
+        with the reason: a readiness probe for load balancers and deploys. `rate_limits` says
+        where budgets are counted: `memory` (per process, as configured), `shared` (Redis), or
+        `fallback` (per process while Redis is unreachable: still ready, budgets still kept)."""
+        limits: Limits = request.app.state.limits
         engine = request.app.state.db_engine
         try:
             async with engine.connect() as connection:
                 await connection.execute(text("SELECT 1"))
             current = await current_revision(engine)
         except Exception as exc:  # the probe must answer, whatever the database does
-            return JSONResponse({"status": "unavailable", "detail": str(exc)[:200]}, 503)
+            body = {"status": "unavailable", "detail": str(exc)[:200]}
+            return JSONResponse({**body, "rate_limits": limits.status()}, 503)
         head = head_revision(request.app.state.database_url)
         if current != head:
-            detail = {"status": "migrations_pending", "current": current, "head": head}
-            return JSONResponse(detail, 503)
-        return JSONResponse({"status": "ready", "revision": current})
+            pending = {"status": "migrations_pending", "current": current, "head": head}
+            return JSONResponse({**pending, "rate_limits": limits.status()}, 503)
+        ready = {"status": "ready", "revision": current, "rate_limits": limits.status()}
+        return JSONResponse(ready)

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import typer
 
-from domino_api.config import get_settings
-
+# Every command imports what it needs when it runs, so `domino-api --help` starts at once.
 app = typer.Typer(help="domino-api: dominoes as a service.", no_args_is_help=True)
 
 OPENAPI_PATH = Path("openapi/openapi.json")
@@ -25,6 +24,7 @@ def serve(
     """Migrate (by default) and serve the API with uvicorn."""
     import uvicorn
 
+    from domino_api.config import get_settings
     from domino_api.logs import configure_logging
     from domino_api.serving import uvicorn_options
     from domino_api.store.db import resolve_database_url
@@ -79,6 +79,7 @@ def _stop_embedded(pgdata: Path) -> None:
 @app.command()
 def migrate() -> None:
     """Run database migrations to the latest revision."""
+    from domino_api.config import get_settings
     from domino_api.store.db import resolve_database_url
     from domino_api.store.migrate import upgrade_to_head
 

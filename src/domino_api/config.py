@@ -6,6 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -20,6 +21,8 @@ class Settings(BaseSettings):
     # game steps use the driver pool below, so the ORM's pool serves the rest.
     db_pool_size: int = 10
     db_max_overflow: int = 10
+    # A request waits this long at most for an ORM connection (then 503 service_busy).
+    db_pool_timeout_s: float = 30.0
     # The write core's asyncpg pool (matches/unit.py: every step of a match): up to this many
     # connections (at least 1).
     driver_pool_size: int = 15
@@ -46,14 +49,28 @@ class Settings(BaseSettings):
     # Where budgets live: "memory://" (per process) or "redis://host:6379/0" (shared).
     rate_limit_storage: str = "memory://"
     rate_limit_prefix: str = "domino"
+    # Each call to the shared storage gives up after this long; while it is unreachable, budgets
+    # are per process and it is tried again every `rate_limit_retry_s` (ratelimit_storage.py).
+    rate_limit_timeout_s: float = 0.5
+    rate_limit_retry_s: float = 5.0
     # Waiting tables one player may host at once; open sockets per token (per process).
     open_tables_per_player: int = 3
     sockets_per_token: int = 8
     # A computer's decision takes at least this long (matches/pacing.py), so the answer time
     # does not tell how many options it had; 0: no floor (simulations, functional tests).
     computer_think_s: float = 0.075
+    # Worker processes that decide computers' moves beside this API process (matches/
+    # computers.py); 0: one per core.
+    computer_workers: int = Field(default=0, ge=0, le=64)
     # The largest request body read (413 above it).
     max_body_bytes: int = 64 * 1024
+    # Slow clients (transport.py): a request's head must arrive within `request_head_timeout_s`
+    # of the connection (or of its first byte on a kept-alive one), its body within
+    # `request_body_timeout_s` of the head; one client address holds at most
+    # `connections_per_address` connections (HTTP and WebSocket) per process.
+    request_head_timeout_s: float = 10.0
+    request_body_timeout_s: float = 20.0
+    connections_per_address: int = 64
     # Addresses or networks (comma-separated) of reverse proxies whose X-Forwarded-For and
     # X-Forwarded-Proto are believed; empty: none, the peer's address is the client.
     trusted_proxies: str = ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -69,7 +70,53 @@ OptionNotAllowed = _error(
     "OptionNotAllowed", 422, "option_not_allowed", "Option not allowed for this table"
 )
 MatchBusy = _error("MatchBusy", 503, "match_busy", "The match is busy")
+ServiceBusy = _error("ServiceBusy", 503, "service_busy", "The service is busy")
 RateLimited = _error("RateLimited", 429, "rate_limited", "Too many requests")
+
+
+# PostgreSQL refusing connections: too_many_connections, cannot_connect_now (starting up or
+# shutting down).
+REFUSED_SQLSTATES = frozenset({"53300", "57P03"})
+BUSY_RETRY_AFTER_S = 2
+
+
+def unavailable(exc: BaseException) -> ServiceError | None:
+    """A 503 `service_busy` (with Retry-After) when `exc` means the database gave no connection:
+    PostgreSQL refused it, nothing listens, or a pool had none free in time (SQLAlchemy's
+    `pool_timeout`, the write core's acquire timeout); None for any other failure."""
+    for cause in _causes(exc):
+        if getattr(cause, "sqlstate", None) in REFUSED_SQLSTATES or _pool_timeout(cause):
+            return ServiceBusy(
+                "The database has no connection free; try again shortly.",
+                retry_after=BUSY_RETRY_AFTER_S,
+            )
+    return None
+
+
+def _causes(exc: BaseException) -> Iterator[BaseException]:
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [exc]
+    while pending:
+        cause = pending.pop()
+        if cause is None or id(cause) in seen:
+            continue
+        seen.add(id(cause))
+        yield cause
+        pending += [cause.__cause__, cause.__context__, getattr(cause, "orig", None)]
+
+
+def _pool_timeout(cause: BaseException) -> bool:
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    if isinstance(cause, PoolTimeout | ConnectionRefusedError):
+        return True
+    # asyncpg's Pool.acquire(timeout=...) raises the builtin TimeoutError from its own module.
+    frame = cause.__traceback__
+    while isinstance(cause, TimeoutError) and frame is not None:
+        if frame.tb_frame.f_code.co_filename.endswith("asyncpg/pool.py"):
+            return True
+        frame = frame.tb_next
+    return False
 
 
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:

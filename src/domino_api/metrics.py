@@ -72,6 +72,17 @@ ANNOUNCEMENTS_DROPPED = Counter(
     "delivers their events later).",
 )
 OPEN_SOCKETS = Gauge("domino_open_sockets", "WebSocket connections open in this process.")
+RATE_LIMIT_FALLBACK = Gauge(
+    "domino_rate_limit_fallback",
+    "1 while the shared rate-limit storage (Redis) is unreachable and this process counts "
+    "budgets in its own memory, else 0.",
+)
+CONNECTIONS_CLOSED = Counter(
+    "domino_connections_closed",
+    "Connections the server closed before a request was complete: `head_timeout`, "
+    "`body_timeout`, `head_too_large`, or `per_address` (one address held too many).",
+    ["reason"],
+)
 SWEEP_PASSES = Counter("domino_sweeper_passes", "Sweeper passes completed.")
 SWEEP_FORFEITS = Counter(
     "domino_sweeper_forfeits", "Seats forfeited by the sweeper (turn clock or away)."
@@ -94,6 +105,16 @@ def socket_opened() -> None:
 def socket_closed() -> None:
     """An accepted WebSocket ended, however it ended (call once, e.g. in a `finally`)."""
     OPEN_SOCKETS.dec()
+
+
+def rate_limit_fallback(active: bool) -> None:
+    """Budgets went per process (the shared storage is down), or back to shared."""
+    RATE_LIMIT_FALLBACK.set(1 if active else 0)
+
+
+def connection_closed(reason: str) -> None:
+    """The transport closed a slow, oversized or surplus connection (transport.py)."""
+    CONNECTIONS_CLOSED.labels(reason).inc()
 
 
 def observe_move(seconds: float, transport: str = "ws") -> None:

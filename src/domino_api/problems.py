@@ -2,7 +2,7 @@
 
 The problem document's `code` is documented as this enum in openapi.json; each route lists only
 the codes it can answer (`problems(...)`), grouped by status; docs/API.md's catalogue is written
-from this list by `domino-api openapi`. tests/api/test_problem_codes.py checks that every error
+from this list by `domino-api openapi`. tests/api/test_openapi_contract.py checks that every error
 class of errors.py and engine/errors.py is here with the same status.
 """
 
@@ -83,15 +83,21 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
         (503,),
         "The match kept changing under this request (many at once); nothing was done: retry.",
     ),
+    "service_busy": (
+        (503,),
+        "The database refused a connection or none was free in time; nothing was done: retry"
+        " after `Retry-After` seconds.",
+    ),
 }
 
 CODES = tuple(CATALOGUE)
-# Codes most routes share: a bearer token, then input (path, query, body) to validate.
-AUTH = ("unauthenticated",)
+# Codes most routes share: a bearer token (looked up in the database, which may be out of
+# connections), then input (path, query, body) to validate.
+AUTH = ("unauthenticated", "service_busy")
 INPUT = ("validation_error",)
 BODY = ("bad_request", "validation_error", "payload_too_large")
-MATCH = ("unauthenticated", "validation_error", "match_not_found", "match_busy")
-TOURNAMENT = ("unauthenticated", "validation_error", "tournament_not_found")
+MATCH = (*AUTH, "validation_error", "match_not_found", "match_busy")
+TOURNAMENT = (*AUTH, "validation_error", "tournament_not_found")
 
 
 def problems(*codes: str) -> dict[int | str, dict[str, Any]]:

@@ -2,8 +2,9 @@
 
 Storage is process memory by default (`memory://`): then each API process keeps its own
 budgets. With `DOMINO_RATE_LIMIT_STORAGE=redis://host:6379/0` every process shares one budget
-per key. The sliding-window counter keeps two counters per key and the storage drops them when
-their window has passed, so memory is bounded by the keys seen in two windows, not by history.
+per key, and falls back to its own memory while Redis is unreachable (ratelimit_storage.py).
+The sliding-window counter keeps two counters per key and the storage drops them when their
+window has passed, so memory is bounded by the keys seen in two windows, not by history.
 
 Keys are the client address (an IPv6 address counts by its /64: one subscriber gets a whole
 /64 and rotates freely inside it) and, where the caller has one, the player behind the token.
@@ -14,19 +15,19 @@ The address is uvicorn's: forwarded headers count only from `DOMINO_TRUSTED_PROX
 from __future__ import annotations
 
 import ipaddress
-import logging
 import math
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from limits import RateLimitItem, RateLimitItemPerSecond
-from limits.aio.strategies import SlidingWindowCounterRateLimiter
-from limits.storage import storage_from_string
 
 from domino_api.config import Settings
 from domino_api.errors import RateLimited
+from domino_api.ratelimit_storage import Failover, Limiter, WindowMemory
 
-log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def address_key(host: str | None) -> str:
@@ -88,17 +89,26 @@ class Limits:
         }
         self._uri = storage_uri(settings.rate_limit_storage)
         self._prefix = settings.rate_limit_prefix
-        self._strategy: SlidingWindowCounterRateLimiter | None = None
+        self._settings = settings
+        self._memory: Limiter | None = None
+        self._failover: Failover | None = None
 
-    def _limiter(self) -> SlidingWindowCounterRateLimiter:
-        # Made on first use: the memory storage schedules its expiry on the running loop.
-        if self._strategy is None:
-            options: dict[str, str] = {}
-            if "redis" in self._uri:
-                options["key_prefix"] = self._prefix
-            storage = storage_from_string(self._uri, **options)
-            self._strategy = SlidingWindowCounterRateLimiter(storage)
-        return self._strategy
+    async def _call(self, operation: Callable[[Limiter], Awaitable[T]]) -> T:
+        # Made on first use, on the running loop (the shared storage's connections live there).
+        if self._uri.startswith("async+memory"):
+            self._memory = self._memory or Limiter(WindowMemory())
+            return await operation(self._memory)
+        if self._failover is None:
+            timeout, retry = self._settings.rate_limit_timeout_s, self._settings.rate_limit_retry_s
+            self._failover = Failover(self._uri, self._prefix, timeout, retry)
+        return await self._failover.call(operation)
+
+    def status(self) -> str:
+        """Where budgets are counted: "memory" (per process, as configured), "shared", or
+        "fallback" (per process while the shared storage is unreachable)."""
+        if self._uri.startswith("async+memory"):
+            return "memory"
+        return "shared" if self._failover is None else self._failover.status()
 
     async def hit(self, name: str, *keys: str) -> None:
         """Spend one unit of `name` for each key; RateLimited (429) when any is spent out.
@@ -106,14 +116,13 @@ class Limits:
         Every key is charged even when an earlier one refuses, so that a refused caller keeps
         paying under all of its keys (address and token alike)."""
         budget = self.budgets[name]
-        limiter = self._limiter()
         refused: str | None = None
         for key in keys:
-            try:
-                allowed = await limiter.hit(budget.item, self._prefix, name, key)
-            except Exception:  # the shared storage is down: serve rather than refuse everyone
-                log.warning("rate-limit storage unavailable; %s not limited", name, exc_info=True)
-                return
+
+            async def spend(limiter: Limiter, key: str = key) -> bool:
+                return await limiter.hit(budget.item, self._prefix, name, key)
+
+            allowed = await self._call(spend)
             if not allowed and refused is None:
                 refused = key
         if refused is not None:
@@ -122,24 +131,18 @@ class Limits:
     async def exhausted(self, name: str, key: str) -> bool:
         """Whether `name` has nothing left for `key` (without spending any)."""
         budget = self.budgets[name]
-        try:
-            return not await self._limiter().test(budget.item, self._prefix, name, key)
-        except Exception:
-            log.warning("rate-limit storage unavailable; %s not limited", name, exc_info=True)
-            return False
+        return not await self._call(
+            lambda limiter: limiter.test(budget.item, self._prefix, name, key)
+        )
 
     async def refuse(self, name: str, key: str) -> None:
         await self._refuse(self.budgets[name], key)
 
     async def _refuse(self, budget: Budget, key: str) -> None:
-        retry = budget.item.get_expiry()
-        try:
-            stats = await self._limiter().get_window_stats(
-                budget.item, self._prefix, budget.name, key
-            )
-            retry = max(1, math.ceil(stats.reset_time - time.time()))
-        except Exception:
-            pass  # the window's length is a safe upper bound
+        stats = await self._call(
+            lambda limiter: limiter.get_window_stats(budget.item, self._prefix, budget.name, key)
+        )
+        retry = max(1, math.ceil(stats.reset_time - time.time()))
         amount, window = budget.item.amount, budget.item.get_expiry()
         raise RateLimited(
             f"At most {amount} {budget.what} per {window} s; try again later.",

@@ -13,7 +13,7 @@ class FastJSONResponse(JSONResponse):
     """Skips FastAPI's response-model pass (validate, then dump) for a hot route's answer.
 
     The route still declares its `response_model`, so the OpenAPI document is unchanged; the
-    answer must already be plain JSON of that shape (tests/api/test_driver_path.py checks it
+    answer must already be plain JSON of that shape (tests/api/test_write_core.py checks it
     against the model for every answer of played matches).
     """
 

@@ -1,9 +1,16 @@
-"""How uvicorn serves the app: forwarded headers believed only from the operator's proxies.
+"""How uvicorn serves the app: forwarded headers believed only from the operator's proxies,
+deadlines for slow clients, and WebSocket frames bounded before they are read.
 
 uvicorn believes X-Forwarded-For from 127.0.0.1 unless told otherwise, so that a client on the
 same machine (or any client behind a proxy that passes the header through) could name any
 address it likes and rotate past every per-address budget. Both `domino-api serve` and the
 tests' servers take their options from here.
+
+uvicorn reads WebSocket messages of up to 16 MiB by default, decompressed: 20 unauthenticated
+sockets each sending one 16 MiB frame of zeros (16 KB on the wire) took 565 MB. `ws_max_size`
+is the protocol's own limit (`realtime.messages.MAX_FRAME_BYTES`): the `websockets` library
+refuses a frame whose declared length is above it before reading its payload, and stops
+inflating a compressed one as soon as the output passes it, closing with 1009.
 """
 
 from __future__ import annotations
@@ -11,6 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from domino_api.config import Settings
+from domino_api.realtime.messages import MAX_FRAME_BYTES
+from domino_api.transport import GuardedHttp, GuardedWebSocket
 
 
 def trusted_proxies(settings: Settings) -> list[str]:
@@ -18,8 +27,10 @@ def trusted_proxies(settings: Settings) -> list[str]:
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
-    """Keyword arguments for `uvicorn.run`/`uvicorn.Config` about forwarded headers."""
+    """Keyword arguments for `uvicorn.run`/`uvicorn.Config`: forwarded headers, the guarded
+    protocols (transport.py) and the WebSocket frame limit."""
+    guarded = {"http": GuardedHttp, "ws": GuardedWebSocket, "ws_max_size": MAX_FRAME_BYTES}
     proxies = trusted_proxies(settings)
     if not proxies:
-        return {"proxy_headers": False, "forwarded_allow_ips": ""}
-    return {"proxy_headers": True, "forwarded_allow_ips": ",".join(proxies)}
+        return {**guarded, "proxy_headers": False, "forwarded_allow_ips": ""}
+    return {**guarded, "proxy_headers": True, "forwarded_allow_ips": ",".join(proxies)}

@@ -60,7 +60,8 @@ def test_error_responses_are_problems_with_their_codes_named() -> None:
 
 def test_a_route_lists_only_what_it_can_answer() -> None:
     paths = _document()["paths"]
-    assert set(paths["/v1/rulesets"]["get"]["responses"]) == {"200", "401"}
+    # 503: the token is looked up in the database, which may have no connection free.
+    assert set(paths["/v1/rulesets"]["get"]["responses"]) == {"200", "401", "503"}
     assert "409" not in paths["/v1/matches/{match_id}"]["get"]["responses"]
     moves = paths["/v1/matches/{match_id}/moves"]["post"]["responses"]
     assert "`stale_seq`" in moves["409"]["description"]

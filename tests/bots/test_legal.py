@@ -11,7 +11,7 @@ from domino_api.bots.registry import NAMES
 from tests.bots.helpers import CONFIGS, play_checked_match, rules_for
 
 # A small search keeps the suite fast; the full-size planner is timed in test_planner.py.
-QUICK_PLANNER = PlannerStrategy(time_budget_s=None, max_samples=6, work_budget=1_500)
+QUICK_PLANNER = PlannerStrategy(max_samples=6, work_budget=1_500)
 
 
 def test_registry_names() -> None:

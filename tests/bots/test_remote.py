@@ -38,7 +38,7 @@ from tests.bots.helpers import CONFIGS, rules_for
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 PLAIN = get_strategy("plain")
-PLANNER = PlannerStrategy(time_budget_s=None)
+PLANNER = PlannerStrategy()
 
 
 def wire(value: Any) -> Any:

@@ -23,8 +23,7 @@ from domino_api.engine import (
     new_match,
 )
 from domino_api.engine.hand import deal_hand
-from domino_api.engine.legal import rules_of
-from domino_api.engine.state import LegalAction
+from domino_api.engine.state import LegalAction, rules_of
 
 SECRET = bytes(range(32))
 

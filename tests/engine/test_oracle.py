@@ -34,7 +34,7 @@ checked = {"states": 0}
 
 @dataclass
 class Oracle:
-    """One hand as RULES.md describes it, rebuilt move by move."""
+    """One hand as docs/RULES.md describes it, rebuilt move by move."""
 
     layout: str
     tiles_on_board: int = 0

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,13 @@ import pytest_asyncio
 from domino_api.api import create_app
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
-from tests.support.servers import ServerProcess, drop_database, fresh_database, running
+from tests.support.servers import (
+    ServerProcess,
+    drop_database,
+    fresh_database,
+    fresh_database_sync,
+    running,
+)
 
 SECURITY_DB = os.environ.get("DOMINO_SECURITY_DB", f"domino_security_{os.getpid()}")
 REDIS_URL = os.environ.get("DOMINO_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -71,6 +77,22 @@ def live_server(security_database: str, tmp_path: Path) -> LiveServer:
             yield server
 
     return run
+
+
+@contextmanager
+def module_server(
+    tmp_path_factory: pytest.TempPathFactory, database: str, env: Mapping[str, str] | None = None
+) -> Iterator[ServerProcess]:
+    """A real server over a fresh database `database`, for a module's tests (synchronous)."""
+    url = fresh_database_sync(database)
+    log: Path = tmp_path_factory.mktemp(database) / "server.log"
+    process = ServerProcess(url, log, env=env)
+    process.start()
+    try:
+        process.wait_ready()
+        yield process
+    finally:
+        process.stop()
 
 
 async def player(http: httpx.AsyncClient, name: str, **headers: str) -> dict[str, Any]:

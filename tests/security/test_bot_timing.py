@@ -1,8 +1,8 @@
 """Attack 7: the computer's answer time no longer tells its number of options.
 
 Positions where the planner has one distinct play and positions where it has several are
-decided in turn through `pacing.choose` (the call the write path makes) inside `pacing.paced`
-(what every request runs in); a threshold classifier on
+decided in turn through `computers.choose` (the call the write path makes: a worker process
+decides) inside `pacing.paced` (what every request runs in); a threshold classifier on
 the decision time, fitted on half of the decisions and scored on the other half, is at chance
 with the floor, and nearly perfect without it (so the measurement can see a leak).
 """
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from domino_api.bots.planner import distinct_plays
 from domino_api.config import Settings
 from domino_api.engine import PRESETS, NextHand, SeatView, Start, apply, new_match, seat_view
-from domino_api.matches import pacing
+from domino_api.matches import computers, pacing
 
 PER_CLASS = 50
 # Each decision is timed this many times and its fastest time kept: a decision that the
@@ -77,7 +77,7 @@ async def _times(one: list[SeatView], many: list[SeatView]) -> tuple[list[float]
 async def _time(view: SeatView, seed: int) -> float:
     started = time.perf_counter()
     async with pacing.paced():  # as a request is paced, around the service's choice
-        pacing.choose("planner", view, random.Random(seed))
+        await computers.choose("planner", view, str(seed))
     return time.perf_counter() - started
 
 

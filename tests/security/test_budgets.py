@@ -4,11 +4,13 @@ floods): each budget refuses with 429 and Retry-After, and only the caller who s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 
 import pytest
 
 from domino_api.config import Settings
+from domino_api.errors import RateLimited
 from domino_api.ratelimit import Limits, address_key
 from tests.security.conftest import Secured, player
 
@@ -104,26 +106,32 @@ async def test_the_in_memory_budgets_forget_what_their_window_passed(keys: int) 
     limits = Limits(Settings(join_rate_limit=3, rate_window_s=1))
     for n in range(keys):
         await limits.hit("join", f"10.{n >> 16}.{(n >> 8) & 255}.{n & 255}")
-    storage = limits._limiter().storage
-    held = len(storage.storage)  # type: ignore[attr-defined]
-    assert held >= keys
-    # Two windows later (the sliding counter keeps the previous one), one more hit sweeps.
+    assert limits._memory is not None
+    storage = limits._memory.storage
+    # Hits already dropped the keys of windows passed while the loop ran (more on a slow machine).
+    assert len(storage.storage) >= 1_000  # type: ignore[attr-defined]
+    # Two windows later (the sliding counter keeps the previous one) every key has expired;
+    # each later hit, refused or not, drops a few of them (ratelimit_storage.WindowMemory).
     await asyncio.sleep(2.2)
-    await limits.hit("join", "192.0.2.1")
-    for _ in range(100):
-        await asyncio.sleep(0.05)
-        if len(storage.storage) <= 2:  # type: ignore[attr-defined]
-            break
+    hits = 0
+    while len(storage.storage) > 2 and hits < keys:  # type: ignore[attr-defined]
+        with contextlib.suppress(RateLimited):
+            await limits.hit("join", "192.0.2.1")
+        hits += 1
     gc.collect()
-    assert len(storage.storage) <= 2  # type: ignore[attr-defined]
+    assert len(storage.storage) <= 2, hits  # type: ignore[attr-defined]
 
 
-async def test_an_unreachable_shared_storage_serves_and_warns(
+async def test_an_unreachable_shared_storage_keeps_budgets_in_memory_and_warns_once(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    # Port 1 on localhost: nothing listens there. The game goes on unlimited, loudly.
+    # Port 1 on localhost: nothing listens there. Budgets are kept per process, logged once.
     limits = Limits(Settings(join_rate_limit=1, rate_limit_storage="redis://127.0.0.1:1/0"))
-    with caplog.at_level("WARNING", logger="domino_api.ratelimit"):
+    with caplog.at_level("WARNING", logger="domino_api.ratelimit_storage"):
+        await limits.hit("join", "192.0.2.9")
         for _ in range(3):
-            await limits.hit("join", "192.0.2.9")
-    assert any("storage unavailable" in record.getMessage() for record in caplog.records)
+            with pytest.raises(RateLimited):
+                await limits.hit("join", "192.0.2.9")
+    assert limits.status() == "fallback"
+    lines = [r for r in caplog.records if "storage unreachable" in r.getMessage()]
+    assert len(lines) == 1 and lines[0].exc_info is None

@@ -48,6 +48,8 @@ async def test_two_processes_share_one_budget_in_redis(live_server: LiveServer) 
         "DOMINO_CREATE_PLAYER_RATE_LIMIT": "6",
         "DOMINO_RATE_LIMIT_STORAGE": REDIS_URL,
         "DOMINO_RATE_LIMIT_PREFIX": unique_prefix(),
+        # A loaded machine's stall must not pass for an outage (budgets per process then).
+        "DOMINO_RATE_LIMIT_TIMEOUT_S": "5",
     }
     async with live_server(**env) as a, live_server(**env) as b:
         on_a = await _create_players(a.base_url, 4, None)

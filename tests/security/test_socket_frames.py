@@ -1,6 +1,12 @@
 """Attacks 6 and 9 on the socket: NUL in a frame is a 422 error frame as on REST (it was a
 500), any frame at all gets no 5xx-like error (a hypothesis fuzz over frames), chat is limited
-per seat and sockets per token."""
+per seat and sockets per token.
+
+Issue 26, attacks 5 and 10: 20 unauthenticated sockets each sent one 16 MiB frame of zeros
+(16 KB on the wire, deflated) and the server's RSS went from 159 to 724 MB; a 20,000-deep JSON
+array closed a socket with 1000, no error frame, nothing logged. Now the frames are refused by
+the server's WebSocket protocol before they are read or inflated (close 1009) and the RSS stays
+put; the deep array is an error frame, and logged."""
 
 from __future__ import annotations
 
@@ -8,10 +14,10 @@ import json
 import os
 from collections.abc import Iterator
 from contextlib import ExitStack
-from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,7 +25,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from domino_api.realtime.messages import CLIENT_TYPES
-from tests.support.servers import ServerProcess, fresh_database_sync
+from tests.security.conftest import module_server
+from tests.support.servers import ServerProcess
 
 FUZZ_DB = os.environ.get("DOMINO_SECURITY_WS_DB", f"domino_security_ws_{os.getpid()}")
 ENV = {"DOMINO_CHAT_RATE_LIMIT": "5", "DOMINO_SOCKETS_PER_TOKEN": "3"}
@@ -51,15 +58,8 @@ def _table(http: httpx.Client, server: ServerProcess) -> Table:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    url = fresh_database_sync(FUZZ_DB)
-    log: Path = tmp_path_factory.mktemp("fuzz") / "server.log"
-    process = ServerProcess(url, log, env=ENV)
-    process.start()
-    try:
-        process.wait_ready()
+    with module_server(tmp_path_factory, FUZZ_DB, ENV) as process:
         yield process
-    finally:
-        process.stop()
 
 
 @pytest.fixture
@@ -210,3 +210,51 @@ def test_no_frame_gets_a_5xx_like_answer(table: Table) -> None:
     answers = fuzzer.answers
     assert answers.get("400", 0) > 0 and answers.get("422", 0) > 0, answers
     assert answers.get("ack", 0) + answers.get("409", 0) + answers.get("403", 0) > 0, answers
+
+
+# ------------------------------------------------------------------ issue 26
+
+SOCKETS = 20
+FRAME = b"\x00" * (16 * 1024 * 1024)
+MB = 1024 * 1024
+
+
+def _refused(url: str, frame: bytes | str, compression: str | None) -> int | None:
+    """Send one frame on a new unauthenticated socket; the close code the server sent."""
+    with connect(url, max_size=None, compression=compression) as socket:
+        try:
+            socket.send(frame)
+            while True:
+                socket.recv(timeout=30)
+        except ConnectionClosed as closed:
+            return closed.rcvd.code if closed.rcvd else None
+
+
+def test_big_frames_are_refused_before_they_are_read(server: ServerProcess) -> None:
+    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        table = _table(http, server)
+    rss = psutil.Process(server.pid)
+    before = rss.memory_info().rss
+    codes = [_refused(table.url, FRAME, "deflate") for _ in range(SOCKETS)]
+    grown = rss.memory_info().rss - before
+    print(f"RSS {before / MB:.1f} MB, +{grown / MB:.1f} MB after {SOCKETS} x 16 MiB frames")
+    assert codes == [1009] * SOCKETS
+    # One frame held whole would be 16 MiB; twenty were 320.
+    assert grown < 8 * MB
+    # Uncompressed, the frame's declared length alone refuses it.
+    assert _refused(table.url, "x" * (1024 * 1024), None) == 1009
+
+
+def test_a_deeply_nested_frame_is_an_error_frame_and_logged(server: ServerProcess) -> None:
+    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        table = _table(http, server)
+    with ExitStack() as stack:
+        socket = table.open(stack)
+        socket.send("[" * 20_000 + "]" * 20_000)
+        answer = _answer(socket)
+        assert answer["type"] == "error" and answer["error"]["status"] == 400, answer
+        assert "nested too deeply" in answer["error"]["detail"]
+        socket.send(json.dumps({"type": "ping", "id": 1}))
+        assert _answer(socket) == {"type": "pong", "id": 1}
+    assert server.log_path is not None
+    assert "nested too deeply" in server.log_path.read_text()

@@ -37,6 +37,8 @@ SERVER_ENV = {
     "DOMINO_CHAT_RATE_LIMIT": "100000",
     "DOMINO_OPEN_TABLES_PER_PLAYER": "100000",
     "DOMINO_SOCKETS_PER_TOKEN": "100000",
+    # Every client of a test or benchmark is on 127.0.0.1: no cap on connections per address.
+    "DOMINO_CONNECTIONS_PER_ADDRESS": "0",
     "DOMINO_COMPUTER_THINK_S": "0",
     "DOMINO_LOG_LEVEL": "WARNING",
 }

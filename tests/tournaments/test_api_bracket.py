@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import httpx
 
-from tests.api.helpers import view
-from tests.tournaments.test_api_tournaments import make_players, run_to_end, started
+from tests.api.helpers import first_legal, view
+from tests.tournaments.test_api_tournaments import (
+    check_in,
+    make_players,
+    run_to_end,
+    started,
+    tview,
+)
 
 
 async def test_a_bracket_can_be_drawn_from_the_view(client: httpx.AsyncClient) -> None:
@@ -79,3 +85,43 @@ async def test_the_host_and_entrants_watch_the_matches_and_nobody_else(
         assert r.json()["you"] is None and r.json()["legal"] == []
     refused = await client.get(f"/v1/matches/{first['id']}/events", headers=outsider["headers"])
     assert refused.status_code == 403 and refused.json()["code"] == "not_seated"
+
+
+async def test_a_match_in_play_shows_its_live_score(client: httpx.AsyncClient) -> None:
+    players = await make_players(client, 2)
+    host, t = await started(client, players, "single_elimination", match={"target": 500})
+    (slot,) = t["rounds"][0]["matches"]
+    assert slot["live"] is None  # at check-in
+    await check_in(client, players, slot)
+    a, b = (players[pid] for pid in slot["players"])
+    (slot,) = (await tview(client, host, t["id"]))["rounds"][0]["matches"]
+    assert slot["live"] == {"points": [0, 0], "hands_won": [0, 0]}
+
+    # Play the first hand out: the slot shows the table's score, in slot order.
+    v = await view(client, a, slot["id"])
+    seat_of = {v["you"]["seat"]: a}
+    seat_of[1 - v["you"]["seat"]] = b
+    while v["status"] == "playing":
+        seat = v["turn"]["seat"]
+        mine = await view(client, seat_of[seat], slot["id"])
+        body = {**first_legal(mine), "seq": mine["seq"]}
+        r = await client.post(
+            f"/v1/matches/{slot['id']}/moves", json=body, headers=seat_of[seat]["headers"]
+        )
+        assert r.status_code == 200, r.text
+        v = r.json()["view"]
+    assert v["status"] == "hand_over"
+    scores = {seat_of[s["seat"]]["id"]: s["score"] for s in v["seats"]}
+    hands = {seat_of[s["seat"]]["id"]: s["hands_won"] for s in v["seats"]}
+    assert sum(scores.values()) == v["last_hand"]["points"]
+    (slot,) = (await tview(client, host, t["id"]))["rounds"][0]["matches"]
+    assert slot["live"] == {
+        "points": [scores[p] for p in slot["players"]],
+        "hands_won": [hands[p] for p in slot["players"]],
+    }
+    assert slot["points"] == [0, 0]  # the result's own totals wait for the decision
+
+    r = await client.post(f"/v1/matches/{slot['id']}/resign", headers=b["headers"])
+    assert r.status_code == 200, r.text
+    (slot,) = (await tview(client, host, t["id"]))["rounds"][0]["matches"]
+    assert slot["live"] is None and slot["winner"] == a["id"]

@@ -46,6 +46,9 @@ SERVER_ENV = {
     "DOMINO_PRESENCE_LEASE_S": "1",
     "DOMINO_PRESENCE_REFRESH_S": "0.5",
     "DOMINO_LOG_JSON": "false",
+    # Every test makes its players and tables from 127.0.0.1: the suite is one busy address.
+    "DOMINO_CREATE_PLAYER_RATE_LIMIT": "1000",
+    "DOMINO_CREATE_MATCH_RATE_LIMIT": "1000",
 }
 
 # What a page must never show: values that slipped through from JavaScript.

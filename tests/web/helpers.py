@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from playwright.sync_api import Locator, Page, expect
 
 # What a seat can do when the page is ready for it (a request in flight disables them all).
@@ -68,3 +70,13 @@ def play_until_over(page: Page, next_hand: bool = True, limit: int = 600) -> lis
         assert len(actions) < limit, f"still playing after {limit} actions: {actions[-10:]}"
         actions.append(take_turn(page, next_hand))
     return actions
+
+
+def match_view(page: Page) -> dict[str, Any]:
+    """The view of the match `page` shows, as its player reads it over REST (through the page's
+    own api.js, so with its token)."""
+    match_id = page.url.split("#/match/")[1]
+    view: dict[str, Any] = page.evaluate(
+        """async (id) => (await import("./api.js")).call("GET", `/v1/matches/${id}`)""", match_id
+    )
+    return view

@@ -9,17 +9,17 @@ chance of winning the match the hand leaves behind (a race to the target, so poi
 target count more), averaged over the deals. Candidates that fall clearly behind
 stop being simulated.
 
-The search stops at a sample cap or a budget of simulated moves, both independent of the
-clock, so a decision depends only on the view and the rng; a wall-clock budget bounds it on a
-slow or busy machine (and only then can timing change a decision).
+The search stops at a sample cap or a budget of simulated moves, neither of which reads a
+clock: a decision depends only on the view and the rng, so a busy machine makes the Planner
+slower, never weaker (it decides in a worker process, matches/computers.py, and the answer's
+floor, matches/pacing.py, hides how long it took).
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from domino_api.bots.knowledge import known_voids, lacks
@@ -28,11 +28,8 @@ from domino_api.bots.rollout import Outcome, play_out
 from domino_api.engine import Action, Board, LegalAction, SeatView, Tile
 from domino_api.engine.hand import position_hand
 from domino_api.engine.layout import place
-from domino_api.engine.legal import Rules, rules_of
-from domino_api.engine.state import HandState
+from domino_api.engine.state import HandState, Rules, rules_of
 
-# Checked before every sampled deal; a deal costs well under a millisecond.
-TIME_BUDGET_S = 0.06
 MAX_SAMPLES = 200
 # Simulated actions per decision: sized so that a searched decision takes 10-30 ms here.
 WORK_BUDGET = 10_000
@@ -64,15 +61,11 @@ class PlannerStrategy:
 
     def __init__(
         self,
-        time_budget_s: float | None = TIME_BUDGET_S,
         max_samples: int = MAX_SAMPLES,
         work_budget: int = WORK_BUDGET,
-        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.time_budget_s = time_budget_s
         self.max_samples = max_samples
         self.work_budget = work_budget
-        self.clock = clock  # what the time budget is measured on (tests give their own)
         self.plain = PlainStrategy()
 
     def choose(self, view: SeatView, rng: random.Random) -> tuple[Action, str]:
@@ -92,20 +85,13 @@ class PlannerStrategy:
     def search(
         self, view: SeatView, options: Sequence[LegalAction], rng: random.Random
     ) -> tuple[list[Tally], int]:
-        deadline = None if self.time_budget_s is None else self.clock() + self.time_budget_s
         rules = rules_of(view.ruleset)
         voids = known_voids(view)
         tallies = [Tally(option, []) for option in options]
         alive = list(tallies)
         samples = 0
         work = 0
-        started = self.clock()
         while samples < self.max_samples and work < self.work_budget:
-            if deadline is not None and samples:
-                # Stop before a deal that would likely overrun: deals cost about the same.
-                now = self.clock()
-                if now + (now - started) / samples > deadline:
-                    break
             start = start_hand(view, sample_world(view, voids, rng), rules)
             for tally in alive:
                 outcome = play_out(start, tally.option, view.scores, view.ruleset.target)

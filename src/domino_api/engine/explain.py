@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from domino_api.engine.errors import IllegalMove
-from domino_api.engine.legal import END_NAMES
 from domino_api.engine.rulesets import Ruleset
-from domino_api.engine.state import HandState
+from domino_api.engine.state import END_NAMES, HandState
 from domino_api.engine.tiles import tile_problem
 
 

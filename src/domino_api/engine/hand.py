@@ -8,7 +8,7 @@ so both play by the same rules. A hand that ends comes back closed, with its res
 from __future__ import annotations
 
 from domino_api.engine.layout import EMPTY_BOARD, Board, place
-from domino_api.engine.legal import Rules, cover_after, legal_plays
+from domino_api.engine.legal import cover_after, legal_plays
 from domino_api.engine.scoring import blocked_outcome, domino_points, hand_pips
 from domino_api.engine.state import (
     HandDeal,
@@ -17,6 +17,7 @@ from domino_api.engine.state import (
     LegalAction,
     Move,
     MustCover,
+    Rules,
     with_seat,
 )
 from domino_api.engine.tiles import Tile

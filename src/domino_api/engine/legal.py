@@ -7,11 +7,7 @@ the order the seat holds them, and for each tile end by end (left, right, up, do
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache
-
 from domino_api.engine.layout import Board, OpenEnd, fives_points, total_after
-from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import (
     DRAW_ACTION,
     PASS_ACTION,
@@ -19,49 +15,12 @@ from domino_api.engine.state import (
     LegalAction,
     MatchState,
     MustCover,
+    Rules,
 )
-from domino_api.engine.tiles import Tile, full_set
+from domino_api.engine.tiles import Tile
 
-END_NAMES = ("left", "right", "up", "down")
 ONLY_DRAW = (DRAW_ACTION,)
 ONLY_PASS = (PASS_ACTION,)
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """What the generator and the reducer read from a ruleset, worked out once per ruleset."""
-
-    ruleset: Ruleset
-    players: int
-    layout: str
-    fives: bool
-    cover_doubles: bool
-    may_draw: bool
-    draw_one: bool
-    end_mid_hand: bool
-    following: tuple[int, ...]  # the seat after each seat
-    # The plays worth no points, one object per (end, tile), shared by every legal list.
-    plain_plays: dict[str | None, dict[Tile, LegalAction]]
-
-
-@cache
-def rules_of(ruleset: Ruleset) -> Rules:
-    tiles = full_set(ruleset.max_pip)
-    return Rules(
-        ruleset=ruleset,
-        players=ruleset.players,
-        layout=ruleset.layout,
-        fives=ruleset.play_scoring == "fives",
-        cover_doubles=ruleset.cover_doubles,
-        may_draw=ruleset.draw != "none",
-        draw_one=ruleset.draw == "one",
-        end_mid_hand=ruleset.end_mid_hand and ruleset.best_of is None,
-        following=(*range(1, ruleset.players), 0),
-        plain_plays={
-            end: {tile: LegalAction(action="play", tile=tile, end=end, points=0) for tile in tiles}
-            for end in (None, *END_NAMES)
-        },
-    )
 
 
 def open_to(board: Board, must_cover: MustCover | None) -> tuple[OpenEnd, ...]:

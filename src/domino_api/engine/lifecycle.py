@@ -20,10 +20,9 @@ from domino_api.engine.errors import (
 )
 from domino_api.engine.events import Event, Transition
 from domino_api.engine.hand import cut_short, deal_hand
-from domino_api.engine.legal import rules_of
 from domino_api.engine.openers import open_hand
 from domino_api.engine.scoring import match_winner
-from domino_api.engine.state import HandState, MatchResult, MatchState, with_seat
+from domino_api.engine.state import HandState, MatchResult, MatchState, rules_of, with_seat
 
 OVER = frozenset({"finished", "abandoned", "cancelled"})
 

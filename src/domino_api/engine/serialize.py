@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domino_api.engine.layout import Board, OpenEnd, Placement
-from domino_api.engine.legal import legal_plays, rules_of
+from domino_api.engine.legal import legal_plays
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import (
     HandDeal,
@@ -17,6 +17,7 @@ from domino_api.engine.state import (
     MatchState,
     Move,
     MustCover,
+    rules_of,
 )
 from domino_api.engine.tiles import Tile
 

@@ -10,18 +10,16 @@ end are one intersection (python-chess finds its moves with bitboards the same w
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
 from itertools import chain
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from msgspec import Struct
 
 from domino_api.engine.layout import EMPTY_BOARD, Board
 from domino_api.engine.rulesets import Ruleset
-from domino_api.engine.tiles import Tile
-
-if TYPE_CHECKING:
-    from domino_api.engine.legal import Rules
-
+from domino_api.engine.tiles import Tile, full_set
 
 V = TypeVar("V")
 
@@ -109,6 +107,46 @@ class MustCover(Struct, frozen=True, kw_only=True, gc=False):
     ends: tuple[str, ...]
 
 
+END_NAMES = ("left", "right", "up", "down")
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """What the generator and the reducer read from a ruleset, worked out once per ruleset."""
+
+    ruleset: Ruleset
+    players: int
+    layout: str
+    fives: bool
+    cover_doubles: bool
+    may_draw: bool
+    draw_one: bool
+    end_mid_hand: bool
+    following: tuple[int, ...]  # the seat after each seat
+    # The plays worth no points, one object per (end, tile), shared by every legal list.
+    plain_plays: dict[str | None, dict[Tile, LegalAction]]
+
+
+@cache
+def rules_of(ruleset: Ruleset) -> Rules:
+    tiles = full_set(ruleset.max_pip)
+    return Rules(
+        ruleset=ruleset,
+        players=ruleset.players,
+        layout=ruleset.layout,
+        fives=ruleset.play_scoring == "fives",
+        cover_doubles=ruleset.cover_doubles,
+        may_draw=ruleset.draw != "none",
+        draw_one=ruleset.draw == "one",
+        end_mid_hand=ruleset.end_mid_hand and ruleset.best_of is None,
+        following=(*range(1, ruleset.players), 0),
+        plain_plays={
+            end: {tile: LegalAction(action="play", tile=tile, end=end, points=0) for tile in tiles}
+            for end in (None, *END_NAMES)
+        },
+    )
+
+
 class HandDeal(Struct, frozen=True, kw_only=True, gc=False):
     """What a hand's deal fixed: built once per hand, shared by all of its states.
 
@@ -127,7 +165,7 @@ class HandDeal(Struct, frozen=True, kw_only=True, gc=False):
     # tiles a seat can ever hold: without drawing, the stock's never enter a hand.
     suits: tuple[int, ...]
     doubles: int
-    rules: Rules  # the ruleset's tables (legal.rules_of)
+    rules: Rules  # the ruleset's tables (rules_of)
 
     def _dealt(self) -> tuple[object, ...]:
         return (self.number, self.attempt, self.opener, self.dealt, self.stock)

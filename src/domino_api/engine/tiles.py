@@ -20,14 +20,6 @@ def canonical(tile: Sequence[int]) -> Tile:
     return (a, b) if a <= b else (b, a)
 
 
-def is_double(tile: Tile) -> bool:
-    return tile[0] == tile[1]
-
-
-def pip_total(tiles: Sequence[Tile]) -> int:
-    return sum(a + b for a, b in tiles)
-
-
 def tile_problem(tile: object, max_pip: int) -> str | None:
     """Why `tile` is not a tile of the set, or None when it is one (strict: canonical tuples)."""
     if not isinstance(tile, tuple | list) or len(tile) != 2:
@@ -43,7 +35,3 @@ def tile_problem(tile: object, max_pip: int) -> str | None:
 
 
 _SET_NAMES = {6: "six", 9: "nine"}
-
-
-def set_name(max_pip: int) -> str:
-    return f"double-{_SET_NAMES.get(max_pip, str(max_pip))}"

@@ -6,13 +6,16 @@ import asyncio
 import json
 import signal
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from domino_api.clock import Clock
-from domino_api.config import Settings, get_settings
-from domino_api.jobs.sweeper import CONCURRENCY, PassReport, run_worker, sweep_pass
+from domino_api.jobs import CONCURRENCY
+from domino_api.jobs.report import PassReport
+
+if TYPE_CHECKING:
+    from domino_api.config import Settings
 
 
 def make_clock() -> Clock:
@@ -49,6 +52,8 @@ async def sweep_once(
     echo: Callable[[str], Any] = typer.echo,
 ) -> PassReport:
     async def job(core: Any) -> PassReport:
+        from domino_api.jobs.sweeper import sweep_pass  # the service stack: not for --help
+
         return await sweep_pass(core, dry_run=dry_run, concurrency=concurrency)
 
     report: PassReport = await _with_database(settings, clock, job)
@@ -81,6 +86,8 @@ async def work(
             echo(report.summary_line())
 
     async def job(core: Any) -> int:
+        from domino_api.jobs.sweeper import run_worker  # the service stack: not for --help
+
         return await run_worker(core, interval_s, stop, on_report, concurrency)
 
     try:
@@ -99,8 +106,7 @@ def register(app: typer.Typer) -> None:
         concurrency: int = typer.Option(CONCURRENCY, min=1, help="Matches handled at once"),
     ) -> None:
         """Apply due timeouts, presence expiry, abandonment and check-in rules once; exit 0."""
-        settings = get_settings()
-        _quiet_logs(settings)
+        settings = _settings()
         asyncio.run(
             sweep_once(
                 settings, make_clock(), dry_run=dry_run, as_json=as_json, concurrency=concurrency
@@ -117,8 +123,7 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Sweep every few seconds until stopped (SIGTERM finishes the pass, then exits 0)."""
-        settings = get_settings()
-        _quiet_logs(settings)
+        settings = _settings()
         if metrics_port:
             from domino_api.metrics import serve_standalone
 
@@ -129,7 +134,11 @@ def register(app: typer.Typer) -> None:
         )
 
 
-def _quiet_logs(settings: Settings) -> None:
+def _settings() -> Settings:
+    """The settings, with logging configured from them."""
+    from domino_api.config import get_settings
     from domino_api.logs import configure_logging
 
+    settings = get_settings()
     configure_logging(settings)
+    return settings

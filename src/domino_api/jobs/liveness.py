@@ -58,38 +58,10 @@ async def beat(session: AsyncSession, row_id: int, now: datetime) -> None:
     )
 
 
-async def outage_restart(session: AsyncSession, moment: datetime) -> datetime | None:
-    """When the service came back, if no API process was alive at `moment`; else None.
-
-    Only a recorded restart after `moment` proves an outage: without one (nothing recorded,
-    or the API is still down) the deadline stands and the sweeper's hold does the rest.
-    One query: it runs for every deadline about to forfeit.
-    """
-    alive = (
-        select(ServiceStart.id)
-        .where(
-            _is_api(),
-            ServiceStart.started_at <= moment,
-            ServiceStart.last_alive_at >= moment - ALIVE_SLACK,
-        )
-        .exists()
-    )
-    restart = (
-        select(func.min(ServiceStart.started_at))
-        .where(_is_api(), ServiceStart.started_at > moment)
-        .scalar_subquery()
-    )
-    found = (await session.execute(select(alive, restart))).one()
-    if found[0] or found[1] is None:
-        return None
-    back: datetime = found[1]
-    return back
-
-
 @dataclass(frozen=True)
 class Lifetimes:
     """The API processes' recorded lifetimes, read once per sweep pass (the table is small):
-    `outage_restart` in memory, so a pass of thousands of forfeits asks the database once."""
+    each forfeit asks `outage_restart` in memory, so a pass of thousands asks the database once."""
 
     spans: tuple[tuple[datetime, datetime], ...]  # (started_at, last_alive_at)
 

@@ -5,8 +5,9 @@ UPDATE SKIP LOCKED`, store/matches_repo.claim_due) and each goes through the sam
 `timeouts.enforce` a request runs, on the table in memory; the batch is then saved by the
 write core's own statements widened to many matches (rows, seats, events, finishes: one
 statement each) and commits once, and every step is announced after the commit. A match whose
-end a registered hook must see (a tournament match), or whose handling fails, is left out of
-the batch and handled alone as a step of the write core (`Core.run`).
+end a registered hook must see (a tournament match), where a computer must then decide, or whose
+handling fails, is left out of the batch and handled alone as a step of the write core
+(`Core.run`, which has the computers reply: matches/computers.py).
 
 Several claimers run side by side on separate connections and any number of sweepers (each
 API process runs one: jobs/loop.py; `domino-api worker`) may run at once: a locked match is
@@ -26,10 +27,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from domino_api import engine, metrics
-from domino_api.jobs import liveness
+from domino_api.jobs import CONCURRENCY, liveness
 from domino_api.jobs.report import ACTIONS, Outcome, PassReport, iso
 from domino_api.matches import ends, presence, timeouts
-from domino_api.matches.table import Table, assemble
+from domino_api.matches.table import Table, assemble, computers_due
 from domino_api.matches.unit import Core
 from domino_api.players import records
 from domino_api.store import match_reads
@@ -41,7 +42,6 @@ log = logging.getLogger(__name__)
 
 # A match whose handling failed is left alone this long (the error is logged and reported).
 RETRY_AFTER = timedelta(seconds=60)
-CONCURRENCY = 4
 # Matches claimed and committed together: one statement per kind of write for the whole batch.
 BATCH = 200
 
@@ -164,7 +164,9 @@ async def sweep_batch(
                     log.info("match %s is handled alone: %r", read.match.id, exc)
                     alone.append(read.match.id)
                     continue
-                if ends.needs_session(table):
+                if ends.needs_session(table) or computers_due(table):
+                    # A hook, or a computer's decision (awaited off the event loop, not
+                    # while the batch holds its locks): a step of its own.
                     alone.append(read.match.id)
                     continue
                 done.append((table, outcome))

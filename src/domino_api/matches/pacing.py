@@ -1,16 +1,19 @@
 """Answers that run computers take at least a fixed time per computer decision.
 
 Without this the answer to a human's move told the computer's number of options: one legal
-play was answered in about 3 ms, a searched choice in about 11 ms (issue 16, attack 7), and a
-threshold at 8 ms was right 79% of the time. The planner stops its search at its wall-clock
-budget (`bots.planner.TIME_BUDGET_S`), so a floor a little above that budget per decision makes
-every answer end at the floor: a decision with one option and one with twenty look alike.
+play was answered in about 3 ms, a searched choice in about 11 ms (an attack found a threshold
+at 8 ms right 79% of the time). A floor above what a decision takes makes every answer end at
+the floor: a decision with one option and one with twenty look alike.
 
-The write path chooses through `choose` (synchronous, inside the step), which counts the
-decisions of the request in progress; `paced` (around a request: `PacingMiddleware` for REST,
-the socket for its frames) holds the answer until `decisions x floor` has passed since the
-request began. The wait is `asyncio.sleep`, so other requests run meanwhile. `configure` sets
-the floor from `DOMINO_COMPUTER_THINK_S` (0: no floor, for simulations and functional tests).
+Decisions run in worker processes (matches/computers.py), which count each one for the request
+in progress (`decided`). The Planner's search is a fixed amount of work, so on a busy enough
+machine it takes longer than the configured floor: the floor then grows to the slowest of the
+last `RECENT_DECISIONS` decisions, so that a busy machine answers slowly, never tellingly.
+`paced` (around a request: `PacingMiddleware` for REST, the socket for its frames) holds the
+answer until `decisions x floor` has passed since the request began, plus a random jitter of a
+few milliseconds, so how late the event loop wakes from its sleep tells nothing either. The
+wait is `asyncio.sleep`: nothing spins, and other requests run meanwhile. `configure` sets the
+floor from `DOMINO_COMPUTER_THINK_S` (0: no floor, for simulations and functional tests).
 """
 
 from __future__ import annotations
@@ -18,25 +21,27 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from domino_api.bots import get_strategy
-from domino_api.bots.planner import TIME_BUDGET_S
 from domino_api.config import Settings
-from domino_api.engine import Action, SeatView
 
-# The planner's budget plus room for the one deal it may start just before its deadline.
-DEFAULT_FLOOR_S = TIME_BUDGET_S + 0.015
-# How long before the deadline the sleep ends (see `until`).
-SPIN_S = 0.002
+# The default floor (`DOMINO_COMPUTER_THINK_S`): above the 10-30 ms a Planner's search takes.
+DEFAULT_FLOOR_S: float = Settings.model_fields["computer_think_s"].default
+# The most a paced answer waits past its floor (a uniform draw from 0 to this).
+JITTER_S = 0.004
 _floor_s = DEFAULT_FLOOR_S
-# The decisions made for the request in progress (a list, so steps run in a copied context,
-# as `asyncio.to_thread` does, still count into it).
+# The decisions made for the request in progress (a list, so steps run in a copied context
+# still count into it).
 _decisions: ContextVar[list[int] | None] = ContextVar("computer_decisions", default=None)
+_jitter = random.SystemRandom()
+# How many of the latest decisions' durations the floor keeps in sight.
+RECENT_DECISIONS = 64
+_recent: deque[float] = deque(maxlen=RECENT_DECISIONS)
 
 
 def configure(settings: Settings) -> None:
@@ -45,15 +50,19 @@ def configure(settings: Settings) -> None:
 
 
 def floor_s() -> float:
-    return _floor_s
+    """The wait per decision: the configured floor, or the slowest recent decision if that
+    took longer (0 when pacing is off)."""
+    if _floor_s <= 0:
+        return 0.0
+    return max(_floor_s, max(_recent, default=0.0))
 
 
-def choose(name: str, view: SeatView, rng: random.Random) -> tuple[Action, str]:
-    """`get_strategy(name).choose(view, rng)`, counted for the request in progress."""
+def decided(seconds: float) -> None:
+    """A computer decision that took `seconds` was made for the request in progress (if any)."""
+    _recent.append(seconds)
     counter = _decisions.get()
     if counter is not None:
         counter[0] += 1
-    return get_strategy(name).choose(view, rng)
 
 
 @asynccontextmanager
@@ -67,20 +76,15 @@ async def paced() -> AsyncIterator[None]:
     finally:
         _decisions.reset(token)
         if counter[0] and _floor_s > 0:
-            await until(started + counter[0] * _floor_s)
+            await until(started + counter[0] * floor_s())
 
 
 async def until(deadline: float) -> None:
-    """Return at `deadline` (perf_counter), to a few microseconds.
-
-    `asyncio.sleep` alone wakes 1-3 ms late, and later after a long search than after a quick
-    choice (measured), which a classifier could still see; so it sleeps to SPIN_S before the
-    deadline and waits out the rest on the clock (at most SPIN_S of CPU per answer)."""
-    left = deadline - time.perf_counter()
-    if left > SPIN_S:
-        await asyncio.sleep(left - SPIN_S)
-    while time.perf_counter() < deadline:
-        pass
+    """Sleep past `deadline` (perf_counter) by a random 0 to JITTER_S: the jitter is larger
+    than how late the event loop wakes, so the moment of the answer tells nothing else."""
+    left = deadline - time.perf_counter() + _jitter.uniform(0.0, JITTER_S)
+    if left > 0:
+        await asyncio.sleep(left)
 
 
 class PacingMiddleware:
@@ -99,7 +103,7 @@ class PacingMiddleware:
 
         async def send_paced(message: Message) -> None:
             if message["type"] == "http.response.start" and counter[0] and _floor_s > 0:
-                await until(started + counter[0] * _floor_s)
+                await until(started + counter[0] * floor_s())
             await send(message)
 
         try:

@@ -28,8 +28,8 @@ from domino_api.errors import (
 )
 from domino_api.matches import access, claims, forfeits
 from domino_api.matches.schemas import MoveBody
-from domino_api.matches.table import OVER, Table, apply, joined_data, record, run_computers
-from domino_api.matches.unit import Core
+from domino_api.matches.table import OVER, Table, apply, joined_data, record
+from domino_api.matches.unit import Core, Later
 from domino_api.matches.views import build_view, event_for
 from domino_api.store import match_reads
 from domino_api.store.db import transaction
@@ -57,6 +57,11 @@ def view_for(table: Table, player: Player, core: Core, seat: int | None = None) 
     return build_view(table, _viewer(table, mine, seat), mine, core.clock.now())
 
 
+def view_later(player: Player, core: Core, seat: int | None = None) -> Later[dict[str, Any]]:
+    """The caller's view once the computers the step woke have replied."""
+    return Later(lambda table: view_for(table, player, core, seat))
+
+
 def _viewer(table: Table, mine: list[int], seat: int | None) -> int | None:
     """The seat whose private data the caller sees: never one it has forfeited or resigned
     while the match runs (the computer plays it now; matches/claims.py)."""
@@ -77,7 +82,7 @@ def _require_host(table: Table, player: Player) -> None:
 async def start(
     core: Core, player: Player, match_id: str, cut: str | None, fill_with_bots: bool
 ) -> dict[str, Any]:
-    def step(table: Table) -> dict[str, Any]:
+    def step(table: Table) -> Later[dict[str, Any]]:
         """The host starts: empty seats to the computer if asked, then the deal."""
         _require_host(table, player)
         if table.state.status != "waiting":
@@ -95,7 +100,7 @@ async def start(
         chosen_cut = cut if cut is not None else secrets.token_hex(8)
         table.match.cut = chosen_cut
         apply(table, now, None, engine.Start(chosen_cut))
-        return view_for(table, player, core)
+        return view_later(player, core)
 
     return await core.run(match_id, step, player_id=player.id, action="start")
 
@@ -110,7 +115,7 @@ def _move_action(body: MoveBody) -> Any:
     return engine.Draw() if body.action == "draw" else engine.Pass()
 
 
-def move_step(table: Table, core: Core, player: Player, body: MoveBody) -> dict[str, Any]:
+def move_step(table: Table, core: Core, player: Player, body: MoveBody) -> Later[dict[str, Any]]:
     """A move: the caller's seat acts, the computers reply; the answer with its events."""
     seat = pick_seat(table, player, body.seat, prefer_turn=True)
     action = _move_action(body)
@@ -120,9 +125,14 @@ def move_step(table: Table, core: Core, player: Player, body: MoveBody) -> dict[
         raise StaleSeq(
             f"seq {body.seq} is stale; the match is at {table.state.seq}.", seq=table.state.seq
         )
-    rows = apply(table, core.clock.now(), seat, action)
-    events = [event_for(row, seat) for row in rows]
-    return {"view": view_for(table, player, core, seat), "events": events}
+    apply(table, core.clock.now(), seat, action)
+
+    def answer(table: Table) -> dict[str, Any]:
+        # What the step staged: the move and the computers' replies to it.
+        events = [event_for(row, seat) for row in table.staged]
+        return {"view": view_for(table, player, core, seat), "events": events}
+
+    return Later(answer)
 
 
 async def move(
@@ -133,7 +143,7 @@ async def move(
 
 
 async def next_hand(core: Core, player: Player, match_id: str, seat: int | None) -> dict[str, Any]:
-    def step(table: Table) -> dict[str, Any]:
+    def step(table: Table) -> Later[dict[str, Any]]:
         """The next hand (nothing once it has started); the caller's view."""
         chosen = pick_seat(table, player, seat)
         if table.state.status == "hand_over":
@@ -142,7 +152,7 @@ async def next_hand(core: Core, player: Player, match_id: str, seat: int | None)
             raise engine.MatchNotStarted("The match has not started.")
         elif table.over:
             raise engine.MatchOver("The match is over.")
-        return view_for(table, player, core, chosen)
+        return view_later(player, core, chosen)
 
     return await core.run(match_id, step, player_id=player.id, action="next_hand")
 
@@ -150,7 +160,7 @@ async def next_hand(core: Core, player: Player, match_id: str, seat: int | None)
 async def set_autopilot(
     core: Core, player: Player, match_id: str, seat: int, on: bool
 ) -> dict[str, Any]:
-    def step(table: Table) -> dict[str, Any]:
+    def step(table: Table) -> Later[dict[str, Any]]:
         if not 0 <= seat < len(table.seats):
             raise SeatNotFound(f"The match has no seat {seat}.")
         row = table.seats[seat]
@@ -171,8 +181,7 @@ async def set_autopilot(
             now = core.clock.now()
             row.autopilot = on
             record(table, now, "autopilot_on" if on else "autopilot_off", {"seat": seat})
-            run_computers(table, now)
-        return view_for(table, player, core)
+        return view_later(player, core)
 
     return await core.run(match_id, step, player_id=player.id)
 
@@ -189,18 +198,18 @@ async def message(
 
 
 async def resign(core: Core, player: Player, match_id: str, seat: int | None) -> dict[str, Any]:
-    def step(table: Table) -> dict[str, Any]:
+    def step(table: Table) -> Later[dict[str, Any]]:
         chosen = pick_seat(table, player, seat)
         if table.over:
             raise engine.MatchOver("The match is over.")
         forfeits.forfeit(table, core.clock.now(), chosen, "resign")
-        return view_for(table, player, core, chosen)
+        return view_later(player, core, chosen)
 
     return await core.run(match_id, step, player_id=player.id)
 
 
 async def ready(core: Core, player: Player, match_id: str, seat: int | None) -> dict[str, Any]:
-    def step(table: Table) -> dict[str, Any]:
+    def step(table: Table) -> Later[dict[str, Any]]:
         chosen = pick_seat(table, player, seat)
         if table.state.status != "waiting":
             raise MatchInProgressError("Check-in is over: the match has started.")
@@ -210,7 +219,7 @@ async def ready(core: Core, player: Player, match_id: str, seat: int | None) -> 
             row.ready = True
             record(table, now, "ready", {"seat": chosen})
             forfeits.start_if_checked_in(table, now)
-        return view_for(table, player, core, chosen)
+        return view_later(player, core, chosen)
 
     return await core.run(match_id, step, player_id=player.id)
 

@@ -4,7 +4,6 @@ the table and saves what a step staged."""
 
 from __future__ import annotations
 
-import random
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -12,7 +11,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from domino_api import engine
-from domino_api.matches import pacing
 from domino_api.matches.access import seat_name
 from domino_api.store.rows import Row
 
@@ -47,6 +45,11 @@ class Table:
     @property
     def over(self) -> bool:
         return self.state.status in OVER
+
+    def strategy_of(self, seat: int) -> str:
+        """The strategy that plays `seat` for now (a human's seat on autopilot: the Planner)."""
+        row = self.seats[seat]
+        return str(row.strategy) if row.type == "bot" and row.strategy else "planner"
 
     def is_computer(self, seat: int) -> bool:
         row = self.seats[seat]
@@ -287,12 +290,11 @@ def apply(
     action: Any,
     next_hand_delay_s: float = NEXT_HAND_DELAY_S,
 ) -> list[dict[str, Any]]:
-    """Apply one action, then let computer seats that get the turn reply in the same step."""
+    """Apply one action and stage it. Computer seats that get the turn reply once the step is
+    done (matches/computers.py, called by the write core), off the event loop."""
     transition = engine.apply(table.state, seat, action)
     note = {"seat": seat, "action": engine.action_to_json(action)}
-    rows = persist(table, now, transition, note, next_hand_delay_s)
-    rows += run_computers(table, now, next_hand_delay_s)
-    return rows
+    return persist(table, now, transition, note, next_hand_delay_s)
 
 
 def record(
@@ -307,33 +309,46 @@ def record(
     return persist(table, now, transition, {"record": event_type})
 
 
-def _computer_rng(table: Table) -> random.Random:
-    # Seeded by match and seq so a replayed decision is the same decision.
-    return random.Random(f"{table.match.id}:{table.state.seq}")
+def computer_seed(table: Table) -> str:
+    # By match and seq, so a replayed decision (a retried unit) is the same decision.
+    return f"{table.match.id}:{table.state.seq}"
 
 
-def run_computers(
+def computer_turn(table: Table) -> int | None:
+    """The computer seat that must decide now, if any."""
+    state = table.state
+    if state.status == "playing" and state.turn is not None and table.is_computer(state.turn):
+        return state.turn
+    return None
+
+
+def computers_due(table: Table) -> bool:
+    """Whether a computer must act before a human can: a decision, or the next hand of a table
+    where no human is in play."""
+    state = table.state
+    between_hands = state.status == "hand_over" and not table.humans_in_play()
+    return between_hands or computer_turn(table) is not None
+
+
+def next_hand_for_computers(
     table: Table, now: datetime, next_hand_delay_s: float = NEXT_HAND_DELAY_S
 ) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    note: dict[str, Any]
-    for _ in range(MAX_COMPUTER_MOVES):
-        state = table.state
-        if state.status == "hand_over" and not table.humans_in_play():
-            transition = engine.apply(state, None, engine.NextHand())
-            note = {"seat": None, "action": engine.action_to_json(engine.NextHand())}
-        elif state.status == "playing" and state.turn is not None and table.is_computer(state.turn):
-            seat_row = table.seats[state.turn]
-            name = seat_row.strategy if seat_row.type == "bot" and seat_row.strategy else "planner"
-            view = engine.seat_view(state, state.turn)
-            action, reason = pacing.choose(name, view, _computer_rng(table))
-            action = engine.with_reason(action, reason or None)
-            transition = engine.apply(state, state.turn, action)
-            note = {"seat": state.turn, "action": engine.action_to_json(action)}
-        else:
-            break
-        rows += persist(table, now, transition, note, next_hand_delay_s)
-    return rows
+    """A hand is over and no human is in play: nobody is there to ask, so the next one starts."""
+    if table.state.status != "hand_over" or table.humans_in_play():
+        return []
+    return apply(table, now, None, engine.NextHand(), next_hand_delay_s)
+
+
+def computer_move(
+    table: Table,
+    now: datetime,
+    seat: int,
+    action: engine.Action,
+    reason: str,
+    next_hand_delay_s: float = NEXT_HAND_DELAY_S,
+) -> list[dict[str, Any]]:
+    """Stage the move a computer seat chose, with its reason for the ledger."""
+    return apply(table, now, seat, engine.with_reason(action, reason or None), next_hand_delay_s)
 
 
 def replay(rows: list[Any], initial: engine.MatchState) -> engine.MatchState:

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import asyncpg
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -40,7 +40,7 @@ from domino_api.clock import Clock
 from domino_api.engine import EngineError
 from domino_api.errors import MatchBusy, MatchNotFound, ServiceError
 from domino_api.jobs import liveness
-from domino_api.matches import ends, timeouts
+from domino_api.matches import computers, ends, timeouts
 from domino_api.matches.table import Table, assemble
 from domino_api.realtime.announce import Announcer
 from domino_api.store import matches_repo as repo
@@ -49,7 +49,17 @@ from domino_api.store.matches_repo import Read, WriteConflict
 from domino_api.store.rows import Row
 
 T = TypeVar("T")
-Step = Callable[[Table], T]
+
+
+@dataclass(frozen=True, slots=True)
+class Later(Generic[T]):
+    """A step's answer read off the table once the computers it woke have replied (a move's
+    answer carries their moves and the view after them)."""
+
+    read: Callable[[Table], T]
+
+
+Step = Callable[[Table], T | Later[T]]
 
 # As long as the ORM pool waits for a connection (SQLAlchemy's pool_timeout) before giving up.
 ACQUIRE_TIMEOUT_S = 30.0
@@ -142,6 +152,7 @@ class Core:
                 # Timeouts first, saved as their own step: a refusal of what follows must
                 # not undo a forfeit that was due.
                 timeouts.enforce(table, now, lifetimes or await self._lifetimes())
+                await computers.reply(table, now)
                 if _changed(table):
                     version = await self._save(connection, table, version, None, None, announce)
                     copy = None  # what follows stands on a table just written
@@ -153,6 +164,9 @@ class Core:
                 if copy is not None:
                     raise _Recheck() from None
                 raise
+            await computers.reply(table, now)
+            if isinstance(answer, Later):
+                answer = answer.read(table)
             if _changed(table):
                 path = "transaction" if _needs_transaction(table, key) else "statement"
                 saved = (key, answer)

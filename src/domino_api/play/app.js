@@ -5,10 +5,11 @@ import { becomePlayer, catalog, identity } from "./api.js";
 import { ledgerPage, verifyPage } from "./ledger.js";
 import { hotseatPage, joinPage, newTablePage, soloPage } from "./lobby.js";
 import { recordsPage } from "./records.js";
-import { soundSwitch } from "./sound.js";
+import { soundSwitches } from "./sound.js";
 import { tablePage } from "./table.js";
 import { setBackCatalog } from "./tiles.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
+import { tutorialPage } from "./tutorial.js";
 import { el, field, showError, toggle } from "./ui.js";
 
 function home(root) {
@@ -30,6 +31,7 @@ function home(root) {
       ),
       choice("#/tournaments", "Tournaments", "Brackets, round-robins and standings"),
       choice("#/records", "Records", "Your best games and the top 10"),
+      choice("#/tutorial", "Learn Draw to 50", "The rules in a six-step tutorial"),
       choice("#/verify", "Verify a ledger", "Check any finished match's sealed deal in this page"),
     ),
   );
@@ -62,7 +64,7 @@ function namePage(root) {
   root.append(el("h2", { tabindex: "-1" }, "What is your name?"), form);
 }
 
-const OPEN = new Set(["", "join", "tournaments"]);
+const OPEN = new Set(["", "join", "tournaments", "tutorial"]);
 
 const ROUTES = {
   "": home,
@@ -76,6 +78,7 @@ const ROUTES = {
   records: recordsPage,
   tournaments: tournamentsPage,
   tournament: tournamentPage,
+  tutorial: tutorialPage,
 };
 
 let leave = null;
@@ -99,9 +102,19 @@ async function route() {
   root.querySelector("h2")?.focus();
 }
 
-soundSwitch(document.getElementById("sound"));
+soundSwitches(document.getElementById("sound"), document.getElementById("music"));
 toggle(document.getElementById("hints"), "domino.hints", "Tile hints", () =>
   window.dispatchEvent(new Event("hints")),
 );
+// Enter or Space activates the focused control (seed 002). Buttons take both by themselves;
+// a link takes only Enter, so Space on a link follows it.
+document.addEventListener("keydown", (event) => {
+  const link =
+    event.target instanceof Element &&
+    /** @type {HTMLAnchorElement | null} */ (event.target.closest("a[href]"));
+  if (event.key !== " " || !link || event.defaultPrevented) return;
+  event.preventDefault();
+  link.click();
+});
 window.addEventListener("hashchange", route);
 route();

@@ -138,15 +138,22 @@ function fit(board, width, height) {
   return best;
 }
 
-/**
- * Draw `board` into `box`. `targets(end)` returns null (no target) or
- * {label, aria, onclick, glow}: a button at that end's next place.
- */
-/** @param {HTMLElement} box @param {import("./api.js").ViewOut["board"]} board */
-export function renderBoard(box, board, targets) {
-  const width = box.clientWidth || 800;
-  const { shape, area, unit } = fit(board, width - 8, Math.max(260, window.innerHeight * 0.5));
-  const ends = Object.entries(shape.targets);
+/** How a preset's board meets the table's edge (each seed describes its own): seed 002's Draw
+ * to 50 keeps one straight chain that scrolls sideways; the others bend lines back. */
+const SCROLLING = new Set(["draw-50"]);
+
+export function scrolls(preset) {
+  return SCROLLING.has(preset);
+}
+
+/** The straight chain at full tile size, however long: its box scrolls sideways. */
+function straight(board, height) {
+  const shape = layout(board, Infinity);
+  const area = bounds([...shape.tiles, ...Object.values(shape.targets)]);
+  return { shape, area, unit: Math.min(MAX_UNIT, height / area.h) };
+}
+
+function drawLayer({ shape, area, unit }, targets) {
   const place = (r) =>
     `left:${(r.x - area.x) * unit}px;top:${(r.y - area.y) * unit}px;width:${r.w * unit}px;height:${r.h * unit}px`;
   const layer = el("div", {
@@ -158,7 +165,7 @@ export function renderBoard(box, board, targets) {
       el("div", { class: "placed", style: place(r), html: faceSvg(r.first, r.second, r.h > r.w) }),
     );
   }
-  for (const [end, r] of ends) {
+  for (const [end, r] of Object.entries(shape.targets)) {
     const target = targets(end === "null" ? null : end);
     if (!target) continue;
     const attrs = {
@@ -173,7 +180,39 @@ export function renderBoard(box, board, targets) {
         : el("span", attrs, target.label),
     );
   }
-  box.replaceChildren(layer);
+  return layer;
+}
+
+/** The scrolling chain, with each open end's value pinned at its side of the table. */
+function scrollingChain(box, board, layer) {
+  const previous = box.querySelector(".chain-scroll");
+  const scroller = el("div", { class: "chain-scroll" }, layer);
+  const label = (end) =>
+    el(
+      "p",
+      { class: `end-label ${end.end}`, "data-end": end.end, "aria-hidden": "true" },
+      `${end.end === "left" ? "◀ " : ""}${end.pips}${end.end === "right" ? " ▶" : ""}`,
+    );
+  box.replaceChildren(scroller, ...board.ends.map(label));
+  // The chain stays where the player left it; a new hand starts in the middle.
+  const centre = (scroller.scrollWidth - scroller.clientWidth) / 2;
+  scroller.scrollLeft = previous && board.tiles.length > 1 ? previous.scrollLeft : centre;
+}
+
+/**
+ * Draw `board` into `box`. `targets(end)` returns null (no target) or
+ * {label, aria, onclick, glow}: a button at that end's next place. `scroll`: the chain scrolls
+ * sideways (see `scrolls`) instead of bending.
+ */
+/** @param {HTMLElement} box @param {import("./api.js").ViewOut["board"]} board */
+export function renderBoard(box, board, targets, scroll = false) {
+  const width = box.clientWidth || 800;
+  const height = Math.max(260, window.innerHeight * 0.5);
+  const fitted = scroll ? straight(board, height) : fit(board, width - 8, height);
+  const layer = drawLayer(fitted, targets);
+  box.classList.toggle("scrolling", scroll);
+  if (scroll) scrollingChain(box, board, layer);
+  else box.replaceChildren(layer);
   const open = board.ends.map((e) => `${e.end} ${e.pips}`).join(", ");
   box.setAttribute(
     "aria-label",

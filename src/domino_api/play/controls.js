@@ -3,6 +3,8 @@
 
 import { call, catalog } from "./api.js";
 import { backImg, backUrl } from "./tiles.js";
+import { restartButton } from "./restart.js";
+import { hasTutorial, openTutorial } from "./tutorial.js";
 import { countdown, el, field, seatName, showError } from "./ui.js";
 
 const OVER = new Set(["finished", "abandoned", "cancelled"]);
@@ -61,6 +63,15 @@ async function chooseBack(table) {
   dialog.showModal();
 }
 
+/** What the top row shows: it is redrawn only when this changes, so a control there keeps
+ * its focus (and a Space press its click) while the rest of the table follows the game. */
+function topKey(view, table) {
+  const mine = view.you ? view.seats[table.viewSeat ?? view.you.seat] : null;
+  const { name, target, best_of } = view.ruleset;
+  const shown = [name, target, best_of, view.code, view.hand_number, view.stock, view.stock_back];
+  return JSON.stringify([...shown, mine?.tile_back]);
+}
+
 function top(view, table) {
   const mine = view.you ? view.seats[table.viewSeat ?? view.you.seat] : null;
   const goal = view.ruleset.best_of
@@ -83,10 +94,17 @@ function top(view, table) {
         )
       : null,
     view.hand_number ? el("p", {}, `Hand ${view.hand_number}`) : null,
+    hasTutorial(view.ruleset.name)
+      ? el(
+          "button",
+          { type: "button", class: "small", onclick: () => openTutorial(view.ruleset.name) },
+          "How to play",
+        )
+      : null,
     el(
       "p",
       { class: "boneyard", "aria-label": `Boneyard: ${view.stock} tiles` },
-      backImg(view.boneyard_tile_back || view.stock_tile_back || "moon", false),
+      backImg(view.stock_back || "moon", false),
       ` ${view.stock}`,
     ),
     mine
@@ -107,10 +125,11 @@ function top(view, table) {
 
 function handSummary(view) {
   const last = view.last_hand;
-  if (!last) return "";
-  const who = last.winner === null ? null : seatName(view.seats[last.winner]);
+  if (!last || last.number !== view.hand_number) return "";
   if (last.tied) return `Hand ${last.number} is tied: nobody scores.`;
-  return `Hand ${last.number}: ${who} wins (${last.reason})${last.points ? `, +${last.points}` : ""}.`;
+  if (last.winner === null) return `Hand ${last.number} ends (${last.reason}).`;
+  const who = seatName(view.seats[last.winner]);
+  return `Hand ${last.number}: ${who} wins (${last.reason}), +${last.points}.`;
 }
 
 function resultSummary(view) {
@@ -127,7 +146,8 @@ export function statusLine(view, table) {
     box.append("Check-in: the match starts when both players are ready.");
   else if (view.status === "waiting") box.append("Waiting for the host to deal.");
   else if (view.status === "hand_over") box.append(handSummary(view));
-  else if (OVER.has(view.status)) box.append(resultSummary(view));
+  else if (OVER.has(view.status))
+    box.append([handSummary(view), resultSummary(view)].filter(Boolean).join(" "));
   else if (table.hidden) box.append("Hand-over: the next player reveals their hand.");
   else if (myTurn(view, table)) {
     const cover = view.turn.must_cover;
@@ -219,6 +239,7 @@ function playing(view, table) {
       },
       "Resign",
     ),
+    restartButton(view),
   ];
 }
 
@@ -254,6 +275,7 @@ function actions(view, table) {
             "Next hand",
           )
         : null,
+      restartButton(view),
       at
         ? el(
             "p",
@@ -267,4 +289,4 @@ function actions(view, table) {
   return over(view, table);
 }
 
-export const controls = { top, actions };
+export const controls = { top, topKey, actions };

@@ -1,15 +1,13 @@
 // The seats around the table: presence dot, name, score with its +points, face-down hand in
 // the seat's tile back, turn marker, autopilot controls and the away deadline.
 
-import { backImg } from "./tiles.js";
+import { backImg, faceSvg, tileLabel } from "./tiles.js";
 import { countdown, el, seatName } from "./ui.js";
 
-/** When a seat that left forfeits: the view's `away_deadline` if given, else away_since + limit. */
-export function awayDeadline(view, seat) {
-  if (seat.away_deadline) return seat.away_deadline;
-  const limit = view.ruleset.away_forfeit_s;
-  if (!seat.away_since || !limit) return null;
-  return new Date(Date.parse(seat.away_since) + limit * 1000).toISOString();
+/** When an away seat forfeits: the view's own `away_deadline`, shown only while the seat's
+ * holder is away (the view gives every human seat the deadline it would have if it left now). */
+export function awayDeadline(seat) {
+  return seat.type === "human" && !seat.connected && !seat.forfeited ? seat.away_deadline : null;
 }
 
 function autopilotButton(view, seat, me, act) {
@@ -35,6 +33,23 @@ function autopilotButton(view, seat, me, act) {
   return null;
 }
 
+/** At a hand's end every other seat's remaining tiles lie face up (the view reveals them). */
+function revealed(view, seat) {
+  const last = view.last_hand;
+  if (!last || last.number !== view.hand_number || view.status === "playing") return null;
+  const tiles = last.hands[seat] || [];
+  return el(
+    "div",
+    {
+      class: "faceup",
+      "aria-label": `${tiles.length ? tiles.map(tileLabel).join(", ") : "no tiles"} left, ${last.pips[seat]} pips`,
+      "data-testid": `faceup-${seat}`,
+    },
+    tiles.map((tile) => el("span", { class: "shown-tile", html: faceSvg(tile[0], tile[1], true) })),
+    el("span", { class: "pip-count" }, tiles.length ? `${last.pips[seat]} pips` : "no tiles left"),
+  );
+}
+
 /** @param {import("./api.js").ViewOut} view */
 export function renderSeats(view, ctx) {
   const me = view.you?.seats || [];
@@ -43,11 +58,11 @@ export function renderSeats(view, ctx) {
     { class: "seats", "aria-label": "Players" },
     view.seats.map((seat) => {
       const onTurn = view.turn?.seat === seat.seat;
-      const away = awayDeadline(view, seat);
+      const away = awayDeadline(seat);
+      const own = me.includes(seat.seat) && seat.seat === ctx.viewSeat && !ctx.hidden;
+      const shown = own ? null : revealed(view, seat.seat);
       const facedown =
-        me.includes(seat.seat) && seat.seat === ctx.viewSeat && !ctx.hidden
-          ? []
-          : Array.from({ length: seat.tiles }, () => backImg(seat.tile_back));
+        own || shown ? [] : Array.from({ length: seat.tiles }, () => backImg(seat.tile_back));
       const flash = ctx.flashes.get(seat.seat);
       const state = seat.connected ? "connected" : "not connected";
       return el(
@@ -79,7 +94,7 @@ export function renderSeats(view, ctx) {
             ? el("span", { class: "plus", "data-testid": `plus-${seat.seat}` }, `+${flash}`)
             : null,
         ),
-        el("div", { class: "facedown", "aria-label": `${seat.tiles} tiles` }, facedown),
+        shown || el("div", { class: "facedown", "aria-label": `${seat.tiles} tiles` }, facedown),
         away
           ? el(
               "p",

@@ -2,7 +2,7 @@
 // every action a seat can take. Rendering of the parts lives in seats.js, hand.js, board.js.
 
 import { call } from "./api.js";
-import { renderBoard } from "./board.js";
+import { renderBoard, scrolls } from "./board.js";
 import { chatPanel, logLine } from "./talk.js";
 import { endTarget, renderHand, revealScreen, wireEnds } from "./hand.js";
 import { renderSeats } from "./seats.js";
@@ -71,12 +71,7 @@ class Table {
       snapshot: (view) => {
         this.catchUp(view.seq);
         if (this.hotseat()) return this.refresh(); // the socket sees from one seat only
-        if (view.seq !== this.view.seq) return this.setView(view);
-        // Nothing moved since the page's own read: only presence may differ, so the hand
-        // (and any tile being picked or dragged) stays as it is.
-        this.view.seats = view.seats;
-        nameSeats(this.view);
-        this.renderSeats();
+        this.takeSeats(view);
       },
       event: (event) => this.onEvent(event),
       connection: (up) => this.talk.connected(up),
@@ -89,6 +84,31 @@ class Table {
     window.removeEventListener("resize", this.onResize);
     window.removeEventListener("hints", this.onHints);
     this.socket?.close();
+  }
+
+  /** A view of the same seq changes only the seats (presence, away deadlines): the hand, and
+   * any tile being picked or dragged, stays as it is. */
+  takeSeats(view) {
+    if (view.seq !== this.view.seq) return this.setView(view);
+    this.view.seats = view.seats;
+    this.offset = Date.parse(view.now) - Date.now();
+    nameSeats(this.view);
+    this.renderSeats();
+  }
+
+  /** After a presence event: the seats alone from a fresh read. Presence events count in
+   * `seq`, so the read's seq is ahead even when nothing moved; a move brings its own events. */
+  async refreshSeats() {
+    const query = this.viewSeat === null ? "" : `?seat=${this.viewSeat}`;
+    try {
+      const view = await call("GET", `/v1/matches/${this.matchId}${query}`);
+      if (view.seq < this.view.seq) return;
+      this.view.seats = view.seats;
+      nameSeats(this.view);
+      this.renderSeats();
+    } catch (error) {
+      showError(error);
+    }
   }
 
   hotseat() {
@@ -185,8 +205,9 @@ class Table {
     if (PRESENCE.has(event.type) && this.view) {
       const seat = this.view.seats[data.seat];
       seat.connected = event.type === "seat_connected";
-      seat.away_since = seat.connected ? null : event.at;
-      return this.renderSeats();
+      this.renderSeats();
+      // The away deadline moves with every sighting: only a fresh view knows the new one.
+      return this.refreshSeats();
     }
     if (event.type === "tile_back_changed" && this.view) {
       this.view.seats[data.seat].tile_back = data.tile_back;
@@ -261,6 +282,10 @@ class Table {
 
   focusedPart() {
     this.focusLabel = document.activeElement?.textContent;
+    // A redrawn hand gives the focus back to the tile that had it.
+    const tile = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.tile;
+    if (tile && this.parts.hand.contains(document.activeElement))
+      this.lastFocus = tile.split("-").map(Number);
     return ["hand", "board", "controls"].find((k) =>
       this.parts[k].contains(document.activeElement),
     );
@@ -312,7 +337,9 @@ class Table {
 
   render() {
     const focusIn = this.focusedPart() || this.refocus;
-    fill(this.parts.top, controls.top(this.view, this));
+    const topKey = controls.topKey(this.view, this);
+    if (topKey !== this.topKey) fill(this.parts.top, controls.top(this.view, this));
+    this.topKey = topKey;
     this.renderSeats();
     this.renderBoard();
     this.parts.status.replaceChildren(statusLine(this.view, this));
@@ -340,8 +367,11 @@ class Table {
   }
 
   renderBoard() {
-    renderBoard(this.parts.board, this.view.board, (end) =>
-      this.hidden ? null : endTarget(this.view, this, end),
+    renderBoard(
+      this.parts.board,
+      this.view.board,
+      (end) => (this.hidden ? null : endTarget(this.view, this, end)),
+      scrolls(this.view.ruleset.name),
     );
   }
 

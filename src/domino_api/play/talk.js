@@ -8,6 +8,14 @@ function name(view, seat) {
   return found?.name || `Seat ${seat + 1}`;
 }
 
+/** A seat taken (a claim: by name, from a holder gone for the lease), freed, or joined. */
+function joinedLine(d, view) {
+  const who = d.name || name(view, d.seat);
+  if (d.released) return `The host freed seat ${d.seat + 1} for the next join`;
+  if (d.claimed) return `${who} claimed seat ${d.seat + 1}`;
+  return `${who} joined`;
+}
+
 /** A short sentence for the log, or null for events the log leaves out. */
 /** @param {import("./api.js").AnyEvent} event @param {import("./api.js").ViewOut} view */
 export function logLine(event, view) {
@@ -26,7 +34,11 @@ export function logLine(event, view) {
     case "match_ended":
       return "The match is over";
     case "seat_joined":
-      return `${d.name || name(view, d.seat)} joined`;
+      return joinedLine(d, view);
+    case "autopilot_on":
+      return `Autopilot on: the computer plays for ${name(view, d.seat)}`;
+    case "autopilot_off":
+      return `Autopilot off: ${name(view, d.seat)} plays again`;
     default:
       return null;
   }

@@ -2,6 +2,7 @@
 // "I'm ready" (on the match's own table page). Changes come from the tournament's events feed.
 
 import { becomePlayer, call, identity } from "./api.js";
+import { bracket } from "./bracket.js";
 import { el, field, fill, select, showError } from "./ui.js";
 
 export function tournamentsPage(root) {
@@ -77,49 +78,6 @@ export function tournamentsPage(root) {
     create,
     el("h3", {}, "Open a tournament"),
     open,
-  );
-}
-
-function bracket(view, names) {
-  const me = identity()?.id;
-  return el(
-    "div",
-    { class: "bracket", "aria-label": "Bracket" },
-    view.rounds.map((round) =>
-      el(
-        "section",
-        { class: "round" },
-        el("h3", {}, `Round ${round.number}${round.status === "complete" ? " (complete)" : ""}`),
-        round.matches.map((m) =>
-          el(
-            "div",
-            { class: `slot ${m.status}` },
-            el(
-              "p",
-              {},
-              m.players
-                .map((p) => el("span", { class: p === m.winner ? "winner" : "" }, names[p] || "?"))
-                .reduce((a, b) => [a, " vs ", b]),
-            ),
-            el(
-              "p",
-              { class: "small" },
-              m.status.replace("_", "-"),
-              m.reason ? ` (${m.reason})` : "",
-            ),
-            m.players.includes(me) && ["check_in", "playing"].includes(m.status)
-              ? el(
-                  "a",
-                  { class: "button primary", href: `#/match/${m.id}` },
-                  m.status === "check_in" ? "Go to my match: I'm ready" : "Go to my match",
-                )
-              : null,
-          ),
-        ),
-        round.byes.map((p) => el("p", { class: "small" }, `${names[p]}: bye`)),
-        round.rests.map((p) => el("p", { class: "small" }, `${names[p]}: rests`)),
-      ),
-    ),
   );
 }
 
@@ -220,10 +178,9 @@ export async function tournamentPage(root, [id]) {
     const { events } = await call("GET", `/v1/tournaments/${id}/events?after=${seq}`).catch(() => ({
       events: [],
     }));
-    if (events.length) {
-      seq = events.at(-1).seq;
-      await load().catch(showError);
-    }
+    if (events.length) seq = events.at(-1).seq;
+    // A match in play changes its score without a tournament event: its card reads it anew.
+    if (events.length || box.querySelector(".slot.playing")) await load().catch(showError);
   }, 2000);
   return () => clearInterval(poll);
 }

@@ -9,6 +9,8 @@ export function el(tag, attrs = {}, ...children) {
       node.addEventListener(key.slice(2), value);
     } else if (key === "class") {
       node.className = value;
+    } else if (key === "style") {
+      node.style.cssText = value; // the CSSOM: a style attribute would need 'unsafe-inline'
     } else if (key === "html") {
       node.innerHTML = value; // only ever our own SVG strings
     } else if (value === true) {
@@ -83,14 +85,19 @@ export function seatName(seat) {
 }
 
 /**
- * A header switch kept in localStorage (`key` "on"/"off"); `changed(on)` runs on each flip.
+ * A header switch kept in localStorage (`key` "on"/"off", unset: `byDefault`); `changed(on)`
+ * runs on each flip.
  * @param {HTMLElement} button
  * @param {string} key
  * @param {string} label
  * @param {(on: boolean) => void} [changed]
+ * @param {boolean} [byDefault]
  */
-export function toggle(button, key, label, changed = () => {}) {
-  const on = () => localStorage.getItem(key) !== "off";
+export function toggle(button, key, label, changed = () => {}, byDefault = true) {
+  const on = () => {
+    const saved = localStorage.getItem(key);
+    return saved === null ? byDefault : saved !== "off";
+  };
   const show = () => {
     button.setAttribute("aria-pressed", String(on()));
     button.textContent = `${label}: ${on() ? "on" : "off"}`;

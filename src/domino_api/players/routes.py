@@ -30,7 +30,7 @@ router = APIRouter(prefix="/v1", tags=["players"])
     "/players",
     status_code=201,
     summary="Create a player (the token is shown once)",
-    responses=problems(*BODY, "rate_limited"),
+    responses=problems(*BODY, "rate_limited", "service_busy"),
 )
 async def create_player(
     body: PlayerCreate, request: Request, db: Db, clock: ClockDep

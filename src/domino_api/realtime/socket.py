@@ -21,22 +21,15 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from domino_api import metrics
 from domino_api.engine import EngineError
-from domino_api.errors import (
-    BadRequest,
-    NotYourSeat,
-    ServiceError,
-    StaleSeq,
-    ValidationFailed,
-    engine_status,
-    problem,
-)
-from domino_api.inputs import holds_nul
+from domino_api.errors import BadRequest, NotYourSeat, ServiceError, StaleSeq
 from domino_api.matches import access, creation, hosting, pacing, presence, service
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.table import Table
 from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.ratelimit import Limits, SocketCount
+from domino_api.realtime import frames
 from domino_api.realtime import messages as m
+from domino_api.realtime.frames import problem_of
 from domino_api.realtime.hub import Subscriber, dumps
 from domino_api.realtime.lifecycle import Realtime, realtime_of
 from domino_api.store import players_repo
@@ -53,16 +46,6 @@ class Refused(Exception):
         super().__init__(reason)
         self.code = code
         self.reason = reason
-
-
-def problem_of(exc: Exception) -> dict[str, Any]:
-    """The problem document for an expected failure (ServiceError or EngineError)."""
-    if isinstance(exc, ServiceError):
-        return problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
-    if isinstance(exc, EngineError):
-        status = engine_status(exc.code)
-        return problem(status, exc.code, exc.code.replace("_", " ").capitalize(), str(exc))
-    return problem(500, "internal_error", "Internal error", "Something went wrong on our side.")
 
 
 def refusal(exc: Exception) -> Refused:
@@ -245,42 +228,24 @@ class MatchSocket:
 
     async def _answer(self, text: str | None, data: bytes | None) -> dict[str, Any] | None:
         """One client frame -> its answer; a refused frame changes nothing."""
-        if text is None:
-            size = len(data or b"")
-            return _error(None, BadRequest(f"Send JSON text frames; got {size} binary bytes."))
-        if len(text) > m.MAX_FRAME_BYTES // 4 and len(text.encode()) > m.MAX_FRAME_BYTES:
-            detail = f"A frame may hold at most {m.MAX_FRAME_BYTES} bytes."
-            return _error(None, BadRequest(detail))
-        try:
-            raw = json.loads(text)
-        except ValueError:
-            return _error(None, BadRequest("The frame is not valid JSON."))
-        client_id = _client_id(raw)
-        if holds_nul(raw):  # as on REST (inputs.Strict): PostgreSQL stores no NUL
-            detail = "text may not contain the NUL character (\\u0000)"
-            return _error(client_id, ValidationFailed(detail))
-        if not isinstance(raw, dict) or raw.get("type") not in m.CLIENT_TYPES:
-            kinds = ", ".join(m.CLIENT_TYPES)
-            return _error(client_id, ValidationFailed(f"type: expected one of {kinds}."))
-        try:
-            request = m.CLIENT_MESSAGES.validate_json(text)
-        except ValidationError as exc:
-            return _error(client_id, ValidationFailed(_summary(exc)))
+        request = frames.request_of(text, data)
+        if isinstance(request, dict):
+            return request  # the error frame that refuses it
         return await self._dispatch(request)
 
     async def _dispatch(self, request: Any) -> dict[str, Any] | None:
         if isinstance(request, m.PingMessage):
             return {"type": "pong", "id": request.id}
         if isinstance(request, m.AuthMessage):
-            return _error(None, BadRequest("This socket is already authenticated."))
+            return frames.error_frame(None, BadRequest("This socket is already authenticated."))
         try:
             async with pacing.paced():  # computers' answers take their floor (matches/pacing)
                 seq = await self._act(request)
         except (ServiceError, EngineError) as exc:
-            return _error(request.id, exc)
+            return frames.error_frame(request.id, exc)
         except Exception as exc:
             log.exception("socket request failed", exc_info=exc)
-            return _error(request.id, exc)
+            return frames.error_frame(request.id, exc)
         # Events first, then the ack: an acked request's events are already in the queue.
         await self.hub.sync(self.match_id)
         return {"type": "ack", "id": request.id, "seq": seq}
@@ -372,25 +337,3 @@ def _whole(value: str | None, name: str, highest: int) -> int | None:
     if not value.isdigit() or int(value) > highest:
         raise Refused(4422, "validation_error")
     return int(value)
-
-
-def _client_id(raw: Any) -> Any:
-    if isinstance(raw, dict):
-        value = raw.get("id")
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        if isinstance(value, str) and 0 < len(value) <= 64:
-            return value
-    return None
-
-
-def _error(client_id: Any, exc: Exception) -> dict[str, Any]:
-    return {"type": "error", "id": client_id, "error": problem_of(exc)}
-
-
-def _summary(exc: ValidationError) -> str:
-    parts = []
-    for err in exc.errors()[:5]:
-        where = ".".join(str(p) for p in err.get("loc", ()) if not isinstance(p, int)) or "body"
-        parts.append(f"{where}: {err.get('msg', 'invalid')}")
-    return "; ".join(parts)

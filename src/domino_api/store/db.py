@@ -74,6 +74,7 @@ def make_engine(url: str, settings: Settings) -> AsyncEngine:
         # No ping per checkout: it doubles round trips; a dead connection fails one request
         # and is replaced by the pool.
         pool_pre_ping=False,
+        pool_timeout=settings.db_pool_timeout_s,
         # Parameters are players' data (idempotency answers, snapshots): never in an error.
         hide_parameters=True,
         json_serializer=jsontext.dumps,

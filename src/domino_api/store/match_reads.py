@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.store.models import OVER_STATUSES, Match, MatchEvent, Seat
@@ -48,8 +48,3 @@ async def due_ids(session: AsyncSession, now: datetime, limit: int | None) -> li
     if limit is not None:
         stmt = stmt.limit(limit)
     return list((await session.execute(stmt)).scalars())
-
-
-async def count_events(session: AsyncSession, match_id: str) -> int:
-    stmt = select(func.count()).select_from(MatchEvent).where(MatchEvent.match_id == match_id)
-    return int((await session.execute(stmt)).scalar_one())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from alembic import command
@@ -25,10 +24,6 @@ def alembic_config(url: str) -> Config:
 def upgrade_to_head(url: str) -> None:
     """Blocking: alembic's env runs its own event loop, so call this outside any running loop."""
     command.upgrade(alembic_config(url), "head")
-
-
-async def upgrade_to_head_async(url: str) -> None:
-    await asyncio.to_thread(upgrade_to_head, url)
 
 
 def head_revision(url: str) -> str | None:

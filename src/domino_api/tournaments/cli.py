@@ -6,8 +6,6 @@ import asyncio
 
 import typer
 
-from domino_api.tournaments.service import PLANS
-
 
 async def set_plan(database_url: str, player_id: str, plan: str) -> bool:
     """Set a player's plan; False when there is no such player."""
@@ -35,6 +33,7 @@ def register(app: typer.Typer) -> None:
         """Set a player's plan (it caps the entrants of the tournaments they host)."""
         from domino_api.config import get_settings
         from domino_api.store.db import resolve_database_url
+        from domino_api.tournaments.service import PLANS
 
         if plan not in PLANS:
             typer.echo(f"unknown plan {plan!r}: use one of {', '.join(PLANS)}", err=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -13,6 +14,7 @@ from domino_api.store.models import (
     OVER_STATUSES,
     Match,
     Player,
+    Seat,
     Tournament,
     TournamentEntrant,
     TournamentEvent,
@@ -90,11 +92,41 @@ async def by_match(session: AsyncSession, match_id: str) -> TournamentMatch | No
     return result.scalar_one_or_none()
 
 
-async def match_statuses(session: AsyncSession, tournament_id: str) -> dict[str, str]:
+@dataclass(frozen=True)
+class MatchProgress:
+    """A tournament match as its table stands: status, and each player's score and hands won."""
+
+    status: str
+    scores: dict[str, int]
+    hands_won: dict[str, int]
+
+
+async def match_progress(session: AsyncSession, tournament_id: str) -> dict[str, MatchProgress]:
+    """Every match of the tournament by id; the scores come from the snapshot's public totals
+    (never its secret or hands), keyed by the player holding each seat."""
     result = await session.execute(
-        select(Match.id, Match.status).where(Match.tournament_id == tournament_id)
+        select(Match.id, Match.status, Match.snapshot["scores"], Match.snapshot["hands_won"]).where(
+            Match.tournament_id == tournament_id
+        )
     )
-    return {row[0]: row[1] for row in result}
+    matches = list(result)
+    seats = await session.execute(
+        select(Seat.match_id, Seat.seat, Seat.player_id)
+        .join(Match, Match.id == Seat.match_id)
+        .where(Match.tournament_id == tournament_id, Seat.player_id.is_not(None))
+    )
+    holders: dict[str, dict[int, str]] = {}
+    for match_id, seat, player_id in seats:
+        holders.setdefault(match_id, {})[seat] = player_id
+    progress = {}
+    for match_id, status, scores, hands_won in matches:
+        by_seat = holders.get(match_id, {})
+        progress[match_id] = MatchProgress(
+            status=status,
+            scores={pid: int(scores[seat]) for seat, pid in by_seat.items()},
+            hands_won={pid: int(hands_won[seat]) for seat, pid in by_seat.items()},
+        )
+    return progress
 
 
 async def overdue_matches(session: AsyncSession, tournament_id: str, now: datetime) -> list[str]:

@@ -60,6 +60,13 @@ class NextSlot(BaseModel):
     side: Literal[0, 1]
 
 
+class LiveScoreOut(BaseModel):
+    """A match in play: each player's score and hands won so far, in slot order."""
+
+    points: list[int] = Field(examples=[[35, 20]])
+    hands_won: list[int] = Field(examples=[[2, 1]])
+
+
 class RoundMatchOut(BaseModel):
     id: str
     round: int = Field(description="The bracket slot: its round (from 1) ...")
@@ -74,6 +81,10 @@ class RoundMatchOut(BaseModel):
     reason: Literal["played", "forfeit", "no_show"] | None
     points: list[int] = Field(description="Each player's final score (0 until decided)")
     hands_won: list[int] = Field(description="Hands each player won (0 until decided)")
+    live: LiveScoreOut | None = Field(
+        description="While the match is played: its score so far (null at check-in and once"
+        " decided, when `points` and `hands_won` hold the result)",
+    )
 
 
 class RoundOut(BaseModel):

@@ -89,7 +89,7 @@ async def build_view(session: AsyncSession, tournament: Tournament) -> dict[str,
         entrants = sorted(entrants, key=lambda e: e.order if e.order is not None else 0)
     order = [e.player_id for e in entrants] if started else []
     rows = await repo.matches(session, tournament.id)
-    statuses = await repo.match_statuses(session, tournament.id)
+    progress = await repo.match_progress(session, tournament.id)
     options = tournament.match_options
     match = (
         {"target": options["target"]} if "target" in options else {"best_of": options["best_of"]}
@@ -109,7 +109,7 @@ async def build_view(session: AsyncSession, tournament: Tournament) -> dict[str,
             {"player_id": e.player_id, "name": names.get(e.player_id, ""), "order": e.order}
             for e in entrants
         ],
-        "rounds": _rounds(tournament, order, rows, statuses, names) if started else [],
+        "rounds": _rounds(tournament, order, rows, progress, names) if started else [],
         "standings": _standings(tournament, order, rows) if started else [],
         "champion": tournament.champion_id,
     }
@@ -128,11 +128,27 @@ def _standings(
     return [dataclasses.asdict(standing) for standing in ranked]
 
 
+def _live(row: TournamentMatch, table: repo.MatchProgress | None) -> dict[str, list[int]] | None:
+    """The score of a match in play, in slot order (before check-in ends and once decided: None,
+    the decided totals being in `points` and `hands_won`)."""
+    if table is None or row.reason is not None or table.status not in ("playing", "hand_over"):
+        return None
+    players = (row.player_a, row.player_b)
+    return {
+        "points": [table.scores.get(p, 0) for p in players],
+        "hands_won": [table.hands_won.get(p, 0) for p in players],
+    }
+
+
 def _match_out(
-    row: TournamentMatch, statuses: dict[str, str], names: dict[str, str], rounds: int | None
+    row: TournamentMatch,
+    progress: dict[str, repo.MatchProgress],
+    names: dict[str, str],
+    rounds: int | None,
 ) -> dict[str, Any]:
     """A bracket slot's match; `rounds` (single elimination) says where its winner goes."""
-    status = MATCH_STATUS.get(statuses.get(row.match_id, "waiting"), "check_in")
+    table = progress.get(row.match_id)
+    status = MATCH_STATUS.get(table.status if table else "waiting", "check_in")
     following = None
     if rounds is not None and row.round < rounds:
         following = {"round": row.round + 1, "index": row.index // 2, "side": row.index % 2}
@@ -148,6 +164,7 @@ def _match_out(
         "reason": row.reason,
         "points": [row.points_a, row.points_b],
         "hands_won": [row.hands_a, row.hands_b],
+        "live": _live(row, table),
     }
 
 
@@ -155,7 +172,7 @@ def _rounds(
     tournament: Tournament,
     order: list[str],
     rows: list[TournamentMatch],
-    statuses: dict[str, str],
+    progress: dict[str, repo.MatchProgress],
     names: dict[str, str],
 ) -> list[dict[str, Any]]:
     by_round: dict[int, list[TournamentMatch]] = {}
@@ -177,7 +194,7 @@ def _rounds(
                     "number": number,
                     "status": "complete" if done else "open",
                     "matches": [
-                        _match_out(row, statuses, names, len(bracket.rounds)) for row in matches
+                        _match_out(row, progress, names, len(bracket.rounds)) for row in matches
                     ],
                     "byes": byes,
                     "rests": [],
@@ -192,7 +209,7 @@ def _rounds(
             {
                 "number": number,
                 "status": "complete" if done else "open",
-                "matches": [_match_out(row, statuses, names, None) for row in matches],
+                "matches": [_match_out(row, progress, names, None) for row in matches],
                 "byes": [],
                 "rests": list(schedule[number - 1].rests),
             }

@@ -1,0 +1,273 @@
+"""Capacity, side by side in one run: the service next to a bare route, computers beside the
+tables, and the computers' worker processes.
+
+    python bench/capacity.py [--seconds 15] [--clients 32] [--planners 6]
+                             [--baseline-python PATH] [--decisions 120]
+
+(a) `--clients` players against `plain` with the think floor off (bench/load.py's loop), then the
+    same number of clients against bench/bare_app.py (FastAPI + asyncpg, the same shape as a
+    move: auth, a validated body, the row read, one guarded statement saving the snapshot and
+    an event): moves/s and server CPU per move of each, and their ratio.
+(b) A probe at a table of two people (the player to move reads its view, then moves), alone and
+    then beside `--planners` players each playing All Fives against the Planner with the
+    default floor: the probe's p50 and p99. With `--baseline-python` (the interpreter of a
+    checkout of an earlier commit) the same is measured against that server first.
+(c) Planner decisions per second through the computers' process pool with 1 and 2 workers, on
+    the same searched positions, as many in flight as twice the workers.
+
+Every level reports the load generator's own CPU, so a figure bound by the client shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from load import (  # noqa: E402
+    SERVER,
+    SERVER_ENV,
+    CpuMeter,
+    Http,
+    Level,
+    move_body,
+    play_matches,
+    print_level,
+    run_level,
+    sample_snapshot,
+)
+
+from domino_api.store.db import to_plain_url  # noqa: E402
+from tests.bots.test_computers import searched_views  # noqa: E402
+from tests.support.servers import (  # noqa: E402
+    SERVE,
+    ServerProcess,
+    create_database,
+    fresh_database,
+)
+
+PROBE_DB, BARE_DB = "domino_ops_capacity", "domino_ops_bare"
+
+
+def serve_with(python: str):  # type: ignore[no-untyped-def]
+    return lambda port: [python, "-c", SERVE, str(port), "1"]
+
+
+async def start(url: str, env: dict[str, str], workdir: Path, python: str, name: str):  # type: ignore[no-untyped-def]
+    server = ServerProcess(
+        url, workdir / f"{name}.log", env=env, argv=serve_with(python), ready_path="/readyz"
+    )
+    server.start()
+    await server.wait_ready_async()
+    return server
+
+
+# ---------------------------------------------------------------- (a) beside a bare route
+
+
+async def bare_level(port: int, pid: int, clients: int, seconds: float, snapshot: object) -> Level:
+    level = Level(clients)
+    https = [Http(port) for _ in range(clients)]
+    matches = []
+    for index, http in enumerate(https):
+        status, made = await http.request("POST", "/bare/matches", snapshot, f"t{index}")
+        assert status == 201, made
+        matches.append(made["id"])
+    body = {"action": "play", "tile": [3, 5], "end": "left", "seq": 1}
+    meter, client_cpu = CpuMeter([pid]), time.process_time()
+    started = time.perf_counter()
+    deadline = started + seconds
+
+    async def client(index: int) -> None:
+        while time.perf_counter() < deadline:
+            began = time.perf_counter()
+            path = f"/bare/{matches[index]}/moves"
+            status, _ = await https[index].request("POST", path, body, f"t{index}")
+            level.statuses[status] += 1
+            level.latencies.append(time.perf_counter() - began)
+
+    await asyncio.gather(*(client(n) for n in range(clients)))
+    level.elapsed = time.perf_counter() - started
+    level.cpu = {**meter.used(), "load generator": time.process_time() - client_cpu}
+    for http in https:
+        await http.close()
+    return level
+
+
+async def against_bare(args: argparse.Namespace, workdir: Path) -> None:
+    url = to_plain_url(await fresh_database(PROBE_DB, SERVER))
+    env = {**SERVER_ENV, "DOMINO_COMPUTER_THINK_S": "0"}
+    server = await start(url, env, workdir, sys.executable, "service-plain")
+    try:
+        await run_level([server], 8, 3)  # warm-up, unmeasured
+        service = await run_level([server], args.clients, args.seconds)
+        snapshot = await sample_snapshot(url)
+    finally:
+        server.stop(timeout=15)
+    bare_url = await create_database(BARE_DB, SERVER)
+    argv = [sys.executable, "-m", "uvicorn", "bare_app:app", "--app-dir", str(ROOT / "bench")]
+    bare = ServerProcess(
+        bare_url,
+        workdir / "bare.log",
+        env={"DOMINO_BARE_DATABASE_URL": bare_url},
+        argv=lambda port: [*argv, "--port", str(port), "--log-level", "warning"],
+    )
+    bare.start()
+    try:
+        await bare.wait_ready_async()
+        await bare_level(bare.port, bare.pid, 8, 3, snapshot)  # warm-up
+        plain = await bare_level(bare.port, bare.pid, args.clients, args.seconds, snapshot)
+    finally:
+        bare.stop(timeout=15)
+    print("(a) against plain, floor off, and the bare route:")
+    print_level(service)
+    print(f"bare    {plain.clients:4d} clients: {plain.moves_per_s:7.1f} moves/s")
+    print(f"         {plain.cpu_line()}")
+    ratio = _cpu_per_move(service) / _cpu_per_move(plain)
+    print(f"server CPU per move, service / bare route: {ratio:.2f} (goal <= 1.5)\n", flush=True)
+
+
+def _cpu_per_move(level: Level) -> float:
+    return level.cpu.get("server", 0.0) / max(len(level.latencies), 1)
+
+
+# ---------------------------------------------------------------- (b) the probe
+
+
+async def player(http: Http, name: str) -> str:
+    status, made = await http.request("POST", "/v1/players", {"name": name})
+    assert status == 201, made
+    return str(made["token"])
+
+
+async def probe(port: int, deadline: float, latencies: list[float]) -> None:
+    """Two people at one table (All Fives to 50), match after match: whoever is to move reads
+    its view and moves; both requests are timed."""
+    https = [Http(port), Http(port)]
+    tokens = [await player(https[0], "probe-a"), await player(https[1], "probe-b")]
+    while time.perf_counter() < deadline:
+        body = {"ruleset": "all-fives", "options": {"target": 50}}
+        status, view = await https[0].request("POST", "/v1/matches", body, tokens[0])
+        assert status == 201, view
+        mid, code = view["id"], view["code"]
+        status, _ = await https[1].request("POST", "/v1/matches/join", {"code": code}, tokens[1])
+        assert status == 200
+        await https[0].request("POST", f"/v1/matches/{mid}/start", {}, tokens[0])
+        for _ in range(400):
+            if time.perf_counter() >= deadline:
+                break
+            status, view = await https[0].request("GET", f"/v1/matches/{mid}", None, tokens[0])
+            if view["status"] not in ("playing", "hand_over"):
+                break
+            if view["status"] == "hand_over":
+                await https[0].request("POST", f"/v1/matches/{mid}/hands", {}, tokens[0])
+                continue
+            mover = view["turn"]["seat"]
+            began = time.perf_counter()
+            path = f"/v1/matches/{mid}"
+            status, mine = await https[mover].request("GET", path, None, tokens[mover])
+            latencies.append(time.perf_counter() - began)
+            began = time.perf_counter()
+            await https[mover].request("POST", f"{path}/moves", move_body(mine), tokens[mover])
+            latencies.append(time.perf_counter() - began)
+    for http in https:
+        await http.close()
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+async def probe_beside_planners(port: int, planners: int, seconds: float) -> str:
+    latencies: list[float] = []
+    level = Level(planners)
+    deadline = time.perf_counter() + seconds
+    client_cpu, started = time.process_time(), time.perf_counter()
+    players = []
+    for index in range(planners):
+        http = Http(port)
+        token = await player(http, f"p{index}")
+        players.append(play_matches(http, token, level, deadline, "planner"))
+    await asyncio.gather(probe(port, deadline, latencies), *players)
+    elapsed = time.perf_counter() - started
+    share = (time.process_time() - client_cpu) / elapsed
+    return (
+        f"probe p50 {pct(latencies, 0.5):6.1f} ms  p99 {pct(latencies, 0.99):6.1f} ms "
+        f"({len(latencies)} requests; {planners} Planner players made "
+        f"{len(level.latencies) / elapsed:.1f} moves/s; load generator {share:.2f} cores)"
+    )
+
+
+async def probe_scenario(args: argparse.Namespace, workdir: Path, python: str, name: str) -> None:
+    url = to_plain_url(await fresh_database(PROBE_DB, SERVER))
+    env = dict(SERVER_ENV)
+    env["DOMINO_COMPUTER_THINK_S"] = "0.075"  # the default floor
+    server = await start(url, env, workdir, python, name)
+    try:
+        await probe_beside_planners(server.port, 1, 3)  # warm-up, unmeasured
+        print(f"(b) {name}: idle      {await probe_beside_planners(server.port, 0, args.seconds)}")
+        line = await probe_beside_planners(server.port, args.planners, args.seconds)
+        print(f"(b) {name}: {args.planners} Planner {line}", flush=True)
+    finally:
+        server.stop(timeout=15)
+
+
+# ---------------------------------------------------------------- (c) the workers
+
+
+async def decisions_per_s(workers: int, views: list[object]) -> float:
+    from domino_api.config import Settings
+    from domino_api.matches import computers
+
+    computers.configure(Settings(computer_workers=workers))
+    await computers.start()
+    gate = asyncio.Semaphore(2 * workers)
+
+    async def one(index: int) -> None:
+        async with gate:
+            await computers.choose("planner", views[index], str(index))  # type: ignore[arg-type]
+
+    started = time.perf_counter()
+    await asyncio.gather(*(one(n) for n in range(len(views))))
+    elapsed = time.perf_counter() - started
+    computers.stop()
+    return len(views) / elapsed
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--planners", type=int, default=6)
+    parser.add_argument("--decisions", type=int, default=120)
+    parser.add_argument("--baseline-python", default=None)
+    parser.add_argument("--only", default="abc", help="which scenarios: any of a, b, c")
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="domino-capacity-"))
+    if "a" in args.only:
+        await against_bare(args, workdir)
+    if "b" in args.only:
+        if args.baseline_python:
+            await probe_scenario(args, workdir, args.baseline_python, "baseline")
+        await probe_scenario(args, workdir, sys.executable, "HEAD")
+    if "c" in args.only:
+        views = searched_views(args.decisions)
+        rates = {n: await decisions_per_s(n, views) for n in (1, 2)}
+        print(
+            f"(c) Planner decisions/s: 1 worker {rates[1]:.1f}, 2 workers {rates[2]:.1f} "
+            f"({rates[2] / rates[1]:.2f}x; goal >= 1.7x) over {len(views)} searched positions"
+        )
+    print(f"server logs in {workdir}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

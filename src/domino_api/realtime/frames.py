@@ -1,0 +1,98 @@
+"""A client's frame on the match socket, read: the request it holds, or the error that refuses it.
+
+A refused frame changes nothing and is answered `{"type": "error", "id", "error": {problem}}`
+(`id` null when the frame could not be read). uvicorn refuses frames above
+`messages.MAX_FRAME_BYTES` before reading them (serving.py); the check here holds under any
+server. A frame nested deeper than the parser goes (a 20,000-deep array) is an error frame too,
+and logged, rather than the socket's silent end.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from pydantic import ValidationError
+
+from domino_api.engine import EngineError
+from domino_api.errors import (
+    BadRequest,
+    ServiceError,
+    ValidationFailed,
+    engine_status,
+    problem,
+    unavailable,
+)
+from domino_api.inputs import holds_nul
+from domino_api.realtime import messages as m
+
+log = logging.getLogger(__name__)
+
+
+def problem_of(exc: Exception) -> dict[str, Any]:
+    """The problem document for an expected failure (ServiceError or EngineError), or for the
+    database out of connections (503 service_busy)."""
+    if isinstance(exc, ServiceError):
+        return problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
+    if isinstance(exc, EngineError):
+        status = engine_status(exc.code)
+        return problem(status, exc.code, exc.code.replace("_", " ").capitalize(), str(exc))
+    if (busy := unavailable(exc)) is not None:
+        return problem_of(busy)
+    return problem(500, "internal_error", "Internal error", "Something went wrong on our side.")
+
+
+def error_frame(client_id: Any, exc: Exception) -> dict[str, Any]:
+    return {"type": "error", "id": client_id, "error": problem_of(exc)}
+
+
+def request_of(text: str | None, data: bytes | None) -> Any:
+    """The client message a frame holds, or the error frame (a dict) that refuses it."""
+    if text is None:
+        size = len(data or b"")
+        return error_frame(None, BadRequest(f"Send JSON text frames; got {size} binary bytes."))
+    if len(text) > m.MAX_FRAME_BYTES // 4 and len(text.encode()) > m.MAX_FRAME_BYTES:
+        detail = f"A frame may hold at most {m.MAX_FRAME_BYTES} bytes."
+        return error_frame(None, BadRequest(detail))
+    try:
+        return _parsed(text)
+    except RecursionError:
+        log.warning("socket frame refused: JSON nested too deeply (%d bytes)", len(text))
+        return error_frame(None, BadRequest("The frame's JSON is nested too deeply."))
+
+
+def _parsed(text: str) -> Any:
+    try:
+        raw = json.loads(text)
+    except ValueError:
+        return error_frame(None, BadRequest("The frame is not valid JSON."))
+    client_id = _client_id(raw)
+    if holds_nul(raw):  # as on REST (inputs.Strict): PostgreSQL stores no NUL
+        detail = "text may not contain the NUL character (\\u0000)"
+        return error_frame(client_id, ValidationFailed(detail))
+    if not isinstance(raw, dict) or raw.get("type") not in m.CLIENT_TYPES:
+        kinds = ", ".join(m.CLIENT_TYPES)
+        return error_frame(client_id, ValidationFailed(f"type: expected one of {kinds}."))
+    try:
+        return m.CLIENT_MESSAGES.validate_json(text)
+    except ValidationError as exc:
+        return error_frame(client_id, ValidationFailed(_summary(exc)))
+
+
+def _client_id(raw: Any) -> Any:
+    if isinstance(raw, dict):
+        value = raw.get("id")
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str) and 0 < len(value) <= 64:
+            return value
+    return None
+
+
+def _summary(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:5]:
+        where = ".".join(str(p) for p in err.get("loc", ()) if not isinstance(p, int)) or "body"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts)

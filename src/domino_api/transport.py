@@ -1,0 +1,185 @@
+"""uvicorn's protocols with deadlines for slow clients and a cap on connections per address.
+
+uvicorn bounds only the idle time between requests (`timeout_keep_alive`): a connection that
+sends nothing, or a byte every few seconds in its head or body, stays open for as long as the
+client likes (a slow-loris held 12 connections for 240 s). `GuardedHttp` (httptools, uvicorn's
+default parser) closes a connection whose request head is not complete within
+`request_head_timeout_s` of its first byte (or of the connection), whose body is not complete
+within `request_body_timeout_s` of the head, or whose head grows past `MAX_HEAD_BYTES`. The
+deadlines run from a fixed moment: trickling bytes does not move them.
+
+A WebSocket's upgrade request is a request head like any other; after it the socket must
+authenticate within `ws_auth_timeout_s` (realtime/socket.py), and its frames are bounded by
+`ws_max_size` before they are read (serving.py).
+
+Both protocols count open connections per client address (an IPv6 client by its /64, as the
+budgets do): a connection beyond `connections_per_address` is answered 429 and closed. The peer
+counted is the TCP peer; addresses in `DOMINO_TRUSTED_PROXIES` are not capped (a proxy carries
+many clients, and must cap them itself). Counts are per process, like the sockets per token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+from functools import lru_cache
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from domino_api import metrics
+from domino_api.config import Settings, get_settings
+from domino_api.errors import problem
+from domino_api.jsontext import dump_bytes
+from domino_api.ratelimit import address_key
+
+# A request head (request line and headers) larger than this is refused: no route needs more,
+# and httptools sets no bound of its own.
+MAX_HEAD_BYTES = 64 * 1024
+
+
+class AddressCount:
+    """Open connections per client address in this process."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.most = settings.connections_per_address
+        self.exempt = [
+            ipaddress.ip_network(part.strip(), strict=False)
+            for part in settings.trusted_proxies.split(",")
+            if part.strip()
+        ]
+        self._open: dict[str, int] = {}
+
+    def open(self, client: tuple[str, int] | None) -> str | None:
+        """The key counted for `client`, or None when it holds too many connections already.
+        A trusted proxy is counted under "" (never refused)."""
+        host = client[0] if client else None
+        if host and _within(host, self.exempt):
+            return ""
+        key = address_key(host)
+        current = self._open.get(key, 0)
+        if self.most > 0 and current >= self.most:
+            return None
+        self._open[key] = current + 1
+        return key
+
+    def close(self, key: str | None) -> None:
+        if not key:
+            return
+        left = self._open.get(key, 0) - 1
+        if left > 0:
+            self._open[key] = left
+        else:
+            self._open.pop(key, None)
+
+
+def _within(host: str, networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> bool:
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return any(address in network for network in networks)
+
+
+@lru_cache(maxsize=1)
+def _guard() -> tuple[Settings, AddressCount]:
+    # The server process's settings (the environment), as `domino-api serve` reads them.
+    settings = get_settings()
+    return settings, AddressCount(settings)
+
+
+def _too_many() -> bytes:
+    body = dump_bytes(
+        problem(429, "rate_limited", "Too many connections", "Too many open connections.")
+    )
+    head = (
+        "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/problem+json\r\n"
+        f"content-length: {len(body)}\r\nretry-after: 5\r\nconnection: close\r\n\r\n"
+    )
+    return head.encode("ascii") + body
+
+
+class GuardedHttp(HttpToolsProtocol):
+    """uvicorn's httptools protocol with head and body deadlines and the per-address cap."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._settings, self._count = _guard()
+        self._address: str | None = None
+        self._deadline: asyncio.TimerHandle | None = None
+        self._head_bytes = 0
+        self._upgraded = False
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._address = self._count.open(self.client)
+        if self._address is None:
+            metrics.connection_closed("per_address")
+            transport.write(_too_many())
+            transport.close()
+            return
+        self._arm(self._settings.request_head_timeout_s, "head_timeout")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self._count.close(self._address)
+        self._address = None
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.cycle is None or self.cycle.response_complete:  # a request head is due
+            if self._deadline is None:  # the first byte of a kept-alive connection's request
+                self._arm(self._settings.request_head_timeout_s, "head_timeout")
+            self._head_bytes += len(data)
+        super().data_received(data)
+        # Reset once the head is complete: what is counted still is an unfinished head.
+        if self._head_bytes > MAX_HEAD_BYTES:
+            self._close("head_too_large")
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        self._head_bytes = 0
+        super().on_headers_complete()
+        # Armed here, disarmed by on_message_complete (at once when there is no body).
+        if not (self.parser.should_upgrade() and self._should_upgrade()):
+            self._arm(self._settings.request_body_timeout_s, "body_timeout")
+
+    def on_message_complete(self) -> None:
+        self._disarm()
+        super().on_message_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        # The socket's protocol takes the connection, and its count with it.
+        self._disarm()
+        super().handle_websocket_upgrade()
+        protocol = self.transport.get_protocol()
+        if isinstance(protocol, GuardedWebSocket):
+            protocol.address, self._address = self._address, None
+
+    def _arm(self, seconds: float, reason: str) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(seconds, self._close, reason)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _close(self, reason: str) -> None:
+        self._deadline = None
+        if not self.transport.is_closing():
+            metrics.connection_closed(reason)
+            self.transport.close()
+
+
+class GuardedWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, giving back its address's count when it closes."""
+
+    address: str | None = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        _, count = _guard()
+        count.close(self.address)
+        self.address = None
+        super().connection_lost(exc)

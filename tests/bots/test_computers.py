@@ -1,0 +1,115 @@
+"""The computers' process pool (matches/computers.py): decisions beside the event loop, the same
+whatever the load, and a pool that outlives a dead worker."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import time
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+import psutil
+import pytest
+
+from domino_api.bots import get_strategy, to_action
+from domino_api.bots.planner import distinct_plays
+from domino_api.engine import PRESETS, NextHand, SeatView, Start, apply, new_match, seat_view
+from domino_api.matches import computers
+
+
+def searched_views(count: int) -> list[SeatView]:
+    """Positions of random All Fives matches where the Planner searches (3+ distinct plays)."""
+    views: list[SeatView] = []
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = apply(new_match(PRESETS["all-fives"], b"p%d" % seed), None, Start("cut")).state
+        while state.status in ("playing", "hand_over") and len(views) < count:
+            if state.status == "hand_over":
+                state = apply(state, None, NextHand()).state
+                continue
+            assert state.turn is not None
+            view = seat_view(state, state.turn)
+            plays = [o for o in view.legal if o.action == "play"]
+            if plays and len(distinct_plays(view, plays)) >= 3:
+                views.append(view)
+            state = apply(state, state.turn, to_action(rng.choice(list(view.legal)))).state
+        if len(views) == count:
+            break
+    assert len(views) == count
+    return views
+
+
+async def test_eight_tables_at_once_decide_as_one_table_alone() -> None:
+    """Strength does not depend on load: the Planner reads no clock, so the same view and seed
+    give the same move one at a time, eight at once, and in this process."""
+    views = searched_views(16)
+    alone = [await computers.choose("planner", view, f"m:{n}") for n, view in enumerate(views)]
+    together: list[object] = []
+    for start in range(0, len(views), 8):
+        batch = views[start : start + 8]
+        together += await asyncio.gather(
+            *(computers.choose("planner", v, f"m:{start + n}") for n, v in enumerate(batch))
+        )
+    here = [get_strategy("planner").choose(v, random.Random(f"m:{n}")) for n, v in enumerate(views)]
+    assert together == alone == here
+    assert all(reason.startswith("planner: ") for _, reason in alone)  # searched, not forced
+
+
+async def test_the_event_loop_turns_while_a_computer_decides() -> None:
+    """A decision is awaited, not run: other coroutines run until its answer comes back."""
+    view = searched_views(1)[0]
+    await computers.start()
+    decision = asyncio.ensure_future(computers.choose("planner", view, "loop"))
+    turns = 0
+    while not decision.done():
+        turns += 1
+        await asyncio.sleep(0)
+    action, _ = decision.result()
+    assert turns >= 2, turns  # run on the loop, the decision would end before the first turn
+    assert action == get_strategy("planner").choose(view, random.Random("loop"))[0]
+
+
+async def test_a_dead_worker_is_replaced() -> None:
+    view = searched_views(1)[0]
+    loop = asyncio.get_running_loop()
+    with pytest.raises(BrokenProcessPool):
+        await loop.run_in_executor(computers._executor(), os._exit, 1)  # a worker dies
+    action, reason = await computers.choose("planner", view, "after")
+    assert (action, reason) == get_strategy("planner").choose(view, random.Random("after"))
+
+
+HOLDER = """
+import asyncio, os, sys
+from domino_api.matches import computers
+async def main():
+    await computers.start()
+    print(" ".join(str(p) for p in computers._executor()._processes), flush=True)
+    await asyncio.sleep(600)
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def test_workers_think_below_their_api_process_and_leave_with_it(tmp_path: Path) -> None:
+    """Workers run at a lower CPU priority; a SIGKILL runs no shutdown, yet they notice their
+    parent is gone and exit."""
+    script = tmp_path / "holder.py"
+    script.write_text(HOLDER)
+    holder = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None
+    workers = [psutil.Process(int(pid)) for pid in holder.stdout.readline().split()]
+    assert workers and all(w.ppid() == holder.pid for w in workers)
+    niceness = psutil.Process(holder.pid).nice() + computers.WORKER_NICENESS
+    for _ in range(600):  # a worker may still be starting: its first step sets its priority
+        if all(w.nice() == niceness for w in workers):
+            break
+        time.sleep(0.1)
+    assert [w.nice() for w in workers] == [niceness] * len(workers)
+    holder.kill()
+    holder.wait()
+    gone, alive = psutil.wait_procs(workers, timeout=60)
+    assert not alive, alive
