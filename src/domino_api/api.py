@@ -67,14 +67,17 @@ def _flat(routes: Iterable[Any]) -> Iterator[Any]:
 
 
 def allowed_methods(request: Request) -> str:
-    """Every method of every route at this path. Starlette's 405 names only the first route that
-    matched the path, so a path with PUT and DELETE routes answered `Allow: PUT`."""
-    methods: set[str] = set()
+    """Every method of the path's routes. Starlette's 405 names only the first route that matched
+    the path, so a path with PUT and DELETE routes answered `Allow: PUT`. Where a literal path and
+    a template both match (`/v1/matches/join`, `/v1/matches/{match_id}`), the literal one is the
+    path: the routes with the fewest parameters count."""
+    by_params: dict[int, set[str]] = {}
     for route in _flat(request.app.router.routes):
         match, _ = route.matches(request.scope)
-        if match != Match.NONE:
-            methods |= getattr(route, "methods", None) or set()
-    return ", ".join(sorted(methods))
+        methods = getattr(route, "methods", None)
+        if match != Match.NONE and methods:
+            by_params.setdefault(len(getattr(route, "param_convertors", {})), set()).update(methods)
+    return ", ".join(sorted(by_params[min(by_params)])) if by_params else ""
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -81,9 +81,11 @@ async def test_a_405_allows_every_method_of_its_path(client: httpx.AsyncClient) 
         (f"/v1/matches/{match['id']}/lock", "DELETE, PUT"),
         (f"/v1/matches/{match['id']}/seats/1/autopilot", "DELETE, PUT"),
         ("/v1/players/me", "GET, PATCH"),
+        ("/v1/matches/join", "POST"),  # not /v1/matches/{match_id}'s GET
     ]
     for path, allowed in cases:
-        answer = await client.post(path, headers=host["headers"])
+        other = "PATCH" if "POST" in allowed else "POST"
+        answer = await client.request(other, path, headers=host["headers"])
         assert answer.status_code == 405, (path, answer.text)
         assert answer.headers["allow"] == allowed, path
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired
+from typing import Any, Literal, NotRequired
 
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
@@ -13,7 +13,27 @@ from domino_api.matches.ruleset_models import RulesetParams
 from domino_api.matches.schemas import EndName, ResultOut, TileIn
 
 
+def _deals_that_fit() -> Any:
+    """verify_deal's check in the schema: the hands dealt fit in the set (one branch per set and
+    number of players, with the largest hand that fits)."""
+    return [
+        {
+            "properties": {
+                "max_pip": {"const": pip},
+                "players": {"const": players},
+                "hand_size": {"maximum": (pip + 1) * (pip + 2) // 2 // players},
+            }
+        }
+        for pip in (6, 9)
+        for players in (2, 3, 4)
+    ]
+
+
 class VerifyBody(Strict):
+    model_config = ConfigDict(
+        extra="forbid", strict=True, json_schema_extra={"oneOf": _deals_that_fit()}
+    )
+
     secret: str = Field(pattern=r"^[0-9a-fA-F]{64}$")
     commitment: str = Field(pattern=r"^[0-9a-fA-F]{64}$")
     cut: str = Field(max_length=64)
