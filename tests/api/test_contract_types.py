@@ -110,3 +110,23 @@ async def test_what_the_schema_allows_the_server_takes(client: httpx.AsyncClient
     half = {**body, "options": {"target": 150.5}}
     refused = await client.post("/v1/matches", json=half, headers=host["headers"])
     assert refused.status_code == 422, refused.text
+
+
+async def test_a_saved_setting_a_preset_does_not_take_is_ignored(
+    client: httpx.AsyncClient,
+) -> None:
+    host = await new_player(client, "Ana")
+    for opener in ("alternate_any", "winner_any"):
+        settings = {"settings": {"next_opener": opener, "draw": "one"}}
+        saved = await client.patch("/v1/players/me", json=settings, headers=host["headers"])
+        assert saved.status_code == 200, saved.text
+        created = await client.post(
+            "/v1/matches", json={"ruleset": "all-fives"}, headers=host["headers"]
+        )
+        assert created.status_code == 201, created.text
+        assert created.json()["ruleset"]["next_opener"] == "winner_any_lock_reshuffle"
+    # Where the preset takes it, the setting still applies.
+    classic = await client.post("/v1/matches", json={"ruleset": "classic"}, headers=host["headers"])
+    assert classic.status_code == 201, classic.text
+    assert classic.json()["ruleset"]["next_opener"] == "winner_any"
+    assert classic.json()["ruleset"]["draw"] == "one"

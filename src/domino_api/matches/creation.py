@@ -29,13 +29,19 @@ SETTING_KEYS = ("target", "draw", "next_opener")
 
 
 def _effective_options(player: Player, ruleset: str, options: dict[str, Any]) -> dict[str, Any]:
-    """Stored settings fill in options the preset allows; explicit options win (seed 004)."""
-    catalog = {entry["name"]: entry for entry in engine.ruleset_catalog()}
-    allowed = catalog.get(ruleset, {}).get("overrides", {})
-    defaults = {
-        k: v for k, v in (player.settings or {}).items() if k in SETTING_KEYS and k in allowed
-    }
-    return {**defaults, **options}
+    """Stored settings fill in options the preset takes; explicit options win (seed 004). A
+    setting the preset does not take with these options (a value it does not offer, an opener
+    outside its pairs) is ignored, as docs/API.md says, never a refusal."""
+    chosen = dict(options)
+    for key, value in (player.settings or {}).items():
+        if key not in SETTING_KEYS or key in options or value is None:
+            continue
+        try:
+            engine.make_ruleset(ruleset, {**chosen, key: value})
+        except engine.EngineError:
+            continue
+        chosen[key] = value
+    return chosen
 
 
 def _ruleset_for_seats(name: str, options: dict[str, Any], seats: int) -> engine.Ruleset:
