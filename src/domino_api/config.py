@@ -82,7 +82,8 @@ class Settings(BaseSettings):
     sweep_in_process: bool = True
 
     # Announcements after each commit (realtime/announce.py): "postgres" (LISTEN/NOTIFY) or
-    # "nats" (subjects per match, for many API processes) at `nats_url`.
+    # "nats" (subjects per match, for many API processes) at `nats_url`: one server or the
+    # nodes of a cluster, comma-separated, tried in that order (`nats_servers`).
     announce_backend: Literal["postgres", "nats"] = "postgres"
     nats_url: str = "nats://127.0.0.1:4222"
     # The catch-up: every this many seconds each process compares its watched matches' seq in
@@ -92,6 +93,11 @@ class Settings(BaseSettings):
 
     log_json: bool = True
     log_level: str = "INFO"
+
+    @property
+    def nats_servers(self) -> list[str]:
+        """`nats_url` as a list of server URLs (blanks and empty items dropped)."""
+        return [url.strip() for url in self.nats_url.split(",") if url.strip()]
 
 
 @lru_cache(maxsize=1)

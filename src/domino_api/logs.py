@@ -45,7 +45,7 @@ class JsonFormatter(logging.Formatter):
             value = var.get()
             if value:
                 entry[key] = value
-        for key in ACCESS_FIELDS:
+        for key in ACCESS_FIELDS + EVENT_FIELDS:
             if hasattr(record, key):
                 entry[key] = getattr(record, key)
         if record.exc_info:
@@ -54,6 +54,8 @@ class JsonFormatter(logging.Formatter):
 
 
 ACCESS_FIELDS = ("method", "path", "status", "duration_ms", "client")
+# What a line about one match's event carries as members (the sweep's forfeits and ends).
+EVENT_FIELDS = ("match_id", "seat", "cause", "outcome")
 
 
 class TextFormatter(logging.Formatter):

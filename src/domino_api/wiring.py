@@ -40,7 +40,8 @@ async def write_core(
     announcer = make_announcer(settings, announce_pool)
     try:
         await announcer.start()
-        core = Core(pool, make_sessionmaker(engine, announcer), clock, announcer)
+        maker = make_sessionmaker(engine, announcer)
+        core = Core(pool, maker, clock, announcer, lease_s=settings.presence_lease_s)
         yield core, engine
     finally:
         await announcer.close()

@@ -37,6 +37,7 @@ AT = "2026-12-01T12:00:00Z"
 ASYNCAPI = Path(__file__).resolve().parents[2] / "openapi" / "asyncapi.yaml"
 # Events only the service makes (joins, presence, chat, ...): tests/realtime checks them.
 SERVICE_ONLY = {
+    "deadline_moved",
     "seat_joined",
     "seat_connected",
     "seat_disconnected",

@@ -7,6 +7,7 @@ import asyncio
 import httpx
 import pytest
 
+from domino_api.clock import FakeClock
 from tests.api.helpers import create_match, first_legal, new_player, play_to_end, view
 
 HUMANS = [{"type": "human"}, {"type": "human"}]
@@ -122,6 +123,7 @@ async def test_fill_with_bots(client: httpx.AsyncClient) -> None:
 async def test_move_refusals_change_nothing(client: httpx.AsyncClient) -> None:
     ana, bob, created = await _two_player_table(client)
     mid = created["id"]
+    await view(client, bob, mid)  # his arrival (seat_connected) comes before the deal
     await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
     v = await view(client, ana, mid)
     on_turn = v["turn"]["seat"]
@@ -227,13 +229,18 @@ async def test_table_talk_does_not_make_moves_stale(client: httpx.AsyncClient) -
 
 
 async def test_autopilot_host_hands_seat_and_holder_takes_it_back(
-    client: httpx.AsyncClient,
+    client: httpx.AsyncClient, clock: FakeClock
 ) -> None:
     ana, bob, created = await _two_player_table(client)
     mid = created["id"]
     await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
     refused = await client.put(f"/v1/matches/{mid}/seats/0/autopilot", headers=bob["headers"])
     assert refused.status_code == 403 and refused.json()["code"] == "not_host"
+    # Issue 25: Bob's own request a moment ago is presence, so his seat is still his.
+    early = await client.put(f"/v1/matches/{mid}/seats/1/autopilot", headers=ana["headers"])
+    assert early.status_code == 409 and early.json()["code"] == "seat_in_use"
+    assert "Bob" not in early.text
+    clock.advance(30)  # the presence lease after his last request
     on = await client.put(f"/v1/matches/{mid}/seats/1/autopilot", headers=ana["headers"])
     assert on.status_code == 200 and on.json()["seats"][1]["autopilot"] is True
     # The computer plays seat 1 at once whenever it has the turn.

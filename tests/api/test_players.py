@@ -68,6 +68,27 @@ async def test_settings_apply_to_new_matches_and_explicit_options_win(
     assert fives["ruleset"]["draw"] == "until_playable" and fives["ruleset"]["target"] == 60
 
 
+async def test_a_saved_setting_a_preset_refuses_is_ignored_not_an_error(
+    client: httpx.AsyncClient,
+) -> None:
+    """Issue 25: `next_opener` saved as alternate_any (or winner_any) broke all-fives."""
+    ana = await new_player(client, "Ana")
+    seats = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
+    for opener in ("alternate_any", "winner_any"):
+        patch = {"settings": {"next_opener": opener, "target": 70}}
+        response = await client.patch("/v1/players/me", json=patch, headers=ana["headers"])
+        assert response.status_code == 200, response.text
+        fives = await create_match(client, ana, "all-fives", seats)
+        assert fives["ruleset"]["next_opener"] == "winner_any_lock_reshuffle"
+        assert fives["ruleset"]["target"] == 70  # the settings it takes still apply
+        classic = await create_match(client, ana, "classic", seats)
+        assert classic["ruleset"]["next_opener"] == opener
+    # An explicit option is still checked as given.
+    body = {"ruleset": "all-fives", "seats": seats, "options": {"next_opener": "alternate_any"}}
+    refused = await client.post("/v1/matches", json=body, headers=ana["headers"])
+    assert refused.status_code == 422 and refused.json()["code"] == "bad_options"
+
+
 async def test_every_tile_back_image_is_served_by_this_server(client: httpx.AsyncClient) -> None:
     ana = await new_player(client, "Ana")
     catalog = (await client.get("/v1/tile-backs", headers=ana["headers"])).json()

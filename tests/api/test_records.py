@@ -77,7 +77,7 @@ async def test_leaderboard_refuses_unknown_ruleset_and_opponent(client: httpx.As
     assert bad.status_code == 422
 
 
-async def test_abandoning_a_solo_match_reveals_its_ledger(client: httpx.AsyncClient) -> None:
+async def test_resigning_a_solo_match_reveals_its_ledger(client: httpx.AsyncClient) -> None:
     ana = await new_player(client, "Ana")
     created = await create_match(client, ana, "all-fives", SOLO, {})
     mid = created["id"]
@@ -85,8 +85,48 @@ async def test_abandoning_a_solo_match_reveals_its_ledger(client: httpx.AsyncCli
     reloaded = await client.get(f"/v1/matches/{mid}", headers=ana["headers"])
     assert reloaded.json()["commitment"] == created["commitment"]  # reload: the same sealed deal
     resigned = await client.post(f"/v1/matches/{mid}/resign", json={}, headers=ana["headers"])
+    # docs/API.md: at two seats resigning against the computer is a loss, not an abandonment.
+    assert resigned.json()["status"] == "finished"
     assert resigned.json()["result"]["winner"] == 1
+    assert resigned.json()["result"]["reason"] == "forfeit"
     ledger = await client.get(f"/v1/matches/{mid}/ledger", headers=ana["headers"])
     assert ledger.status_code == 200 and ledger.json()["deal"]["cut"] == "moon"
     records = (await client.get("/v1/players/me/records", headers=ana["headers"])).json()
     assert records["records"] == []  # a resignation earns no record
+
+
+async def test_the_last_human_resigning_at_three_seats_abandons(client: httpx.AsyncClient) -> None:
+    """docs/API.md: at three or four seats the last human seat in play leaving abandons."""
+    ana = await new_player(client, "Ana")
+    bots = [{"type": "bot", "strategy": "plain"}, {"type": "bot", "strategy": "random"}]
+    created = await create_match(client, ana, "house-nines", [{"type": "human"}, *bots])
+    mid = created["id"]
+    await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
+    resigned = await client.post(f"/v1/matches/{mid}/resign", json={}, headers=ana["headers"])
+    assert resigned.json()["status"] == "abandoned"
+    assert resigned.json()["result"]["winner"] is None
+
+
+async def test_self_play_counts_on_no_board_and_in_no_record(client: httpx.AsyncClient) -> None:
+    """Issue 25: a hot-seat match (one player, both seats) was filed twice, as a finish against
+    a human: records took the winning seat's score, the board the losing seat's."""
+    ana = await new_player(client, "Ana")
+    seats = [{"type": "human"}, {"type": "human", "holder": "host", "name": "Kid"}]
+    created = await create_match(client, ana, "draw-50", seats)
+    mid = created["id"]
+    await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
+    final = await play_to_end(client, mid, {0: ana, 1: ana})
+    assert final["status"] == "finished" and final["result"]["winner"] in (0, 1)
+    records = (await client.get("/v1/players/me/records", headers=ana["headers"])).json()
+    assert records["records"] == []
+    for opponent in ("human", "plain", "planner"):
+        board = await client.get(
+            "/v1/leaderboards/draw-50", params={"opponent": opponent}, headers=ana["headers"]
+        )
+        assert board.json()["entries"] == [], opponent
+    # A table where she holds one seat still counts, against the computer.
+    solo = await _solo_match(client, ana, "draw-50", {})
+    (entry,) = (await client.get("/v1/players/me/records", headers=ana["headers"])).json()[
+        "records"
+    ]
+    assert entry["opponent"] == "plain" and entry["best_score"] == solo["result"]["scores"][0]

@@ -84,6 +84,24 @@ async def test_join_by_number_and_name_the_name_is_the_seats_at_that_table(
     assert too_long.status_code == 422
 
 
+async def test_table_talk_goes_by_the_name_of_the_seat_that_speaks(
+    client: httpx.AsyncClient,
+) -> None:
+    """Issue 25: `message.data.name` was the profile name, not the seat's name."""
+    ana, ben = await new_player(client, "Ana-profile"), await new_player(client, "Ben-profile")
+    kid = {"type": "human", "holder": "host", "name": "Kid"}
+    seats = [{"type": "human", "name": "Mum"}, {"type": "human"}, kid]
+    created = await create_match(client, ana, "house-nines", seats)
+    assert (await _join(client, ben, created["code"], "Benny")).status_code == 200
+    said = []
+    for player, body in ((ben, {}), (ana, {}), (ana, {"seat": 2})):
+        url = f"/v1/matches/{created['id']}/messages"
+        response = await client.post(url, json={"text": "hi", **body}, headers=player["headers"])
+        assert response.status_code == 201, response.text
+        said.append((response.json()["data"]["seat"], response.json()["data"]["name"]))
+    assert said == [(1, "Benny"), (0, "Mum"), (2, "Kid")]
+
+
 async def test_hot_seat_seats_can_be_named(client: httpx.AsyncClient) -> None:
     ana = await new_player(client, "Ana")
     seats = [{"type": "human", "name": "Mum"}, {"type": "human", "holder": "host", "name": "Kid"}]

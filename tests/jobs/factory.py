@@ -185,3 +185,17 @@ async def sweep_while_a_move_commits(
     assert r.status_code == 200, r.text
     assert len(reports) == 1
     return reports[0]
+
+
+async def leave(
+    maker: async_sessionmaker[AsyncSession], match_id: str, seat: int, gone: Any
+) -> None:
+    """The seat's holder was last seen (socket or request) at `gone`: as if they had left then."""
+    async with maker() as session, session.begin():
+        await session.execute(
+            text(
+                "UPDATE seats SET last_seen_at = :gone, connected_until = :gone "
+                "WHERE match_id = :m AND seat = :s"
+            ),
+            {"gone": gone, "m": match_id, "s": seat},
+        )

@@ -120,7 +120,11 @@ async def test_presence_expiry_runs_in_the_pass(
         await session.execute(
             update(Seat)
             .where(Seat.match_id == v["id"], Seat.seat == 0)
-            .values(connected=True, connected_until=clock.now() - timedelta(seconds=1))
+            .values(
+                connected=True,
+                connected_until=clock.now() - timedelta(seconds=1),
+                last_seen_at=clock.now() - timedelta(seconds=31),  # no request in the lease
+            )
         )
     report = await sweep_pass(core)
     assert report.presence_available and report.presence_expired == 1

@@ -10,12 +10,17 @@ import httpx
 from domino_api.clock import FakeClock
 from domino_api.jobs import liveness
 from domino_api.jobs.sweeper import sweep_pass
+from domino_api.matches.event_models import EVENT
 from domino_api.matches.timeouts import AWAY_OUTAGE_GRACE_S
 from domino_api.store.models import ServiceStart
 from tests.api.helpers import view
-from tests.jobs.factory import parse, two_seat_match
+from tests.jobs.factory import events, parse, two_seat_match
 
 TICK = timedelta(microseconds=1)
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
 
 
 async def _process(maker: Any, started: datetime, last_alive: datetime) -> int:
@@ -47,6 +52,11 @@ async def test_a_deadline_inside_an_outage_moves_to_restart_plus_grace(
     moved = restart + timedelta(seconds=120)
     seen = await view(client, ana, v["id"])
     assert seen["status"] == "playing" and parse(seen["turn"]["deadline"]) == moved
+    # Issue 25: the stream says so too (the `turn` event still carries the old deadline).
+    (event,) = [e for e in await events(client, ana, v["id"]) if e["type"] == "deadline_moved"]
+    EVENT.validate_python(event)
+    turn = seen["turn"]["seat"]
+    assert event["data"] == {"seat": turn, "clock": "turn", "deadline": _iso(moved)}
     clock.set(moved - TICK)
     await _beat(maker, back, clock.now())
     assert [o.action for o in (await sweep_pass(core)).outcomes] == []
@@ -97,6 +107,13 @@ async def test_away_deadlines_in_an_outage_wait_for_the_grace(
     report = await sweep_pass(core)
     assert [(o.action, o.due) for o in report.outcomes] == [("extend", "away")]
     grace_end = restart + timedelta(seconds=AWAY_OUTAGE_GRACE_S)
+    seen = await view(client, bob, v["id"])
+    moved = [e["data"] for e in await events(client, bob, v["id"]) if e["type"] == "deadline_moved"]
+    # Both seats' away deadlines fell in the outage: each moved to the grace's end, as shown.
+    assert moved == [
+        {"seat": seat, "clock": "away", "deadline": _iso(grace_end)} for seat in (0, 1)
+    ]
+    assert [s["away_deadline"] for s in seen["seats"]][:1] == [_iso(grace_end)]
     clock.set(grace_end - TICK)
     await _beat(maker, back, clock.now())
     assert [o.action for o in (await sweep_pass(core)).outcomes if o.action != "none"] == []

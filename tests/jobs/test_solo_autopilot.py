@@ -10,7 +10,7 @@ import httpx
 from domino_api.clock import FakeClock
 from domino_api.jobs.sweeper import sweep_pass
 from tests.api.helpers import create_match, first_legal, new_player, view
-from tests.jobs.factory import BLITZ, events, parse, two_seat_match
+from tests.jobs.factory import BLITZ, events, leave, parse, two_seat_match
 
 
 async def _solo(client: httpx.AsyncClient, ruleset: str, seats: list[dict[str, Any]]) -> Any:
@@ -61,6 +61,7 @@ async def test_a_seat_on_autopilot_never_times_out(
 ) -> None:
     start = clock.now()
     ana, _, v = await two_seat_match(client, "all-fives", options={"away_forfeit_s": 30})
+    await leave(maker, v["id"], 1, start - timedelta(minutes=1))  # autopilot: only once gone
     on = await client.put(f"/v1/matches/{v['id']}/seats/1/autopilot", headers=ana["headers"])
     assert on.status_code == 200, on.text
     for step in range(1, 26):  # Ana looks in every 20 s for 500 s; Bob is never seen again
@@ -75,6 +76,7 @@ async def test_only_the_human_on_turn_has_a_clock(
     client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
     ana, _, v = await two_seat_match(client, "classic", options=BLITZ)
+    await leave(maker, v["id"], 1, clock.now() - timedelta(minutes=1))
     on = await client.put(f"/v1/matches/{v['id']}/seats/1/autopilot", headers=ana["headers"])
     assert on.status_code == 200, on.text
     mine = await view(client, ana, v["id"])

@@ -20,6 +20,7 @@ from domino_api import cli
 from domino_api.config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
+NATS_NODES = ("nats-1", "nats-2", "nats-3")
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +59,7 @@ def check_command(argv: list[str], commands: dict[str, Any]) -> None:
 
 def test_services_and_their_order(compose: dict[str, Any]) -> None:
     services = compose["services"]
-    assert set(services) == {"postgres", "nats", "migrate", "api", "worker"}
+    assert set(services) == {"postgres", *NATS_NODES, "migrate", "api", "worker"}
     assert "healthcheck" in services["postgres"]
     assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
     assert services["migrate"]["restart"] == "no"
@@ -68,22 +69,40 @@ def test_services_and_their_order(compose: dict[str, Any]) -> None:
         assert depends["postgres"]["condition"] == "service_healthy"
     assert services["api"]["deploy"]["replicas"] == 2
     for name in ("api", "worker"):  # both announce; the API also listens
-        assert services[name]["depends_on"]["nats"]["condition"] == "service_healthy"
+        for node in NATS_NODES:
+            assert services[name]["depends_on"][node]["condition"] == "service_healthy"
 
 
-def test_nats_serves_the_url_the_processes_use(compose: dict[str, Any]) -> None:
+def option(command: list[str], name: str) -> str:
+    return command[command.index(name) + 1]
+
+
+def test_nats_is_a_three_node_cluster(compose: dict[str, Any]) -> None:
+    """Each node names itself, joins one cluster and routes to the other two on the port
+    they listen on for routes."""
     services = compose["services"]
-    nats = services["nats"]
-    assert nats["image"].startswith("nats:")
-    command = nats["command"]
-    port = command[command.index("-p") + 1]
-    monitor = command[command.index("-m") + 1]
-    assert f"127.0.0.1:{monitor}/healthz" in json.dumps(nats["healthcheck"]["test"])
+    commands = {node: services[node]["command"] for node in NATS_NODES}
+    route_ports = {node: option(c, "--cluster").rsplit(":", 1)[1] for node, c in commands.items()}
+    assert len({option(c, "--cluster_name") for c in commands.values()}) == 1
+    for node, command in commands.items():
+        assert services[node]["image"].startswith("nats:")
+        assert option(command, "-n") == node
+        assert option(command, "--cluster").startswith("nats://0.0.0.0:")
+        routes = set(option(command, "--routes").split(","))
+        assert routes == {f"nats://{n}:{route_ports[n]}" for n in NATS_NODES if n != node}
+        assert "-js" not in command  # core subjects only: nothing to store
+        monitor = option(command, "-m")
+        assert f"127.0.0.1:{monitor}/healthz" in json.dumps(services[node]["healthcheck"]["test"])
+
+
+def test_processes_know_every_nats_node(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    ports = {node: option(services[node]["command"], "-p") for node in NATS_NODES}
     for name in ("api", "worker"):
         env = services[name]["environment"]
         assert env["DOMINO_ANNOUNCE_BACKEND"] == "nats"
-        assert env["DOMINO_NATS_URL"] == f"nats://nats:{port}"
-        assert Settings(announce_backend=env["DOMINO_ANNOUNCE_BACKEND"]).announce_backend == "nats"
+        settings = Settings(announce_backend="nats", nats_url=env["DOMINO_NATS_URL"])
+        assert settings.nats_servers == [f"nats://{node}:{ports[node]}" for node in NATS_NODES]
     assert "readyz" in json.dumps(services["api"]["healthcheck"]["test"])
 
 

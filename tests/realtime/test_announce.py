@@ -163,10 +163,42 @@ async def test_the_catch_up_reads_exactly_the_matches_behind_the_table(
 async def test_nats_unreachable_fails_the_start_and_never_an_announcement() -> None:
     closed = f"nats://127.0.0.1:{free_port()}"  # nothing listens there
     with pytest.raises(ConnectionError, match="did not answer"):
-        await connect(closed, "test", timeout=0.5)
+        await connect([closed], "test", timeout=0.5)
     settings = Settings(announce_backend="nats", nats_url=closed)
     announcer = make_announcer(settings, None)  # type: ignore[arg-type]  # no pool for NATS
     await announcer.announce("m", 1)  # not started: logged and dropped, the table repairs it
+    await announcer.close()
+
+
+def test_the_nats_url_may_list_several_servers() -> None:
+    settings = Settings(nats_url=" nats://n1:4222, nats://n2:4222,,nats://n3:4222 ")
+    assert settings.nats_servers == ["nats://n1:4222", "nats://n2:4222", "nats://n3:4222"]
+    assert Settings(nats_url="nats://solo:4222").nats_servers == ["nats://solo:4222"]
+
+
+async def test_a_process_connects_to_the_first_listed_server_that_answers() -> None:
+    closed = f"nats://127.0.0.1:{free_port()}"  # nothing listens there
+    nc = await connect([closed, "nats://127.0.0.1:4222"], "test", timeout=10)
+    try:
+        assert nc.is_connected
+        assert nc.connected_url is not None and nc.connected_url.port == 4222
+    finally:
+        await nc.close()
+
+
+async def test_a_local_hand_over_comes_before_the_backend_and_without_it() -> None:
+    """Local first: `announce` hands the step to this process's hook at once, even when the
+    backend is not even started (as when it is unreachable)."""
+    settings = Settings(announce_backend="nats", nats_url=f"nats://127.0.0.1:{free_port()}")
+    announcer = make_announcer(settings, None)  # type: ignore[arg-type]  # no pool for NATS
+    handed: list[tuple[str, int]] = []
+    announcer.deliver_locally(lambda match_id, seq: handed.append((match_id, seq)))
+    await announcer.announce("m", 1)
+    await announcer.announce_many([("m", 2), ("n", 7)])
+    assert handed == [("m", 1), ("m", 2), ("n", 7)]
+    announcer.deliver_locally(None)
+    await announcer.announce("m", 3)
+    assert handed[-1] == ("n", 7)
     await announcer.close()
 
 

@@ -86,9 +86,56 @@ async def test_a_slow_subscriber_is_cut_and_never_stalls_the_others() -> None:
     assert [e["seq"] for e in _drain(resumed)] == list(range(4, 201))
 
 
-def test_notify_payloads_name_only_a_match() -> None:
+def test_notify_payloads_name_a_match_and_a_seq() -> None:
     assert parse_payload("0970bbea-c38c-46d0-b9fe-bc08d82547bc:42") == (
-        "0970bbea-c38c-46d0-b9fe-bc08d82547bc"
+        "0970bbea-c38c-46d0-b9fe-bc08d82547bc",
+        42,
     )
-    for junk in ("", "42", ":42", "m:x", "m" * 40 + ":1"):
+    for junk in ("", "42", ":42", "m:x", "m" * 40 + ":1", "m:" + "9" * 19):
         assert parse_payload(junk) is None
+
+
+async def test_an_announcement_already_read_is_not_read_again() -> None:
+    """A process hears its own commit twice: at once from its announcer (local first) and
+    again from the broker. The second finds the seq read and costs no read, and no frame."""
+    log = FakeLog()
+    hub = Hub(None, reader=log.read)
+    socket = Subscriber("m", 0, 0, 100)
+    hub.subscribe(socket)
+    await hub.sync("m")
+    log.commit(3)
+    hub.notify("m", 3)  # the local hand-over
+    await hub.sync("m")
+    reads = hub.reads
+    hub.notify("m", 3)  # the same announcement through the broker
+    hub.notify("m", 2)  # an older one, late
+    await asyncio.sleep(0)
+    assert hub.reads == reads
+    log.commit(1)
+    hub.notify("m", 4)
+    await hub.sync("m")
+    assert hub.reads == reads + 1
+    assert [e["seq"] for e in _drain(socket)] == [1, 2, 3, 4]
+
+
+async def test_an_announcement_during_a_read_is_read_after_it() -> None:
+    """An announcement that arrives while a read is on its way may be past what that read
+    sees: the pump reads once more for it."""
+    log = FakeLog()
+    gate = asyncio.Event()
+
+    async def slow_read(match_id: str, after: int, limit: int) -> list[dict[str, Any]]:
+        rows = log.rows[after : after + limit]  # what the table held when the read began
+        await gate.wait()
+        return rows
+
+    hub = Hub(None, reader=slow_read)
+    socket = Subscriber("m", 0, 0, 100)
+    log.commit(1)
+    hub.subscribe(socket)  # a read of seq 1 begins and waits
+    await asyncio.sleep(0)
+    log.commit(1)
+    hub.notify("m", 2)
+    gate.set()
+    await hub.sync("m")
+    assert [e["seq"] for e in _drain(socket)] == [1, 2]

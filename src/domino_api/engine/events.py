@@ -29,6 +29,7 @@ NON_GAME_EVENTS = frozenset(
         "ready",
         "rematch_offered",
         "tile_back_changed",
+        "deadline_moved",  # the outage rule moved a deadline: nothing on the table changed
     }
 )
 # Events the service originates; the engine only numbers them (see `record`).

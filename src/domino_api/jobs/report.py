@@ -37,6 +37,8 @@ class Outcome:
     due_at: datetime | None = None  # when it fell due
     events: int = 0
     status: str = ""
+    # What the pass ended: ("forfeit", seat, cause) or ("abandoned"|"cancelled", None, cause).
+    ends: list[tuple[str, int | None, str]] = field(default_factory=list)
 
     def line(self) -> str:
         events = f"{self.events} event{'s' if self.events != 1 else ''}"

@@ -185,7 +185,32 @@ async def sweep_batch(
         one = await sweep_one(core, match_id, now, lifetimes)
         if one is not None:
             outcomes.append(one)
+    for outcome in outcomes:  # committed by now: each line tells what did happen
+        _log_ends(outcome)
     return claimed, outcomes
+
+
+def _log_ends(outcome: Outcome) -> None:
+    """One structured line per forfeit, abandonment or cancellation the sweep committed."""
+    for what, seat, cause in outcome.ends:
+        fields = {"match_id": outcome.match_id, "seat": seat, "cause": cause, "outcome": what}
+        log.info(
+            "sweep: %s match %s seat %s (%s)", what, outcome.match_id, seat, cause, extra=fields
+        )
+
+
+def _ends(
+    rows: list[dict[str, Any]], due: timeouts.Due | None
+) -> list[tuple[str, int | None, str]]:
+    """The forfeits and abandoned or cancelled ends among a step's events."""
+    found: list[tuple[str, int | None, str]] = []
+    for row in rows:
+        data = row["data"] or {}
+        if row["type"] == "forfeit":
+            found.append(("forfeit", data["seat"], data["cause"]))
+        elif row["type"] == "match_ended" and data["reason"] in ("abandoned", "cancelled"):
+            found.append((data["reason"], None, due.kind if due is not None else "unknown"))
+    return found
 
 
 def _table(read: Read) -> Table:
@@ -238,10 +263,12 @@ def enforce(table: Table, now: datetime, lifetimes: liveness.Lifetimes) -> Outco
     rows = timeouts.enforce(table, now, lifetimes)
     outcome = Outcome(match.id, match.code, match.ruleset, "none", "nothing due", events=len(rows))
     outcome.status = table.state.status
+    outcome.ends = _ends(rows, due)
     if due is not None:
         outcome.due, outcome.seat, outcome.due_at = due.kind, due.seat, due.moment
         outcome.action, outcome.detail = ACTIONS[due.kind], due.describe()
-        if not rows and due.kind in ("clock", "away", "away_tie") and not table.over:
+        moved_only = all(row["type"] == "deadline_moved" for row in rows)
+        if moved_only and due.kind in ("clock", "away", "away_tie") and not table.over:
             outcome.action = "extend"
             moved = match.turn_deadline if due.kind == "clock" else match.outage_grace_until
             outcome.detail = f"outage: {due.kind} deadline moved to {iso(moved)}"

@@ -80,13 +80,12 @@ def claimed_data(row: Any, name: str) -> dict[str, Any]:
     return {"seat": row.seat, "name": name}
 
 
-def autopilot_allowed(table: Any, row: Any, caller_id: str, now: datetime) -> bool:
-    """The host may hand another's seat to the computer only while its holder is disconnected
-    (no socket holds the seat's presence lease) or away."""
+def autopilot_allowed(table: Any, row: Any, caller_id: str, now: datetime, lease_s: float) -> bool:
+    """The host may hand another's seat to the computer only once its holder has gone: no
+    socket and no request about the match within the presence lease."""
     if row.player_id is None or row.player_id == caller_id:
         return True
-    connected = row.connected_until is not None and row.connected_until > now
-    return not connected or row.away_since is not None
+    return not holder_present(table, row, now, lease_s)
 
 
 def viewable_seats(table: Any, mine: list[int]) -> list[int]:

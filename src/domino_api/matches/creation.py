@@ -20,28 +20,11 @@ from domino_api.matches.schemas import MatchCreate, SeatSpec
 from domino_api.matches.service import pick_seat, view_for
 from domino_api.matches.table import Table, joined_data, new_table, record
 from domino_api.matches.unit import Core
+from domino_api.players import settings
 from domino_api.store import match_reads, matches_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
 from domino_api.store.rows import Row
-
-SETTING_KEYS = ("target", "draw", "next_opener")
-
-
-def _effective_options(player: Player, ruleset: str, options: dict[str, Any]) -> dict[str, Any]:
-    """Stored settings fill in options the preset takes; explicit options win (seed 004). A
-    setting the preset does not take with these options (a value it does not offer, an opener
-    outside its pairs) is ignored, as docs/API.md says, never a refusal."""
-    chosen = dict(options)
-    for key, value in (player.settings or {}).items():
-        if key not in SETTING_KEYS or key in options or value is None:
-            continue
-        try:
-            engine.make_ruleset(ruleset, {**chosen, key: value})
-        except engine.EngineError:
-            continue
-        chosen[key] = value
-    return chosen
 
 
 def _ruleset_for_seats(name: str, options: dict[str, Any], seats: int) -> engine.Ruleset:
@@ -81,7 +64,7 @@ async def create_match(
     if specs[0].type != "human":
         raise ValidationFailed("seats.0: seat 0 is the host's seat and must be human.")
     given, spectators = access.table_options(body.options)
-    options = _effective_options(host, body.ruleset, given)
+    options = settings.match_options(host.settings, body.ruleset, given)
     ruleset = _ruleset_for_seats(body.ruleset, options, len(specs))
     seats = _seat_specs(host, specs)
     solo = all(s["type"] == "bot" or s.get("player_id") == host.id for s in seats)

@@ -140,6 +140,14 @@ class TileBackChangedData(_Data):
     tile_back: str
 
 
+class DeadlineMovedData(_Data):
+    seat: SeatNo
+    clock: Literal["turn", "away"] = Field(
+        description="`turn`: the view's `turn.deadline`; `away`: the seat's `away_deadline`"
+    )
+    deadline: str = Field(description="The new deadline (ISO 8601, UTC)")
+
+
 class _EventBase(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -287,6 +295,13 @@ class TileBackChangedEvent(_EventBase):
     data: TileBackChangedData
 
 
+class DeadlineMovedEvent(_EventBase):
+    """The service was down when a deadline fell: it moved (RULES.md section 10)."""
+
+    type: Literal["deadline_moved"]
+    data: DeadlineMovedData
+
+
 AnyEvent = Annotated[
     SeatJoinedEvent
     | SeatConnectedEvent
@@ -307,7 +322,8 @@ AnyEvent = Annotated[
     | ReadyEvent
     | RematchOfferedEvent
     | RematchCreatedEvent
-    | TileBackChangedEvent,
+    | TileBackChangedEvent
+    | DeadlineMovedEvent,
     Field(discriminator="type"),
 ]
 EVENT: TypeAdapter[Any] = TypeAdapter(AnyEvent)
@@ -333,6 +349,7 @@ EVENT_MODELS: dict[str, type[_EventBase]] = {
     "rematch_offered": RematchOfferedEvent,
     "rematch_created": RematchCreatedEvent,
     "tile_back_changed": TileBackChangedEvent,
+    "deadline_moved": DeadlineMovedEvent,
 }
 
 

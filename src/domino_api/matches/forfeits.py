@@ -29,13 +29,11 @@ def forfeit(table: Table, now: datetime, seat: int, cause: str) -> list[dict[str
 
 
 def forfeit_before_start(table: Table, now: datetime, seat: int) -> list[dict[str, Any]]:
-    """Check-in closed with one seat ready: deal (server cut) and forfeit the absent seat, so
-    the match has an ordinary result and the ready player advances (seed 004)."""
-    cut = secrets.token_hex(8)
-    table.match.cut = cut
-    rows = apply(table, now, None, engine.Start(cut))
+    """Check-in closed with one seat ready: the absent seat forfeits before any deal, so the
+    match has an ordinary result and the ready player advances (seed 004). Nothing is dealt:
+    a hand that never started has no `hand_ended` and reveals no tiles."""
     table.seats[seat].forfeited = True
-    return rows + apply(table, now, None, engine.Forfeit(seat, "check_in"))
+    return apply(table, now, None, engine.Forfeit(seat, "check_in"))
 
 
 def abandon(table: Table, now: datetime, reason: str) -> list[dict[str, Any]]:

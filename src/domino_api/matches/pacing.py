@@ -7,8 +7,9 @@ the floor: a decision with one option and one with twenty look alike.
 
 Decisions run in worker processes (matches/computers.py), which count each one for the request
 in progress (`decided`). The Planner's search is a fixed amount of work, so on a busy enough
-machine it takes longer than the configured floor: the floor then grows to the slowest of the
-last `RECENT_DECISIONS` decisions, so that a busy machine answers slowly, never tellingly.
+machine it takes longer than the configured floor: the floor then grows to half as much again
+as the slowest of the last `RECENT_DECISIONS` decisions (room for a machine getting busier),
+so that a busy machine answers slowly, never tellingly.
 `paced` (around a request: `PacingMiddleware` for REST, the socket for its frames) holds the
 answer until `decisions x floor` has passed since the request began, plus a random jitter of a
 few milliseconds, so how late the event loop wakes from its sleep tells nothing either. The
@@ -41,6 +42,9 @@ _decisions: ContextVar[list[int] | None] = ContextVar("computer_decisions", defa
 _jitter = random.SystemRandom()
 # How many of the latest decisions' durations the floor keeps in sight.
 RECENT_DECISIONS = 64
+# The floor's room above the slowest recent decision: a decision slower than every recent one
+# (the machine is getting busier) still ends before it, unless it is half as slow again.
+RECENT_MARGIN = 1.5
 _recent: deque[float] = deque(maxlen=RECENT_DECISIONS)
 
 
@@ -50,11 +54,11 @@ def configure(settings: Settings) -> None:
 
 
 def floor_s() -> float:
-    """The wait per decision: the configured floor, or the slowest recent decision if that
-    took longer (0 when pacing is off)."""
+    """The wait per decision: the configured floor, or more if the slowest recent decision
+    took longer than the floor allows for (0 when pacing is off)."""
     if _floor_s <= 0:
         return 0.0
-    return max(_floor_s, max(_recent, default=0.0))
+    return max(_floor_s, RECENT_MARGIN * max(_recent, default=0.0))
 
 
 def decided(seconds: float) -> None:

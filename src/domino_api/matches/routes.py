@@ -304,8 +304,9 @@ async def post_message(
 async def resign(
     match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: SeatBody | None = None
 ) -> ViewOut:
-    """The caller's seat forfeits (docs/RULES.md section 9). When it was the last human seat,
-    the match is abandoned.
+    """The caller's seat forfeits (docs/RULES.md section 9). At a two-seat table the other seat
+    wins, a computer too; at three or four seats the computer takes the seat, and when it was the
+    last human seat in play the match is abandoned.
     """
     seat = body.seat if body else None
     return ViewOut(**await service.resign(core, player, match_id, seat))

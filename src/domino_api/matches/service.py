@@ -175,10 +175,10 @@ async def set_autopilot(
             raise engine.MatchOver("The match is over.")
         if not on and row.forfeited:
             raise SeatForfeited(f"Seat {seat} has forfeited; it stays with the computer.")
-        if on and not claims.autopilot_allowed(table, row, player.id, core.clock.now()):
+        now = core.clock.now()
+        if on and not claims.autopilot_allowed(table, row, player.id, now, core.lease_s):
             raise SeatInUse("The seat's holder is connected; autopilot waits until they leave.")
         if row.autopilot != on:
-            now = core.clock.now()
             row.autopilot = on
             record(table, now, "autopilot_on" if on else "autopilot_off", {"seat": seat})
         return view_later(player, core)
@@ -191,7 +191,8 @@ async def message(
 ) -> dict[str, Any]:
     def step(table: Table) -> dict[str, Any]:
         chosen = pick_seat(table, player, seat)
-        data = {"seat": chosen, "name": player.name, "text": text}
+        # The name the seat goes by at this table (a join's or hot-seat name), not the profile's.
+        data = {"seat": chosen, "name": access.seat_name(table, table.seats[chosen]), "text": text}
         return event_for(record(table, core.clock.now(), "message", data)[0], chosen)
 
     return await core.run(match_id, step, player_id=player.id)

@@ -26,8 +26,10 @@ from domino_api.matches.table import (
     apply,
     away_deadline,
     due_at,
+    record,
     seat_present_until,
 )
+from domino_api.matches.views import iso
 
 # A few steps can fall due at once (a next hand, then ...); bounded so a bug cannot spin.
 MAX_STEPS = 20
@@ -160,8 +162,9 @@ def enforce(table: Table, now: datetime, lifetimes: Lifetimes) -> list[dict[str,
 
 def _carry_out(table: Table, now: datetime, due: Due, lifetimes: Lifetimes) -> list[dict[str, Any]]:
     forgivable = due.kind in ("clock", "away", "away_tie")
-    if forgivable and _forgive_outage(table, due, lifetimes):
-        return []
+    moved = _forgive_outage(table, now, due, lifetimes) if forgivable else None
+    if moved is not None:
+        return moved
     if due.kind == "check_in":
         return check_in_expired(table, now)
     if due.kind in ("abandon_waiting", "abandon_absent", "away_tie"):
@@ -186,14 +189,27 @@ def outage_extension(table: Table, due: Due, lifetimes: Lifetimes) -> datetime |
     return restart + timedelta(seconds=grace)
 
 
-def _forgive_outage(table: Table, due: Due, lifetimes: Lifetimes) -> bool:
-    """Move a deadline that passed while no process was alive; True when it was moved."""
+def _forgive_outage(
+    table: Table, now: datetime, due: Due, lifetimes: Lifetimes
+) -> list[dict[str, Any]] | None:
+    """Move a deadline that passed while no process was alive, with a `deadline_moved` event
+    per seat whose deadline moved (the `turn` event still says the old one); None: not moved."""
     extended = outage_extension(table, due, lifetimes)
     if extended is None or extended <= due.moment:
-        return False
+        return None
     if due.kind == "clock":
+        assert due.seat is not None
         table.match.turn_deadline = extended
+        moved = {due.seat: extended}
     else:
+        before = {seat: away_deadline(table, seat) for seat in table.humans_in_play()}
         table.match.outage_grace_until = extended
+        after = {seat: away_deadline(table, seat) for seat in before}
+        moved = {seat: at for seat, at in after.items() if at is not None and at != before[seat]}
     table.match.due_at = due_at(table)
-    return True
+    kind = "turn" if due.kind == "clock" else "away"
+    rows: list[dict[str, Any]] = []
+    for seat, at in sorted(moved.items()):
+        data = {"seat": seat, "clock": kind, "deadline": iso(at)}
+        rows += record(table, now, "deadline_moved", data)
+    return rows

@@ -40,7 +40,7 @@ from domino_api.clock import Clock
 from domino_api.engine import EngineError
 from domino_api.errors import MatchBusy, MatchNotFound, ServiceError
 from domino_api.jobs import liveness
-from domino_api.matches import computers, ends, timeouts
+from domino_api.matches import computers, ends, presence, timeouts
 from domino_api.matches.table import Table, assemble
 from domino_api.realtime.announce import Announcer
 from domino_api.store import matches_repo as repo
@@ -91,6 +91,7 @@ class Core:
     maker: async_sessionmaker[AsyncSession]
     clock: Clock
     announcer: Announcer
+    lease_s: float = presence.LEASE_S  # DOMINO_PRESENCE_LEASE_S: sockets and requests alike
     copies: dict[str, Copy] = field(default_factory=dict)
 
     async def run(
@@ -305,6 +306,7 @@ async def _touch(
     version moves: presence is no step)."""
     if table.over:
         return
+    presence.seen_by_request(table, now, table.seats_of(player_id))  # an event if it was away
     stale = [
         n
         for n in table.seats_of(player_id)

@@ -18,16 +18,16 @@ def iso(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
-def is_connected(table: Table, seat: int, now: datetime) -> bool:
+def is_connected(table: Table, seat: int) -> bool:
+    """The seat's presence as its events say (`seat_connected`, `seat_disconnected`): a view
+    never contradicts the stream a client keeps it up to date with (matches/presence.py)."""
     row = table.seats[seat]
-    if row.type == "bot":
-        return True
-    return row.connected_until is not None and row.connected_until > now
+    return row.type == "bot" or bool(row.connected)
 
 
 def _seat_out(table: Table, base: dict[str, Any], now: datetime) -> dict[str, Any]:
     row = table.seats[base["seat"]]
-    connected = is_connected(table, row.seat, now)
+    connected = is_connected(table, row.seat)
     away_since = None
     if row.type == "human" and not connected and table.state.status in ("playing", "hand_over"):
         away_since = iso(seat_present_until(row, table.match))

@@ -1,7 +1,8 @@
 """Records and leaderboards (seed 003), counted by one rule (docs/API.md, Leaderboards and records).
 
 What counts, in both: a match finished with a winner, at its preset's default target, for each
-human seat whose holder played it to the end. A finish's margin is its score minus the best other
+human seat whose holder played it to the end and held no other seat of it (self-play, hot-seat,
+counts for nothing). A finish's margin is its score minus the best other
 seat's score (negative for a loss), the same number on the board and in the records.
 """
 
@@ -46,9 +47,12 @@ def finish_rows(table: Any, now: Any) -> list[dict[str, Any]]:
     preset = engine.PRESETS[table.state.ruleset.name]
     default_target = table.state.ruleset.target == preset.target
     rows = []
+    holders = [row.player_id for row in table.seats if row.type == "human"]
     for row in table.seats:
         if row.type != "human" or row.player_id is None or row.forfeited or row.autopilot:
             continue
+        if holders.count(row.player_id) > 1:
+            continue  # hot-seat play: one person is not their own opponent (docs/API.md)
         score = scores[row.seat]
         best_other = max(s for i, s in enumerate(scores) if i != row.seat)
         rows.append(

@@ -5,7 +5,10 @@ An announcement is only a hint to go and read the event table by seq (docs/ARCHI
 transaction holds PostgreSQL's database-wide notify lock until that commit is flushed.
 
 The write core calls `Announcer.announce` once per committed step (`announce_many` for a
-batch). Neither waits for the network: the announcement joins a small queue of this process,
+batch). Local first: the announcement goes at once to this process's own hub (the hook set by
+`deliver_locally`, realtime/lifecycle.py), so a socket on the process that committed a step
+never waits for the broker; the backend carries it only to the other processes. Neither call
+waits for the network: the announcement joins a small queue of this process,
 one entry per match holding only its highest seq (a hub reads everything after its cursor, so
 an older seq of the same match adds nothing), and one task sends whatever has gathered as one
 batch while the requests that committed it have already been answered. Under load many steps
@@ -14,8 +17,8 @@ match it does not hold yet; the catch-up repairs it, as it repairs one lost to a
 
 Backends, chosen by `Settings.announce_backend`: PostgreSQL LISTEN/NOTIFY on channel `CHANNEL`
 (the default; a batch is one `pg_notify` statement over an array, in its own implicit
-transaction) and NATS core subjects, one per match (`subject(match_id)`), at
-`Settings.nats_url` (a batch is published and then flushed). The receiving side of each is in
+transaction) and NATS core subjects, one per match (`subject(match_id)`), at the servers of
+`Settings.nats_servers` (a batch is published and then flushed). The receiving side of each is in
 `realtime/listener.py`.
 """
 
@@ -25,7 +28,7 @@ import asyncio
 import logging
 import os
 import signal
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 import asyncpg
@@ -53,6 +56,14 @@ CLOSE_TIMEOUT_S = 10.0
 # A NATS flush waits this long for the server's answer (while reconnecting it waits; the
 # announcements stay in nats-py's buffer either way).
 NATS_FLUSH_TIMEOUT_S = 5
+# A NATS node that hangs (its connections stay open) is left for another once this many pings
+# in a row, one every NATS_PING_S, go unanswered: 10-15 s, against nats-py's 4-6 minutes.
+NATS_PING_S = 5
+NATS_PINGS_OUTSTANDING = 2
+
+
+# This process's own hub: called with (match_id, seq) as each committed step is announced.
+LocalDelivery = Callable[[str, int], None]
 
 
 def payload(match_id: str, seq: int) -> str:
@@ -78,6 +89,10 @@ class Announcer(Protocol):
     async def announce_many(self, steps: Iterable[tuple[str, int]]) -> None:
         """`announce` for each (match_id, seq) of a batch of committed steps."""
 
+    def deliver_locally(self, hook: LocalDelivery | None) -> None:
+        """Hand every announcement to `hook` at once, before the backend sends it (None:
+        stop); this process's hub then needs no broker for its own commits."""
+
 
 Batch = list[tuple[str, int]]
 
@@ -92,6 +107,7 @@ class QueuedAnnouncer:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._full = False  # a drop has been logged since the queue was last emptied
+        self._local: LocalDelivery | None = None
 
     async def start(self) -> None:
         if self._task is None:
@@ -116,7 +132,11 @@ class QueuedAnnouncer:
         for match_id, seq in steps:
             self._put(match_id, seq)
 
+    def deliver_locally(self, hook: LocalDelivery | None) -> None:
+        self._local = hook
+
     def _put(self, match_id: str, seq: int) -> None:
+        self._hand_over(match_id, seq)
         known = self._pending.get(match_id)
         if known is None and len(self._pending) >= QUEUE_MATCHES:
             metrics.count_announcement_dropped()
@@ -127,6 +147,14 @@ class QueuedAnnouncer:
         if known is None or seq > known:
             self._pending[match_id] = seq
         self._wake.set()
+
+    def _hand_over(self, match_id: str, seq: int) -> None:
+        """Local first: this process's sockets get the step whatever the backend is doing."""
+        if self._local is not None:
+            try:
+                self._local(match_id, seq)
+            except Exception:  # the broker and the catch-up still deliver it
+                log.exception("local delivery of %s:%s failed", match_id, seq)
 
     async def _run(self) -> None:
         while not self._closing:
@@ -169,14 +197,14 @@ class NatsAnnouncer(QueuedAnnouncer):
     finds no subscriber is worthless (nobody watches that match here), and one lost in a
     disconnect is repaired from the event table, so storing announcements would buy nothing."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, servers: list[str]) -> None:
         super().__init__()
-        self._url = url
+        self._servers = servers
         self._nc: Nats | None = None
 
     async def start(self) -> None:
         if self._nc is None:
-            self._nc = await connect(self._url, "domino-announcer")
+            self._nc = await connect(self._servers, "domino-announcer")
         await super().start()
 
     async def close(self) -> None:
@@ -208,6 +236,9 @@ class KillBeforeAnnounce:
     async def close(self) -> None:
         await self._inner.close()
 
+    def deliver_locally(self, hook: LocalDelivery | None) -> None:
+        self._inner.deliver_locally(hook)
+
     async def announce(self, match_id: str, seq: int) -> None:
         self._maybe_die(match_id, seq)
         await self._inner.announce(match_id, seq)
@@ -224,22 +255,36 @@ class KillBeforeAnnounce:
             os.kill(os.getpid(), signal.SIGKILL)
 
 
-async def connect(url: str, name: str, timeout: float = 10.0, **callbacks: object) -> Nats:
-    """A NATS connection that reconnects for ever once made (a process outlives a NATS
-    restart); the first connection must succeed within `timeout`, else ConnectionError (a
-    process configured for NATS does not start without it)."""
+async def connect(
+    servers: list[str], name: str, timeout: float = 10.0, **callbacks: object
+) -> Nats:
+    """A NATS connection to the first server of `servers` that answers, which reconnects for
+    ever once made (a process outlives a NATS restart or the loss of its node: it moves to the
+    next server of the list, or to one the cluster announced). The first connection must
+    succeed within `timeout`, else ConnectionError (a process configured for NATS does not
+    start without it). The name carries the process id, so a server's connection list
+    (`/connz`) tells which process is where."""
 
     async def on_error(exc: Exception) -> None:
         log.warning("NATS (%s): %s", name, exc)
 
     options: dict[str, object] = {"error_cb": on_error, **callbacks}
     first = nats.connect(
-        url, name=name, max_reconnect_attempts=-1, reconnect_time_wait=0.5, **options
+        servers,
+        name=f"{name}-{os.getpid()}",
+        max_reconnect_attempts=-1,
+        reconnect_time_wait=0.5,
+        ping_interval=NATS_PING_S,
+        max_outstanding_pings=NATS_PINGS_OUTSTANDING,
+        # In the order given: each process's list may put its nearest node first.
+        dont_randomize=True,
+        **options,
     )
     try:
         return await asyncio.wait_for(first, timeout)
     except TimeoutError as exc:
-        raise ConnectionError(f"NATS at {url} did not answer within {timeout:g} s") from exc
+        where = ", ".join(servers)
+        raise ConnectionError(f"NATS at {where} did not answer within {timeout:g} s") from exc
 
 
 async def close_quietly(nc: Nats) -> None:
@@ -254,7 +299,7 @@ def make_announcer(settings: Settings, pool: asyncpg.Pool) -> Announcer:
     `close()` at shutdown. `pool` is a pool of the match database (asyncpg)."""
     announcer: Announcer
     if settings.announce_backend == "nats":
-        announcer = NatsAnnouncer(settings.nats_url)
+        announcer = NatsAnnouncer(settings.nats_servers)
     else:
         announcer = PgAnnouncer(pool)
     armed_path = os.environ.get(FAULT_ENV)

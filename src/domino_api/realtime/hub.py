@@ -70,7 +70,12 @@ class Subscriber:
 class MatchFeed:
     match_id: str
     subscribers: set[Subscriber] = field(default_factory=set)
-    dirty: bool = False
+    dirty: bool = False  # read again, whatever was read before (a poke)
+    # The highest seq every live subscriber has been handed (or had before it came): an
+    # announcement of a seq at or below it needs no read. The local hand-over and then the
+    # broker bring each commit of this process twice; only the first is read.
+    read_to: int = 0
+    wanted: int = 0  # the highest seq announced and not yet read by a pass
     task: asyncio.Task[None] | None = None
     waiters: list[asyncio.Future[None]] = field(default_factory=list)
 
@@ -87,6 +92,7 @@ class Hub:
         self._slots = asyncio.Semaphore(READ_SLOTS)
         self._presence: dict[tuple[str, int], int] = {}
         self.delivered = 0
+        self.reads = 0
         self.on_watch: Watcher | None = None
         self.on_unwatch: Watcher | None = None
 
@@ -152,10 +158,17 @@ class Hub:
 
     # ------------------------------------------------------------ notifications
 
-    def notify(self, match_id: str) -> None:
-        """An announcement arrived: only matches with local subscribers are read."""
-        if match_id in self._feeds:
+    def notify(self, match_id: str, seq: int | None = None) -> None:
+        """An announcement arrived (this process's own commit, or one from the broker): only
+        matches with local subscribers are read, and only if `seq` has not been read yet."""
+        feed = self._feeds.get(match_id)
+        if feed is None:
+            return
+        if seq is None:
             self.poke(match_id)
+        elif seq > feed.read_to:
+            feed.wanted = max(feed.wanted, seq)
+            self._run(feed)
 
     def poke_all(self) -> None:
         """After a lost listening connection (announcements may have been missed)."""
@@ -184,6 +197,9 @@ class Hub:
         if feed is None:
             return
         feed.dirty = True
+        self._run(feed)
+
+    def _run(self, feed: MatchFeed) -> None:
         if feed.task is None or feed.task.done():
             feed.task = asyncio.get_running_loop().create_task(self._pump(feed))
 
@@ -205,12 +221,15 @@ class Hub:
 
     async def _pump(self, feed: MatchFeed) -> None:
         failures = 0
-        while feed.dirty:
+        while feed.dirty or feed.wanted > feed.read_to:
             feed.dirty = False
+            asked = feed.wanted
             waiters, feed.waiters = feed.waiters, []
             try:
                 await self._pass(feed)
                 failures = 0
+                if feed.wanted == asked:  # committed before this pass read, so it was read
+                    feed.wanted = 0
             except Exception:
                 failures += 1
                 log.exception("reading events of match %s failed", feed.match_id)
@@ -229,21 +248,24 @@ class Hub:
                 return
             low = min(s.cursor for s in live)
             async with self._slots:
+                self.reads += 1
                 rows = await self._reader(feed.match_id, low, READ_BATCH)
-            if not rows:
+            if not rows or not self._deliver(rows, low, live):
+                feed.read_to = max(feed.read_to, low)
                 return
-            self._deliver(rows, low, live)
+            feed.read_to = max(feed.read_to, _seq(rows[-1]))
             if len(rows) < READ_BATCH:
                 return
 
-    def _deliver(self, rows: list[Any], low: int, subscribers: list[Subscriber]) -> None:
+    def _deliver(self, rows: list[Any], low: int, subscribers: list[Subscriber]) -> bool:
+        """Hand each subscriber the rows after its cursor; False at a hole in the seqs."""
         copies: dict[tuple[int, int | None], str] = {}
         for index, row in enumerate(rows):
             seq = _seq(row)
             if seq != low + 1 + index:
                 # Never skip: a hole means a later read fills it (cannot happen under the lock).
                 log.warning("gap in match %s at seq %s", subscribers[0].match_id, seq)
-                return
+                return False
             for subscriber in subscribers:
                 if seq != subscriber.cursor + 1:
                     continue
@@ -255,6 +277,7 @@ class Hub:
                 if subscriber.offer(text):
                     subscriber.cursor = seq
                     self.delivered += 1
+        return True
 
     async def _read_events(self, match_id: str, after: int, limit: int) -> list[Any]:
         assert self._maker is not None

@@ -1,6 +1,10 @@
 """The realtime parts of a server process: hub, listener, keepalive ticker, catch-up and
 presence refresher.
 
+Local first: the hub takes this process's own announcements straight from the announcer
+(`Announcer.deliver_locally`), so its sockets get a step as soon as it is committed, whatever
+the broker is doing; the listener brings the other processes' steps.
+
 The catch-up (`Settings.catch_up_s`) repairs announcements that never came: a process that
 crashed between a step's commit and its announcement, or a message dropped while a listening
 connection was away. One query reads the stored seq of every match this process has sockets
@@ -41,6 +45,7 @@ class Realtime:
         self.core = app.state.core  # the write core (matches/unit.py)
         self.hub = Hub(self.maker)
         self.listener = make_listener(self.settings, app.state.database_url, self.hub)
+        self.core.announcer.deliver_locally(self.hub.notify)
         self._tasks: list[asyncio.Task[None]] = []
         self._lock = asyncio.Lock()
         self._started = False
@@ -72,6 +77,7 @@ class Realtime:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
+        self.core.announcer.deliver_locally(None)
         await self.listener.stop()
 
     def _every(

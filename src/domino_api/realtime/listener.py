@@ -26,12 +26,12 @@ from domino_api.store.db import to_plain_url
 log = logging.getLogger(__name__)
 
 
-def parse_payload(payload: str) -> str | None:
-    """The match id of a `match_id:seq` payload, or None when it is not one."""
+def parse_payload(payload: str) -> tuple[str, int] | None:
+    """The match id and seq of a `match_id:seq` payload, or None when it is not one."""
     match_id, sep, seq = payload.rpartition(":")
-    if not sep or not match_id or len(match_id) > 36 or not seq.isdigit():
+    if not sep or not match_id or len(match_id) > 36 or not seq.isdigit() or len(seq) > 18:
         return None
-    return match_id
+    return match_id, int(seq)
 
 
 class AnnouncementListener(Protocol):
@@ -61,9 +61,9 @@ class PgListener:
             self._task = None
 
     def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        match_id = parse_payload(payload)
-        if match_id is not None:
-            self._hub.notify(match_id)
+        announced = parse_payload(payload)
+        if announced is not None:
+            self._hub.notify(*announced)
 
     def _on_terminate(self, _conn: Any) -> None:
         self._lost.set()
@@ -114,8 +114,8 @@ class NatsListener:
     is announced to us, so a new socket misses nothing.
     """
 
-    def __init__(self, url: str, hub: Hub) -> None:
-        self._url = url
+    def __init__(self, servers: list[str], hub: Hub) -> None:
+        self._servers = servers
         self._hub = hub
         self._nc: Nats | None = None
         self._subs: dict[str, Subscription] = {}
@@ -128,7 +128,7 @@ class NatsListener:
         if self._nc is not None:
             return
         self._nc = await connect(
-            self._url, "domino-listener", timeout, reconnected_cb=self._on_reconnected
+            self._servers, "domino-listener", timeout, reconnected_cb=self._on_reconnected
         )
         self._hub.on_watch = self._schedule
         self._hub.on_unwatch = self._schedule
@@ -190,9 +190,9 @@ class NatsListener:
 
     async def _on_message(self, message: Msg) -> None:
         self.received += 1
-        match_id = parse_payload(message.data.decode(errors="replace"))
-        if match_id is not None:
-            self._hub.notify(match_id)
+        announced = parse_payload(message.data.decode(errors="replace"))
+        if announced is not None:
+            self._hub.notify(*announced)
 
     async def _on_reconnected(self) -> None:
         log.warning("NATS connection back; reading every watched match")
@@ -202,7 +202,7 @@ class NatsListener:
 def make_listener(settings: Settings, database_url: str, hub: Hub) -> AnnouncementListener:
     """The listener of the configured backend (`Settings.announce_backend`)."""
     if settings.announce_backend == "nats":
-        return NatsListener(settings.nats_url, hub)
+        return NatsListener(settings.nats_servers, hub)
     return PgListener(database_url, hub)
 
 
