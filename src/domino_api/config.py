@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -17,15 +17,20 @@ class Settings(BaseSettings):
     database_url: str | None = None
     embedded_pgdata: Path = Path(".domino/pgdata")
     embedded_database: str = "domino"
-    # A steady pool: connections opened per request (overflow) cost a backend fork each. Most
-    # game steps use the driver pool below, so the ORM's pool serves the rest.
-    db_pool_size: int = 10
-    db_max_overflow: int = 10
-    # A request waits this long at most for an ORM connection (then 503 service_busy).
+    # The process's one pool of database connections, for every use: the write core, the ORM's
+    # reads and transactions, the announcements (docs/ARCHITECTURE.md, "Connections"). Steady:
+    # a connection opened per request (overflow) costs a backend fork each.
+    db_pool_size: int = 6
+    db_max_overflow: int = 0
+    # A caller waits this long at most for a connection (then 503 service_busy).
     db_pool_timeout_s: float = 30.0
-    # The write core's asyncpg pool (matches/unit.py: every step of a match): up to this many
-    # connections (at least 1).
-    driver_pool_size: int = 15
+    # DOMINO_DATABASE_URL goes through a transaction pooler (PgBouncer, pool_mode =
+    # transaction): no prepared statement outlives its statement (store/db.py).
+    db_transaction_pooler: bool = False
+    # The LISTEN connection of the `postgres` announcement backend; unset: DOMINO_DATABASE_URL.
+    # A LISTEN needs a session of its own, so behind a transaction pooler this names
+    # PostgreSQL itself (or a session-mode pool).
+    listen_database_url: str | None = None
     # Token -> player lookups are cached this long per process (profile edits show up after it).
     auth_cache_s: float = 5.0
 
@@ -98,6 +103,21 @@ class Settings(BaseSettings):
     def nats_servers(self) -> list[str]:
         """`nats_url` as a list of server URLs (blanks and empty items dropped)."""
         return [url.strip() for url in self.nats_url.split(",") if url.strip()]
+
+    @model_validator(mode="after")
+    def _listen_beside_a_pooler(self) -> Settings:
+        # A LISTEN through transaction pooling registers on a server connection that is then
+        # lent to others: announcements would be lost without a word.
+        if (
+            self.announce_backend == "postgres"
+            and self.db_transaction_pooler
+            and not self.listen_database_url
+        ):
+            raise ValueError(
+                "DOMINO_ANNOUNCE_BACKEND=postgres behind a transaction pooler needs "
+                "DOMINO_LISTEN_DATABASE_URL (a direct connection to PostgreSQL for LISTEN)"
+            )
+        return self
 
 
 @lru_cache(maxsize=1)

@@ -82,8 +82,8 @@ BUSY_RETRY_AFTER_S = 2
 
 def unavailable(exc: BaseException) -> ServiceError | None:
     """A 503 `service_busy` (with Retry-After) when `exc` means the database gave no connection:
-    PostgreSQL refused it, nothing listens, or a pool had none free in time (SQLAlchemy's
-    `pool_timeout`, the write core's acquire timeout); None for any other failure."""
+    PostgreSQL refused it, nothing listens, or the process's pool had none free in time
+    (SQLAlchemy's `pool_timeout`, store/db.py); None for any other failure."""
     for cause in _causes(exc):
         if getattr(cause, "sqlstate", None) in REFUSED_SQLSTATES or _pool_timeout(cause):
             return ServiceBusy(
@@ -108,15 +108,7 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
 def _pool_timeout(cause: BaseException) -> bool:
     from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-    if isinstance(cause, PoolTimeout | ConnectionRefusedError):
-        return True
-    # asyncpg's Pool.acquire(timeout=...) raises the builtin TimeoutError from its own module.
-    frame = cause.__traceback__
-    while isinstance(cause, TimeoutError) and frame is not None:
-        if frame.tb_frame.f_code.co_filename.endswith("asyncpg/pool.py"):
-            return True
-        frame = frame.tb_next
-    return False
+    return isinstance(cause, PoolTimeout | ConnectionRefusedError)
 
 
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Putting a process's write core together: database pools, the announcer, the hooks.
+"""Putting a process's write core together: its database pool, the announcer, the hooks.
 
 The app's lifespan and the recovery job's commands (`domino-api sweep`, `worker`) open the
 same core, so every process writes, announces and ends matches alike.
@@ -15,17 +15,8 @@ from domino_api.clock import Clock
 from domino_api.config import Settings
 from domino_api.matches.unit import Core
 from domino_api.realtime.announce import make_announcer
-from domino_api.store.db import (
-    make_announce_pool,
-    make_driver_pool,
-    make_engine,
-    make_sessionmaker,
-)
+from domino_api.store.db import Pool, make_engine, make_sessionmaker
 from domino_api.tournaments import hooks as tournament_hooks
-
-# Announcements have a connection of their own: one task sends them, a batch per statement
-# (realtime/announce.py), so a step never waits for it and it never waits for a step's.
-ANNOUNCE_POOL_SIZE = 1
 
 
 @asynccontextmanager
@@ -34,10 +25,9 @@ async def write_core(
 ) -> AsyncIterator[tuple[Core, AsyncEngine]]:
     """The write core on the database at `url` (an asyncpg URL), and its ORM engine."""
     tournament_hooks.install()  # tournaments see their matches end (matches/ends.py)
-    engine = make_engine(url, settings)
-    pool = await make_driver_pool(url, settings)
-    announce_pool = await make_announce_pool(url, ANNOUNCE_POOL_SIZE)
-    announcer = make_announcer(settings, announce_pool)
+    engine = make_engine(url, settings)  # the process's one pool (docs/ARCHITECTURE.md)
+    pool = Pool(engine)
+    announcer = make_announcer(settings, pool)
     try:
         await announcer.start()
         maker = make_sessionmaker(engine, announcer)
@@ -45,6 +35,4 @@ async def write_core(
         yield core, engine
     finally:
         await announcer.close()
-        await announce_pool.close()
-        await pool.close()
         await engine.dispose()

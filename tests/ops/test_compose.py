@@ -7,6 +7,7 @@ be a field of `config.Settings`.
 
 from __future__ import annotations
 
+import configparser
 import json
 import re
 from pathlib import Path
@@ -59,7 +60,7 @@ def check_command(argv: list[str], commands: dict[str, Any]) -> None:
 
 def test_services_and_their_order(compose: dict[str, Any]) -> None:
     services = compose["services"]
-    assert set(services) == {"postgres", *NATS_NODES, "migrate", "api", "worker"}
+    assert set(services) == {"postgres", "pgbouncer", *NATS_NODES, "migrate", "api", "worker"}
     assert "healthcheck" in services["postgres"]
     assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
     assert services["migrate"]["restart"] == "no"
@@ -104,6 +105,29 @@ def test_processes_know_every_nats_node(compose: dict[str, Any]) -> None:
         settings = Settings(announce_backend="nats", nats_url=env["DOMINO_NATS_URL"])
         assert settings.nats_servers == [f"nats://{node}:{ports[node]}" for node in NATS_NODES]
     assert "readyz" in json.dumps(services["api"]["healthcheck"]["test"])
+
+
+def test_api_and_worker_reach_postgres_through_pgbouncer(compose: dict[str, Any]) -> None:
+    """Transaction pooling in front of PostgreSQL; migrations go straight to it."""
+    services = compose["services"]
+    ini = configparser.ConfigParser()
+    ini.read(ROOT / services["pgbouncer"]["build"] / "pgbouncer.ini")
+    assert ini["pgbouncer"]["pool_mode"] == "transaction"
+    listen = f"pgbouncer:{ini['pgbouncer']['listen_port']}/"
+    pools = 0
+    for name in ("api", "worker"):
+        env = services[name]["environment"]
+        assert listen in env["DOMINO_DATABASE_URL"]
+        settings = Settings(**{key[len("DOMINO_") :].lower(): v for key, v in env.items()})
+        assert settings.db_transaction_pooler
+        assert services[name]["depends_on"]["pgbouncer"]["condition"] == "service_healthy"
+        replicas = services[name].get("deploy", {}).get("replicas", 1)
+        pools += replicas * (settings.db_pool_size + settings.db_max_overflow)
+    assert "@postgres:5432/" in services["migrate"]["environment"]["DOMINO_DATABASE_URL"]
+    # docs/ARCHITECTURE.md, "Connections": every client connection fits, and PostgreSQL keeps
+    # room within its default max_connections (100) beside PgBouncer's.
+    assert pools <= int(ini["pgbouncer"]["max_client_conn"])
+    assert int(ini["pgbouncer"]["max_db_connections"]) < 100
 
 
 def test_commands_exist_in_the_cli(compose: dict[str, Any], commands: dict[str, Any]) -> None:

@@ -296,7 +296,7 @@ class TileBackChangedEvent(_EventBase):
 
 
 class DeadlineMovedEvent(_EventBase):
-    """The service was down when a deadline fell: it moved (RULES.md section 10)."""
+    """The service was down when a deadline fell: it moved (docs/RULES.md section 10)."""
 
     type: Literal["deadline_moved"]
     data: DeadlineMovedData

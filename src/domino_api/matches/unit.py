@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-import asyncpg
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api import engine, metrics
@@ -44,7 +43,7 @@ from domino_api.matches import computers, ends, presence, timeouts
 from domino_api.matches.table import Table, assemble
 from domino_api.realtime.announce import Announcer
 from domino_api.store import matches_repo as repo
-from domino_api.store.db import announce_after_commit, raw_connection, transaction
+from domino_api.store.db import Pool, announce_after_commit, raw_connection, transaction
 from domino_api.store.matches_repo import Read, WriteConflict
 from domino_api.store.rows import Row
 
@@ -61,8 +60,6 @@ class Later(Generic[T]):
 
 Step = Callable[[Table], T | Later[T]]
 
-# As long as the ORM pool waits for a connection (SQLAlchemy's pool_timeout) before giving up.
-ACQUIRE_TIMEOUT_S = 30.0
 # A copy is read again after this long, so presence marks and names written by others (which
 # do not move the row) show within it. Under load a match moves many times a second.
 COPY_TTL_S = 2.0
@@ -87,7 +84,7 @@ class Copy:
 class Core:
     """The write core of one process: its pool, sessions (for transactions), clock, announcer."""
 
-    pool: asyncpg.Pool
+    pool: Pool  # the process's one pool (store/db.py), as the sessions of `maker`
     maker: async_sessionmaker[AsyncSession]
     clock: Clock
     announcer: Announcer
@@ -142,39 +139,41 @@ class Core:
         lifetimes: liveness.Lifetimes | None,
     ) -> T:
         announce: list[tuple[str, int]] = []  # saved by one statement: announced once released
-        async with self.pool.acquire(timeout=ACQUIRE_TIMEOUT_S) as connection:
-            if key is not None and player_id is not None:
+        # Connections are held for statements only, never while computers decide (a decision is
+        # awaited from their process pool): the guarded save finds whatever moved meanwhile.
+        if key is not None and player_id is not None:
+            async with self.pool.acquire() as connection:
                 earlier = await repo.idempotent_answer(connection, player_id, match_id, key)
-                if earlier is not None:
-                    return earlier[1]  # type: ignore[return-value]
-            table, version, read_at = await self._open(connection, match_id, copy)
-            now = self.clock.now()
-            if due_first and not table.over and timeouts.is_due(table, now):
-                # Timeouts first, saved as their own step: a refusal of what follows must
-                # not undo a forfeit that was due.
-                timeouts.enforce(table, now, lifetimes or await self._lifetimes())
-                await computers.reply(table, now)
-                if _changed(table):
-                    version = await self._save(connection, table, version, None, None, announce)
-                    copy = None  # what follows stands on a table just written
-            if player_id is not None:
-                await _touch(connection, table, player_id, now)
-            try:
-                answer = step(table)
-            except (ServiceError, EngineError):
-                if copy is not None:
-                    raise _Recheck() from None
-                raise
+            if earlier is not None:
+                return earlier[1]  # type: ignore[return-value]
+        table, version, read_at = await self._open(match_id, copy)
+        now = self.clock.now()
+        if due_first and not table.over and timeouts.is_due(table, now):
+            # Timeouts first, saved as their own step: a refusal of what follows must
+            # not undo a forfeit that was due.
+            timeouts.enforce(table, now, lifetimes or await self._lifetimes())
             await computers.reply(table, now)
-            if isinstance(answer, Later):
-                answer = answer.read(table)
             if _changed(table):
-                path = "transaction" if _needs_transaction(table, key) else "statement"
-                saved = (key, answer)
-                version = await self._save(connection, table, version, player_id, saved, announce)
-                metrics.count_write_path(action, path)
-            elif copy is not None:
-                raise _Recheck()  # nothing written, so nothing checked the copy
+                version = await self._save(table, version, None, None, announce)
+                copy = None  # what follows stands on a table just written
+        if player_id is not None:
+            await _touch(self.pool, table, player_id, now)
+        try:
+            answer = step(table)
+        except (ServiceError, EngineError):
+            if copy is not None:
+                raise _Recheck() from None
+            raise
+        await computers.reply(table, now)
+        if isinstance(answer, Later):
+            answer = answer.read(table)
+        if _changed(table):
+            path = "transaction" if _needs_transaction(table, key) else "statement"
+            saved = (key, answer)
+            version = await self._save(table, version, player_id, saved, announce)
+            metrics.count_write_path(action, path)
+        elif copy is not None:
+            raise _Recheck()  # nothing written, so nothing checked the copy
         await self.announcer.announce_many(announce)  # queued: the answer does not wait
         self._keep(table, version, read_at)
         return answer
@@ -187,25 +186,24 @@ class Core:
             return None
         return copy
 
-    async def _open(
-        self, connection: asyncpg.Connection, match_id: str, copy: Copy | None
-    ) -> tuple[Table, int, float]:
+    async def _open(self, match_id: str, copy: Copy | None) -> tuple[Table, int, float]:
         """The table from the copy, else read: row and seats, and the snapshot only when the
         version read is not the one the cached state was parsed from."""
         if copy is not None:
             return _table(copy.read, copy.state), copy.read.version, copy.read_at
         read_at = time.monotonic()
-        found = await repo.read(connection, match_id)
-        if found is None:
-            raise MatchNotFound(f"No match {match_id!r}.")
-        cached = self.copies.get(match_id)
-        if cached is not None and cached.read.version == found.version:
-            state = cached.state
-        else:
-            snapshot = await repo.snapshot(connection, match_id, found.version)
-            if snapshot is None:  # the row moved on since it was read: read it again
-                raise WriteConflict(f"match {match_id} changed while it was read")
-            state = engine.from_json(snapshot)
+        async with self.pool.acquire() as connection:
+            found = await repo.read(connection, match_id)
+            if found is None:
+                raise MatchNotFound(f"No match {match_id!r}.")
+            cached = self.copies.get(match_id)
+            if cached is not None and cached.read.version == found.version:
+                state = cached.state
+            else:
+                snapshot = await repo.snapshot(connection, match_id, found.version)
+                if snapshot is None:  # the row moved on since it was read: read it again
+                    raise WriteConflict(f"match {match_id} changed while it was read")
+                state = engine.from_json(snapshot)
         return _table(found, state), found.version, read_at
 
     async def _lifetimes(self) -> liveness.Lifetimes:
@@ -237,21 +235,21 @@ class Core:
 
     async def _save(
         self,
-        connection: asyncpg.Connection,
         table: Table,
         version: int,
         player_id: str | None,
         answer: tuple[str | None, Any] | None,
         announce: list[tuple[str, int]],
     ) -> int:
-        """Save what the table staged, guarded by `version`: one statement on `connection`
-        (its announcement left in `announce`), or one transaction that announces once it has
-        committed. Returns the row's new version."""
+        """Save what the table staged, guarded by `version`: one statement on a connection of
+        the pool (its announcement left in `announce`), or one transaction that announces once
+        it has committed. Returns the row's new version."""
         key = answer[0] if answer is not None else None
         if table.staged:
             table.match.snapshot = engine.to_json(table.state)
         if not _needs_transaction(table, key):
-            version = await repo.save(connection, table.match, version, table.staged)
+            async with self.pool.acquire() as connection:
+                version = await repo.save(connection, table.match, version, table.staged)
             if table.staged:
                 announce.append((table.match.id, table.state.seq))
             _clear(table)
@@ -299,9 +297,7 @@ def _clear(table: Table) -> None:
     table.staged, table.created, table.ended = [], [], False
 
 
-async def _touch(
-    connection: asyncpg.Connection, table: Table, player_id: str, now: datetime
-) -> None:
+async def _touch(pool: Pool, table: Table, player_id: str, now: datetime) -> None:
     """Mark the caller's seats present: written at once, whatever the step does (no match
     version moves: presence is no step)."""
     if table.over:
@@ -315,7 +311,8 @@ async def _touch(
     ]
     if not stale:
         return
-    await repo.touch(connection, table.match.id, stale, now, player_id)
+    async with pool.acquire() as connection:
+        await repo.touch(connection, table.match.id, stale, now, player_id)
     for number in stale:
         seat = table.seats[number]
         seat.last_seen_at, seat.away_since = now, None

@@ -31,12 +31,12 @@ import signal
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-import asyncpg
 import nats
 from nats.aio.client import Client as Nats
 
 from domino_api import metrics
 from domino_api.config import Settings
+from domino_api.store.db import Pool
 
 log = logging.getLogger(__name__)
 
@@ -178,10 +178,10 @@ class QueuedAnnouncer:
 
 
 class PgAnnouncer(QueuedAnnouncer):
-    """NOTIFY on a pooled connection, a batch per statement in its own implicit transaction
-    (one sending task: the pool needs one connection)."""
+    """NOTIFY on a connection of the process's pool, a batch per statement in its own implicit
+    transaction (one sending task: it holds at most one connection, for one statement)."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: Pool) -> None:
         super().__init__()
         self._pool = pool
 
@@ -294,9 +294,9 @@ async def close_quietly(nc: Nats) -> None:
         await nc.close()
 
 
-def make_announcer(settings: Settings, pool: asyncpg.Pool) -> Announcer:
+def make_announcer(settings: Settings, pool: Pool) -> Announcer:
     """The configured backend; the caller awaits `start()` before the first announcement and
-    `close()` at shutdown. `pool` is a pool of the match database (asyncpg)."""
+    `close()` at shutdown. `pool` is the process's pool of the match database."""
     announcer: Announcer
     if settings.announce_backend == "nats":
         announcer = NatsAnnouncer(settings.nats_servers)

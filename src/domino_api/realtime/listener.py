@@ -203,7 +203,8 @@ def make_listener(settings: Settings, database_url: str, hub: Hub) -> Announceme
     """The listener of the configured backend (`Settings.announce_backend`)."""
     if settings.announce_backend == "nats":
         return NatsListener(settings.nats_servers, hub)
-    return PgListener(database_url, hub)
+    # LISTEN holds a session: beside a transaction pooler it connects to PostgreSQL directly.
+    return PgListener(settings.listen_database_url or database_url, hub)
 
 
 async def _close_pg_quietly(connection: asyncpg.Connection) -> None:

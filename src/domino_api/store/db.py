@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 import asyncpg
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -67,9 +68,11 @@ def resolve_database_url(settings: Settings) -> str:
 
 
 def make_engine(url: str, settings: Settings) -> AsyncEngine:
+    """The process's one pool of connections (docs/ARCHITECTURE.md, "Connections"): the ORM's
+    sessions and, through `Pool`, the write core and the announcements all draw from it."""
     return create_async_engine(
         url,
-        pool_size=settings.db_pool_size,
+        pool_size=max(1, settings.db_pool_size),
         max_overflow=settings.db_max_overflow,
         # No ping per checkout: it doubles round trips; a dead connection fails one request
         # and is replaced by the pool.
@@ -79,42 +82,57 @@ def make_engine(url: str, settings: Settings) -> AsyncEngine:
         hide_parameters=True,
         json_serializer=jsontext.dumps,
         json_deserializer=jsontext.loads,
+        connect_args=_pooler_arguments() if settings.db_transaction_pooler else {},
     )
 
 
-async def make_driver_pool(url: str, settings: Settings) -> asyncpg.Pool:
-    """The asyncpg pool of the write core (matches/unit.py)."""
-    return await asyncpg.create_pool(
-        to_plain_url(url),
-        min_size=0,
-        max_size=max(1, settings.driver_pool_size),
-        init=_json_as_text,
-        reset=_nothing_to_reset,
-    )
+def _pooler_arguments() -> dict[str, Any]:
+    """Behind a transaction pooler (PgBouncer, `pool_mode = transaction`) consecutive
+    transactions of one client run on different server connections, so no prepared statement
+    may outlive its statement. asyncpg's cache is off: it then sends unnamed statements, parsed
+    again with their Bind (asyncpg's own answer to poolers). SQLAlchemy's cache is off and its
+    statements are unnamed too: asyncpg's names (`__asyncpg_stmt_N__`) would collide on a
+    server connection shared by several clients, and SQLAlchemy runs each statement inside its
+    transaction, so its parse and its execution reach the same server connection."""
+    return {
+        "statement_cache_size": 0,
+        "prepared_statement_cache_size": 0,
+        "prepared_statement_name_func": _unnamed,
+    }
 
 
-async def make_announce_pool(url: str, size: int) -> asyncpg.Pool:
-    """A small pool of its own for announcements (realtime/announce.py): their sending task
-    never waits for a connection held by steps, nor steps for its."""
-    return await asyncpg.create_pool(
-        to_plain_url(url), min_size=0, max_size=size, reset=_nothing_to_reset
-    )
+def _unnamed() -> str:
+    return ""
 
 
-async def _nothing_to_reset(_: asyncpg.Connection) -> None:
-    # The default reset is a round trip per release (advisory locks, cursors, LISTEN, settings)
-    # and the move path leaves none of those behind; asyncpg still rolls back an open
-    # transaction before calling this.
-    return None
+class Pool:
+    """The write core's connections, taken from the engine's pool: asyncpg connections of
+    SQLAlchemy's pool, so a process holds one pool for every use (docs/ARCHITECTURE.md,
+    "Connections"). Nothing holds one of them while it waits for another (the write core
+    holds one per statement, or per transaction), so a full pool only queues its callers."""
 
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
 
-async def _json_as_text(connection: asyncpg.Connection) -> None:
-    # As on SQLAlchemy's connections: JSON goes in as text already encoded (matches_repo
-    # `_raw_value`) and comes out parsed by the same library.
-    for name in ("json", "jsonb"):
-        await connection.set_type_codec(
-            name, schema="pg_catalog", encoder=str, decoder=jsontext.loads, format="text"
-        )
+    @asynccontextmanager
+    async def acquire(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection of the pool, outside any transaction (each statement commits alone),
+        for the time of the block; waits up to the engine's `pool_timeout` for one."""
+        async with self.engine.connect() as connection:
+            driver = await driver_of(connection)
+            try:
+                yield driver
+            finally:
+                if driver.is_in_transaction():
+                    # SQLAlchemy rolls back only the transactions it began: one begun on the
+                    # driver and left open would carry the next caller's statements.
+                    await connection.invalidate()
+
+    async def execute(self, query: str, *args: Any) -> str:
+        """One statement on a connection of the pool (as asyncpg's `Pool.execute`)."""
+        async with self.acquire() as connection:
+            result: str = await connection.execute(query, *args)
+            return result
 
 
 def make_sessionmaker(
@@ -152,12 +170,17 @@ async def raw_connection(session: AsyncSession) -> asyncpg.Connection:
     The write core's statements (store/matches_repo.py) run on it, so a step that writes
     more than its match (a tournament moving on) commits everything at once.
     """
-    connection = await session.connection()
-    driver = (await connection.get_raw_connection()).driver_connection
-    assert isinstance(driver, asyncpg.Connection)
+    driver = await driver_of(await session.connection())
     if not driver.is_in_transaction():
         # SQLAlchemy's adapter sends BEGIN with the session's first statement.
         await session.execute(text("SELECT 1"))
+    return driver
+
+
+async def driver_of(connection: AsyncConnection) -> asyncpg.Connection:
+    """The asyncpg connection under one of the pool's."""
+    driver = (await connection.get_raw_connection()).driver_connection
+    assert isinstance(driver, asyncpg.Connection)
     return driver
 
 

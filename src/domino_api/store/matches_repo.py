@@ -283,23 +283,47 @@ async def insert_match(
 ) -> int:
     """A new match with its seats and first events, in the caller's transaction; returns the
     row's version. A match with a game number gets another one if two creators drew the same
-    number at once (the live number is unique: uq_matches_live_code)."""
+    number at once (the live number is `match_codes`'s)."""
     for attempt in range(5):
-        try:
-            async with connection.transaction():  # a savepoint: a taken number undoes only this
-                version = await _insert_row(connection, "matches", match.columns())
-        except asyncpg.UniqueViolationError:
-            if match.code is None or attempt == 4:
-                raise
-            match.code = await free_code(connection)
-            continue
-        break
+        if match.code is None or await _take_code(connection, match.code, match.id):
+            break
+        if attempt == 4:
+            raise MatchFull("No free game number was found; try again.")
+        match.code = await free_code(connection)
+    version = await _insert_row(connection, "matches", match.columns())
     match.mark_written()
     for seat in seats:
         await _insert_row(connection, "seats", seat.columns())
         seat.mark_written()
     await insert_events(connection, events)
     return version
+
+
+# A game number's row: new, or taken over from the match named in it once that match is over.
+CLAIM_CODE = (
+    "INSERT INTO match_codes (code, match_id) VALUES ($1, $2) "
+    "ON CONFLICT (code) DO NOTHING RETURNING code"
+)
+HOLDER = "SELECT match_id FROM match_codes WHERE code = $1 FOR UPDATE"
+LIVE = f"SELECT 1 FROM matches WHERE id = $1 AND status NOT IN ({OVER_SQL})"
+TAKE_OVER = (
+    "INSERT INTO match_codes (code, match_id) VALUES ($1, $2) "
+    "ON CONFLICT (code) DO UPDATE SET match_id = EXCLUDED.match_id"
+)
+
+
+async def _take_code(connection: asyncpg.Connection, code: str, match_id: str) -> bool:
+    """Whether `code` is now `match_id`'s game number (False: a live match holds it), until
+    the caller's transaction ends. The holder is read under the number's row lock and checked
+    by a statement of its own: one that began before another creator's commit would not see
+    that creator's match (a READ COMMITTED snapshot is taken per statement)."""
+    if await connection.fetchval(CLAIM_CODE, code, match_id) is not None:
+        return True
+    holder = await connection.fetchval(HOLDER, code)
+    if holder is not None and await connection.fetchval(LIVE, holder) is not None:
+        return False
+    await connection.execute(TAKE_OVER, code, match_id)
+    return True
 
 
 async def _insert_row(connection: asyncpg.Connection, table: str, columns: dict[str, Any]) -> int:

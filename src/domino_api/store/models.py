@@ -89,14 +89,24 @@ class Match(Base):
     finished_at: Mapped[datetime | None]
 
     __table_args__ = (
-        # A code is unique among matches that are not over (seed 001's game numbers).
+        # Look-ups by game number; its uniqueness among live matches is `MatchCode`'s.
         Index(
-            "uq_matches_live_code",
+            "ix_matches_live_code",
             "code",
-            unique=True,
             postgresql_where=text("status NOT IN ('finished', 'abandoned', 'cancelled')"),
         ),
     )
+
+
+class MatchCode(Base):
+    """A game number and the match that took it last: taken while that match is not over
+    (seed 001's game numbers; migration 0010). Not a unique index on `matches`, which a table
+    distributed by match id could not keep (docs/ARCHITECTURE.md, "Sharding")."""
+
+    __tablename__ = "match_codes"
+
+    code: Mapped[str] = mapped_column(String(4), primary_key=True)
+    match_id: Mapped[str] = mapped_column(String(36))
 
 
 class Seat(Base):
