@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint types openapi-check browser-check bench clean
+.PHONY: install js-install run test lint types types-js openapi-check browser-check bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -14,15 +14,36 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The /play client's tools (eslint, prettier, TypeScript, the contract's type generators) come from
+# package-lock.json into node_modules; nothing is installed globally.
+NODE_BIN := node_modules/.bin
+NODE_STAMP := node_modules/.installed
+PLAY := src/domino_api/play
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+js-install: $(NODE_STAMP)
+
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
 run: install  # make run HOST=0.0.0.0 PORT=8080
 	$(BIN)/domino-api serve --host $(HOST) --port $(PORT)
 
-lint: install
+lint: install js-install
 	$(BIN)/ruff check src tests bench migrations
 	$(BIN)/ruff format --check src tests bench migrations
+	$(NODE_BIN)/eslint --max-warnings 0
+	$(NODE_BIN)/prettier --check '$(PLAY)/*.{js,css,html}' '*.{js,json}' 'tools/*.mjs'
+
+# /play type-checked (tsconfig.json: checkJs) against the contract's types, which
+# tools/contract-types.mjs generates into build/contract/ (gitignored) from openapi/; it also
+# fails when openapi.json leaves more than one object untyped.
+types-js: js-install
+	node tools/contract-types.mjs
+	$(NODE_BIN)/tsc -p tsconfig.json
 
 types: install
 	$(BIN)/mypy
@@ -36,11 +57,11 @@ CHROMIUM ?= $(or $(DOMINO_CHROMIUM),/usr/bin/chromium)
 browser-check:
 	@test -x "$(CHROMIUM)" || { echo "make test: no Chromium at $(CHROMIUM); the browser tests of /play need it (apt-get install -y chromium, or set DOMINO_CHROMIUM)." >&2; exit 1; }
 
-test: lint types openapi-check browser-check
+test: lint types types-js openapi-check browser-check
 	$(BIN)/python -m pytest
 
 bench: install
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .domino .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules build .domino .pytest_cache .mypy_cache .ruff_cache

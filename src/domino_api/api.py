@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from domino_api import openapi_doc
 from domino_api.clock import Clock
@@ -58,6 +59,27 @@ def _validation_detail(exc: RequestValidationError) -> tuple[int, str, str]:
     return 422, "bad_options" if on_options else "validation_error", "; ".join(parts)
 
 
+def _flat(routes: Iterable[Any]) -> Iterator[Any]:
+    # FastAPI wraps an included router's routes; each keeps its full path.
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        yield from _flat(inner.routes) if inner is not None else (route,)
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method of the path's routes. Starlette's 405 names only the first route that matched
+    the path, so a path with PUT and DELETE routes answered `Allow: PUT`. Where a literal path and
+    a template both match (`/v1/matches/join`, `/v1/matches/{match_id}`), the literal one is the
+    path: the routes with the fewest parameters count."""
+    by_params: dict[int, set[str]] = {}
+    for route in _flat(request.app.router.routes):
+        match, _ = route.matches(request.scope)
+        methods = getattr(route, "methods", None)
+        if match != Match.NONE and methods:
+            by_params.setdefault(len(getattr(route, "param_convertors", {})), set()).update(methods)
+    return ", ".join(sorted(by_params[min(by_params)])) if by_params else ""
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
@@ -80,12 +102,14 @@ def install_error_handlers(app: FastAPI) -> None:
         return problem_response(status, problem(status, code, title, detail))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = "not_found" if exc.status_code == 404 else "bad_request"
         title = "Not found" if exc.status_code == 404 else "Request refused"
         body = problem(exc.status_code, code, title, str(exc.detail))
-        # Keep the exception's headers: a 405 must say which methods are allowed.
-        return problem_response(exc.status_code, body, dict(exc.headers or {}) or None)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = allowed_methods(request)
+        return problem_response(exc.status_code, body, headers or None)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -52,9 +52,15 @@ SeatInUse = _error("SeatInUse", 409, "seat_in_use", "That seat's holder is conne
 SeatForfeited = _error("SeatForfeited", 409, "seat_forfeited", "That seat has forfeited")
 LedgerSealedError = _error("LedgerSealedError", 409, "ledger_sealed", "The ledger is sealed")
 EntrantLimitReached = _error("EntrantLimitReached", 409, "entrant_limit", "Too many entrants")
+# The host's plan forbids the size: the same body from a Club host is accepted (so not 422).
 EntrantLimitTooHigh = _error(
-    "EntrantLimitTooHigh", 422, "entrant_limit", "Entrant limit above the host's plan"
+    "EntrantLimitTooHigh", 403, "entrant_limit", "Entrant limit above the host's plan"
 )
+NotEnoughEntrants = _error(
+    "NotEnoughEntrants", 409, "not_enough_entrants", "Not enough entrants to start"
+)
+SeatNotFound = _error("SeatNotFound", 404, "seat_not_found", "No such seat")
+SeatUnavailable = _error("SeatUnavailable", 409, "seat_unavailable", "Not a seat this acts on")
 TournamentStarted = _error(
     "TournamentStarted", 409, "tournament_started", "The tournament has started"
 )

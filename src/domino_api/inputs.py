@@ -1,10 +1,45 @@
-"""The base of every request body: unknown fields and loose types refused, no NUL characters."""
+"""The base of every request body: unknown fields and loose types refused, no NUL characters.
+
+The schema says what the checks do: JSON Schema's `integer` includes `3.0`, which strict mode
+alone refused, and every free string carries the no-NUL pattern."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, GetJsonSchemaHandler, model_validator
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
+
+NO_NUL = "^[^\\u0000]*$"
+
+
+def _document_no_nul(schema: dict[str, Any]) -> None:
+    """Every string without a pattern of its own gets the no-NUL one (nested ones included)."""
+    if schema.get("type") == "string" and not {"pattern", "enum", "const"} & schema.keys():
+        schema["pattern"] = NO_NUL
+    for key, value in schema.items():
+        if key in ("properties", "$defs"):
+            for part in value.values():
+                _document_no_nul(part)
+        elif isinstance(value, dict):
+            _document_no_nul(value)
+        elif isinstance(value, list):
+            for part in value:
+                if isinstance(part, dict):
+                    _document_no_nul(part)
+
+
+def _whole_numbers(value: Any) -> Any:
+    """`3.0` as 3, anywhere in a parsed body: strict mode then refuses only what JSON Schema's
+    `integer` does (`3.5`, `"3"`, `true`)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _whole_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_whole_numbers(item) for item in value]
+    return value
 
 
 class Strict(BaseModel):
@@ -12,6 +47,20 @@ class Strict(BaseModel):
     holds one (`\\u0000`) is refused here, as invalid input, before it reaches the database."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        # Here rather than in json_schema_extra, which a body's own examples would replace.
+        schema = handler(core_schema)
+        _document_no_nul(handler.resolve_ref_schema(schema))
+        return schema
+
+    @model_validator(mode="before")
+    @classmethod
+    def _integral_floats(cls, data: Any) -> Any:
+        return _whole_numbers(data)
 
     @model_validator(mode="after")
     def _no_nul_characters(self) -> Strict:

@@ -44,8 +44,18 @@ def _tournament_name(value: str) -> str:
     return clean_name(value, 64)
 
 
+# The schema names the rule as a format of its own (docs/API.md, Names): no JSON Schema pattern
+# short enough to generate from says "no control, format or invisible character, one visible".
+NAME_FORMAT = "display-name"
+
 # Field bounds apply to the raw string first; folding only shortens it (NFC rarely not).
-PlayerName = Annotated[str, Field(min_length=1, max_length=32), AfterValidator(clean_name)]
+PlayerName = Annotated[
+    str,
+    Field(min_length=1, max_length=32, json_schema_extra={"format": NAME_FORMAT}),
+    AfterValidator(clean_name),
+]
 TournamentName = Annotated[
-    str, Field(min_length=1, max_length=64), AfterValidator(_tournament_name)
+    str,
+    Field(min_length=1, max_length=64, json_schema_extra={"format": NAME_FORMAT}),
+    AfterValidator(_tournament_name),
 ]

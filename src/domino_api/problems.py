@@ -33,6 +33,7 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
         " started table, or a seat still held on another device, answers the same);"
         " `Retry-After` is the presence lease, after which a seat of one's own is free to claim.",
     ),
+    "seat_not_found": ((404,), "The match has no seat with this number."),
     "stale_seq": (
         (409,),
         "A game event came after the `seq` sent (or it is ahead of the match);"
@@ -62,11 +63,16 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
         " seat of one's own is free to claim.",
     ),
     "seat_forfeited": ((409,), "The seat has forfeited; it stays with the computer."),
+    "seat_unavailable": (
+        (409,),
+        "Autopilot is for human seats; release needs a seat with another human holder.",
+    ),
     "ledger_sealed": ((409,), "The ledger opens once the match is over."),
     "entrant_limit": (
-        (409, 422),
-        "The tournament is full (409), or `max_entrants` is above the host's plan (422).",
+        (403, 409),
+        "The tournament is full (409), or `max_entrants` is above the host's plan (403).",
     ),
+    "not_enough_entrants": ((409,), "A tournament starts with at least 2 entrants."),
     "tournament_started": (
         (409,),
         "The tournament has started: entries, leaving and start are closed.",
@@ -111,7 +117,7 @@ def problems(*codes: str) -> dict[int | str, dict[str, Any]]:
     """The `responses=` of a route that answers these codes: one entry per status."""
     by_status: dict[int, list[str]] = {}
     for entry in dict.fromkeys(codes):
-        # "code@status" names one of a code's statuses (entrant_limit is 409 or 422).
+        # "code@status" names one of a code's statuses (entrant_limit is 403 or 409).
         code, _, only = entry.partition("@")
         statuses = CATALOGUE[code][0]  # a KeyError here is a code missing from the catalogue
         for status in (int(only),) if only else statuses:

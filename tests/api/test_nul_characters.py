@@ -22,7 +22,11 @@ async def test_nul_in_a_body_is_refused_and_changes_nothing(client: httpx.AsyncC
         ("PATCH", "/v1/players/me", {"name": "B\u0000"}),
         ("POST", f"/v1/matches/{mid}/start", {"cut": "c\u0000"}),
         ("POST", f"/v1/matches/{mid}/messages", {"text": "hi\u0000"}),
-        ("POST", "/v1/matches", {"ruleset": "all-fives", "seats": SEATS, "options": {"\u0000": 1}}),
+        (
+            "POST",
+            "/v1/matches",
+            {"ruleset": "all-fives", "seats": SEATS, "options": {"draw": "\u0000"}},
+        ),
     ]
     for method, path, body in cases:
         r = await client.request(method, path, json=body, headers=host["headers"])

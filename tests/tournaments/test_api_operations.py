@@ -58,7 +58,7 @@ async def test_plan_set_raises_the_entrant_cap(
     assert me.json()["plan"] == "club"
     assert (await post(20)).status_code == 201
     r = await post(21)
-    assert r.status_code == 422 and r.json()["code"] == "entrant_limit"
+    assert r.status_code == 403 and r.json()["code"] == "entrant_limit"
     result = await _plan_set(monkeypatch, clean_db, host["id"], "corporate")
     assert result.exit_code == 0, result.output
     assert (await post(500)).status_code == 201

@@ -266,7 +266,7 @@ async def test_entrant_limits_and_plans(client: httpx.AsyncClient) -> None:
     r = await client.post(
         "/v1/tournaments", json={**body, "max_entrants": 11}, headers=host["headers"]
     )
-    assert r.status_code == 422 and r.json()["code"] == "entrant_limit"
+    assert r.status_code == 403 and r.json()["code"] == "entrant_limit"
     t = await create(client, host, max_entrants=3)
     for p in (host, other, third):
         r = await client.post(f"/v1/tournaments/{t['id']}/entrants", headers=p["headers"])
@@ -321,4 +321,4 @@ async def test_unknown_tournament_and_too_few_entrants(client: httpx.AsyncClient
     assert t["status"] == "open" and t["seed"] is None and t["rounds"] == []
     await client.post(f"/v1/tournaments/{t['id']}/entrants", headers=host["headers"])
     r = await client.post(f"/v1/tournaments/{t['id']}/start", headers=host["headers"])
-    assert r.status_code == 422
+    assert r.status_code == 409 and r.json()["code"] == "not_enough_entrants"

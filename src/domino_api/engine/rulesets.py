@@ -190,6 +190,9 @@ _ALL_FIVES_OPENERS = (
     ("seat_zero_any", "alternate_any"),
 )
 
+# Presets whose openers go in pairs: (first_opener, next_opener) must be one of these.
+OPENER_PAIRS: Mapping[str, tuple[tuple[str, str], ...]] = {"all-fives": _ALL_FIVES_OPENERS}
+
 # What each preset lets a match override (RULES section 3), as published by the catalog.
 _OVERRIDES: Mapping[str, Mapping[str, object]] = {
     "all-fives": {

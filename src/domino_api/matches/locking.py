@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from domino_api import engine
-from domino_api.errors import NotHost, ValidationFailed
+from domino_api.errors import NotHost, SeatNotFound, SeatUnavailable
 from domino_api.matches.service import view_for
 from domino_api.matches.table import Table, joined_data, record
 from domino_api.matches.unit import Core
@@ -38,10 +38,10 @@ async def release(core: Core, player: Player, match_id: str, seat: int) -> dict[
     def step(table: Table) -> dict[str, Any]:
         _host_only(table, player)
         if not 0 <= seat < len(table.seats):
-            raise ValidationFailed(f"seat: there is no seat {seat}.")
+            raise SeatNotFound(f"The match has no seat {seat}.")
         row = table.seats[seat]
         if row.type != "human" or row.forfeited or row.player_id in (None, player.id):
-            raise ValidationFailed(f"seat: seat {seat} has no other human holder to release.")
+            raise SeatUnavailable(f"Seat {seat} has no other human holder to release.")
         now = core.clock.now()
         row.player_id = None
         row.connected_until = None

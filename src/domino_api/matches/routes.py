@@ -11,22 +11,23 @@ from domino_api.deps import CoreDep, CurrentPlayer, SettingsDep, client_address,
 from domino_api.errors import ValidationFailed
 from domino_api.matches import creation, hosting, locking, service
 from domino_api.matches.event_models import EventsOut, MessageEvent, MoveOut
+from domino_api.matches.ledger_models import LedgerOut, VerifyBody, VerifyOut
+from domino_api.matches.ruleset_models import RulesetsOut
 from domino_api.matches.schemas import (
     JoinBody,
-    LedgerOut,
     MatchCreate,
     MessageBody,
     MoveBody,
     NextHandBody,
-    RulesetsOut,
     SeatBody,
     StartBody,
-    VerifyBody,
-    VerifyOut,
     ViewOut,
 )
 from domino_api.problems import AUTH, BODY, MATCH, problems
 from domino_api.responses import FastJSONResponse
+
+# What a route about one seat of the match answers when that seat is not one it acts on.
+SEAT = ("seat_not_found", "seat_unavailable")
 
 router = APIRouter(prefix="/v1", tags=["matches"])
 
@@ -196,7 +197,7 @@ async def next_hand(
 @router.put(
     "/matches/{match_id}/seats/{seat}/autopilot",
     summary="Host: let the computer play a seat",
-    responses=problems(*MATCH, "not_seated", "not_host", "match_over"),
+    responses=problems(*MATCH, "not_seated", "not_host", "match_over", *SEAT, "seat_in_use"),
 )
 async def autopilot_on(
     match_id: MatchId,
@@ -211,7 +212,9 @@ async def autopilot_on(
 @router.delete(
     "/matches/{match_id}/seats/{seat}/autopilot",
     summary="Take a seat back from the computer",
-    responses=problems(*MATCH, "not_seated", "not_your_seat", "match_over", "seat_forfeited"),
+    responses=problems(
+        *MATCH, "not_seated", "not_your_seat", "match_over", "seat_forfeited", *SEAT
+    ),
 )
 async def autopilot_off(
     match_id: MatchId,
@@ -250,7 +253,7 @@ async def unlock(match_id: MatchId, player: CurrentPlayer, core: CoreDep) -> Vie
 @router.delete(
     "/matches/{match_id}/seats/{seat}/holder",
     summary="Host: release another's seat for the next join by number",
-    responses=problems(*MATCH, "not_host", "match_over"),
+    responses=problems(*MATCH, "not_host", "match_over", *SEAT),
 )
 async def release_seat(
     match_id: MatchId,

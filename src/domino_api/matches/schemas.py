@@ -4,19 +4,47 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
+from domino_api.engine.rulesets import PRESETS
 from domino_api.inputs import Strict
+from domino_api.matches.ruleset_models import RulesetParams, match_create_rules
 from domino_api.names import PlayerName
 
 EndName = Literal["left", "right", "up", "down"]
 Status = Literal["waiting", "playing", "hand_over", "finished", "abandoned", "cancelled"]
-TileIn = tuple[int, int]
+# A tile is a pair of pips, published as a two-item array of pips rather than 3.1 `prefixItems`:
+# schemathesis read nested `prefixItems` as an invalid `items: [...]`, and generators type both.
+TILE_SCHEMA: dict[str, Any] = {
+    "type": "array",
+    "items": {"type": "integer", "minimum": 0, "maximum": 9},
+    "minItems": 2,
+    "maxItems": 2,
+}
+TileIn = Annotated[tuple[int, int], WithJsonSchema(TILE_SCHEMA)]
 # Request bodies arrive as parsed JSON, where a tile is a list: strict mode would refuse a tuple.
 TileBody = Annotated[list[int], Field(min_length=2, max_length=2)]
 
 
 class SeatSpec(Strict):
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            # What creation checks: a human seat has no strategy; a computer's no holder or name.
+            "oneOf": [
+                {"properties": {"type": {"const": "human"}, "strategy": {"type": "null"}}},
+                {
+                    "properties": {
+                        "type": {"const": "bot"},
+                        "holder": {"type": "null"},
+                        "name": {"type": "null"},
+                    }
+                },
+            ]
+        },
+    )
+
     type: Literal["human", "bot"]
     holder: Literal["host"] | None = Field(
         default=None, description="'host': the host holds this seat too (hot-seat play)."
@@ -42,14 +70,12 @@ class TurnClockOptions(Strict):
 
 
 class MatchOptions(Strict):
-    """Overrides of the preset's parameters; `GET /v1/rulesets` lists what each preset allows.
-    Unknown keys are passed to the preset, which refuses them (`bad_options`)."""
-
-    model_config = ConfigDict(extra="allow", strict=True)
+    """Overrides of the preset's parameters; `GET /v1/rulesets` lists what each preset allows
+    (a parameter the preset fixes is refused, `bad_options`). Unknown keys are refused
+    (`validation_error`)."""
 
     target: int | None = Field(default=None, ge=1, le=MAX_TARGET)
     best_of: int | None = Field(default=None, ge=1, le=5)
-    players: int | None = Field(default=None, ge=2, le=4)
     hand_size: int | None = Field(default=None, ge=1, le=13)
     away_forfeit_s: int | None = Field(default=None, ge=1, le=MAX_AWAY_S)
     turn_clock: TurnClockOptions | None = None
@@ -63,13 +89,21 @@ class MatchOptions(Strict):
     )
 
 
+# Options whose null means something (no turn clock; a points target instead of best of N).
+NULL_MEANS = ("turn_clock", "best_of")
+
+
 def _as_overrides(options: MatchOptions) -> dict[str, Any]:
-    # Only what the client sent, as plain JSON values: the engine parses overrides itself.
-    return options.model_dump(exclude_unset=True)
+    # Only what the client sent, as plain JSON values: the engine parses overrides itself. Any
+    # other null (the schema allows it) is as if the option were not given.
+    sent = options.model_dump(exclude_unset=True)
+    return {key: value for key, value in sent.items() if value is not None or key in NULL_MEANS}
 
 
 class MatchCreate(Strict):
-    ruleset: str = Field(max_length=32, examples=["all-fives"])
+    ruleset: str = Field(
+        max_length=32, examples=["all-fives"], json_schema_extra={"enum": list(PRESETS)}
+    )
     if TYPE_CHECKING:
         options: dict[str, Any]
     else:
@@ -93,7 +127,8 @@ class MatchCreate(Strict):
                     "options": {"target": 150},
                     "seats": [{"type": "human"}, {"type": "bot", "strategy": "planner"}],
                 }
-            ]
+            ],
+            "oneOf": match_create_rules(),
         },
     )
 
@@ -127,7 +162,22 @@ class MoveBody(Strict):
             "examples": [
                 {"action": "play", "tile": [3, 5], "end": "right", "seq": 42},
                 {"action": "draw", "seq": 42},
-            ]
+            ],
+            # What service._move_action checks, in the schema: a play names its tile; a draw
+            # or a pass names neither tile nor end.
+            "oneOf": [
+                {
+                    "properties": {"action": {"const": "play"}, "tile": {"type": "array"}},
+                    "required": ["action", "tile"],
+                },
+                {
+                    "properties": {
+                        "action": {"enum": ["draw", "pass"]},
+                        "tile": {"type": "null"},
+                        "end": {"type": "null"},
+                    }
+                },
+            ],
         },
     )
 
@@ -230,7 +280,7 @@ VIEW_EXAMPLE: dict[str, Any] = {
     "id": "7d1c2b8e-4f5a-4c1e-9a51-1f0c9d7e2a10",
     "code": "4821",
     "status": "playing",
-    "ruleset": {"name": "all-fives", "max_pip": 6, "players": 2, "target": 150},
+    "ruleset": PRESETS["all-fives"].to_dict(),
     "seq": 42,
     "now": "2026-11-29T16:00:00Z",
     "hand_number": 2,
@@ -302,7 +352,7 @@ class ViewOut(BaseModel):
     id: str
     code: str | None = Field(description="The 4-digit number to join by; null for a spectator")
     status: Status
-    ruleset: dict[str, Any]
+    ruleset: RulesetParams
     seq: int
     now: str
     hand_number: int
@@ -327,51 +377,5 @@ class ViewOut(BaseModel):
     )
 
 
-# EventsOut and MoveOut live in matches/event_models.py, beside the event types.
-
-
-class RulesetOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    name: str
-    overrides: dict[str, Any]
-
-
-class RulesetsOut(BaseModel):
-    rulesets: list[RulesetOut]
-
-
-class VerifyBody(Strict):
-    secret: str = Field(pattern=r"^[0-9a-fA-F]{64}$")
-    commitment: str = Field(pattern=r"^[0-9a-fA-F]{64}$")
-    cut: str = Field(max_length=64)
-    hand_number: int = Field(ge=1, le=10_000)
-    attempt: int = Field(ge=0, le=10_000)
-    max_pip: Literal[6, 9]
-    players: int = Field(ge=2, le=4)
-    hand_size: int = Field(ge=1, le=13)
-
-
-class VerifyOut(BaseModel):
-    commitment_ok: bool
-    hands: list[list[TileIn]]
-    stock: list[TileIn]
-
-
-class LedgerDeal(BaseModel):
-    algorithm: Literal["sha256-fy-v1"]
-    commitment: str
-    secret: str
-    cut: str | None
-
-
-class LedgerOut(BaseModel):
-    """The full record of a finished, abandoned or cancelled match (the deal: docs/RULES.md 11)."""
-
-    match_id: str | None
-    ruleset: dict[str, Any]
-    seats: list[dict[str, Any]]
-    deal: LedgerDeal
-    hands: list[dict[str, Any]] = Field(
-        description="Each hand: number, attempt, opener, dealt (dealt order), stock, moves, result"
-    )
-    result: dict[str, Any] | None
+# EventsOut and MoveOut live in matches/event_models.py, beside the event types; the rulesets'
+# catalogue in matches/ruleset_models.py; the ledger and the deal check in matches/ledger_models.py.

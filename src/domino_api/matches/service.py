@@ -20,7 +20,9 @@ from domino_api.errors import (
     NotYourSeat,
     SeatForfeited,
     SeatInUse,
+    SeatNotFound,
     SeatsEmpty,
+    SeatUnavailable,
     StaleSeq,
     ValidationFailed,
 )
@@ -163,7 +165,7 @@ async def set_autopilot(
 ) -> dict[str, Any]:
     def step(table: Table) -> Later[dict[str, Any]]:
         if not 0 <= seat < len(table.seats):
-            raise ValidationFailed(f"seat: there is no seat {seat}.")
+            raise SeatNotFound(f"The match has no seat {seat}.")
         row = table.seats[seat]
         is_host = table.match.host_player_id == player.id
         if on and not is_host:
@@ -171,7 +173,7 @@ async def set_autopilot(
         if not on and not is_host and row.player_id != player.id:
             raise NotYourSeat("Only the seat's holder or the host may take it back.")
         if row.type != "human":
-            raise ValidationFailed(f"seat: seat {seat} is a computer seat.")
+            raise SeatUnavailable(f"Seat {seat} is a computer seat.")
         if table.over:
             raise engine.MatchOver("The match is over.")
         if not on and row.forfeited:

@@ -1,8 +1,39 @@
 // The public REST API, as any frontend would call it: bearer token, JSON, problem documents.
 
+// The contract's types, generated from openapi/openapi.json and openapi/asyncapi.yaml into
+// build/contract/ by `make types-js` (tools/contract-types.mjs); tsconfig.json checks /play
+// against them, so a renamed field fails `make test`. The other modules import them from here.
+/**
+ * @typedef {import("contract/openapi").components["schemas"]} Schemas
+ * @typedef {Schemas["ViewOut"]} ViewOut
+ * @typedef {Schemas["SeatOut"]} SeatOut
+ * @typedef {Schemas["LegalOut"]} LegalOut
+ * @typedef {Schemas["LedgerOut"]} LedgerOut
+ * @typedef {Schemas["VerifyOut"]} VerifyOut
+ * @typedef {Schemas["RulesetOut"]} RulesetOut
+ * @typedef {Schemas["TileBack"]} TileBack
+ * @typedef {Schemas["PlayerCreated"]} PlayerCreated
+ * @typedef {Schemas["TournamentOut"]} TournamentOut
+ * @typedef {Schemas["Problem"]} ProblemBody
+ * @typedef {import("contract/asyncapi").Event} TableEvent
+ */
+// Code that branches on an event's `type` through sets reads `data` without narrowing it: there
+// `data` has every event type's fields, each optional, so each field read must exist somewhere.
+/**
+ * @typedef {TableEvent["data"]} EventData
+ * @typedef {EventData extends infer T ? (T extends unknown ? keyof T : never) : never} DataKey
+ * @typedef {{ [K in DataKey]?: EventData extends infer T
+ *   ? (T extends unknown ? (K extends keyof T ? T[K] : never) : never) : never }} AnyEventData
+ * @typedef {Omit<TableEvent, "data"> & { data: AnyEventData }} AnyEvent
+ */
+
 const KEY = "domino.identity";
 
 export class Problem extends Error {
+  /**
+   * @param {number} status
+   * @param {Partial<ProblemBody>} body
+   */
   constructor(status, body) {
     super(body.detail || body.title || `HTTP ${status}`);
     this.status = status;
@@ -34,7 +65,7 @@ export async function call(method, path, body) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  let data = null;
+  let data;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {
@@ -79,7 +110,10 @@ export async function accepts(schema, property) {
 
 let catalogs = null;
 
-/** Rulesets and tile backs, fetched once per page load. */
+/**
+ * Rulesets and tile backs, fetched once per page load.
+ * @returns {Promise<{ rulesets: RulesetOut[], backs: TileBack[] }>}
+ */
 export async function catalog() {
   if (catalogs === null) {
     catalogs = Promise.all([call("GET", "/v1/rulesets"), call("GET", "/v1/tile-backs")]).then(

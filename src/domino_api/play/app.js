@@ -109,7 +109,9 @@ toggle(document.getElementById("hints"), "domino.hints", "Tile hints", () =>
 // Enter or Space activates the focused control (seed 002). Buttons take both by themselves;
 // a link takes only Enter, so Space on a link follows it.
 document.addEventListener("keydown", (event) => {
-  const link = event.target instanceof Element && event.target.closest("a[href]");
+  const link =
+    event.target instanceof Element &&
+    /** @type {HTMLAnchorElement | null} */ (event.target.closest("a[href]"));
   if (event.key !== " " || !link || event.defaultPrevented) return;
   event.preventDefault();
   link.click();

@@ -20,7 +20,13 @@ function sequence(tiles) {
 
 class Walker {
   constructor(start, dir, bend, bounds) {
-    Object.assign(this, { p: start, d: dir, bend, bounds, last: { A: 1 }, justBent: false });
+    // Plain assignments, not Object.assign: the type check (tsconfig.json) reads fields from them.
+    this.p = start;
+    this.d = dir;
+    this.bend = bend;
+    this.bounds = bounds;
+    this.last = { A: 1 };
+    this.justBent = false;
   }
 
   fits(length) {
@@ -198,6 +204,7 @@ function scrollingChain(box, board, layer) {
  * {label, aria, onclick, glow}: a button at that end's next place. `scroll`: the chain scrolls
  * sideways (see `scrolls`) instead of bending.
  */
+/** @param {HTMLElement} box @param {import("./api.js").ViewOut["board"]} board */
 export function renderBoard(box, board, targets, scroll = false) {
   const width = box.clientWidth || 800;
   const height = Math.max(260, window.innerHeight * 0.5);

@@ -139,6 +139,7 @@ function resultSummary(view) {
   return `${seatName(view.seats[result.winner])} wins the match (${result.reason}), ${result.scores.join(" – ")}.`;
 }
 
+/** @param {import("./api.js").ViewOut} view */
 export function statusLine(view, table) {
   const box = el("p", { class: "status", id: "status", role: "status" });
   if (view.status === "waiting" && view.tournament)

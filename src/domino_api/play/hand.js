@@ -29,6 +29,7 @@ export function arrowRow(row) {
   });
 }
 
+/** @param {import("./api.js").ViewOut} view */
 export function renderHand(view, ctx) {
   const hand = view.you?.hand || [];
   const row = el("div", {

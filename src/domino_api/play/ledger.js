@@ -62,6 +62,7 @@ async function reshufflesHeld(ledger, hand) {
 }
 
 /** The page's own verdict: {ok, lines[]} */
+/** @param {import("./api.js").LedgerOut} ledger */
 export async function verifyInPage(ledger) {
   if (!sealed.available())
     return {
@@ -90,6 +91,7 @@ export async function verifyInPage(ledger) {
   return { ok, lines };
 }
 
+/** @param {import("./api.js").LedgerOut} ledger */
 export async function verifyOnServer(ledger) {
   let ok = true;
   for (const hand of ledger.hands) {
@@ -171,6 +173,7 @@ async function renderChecks(box, ledger) {
   );
 }
 
+/** @param {import("./api.js").LedgerOut} ledger */
 export function renderLedger(ledger) {
   const names = ledger.seats.map((s) => s.name || `Seat ${s.seat + 1}`);
   const checks = el("div", { class: "checks", "aria-live": "polite" }, el("p", {}, "Checking…"));

@@ -5,7 +5,8 @@ import { backImg, faceSvg, tileLabel } from "./tiles.js";
 import { countdown, el, seatName } from "./ui.js";
 
 /** When an away seat forfeits: the view's own `away_deadline`, shown only while the seat's
- * holder is away (the view gives every human seat the deadline it would have if it left now). */
+ * holder is away (the view gives every human seat the deadline it would have if it left now).
+ * @param {import("./api.js").SeatOut} seat */
 export function awayDeadline(seat) {
   return seat.type === "human" && !seat.connected && !seat.forfeited ? seat.away_deadline : null;
 }
@@ -50,6 +51,7 @@ function revealed(view, seat) {
   );
 }
 
+/** @param {import("./api.js").ViewOut} view */
 export function renderSeats(view, ctx) {
   const me = view.you?.seats || [];
   return el(

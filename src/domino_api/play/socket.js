@@ -5,9 +5,27 @@ import { identity, Problem } from "./api.js";
 
 const FINAL = new Set([4401, 4403, 4404, 4422]); // refusals a retry cannot fix
 
+/**
+ * What the table page does with the socket's frames (openapi/asyncapi.yaml, receiveUpdates).
+ * @typedef {object} Handlers
+ * @property {(view: import("contract/asyncapi").ViewOut) => void} snapshot
+ * @property {(event: import("./api.js").AnyEvent) => void} event
+ * @property {(up: boolean) => void} [connection]
+ */
+
 export class TableSocket {
+  /**
+   * @param {string} matchId
+   * @param {number | null} seat
+   * @param {Handlers} handlers
+   */
   constructor(matchId, seat, handlers) {
-    Object.assign(this, { matchId, seat, handlers, pending: new Map(), nextId: 1, closed: false });
+    this.matchId = matchId;
+    this.seat = seat;
+    this.handlers = handlers;
+    this.pending = new Map();
+    this.nextId = 1;
+    this.closed = false;
     this.retry = 500;
     this.open();
   }
@@ -23,6 +41,7 @@ export class TableSocket {
     ws.onerror = () => {}; // onclose follows and decides
   }
 
+  /** @param {import("contract/asyncapi").ServerFrame} frame */
   receive(frame) {
     if (frame.type === "snapshot") {
       this.retry = 500;
@@ -49,9 +68,15 @@ export class TableSocket {
     this.retry = Math.min(this.retry * 2, 8000);
   }
 
-  /** Send a request (move, next_hand, message, ready...); resolves on its ack. */
+  /**
+   * Send a request (move, next_hand, message, ready...); resolves on its ack.
+   * @param {import("contract/asyncapi").ClientFrame["type"]} type
+   * @param {Record<string, unknown>} [fields]
+   * @returns {Promise<import("contract/asyncapi").AckFrame>}
+   */
   request(type, fields = {}) {
     const id = `c${this.nextId++}`;
+    /** @type {Record<string, unknown>} */
     const frame = { type, id, ...fields };
     if (this.seat !== null && this.seat !== undefined && frame.seat === undefined)
       frame.seat = this.seat;

@@ -25,21 +25,17 @@ function nameSeats(view) {
 
 class Table {
   constructor(root, matchId) {
-    Object.assign(this, {
-      root,
-      matchId,
-      view: null,
-      viewSeat: null,
-      selected: null,
-      lastFocus: null,
-    });
-    Object.assign(this, {
-      hidden: false,
-      offset: 0,
-      flashes: new Map(),
-      seen: new Set(),
-      chimed: 0,
-    });
+    this.root = root;
+    this.matchId = matchId;
+    this.view = null;
+    this.viewSeat = null;
+    this.selected = null;
+    this.lastFocus = null;
+    this.hidden = false;
+    this.offset = 0;
+    this.flashes = new Map();
+    this.seen = new Set();
+    this.chimed = 0;
     this.parts = {
       top: el("div", { class: "table-top" }),
       seats: el("div", { class: "seats-box" }),
@@ -70,6 +66,7 @@ class Table {
 
   async start() {
     this.setView(await call("GET", `/v1/matches/${this.matchId}`));
+    /** @type {import("./socket.js").Handlers} */
     const handlers = {
       snapshot: (view) => {
         this.catchUp(view.seq);
@@ -122,6 +119,7 @@ class Table {
     return this.view?.you?.seats || [];
   }
 
+  /** @param {import("./api.js").ViewOut} view */
   setView(view) {
     if (this.view && view.seq < this.view.seq && view.you?.seat === this.view.you?.seat) return;
     this.view = view;
@@ -191,6 +189,7 @@ class Table {
     }
   }
 
+  /** @param {import("./api.js").AnyEvent} event */
   onEvent(event) {
     if (this.seen.has(event.seq)) return;
     this.seen.add(event.seq);
@@ -284,7 +283,7 @@ class Table {
   focusedPart() {
     this.focusLabel = document.activeElement?.textContent;
     // A redrawn hand gives the focus back to the tile that had it.
-    const tile = document.activeElement?.dataset?.tile;
+    const tile = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.tile;
     if (tile && this.parts.hand.contains(document.activeElement))
       this.lastFocus = tile.split("-").map(Number);
     return ["hand", "board", "controls"].find((k) =>

@@ -17,6 +17,7 @@ function joinedLine(d, view) {
 }
 
 /** A short sentence for the log, or null for events the log leaves out. */
+/** @param {import("./api.js").AnyEvent} event @param {import("./api.js").ViewOut} view */
 export function logLine(event, view) {
   const d = event.data;
   switch (event.type) {

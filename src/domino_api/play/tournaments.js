@@ -118,6 +118,7 @@ function standings(view, names) {
 
 const FORMATS = { round_robin: "Round-robin", single_elimination: "Winner advances" };
 
+/** @param {HTMLElement} box @param {import("./api.js").TournamentOut} view */
 function render(box, view, act) {
   const me = identity()?.id;
   const names = Object.fromEntries(view.entrants.map((e) => [e.player_id, e.name]));

@@ -84,8 +84,15 @@ export function seatName(seat) {
   return seat.name || `Seat ${seat.seat + 1}`;
 }
 
-/** A header switch kept in localStorage (`key` "on"/"off", unset: `byDefault`); `changed(on)`
- * runs on each flip. */
+/**
+ * A header switch kept in localStorage (`key` "on"/"off", unset: `byDefault`); `changed(on)`
+ * runs on each flip.
+ * @param {HTMLElement} button
+ * @param {string} key
+ * @param {string} label
+ * @param {(on: boolean) => void} [changed]
+ * @param {boolean} [byDefault]
+ */
 export function toggle(button, key, label, changed = () => {}, byDefault = true) {
   const on = () => {
     const saved = localStorage.getItem(key);

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 
 from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, Db, client_address, limits_of
+from domino_api.engine.rulesets import PRESETS
 from domino_api.matches.service import announce_tile_back
 from domino_api.players import records, service, tile_backs
 from domino_api.players.schemas import (
@@ -98,7 +99,7 @@ async def my_records(player: CurrentPlayer, db: Db) -> RecordsOut:
     responses=problems(*AUTH, "validation_error", "unknown_ruleset"),
 )
 async def leaderboard(
-    ruleset: str,
+    ruleset: Annotated[str, Path(json_schema_extra={"enum": list(PRESETS)})],
     _: CurrentPlayer,
     db: Db,
     opponent: Literal["plain", "planner", "human"] = Query(

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
 from domino_api.inputs import Strict
 from domino_api.names import PlayerName
+from domino_api.players.tile_backs import IDS as TILE_BACK_IDS
+
+# A catalogue id (GET /v1/tile-backs); the schema lists them, so a generated one is a known back.
+TileBackId = Annotated[str, Field(max_length=32, json_schema_extra={"enum": sorted(TILE_BACK_IDS)})]
 
 Name = str
 
@@ -30,7 +34,7 @@ class PlayerSettings(Strict):
 
 class PlayerPatch(Strict):
     name: PlayerName | None = None
-    tile_back: str | None = Field(default=None, max_length=32)
+    tile_back: TileBackId | None = None
     settings: PlayerSettings | None = None
 
 

@@ -10,7 +10,8 @@ from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, Db, SettingsDep
 from domino_api.problems import AUTH, BODY, TOURNAMENT, problems
 from domino_api.store.db import transaction
 from domino_api.tournaments import service, views
-from domino_api.tournaments.schemas import TournamentCreate, TournamentEventsOut, TournamentOut
+from domino_api.tournaments.event_models import TournamentEventsOut
+from domino_api.tournaments.schemas import TournamentCreate, TournamentOut
 
 router = APIRouter(prefix="/v1", tags=["tournaments"])
 
@@ -21,7 +22,7 @@ TournamentId = Annotated[str, Path(max_length=36, description="The tournament id
     "/tournaments",
     status_code=201,
     summary="Create a tournament",
-    responses=problems(*BODY, *AUTH, "entrant_limit@422"),
+    responses=problems(*BODY, *AUTH, "entrant_limit@403"),
 )
 async def create_tournament(
     body: TournamentCreate,
@@ -81,7 +82,7 @@ async def leave(
 @router.post(
     "/tournaments/{tournament_id}/start",
     summary="Host: shuffle with a recorded seed, assign byes, open round 1",
-    responses=problems(*TOURNAMENT, "not_host", "tournament_started"),
+    responses=problems(*TOURNAMENT, "not_host", "tournament_started", "not_enough_entrants"),
 )
 async def start(
     tournament_id: TournamentId, player: CurrentPlayer, db: Db, clock: ClockDep

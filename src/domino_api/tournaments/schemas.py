@@ -2,26 +2,29 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field
 
 from domino_api.inputs import Strict
 from domino_api.names import TournamentName
 
 
-class MatchFormat(Strict):
-    """A points target or best of 1-5 hands: exactly one of the two."""
+class PointsTarget(Strict):
+    """Matches to a points target."""
 
-    target: int | None = Field(default=None, ge=1, le=10_000, examples=[100])
-    best_of: int | None = Field(default=None, ge=1, le=5, examples=[3])
+    target: int = Field(ge=1, le=10_000, examples=[100])
 
-    @model_validator(mode="after")
-    def _exactly_one(self) -> MatchFormat:
-        if (self.target is None) == (self.best_of is None):
-            raise ValueError("give either target or best_of")
-        return self
+
+class BestOfHands(Strict):
+    """Matches of best of 1-5 hands."""
+
+    best_of: int = Field(ge=1, le=5, examples=[3])
+
+
+# A points target or best of 1-5 hands: exactly one of the two, as the schema says (one object
+# or the other, neither taking the other's key).
+MatchFormat = PointsTarget | BestOfHands
 
 
 class TurnClock(Strict):
@@ -109,7 +112,7 @@ class TournamentOut(BaseModel):
     name: str
     status: Literal["open", "running", "finished", "cancelled"]
     format: Literal["single_elimination", "round_robin"]
-    match: dict[str, int]
+    match: MatchFormat
     clock: TurnClock = Field(description="The turn clock of every match")
     next_opener: str | None
     max_entrants: int
@@ -121,35 +124,4 @@ class TournamentOut(BaseModel):
     champion: str | None
 
 
-TournamentEventType = Literal[
-    "entrant_joined",
-    "entrant_left",
-    "tournament_started",
-    "round_opened",
-    "match_opened",
-    "match_decided",
-    "round_completed",
-    "tournament_finished",
-    "tournament_cancelled",
-]
-
-
-class TournamentEventOut(BaseModel):
-    """One change to the tournament; ``seq`` rises by one from 1 within the tournament.
-
-    ``data`` by type: ``entrant_joined`` {player_id, name}; ``entrant_left`` {player_id};
-    ``tournament_started`` {seed, order}; ``round_opened`` {round, byes, rests};
-    ``match_opened`` {round, index, match_id, players, check_in_deadline};
-    ``match_decided`` {round, index, match_id, winner, reason: played|forfeit|no_show};
-    ``round_completed`` {round}; ``tournament_finished`` {champion};
-    ``tournament_cancelled`` {}.
-    """
-
-    seq: int = Field(ge=1, examples=[1])
-    type: TournamentEventType
-    at: datetime
-    data: dict[str, Any]
-
-
-class TournamentEventsOut(BaseModel):
-    events: list[TournamentEventOut]
+# The events feed's models: tournaments/event_models.py.

@@ -20,7 +20,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from datetime import timedelta
-from typing import Any, get_args
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -29,6 +29,7 @@ from domino_api.clock import Clock
 from domino_api.errors import (
     EntrantLimitReached,
     EntrantLimitTooHigh,
+    NotEnoughEntrants,
     NotHost,
     TournamentNotFound,
     TournamentStarted,
@@ -46,11 +47,9 @@ from domino_api.store.models import (
 )
 from domino_api.tournaments import pairing, repo
 from domino_api.tournaments import standings as standings_mod
-from domino_api.tournaments.schemas import TournamentCreate, TournamentEventType
+from domino_api.tournaments.event_models import EVENT_DATA
+from domino_api.tournaments.schemas import TournamentCreate
 from domino_api.tournaments.views import build_view, rebuild_bracket, records_of, seeded
-
-# The feed's event types, as the API documents them (one list: the schema's).
-EVENT_TYPES = frozenset(get_args(TournamentEventType))
 
 # Seed 004: free up to 10 players, Club up to 20, corporate without a cap.
 PLAN_CAPS: dict[str, int | None] = {"free": 10, "club": 20, "corporate": None}
@@ -66,7 +65,8 @@ async def emit(
     session: AsyncSession, clock: Clock, tournament: Tournament, type_: str, data: dict[str, Any]
 ) -> int:
     """Append to the feed; every caller holds the tournament row lock (``repo.lock``)."""
-    assert type_ in EVENT_TYPES, type_
+    # The feed's documented shape (tournaments/event_models.py), held at the source.
+    EVENT_DATA[type_].model_validate(data)
     return await repo.add_event(session, tournament.id, type_, clock.now(), data)
 
 
@@ -84,11 +84,7 @@ async def create(
             f"max_entrants {body.max_entrants} is above the {plan} plan's cap of {cap}.",
             cap=cap,
         )
-    options: dict[str, Any] = (
-        {"target": body.match.target}
-        if body.match.target is not None
-        else {"best_of": body.match.best_of}
-    )
+    options: dict[str, Any] = body.match.model_dump()
     if body.next_opener is not None:
         options["next_opener"] = body.next_opener
     options["turn_clock"] = body.clock.model_dump()  # the host's clock for every match
@@ -178,7 +174,7 @@ async def start(
         raise TournamentStarted("The tournament has already started.")
     entrants = await repo.entrants(session, tournament.id)
     if len(entrants) < 2:
-        raise ValidationFailed(f"A tournament needs at least 2 entrants; it has {len(entrants)}.")
+        raise NotEnoughEntrants(f"A tournament needs at least 2 entrants; it has {len(entrants)}.")
     seed = secrets.token_bytes(32)
     order = pairing.seeded_order(seed, [e.player_id for e in entrants])
     position = {player_id: i for i, player_id in enumerate(order)}

@@ -1,0 +1,114 @@
+"""The ledger of a match that is over (engine/ledger.py writes it) and the deal check of
+`POST /v1/deals/verify` (docs/RULES.md section 11)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired
+
+from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
+
+from domino_api.inputs import Strict
+from domino_api.matches.ruleset_models import RulesetParams
+from domino_api.matches.schemas import EndName, ResultOut, TileIn
+
+
+def _deals_that_fit() -> Any:
+    """verify_deal's check in the schema: the hands dealt fit in the set (one branch per set and
+    number of players, with the largest hand that fits)."""
+    return [
+        {
+            "properties": {
+                "max_pip": {"const": pip},
+                "players": {"const": players},
+                "hand_size": {"maximum": (pip + 1) * (pip + 2) // 2 // players},
+            }
+        }
+        for pip in (6, 9)
+        for players in (2, 3, 4)
+    ]
+
+
+class VerifyBody(Strict):
+    model_config = ConfigDict(
+        extra="forbid", strict=True, json_schema_extra={"oneOf": _deals_that_fit()}
+    )
+
+    secret: str = Field(pattern=r"^[0-9a-fA-F]{64}$")
+    commitment: str = Field(pattern=r"^[0-9a-fA-F]{64}$")
+    cut: str = Field(max_length=64)
+    hand_number: int = Field(ge=1, le=10_000)
+    attempt: int = Field(ge=0, le=10_000)
+    max_pip: Literal[6, 9]
+    players: int = Field(ge=2, le=4)
+    hand_size: int = Field(ge=1, le=13)
+
+
+class VerifyOut(BaseModel):
+    commitment_ok: bool
+    hands: list[list[TileIn]]
+    stock: list[TileIn]
+
+
+class LedgerDeal(BaseModel):
+    algorithm: Literal["sha256-fy-v1"]
+    commitment: str
+    secret: str
+    cut: str | None
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class LedgerSeat(_Record):
+    seat: int
+    name: str | None
+    type: Literal["human", "bot"]
+    strategy: str | None
+    forfeited: bool
+
+
+class LedgerMove(TypedDict):
+    """A play has `tile`, `end` (null for a hand's first tile) and `points`; a draw names the
+    `tile` drawn; a pass has neither. A computer seat's moves carry the `reason` it chose them for.
+    """
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+
+    seq: int
+    seat: int
+    action: Literal["play", "draw", "pass"]
+    tile: NotRequired[TileIn]
+    end: NotRequired[EndName | None]
+    points: NotRequired[int]
+    reason: NotRequired[str]
+
+
+class LedgerHandResult(_Record):
+    reason: Literal["domino", "blocked", "target", "forfeit", "abandoned"]
+    winner: int | None
+    tied: bool
+    pips: list[int]
+    points: int
+
+
+class LedgerHand(_Record):
+    number: int
+    attempt: int
+    opener: int
+    dealt: list[list[TileIn]] = Field(description="Each seat's dealt tiles, in dealt order")
+    stock: list[TileIn]
+    moves: list[LedgerMove]
+    result: LedgerHandResult
+
+
+class LedgerOut(BaseModel):
+    """The full record of a finished, abandoned or cancelled match (the deal: docs/RULES.md 11)."""
+
+    match_id: str | None
+    ruleset: RulesetParams
+    seats: list[LedgerSeat]
+    deal: LedgerDeal
+    hands: list[LedgerHand]
+    result: ResultOut | None
