@@ -9,7 +9,7 @@ import asyncpg
 import httpx
 
 from domino_api.store.db import to_plain_url
-from domino_api.store.matches_repo import _take_code
+from domino_api.store.match_codes import take
 from tests.realtime.wsclient import two_seat_match
 
 # A copy of a live match's row under another id and number.
@@ -31,10 +31,10 @@ async def test_a_number_taken_meanwhile_is_refused_to_the_second_creator(
     first, second, watcher = [await asyncpg.connect(url) for _ in range(3)]
     try:
         await first.execute("BEGIN")
-        assert await _take_code(first, code, "first")
+        assert await take(first, code, "first")
         await first.execute(CLONE, "first", code, template["id"])
         await second.execute("BEGIN")
-        taking = asyncio.create_task(_take_code(second, code, "second"))
+        taking = asyncio.create_task(take(second, code, "second"))
         pid = second.get_server_pid()
         for _ in range(6000):  # until it waits on the first's row (a minute at most)
             if await watcher.fetchval(WAITING, pid) == "Lock":

@@ -24,7 +24,7 @@ from domino_api.matches.table import Table, joined_data, new_table, record
 from domino_api.matches.unit import Core
 from domino_api.players import settings
 from domino_api.ratelimit import Limits
-from domino_api.store import match_reads, matches_repo
+from domino_api.store import match_codes, match_reads, matches_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
 from domino_api.store.rows import Row
@@ -101,7 +101,7 @@ async def insert(
         if before is not None:
             await before(connection, columns["host_player_id"], numbered=numbered)
         if numbered:
-            table.match.code = await matches_repo.free_code(connection)
+            table.match.code = await match_codes.free_code(connection)
         await matches_repo.insert_match(connection, table.match, table.seats, table.staged)
     await core.announcer.announce(table.match.id, table.state.seq)
     table.staged = []
@@ -197,7 +197,7 @@ async def rematch(
     core: Core, player: Player, match_id: str, seat: int | None, caps: Caps | None = None
 ) -> dict[str, Any]:
     async with core.pool.acquire() as connection:
-        code = await matches_repo.free_code(connection)  # taken meanwhile: the insert redraws
+        code = await match_codes.free_code(connection)  # taken meanwhile: the insert redraws
         # Counted before the step, not under the caps' locks: at most one rematch per
         # finished match can slip past a cap reached at the same moment.
         room = caps is None or await rematch_room(connection, match_id, caps)

@@ -14,7 +14,6 @@ read and compute again. No statement here sends a NOTIFY: announcements follow t
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,14 +26,14 @@ from sqlalchemy.dialects import postgresql
 from domino_api import jsontext
 from domino_api.errors import MatchFull
 from domino_api.realtime.announce import CHANNEL as CHANNEL  # the listener's channel
+from domino_api.store import match_codes
 from domino_api.store.match_reads import events_after as events_after  # the hub reads here
-from domino_api.store.models import OVER_STATUSES, Match, MatchEvent, Seat
+from domino_api.store.models import Match, MatchEvent, Seat
 from domino_api.store.rows import Row
 
 MATCHES = cast(Table, Match.__table__)
 SEATS = cast(Table, Seat.__table__)
 EVENTS = cast(Table, MatchEvent.__table__)
-OVER_SQL = ", ".join(f"'{status}'" for status in sorted(OVER_STATUSES))
 
 # Every column the write path reads, the snapshot aside: the parsed state is usually cached
 # (matches/unit.py), and the snapshot is read only when it is not.
@@ -285,11 +284,11 @@ async def insert_match(
     row's version. A match with a game number gets another one if two creators drew the same
     number at once (the live number is `match_codes`'s)."""
     for attempt in range(5):
-        if match.code is None or await _take_code(connection, match.code, match.id):
+        if match.code is None or await match_codes.take(connection, match.code, match.id):
             break
         if attempt == 4:
             raise MatchFull("No free game number was found; try again.")
-        match.code = await free_code(connection)
+        match.code = await match_codes.free_code(connection)
     version = await _insert_row(connection, "matches", match.columns())
     match.mark_written()
     for seat in seats:
@@ -299,63 +298,12 @@ async def insert_match(
     return version
 
 
-# A game number's row: new, or taken over from the match named in it once that match is over.
-CLAIM_CODE = (
-    "INSERT INTO match_codes (code, match_id) VALUES ($1, $2) "
-    "ON CONFLICT (code) DO NOTHING RETURNING code"
-)
-HOLDER = "SELECT match_id FROM match_codes WHERE code = $1 FOR UPDATE"
-# The holder still holds the number: not over, and not given back (a table nobody can join or
-# rejoin sets its code to null: matches/access.needs_number).
-LIVE = f"SELECT 1 FROM matches WHERE id = $1 AND code = $2 AND status NOT IN ({OVER_SQL})"
-TAKE_OVER = (
-    "INSERT INTO match_codes (code, match_id) VALUES ($1, $2) "
-    "ON CONFLICT (code) DO UPDATE SET match_id = EXCLUDED.match_id"
-)
-
-
-async def _take_code(connection: asyncpg.Connection, code: str, match_id: str) -> bool:
-    """Whether `code` is now `match_id`'s game number (False: a live match holds it), until
-    the caller's transaction ends. The holder is read under the number's row lock and checked
-    by a statement of its own: one that began before another creator's commit would not see
-    that creator's match (a READ COMMITTED snapshot is taken per statement)."""
-    if await connection.fetchval(CLAIM_CODE, code, match_id) is not None:
-        return True
-    holder = await connection.fetchval(HOLDER, code)
-    if holder is not None and await connection.fetchval(LIVE, holder, code) is not None:
-        return False
-    await connection.execute(TAKE_OVER, code, match_id)
-    return True
-
-
 async def _insert_row(connection: asyncpg.Connection, table: str, columns: dict[str, Any]) -> int:
     names = list(columns)
     values = [_value(table, name, columns[name]) for name in names]
     placeholders = ", ".join(f"${n}" for n in range(1, len(names) + 1))
     sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({placeholders}) RETURNING xmin"
     return int(await connection.fetchval(sql, *values))
-
-
-# Game numbers drawn and looked up one by one before all live ones are read: with few tables
-# the first draw is free, and reading every live number cost each creation O(live tables).
-CODE_DRAWS = 20
-
-
-async def free_code(connection: asyncpg.Connection) -> str:
-    """A 4-digit game number no live match holds (MatchFull when nearly all are taken)."""
-    live = f"SELECT 1 FROM matches WHERE code = $1 AND status NOT IN ({OVER_SQL}) LIMIT 1"
-    for _ in range(CODE_DRAWS):
-        code = f"{secrets.randbelow(10_000):04d}"
-        if await connection.fetchval(live, code) is None:
-            return code
-    every = f"SELECT code FROM matches WHERE code IS NOT NULL AND status NOT IN ({OVER_SQL})"
-    taken = {row[0] for row in await connection.fetch(every)}
-    if len(taken) >= 9000:
-        raise MatchFull("Every game number is in use; try again later.", retry_after=60)
-    while True:
-        code = f"{secrets.randbelow(10_000):04d}"
-        if code not in taken:
-            return code
 
 
 async def retry_later(connection: asyncpg.Connection, match_id: str, at: datetime) -> None:
