@@ -326,10 +326,10 @@ async def test_whole_match_per_preset_then_ledger_verifies(
 async def test_codes_are_unique_among_live_matches_and_free_again_when_over(
     client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from domino_api.store import matches_repo
+    from domino_api.store import match_codes
 
     draws = iter([1234, 1234, 1234, 5678, 1234])
-    monkeypatch.setattr(matches_repo.secrets, "randbelow", lambda _n: next(draws))
+    monkeypatch.setattr(match_codes.secrets, "randbelow", lambda _n: next(draws))
     ana = await new_player(client, "Ana")
     first = await create_match(client, ana, "draw-50", HUMANS)
     second = await create_match(client, ana, "draw-50", HUMANS)
@@ -347,12 +347,12 @@ async def test_codes_are_unique_among_live_matches_and_free_again_when_over(
 async def test_a_crowded_code_space_draws_among_the_free_codes(
     client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from domino_api.store import matches_repo
+    from domino_api.store import match_codes
 
     # One lookup only before every live number is read; then the draws skip taken ones.
-    monkeypatch.setattr(matches_repo, "CODE_DRAWS", 1)
+    monkeypatch.setattr(match_codes, "CODE_DRAWS", 1)
     draws = iter([1234, 1234, 1234, 42])
-    monkeypatch.setattr(matches_repo.secrets, "randbelow", lambda _n: next(draws))
+    monkeypatch.setattr(match_codes.secrets, "randbelow", lambda _n: next(draws))
     ana = await new_player(client, "Ana")
     first = await create_match(client, ana, "draw-50", HUMANS)
     second = await create_match(client, ana, "draw-50", HUMANS)
