@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import subprocess
 import sys
 import tempfile
 import time
@@ -45,7 +46,7 @@ from load import (  # noqa: E402
     sample_snapshot,
 )
 
-from domino_api.store.db import to_plain_url  # noqa: E402
+from domino_api.store.db import to_asyncpg_url, to_plain_url  # noqa: E402
 from tests.bots.test_computers import searched_views  # noqa: E402
 from tests.support.servers import (  # noqa: E402
     SERVE,
@@ -102,16 +103,25 @@ async def bare_level(port: int, pid: int, clients: int, seconds: float, snapshot
     return level
 
 
-async def against_bare(args: argparse.Namespace, workdir: Path) -> None:
-    url = to_plain_url(await fresh_database(PROBE_DB, SERVER))
+async def service_level(args: argparse.Namespace, workdir: Path, python: str) -> tuple[Level, str]:
+    """The service (run by `python`) against plain, floor off; and its database's URL."""
+    url = await database_for(python)
     env = {**SERVER_ENV, "DOMINO_COMPUTER_THINK_S": "0"}
-    server = await start(url, env, workdir, sys.executable, "service-plain")
+    server = await start(url, env, workdir, python, "service-plain")
     try:
         await run_level([server], 8, 3)  # warm-up, unmeasured
-        service = await run_level([server], args.clients, args.seconds)
-        snapshot = await sample_snapshot(url)
+        return await run_level([server], args.clients, args.seconds), url
     finally:
         server.stop(timeout=15)
+
+
+async def against_bare(args: argparse.Namespace, workdir: Path) -> None:
+    if args.baseline_python:
+        baseline, _ = await service_level(args, workdir, args.baseline_python)
+        print("(a) baseline against plain, floor off:")
+        print_level(baseline)
+    service, url = await service_level(args, workdir, sys.executable)
+    snapshot = await sample_snapshot(url)
     bare_url = await create_database(BARE_DB, SERVER)
     argv = [sys.executable, "-m", "uvicorn", "bare_app:app", "--app-dir", str(ROOT / "bench")]
     bare = ServerProcess(
@@ -207,8 +217,19 @@ async def probe_beside_planners(port: int, planners: int, seconds: float) -> str
     )
 
 
+async def database_for(python: str) -> str:
+    """A fresh database at the latest migration that `python`'s checkout knows."""
+    if python == sys.executable:
+        return to_plain_url(await fresh_database(PROBE_DB, SERVER))
+    url = await create_database(PROBE_DB, SERVER)
+    migrate = "import sys; from domino_api.store.migrate import upgrade_to_head; "
+    migrate += "upgrade_to_head(sys.argv[1])"
+    subprocess.run([python, "-c", migrate, to_asyncpg_url(url)], check=True, capture_output=True)
+    return url
+
+
 async def probe_scenario(args: argparse.Namespace, workdir: Path, python: str, name: str) -> None:
-    url = to_plain_url(await fresh_database(PROBE_DB, SERVER))
+    url = await database_for(python)
     env = dict(SERVER_ENV)
     env["DOMINO_COMPUTER_THINK_S"] = "0.075"  # the default floor
     server = await start(url, env, workdir, python, name)
