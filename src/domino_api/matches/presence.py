@@ -1,82 +1,34 @@
-"""Presence: a seat is connected while any of its sockets, or a request about the match, was
-seen within the lease (docs/ARCHITECTURE.md, "Presence").
+"""Presence in the database: a seat is connected while any of its sockets, or a request about
+the match, was seen within the lease (docs/ARCHITECTURE.md, "Presence").
 
 The lease lives in the seats table (`connected_until` for sockets, `last_seen_at` for requests),
 so it is right across server processes and when a process dies: each process extends the leases
 of the seats it holds sockets for, a request marks its seats seen (matches/unit.py), and whoever
-runs `expire_presence` (the recovery job, or any process) records the lapses. The `connected`
-flag changes only with a `seat_connected` or `seat_disconnected` event, and the view shows that
-flag, so a view and the event stream never disagree. Presence events are steps of the write core
-(`table.record`), so they never make a move stale.
+runs `expire_presence` (the recovery job, or any process) records the lapses. The rules that
+turn a lease into `seat_connected` and `seat_disconnected` events are matches/leases.py; the view
+shows the flag those events set, so a view and the event stream never disagree. Presence events
+are steps of the write core (`table.record`), so they never make a move stale.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import and_, or_, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from domino_api.matches.claims import holder_present
-from domino_api.matches.table import Table, record
+from domino_api.matches import leases
+from domino_api.matches.leases import LEASE_S, seat_connected, seat_disconnected
+from domino_api.matches.table import Table
 from domino_api.store.db import transaction
 from domino_api.store.models import Match, Seat
 
-if TYPE_CHECKING:  # the write core imports this module to mark its callers present
+if TYPE_CHECKING:  # a type only: these are units the write core runs
     from domino_api.matches.unit import Core
 
-LEASE_S = 30.0
-
 SeatKey = tuple[str, int]
-
-
-def seat_connected(
-    table: Table, now: datetime, seats: Iterable[int], lease_s: float = LEASE_S
-) -> list[dict[str, Any]]:
-    """Extend the seats' leases; announce the ones that were not connected."""
-    rows: list[dict[str, Any]] = []
-    for number in seats:
-        seat = table.seats[number]
-        if seat.type != "human":
-            continue
-        seat.connected_until = max(now + timedelta(seconds=lease_s), seat.connected_until or now)
-        seat.last_seen_at = now
-        seat.away_since = None
-        if not seat.connected and not table.over:
-            seat.connected = True
-            rows += record(table, now, "seat_connected", {"seat": number})
-    return rows
-
-
-def seen_by_request(table: Table, now: datetime, seats: Iterable[int]) -> list[dict[str, Any]]:
-    """A request about the match counts as presence (docs/API.md, "The away rule"): announce
-    the caller's seats that were not connected. Their lease is the request's own sighting
-    (`last_seen_at`, written by the write core), not a socket's."""
-    rows: list[dict[str, Any]] = []
-    for number in seats:
-        seat = table.seats[number]
-        if seat.type == "human" and not seat.connected and not table.over:
-            seat.connected = True
-            rows += record(table, now, "seat_connected", {"seat": number})
-    return rows
-
-
-def seat_disconnected(
-    table: Table, now: datetime, seats: Iterable[int], lease_s: float = LEASE_S
-) -> list[dict[str, Any]]:
-    """Mark seats whose lease lapsed as gone and announce it (nothing once the match is over)."""
-    rows: list[dict[str, Any]] = []
-    for number in seats:
-        seat = table.seats[number]
-        if not _lapsed(seat, now, lease_s):
-            continue
-        seat.connected = False
-        seat.away_since = _lease_end(seat, lease_s) or now
-        if not table.over:
-            rows += record(table, now, "seat_disconnected", {"seat": number})
-    return rows
 
 
 async def refresh_leases(
@@ -162,24 +114,13 @@ async def expire_presence(core: Core, now: datetime) -> list[SeatKey]:
     for match_id, numbers in by_match.items():
 
         def step(table: Table, numbers: list[int] = numbers) -> list[int]:
-            gone = [n for n in numbers if _lapsed(table.seats[n], now, core.lease_s)]
+            gone = [n for n in numbers if leases.lapsed(table.seats[n], now, core.lease_s)]
             seat_disconnected(table, now, gone, core.lease_s)
             return gone
 
         # Presence only: what is due is the sweep's to apply and report (jobs/sweeper.py).
         done += [(match_id, n) for n in await core.run(match_id, step, due_first=False)]
     return done
-
-
-def _lease_end(seat: Any, lease_s: float) -> datetime | None:
-    """When the seat's last sighting (a socket's lease, a request's) ran out."""
-    seen = seat.last_seen_at and seat.last_seen_at + timedelta(seconds=lease_s)
-    ends = [m for m in (seat.connected_until, seen) if m is not None]
-    return max(ends) if ends else None
-
-
-def _lapsed(seat: Any, now: datetime, lease_s: float) -> bool:
-    return bool(seat.connected) and not holder_present(None, seat, now, lease_s)
 
 
 __all__ = [
@@ -190,5 +131,4 @@ __all__ = [
     "release",
     "seat_connected",
     "seat_disconnected",
-    "seen_by_request",
 ]

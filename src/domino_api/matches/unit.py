@@ -39,7 +39,7 @@ from domino_api.clock import Clock
 from domino_api.engine import EngineError
 from domino_api.errors import MatchBusy, MatchNotFound, ServiceError
 from domino_api.jobs import liveness
-from domino_api.matches import computers, ends, presence, timeouts
+from domino_api.matches import computers, ends, leases, timeouts
 from domino_api.matches.table import Table, assemble
 from domino_api.realtime.announce import Announcer
 from domino_api.store import matches_repo as repo
@@ -88,7 +88,7 @@ class Core:
     maker: async_sessionmaker[AsyncSession]
     clock: Clock
     announcer: Announcer
-    lease_s: float = presence.LEASE_S  # DOMINO_PRESENCE_LEASE_S: sockets and requests alike
+    lease_s: float = leases.LEASE_S  # DOMINO_PRESENCE_LEASE_S: sockets and requests alike
     copies: dict[str, Copy] = field(default_factory=dict)
 
     async def run(
@@ -302,7 +302,7 @@ async def _touch(pool: Pool, table: Table, player_id: str, now: datetime) -> Non
     version moves: presence is no step)."""
     if table.over:
         return
-    presence.seen_by_request(table, now, table.seats_of(player_id))  # an event if it was away
+    leases.seen_by_request(table, now, table.seats_of(player_id))  # an event if it was away
     stale = [
         n
         for n in table.seats_of(player_id)

@@ -22,7 +22,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from domino_api import metrics
 from domino_api.engine import EngineError
 from domino_api.errors import BadRequest, NotYourSeat, ServiceError, StaleSeq
-from domino_api.matches import access, creation, hosting, pacing, presence, service
+from domino_api.matches import access, creation, hosting, leases, pacing, presence, service
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.table import Table
 from domino_api.players.auth import hash_token, parse_bearer
@@ -159,7 +159,7 @@ class MatchSocket:
             # The seat whose private data the socket carries: REST's rule, so a resigned or
             # forfeited seat opens as a spectator does (issue 26, item 1).
             viewer = service.viewer_seat(table, mine, named)
-            presence.seat_connected(table, core.clock.now(), mine, lease)
+            leases.seat_connected(table, core.clock.now(), mine, lease)
             # A snapshot on every connection, resumes too: a client whose turn it already is
             # learns its `legal` here, not from an event it has seen before.
             view = hosting.shown_to(service.view_for(table, player, core, named))
