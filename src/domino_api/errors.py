@@ -5,10 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from domino_api.problems import CODES
-
 
 class ServiceError(Exception):
     """Base of every expected failure; `code` is from the closed list in the API contract."""
@@ -121,35 +117,6 @@ def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> di
         "code": code,
         **extra,
     }
-
-
-class Problem(BaseModel):
-    """An RFC 9457 problem document as this API sends it; `code` is stable (problems.py)."""
-
-    model_config = ConfigDict(
-        extra="allow",
-        json_schema_extra={
-            "examples": [
-                {
-                    "type": "https://domino-api.dev/problems/stale_seq",
-                    "title": "The match has moved on",
-                    "status": 409,
-                    "detail": "seq 41 is stale; the match is at 45.",
-                    "code": "stale_seq",
-                    "seq": 45,
-                }
-            ]
-        },
-    )
-    type: str = Field(description="https://domino-api.dev/problems/<code>")
-    title: str
-    status: int
-    detail: str = Field(description="What went wrong, for a person to read")
-    # Documented as the closed enum; not enforced here, so a new code never turns into a 500.
-    code: str = Field(
-        description="The stable machine-readable cause (docs/API.md, Problem codes)",
-        json_schema_extra={"enum": list(CODES)},
-    )
 
 
 # The engine's refusals carry only their stable code (engine/errors.py); the API layer gives

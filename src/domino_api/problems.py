@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
 # code -> (statuses, meaning). A code with two statuses means the same thing in two contexts.
 CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
     "bad_request": (
@@ -104,6 +106,37 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
 }
 
 CODES = tuple(CATALOGUE)
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem document as this API sends it; `code` is stable (problems.py)."""
+
+    model_config = ConfigDict(
+        extra="allow",
+        json_schema_extra={
+            "examples": [
+                {
+                    "type": "https://domino-api.dev/problems/stale_seq",
+                    "title": "The match has moved on",
+                    "status": 409,
+                    "detail": "seq 41 is stale; the match is at 45.",
+                    "code": "stale_seq",
+                    "seq": 45,
+                }
+            ]
+        },
+    )
+    type: str = Field(description="https://domino-api.dev/problems/<code>")
+    title: str
+    status: int
+    detail: str = Field(description="What went wrong, for a person to read")
+    # Documented as the closed enum; not enforced here, so a new code never turns into a 500.
+    code: str = Field(
+        description="The stable machine-readable cause (docs/API.md, Problem codes)",
+        json_schema_extra={"enum": list(CODES)},
+    )
+
+
 # Codes most routes share: a bearer token (looked up in the database, which may be out of
 # connections), then input (path, query, body) to validate.
 AUTH = ("unauthenticated", "service_busy")
@@ -127,8 +160,6 @@ def problems(*codes: str) -> dict[int | str, dict[str, Any]]:
 
 
 def _response(codes: list[str], status: int) -> dict[str, Any]:
-    from domino_api.errors import Problem  # errors.py imports CODES from here
-
     lines = [f"`{code}`: {CATALOGUE[code][1]}" for code in codes]
     schema = {"$ref": "#/components/schemas/Problem"}
     return {

@@ -6,9 +6,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from domino_api.errors import Problem
 from domino_api.matches.event_models import AnyEvent
 from domino_api.matches.schemas import EndName, TileIn, ViewOut
+from domino_api.problems import Problem
 
 # A client's own id for a request, echoed in its ack or error.
 ClientId = Annotated[str, Field(min_length=1, max_length=64)] | int
