@@ -44,7 +44,11 @@ def unique_prefix() -> str:
 def secured(clean_db: str, clock: FakeClock) -> Secured:
     @asynccontextmanager
     async def build(**overrides: Any) -> AsyncIterator[httpx.AsyncClient]:
-        settings = Settings(database_url=clean_db, log_json=False, **overrides)
+        # Budgets count in windows aligned to the epoch, and the sliding counter forgets a
+        # little of the last window at each boundary: a day's window keeps a boundary out of
+        # a test that counts refusals exactly (a 60 s one fell inside a flood of guesses once).
+        window = {"rate_window_s": 86_400.0}
+        settings = Settings(database_url=clean_db, log_json=False, **{**window, **overrides})
         app = create_app(settings, clock=clock, database_url=clean_db, start_background=False)
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
