@@ -11,7 +11,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Player
-from tests.web.helpers import READY_TILE, match_view, sign_in, start_solo, take_turn
+from tests.web.helpers import READY_TILE, match_view, next_step, sign_in, start_solo, take_turn
 
 # A straight run of `count` tiles drawn by board.js into a 400-px box, scrolling or bending.
 DRAW = """async ([count, scroll]) => {
@@ -61,6 +61,14 @@ OUTGROWN = """() => {
 }"""
 
 
+def settled_and(page: Page, condition: str) -> bool:
+    """`condition`, asked once the table can be acted on and is not redrawing: asked mid-redraw
+    on a loaded machine, it missed the one turn the chain was long enough (a CI run)."""
+    next_step(page)
+    page.wait_for_function("() => !document.querySelector('.table-page[aria-busy=true]')")
+    return bool(page.evaluate(condition))
+
+
 def end_labels_in_view(page: Page) -> None:
     box = page.locator(".board").bounding_box()
     assert box is not None
@@ -82,7 +90,7 @@ def test_the_draw_to_50_chain_scrolls_sideways_with_both_end_labels(
     scroller = page.locator(".board .chain-scroll")
     # Play on (through the next hands if need be) until the chain is wider than the table and
     # the turn is Dee's again, so nothing redraws the table while it is looked at.
-    while not page.evaluate(OUTGROWN):
+    while not settled_and(page, OUTGROWN):
         assert take_turn(page) != "over", "the match ended before the chain outgrew the table"
     expect(page.locator(".board .placed")).not_to_have_count(0)
     tops = page.locator(".board .placed").evaluate_all(
