@@ -92,8 +92,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(EngineError)
     async def engine_error(_: Request, exc: EngineError) -> JSONResponse:
         status = engine_status(exc.code)
-        body = problem(status, exc.code, exc.code.replace("_", " ").capitalize(), str(exc))
-        return problem_response(status, body)
+        retry = exc.extra.get("retry_after")
+        headers = {"Retry-After": str(retry)} if retry is not None else None
+        body = problem(status, exc.code, exc.title, exc.message, **exc.extra)
+        return problem_response(status, body, headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

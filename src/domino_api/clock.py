@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 
 
 class Clock:
     def now(self) -> datetime:
         return datetime.now(UTC)
+
+    def monotonic(self) -> float:
+        """Seconds for measuring how long ago something was (never moves back)."""
+        return time.monotonic()
 
 
 class FakeClock(Clock):
@@ -18,6 +23,9 @@ class FakeClock(Clock):
 
     def now(self) -> datetime:
         return self._now
+
+    def monotonic(self) -> float:
+        return self._now.timestamp()
 
     def advance(self, seconds: float) -> datetime:
         self._now += timedelta(seconds=seconds)

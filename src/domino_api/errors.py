@@ -25,28 +25,11 @@ def _error(name: str, status: int, code: str, title: str) -> type[ServiceError]:
 
 BadRequest = _error("BadRequest", 400, "bad_request", "Malformed request")
 Unauthenticated = _error("Unauthenticated", 401, "unauthenticated", "Authentication required")
-NotSeated = _error("NotSeated", 403, "not_seated", "Not seated at this match")
-NotHost = _error("NotHost", 403, "not_host", "Only the host may do this")
-NotYourSeat = _error("NotYourSeat", 403, "not_your_seat", "That seat is not yours")
 MatchNotFound = _error("MatchNotFound", 404, "match_not_found", "Match not found")
 TournamentNotFound = _error(
     "TournamentNotFound", 404, "tournament_not_found", "Tournament not found"
 )
 PlayerNotFound = _error("PlayerNotFound", 404, "player_not_found", "Player not found")
-CodeNotFound = _error("CodeNotFound", 404, "code_not_found", "No open match has that code")
-StaleSeq = _error("StaleSeq", 409, "stale_seq", "The match has moved on")
-MatchOverError = _error("MatchOverError", 409, "match_over", "The match is over")
-MatchNotStartedError = _error(
-    "MatchNotStartedError", 409, "match_not_started", "The match has not started"
-)
-MatchInProgressError = _error(
-    "MatchInProgressError", 409, "match_in_progress", "The match has already started"
-)
-SeatsEmpty = _error("SeatsEmpty", 409, "seats_empty", "Some seats are still empty")
-MatchFull = _error("MatchFull", 409, "match_full", "No free seat")
-SeatInUse = _error("SeatInUse", 409, "seat_in_use", "That seat's holder is connected")
-SeatForfeited = _error("SeatForfeited", 409, "seat_forfeited", "That seat has forfeited")
-LedgerSealedError = _error("LedgerSealedError", 409, "ledger_sealed", "The ledger is sealed")
 EntrantLimitReached = _error("EntrantLimitReached", 409, "entrant_limit", "Too many entrants")
 # The host's plan forbids the size: the same body from a Club host is accepted (so not 422).
 EntrantLimitTooHigh = _error(
@@ -55,8 +38,6 @@ EntrantLimitTooHigh = _error(
 NotEnoughEntrants = _error(
     "NotEnoughEntrants", 409, "not_enough_entrants", "Not enough entrants to start"
 )
-SeatNotFound = _error("SeatNotFound", 404, "seat_not_found", "No such seat")
-SeatUnavailable = _error("SeatUnavailable", 409, "seat_unavailable", "Not a seat this acts on")
 TournamentStarted = _error(
     "TournamentStarted", 409, "tournament_started", "The tournament has started"
 )
@@ -124,6 +105,7 @@ def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> di
 ENGINE_STATUS: dict[str, int] = {
     "not_your_turn": 409,
     "illegal_move": 409,
+    "stale_seq": 409,
     "match_over": 409,
     "match_not_started": 409,
     "match_in_progress": 409,
@@ -131,6 +113,15 @@ ENGINE_STATUS: dict[str, int] = {
     "seat_forfeited": 409,
     "ledger_sealed": 409,
     "engine_error": 409,
+    "seats_empty": 409,
+    "seat_in_use": 409,
+    "seat_unavailable": 409,
+    "match_full": 409,
+    "not_seated": 403,
+    "not_host": 403,
+    "not_your_seat": 403,
+    "seat_not_found": 404,
+    "code_not_found": 404,
     "bad_cut": 422,
     "bad_options": 422,
     "unknown_ruleset": 422,

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from domino_api import engine
-from domino_api.matches.table import replay
+from domino_api.engine.table import replay
 from domino_api.store import match_reads
 from domino_api.store.db import transaction
 from tests.api.helpers import create_match, first_legal, new_player, view

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 from datetime import UTC, datetime
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -33,6 +32,7 @@ from domino_api.engine import (
     new_match,
     seat_view,
 )
+from domino_api.engine.table import Info, Seat, Table
 from domino_api.matches.views import build_view, event_for
 from tests.bots.helpers import CONFIGS, rules_for
 
@@ -48,35 +48,22 @@ def wire(value: Any) -> Any:
 
 def public_view(state: MatchState, seat: int) -> dict[str, Any]:
     """The view JSON `seat` gets, built by the service's own `build_view`."""
-    match = SimpleNamespace(
+    match = Info(
         id="m1",
-        code="ABCD",
+        ruleset=state.ruleset.name,
+        secret=bytes(32),
         commitment="c",
+        created_at=NOW,
+        updated_at=NOW,
+        code="ABCD",
         host_player_id="p0",
-        tournament_id=None,
-        check_in_deadline=None,
-        next_hand_at=None,
-        turn_deadline=None,
-        rematch_match_id=None,
-        solo=False,
         started_at=NOW,
     )
-    seats = [
-        SimpleNamespace(
-            seat=n,
-            type="bot",
-            strategy="random",
-            player_id=None,
-            autopilot=False,
-            forfeited=False,
-            ready=False,
-            connected_until=None,
-            last_seen_at=None,
-        )
-        for n in range(state.ruleset.players)
-    ]
-    table = SimpleNamespace(match=match, seats=seats, state=state, names={}, tile_backs={})
-    view: dict[str, Any] = wire(build_view(table, seat, [seat], NOW))  # type: ignore[arg-type]
+    seats = tuple(
+        Seat(seat=n, type="bot", strategy="random") for n in range(state.ruleset.players)
+    )
+    table = Table(match=match, seats=seats, state=state)
+    view: dict[str, Any] = wire(build_view(table, seat, [seat], NOW))
     return view
 
 

@@ -19,7 +19,7 @@ import httpx
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from domino_api import engine
-from domino_api.matches.table import replay
+from domino_api.engine.table import replay
 from domino_api.store import match_reads
 from domino_api.store.db import make_sessionmaker, transaction
 from tests.support.servers import serving

@@ -16,7 +16,6 @@ from domino_api.cli import app as cli_app
 from domino_api.clock import FakeClock
 from domino_api.config import get_settings
 from domino_api.jobs.sweeper import sweep_pass
-from domino_api.matches import table as match_table
 from domino_api.tournaments import service as tournament_service
 from domino_api.tournaments.cli import register
 from tests.api.helpers import new_player, play_to_end, view
@@ -102,8 +101,8 @@ async def test_best_of_two_level_on_hands_is_decided_by_points(
     # A deal secret and cut known to end 1-1 on hands when both seats play their first legal
     # action (found with the engine; the server normally draws both at random).
     zeros = types.SimpleNamespace(token_bytes=lambda n: bytes(n))
-    monkeypatch.setattr(tournament_service, "secrets", zeros)  # the seeding shuffle
-    monkeypatch.setattr(match_table, "secrets", zeros)  # the match's deal secret
+    # the seeding shuffle and the match's deal secret
+    monkeypatch.setattr(tournament_service, "secrets", zeros)
     monkeypatch.setattr(secrets, "token_hex", lambda n=None: "0123456789abcdef")
     players = await make_players(client, 2)
     host, t = await started(client, players, "single_elimination", match={"best_of": 2})

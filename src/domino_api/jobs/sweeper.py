@@ -27,16 +27,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from domino_api import engine, metrics
+from domino_api.engine import table as tables
+from domino_api.engine.table import Stepped, Table
 from domino_api.jobs import CONCURRENCY, liveness
 from domino_api.jobs.report import ACTIONS, Outcome, PassReport, iso
-from domino_api.matches import ends, presence, timeouts
-from domino_api.matches.table import Table, assemble, computers_due
-from domino_api.matches.unit import Core
+from domino_api.matches import ends, presence
+from domino_api.matches.unit import Core, Stage
 from domino_api.players import records
 from domino_api.store import match_reads
 from domino_api.store import matches_repo as repo
 from domino_api.store.db import transaction
-from domino_api.store.matches_repo import Read
+from domino_api.store.matches_repo import Change, Read
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +150,7 @@ async def sweep_batch(
     left out of the batch (an end a hook must see, an error) and every match of a batch whose
     save failed are then handled one by one (`sweep_one`), each with its own error handling.
     """
-    done: list[tuple[Table, Outcome]] = []
+    done: list[tuple[Change, Outcome]] = []
     alone: list[str] = []
     claimed = 0
     try:
@@ -158,27 +159,28 @@ async def sweep_batch(
             claimed = len(reads)
             for read in reads:
                 try:
-                    table = _table(read)
-                    outcome = enforce(table, now, lifetimes)
+                    before = _table(read)
+                    stepped, outcome = enforce(before, now, lifetimes)
                 except Exception as exc:
-                    log.info("match %s is handled alone: %r", read.match.id, exc)
-                    alone.append(read.match.id)
+                    log.info("match %s is handled alone: %r", read.info.id, exc)
+                    alone.append(read.info.id)
                     continue
-                if ends.needs_session(table) or computers_due(table):
+                if ends.needs_session(stepped.table) or tables.computers_due(stepped.table):
                     # A hook, or a computer's decision (awaited off the event loop, not
                     # while the batch holds its locks): a step of its own.
-                    alone.append(read.match.id)
+                    alone.append(read.info.id)
                     continue
-                done.append((table, outcome))
-            await _save_batch(connection, [table for table, _ in done])
+                change = Change(before, stepped.table, read.version, stepped.events, now)
+                done.append((change, outcome))
+            await _save_batch(connection, [change for change, _ in done])
     except Exception:
         if not claimed:
             raise  # the claim itself failed: nothing to retry match by match
         log.exception("a sweep batch failed; its %d matches are handled one by one", claimed)
-        alone += [table.match.id for table, _ in done]
+        alone += [change.id for change, _ in done]
         done = []
     await core.announcer.announce_many(
-        (table.match.id, table.state.seq) for table, _ in done if table.staged
+        (change.id, change.after.state.seq) for change, _ in done if change.events
     )
     outcomes = [outcome for _, outcome in done]
     for match_id in alone:
@@ -199,37 +201,30 @@ def _log_ends(outcome: Outcome) -> None:
         )
 
 
-def _ends(
-    rows: list[dict[str, Any]], due: timeouts.Due | None
-) -> list[tuple[str, int | None, str]]:
+def _ends(stepped: Stepped, due: tables.Due | None) -> list[tuple[str, int | None, str]]:
     """The forfeits and abandoned or cancelled ends among a step's events."""
     found: list[tuple[str, int | None, str]] = []
-    for row in rows:
-        data = row["data"] or {}
-        if row["type"] == "forfeit":
-            found.append(("forfeit", data["seat"], data["cause"]))
-        elif row["type"] == "match_ended" and data["reason"] in ("abandoned", "cancelled"):
-            found.append((data["reason"], None, due.kind if due is not None else "unknown"))
+    for event in stepped.events:
+        data = event.data
+        if event.type == "forfeit":
+            found.append(("forfeit", data["seat"], str(data["cause"])))  # type: ignore[arg-type]
+        elif event.type == "match_ended" and data["reason"] in ("abandoned", "cancelled"):
+            found.append((str(data["reason"]), None, due.kind if due is not None else "unknown"))
     return found
 
 
 def _table(read: Read) -> Table:
     assert read.snapshot is not None  # a claim reads the snapshot with the row
-    return assemble(read.match, read.seats, engine.from_json(read.snapshot))
+    return read.table(engine.from_json(read.snapshot))
 
 
-async def _save_batch(connection: Any, tables: list[Table]) -> None:
-    """The batch's rows, seats, events and finishes: one statement each (per set of columns)."""
-    events: list[dict[str, Any]] = []
+async def _save_batch(connection: Any, changes: list[Change]) -> None:
+    """The batch's matches (rows, seats, events: the one guarded statement) and finishes."""
     finishes: list[dict[str, Any]] = []
-    for table in tables:
-        if table.staged:
-            table.match.snapshot = engine.to_json(table.state)
-            events += table.staged
-        if table.ended:
-            finishes += records.finish_rows(table, table.match.finished_at)
-    await repo.save_many(connection, [table.match for table in tables], events)
-    await repo.save_seats(connection, [seat for table in tables for seat in table.seats])
+    for change in changes:
+        if change.after.over and not change.before.over:
+            finishes += records.finish_rows(change.after, change.after.match.finished_at)
+    await repo.save_many(connection, [change for change in changes if change.changed()])
     await records.write_finishes(connection, finishes)
 
 
@@ -242,10 +237,13 @@ async def sweep_one(
     stall the pass.
     """
 
-    def step(table: Table) -> Outcome | None:
-        if table.match.due_at is None or table.match.due_at > now:
+    def step(stage: Stage) -> Outcome | None:
+        due_at = stage.table.match.due_at
+        if due_at is None or due_at > now:
             return None
-        return enforce(table, now, lifetimes)
+        stepped, outcome = enforce(stage.table, now, lifetimes)
+        stage.add(stepped)
+        return outcome
 
     try:
         return await core.run(match_id, step, due_first=False, fresh=True)
@@ -256,29 +254,33 @@ async def sweep_one(
         return Outcome(match_id, None, "", "error", f"error: {type(exc).__name__}: {exc}"[:300])
 
 
-def enforce(table: Table, now: datetime, lifetimes: liveness.Lifetimes) -> Outcome:
-    """What is due, enforced on the table in memory, and what it was."""
+def enforce(table: Table, now: datetime, lifetimes: liveness.Lifetimes) -> tuple[Stepped, Outcome]:
+    """What is due, enforced by the table reducer (`Tick`), and what it was."""
     match = table.match
-    due = timeouts.next_due(table, now)
-    rows = timeouts.enforce(table, now, lifetimes)
-    outcome = Outcome(match.id, match.code, match.ruleset, "none", "nothing due", events=len(rows))
-    outcome.status = table.state.status
-    outcome.ends = _ends(rows, due)
+    due = tables.next_due(table, now)
+    stepped = tables.step(table, tables.Tick(lifetimes), now)
+    after = stepped.table
+    outcome = Outcome(
+        match.id, match.code, match.ruleset, "none", "nothing due", events=len(stepped.events)
+    )
+    outcome.status = after.state.status
+    outcome.ends = _ends(stepped, due)
     if due is not None:
         outcome.due, outcome.seat, outcome.due_at = due.kind, due.seat, due.moment
         outcome.action, outcome.detail = ACTIONS[due.kind], due.describe()
-        moved_only = all(row["type"] == "deadline_moved" for row in rows)
-        if moved_only and due.kind in ("clock", "away", "away_tie") and not table.over:
+        moved_only = all(event.type == "deadline_moved" for event in stepped.events)
+        if moved_only and due.kind in ("clock", "away", "away_tie") and not after.over:
             outcome.action = "extend"
-            moved = match.turn_deadline if due.kind == "clock" else match.outage_grace_until
+            info = after.match
+            moved = info.turn_deadline if due.kind == "clock" else info.outage_grace_until
             outcome.detail = f"outage: {due.kind} deadline moved to {iso(moved)}"
     else:
-        outcome.detail = f"nothing due; next at {iso(match.due_at)}"
-    if match.due_at is not None and match.due_at <= now:
+        outcome.detail = f"nothing due; next at {iso(after.match.due_at)}"
+    if after.match.due_at is not None and after.match.due_at <= now:
         # Nothing could be done about it now: keep the pass (and the next ones) moving.
         log.warning("match %s stays due after enforce; retried later", match.id)
-        match.due_at = now + RETRY_AFTER
-    return outcome
+        stepped = Stepped(tables.with_info(after, due_at=now + RETRY_AFTER), stepped.events)
+    return stepped, outcome
 
 
 async def _plan(
@@ -296,14 +298,14 @@ async def _plan(
             snapshot = await repo.snapshot(connection, match_id, found.version)
             if snapshot is None:
                 continue  # moved on meanwhile
-            table = assemble(found.match, found.seats, engine.from_json(snapshot))
+            table = found.table(engine.from_json(snapshot))
             outcomes.append(_describe(table, now, lifetimes))
     return outcomes
 
 
 def _describe(table: Table, now: datetime, lifetimes: liveness.Lifetimes) -> Outcome:
     match = table.match
-    due = timeouts.next_due(table, now)
+    due = tables.next_due(table, now)
     outcome = Outcome(match.id, match.code, match.ruleset, "none", "nothing due")
     outcome.status = table.state.status
     if due is None:
@@ -311,7 +313,7 @@ def _describe(table: Table, now: datetime, lifetimes: liveness.Lifetimes) -> Out
     outcome.due, outcome.seat, outcome.due_at = due.kind, due.seat, due.moment
     outcome.action, outcome.detail = ACTIONS[due.kind], f"would {due.describe()}"
     if due.kind in ("clock", "away", "away_tie"):
-        extended = timeouts.outage_extension(table, due, lifetimes)
+        extended = tables.outage_extension(table, due, lifetimes)
         if extended is not None and extended > due.moment:
             outcome.action = "extend"
             outcome.detail = f"would move the {due.kind} deadline to {iso(extended)} (outage)"

@@ -13,13 +13,15 @@ from typing import Any
 from sqlalchemy import exists, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from domino_api.errors import NotSeated, OptionNotAllowed, ValidationFailed
+from domino_api.engine.errors import NotSeated
+from domino_api.engine.table import Table
+from domino_api.errors import OptionNotAllowed, ValidationFailed
 from domino_api.store.models import Player, Tournament, TournamentEntrant
 
 SEATED_ONLY = "You hold no seat at this match, and it is not open to spectators."
 
 
-def watch_check(table: Any, player: Player) -> str | None:
+def watch_check(table: Table, player: Player) -> str | None:
     """What the table alone decides: pass (None), refuse (NotSeated), or the tournament whose
     host and entrants may watch, for `require_member` to ask the database."""
     if table.seats_of(player.id) or table.match.spectators:
@@ -52,30 +54,6 @@ async def _in_tournament(session: AsyncSession, tournament_id: str, player_id: s
         Tournament.id == tournament_id, or_(Tournament.host_player_id == player_id, entrant)
     )
     return (await session.execute(query)).first() is not None
-
-
-def needs_number(table: Any) -> bool:
-    """Whether the table needs its game number (issue 26, item 2): only while a remote human
-    can join or rejoin it, that is while it is not over and has an open human seat or one held
-    by someone other than the host and not forfeited. A table against computers only, a
-    hot-seat table, or one whose guests have all resigned needs none: its number is freed (the
-    host plays on with its own token)."""
-    if table.state.status in ("finished", "abandoned", "cancelled"):
-        return False
-    host = table.match.host_player_id
-    return any(
-        row.type == "human"
-        and not row.forfeited
-        and (row.player_id is None or row.player_id != host)
-        for row in table.seats
-    )
-
-
-def seat_name(table: Any, row: Any) -> str | None:
-    """The name a human seat goes by at this table: its own, else its holder's profile name."""
-    if row.name:
-        return str(row.name)
-    return table.names.get(row.player_id) if row.player_id else None
 
 
 # What a solo table (no human opponent) never runs (seed 004): given for one, it is refused.

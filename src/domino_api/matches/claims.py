@@ -19,32 +19,11 @@ Rejoining by number and name from a new device stays (product 001), made safe:
   a seat changes hands only through its own token or by the host releasing it
   (`DELETE /v1/matches/{id}/seats/{seat}/holder`), which frees it for the next join by number.
 
-The functions are pure decisions on a table in memory (the write core's step runs them).
+The rules are the table reducer's (engine/table/seats.py and seating.py); what is here is the
+service's part: the budgets a refused join spends.
 """
 
 from __future__ import annotations
-
-import math
-from datetime import datetime, timedelta
-from typing import Any
-
-from domino_api.errors import CodeNotFound, MatchFull, SeatInUse, ServiceError
-
-CLAIMED_EVENT = "seat_claimed"
-
-
-def unknown_number(code: str, lease_s: float) -> ServiceError:
-    """The one refusal of a number the caller may not enter: unknown, over, or started with
-    no seat for it. A rejoin from a new device while the old one still holds the seat gets
-    this answer too (issue 25): it tells how long a seat stays held, and `Retry-After` is that
-    lease whatever the number, so nothing in it says whether a table or a holder exists."""
-    lease = math.ceil(lease_s)
-    return CodeNotFound(
-        f"No open match with the number {code} has a seat for you now. If it is your own seat"
-        f" on another device, it stays held until that device has been away {lease} s: close"
-        " the match there, or try again then.",
-        retry_after=lease,
-    )
 
 
 def failure_budgets(code: str, player_id: str, address: str, seated: bool) -> list[tuple[str, str]]:
@@ -58,98 +37,4 @@ def failure_budgets(code: str, player_id: str, address: str, seated: bool) -> li
         ("caller_claim_failures", f"player:{player_id}"),
         ("caller_claim_failures", address),
         ("claim_failures", code),
-    ]
-
-
-def holder_present(table: Any, row: Any, now: datetime, lease_s: float) -> bool:
-    """The seat's holder was seen (a socket's lease, or any request) within the lease."""
-    if row.connected_until is not None and row.connected_until > now:
-        return True
-    return row.last_seen_at is not None and now - row.last_seen_at < timedelta(seconds=lease_s)
-
-
-def seat_for(
-    table: Any, player: Any, code: str, now: datetime, lease_s: float, name: str | None = None
-) -> tuple[Any, bool]:
-    """The seat a caller not seated at `table` gets by its number: (row, claimed by name).
-    `name` is the name the caller joins under (default: its profile's), matched against the
-    name each seat goes by at this table (matches/access.py).
-
-    Raises the refusal otherwise (none names a holder)."""
-    from domino_api.matches.access import seat_name
-
-    wanted = name or player.name
-    locked = bool(getattr(table.match, "claims_locked", False))
-    same_name = [
-        row
-        for row in table.seats
-        if row.type == "human"
-        and row.player_id
-        and row.player_id != player.id
-        and not row.forfeited
-        and seat_name(table, row) == wanted
-    ]
-    started = table.state.status != "waiting"
-    for row in same_name:
-        if not locked and not holder_present(table, row, now, lease_s):
-            return row, True
-        if started:
-            raise unknown_number(code, lease_s)
-        raise SeatInUse(
-            "A player of that name holds a seat at this table; pick another name, or, if it is"
-            f" your own seat on another device, try again once that device has been away"
-            f" {math.ceil(lease_s)} s.",
-            retry_after=math.ceil(lease_s),
-        )
-    # A free human seat: a waiting table's open seat, or one the host released.
-    free = [row for row in table.seats if row.type == "human" and row.player_id is None]
-    if started and not free:
-        raise unknown_number(code, lease_s)
-    if not free:
-        raise MatchFull("Every seat at this table is taken.")
-    return free[0], False
-
-
-def pass_host(table: Any, row: Any, new_holder: str) -> None:
-    """Host rights go with seat 0, the host's seat (the view's `host_seat`): whoever takes it
-    over by name is the host from then on, and the old token keeps no host power without a
-    seat. A claim by name is how a host comes back from a new device; a host who fears a
-    stranger claiming seat 0 locks the table (docs/API.md, `POST /v1/matches/join`)."""
-    host = table.match.host_player_id
-    if host is not None and row.seat == 0 and row.player_id == host:
-        table.match.host_player_id = new_holder
-
-
-def hold_version(table: Any, now: datetime) -> None:
-    """A holder's own join answers with its seat only if no claim commits after it: the step
-    moves the row's version (its save is guarded like every save), so a claim computed on a
-    read before this join fails its guard and is decided again, on a seat seen just now."""
-    before = table.match.updated_at
-    table.match.updated_at = (
-        now if before is None or now > before else before + timedelta(microseconds=1)
-    )
-
-
-def claimed_data(row: Any, name: str) -> dict[str, Any]:
-    return {"seat": row.seat, "name": name}
-
-
-def autopilot_allowed(table: Any, row: Any, caller_id: str, now: datetime, lease_s: float) -> bool:
-    """The host may hand another's seat to the computer only once its holder has gone: no
-    socket and no request about the match within the presence lease."""
-    if row.player_id is None or row.player_id == caller_id:
-        return True
-    return not holder_present(table, row, now, lease_s)
-
-
-def viewable_seats(table: Any, mine: list[int]) -> list[int]:
-    """The caller's seats whose private data it may see: while a match runs, a forfeited or
-    resigned seat (now the computer's) shows its holder nothing private any more."""
-    if table.over:
-        return mine
-    forfeited = getattr(table.state, "forfeited", None) or ()
-    return [
-        seat
-        for seat in mine
-        if not table.seats[seat].forfeited and not (seat < len(forfeited) and forfeited[seat])
     ]

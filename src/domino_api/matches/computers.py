@@ -24,22 +24,16 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from domino_api import engine
 from domino_api.bots import get_strategy
 from domino_api.config import Settings
+from domino_api.engine import table as tables
 from domino_api.matches import pacing
-from domino_api.matches.table import (
-    MAX_COMPUTER_MOVES,
-    NEXT_HAND_DELAY_S,
-    Table,
-    computer_move,
-    computer_seed,
-    computer_turn,
-    next_hand_for_computers,
-)
+
+if TYPE_CHECKING:  # a type only: the write core hands its stage over
+    from domino_api.matches.unit import Stage
 
 _workers = 0  # 0: one per core
 # How much lower the workers' CPU priority is than the API process's (see _start_worker).
@@ -125,19 +119,14 @@ async def choose(name: str, view: engine.SeatView, seed: str) -> tuple[engine.Ac
     return choice
 
 
-async def reply(
-    table: Table, now: datetime, next_hand_delay_s: float = NEXT_HAND_DELAY_S
-) -> list[dict[str, Any]]:
-    """Let every computer seat that has the turn move, until a human's turn or the end; the
-    moves are staged on the table for the caller's save. Returns their event rows."""
-    rows: list[dict[str, Any]] = []
-    for _ in range(MAX_COMPUTER_MOVES):  # bounded, so a rules bug can never spin forever
-        rows += next_hand_for_computers(table, now, next_hand_delay_s)
-        seat = computer_turn(table)
+async def reply(stage: Stage) -> None:
+    """Let every computer seat that has the turn move, until a human's turn or the end; each
+    choice is a step of the table (engine/table `ComputerMove`) for the unit's one save."""
+    for _ in range(tables.MAX_COMPUTER_MOVES):  # bounded, so a rules bug can never spin
+        table = stage.add(tables.next_hand_for_computers(stage.table, stage.now))
+        seat = tables.computer_turn(table)
         if seat is None:
-            break
-        name = table.strategy_of(seat)
+            return
         view = engine.seat_view(table.state, seat)
-        action, reason = await choose(name, view, computer_seed(table))
-        rows += computer_move(table, now, seat, action, reason, next_hand_delay_s)
-    return rows
+        action, reason = await choose(table.strategy_of(seat), view, tables.computer_seed(table))
+        stage.do(tables.ComputerMove(seat, action, reason))

@@ -8,6 +8,7 @@ rematches are steps of the write core like any other.
 from __future__ import annotations
 
 import contextlib
+import secrets
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -15,19 +16,20 @@ from functools import partial
 from typing import Any
 
 from domino_api import engine
-from domino_api.errors import MatchInProgressError, RateLimited, ServiceError, ValidationFailed
+from domino_api.engine import EngineError
+from domino_api.engine import table as tables
+from domino_api.engine.table import Stepped, Table
+from domino_api.errors import RateLimited, ServiceError, ValidationFailed
 from domino_api.matches import access, claims, pacing
 from domino_api.matches.hosting import Caps, check_open_tables, rematch_room
 from domino_api.matches.schemas import MatchCreate, SeatSpec
-from domino_api.matches.service import pick_seat, view_for
-from domino_api.matches.table import Table, joined_data, new_table, record
-from domino_api.matches.unit import Core
+from domino_api.matches.service import view_for
+from domino_api.matches.unit import Core, Stage
 from domino_api.players import settings
 from domino_api.ratelimit import Limits
 from domino_api.store import match_codes, match_reads, matches_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
-from domino_api.store.rows import Row
 
 # Every refused join answers this long after it arrived (see `join_by_number`).
 JOIN_REFUSAL_S = 0.05
@@ -91,20 +93,22 @@ async def insert(
     **columns: Any,
 ) -> Table:
     """Store a new match, with a free game number if a remote human can join it
-    (access.needs_number), and its seats; announce it once committed.
+    (engine/table `needs_number`), and its seats; announce it once committed.
 
     `before(connection, player_id, numbered)` runs first in the same transaction (the caps)."""
     now = core.clock.now()
-    table = new_table(str(uuid.uuid4()), ruleset, now, seats, holders, **columns)
-    numbered = access.needs_number(table)
+    new = tables.new_table(
+        str(uuid.uuid4()), ruleset, secrets.token_bytes(32), now, seats, holders, **columns
+    )
+    table = new.table
+    numbered = tables.needs_number(table)
     async with core.pool.acquire() as connection, connection.transaction():
         if before is not None:
             await before(connection, columns["host_player_id"], numbered=numbered)
         if numbered:
-            table.match.code = await match_codes.free_code(connection)
-        await matches_repo.insert_match(connection, table.match, table.seats, table.staged)
+            table = tables.with_info(table, code=await match_codes.free_code(connection))
+        await matches_repo.insert(connection, table, new.events, now)
     await core.announcer.announce(table.match.id, table.state.seq)
-    table.staged = []
     return table
 
 
@@ -129,7 +133,7 @@ async def join_by_number(
     started = time.perf_counter()
     try:
         return await join(core, player, code, lease_s, name, match_id)
-    except ServiceError:
+    except (ServiceError, EngineError):
         for budget, key in budgets:
             with contextlib.suppress(RateLimited):  # this answer is the refusal; 429 comes next
                 await limits.hit(budget, key)
@@ -156,41 +160,24 @@ async def join(
     name a seat whose holder has been gone for the presence lease (matches/claims.py); a
     started table answers outsiders as unknown."""
     if match_id is None:
-        raise claims.unknown_number(code, lease_s)
+        raise tables.unknown_number(code, lease_s)
+    command = tables.Join(player.id, player.name, player.tile_back, code, name, lease_s)
 
-    def step(table: Table) -> dict[str, Any]:
-        if table.seats_of(player.id):
-            claims.hold_version(table, core.clock.now())
-            return view_for(table, player, core)
-        row, claimed = claims.seat_for(table, player, code, core.clock.now(), lease_s, name)
-        return _take_seat(core, table, row, player, claimed, name)
+    def step(stage: Stage) -> dict[str, Any]:
+        table = stage.do(command)
+        return view_for(table, player, core, _joined_seat(stage, player.id))
 
     return await core.run(match_id, step, player_id=player.id, action="join")
 
 
-def _take_seat(
-    core: Core,
-    table: Table,
-    row: Row,
-    player: Player,
-    claimed: bool = False,
-    name: str | None = None,
-) -> dict[str, Any]:
-    now = core.clock.now()
-    claims.pass_host(table, row, player.id)
-    row.player_id = player.id
-    row.name = name or row.name  # the name given at the join is the seat's at this table
-    row.last_seen_at = now
-    row.away_since = None
-    row.connected_until = None  # the old holder's sockets no longer hold it
-    table.names[player.id] = player.name
-    table.tile_backs[player.id] = player.tile_back
-    table.match.solo = False
-    data = joined_data(table, row)
-    if claimed:  # every seat is told; the old holder's sockets close on it
-        data["claimed"] = True
-    record(table, now, "seat_joined", data)
-    return view_for(table, player, core, row.seat)
+def _joined_seat(stage: Stage, player_id: str) -> int | None:
+    """The seat a join just took (None: the caller held one already, and sees its own)."""
+    for event in reversed(stage.events):
+        if event.type == "seat_joined" and not event.data.get("released"):
+            seat = event.data["seat"]
+            if isinstance(seat, int) and stage.table.seats[seat].player_id == player_id:
+                return seat
+    return None
 
 
 async def rematch(
@@ -202,51 +189,43 @@ async def rematch(
         # finished match can slip past a cap reached at the same moment.
         room = caps is None or await rematch_room(connection, match_id, caps)
 
-    def step(table: Table) -> dict[str, Any]:
-        chosen = pick_seat(table, player, seat)
-        if not table.over:
-            raise MatchInProgressError("A rematch is offered once the match is over.")
-        if table.match.rematch_match_id is None:
-            now = core.clock.now()
-            for number in table.seats_of(player.id):
-                if not table.seats[number].rematch:
-                    table.seats[number].rematch = True
-                    record(table, now, "rematch_offered", {"seat": number})
-            humans = [s for s in table.seats if s.type == "human" and s.player_id]
-            if all(s.rematch for s in humans):
-                new = _rematch_table(core, table, code)
-                if new.match.code is not None and not room:
-                    raise RateLimited(
-                        "The host or its address holds as many open tables with a game number"
-                        " as allowed; finish or leave one, then offer the rematch again.",
-                        retry_after=60,
-                    )
-                table.created.append((new.match, new.seats, new.staged))
-                table.match.rematch_match_id = new.match.id
-                record(table, now, "rematch_created", {"match_id": new.match.id})
-        return view_for(table, player, core, chosen)
+    def step(stage: Stage) -> dict[str, Any]:
+        chosen = tables.pick_seat(stage.table, player.id, seat)
+        table = stage.do(tables.OfferRematch(player.id, seat))
+        if tables.rematch_agreed(table):
+            new = _rematch_table(core, table, code)
+            if new.table.match.code is not None and not room:
+                raise RateLimited(
+                    "The host or its address holds as many open tables with a game number"
+                    " as allowed; finish or leave one, then offer the rematch again.",
+                    retry_after=60,
+                )
+            stage.created.append(new)
+            stage.do(tables.RematchCreated(new.table.match.id))
+        return view_for(stage.table, player, core, chosen)
 
     return await core.run(match_id, step, player_id=player.id)
 
 
-def _rematch_table(core: Core, table: Table, code: str) -> Table:
+def _rematch_table(core: Core, table: Table, code: str) -> Stepped:
     seats = [
         {"type": row.type, "strategy": row.strategy, "player_id": row.player_id, "name": row.name}
         for row in table.seats
     ]
     holders = {pid: (name, table.tile_backs.get(pid, "moon")) for pid, name in table.names.items()}
-    new = new_table(
+    new = tables.new_table(
         str(uuid.uuid4()),
         table.state.ruleset,
+        secrets.token_bytes(32),
         core.clock.now(),
         seats,
         holders,
         code=code,
         host_player_id=table.match.host_player_id,
-        host_address=getattr(table.match, "host_address", None),
+        host_address=table.match.host_address,
         solo=table.match.solo,
         spectators=table.match.spectators,
     )
-    if not access.needs_number(new):  # a rematch against computers only: no number
-        new.match.code = None
+    if not tables.needs_number(new.table):  # a rematch against computers only: no number
+        return Stepped(tables.with_info(new.table, code=None), new.events)
     return new

@@ -14,7 +14,7 @@ import asyncpg
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.clock import Clock
-from domino_api.matches.table import Table
+from domino_api.engine.table import Table
 from domino_api.players import records
 
 EndHook = Callable[[AsyncSession, Clock, Table], Awaitable[None]]
@@ -38,8 +38,8 @@ def on_match_end(hook: EndHook, applies: Applies) -> None:
 
 
 def needs_session(table: Table) -> bool:
-    """The step ended a match that a registered hook must see (it needs an ORM session)."""
-    return table.ended and any(entry.applies(table) for entry in _HOOKS)
+    """A match that ended and that a registered hook must see (it needs an ORM session)."""
+    return table.over and any(entry.applies(table) for entry in _HOOKS)
 
 
 async def finish(

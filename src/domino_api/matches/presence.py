@@ -5,9 +5,10 @@ The lease lives in the seats table (`connected_until` for sockets, `last_seen_at
 so it is right across server processes and when a process dies: each process extends the leases
 of the seats it holds sockets for, a request marks its seats seen (matches/unit.py), and whoever
 runs `expire_presence` (the recovery job, or any process) records the lapses. The rules that
-turn a lease into `seat_connected` and `seat_disconnected` events are matches/leases.py; the view
+turn a lease into `seat_connected` and `seat_disconnected` events are the table reducer's
+(engine/table/seating.py); the view
 shows the flag those events set, so a view and the event stream never disagree. Presence events
-are steps of the write core (`table.record`), so they never make a move stale.
+are steps of the write core, so they never make a move stale.
 """
 
 from __future__ import annotations
@@ -19,14 +20,13 @@ from typing import TYPE_CHECKING
 from sqlalchemy import and_, or_, select, tuple_, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from domino_api.matches import leases
-from domino_api.matches.leases import LEASE_S, seat_connected, seat_disconnected
-from domino_api.matches.table import Table
+from domino_api.engine import table as tables
+from domino_api.engine.table import LEASE_S
 from domino_api.store.db import transaction
 from domino_api.store.models import Match, Seat
 
 if TYPE_CHECKING:  # a type only: these are units the write core runs
-    from domino_api.matches.unit import Core
+    from domino_api.matches.unit import Core, Stage
 
 SeatKey = tuple[str, int]
 
@@ -78,11 +78,10 @@ async def connect_seats(
     core: Core, match_id: str, seats: Iterable[int], lease_s: float = LEASE_S
 ) -> None:
     """Announce seats that have a live socket again (a step of the write core)."""
-    numbers = list(seats)
+    command = tables.Connect(tuple(seats), lease_s)
 
-    def step(table: Table) -> None:
-        if not table.over:
-            seat_connected(table, core.clock.now(), numbers, lease_s)
+    def step(stage: Stage) -> None:
+        stage.do(command)
 
     await core.run(match_id, step)
 
@@ -113,9 +112,10 @@ async def expire_presence(core: Core, now: datetime) -> list[SeatKey]:
     done: list[SeatKey] = []
     for match_id, numbers in by_match.items():
 
-        def step(table: Table, numbers: list[int] = numbers) -> list[int]:
-            gone = [n for n in numbers if leases.lapsed(table.seats[n], now, core.lease_s)]
-            seat_disconnected(table, now, gone, core.lease_s)
+        def step(stage: Stage, numbers: list[int] = numbers) -> list[int]:
+            table = stage.table
+            gone = [n for n in numbers if tables.lapsed(table.seats[n], now, core.lease_s)]
+            stage.do(tables.Lapse(tuple(gone), core.lease_s))
             return gone
 
         # Presence only: what is due is the sweep's to apply and report (jobs/sweeper.py).
@@ -129,6 +129,4 @@ __all__ = [
     "expire_presence",
     "refresh_leases",
     "release",
-    "seat_connected",
-    "seat_disconnected",
 ]

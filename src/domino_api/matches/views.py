@@ -6,12 +6,9 @@ from datetime import datetime
 from typing import Any
 
 from domino_api import engine
+from domino_api.engine.table import Staged, Table, away_deadline, seat_present_until, shown_name
 from domino_api.engine.view import full_option
-from domino_api.matches.access import seat_name
-from domino_api.matches.table import Table, away_deadline, seat_present_until
 from domino_api.players.tile_backs import DEFAULT_TILE_BACK
-
-COMPUTER_NAMES = {"plain": "Plain", "planner": "Planner", "random": "Random"}
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -30,11 +27,8 @@ def _seat_out(table: Table, base: dict[str, Any], now: datetime) -> dict[str, An
     connected = is_connected(table, row.seat)
     away_since = None
     if row.type == "human" and not connected and table.state.status in ("playing", "hand_over"):
-        away_since = iso(seat_present_until(row, table.match))
-    if row.type == "bot":
-        name: str | None = COMPUTER_NAMES.get(row.strategy or "", "Computer")
-    else:
-        name = seat_name(table, row)
+        away_since = iso(seat_present_until(row, table))
+    name = shown_name(table, row)
     tile_back = table.tile_backs.get(row.player_id or "", DEFAULT_TILE_BACK)
     return {
         **base,
@@ -88,7 +82,7 @@ def build_view(
         "last_hand": core["last_hand"],
         "result": core["result"],
         "rematch_match_id": match.rematch_match_id,
-        "claims_locked": bool(getattr(match, "claims_locked", False)),
+        "claims_locked": match.claims_locked,
     }
 
 
@@ -99,11 +93,17 @@ def _shown_ruleset(table: Table, ruleset: dict[str, Any]) -> dict[str, Any]:
     return ruleset
 
 
-def event_for(row: Any, seat: int | None) -> dict[str, Any]:
-    """One stored event as `seat` may see it: public data plus that seat's private part only."""
-    get = row.get if isinstance(row, dict) else lambda k: getattr(row, k)
-    data = dict(get("data") or {})
-    private = get("private") or {}
+def event_for(row: Any, seat: int | None, at: datetime | None = None) -> dict[str, Any]:
+    """One event as `seat` may see it: public data plus that seat's private part only. `row`
+    is a stored event (its own `at`), or one a step just made (`Staged`, stored `at`)."""
+    seq: Any
+    kind: Any
+    if isinstance(row, Staged):
+        data, private, seq, kind = dict(row.data), row.private, row.seq, row.type
+    else:
+        get = row.get if isinstance(row, dict) else lambda k: getattr(row, k)
+        data, private = dict(get("data") or {}), get("private") or {}
+        seq, kind, at = get("seq"), get("type"), get("at")
     if seat is not None and str(seat) in private:
         data.update(private[str(seat)])
-    return {"seq": get("seq"), "type": get("type"), "at": iso(get("at")), "data": data}
+    return {"seq": seq, "type": kind, "at": iso(at), "data": data}

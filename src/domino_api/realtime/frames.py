@@ -37,7 +37,7 @@ def problem_of(exc: Exception) -> dict[str, Any]:
         return problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
     if isinstance(exc, EngineError):
         status = engine_status(exc.code)
-        return problem(status, exc.code, exc.code.replace("_", " ").capitalize(), str(exc))
+        return problem(status, exc.code, exc.title, exc.message, **exc.extra)
     if (busy := unavailable(exc)) is not None:
         return problem_of(busy)
     return problem(500, "internal_error", "Internal error", "Something went wrong on our side.")

@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api import jsontext
 from domino_api.matches.views import event_for
-from domino_api.store import matches_repo
+from domino_api.store import match_reads
 from domino_api.store.db import transaction
 
 log = logging.getLogger(__name__)
@@ -282,7 +282,7 @@ class Hub:
     async def _read_events(self, match_id: str, after: int, limit: int) -> list[Any]:
         assert self._maker is not None
         async with transaction(self._maker) as session:
-            return await matches_repo.events_after(session, match_id, after, limit)
+            return await match_reads.events_after(session, match_id, after, limit)
 
 
 def _seq(row: Any) -> int:

@@ -21,10 +21,12 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from domino_api import metrics
 from domino_api.engine import EngineError
-from domino_api.errors import BadRequest, NotYourSeat, ServiceError, StaleSeq
-from domino_api.matches import access, creation, hosting, leases, pacing, presence, service
+from domino_api.engine import table as tables
+from domino_api.engine.errors import NotYourSeat, StaleSeq
+from domino_api.errors import BadRequest, ServiceError
+from domino_api.matches import access, creation, hosting, pacing, presence, service
 from domino_api.matches.schemas import MoveBody
-from domino_api.matches.table import Table
+from domino_api.matches.unit import Stage
 from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.ratelimit import Limits, SocketCount
 from domino_api.realtime import frames
@@ -149,7 +151,8 @@ class MatchSocket:
         player, core, lease = self.player, self.realtime.core, self.settings.presence_lease_s
         named = self.named_seat
 
-        def step(table: Table) -> tuple[list[int], int | None, dict[str, Any], int, str | None]:
+        def step(stage: Stage) -> tuple[list[int], int | None, dict[str, Any], int, str | None]:
+            table = stage.table
             pending = access.watch_check(table, player)
             mine = table.seats_of(player.id)
             if named is not None and named not in mine:
@@ -158,8 +161,8 @@ class MatchSocket:
                 raise StaleSeq(f"after={after} is beyond the match's seq {table.state.seq}.")
             # The seat whose private data the socket carries: REST's rule, so a resigned or
             # forfeited seat opens as a spectator does (issue 26, item 1).
-            viewer = service.viewer_seat(table, mine, named)
-            leases.seat_connected(table, core.clock.now(), mine, lease)
+            viewer = tables.viewer_seat(table, mine, named)
+            table = stage.do(tables.Connect(tuple(mine), lease))
             # A snapshot on every connection, resumes too: a client whose turn it already is
             # learns its `legal` here, not from an event it has seen before.
             view = hosting.shown_to(service.view_for(table, player, core, named))
@@ -215,7 +218,7 @@ class MatchSocket:
         assert self.player is not None
         player_id = self.player.id
         mine = await self.realtime.core.run(
-            self.match_id, lambda table: table.seats_of(player_id), fresh=True
+            self.match_id, lambda stage: stage.table.seats_of(player_id), fresh=True
         )
         return seat not in mine
 

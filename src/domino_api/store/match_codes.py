@@ -11,7 +11,7 @@ import secrets
 
 import asyncpg
 
-from domino_api.errors import MatchFull
+from domino_api.engine.errors import MatchFull
 from domino_api.store.models import OVER_STATUSES
 
 OVER_SQL = ", ".join(f"'{status}'" for status in sorted(OVER_STATUSES))

@@ -1,15 +1,12 @@
-"""All SQL about matches, seats, their events and idempotency keys (the write core's store).
+"""The one repository of a match: load, claim what is due, insert, and the one guarded save.
 
-Writes run on an asyncpg connection: a pool connection for a step that writes only the match
-(one statement, atomic on its own), or the connection of a transaction for anything more
-(matches/unit.py). Rows come and go as `Row`s, the write path's one change tracker. Every
-write of a match, its seats and events is here; store/match_reads.py holds the read-only
-queries of the routes and the hub (events, codes), on the ORM session.
-
-A step is saved guarded by the row version it was computed from (`xmin`): a writer that got
-there first has moved it, nothing matches, and `WriteConflict` sends the unit of work back to
-read and compute again. No statement here sends a NOTIFY: announcements follow the commit
-(realtime/announce.py).
+A match travels as the engine's immutable `Table` (engine/table). `save_many` is every writer's
+save, one match or a sweep's batch alike: one statement writes each match's changed columns
+(its derived ones too: status, seq, game_seq, snapshot), its changed seats and its events,
+each match guarded by the row version it was read at (`xmin`). A match whose version moved
+is not written at all, nor its seats or events, and `WriteConflict` names it: the unit of work
+reads it again and computes again. No statement here sends a NOTIFY: announcements follow the
+commit (realtime/announce.py).
 """
 
 from __future__ import annotations
@@ -20,59 +17,53 @@ from datetime import datetime
 from typing import Any, cast
 
 import asyncpg
-from sqlalchemy import JSON, Table
+from msgspec import structs
+from sqlalchemy import JSON
+from sqlalchemy import Table as SqlTable
 from sqlalchemy.dialects import postgresql
 
-from domino_api import jsontext
-from domino_api.errors import MatchFull
-from domino_api.realtime.announce import CHANNEL as CHANNEL  # the listener's channel
+from domino_api import engine, jsontext
+from domino_api.engine.errors import MatchFull
+from domino_api.engine.table import Info, Seat, Staged, Table
 from domino_api.store import match_codes
-from domino_api.store.match_reads import events_after as events_after  # the hub reads here
-from domino_api.store.models import Match, MatchEvent, Seat
-from domino_api.store.rows import Row
+from domino_api.store.models import Match, MatchEvent
+from domino_api.store.models import Seat as SeatModel
 
-MATCHES = cast(Table, Match.__table__)
-SEATS = cast(Table, Seat.__table__)
-EVENTS = cast(Table, MatchEvent.__table__)
+MATCHES = cast(SqlTable, Match.__table__)
+SEATS = cast(SqlTable, SeatModel.__table__)
+EVENTS = cast(SqlTable, MatchEvent.__table__)
 
-# Every column the write path reads, the snapshot aside: the parsed state is usually cached
-# (matches/unit.py), and the snapshot is read only when it is not.
-MATCH_COLUMNS = tuple(c.name for c in MATCHES.columns if c.name != "snapshot")
-SEAT_COLUMNS = tuple(c.name for c in SEATS.columns)
+INFO_COLUMNS = tuple(f.name for f in structs.fields(Info))
+SEAT_COLUMNS = tuple(f.name for f in structs.fields(Seat))
+DERIVED = ("status", "seq", "game_seq")  # the engine state's, written beside the snapshot
 EVENT_COLUMNS = ("match_id", "seq", "type", "at", "data", "private", "action")
-_JSON = {
-    t.name: frozenset(c.name for c in t.columns if isinstance(c.type, JSON))
-    for t in (MATCHES, SEATS, EVENTS)
-}
-# Column types as PostgreSQL spells them, for the arrays of the batched updates.
+_JSON = frozenset(
+    c.name for t in (MATCHES, SEATS, EVENTS) for c in t.columns if isinstance(c.type, JSON)
+)
 _TYPES = {
-    t.name: {c.name: c.type.compile(dialect=postgresql.dialect()) for c in t.columns}  # type: ignore[no-untyped-call]
+    c.name: c.type.compile(dialect=postgresql.dialect())  # type: ignore[no-untyped-call]
     for t in (MATCHES, SEATS)
+    for c in t.columns
 }
 
-_MATCH_FIELDS = ", ".join(f"m.{name}" for name in MATCH_COLUMNS)
+_INFO_FIELDS = ", ".join(f"m.{name}" for name in INFO_COLUMNS)
 _SEAT_FIELDS = ", ".join(f"s.{name}" for name in SEAT_COLUMNS)
 # The row, its version and its seats with their holders in one statement: one snapshot.
 MATCH_WITH_SEATS = (
-    f"SELECT {_MATCH_FIELDS}, m.xmin AS version, {_SEAT_FIELDS}, p.name, p.tile_back "
+    f"SELECT {_INFO_FIELDS}, m.xmin AS version, {_SEAT_FIELDS}, p.name, p.tile_back "
     "FROM matches m LEFT JOIN seats s ON s.match_id = m.id "
     "LEFT JOIN players p ON p.id = s.player_id WHERE m.id = $1"
 )
 SNAPSHOT = "SELECT snapshot FROM matches WHERE id = $1 AND xmin = $2::xid"
 # The recovery job's claim: the most overdue matches nobody holds, locked, snapshot included.
 CLAIM_DUE = (
-    f"SELECT {_MATCH_FIELDS}, m.xmin AS version, m.snapshot FROM matches m "
+    f"SELECT {_INFO_FIELDS}, m.xmin AS version, m.snapshot FROM matches m "
     "WHERE m.due_at <= $1 ORDER BY m.due_at LIMIT $2 FOR UPDATE SKIP LOCKED"
 )
 SEATS_OF = (
-    f"SELECT {_SEAT_FIELDS}, p.name, p.tile_back FROM seats s "
+    f"SELECT s.match_id, {_SEAT_FIELDS}, p.name, p.tile_back FROM seats s "
     "LEFT JOIN players p ON p.id = s.player_id WHERE s.match_id = ANY($1::text[]) "
     "ORDER BY s.match_id, s.seat"
-)
-# A presence mark: the holder is checked because a copy may be older than a change of holder.
-TOUCH = (
-    "UPDATE seats SET last_seen_at = $3, away_since = NULL "
-    "WHERE match_id = $1 AND seat = ANY($2::int[]) AND player_id = $4"
 )
 
 
@@ -80,36 +71,58 @@ class WriteConflict(Exception):
     """A guarded write found its row changed since it was read: nothing was written."""
 
 
-Holder = tuple[Row, str | None, str | None]  # a seat, its holder's name and tile back
-
-
 @dataclass(frozen=True, slots=True)
 class Read:
-    """A match row as read, with its version and its seats (each with its holder)."""
+    """A match as read: its facts, seats and holders, its version, and the snapshot if read."""
 
-    match: Row
-    seats: list[Holder]
+    info: Info
+    seats: tuple[Seat, ...]
+    names: dict[str, str]
+    tile_backs: dict[str, str]
     version: int
-    snapshot: dict[str, Any] | None = None
+    snapshot: Any = None
+
+    def table(self, state: engine.MatchState) -> Table:
+        return Table(
+            match=self.info,
+            seats=self.seats,
+            state=state,
+            names=self.names,
+            tile_backs=self.tile_backs,
+        )
 
 
-def _seat_rows(rows: Iterable[Sequence[Any]]) -> list[Holder]:
-    found = [
-        (Row(dict(zip(SEAT_COLUMNS, row, strict=False))), row[-2], row[-1])
-        for row in rows
-        if row[1] is not None  # a match without seats comes back as one row of nulls
-    ]
-    return sorted(found, key=lambda seat: cast(int, seat[0].seat))
+def _seats(
+    rows: Iterable[Sequence[Any]], offset: int
+) -> tuple[tuple[Seat, ...], dict[str, str], dict[str, str]]:
+    seats: list[Seat] = []
+    names: dict[str, str] = {}
+    backs: dict[str, str] = {}
+    width = len(SEAT_COLUMNS)
+    for row in rows:
+        if row[offset] is None:
+            continue  # a match without seats comes back as one row of nulls
+        seat = Seat(**dict(zip(SEAT_COLUMNS, row[offset : offset + width], strict=True)))
+        seats.append(seat)
+        name, back = row[offset + width], row[offset + width + 1]
+        if seat.player_id and name is not None:
+            names[seat.player_id] = name
+            backs[seat.player_id] = back or "moon"
+    seats.sort(key=lambda s: s.seat)
+    return tuple(seats), names, backs
+
+
+def _info(row: Sequence[Any]) -> Info:
+    return Info(**dict(zip(INFO_COLUMNS, row, strict=False)))
 
 
 async def read(connection: asyncpg.Connection, match_id: str) -> Read | None:
     rows = await connection.fetch(MATCH_WITH_SEATS, match_id)
     if not rows:
         return None
-    width = len(MATCH_COLUMNS)
-    match = Row(dict(zip(MATCH_COLUMNS, rows[0], strict=False)))
-    seats = _seat_rows(row[width + 1 :] for row in rows)
-    return Read(match, seats, int(rows[0]["version"]))
+    width = len(INFO_COLUMNS)
+    seats, names, backs = _seats(rows, width + 1)
+    return Read(_info(rows[0]), seats, names, backs, int(rows[0]["version"]))
 
 
 async def snapshot(connection: asyncpg.Connection, match_id: str, version: int) -> Any:
@@ -125,227 +138,229 @@ async def claim_due(connection: asyncpg.Connection, now: datetime, limit: int) -
     it waits for the claim's commit, finds the row moved and is computed again.
     """
     found = await connection.fetch(CLAIM_DUE, now, limit)
-    width = len(MATCH_COLUMNS)
+    width = len(INFO_COLUMNS)
     seats: dict[str, list[Sequence[Any]]] = {}
     if found:
-        ids = [row["id"] for row in found]
-        for row in await connection.fetch(SEATS_OF, ids):
+        for row in await connection.fetch(SEATS_OF, [row["id"] for row in found]):
             seats.setdefault(row["match_id"], []).append(row)
-    return [
-        Read(
-            Row(dict(zip(MATCH_COLUMNS, row, strict=False))),
-            _seat_rows(seats.get(row["id"], [])),
-            int(row[width]),
-            row[width + 1],
-        )
-        for row in found
-    ]
+    reads = []
+    for row in found:
+        rows, names, backs = _seats(seats.get(row["id"], []), 1)
+        reads.append(Read(_info(row), rows, names, backs, int(row[width]), row[width + 1]))
+    return reads
 
 
-async def touch(
-    connection: asyncpg.Connection, match_id: str, seats: list[int], now: datetime, holder: str
-) -> None:
-    await connection.execute(TOUCH, match_id, seats, now, holder)
+# ---------------------------------------------------------------- the guarded save
 
 
-# ---------------------------------------------------------------- saving a step
+@dataclass(slots=True)
+class Change:
+    """One match to save: the table as read (`before`) and as it is now, the version it was
+    read at, and the events made since, stored `at`."""
+
+    before: Table
+    after: Table
+    version: int
+    events: Sequence[Staged]
+    at: datetime
+    _columns: dict[str, Any] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.after.match.id
+
+    def columns(self) -> dict[str, Any]:
+        """The match's changed columns, derived ones included (computed once)."""
+        if self._columns is None:
+            self._columns = self._changed_columns()
+        return self._columns
+
+    def _changed_columns(self) -> dict[str, Any]:
+        before, after = self.before, self.after
+        changed = {
+            name: getattr(after.match, name)
+            for name in INFO_COLUMNS
+            if getattr(after.match, name) != getattr(before.match, name)
+        }
+        if after.state is not before.state:
+            changed |= {name: getattr(after.state, name) for name in DERIVED}
+            changed["snapshot"] = engine.to_json(after.state)
+        return changed
+
+    def seats(self) -> list[tuple[int, dict[str, Any]]]:
+        """(seat, changed columns) of every seat that changed."""
+        out = []
+        for old, new in zip(self.before.seats, self.after.seats, strict=True):
+            if old != new:
+                fields = {name: getattr(new, name) for name in SEAT_COLUMNS}
+                out.append((new.seat, {k: v for k, v in fields.items() if getattr(old, k) != v}))
+        return out
+
+    def changed(self) -> bool:
+        return bool(self.events) or self.after != self.before
 
 
-def _value(table: str, key: str, value: Any) -> Any:
+def _value(key: str, value: Any) -> Any:
     # The pool's (and SQLAlchemy's) codec takes JSON as text already encoded.
-    if value is not None and key in _JSON[table]:
+    if value is not None and key in _JSON:
         return jsontext.dumps(value)
     return value
 
 
-def _event_arrays(events: Sequence[dict[str, Any]]) -> list[list[Any]]:
-    """The events as one array per column (after match_id), for `unnest`."""
-    return [[_value("match_events", key, row[key]) for row in events] for key in EVENT_COLUMNS[1:]]
-
-
-_EVENT_KINDS = ("int", "text", "timestamptz", "text", "text", "text")
-_SAVES: dict[tuple[tuple[str, ...], bool], str] = {}
-
-
-def _save_sql(keys: tuple[str, ...], with_events: bool) -> str:
-    """UPDATE the row where it is still the version read, and INSERT its events, in one
-    statement that returns the new version (or no row: the guard failed).
-
-    $1 the id, then the values in `keys` order, then the version, then the event arrays. The
-    INSERT reads the UPDATE's one row (`FROM step`), so no event is stored for a refused step.
-    """
-    sql = _SAVES.get((keys, with_events))
-    if sql is None:
-        sets = ", ".join(f"{key} = ${n}" for n, key in enumerate(keys, start=2)) or "id = id"
-        guard = len(keys) + 2
-        sql = f"UPDATE matches SET {sets} WHERE id = $1 AND xmin = ${guard}::xid RETURNING xmin"
-        if with_events:
-            arrays = ", ".join(f"${guard + 1 + n}::{k}[]" for n, k in enumerate(_EVENT_KINDS))
-            sql = (
-                f"WITH step AS ({sql}) INSERT INTO match_events ({', '.join(EVENT_COLUMNS)}) "
-                "SELECT $1, e.seq, e.type, e.at, e.data::jsonb, e.private::jsonb, e.action::jsonb "
-                f"FROM step, unnest({arrays}) AS e(seq, type, at, data, private, action) "
-                "RETURNING xmin"
-            )
-        _SAVES[(keys, with_events)] = sql
-    return sql
-
-
-async def save(
-    connection: asyncpg.Connection, match: Row, version: int, events: Sequence[dict[str, Any]]
-) -> int:
-    """Write the row's changes and its events if the row is still `version`; the new version.
-
-    Raises `WriteConflict` when another writer moved the row first (nothing is written).
-    """
-    changes = match.changes()
-    keys = tuple(sorted(changes))
-    values = [_value("matches", key, changes[key]) for key in keys]
-    arrays = _event_arrays(events) if events else []
-    sql = _save_sql(keys, bool(events))
-    written = await connection.fetchval(sql, match.id, *values, version, *arrays)
-    if written is None:
-        raise WriteConflict(f"match {match.id} changed since it was read")
-    match.mark_written(changes)
-    return int(written)
-
-
-async def save_seats(connection: asyncpg.Connection, seats: Iterable[Row]) -> None:
-    """Write the changed columns of seat rows (in the transaction of their match's step)."""
-    await _update_many(connection, "seats", ("match_id", "seat"), list(seats))
-
-
-async def save_many(
-    connection: asyncpg.Connection, matches: Sequence[Row], events: Sequence[dict[str, Any]]
-) -> None:
-    """A batch of claimed (locked) match rows and their events: one statement per set of
-    changed columns, one for every event. The rows are locked by the claim, so their version
-    cannot move before the commit: no guard is needed."""
-    await _update_many(connection, "matches", ("id",), list(matches))
-    await insert_events(connection, events)
-
-
-async def _update_many(
-    connection: asyncpg.Connection, table: str, keys_of: tuple[str, ...], rows: list[Row]
-) -> None:
-    groups: dict[tuple[str, ...], list[tuple[Row, dict[str, Any]]]] = {}
-    for row in rows:
-        changes = row.changes()
-        if changes:
-            groups.setdefault(tuple(sorted(changes)), []).append((row, changes))
-    types = _TYPES[table]
-    for keys, group in groups.items():
-        names = [*keys_of, *keys]
-        arrays = [[row.__dict__[k] for row, _ in group] for k in keys_of]
-        arrays += [[_value(table, k, changes[k]) for _, changes in group] for k in keys]
-        given = ", ".join(
-            f"${n}::{_array_type(types[name])}" for n, name in enumerate(names, start=1)
-        )
-        sets = ", ".join(f"{k} = g.{k}{_cast(types[k])}" for k in keys)
-        match = " AND ".join(f"t.{k} = g.{k}" for k in keys_of)
-        sql = (
-            f"UPDATE {table} AS t SET {sets} FROM unnest({given}) AS g({', '.join(names)}) "
-            f"WHERE {match}"
-        )
-        await connection.execute(sql, *arrays)
-        for row, changes in group:
-            row.mark_written(changes)
+def _array(kind: str) -> str:
+    # JSON travels as text (see `_value`); PostgreSQL casts the text array on assignment.
+    return "text[]" if kind in ("JSON", "JSONB") else f"{kind}[]"
 
 
 def _cast(kind: str) -> str:
     return f"::{kind.lower()}" if kind in ("JSON", "JSONB") else ""
 
 
-def _array_type(kind: str) -> str:
-    # JSON travels as text (see `_value`); PostgreSQL casts the text array on assignment.
-    return "text[]" if kind in ("JSON", "JSONB") else f"{kind}[]"
+SeatRow = tuple[str, int, dict[str, Any]]  # match id, seat, changed columns
 
 
-async def insert_events(connection: asyncpg.Connection, events: Sequence[dict[str, Any]]) -> None:
-    if not events:
-        return
-    arrays = ", ".join(f"${n}::{k}[]" for n, k in enumerate(("text", *_EVENT_KINDS), start=1))
-    await connection.execute(
-        f"INSERT INTO match_events ({', '.join(EVENT_COLUMNS)}) "
-        "SELECT e.match_id, e.seq, e.type, e.at, e.data::jsonb, e.private::jsonb, "
-        f"e.action::jsonb FROM unnest({arrays}) AS e({', '.join(EVENT_COLUMNS)})",
-        [row["match_id"] for row in events],
-        *_event_arrays(events),
-    )
+class _Statement:
+    """The one guarded statement for a set of changes, built from its shape, with its values."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.values: list[Any] = []
+
+    def arrays(self, names: Sequence[str], kinds: Sequence[str], columns: list[list[Any]]) -> str:
+        start = len(self.values) + 1
+        self.values += columns
+        given = ", ".join(f"${start + n}::{kind}" for n, kind in enumerate(kinds))
+        return f"unnest({given}) AS g({', '.join(names)})"
+
+    def update_matches(self, number: int, keys: tuple[str, ...], group: list[Change]) -> None:
+        kinds = ["text[]", "xid[]", *(_array(_TYPES[k]) for k in keys)]
+        columns: list[list[Any]] = [[c.id for c in group], [c.version for c in group]]
+        columns += [[_value(k, c.columns()[k]) for c in group] for k in keys]
+        source = self.arrays(("id", "version", *keys), kinds, columns)
+        sets = ", ".join(f"{k} = g.{k}{_cast(_TYPES[k])}" for k in keys) or "id = g.id"
+        self.parts.append(
+            f"m{number} AS (UPDATE matches AS t SET {sets} FROM {source} "
+            "WHERE t.id = g.id AND t.xmin = g.version RETURNING t.id, t.xmin)"
+        )
+
+    def update_seats(
+        self, number: int, keys: tuple[str, ...], rows: list[tuple[str, int, dict[str, Any]]]
+    ) -> None:
+        kinds = ["text[]", "int[]", *(_array(_TYPES[k]) for k in keys)]
+        columns: list[list[Any]] = [[r[0] for r in rows], [r[1] for r in rows]]
+        columns += [[_value(k, r[2][k]) for r in rows] for k in keys]
+        source = self.arrays(("match_id", "seat", *keys), kinds, columns)
+        sets = ", ".join(f"{k} = g.{k}{_cast(_TYPES[k])}" for k in keys)
+        self.parts.append(
+            f"s{number} AS (UPDATE seats AS t SET {sets} FROM {source} "
+            "JOIN saved ON saved.id = g.match_id "
+            "WHERE t.match_id = g.match_id AND t.seat = g.seat RETURNING 1)"
+        )
+
+    def insert_events(self, changes: Sequence[Change]) -> None:
+        rows = [(c.id, e, c.at) for c in changes for e in c.events]
+        if not rows:
+            return
+        kinds = ("text[]", "int[]", "text[]", "timestamptz[]", "text[]", "text[]", "text[]")
+        columns: list[list[Any]] = [
+            [r[0] for r in rows],
+            [r[1].seq for r in rows],
+            [r[1].type for r in rows],
+            [r[2] for r in rows],
+            [jsontext.dumps(r[1].data) for r in rows],
+            [jsontext.dumps(r[1].private) for r in rows],
+            [None if r[1].action is None else jsontext.dumps(r[1].action) for r in rows],
+        ]
+        source = self.arrays(EVENT_COLUMNS, kinds, columns)
+        self.parts.append(
+            f"events AS (INSERT INTO match_events ({', '.join(EVENT_COLUMNS)}) "
+            "SELECT g.match_id, g.seq, g.type, g.at, g.data::jsonb, g.private::jsonb, "
+            f"g.action::jsonb FROM {source} JOIN saved ON saved.id = g.match_id RETURNING 1)"
+        )
 
 
-async def insert_match(
-    connection: asyncpg.Connection,
-    match: Row,
-    seats: Sequence[Row],
-    events: Sequence[dict[str, Any]],
+def _statement(changes: Sequence[Change]) -> _Statement:
+    statement = _Statement()
+    by_keys: dict[tuple[str, ...], list[Change]] = {}
+    for change in changes:
+        by_keys.setdefault(tuple(sorted(change.columns())), []).append(change)
+    for number, (keys, group) in enumerate(by_keys.items()):
+        statement.update_matches(number, keys, group)
+    saved = " UNION ALL ".join(f"SELECT id, xmin FROM m{n}" for n in range(len(by_keys)))
+    statement.parts.append(f"saved AS ({saved})")
+    seats: dict[tuple[str, ...], list[SeatRow]] = {}
+    for change in changes:
+        for seat, columns in change.seats():
+            seats.setdefault(tuple(sorted(columns)), []).append((change.id, seat, columns))
+    for number, (keys, rows) in enumerate(seats.items()):
+        statement.update_seats(number, keys, rows)
+    statement.insert_events(changes)
+    return statement
+
+
+async def save_many(connection: asyncpg.Connection, changes: Sequence[Change]) -> dict[str, int]:
+    """Save every change in one statement, each match guarded by its version; returns each
+    match's new version. Raises `WriteConflict` when any match moved: none of it is written
+    (its seats and events join on the saved rows), and a batch's caller rolls back the rest
+    of its transaction (jobs/sweeper.py then handles its matches one by one)."""
+    if not changes:
+        return {}
+    statement = _statement(changes)
+    sql = f"WITH {', '.join(statement.parts)} SELECT id, xmin FROM saved"
+    rows = await connection.fetch(sql, *statement.values)
+    saved = {row["id"]: int(row["xmin"]) for row in rows}
+    missing = [c.id for c in changes if c.id not in saved]
+    if missing:
+        raise WriteConflict(f"matches {missing[:3]} changed since they were read")
+    return saved
+
+
+async def save(connection: asyncpg.Connection, change: Change) -> int:
+    """One match's save (`save_many` of one); its new version."""
+    return (await save_many(connection, [change]))[change.id]
+
+
+# ---------------------------------------------------------------- a new match
+
+
+async def insert(
+    connection: asyncpg.Connection, table: Table, events: Sequence[Staged], at: datetime
 ) -> int:
     """A new match with its seats and first events, in the caller's transaction; returns the
     row's version. A match with a game number gets another one if two creators drew the same
     number at once (the live number is `match_codes`'s)."""
+    code = table.match.code
     for attempt in range(5):
-        if match.code is None or await match_codes.take(connection, match.code, match.id):
+        if code is None or await match_codes.take(connection, code, table.match.id):
             break
         if attempt == 4:
             raise MatchFull("No free game number was found; try again.")
-        match.code = await match_codes.free_code(connection)
-    version = await _insert_row(connection, "matches", match.columns())
-    match.mark_written()
-    for seat in seats:
-        await _insert_row(connection, "seats", seat.columns())
-        seat.mark_written()
-    await insert_events(connection, events)
+        code = await match_codes.free_code(connection)
+    columns = {name: getattr(table.match, name) for name in INFO_COLUMNS} | {"code": code}
+    columns |= {name: getattr(table.state, name) for name in DERIVED}
+    columns["snapshot"] = engine.to_json(table.state)
+    version = await _insert_row(connection, "matches", columns)
+    for seat in table.seats:
+        row = {name: getattr(seat, name) for name in SEAT_COLUMNS}
+        await _insert_row(connection, "seats", {"match_id": table.match.id, **row})
+    if events:  # the events join on `saved`, here the row just inserted
+        statement = _Statement()
+        statement.values.append(table.match.id)
+        statement.parts.append("saved AS (SELECT $1::text AS id)")
+        statement.insert_events([Change(table, table, version, events, at)])
+        await connection.execute(f"WITH {', '.join(statement.parts)} SELECT 1", *statement.values)
     return version
 
 
 async def _insert_row(connection: asyncpg.Connection, table: str, columns: dict[str, Any]) -> int:
     names = list(columns)
-    values = [_value(table, name, columns[name]) for name in names]
+    values = [_value(name, columns[name]) for name in names]
     placeholders = ", ".join(f"${n}" for n in range(1, len(names) + 1))
     sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({placeholders}) RETURNING xmin"
     return int(await connection.fetchval(sql, *values))
 
 
 async def retry_later(connection: asyncpg.Connection, match_id: str, at: datetime) -> None:
-    """The recovery job leaves a match whose handling failed alone until `at`."""
+    """The recovery job leaves a match whose handling failed alone until `at`: the one write
+    without a version guard, for a match that may not even load (its step failed)."""
     await connection.execute("UPDATE matches SET due_at = $2 WHERE id = $1", match_id, at)
-
-
-# ---------------------------------------------------------------- idempotency keys
-
-
-async def idempotent_answer(
-    connection: asyncpg.Connection, player_id: str, match_id: str, key: str
-) -> tuple[int, dict[str, Any]] | None:
-    """The stored answer to this player's key on this match (keys are scoped per match)."""
-    row = await connection.fetchrow(
-        "SELECT status_code, body FROM idempotency_keys "
-        "WHERE player_id = $1 AND match_id = $2 AND key = $3",
-        player_id,
-        match_id,
-        key,
-    )
-    if row is None:
-        return None
-    body = row["body"]
-    return int(row["status_code"]), body if isinstance(body, dict) else jsontext.loads(body)
-
-
-async def store_answer(
-    connection: asyncpg.Connection,
-    player_id: str,
-    match_id: str,
-    key: str,
-    body: dict[str, Any],
-    now: datetime,
-) -> None:
-    """In the step's transaction: a retry of the same key finds this answer, never a 500."""
-    await connection.execute(
-        "INSERT INTO idempotency_keys (player_id, match_id, key, status_code, body, created_at) "
-        "VALUES ($1, $2, $3, 200, $4, $5) ON CONFLICT DO NOTHING",
-        player_id,
-        match_id,
-        key,
-        jsontext.dumps(body),
-        now,
-    )

@@ -10,8 +10,8 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.clock import Clock
+from domino_api.engine.table import Table
 from domino_api.matches import ends
-from domino_api.matches.table import Table
 from domino_api.store.models import Tournament, TournamentMatch
 from domino_api.tournaments import repo, service
 

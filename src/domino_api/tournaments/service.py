@@ -26,17 +26,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import engine
 from domino_api.clock import Clock
+from domino_api.engine.errors import NotHost
+from domino_api.engine.table import new_table
 from domino_api.errors import (
     EntrantLimitReached,
     EntrantLimitTooHigh,
     NotEnoughEntrants,
-    NotHost,
     TournamentNotFound,
     TournamentStarted,
     ValidationFailed,
 )
-from domino_api.matches.table import Table, new_table
-from domino_api.matches.unit import Core
+from domino_api.matches.unit import Core, Stage
 from domino_api.store import matches_repo, players_repo
 from domino_api.store.db import announce_after_commit, raw_connection, transaction
 from domino_api.store.models import (
@@ -289,21 +289,19 @@ async def open_match(
     deadline = now + timedelta(seconds=tournament.check_in_s)
     players = await players_repo.by_ids(session, list(pair))
     holders = {pid: (p.name, p.tile_back) for pid, p in players.items()}
-    table = new_table(
+    new = new_table(
         str(uuid.uuid4()),
         ruleset,
+        secrets.token_bytes(32),
         now,
         [{"type": "human", "player_id": player_id, "last_seen_at": None} for player_id in pair],
         holders,
         tournament_id=tournament.id,
         check_in_deadline=deadline,
-        due_at=deadline,
     )
-    match_id: str = table.match.id
-    await matches_repo.insert_match(
-        await raw_connection(session), table.match, table.seats, table.staged
-    )
-    announce_after_commit(session, match_id, table.state.seq)
+    match_id = new.table.match.id
+    await matches_repo.insert(await raw_connection(session), new.table, new.events, now)
+    announce_after_commit(session, match_id, new.table.state.seq)
     session.add(
         TournamentMatch(
             tournament_id=tournament.id,
@@ -352,5 +350,5 @@ async def enforce_due(core: Core, tournament_id: str) -> None:
         await core.run(match_id, _nothing, fresh=True)
 
 
-def _nothing(table: Table) -> None:
+def _nothing(stage: Stage) -> None:
     """A step that only applies what is due (the write core does that first)."""

@@ -1,0 +1,57 @@
+"""A new table before its first deal: its facts, seats and their `seat_joined` events."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from msgspec.structs import replace
+
+from domino_api.engine.deal import commitment
+from domino_api.engine.rulesets import Ruleset
+from domino_api.engine.state import new_match
+from domino_api.engine.table.clocks import due_at
+from domino_api.engine.table.model import Info, Seat, Stepped, Table
+from domino_api.engine.table.seats import joined_data
+from domino_api.engine.table.transitions import Steps, record
+
+
+def new_table(
+    match_id: str,
+    ruleset: Ruleset,
+    secret: bytes,
+    now: datetime,
+    seats: Sequence[Mapping[str, object]],
+    holders: Mapping[str, tuple[str, str]],
+    **facts: object,
+) -> Stepped:
+    """The waiting table (the deal's `secret` chosen by the caller, its commitment shown) with
+    its seats; `seats` give each seat's columns (type, strategy, player_id, name), `holders`
+    each holder's (profile name, tile back), `facts` what the creator decides (code, host,
+    solo, tournament, ...). The seats' `seat_joined` events are staged."""
+    info = Info(
+        id=match_id,
+        ruleset=ruleset.name,
+        secret=secret,
+        commitment=commitment(secret),
+        created_at=now,
+        updated_at=now,
+        **facts,  # type: ignore[arg-type]
+    )
+    rows = tuple(
+        Seat(**{"seat": number, "last_seen_at": now if spec.get("player_id") else None, **spec})  # type: ignore[arg-type]
+        for number, spec in enumerate(seats)
+    )
+    table = Table(
+        match=info,
+        seats=rows,
+        state=new_match(ruleset, secret),
+        names={pid: name for pid, (name, _) in holders.items()},
+        tile_backs={pid: back for pid, (_, back) in holders.items()},
+    )
+    steps = Steps(table)
+    for row in rows:
+        if row.player_id or row.type == "bot":
+            steps.add(record(steps.table, now, "seat_joined", joined_data(steps.table, row)))
+    steps.change(replace(steps.table, match=replace(steps.table.match, due_at=due_at(steps.table))))
+    return steps.result()

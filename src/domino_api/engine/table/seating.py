@@ -1,0 +1,221 @@
+"""The table's seat steps: joins and claims, the host's hold on seats, autopilot, check-in,
+table talk, rematch offers, tile backs and presence (engine/table/seats.py has the rules)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from msgspec.structs import replace
+
+from domino_api.engine.errors import (
+    MatchInProgress,
+    MatchOver,
+    NotHost,
+    NotYourSeat,
+    SeatForfeited,
+    SeatInUse,
+    SeatNotFound,
+    SeatUnavailable,
+)
+from domino_api.engine.table import commands
+from domino_api.engine.table.model import Stepped, Table, with_info, with_seat
+from domino_api.engine.table.play import require_host, start_if_checked_in
+from domino_api.engine.table.seats import (
+    autopilot_allowed,
+    joined_data,
+    lapsed,
+    lease_end,
+    pick_seat,
+    seat_for,
+    seat_name,
+)
+from domino_api.engine.table.transitions import Steps, record
+
+
+def _host_hold(table: Table, player_id: str) -> None:
+    require_host(table, player_id)
+    if table.over:
+        raise MatchOver("The match is over.")
+
+
+def _seat(table: Table, seat: int) -> None:
+    if not 0 <= seat < len(table.seats):
+        raise SeatNotFound(f"The match has no seat {seat}.")
+
+
+def join(table: Table, command: commands.Join, now: datetime) -> Stepped:
+    """A seat by game number (engine/table/seats.py `seat_for`); a holder's own join moves the
+    row's version, so a claim decided on an older read cannot commit after this join has
+    answered with the seat (its save fails its guard and is decided again)."""
+    if table.seats_of(command.by):
+        before = table.match.updated_at
+        later = now if now > before else before + timedelta(microseconds=1)
+        return Stepped(with_info(table, updated_at=later))
+    wanted = command.name or command.profile_name
+    row, claimed = seat_for(table, command.by, wanted, command.code, now, command.lease_s)
+    host = table.match.host_player_id
+    if host is not None and row.seat == 0 and row.player_id == host:
+        # Host rights go with seat 0: whoever takes it over by name is the host from then on.
+        table = with_info(table, host_player_id=command.by)
+    taken = replace(
+        row,
+        player_id=command.by,
+        name=command.name or row.name,  # the name given at the join is the seat's here
+        last_seen_at=now,
+        away_since=None,
+        connected_until=None,  # the old holder's sockets no longer hold it
+    )
+    seats = tuple(taken if s.seat == row.seat else s for s in table.seats)
+    names = {**table.names, command.by: command.profile_name}
+    backs = {**table.tile_backs, command.by: command.tile_back}
+    table = replace(table, seats=seats, names=names, tile_backs=backs)
+    table = with_info(table, solo=False)
+    data = joined_data(table, taken)
+    if claimed:  # every seat is told; the old holder's sockets close on it
+        data["claimed"] = True
+    return record(table, now, "seat_joined", data)
+
+
+def lock(table: Table, command: commands.Lock, now: datetime) -> Stepped:
+    _host_hold(table, command.by)
+    return Stepped(with_info(table, claims_locked=command.on))
+
+
+def release(table: Table, command: commands.Release, now: datetime) -> Stepped:
+    """The host frees another's human seat: the next join by number takes it (even on a
+    locked or started table), and the old holder's sockets close (4409 `seat_claimed`)."""
+    _host_hold(table, command.by)
+    _seat(table, command.seat)
+    row = table.seats[command.seat]
+    if row.type != "human" or row.forfeited or row.player_id in (None, command.by):
+        raise SeatUnavailable(f"Seat {command.seat} has no other human holder to release.")
+    # The away clock starts for the seat, not for a ghost.
+    table = with_seat(table, row.seat, player_id=None, connected_until=None, last_seen_at=now)
+    data = {**joined_data(table, table.seats[row.seat]), "released": True}
+    return record(table, now, "seat_joined", data)
+
+
+def autopilot(table: Table, command: commands.Autopilot, now: datetime) -> Stepped:
+    _seat(table, command.seat)
+    row, on = table.seats[command.seat], command.on
+    is_host = table.match.host_player_id == command.by
+    if on and not is_host:
+        raise NotHost("Only the host may hand a seat to the computer.")
+    if not on and not is_host and row.player_id != command.by:
+        raise NotYourSeat("Only the seat's holder or the host may take it back.")
+    if row.type != "human":
+        raise SeatUnavailable(f"Seat {row.seat} is a computer seat.")
+    if table.over:
+        raise MatchOver("The match is over.")
+    if not on and row.forfeited:
+        raise SeatForfeited(f"Seat {row.seat} has forfeited; it stays with the computer.")
+    if on and not autopilot_allowed(row, command.by, now, command.lease_s):
+        raise SeatInUse("The seat's holder is connected; autopilot waits until they leave.")
+    if row.autopilot == on:
+        return Stepped(table)
+    table = with_seat(table, row.seat, autopilot=on)
+    return record(table, now, "autopilot_on" if on else "autopilot_off", {"seat": row.seat})
+
+
+def ready(table: Table, command: commands.Ready, now: datetime) -> Stepped:
+    seat = pick_seat(table, command.by, command.seat)
+    if table.state.status != "waiting":
+        raise MatchInProgress("Check-in is over: the match has started.")
+    if table.seats[seat].ready:
+        return Stepped(table)
+    steps = Steps(with_seat(table, seat, ready=True))
+    steps.add(record(steps.table, now, "ready", {"seat": seat}))
+    steps.add(start_if_checked_in(steps.table, now, command.cut))
+    return steps.result()
+
+
+def chat(table: Table, command: commands.Chat, now: datetime) -> Stepped:
+    seat = pick_seat(table, command.by, command.seat)
+    # The name the seat goes by at this table (a join's or hot-seat name), not the profile's.
+    data = {"seat": seat, "name": seat_name(table, table.seats[seat]), "text": command.text}
+    return record(table, now, "message", data)
+
+
+def offer_rematch(table: Table, command: commands.OfferRematch, now: datetime) -> Stepped:
+    pick_seat(table, command.by, command.seat)
+    if not table.over:
+        raise MatchInProgress("A rematch is offered once the match is over.")
+    steps = Steps(table)
+    if table.match.rematch_match_id is not None:
+        return steps.result()
+    for number in table.seats_of(command.by):
+        if not steps.table.seats[number].rematch:
+            steps.change(with_seat(steps.table, number, rematch=True))
+            steps.add(record(steps.table, now, "rematch_offered", {"seat": number}))
+    return steps.result()
+
+
+def rematch_agreed(table: Table) -> bool:
+    """Every human holder offered a rematch, and none was made yet."""
+    humans = [s for s in table.seats if s.type == "human" and s.player_id]
+    return table.match.rematch_match_id is None and all(s.rematch for s in humans)
+
+
+def rematch_created(table: Table, command: commands.RematchCreated, now: datetime) -> Stepped:
+    table = with_info(table, rematch_match_id=command.match_id)
+    return record(table, now, "rematch_created", {"match_id": command.match_id})
+
+
+def tile_back(table: Table, command: commands.TileBack, now: datetime) -> Stepped:
+    steps = Steps(replace(table, tile_backs={**table.tile_backs, command.by: command.tile_back}))
+    for number in table.seats_of(command.by):
+        data = {"seat": number, "tile_back": command.tile_back}
+        steps.add(record(steps.table, now, "tile_back_changed", data))
+    return steps.result()
+
+
+# ---------------------------------------------------------------- presence
+
+
+def seen(table: Table, command: commands.Seen, now: datetime) -> Stepped:
+    """A request about the match counts as presence (docs/API.md, "The away rule"): the
+    caller's seats are marked seen (marks closer together than `every_s` are not rewritten:
+    the away clock may start up to that much early) and the ones not connected announced."""
+    if table.over:
+        return Stepped(table)
+    steps = Steps(table)
+    for number in table.seats_of(command.by):
+        row = steps.table.seats[number]
+        last = row.last_seen_at
+        if last is None or (now - last).total_seconds() >= command.every_s:
+            steps.change(with_seat(steps.table, number, last_seen_at=now, away_since=None))
+        if row.type == "human" and not row.connected:
+            steps.change(with_seat(steps.table, number, connected=True))
+            steps.add(record(steps.table, now, "seat_connected", {"seat": number}))
+    return steps.result()
+
+
+def connect(table: Table, command: commands.Connect, now: datetime) -> Stepped:
+    """Extend the seats' leases; announce the ones that were not connected."""
+    steps = Steps(table)
+    for number in command.seats:
+        row = steps.table.seats[number]
+        if row.type != "human":
+            continue
+        until = max(now + timedelta(seconds=command.lease_s), row.connected_until or now)
+        marks = {"connected_until": until, "last_seen_at": now, "away_since": None}
+        if not row.connected and not table.over:
+            steps.change(with_seat(steps.table, number, connected=True, **marks))
+            steps.add(record(steps.table, now, "seat_connected", {"seat": number}))
+        else:
+            steps.change(with_seat(steps.table, number, **marks))
+    return steps.result()
+
+
+def lapse(table: Table, command: commands.Lapse, now: datetime) -> Stepped:
+    """Mark seats whose lease lapsed as gone and announce it (nothing once the match is over)."""
+    steps = Steps(table)
+    for number in command.seats:
+        row = steps.table.seats[number]
+        if not lapsed(row, now, command.lease_s):
+            continue
+        away = lease_end(row, command.lease_s) or now
+        steps.change(with_seat(steps.table, number, connected=False, away_since=away))
+        if not table.over:
+            steps.add(record(steps.table, now, "seat_disconnected", {"seat": number}))
+    return steps.result()

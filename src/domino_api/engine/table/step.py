@@ -1,0 +1,119 @@
+"""The table reducer: `step(table, command, now)` returns the next table and its events.
+
+Every rule of a table (docs/RULES.md sections 9 and 10, and the seats: joins, claims, the
+host's hold, autopilot, check-in, presence) is applied here and nowhere else; the services
+only load a table, step it, save the result and announce it. Nothing is changed in place, and
+a refused command raises an EngineError.
+
+Computers are injected as a `chooser`: with one, the computer seats that get the turn reply
+within the step (tests, simulations); without, the caller asks its own (the service's decide
+in worker processes, matches/computers.py) and feeds each choice back as `ComputerMove`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from domino_api.engine import actions, rules
+from domino_api.engine.state import MatchState
+from domino_api.engine.table import commands, play, seating
+from domino_api.engine.table.model import Staged, Stepped, Table
+from domino_api.engine.table.transitions import Steps, act
+from domino_api.engine.view import SeatView, seat_view
+
+# A computer streak is bounded so a rules bug can never spin a step forever.
+MAX_COMPUTER_MOVES = 2_000
+
+# (strategy, the seat's view, seed) -> (action, reason)
+Chooser = Callable[[str, SeatView, str], tuple[actions.Action, str]]
+
+_STEPS: dict[type, Callable[[Any, Any, datetime], Stepped]] = {
+    commands.Start: play.start,
+    commands.Move: play.move,
+    commands.NextHand: play.next_hand,
+    commands.Resign: play.resign,
+    commands.ComputerMove: play.computer_move,
+    commands.Tick: play.tick,
+    commands.Ready: seating.ready,
+    commands.Chat: seating.chat,
+    commands.Autopilot: seating.autopilot,
+    commands.Join: seating.join,
+    commands.Lock: seating.lock,
+    commands.Release: seating.release,
+    commands.OfferRematch: seating.offer_rematch,
+    commands.RematchCreated: seating.rematch_created,
+    commands.TileBack: seating.tile_back,
+    commands.Seen: seating.seen,
+    commands.Connect: seating.connect,
+    commands.Lapse: seating.lapse,
+}
+
+
+def step(
+    table: Table, command: commands.Command, now: datetime, chooser: Chooser | None = None
+) -> Stepped:
+    """The table after `command` at `now`, and the events it made; with a `chooser`, after the
+    computer seats' replies too."""
+    stepped = _STEPS[type(command)](table, command, now)
+    if chooser is None:
+        return stepped
+    return stepped.then(reply(stepped.table, now, chooser))
+
+
+def reply(table: Table, now: datetime, chooser: Chooser) -> Stepped:
+    """Every computer seat that has the turn moves, until a human's turn or the end."""
+    steps = Steps(table)
+    for _ in range(MAX_COMPUTER_MOVES):
+        steps.add(next_hand_for_computers(steps.table, now))
+        seat = computer_turn(steps.table)
+        if seat is None:
+            break
+        choice = seat_view(steps.table.state, seat)
+        action, reason = chooser(steps.table.strategy_of(seat), choice, computer_seed(steps.table))
+        steps.add(step(steps.table, commands.ComputerMove(seat, action, reason), now))
+    return steps.result()
+
+
+def computer_seed(table: Table) -> str:
+    # By match and seq, so a replayed decision (a retried unit) is the same decision.
+    return f"{table.match.id}:{table.state.seq}"
+
+
+def computer_turn(table: Table) -> int | None:
+    """The computer seat that must decide now, if any."""
+    state = table.state
+    if state.status == "playing" and state.turn is not None and table.is_computer(state.turn):
+        return state.turn
+    return None
+
+
+def computers_due(table: Table) -> bool:
+    """Whether a computer must act before a human can: a decision, or the next hand of a table
+    where no human is in play."""
+    between_hands = table.state.status == "hand_over" and not table.humans_in_play()
+    return between_hands or computer_turn(table) is not None
+
+
+def next_hand_for_computers(table: Table, now: datetime) -> Stepped:
+    """A hand is over and no human is in play: nobody is there to ask, so the next one starts."""
+    if table.state.status != "hand_over" or table.humans_in_play():
+        return Stepped(table)
+    return act(table, now, None, actions.NextHand())
+
+
+def replay(events: list[Staged], initial: MatchState) -> MatchState:
+    """Fold stored events back into a state: the snapshot must equal this (a tested property)."""
+    state = initial
+    for event in events:
+        note = event.action
+        if note is None:
+            continue
+        if "record" in note:
+            private = {int(k): v for k, v in event.private.items()}
+            state = rules.record(state, event.type, event.data, private or None).state
+        else:
+            action = actions.action_from_json(note["action"])  # type: ignore[arg-type]
+            state = rules.apply(state, note["seat"], action).state  # type: ignore[arg-type]
+    return state
