@@ -59,9 +59,7 @@ def public_view(state: MatchState, seat: int) -> dict[str, Any]:
         host_player_id="p0",
         started_at=NOW,
     )
-    seats = tuple(
-        Seat(seat=n, type="bot", strategy="random") for n in range(state.ruleset.players)
-    )
+    seats = tuple(Seat(seat=n, type="bot", strategy="random") for n in range(state.ruleset.players))
     table = Table(match=match, seats=seats, state=state)
     view: dict[str, Any] = wire(build_view(table, seat, [seat], NOW))
     return view

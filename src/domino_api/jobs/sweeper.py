@@ -1,19 +1,20 @@
 """The sweeper: one pass applies everything due (RULES 10, docs/API.md abandonment) to every match.
 
 Matches are claimed in batches (`SELECT ... WHERE due_at <= now ORDER BY due_at LIMIT n FOR
-UPDATE SKIP LOCKED`, store/matches_repo.claim_due) and each goes through the same
-`timeouts.enforce` a request runs, on the table in memory; the batch is then saved by the
-write core's own statements widened to many matches (rows, seats, events, finishes: one
-statement each) and commits once, and every step is announced after the commit. A match whose
-end a registered hook must see (a tournament match), where a computer must then decide, or whose
-handling fails, is left out of the batch and handled alone as a step of the write core
-(`Core.run`, which has the computers reply: matches/computers.py).
+UPDATE SKIP LOCKED`, store/matches_repo.claim_due), each is stepped by the table reducer with
+the same `Tick` a request runs (engine/table), and the batch is saved by the write core's one
+guarded statement (store/matches_repo.save_many: every match of the batch, its seats and
+events, each under its version guard) with its finishes, committed once; every step is
+announced after the commit. A match whose end a registered hook must see (a tournament match),
+where a computer must then decide, or whose handling fails, is left out of the batch and
+handled alone as a step of the write core (`Core.run`, which has the computers reply:
+matches/computers.py).
 
 Several claimers run side by side on separate connections and any number of sweepers (each
 API process runs one: jobs/loop.py; `domino-api worker`) may run at once: a locked match is
 skipped, a step computed elsewhere cannot overwrite a claimed one (its save is guarded by the
 row version), and a match handled by someone else first is simply no longer due.
-"""
+
 
 from __future__ import annotations
 
