@@ -15,8 +15,8 @@ from sqlalchemy import select, text, update
 from domino_api.clock import FakeClock
 from domino_api.jobs import liveness, sweeper
 from domino_api.jobs.sweeper import RETRY_AFTER, sweep_pass
-from domino_api.store.db import to_plain_url
 from domino_api.realtime.announce import CHANNEL
+from domino_api.store.db import to_plain_url
 from domino_api.store.models import Finish, Match, MatchEvent, Record, Seat
 from tests.api.helpers import view
 from tests.jobs.factory import (

@@ -8,10 +8,10 @@ from typing import Any
 import httpx
 
 from domino_api.clock import FakeClock
+from domino_api.engine.table.clocks import AWAY_OUTAGE_GRACE_S
 from domino_api.jobs import liveness
 from domino_api.jobs.sweeper import sweep_pass
 from domino_api.matches.event_models import EVENT
-from domino_api.engine.table.clocks import AWAY_OUTAGE_GRACE_S
 from domino_api.store.models import ServiceStart
 from tests.api.helpers import view
 from tests.jobs.factory import events, parse, two_seat_match

@@ -14,7 +14,7 @@ Several claimers run side by side on separate connections and any number of swee
 API process runs one: jobs/loop.py; `domino-api worker`) may run at once: a locked match is
 skipped, a step computed elsewhere cannot overwrite a claimed one (its save is guarded by the
 row version), and a match handled by someone else first is simply no longer due.
-
+"""
 
 from __future__ import annotations
 
