@@ -1,9 +1,9 @@
 """The one way an exception becomes a problem document, for REST and the socket alike.
 
 api.py's exception handlers answer with it, and realtime/frames.py puts it in an error frame
-(and socket.py's close code), so a refusal reads the same over either transport. It lives apart
-from errors.py (which defines the errors) and problems.py (the catalogue of codes) because it
-needs both the service's and the engine's errors, and neither of those modules imports back.
+(and realtime/socket.py in its close code), so a refusal reads the same over either transport.
+It needs the service's errors (errors.py) and the engine's, so it cannot sit in problems.py,
+which errors.py imports; nothing it imports imports it back.
 """
 
 from __future__ import annotations
