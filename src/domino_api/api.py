@@ -23,11 +23,12 @@ from domino_api import openapi_doc
 from domino_api.clock import Clock
 from domino_api.config import Settings, get_settings
 from domino_api.engine import EngineError
-from domino_api.errors import ServiceError, engine_status, problem, unavailable
+from domino_api.errors import ServiceError, problem, unavailable
 from domino_api.headers import SecurityHeadersMiddleware
 from domino_api.matches import computers, pacing
 from domino_api.metrics import router as metrics_router
 from domino_api.middleware import BodyLimitMiddleware, ObservabilityMiddleware
+from domino_api.problem_docs import problem_of, retry_after
 from domino_api.ratelimit import Limits, SocketCount
 from domino_api.store.db import resolve_database_url
 from domino_api.store.migrate import current_revision, head_revision
@@ -81,21 +82,12 @@ def allowed_methods(request: Request) -> str:
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    @app.exception_handler(ServiceError)
-    async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
-        headers = (
-            {"Retry-After": str(exc.extra["retry_after"])} if "retry_after" in exc.extra else None
-        )
-        body = problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
-        return problem_response(exc.status, body, headers)
+    async def expected(_: Request, exc: Exception) -> JSONResponse:
+        body = problem_of(exc)
+        return problem_response(body["status"], body, retry_after(body))
 
-    @app.exception_handler(EngineError)
-    async def engine_error(_: Request, exc: EngineError) -> JSONResponse:
-        status = engine_status(exc.code)
-        retry = exc.extra.get("retry_after")
-        headers = {"Retry-After": str(retry)} if retry is not None else None
-        body = problem(status, exc.code, exc.title, exc.message, **exc.extra)
-        return problem_response(status, body, headers)
+    app.add_exception_handler(ServiceError, expected)
+    app.add_exception_handler(EngineError, expected)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -115,12 +107,11 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
-        if (busy := unavailable(exc)) is not None:
+        if unavailable(exc) is not None:
             log.warning("database busy: %s", type(exc).__name__)
-            return await service_error(request, busy)
-        log.exception("unhandled error", exc_info=exc)
-        body = problem(500, "internal_error", "Internal error", "Something went wrong on our side.")
-        return problem_response(500, body)
+        else:
+            log.exception("unhandled error", exc_info=exc)
+        return await expected(request, exc)
 
 
 def create_app(

@@ -99,14 +99,15 @@ def openapi(
     out: Path = typer.Option(OPENAPI_PATH, help="Where to write the document"),
     check: bool = typer.Option(False, help="Fail when the committed documents differ"),
 ) -> None:
-    """Write (or --check) openapi.json, asyncapi.yaml's schemas and docs/API.md's lists."""
+    """Write (or --check) openapi.json, asyncapi.yaml's schemas, docs/API.md's lists and
+    docs/OPERATING.md's settings."""
     from domino_api import contract_docs
     from domino_api.realtime import asyncapi
 
     documents = {
         out: openapi_text(),
         asyncapi.ASYNCAPI_PATH: asyncapi.render(asyncapi.ASYNCAPI_PATH.read_text()),
-        contract_docs.API_MD_PATH: contract_docs.render(contract_docs.API_MD_PATH.read_text()),
+        **contract_docs.rendered(),
     }
     if check:
         stale = [p for p, text in documents.items() if not p.exists() or p.read_text() != text]

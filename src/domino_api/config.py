@@ -1,4 +1,8 @@
-"""Settings from the environment (prefix DOMINO_), in one typed object."""
+"""Settings from the environment (prefix DOMINO_), in one typed object.
+
+Each field's description is its row in docs/OPERATING.md's settings table, which
+`domino-api openapi` writes from this class (contract_docs.py).
+"""
 
 from __future__ import annotations
 
@@ -13,97 +17,203 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="DOMINO_", extra="ignore")
 
-    # Unset means: start the embedded PostgreSQL in `embedded_pgdata` (the `make run` default).
-    database_url: str | None = None
-    embedded_pgdata: Path = Path(".domino/pgdata")
-    embedded_database: str = "domino"
-    # The process's one pool of database connections, for every use: the write core, the ORM's
-    # reads and transactions, the announcements (docs/ARCHITECTURE.md, "Connections"). Steady:
-    # a connection opened per request (overflow) costs a backend fork each.
-    db_pool_size: int = 6
-    db_max_overflow: int = 0
-    # A caller waits this long at most for a connection (then 503 service_busy).
-    db_pool_timeout_s: float = 30.0
-    # DOMINO_DATABASE_URL goes through a transaction pooler (PgBouncer, pool_mode =
-    # transaction): no prepared statement outlives its statement (store/db.py).
-    db_transaction_pooler: bool = False
-    # The LISTEN connection of the `postgres` announcement backend; unset: DOMINO_DATABASE_URL.
-    # A LISTEN needs a session of its own, so behind a transaction pooler this names
-    # PostgreSQL itself (or a session-mode pool).
-    listen_database_url: str | None = None
-    # Token -> player lookups are cached this long per process (profile edits show up after it).
-    auth_cache_s: float = 5.0
+    database_url: str | None = Field(
+        None,
+        description="PostgreSQL to use (`postgresql://user:pass@host:5432/db`). Unset: start the"
+        " embedded server in `DOMINO_EMBEDDED_PGDATA` (the `make run` default; development only)",
+    )
+    embedded_pgdata: Path = Field(
+        Path(".domino/pgdata"), description="data folder of the embedded server"
+    )
+    embedded_database: str = Field("domino", description="database name on the embedded server")
+    db_pool_size: int = Field(
+        6,
+        description="the process's one pool of database connections, for every use (the write"
+        " core, the ORM's reads and transactions, announcements); with the `postgres` backend"
+        " each process holds one LISTEN connection more. Size PostgreSQL's `max_connections` (or"
+        " PgBouncer's) for `replicas x (pool + overflow + listen) + workers x (pool + overflow)`"
+        ' (docs/ARCHITECTURE.md, "Connections")',
+    )
+    db_max_overflow: int = Field(
+        0,
+        description="extra connections a process may open under load (opened per request, each"
+        " a backend fork, so keep the pool large enough)",
+    )
+    db_pool_timeout_s: float = Field(
+        30.0,
+        description="how long a request waits for a connection of the pool; then 503"
+        " `service_busy` with `Retry-After` (as when PostgreSQL refuses connections)",
+    )
+    # store/db.py turns prepared statements off for it.
+    db_transaction_pooler: bool = Field(
+        False,
+        description="`DOMINO_DATABASE_URL` is PgBouncer in transaction mode (`pool_mode ="
+        " transaction`): no prepared statement outlives its statement",
+    )
+    # A LISTEN needs a session of its own, which a transaction pooler does not give.
+    listen_database_url: str | None = Field(
+        None,
+        description="the `postgres` backend's LISTEN connection; unset: `DOMINO_DATABASE_URL`."
+        " Required beside a transaction pooler (a direct connection to PostgreSQL, or a"
+        " session-mode pool)",
+    )
+    auth_cache_s: float = Field(
+        5.0,
+        description="how long a process trusts a token lookup (profile changes from other"
+        " processes show after it)",
+    )
 
-    # Presence: a seat is connected while any socket was seen within this span
-    # (docs/ARCHITECTURE.md, "Presence").
-    presence_lease_s: float = 30.0
-    presence_refresh_s: float = 10.0
-    keepalive_s: float = 20.0
-    ws_auth_timeout_s: float = 5.0
-    ws_send_queue: int = 1000
+    # Presence (docs/ARCHITECTURE.md, "Presence").
+    presence_lease_s: float = Field(
+        30.0, description="a seat is connected while one of its sockets was seen this recently"
+    )
+    presence_refresh_s: float = Field(
+        10.0, description="how often each process renews its sockets' leases"
+    )
+    keepalive_s: float = Field(20.0, description="the server's WebSocket keepalive")
+    ws_auth_timeout_s: float = Field(
+        5.0, description="a browser socket must send its auth message within this"
+    )
+    ws_send_queue: int = Field(
+        1000, description="messages queued per socket before a slow client is dropped"
+    )
 
-    # Rate limits (ratelimit.py), each per window: joins per client address and per player,
-    # player creations per address, match creations per player and per address, chat per seat,
-    # failed seat claims per caller (its token and its address) and per game number (callers
-    # not seated at that table, all together).
-    join_rate_limit: int = 20
-    create_player_rate_limit: int = 30
-    create_match_rate_limit: int = 10
-    chat_rate_limit: int = 30
-    claim_failures_per_code: int = 10
-    claim_failures_per_caller: int = 10
-    rate_window_s: float = 60.0
-    # Where budgets live: "memory://" (per process) or "redis://host:6379/0" (shared).
-    rate_limit_storage: str = "memory://"
-    rate_limit_prefix: str = "domino"
-    # Each call to the shared storage gives up after this long; while it is unreachable, budgets
-    # are per process and it is tried again every `rate_limit_retry_s` (ratelimit_storage.py).
-    rate_limit_timeout_s: float = 0.5
-    rate_limit_retry_s: float = 5.0
-    # Waiting tables one player may host at once; open sockets per token (per process).
-    open_tables_per_player: int = 3
-    # Live tables holding a game number (docs/ARCHITECTURE.md, "Game numbers") per host and per
-    # creating client address, rematches included.
-    numbered_tables_per_player: int = 5
-    numbered_tables_per_address: int = 8
-    sockets_per_token: int = 8
-    # A computer's decision takes at least this long (matches/pacing.py), so the answer time
-    # does not tell how many options it had; 0: no floor (simulations, functional tests).
-    computer_think_s: float = 0.075
-    # Worker processes that decide computers' moves beside this API process (matches/
-    # computers.py); 0: one per core.
-    computer_workers: int = Field(default=0, ge=0, le=64)
-    # The largest request body read (413 above it).
-    max_body_bytes: int = 64 * 1024
-    # Slow clients (transport.py): a request's head must arrive within `request_head_timeout_s`
-    # of the connection (or of its first byte on a kept-alive one), its body within
-    # `request_body_timeout_s` of the head; one client address holds at most
-    # `connections_per_address` connections (HTTP and WebSocket) per process.
-    request_head_timeout_s: float = 10.0
-    request_body_timeout_s: float = 20.0
-    connections_per_address: int = 64
-    # Addresses or networks (comma-separated) of reverse proxies whose X-Forwarded-For and
-    # X-Forwarded-Proto are believed; empty: none, the peer's address is the client.
-    trusted_proxies: str = ""
+    # Rate limits (ratelimit.py), each per window of `rate_window_s`.
+    join_rate_limit: int = Field(
+        20, description="joins by game number per client address, and per player, per window"
+    )
+    create_player_rate_limit: int = Field(
+        30, description="player creations per client address per window"
+    )
+    create_match_rate_limit: int = Field(
+        10, description="match creations per player, and per client address, per window"
+    )
+    chat_rate_limit: int = Field(
+        30,
+        description="table-talk messages per seat (player and match) per window, REST and socket"
+        " together",
+    )
+    claim_failures_per_code: int = Field(
+        10,
+        description="refused joins and seat claims per game number per window, all callers not"
+        " seated at that table together",
+    )
+    claim_failures_per_caller: int = Field(
+        10,
+        description="refused joins and seat claims per caller (its token, and its client"
+        " address) per window, whichever numbers it tries",
+    )
+    rate_window_s: float = Field(60.0, description="the rate-limit window (a sliding window)")
+    rate_limit_storage: str = Field(
+        "memory://",
+        description="where budgets live: `memory://` (each process its own) or"
+        " `redis://host:6379/0` (every process shares one budget per key)",
+    )
+    rate_limit_prefix: str = Field("domino", description="prefix of the budget keys in Redis")
+    # The shared storage's outage handling: ratelimit_storage.py.
+    rate_limit_timeout_s: float = Field(
+        0.5,
+        description="a call to Redis gives up after this (the whole call after twice this);"
+        " then budgets are per process until Redis answers again",
+    )
+    rate_limit_retry_s: float = Field(
+        5.0, description="while Redis is unreachable, how often a process tries it again"
+    )
+    open_tables_per_player: int = Field(3, description="waiting tables one player may host at once")
+    numbered_tables_per_player: int = Field(
+        5,
+        description="live tables with a game number one player may host at once, rematches"
+        ' included (docs/ARCHITECTURE.md, "Game numbers")',
+    )
+    numbered_tables_per_address: int = Field(
+        8,
+        description="live tables with a game number created from one client address, rematches"
+        " included",
+    )
+    sockets_per_token: int = Field(
+        8,
+        description="open WebSockets per player, per process (the next one closes with 4429"
+        " `rate_limited`)",
+    )
+    # matches/pacing.py holds the floor.
+    computer_think_s: float = Field(
+        0.075,
+        description="an answer that ran computers takes at least this long per computer"
+        " decision (1.5 times the slowest of the last 64 decisions when that is longer), so its"
+        " timing does not tell how many options they had (`0`: off, for simulations and"
+        " functional tests)",
+    )
+    # matches/computers.py runs them.
+    computer_workers: int = Field(
+        0,
+        ge=0,
+        le=64,
+        description="worker processes that decide computers' moves beside each API process"
+        " (`0`: one per core)",
+    )
+    max_body_bytes: int = Field(
+        64 * 1024,
+        description="largest request body read; above it a 413 `payload_too_large` problem",
+    )
+    # Slow clients: transport.py.
+    request_head_timeout_s: float = Field(
+        10.0,
+        description="a request's head (request line and headers, a WebSocket upgrade too) must"
+        " be complete this long after the connection opened, or after the first byte of the next"
+        " request on a kept-alive connection; else the connection is closed",
+    )
+    request_body_timeout_s: float = Field(
+        20.0,
+        description="a request's body must be complete this long after its head; else the"
+        " connection is closed",
+    )
+    connections_per_address: int = Field(
+        64,
+        description="open connections (HTTP and WebSocket) one client address (IPv6: its /64)"
+        " may hold per process; the next is answered 429 and closed. Trusted proxies are not"
+        " capped (`0`: no cap)",
+    )
+    trusted_proxies: str = Field(
+        "",
+        description="comma-separated addresses or networks of your reverse proxies; only their"
+        " `X-Forwarded-For`/`X-Forwarded-Proto` are believed (empty: none, the peer is the"
+        " client)",
+    )
 
-    check_in_s: float = 300.0
-    worker_interval_s: float = 5.0
-    # Each API process runs the sweep loop (clocks fire with nothing else running); operators
-    # who run `domino-api worker` instead turn it off.
-    sweep_in_process: bool = True
+    check_in_s: float = Field(300.0, description="tournament check-in window")
+    worker_interval_s: float = Field(
+        5.0,
+        description="`domino-api worker`'s pause between passes (when `--interval` is not given)",
+    )
+    sweep_in_process: bool = Field(
+        True,
+        description="each API process runs the sweep loop (every 0.5 s), so clocks fire with"
+        " nothing else running; `false` for deployments that run `domino-api worker` instead",
+    )
 
-    # Announcements after each commit (realtime/announce.py): "postgres" (LISTEN/NOTIFY) or
-    # "nats" (subjects per match, for many API processes) at `nats_url`: one server or the
-    # nodes of a cluster, comma-separated, tried in that order (`nats_servers`).
-    announce_backend: Literal["postgres", "nats"] = "postgres"
-    nats_url: str = "nats://127.0.0.1:4222"
-    # The catch-up: every this many seconds each process compares its watched matches' seq in
-    # the table with what its sockets have, and reads the ones behind (an announcement lost to a
-    # crash between a commit and its announcement arrives at the latest this much later).
-    catch_up_s: float = 5.0
+    # Announcements after each commit: realtime/announce.py.
+    announce_backend: Literal["postgres", "nats"] = Field(
+        "postgres",
+        description="how processes tell each other a match moved: `postgres` (LISTEN/NOTIFY,"
+        " every process hears every match) or `nats` (a subject per match, for many API"
+        " processes)",
+    )
+    nats_url: str = Field(
+        "nats://127.0.0.1:4222",
+        description="the NATS server, or a cluster's nodes comma-separated, tried in that order"
+        " (with `DOMINO_ANNOUNCE_BACKEND=nats`)",
+    )
+    catch_up_s: float = Field(
+        5.0,
+        description="how often a process checks its sockets' matches against the table and reads"
+        " the ones behind: an announcement lost to a crash between a commit and its"
+        " announcement arrives at the latest this much later",
+    )
 
-    log_json: bool = True
-    log_level: str = "INFO"
+    log_json: bool = Field(True, description="one JSON object per log line (`false`: plain text)")
+    log_level: str = Field(
+        "INFO", description="`INFO` includes one access line per request; `WARNING` drops them"
+    )
 
     @property
     def nats_servers(self) -> list[str]:

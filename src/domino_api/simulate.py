@@ -194,17 +194,18 @@ def register(app: typer.Typer) -> None:
 
     @app.command("deal-vectors")
     def deal_vectors_command(
-        reference: Path = typer.Option(
-            Path("tests/engine/deal-vectors.json"), help="the reference vectors to include"
+        out: Path | None = typer.Option(
+            None, help="where to write (default: the package's play/deal-vectors.json)"
         ),
-        out: Path = typer.Option(Path("docs/deal-vectors.json"), help="where to write"),
     ) -> None:
-        """Write the published deal test vectors (the reference ones plus this project's)."""
-        from domino_api.engine.vectors import published_vectors
+        """Rewrite the published deal test vectors: the reference ones kept, this project's
+        made again."""
+        from domino_api import deal_vectors
 
-        document = published_vectors(json.loads(reference.read_text())["vectors"])
-        out.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
-        typer.echo(f"wrote {len(document['vectors'])} vectors to {out}")
+        written = deal_vectors.rewritten()
+        target = out or deal_vectors.PATH
+        target.write_text(written, encoding="utf-8")
+        typer.echo(f"wrote {len(json.loads(written)['vectors'])} vectors to {target}")
 
     @app.command("simulate")
     def simulate_command(

@@ -270,12 +270,9 @@ async def test_rulesets_catalog(client: httpx.AsyncClient) -> None:
 
 
 async def test_verify_deal_matches_published_vector(client: httpx.AsyncClient) -> None:
-    import json
-    from pathlib import Path
+    from domino_api import deal_vectors
 
-    vector = json.loads((Path(__file__).parents[1] / "engine" / "deal-vectors.json").read_text())[
-        "vectors"
-    ][0]
+    vector = deal_vectors.load()["vectors"][0]
     ana = await new_player(client, "Ana")
     body = {
         k: vector[k]

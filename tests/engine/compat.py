@@ -18,6 +18,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from domino_api import deal_vectors as published
 from domino_api.bots.plain import PlainStrategy
 from domino_api.engine import (
     NextHand,
@@ -116,8 +117,7 @@ def record(stem: str, preset: str, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def deal_vectors() -> dict[str, Any]:
-    reference = json.loads((Path(__file__).parent / "deal-vectors.json").read_text())["vectors"]
-    return published_vectors(reference)
+    return published_vectors(published.reference(published.load()))
 
 
 def write() -> None:

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from domino_api import deal_vectors
 from domino_api.engine import BadCut, commitment, deal, full_set
 
-VECTORS: list[dict[str, Any]] = json.loads(
-    (Path(__file__).parent / "deal-vectors.json").read_text()
-)["vectors"]
+# The one published copy (play/deal-vectors.json): the rule model's reference vectors, then ours.
+PUBLISHED = deal_vectors.load()
+VECTORS: list[dict[str, Any]] = deal_vectors.reference(PUBLISHED)
 
 
 @pytest.mark.parametrize("vector", VECTORS, ids=lambda v: f"{v['cut']}-{v['hand_number']}")
@@ -56,15 +55,15 @@ def test_a_64_character_cut_is_fine() -> None:
     assert len(deal(b"s" * 32, "é" * 64, 1, 0, 6, 2, 7).stock) == 14
 
 
-PUBLISHED = json.loads(
-    (Path(__file__).parents[2] / "docs" / "deal-vectors.json").read_text(encoding="utf-8")
-)
-
-
 def test_published_vectors_start_with_the_reference_ones() -> None:
     assert PUBLISHED["algorithm"] == "sha256-fy-v1"
-    assert PUBLISHED["vectors"][: len(VECTORS)] == VECTORS
+    assert len(VECTORS) == 5 and VECTORS[0]["secret"] == "00" * 32
     assert len(PUBLISHED["vectors"]) > len(VECTORS)
+
+
+def test_the_file_is_what_domino_api_deal_vectors_writes() -> None:
+    # The reference vectors kept, this engine's own made again: the same text, to the byte.
+    assert deal_vectors.rewritten() == deal_vectors.PATH.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("vector", PUBLISHED["vectors"], ids=lambda v: f"{v['secret'][:8]}")

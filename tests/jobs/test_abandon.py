@@ -1,4 +1,4 @@
-"""Abandonment (README.md, "Clocks and the recovery job"): 30 min waiting without a start,
+"""Abandonment (docs/RULES.md, section 10, "What is due"): 30 min waiting without a start,
 24 h with no human seat connected."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Schemathesis hooks for tests/ops/test_fuzz.py: how to generate the contract's own formats.
 
-`display-name` (names.py, docs/API.md "Names") is a rule no short JSON Schema pattern states;
+`display-name` (names.py, docs/API.md, "Conventions") is a rule no short JSON Schema pattern states;
 schema-valid names are those `clean_name` takes.
 """
 

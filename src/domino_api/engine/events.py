@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from msgspec import Struct, field
+from msgspec.structs import asdict
 
 from domino_api.engine.state import (
     HandResult,
@@ -187,28 +188,14 @@ def scored(seq: int, seat: int, points: int, score: int, cause: str) -> Event:
     return Event(seq, "scored", data)
 
 
+# A hand's and a match's end carry their result whole, field for field: the result Structs
+# name the fields once.
 def hand_ended(seq: int, result: HandResult) -> Event:
-    data = {
-        "number": result.number,
-        "reason": result.reason,
-        "winner": result.winner,
-        "tied": result.tied,
-        "pips": result.pips,
-        "points": result.points,
-        "hands": result.hands,
-    }
-    return Event(seq, "hand_ended", data)
+    return Event(seq, "hand_ended", asdict(result))
 
 
 def match_ended(seq: int, result: MatchResult) -> Event:
-    data = {
-        "winner": result.winner,
-        "reason": result.reason,
-        "scores": result.scores,
-        "hands_won": result.hands_won,
-        "forfeited_by": result.forfeited_by,
-    }
-    return Event(seq, "match_ended", data)
+    return Event(seq, "match_ended", asdict(result))
 
 
 def forfeit(seq: int, seat: int, cause: str) -> Event:

@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import msgspec
+from msgspec import Struct
+from msgspec.structs import astuple
+
 from domino_api.engine.layout import Board, OpenEnd, Placement
 from domino_api.engine.legal import legal_plays
 from domino_api.engine.rulesets import Ruleset
@@ -36,16 +40,26 @@ def _opt_tile(raw: Sequence[int] | None) -> Tile | None:
     return None if raw is None else _tile(raw)
 
 
+# Placements, open ends, moves and the double to cover are stored as rows (their fields' values
+# in field order) rather than as objects: a long hand keeps hundreds of them, and rows are what
+# every stored snapshot already holds. msgspec writes each row.
+def _row(item: Struct) -> list[Any]:
+    return msgspec.to_builtins(astuple(item))  # type: ignore[no-any-return]
+
+
 def _board_to_json(board: Board) -> dict[str, Any]:
     return {
-        "tiles": [[list(p.tile), p.end, p.outer, p.spinner] for p in board.tiles],
-        "ends": [[end.name, end.pip, end.value] for end in board.ends],
+        "tiles": [_row(p) for p in board.tiles],
+        "ends": [_row(e) for e in board.ends],
         "total": board.total,
         "spinner": board.spinner,
         "spinner_mains": list(board.spinner_mains),
     }
 
 
+# Rows are read back by hand: every read of a match from the database reads all of them, and
+# msgspec.convert needs each row made an object first, which made a long match's read a third
+# slower than these constructors.
 def _board_from_json(data: Mapping[str, Any]) -> Board:
     return Board(
         tiles=tuple(
@@ -57,25 +71,6 @@ def _board_from_json(data: Mapping[str, Any]) -> Board:
         spinner=data["spinner"],
         spinner_mains=tuple(data["spinner_mains"]),
     )
-
-
-def _hand_result_from_json(data: Mapping[str, Any] | None) -> HandResult | None:
-    if data is None:
-        return None
-    return HandResult(
-        number=data["number"],
-        reason=data["reason"],
-        winner=data["winner"],
-        tied=data["tied"],
-        pips=tuple(data["pips"]),
-        points=data["points"],
-        hands=tuple(_tiles(h) for h in data["hands"]),
-    )
-
-
-def _move_to_json(move: Move) -> list[Any]:
-    tile = None if move.tile is None else list(move.tile)
-    return [move.seq, move.seat, move.action, tile, move.end, move.points, move.reason]
 
 
 def _move_from_json(data: Sequence[Any]) -> Move:
@@ -92,6 +87,8 @@ def _move_from_json(data: Sequence[Any]) -> Move:
 
 
 def _hand_to_json(hand: HandState) -> dict[str, Any]:
+    # Written by hand: the state keeps the deal's tables and each seat's tiles as bit sets over
+    # the deal, the snapshot the tiles themselves (what from_json deals back from).
     must_cover = hand.must_cover
     return {
         "number": hand.number,
@@ -104,12 +101,10 @@ def _hand_to_json(hand: HandState) -> dict[str, Any]:
         "board": _board_to_json(hand.board),
         "turn": hand.turn,
         "opening_tile": None if hand.opening_tile is None else list(hand.opening_tile),
-        "must_cover": None
-        if must_cover is None
-        else [list(must_cover.tile), list(must_cover.ends)],
+        "must_cover": None if must_cover is None else _row(must_cover),
         "passes": hand.passes,
-        "moves": [_move_to_json(m) for m in hand.moves],
-        "result": None if hand.result is None else hand.result.to_dict(),
+        "moves": [_row(m) for m in hand.moves],
+        "result": msgspec.to_builtins(hand.result),
     }
 
 
@@ -129,7 +124,7 @@ def _hand_from_json(ruleset: Ruleset, data: Mapping[str, Any]) -> HandState:
     cover = data["must_cover"]
     must_cover = None if cover is None else MustCover(tile=_tile(cover[0]), ends=tuple(cover[1]))
     turn = data["turn"]
-    result = _hand_result_from_json(data["result"])
+    result = msgspec.convert(data["result"], HandResult | None)
     legal: tuple[LegalAction, ...] = ()
     if turn is not None and result is None:
         # The legal list is derived state: worked out again rather than trusted from storage.
@@ -152,6 +147,8 @@ def _hand_from_json(ruleset: Ruleset, data: Mapping[str, Any]) -> HandState:
 
 def to_json(state: MatchState) -> dict[str, Any]:
     """A JSON-able snapshot of the whole match, secret included (hex): keep it server-side."""
+    # Written by hand: msgspec would write the secret in base64, not the hex every stored
+    # snapshot holds; the ruleset writes itself (Ruleset.to_dict), the hands as above.
     return {
         "version": SNAPSHOT_VERSION,
         "ruleset": state.ruleset.to_dict(),
@@ -166,7 +163,7 @@ def to_json(state: MatchState) -> dict[str, Any]:
         "forfeited": list(state.forfeited),
         "hand": None if state.hand is None else _hand_to_json(state.hand),
         "history": [_hand_to_json(h) for h in state.history],
-        "result": None if state.result is None else state.result.to_dict(),
+        "result": msgspec.to_builtins(state.result),
     }
 
 
@@ -174,7 +171,6 @@ def from_json(data: Mapping[str, Any]) -> MatchState:
     if data.get("version") != SNAPSHOT_VERSION:
         raise ValueError(f"unknown snapshot version {data.get('version')!r}")
     ruleset = Ruleset.from_dict(data["ruleset"])
-    result = data["result"]
     return MatchState(
         ruleset=ruleset,
         secret=bytes.fromhex(data["secret"]),
@@ -188,13 +184,5 @@ def from_json(data: Mapping[str, Any]) -> MatchState:
         forfeited=tuple(data["forfeited"]),
         hand=None if data["hand"] is None else _hand_from_json(ruleset, data["hand"]),
         history=tuple(_hand_from_json(ruleset, h) for h in data["history"]),
-        result=None
-        if result is None
-        else MatchResult(
-            winner=result["winner"],
-            reason=result["reason"],
-            scores=tuple(result["scores"]),
-            hands_won=tuple(result["hands_won"]),
-            forfeited_by=result["forfeited_by"],
-        ),
+        result=msgspec.convert(data["result"], MatchResult | None),
     )

@@ -1,4 +1,4 @@
-"""Published test vectors for the sealed deal, made by this engine (docs/deal-vectors.json).
+"""Published test vectors for the sealed deal, made by this engine (play/deal-vectors.json).
 
 They extend the reference vectors with the corners an implementation gets wrong: both sets,
 2 to 4 seats, nine-tile hands, reshuffle attempts, large hand numbers, and cuts that are empty,

@@ -6,7 +6,7 @@ a process started again after it, is an outage deadline: `timeouts.enforce` move
 restart plus the grace period instead of forfeiting. While API processes have recorded
 themselves but none is alive now, the sweeper holds every match (`api_down_since`), so a
 worker that outlives the API never forfeits players who cannot reach the table.
-See README "Clocks and the recovery job".
+See docs/RULES.md section 10 ("Outages") and docs/OPERATING.md, "Clocks and the recovery job".
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ import { el, field } from "./ui.js";
 
 let vectorsResult = null;
 
-/** The page's implementation against docs/deal-vectors.json (shipped as deal-vectors.json). */
+/** The page's implementation against the published vectors (deal-vectors.json, beside it). */
 export function vectorCheck() {
   if (vectorsResult === null) {
     vectorsResult = fetch(new URL("deal-vectors.json", import.meta.url))

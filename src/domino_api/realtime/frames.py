@@ -15,32 +15,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from domino_api.engine import EngineError
-from domino_api.errors import (
-    BadRequest,
-    ServiceError,
-    ValidationFailed,
-    engine_status,
-    problem,
-    unavailable,
-)
+from domino_api.errors import BadRequest, ValidationFailed
 from domino_api.inputs import holds_nul
+from domino_api.problem_docs import problem_of
 from domino_api.realtime import messages as m
 
 log = logging.getLogger(__name__)
-
-
-def problem_of(exc: Exception) -> dict[str, Any]:
-    """The problem document for an expected failure (ServiceError or EngineError), or for the
-    database out of connections (503 service_busy)."""
-    if isinstance(exc, ServiceError):
-        return problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
-    if isinstance(exc, EngineError):
-        status = engine_status(exc.code)
-        return problem(status, exc.code, exc.title, exc.message, **exc.extra)
-    if (busy := unavailable(exc)) is not None:
-        return problem_of(busy)
-    return problem(500, "internal_error", "Internal error", "Something went wrong on our side.")
 
 
 def error_frame(client_id: Any, exc: Exception) -> dict[str, Any]:

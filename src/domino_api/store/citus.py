@@ -1,6 +1,6 @@
 """How the schema would be laid out on a distributed PostgreSQL (Citus): the one place that
-says it (docs/ARCHITECTURE.md, "Sharding", quotes `statements()`; tests/ops/
-test_distributable.py holds the migrated schema to it).
+says it (docs/ARCHITECTURE.md, "Sharding", quotes `statements()`;
+tests/ops/test_distributable.py holds the migrated schema to it).
 
 A match's rows live on one shard, found by its match id: each step is a single-shard
 statement or transaction. The tables written beside the match rows at its end (records) and

@@ -1,8 +1,8 @@
 """Pure tournament pairing: the seeded order, single-elimination brackets and round-robin.
 
 Everything here is a pure function of its arguments (no I/O, no clock, no randomness besides the
-seed), so anyone can recompute a tournament's pairings from its recorded seed (README.md,
-"Tournaments: recomputing a bracket from its seed").
+seed), so anyone can recompute a tournament's pairings from its recorded seed (docs/API.md,
+"Tournaments").
 
 Seeded order
     ``seeded_order(seed, entrant_ids)`` takes the entrants listed in entry order and
