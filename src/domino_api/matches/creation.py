@@ -121,7 +121,7 @@ async def join_by_number(
     address: str,
     lease_s: float,
 ) -> dict[str, Any]:
-    """`join` under the budgets of failed joins (matches/claims.py `failure_budgets`): refused
+    """`join` under the budgets of failed joins (matches/claims.py, `failure_budgets`): refused
     at once while one is spent out; each refusal spends them all and answers no sooner than
     `JOIN_REFUSAL_S` after the request came, so timing does not tell an unknown number from
     a started table."""
@@ -157,7 +157,7 @@ async def join(
     match_id: str | None = None,
 ) -> dict[str, Any]:
     """Join by number (`match_id`: the live match `find` found for it): a free seat, or by
-    name a seat whose holder has been gone for the presence lease (matches/claims.py); a
+    name a seat whose holder has been gone for the presence lease (engine/table/seats.py); a
     started table answers outsiders as unknown."""
     if match_id is None:
         raise tables.unknown_number(code, lease_s)

@@ -210,7 +210,7 @@ class MatchSocket:
 
     async def _lost_a_seat(self, text: str) -> bool:
         """A seat of this socket was claimed by name or released by the host
-        (matches/claims.py): is it still ours?"""
+        (engine/table/seats.py): is it still ours?"""
         event = json.loads(text).get("event") or {}
         seat = (event.get("data") or {}).get("seat")
         if event.get("type") != "seat_joined" or seat not in self.my_seats:
@@ -314,7 +314,7 @@ class MatchSocket:
 
 class SeatSubscriber(Subscriber):
     """A socket's subscriber that stops seeing its seat's private data the moment that seat
-    forfeits or resigns (the computer plays it from then on; matches/claims.py). The hub reads
+    forfeits or resigns (the computer plays it from then on; engine/table/seats.py). The hub reads
     `seat` for every event it copies, so the events after the forfeit, in the same delivery,
     are already public copies."""
 

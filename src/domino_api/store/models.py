@@ -83,7 +83,7 @@ class Match(Base):
     # service outage (jobs/liveness.py), so nobody forfeits for time the service was down.
     outage_grace_until: Mapped[datetime | None]
     rematch_match_id: Mapped[str | None] = mapped_column(String(36))
-    # The host's lock on claims by name (matches/claims.py, migration 0008).
+    # The host's lock on claims by name (engine/table/seating.py, migration 0008).
     claims_locked: Mapped[bool] = mapped_column(
         Boolean, default=False, server_default=text("false")
     )
