@@ -44,7 +44,6 @@ from domino_api.store.db import (
     after_commit,
     announce_after_commit,
     raw_connection,
-    transaction,
 )
 from domino_api.store.models import (
     Player,
@@ -360,7 +359,9 @@ async def enforce_due(core: Core, tournament_id: str) -> None:
     step of the write core, committed before the view is read)."""
     if len(tournament_id) > 36:
         return  # get_view answers not found
-    async with transaction(core.maker) as session:
+    # A read of its own that commits nothing, like the write core's own reads, and is closed
+    # before the steps: no connection is held while the write core takes others.
+    async with core.maker() as session:
         tournament = await tournaments_repo.get(session, tournament_id)
         if tournament is None or tournament.status != "running":
             return
