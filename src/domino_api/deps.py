@@ -14,11 +14,11 @@ from domino_api.clock import Clock
 from domino_api.config import Settings
 from domino_api.errors import Unauthenticated
 from domino_api.matches.unit import Core
-from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.ratelimit import Limits, address_key
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
+from domino_api.tokens import hash_token, parse_bearer
 
 
 async def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:

@@ -9,8 +9,7 @@ from fastapi import APIRouter, Path, Query, Request
 
 from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, UnitOfWork, client_address, limits_of
 from domino_api.engine.rulesets import PRESETS
-from domino_api.matches.service import announce_tile_back
-from domino_api.players import records, service, tile_backs
+from domino_api.players import profile_hooks, records, service, tile_backs
 from domino_api.players.schemas import (
     LeaderboardOut,
     PlayerCreate,
@@ -73,7 +72,7 @@ async def patch_me(
     if body.tile_back is not None and body.tile_back != player.tile_back:
         # Once the change has committed, each live match of the player's takes it as a step
         # of its own (before the answer, which then shows it everywhere).
-        after_commit(session, functools.partial(announce_tile_back, core, fresh))
+        after_commit(session, functools.partial(profile_hooks.tile_back_changed, core, fresh))
     return PlayerOut(**service.profile(fresh))
 
 
