@@ -157,15 +157,15 @@ def test_the_rules_see_each_kind_of_offence() -> None:
     spelled = 'LOCK = "SELECT pg_advisory_xact_lock(hashtext($1))"\n'
     assert sql_offences(spelled) == ["line 1: SQL text 'SELECT pg_advisory_xact_lock(h'"]
     committed = "async def f(session):\n    await session.commit()\n"
-    assert offences("tournaments/x.py", committed) == ["line 2: .commit("]
-    assert offences("store/x.py", committed) == []
+    assert offences("tournaments/service.py", committed) == ["line 2: .commit("]
+    assert offences("store/db.py", committed) == []
     notified = "SEND = \"SELECT pg_notify('c', 'x')\"\n"
-    (sent,) = offences("realtime/x.py", notified)  # realtime may notify, but not in SQL
+    (sent,) = offences("realtime/announce.py", notified)  # realtime may notify, but not in SQL
     assert sent.startswith("line 1: SQL text")
-    assert len(offences("players/x.py", notified)) == 2  # its SQL text, and its pg_notify
+    assert len(offences("players/service.py", notified)) == 2  # its SQL text, and its pg_notify
     clean = (
         '"""SELECT what a seat holds (a docstring is prose)."""\n'
         "from sqlalchemy.ext.asyncio import AsyncSession\n"
         'log.warning("LISTEN connection lost (%s)", exc)\n'
     )
-    assert offences("players/x.py", clean) == []
+    assert offences("players/service.py", clean) == []
