@@ -45,11 +45,13 @@ from domino_api.config import Settings
 from domino_api.store import notify
 from domino_api.store.db import Pool
 
+# Named here too, where the backend is: the listener, store/matches_repo.py and tests read them.
+from domino_api.store.notify import CHANNEL as CHANNEL
+from domino_api.store.notify import TOURNAMENT_CHANNEL as TOURNAMENT_CHANNEL
+
 log = logging.getLogger(__name__)
 
-CHANNEL = "domino_events"
 SUBJECT_PREFIX = "domino.match."
-TOURNAMENT_CHANNEL = "domino_tournaments"
 TOURNAMENT_SUBJECT_PREFIX = "domino.tournament."
 # Test-only fault (tests/realtime/test_lost_announcement.py): while the file this names exists,
 # the process SIGKILLs itself after a step's commit and before its announcement. No setting can
