@@ -14,7 +14,8 @@ match (or tournament) holding only its highest seq (a hub reads everything after
 so an older seq of the same match adds nothing), and one task sends whatever has gathered as one
 batch while the requests that committed it have already been answered. Under load many steps
 share one statement. `close()` sends what is left. A full queue drops the announcement of a
-match it does not hold yet; the catch-up repairs it, as it repairs one lost to a crash.
+match it does not hold yet; the catch-up repairs it, as it repairs one lost to a crash (a
+tournament's is repaired by its next one, or by a read of its feed after the last seq seen).
 
 Backends, chosen by `Settings.announce_backend`: PostgreSQL LISTEN/NOTIFY on channel `CHANNEL`
 (the default; a batch is one `pg_notify` statement over arrays, in its own implicit transaction:
