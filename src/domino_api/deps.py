@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -13,11 +14,11 @@ from domino_api.clock import Clock
 from domino_api.config import Settings
 from domino_api.errors import Unauthenticated
 from domino_api.matches.unit import Core
-from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.ratelimit import Limits, address_key
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
+from domino_api.tokens import hash_token, parse_bearer
 
 
 async def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:
@@ -91,6 +92,20 @@ class AuthCache:
 
 
 Db = Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)]
+
+
+async def unit_of_work(maker: Db) -> AsyncIterator[AsyncSession]:
+    """The request's one unit of work (docs/ARCHITECTURE.md): the route and its service stage
+    their writes on this session; it commits once the route has returned and rolls back if it
+    raised (the error is then answered as its problem document), and what the transaction
+    asked to run after its commit (announcements) runs then, all before the answer is sent.
+    Its connection is taken at its first statement, not before."""
+    async with transaction(maker) as session:
+        yield session
+
+
+# scope="function": the commit comes before the answer is sent, never after it.
+UnitOfWork = Annotated[AsyncSession, Depends(unit_of_work, scope="function")]
 ClockDep = Annotated[Clock, Depends(get_clock)]
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 CurrentPlayer = Annotated[Player, Depends(get_current_player)]

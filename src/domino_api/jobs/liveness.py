@@ -20,12 +20,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api.clock import Clock
+from domino_api.store import liveness_repo
 from domino_api.store.db import transaction
-from domino_api.store.models import ServiceStart
 
 log = logging.getLogger(__name__)
 
@@ -36,26 +35,15 @@ API = "api"
 WORKER = "worker"
 
 
-def _is_api() -> ColumnElement[bool]:
-    return ServiceStart.note.like(f"{API}%")
-
-
 async def record_start(session: AsyncSession, now: datetime, kind: str = API) -> int:
     """A process started: its row, alive from now (`note` begins with its kind)."""
     note = f"{kind} {socket.gethostname()} pid {os.getpid()}"
-    row = ServiceStart(started_at=now, last_alive_at=now, note=note)
-    session.add(row)
-    await session.flush()
-    return int(row.id)
+    return await liveness_repo.insert_start(session, now, note)
 
 
 async def beat(session: AsyncSession, row_id: int, now: datetime) -> None:
     """The process is still alive at `now`."""
-    await session.execute(
-        update(ServiceStart)
-        .where(ServiceStart.id == row_id, ServiceStart.last_alive_at < now)
-        .values(last_alive_at=now)
-    )
+    await liveness_repo.beat(session, row_id, now)
 
 
 @dataclass(frozen=True)
@@ -73,16 +61,13 @@ class Lifetimes:
 
 
 async def lifetimes(session: AsyncSession) -> Lifetimes:
-    stmt = select(ServiceStart.started_at, ServiceStart.last_alive_at).where(_is_api())
-    return Lifetimes(tuple((a, b) for a, b in (await session.execute(stmt)).all()))
+    return Lifetimes(await liveness_repo.spans(session, API))
 
 
 async def api_down_since(session: AsyncSession, now: datetime) -> datetime | None:
     """The API's last sign of life when API processes have recorded themselves but none is
     alive now (the sweeper then holds every match); None when one is alive or none recorded."""
-    last: datetime | None = (
-        await session.execute(select(func.max(ServiceStart.last_alive_at)).where(_is_api()))
-    ).scalar_one_or_none()
+    last = await liveness_repo.last_alive(session, API)
     if last is None or last + ALIVE_SLACK >= now:
         return None
     return last

@@ -1,24 +1,8 @@
-"""Bearer tokens: random, shown once, stored only as a SHA-256 hash."""
+"""Two bearer-token primitives under their old address (they live in domino_api/tokens.py)."""
 
 from __future__ import annotations
 
-import hashlib
-import secrets
+# realtime/socket.py still imports them from here; drop this module once it imports tokens.
+from domino_api.tokens import hash_token, parse_bearer
 
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def hash_token(token: str) -> str:
-    # A fast hash is right here: tokens are 256-bit random, so there is nothing to brute-force.
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def parse_bearer(header: str | None) -> str | None:
-    if not header:
-        return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip() or len(token) > 200:
-        return None
-    return token.strip()
+__all__ = ["hash_token", "parse_bearer"]

@@ -8,16 +8,13 @@ seat's score (negative for a loss), the same number on the board and in the reco
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import asyncpg
-from sqlalchemy import Table, case, select
-from sqlalchemy.dialects.postgresql import Insert, insert
-from sqlalchemy.dialects.postgresql import asyncpg as asyncpg_dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import engine
-from domino_api.store.models import Finish, Player, Record
+from domino_api.store import records_repo
 
 STRENGTH = {"random": 0, "plain": 1, "planner": 2}
 
@@ -71,56 +68,14 @@ def finish_rows(table: Any, now: Any) -> list[dict[str, Any]]:
     return rows
 
 
-FINISHES = cast(Table, Finish.__table__)
-RECORDS = cast(Table, Record.__table__)
-
-
-def _record_upsert() -> Insert:
-    """Insert a player's first record, else keep the best score and the widest winning margin.
-
-    One statement per finish instead of insert-or-nothing, lock and update: two finishes of one
-    player at the same moment serialise on the row (ON CONFLICT locks it), and an earlier best
-    is kept on a tie (strictly greater replaces it).
-    """
-    new = insert(RECORDS)
-    old, ex = RECORDS.c, new.excluded
-    better_score = ex.best_score > old.best_score
-    wider_margin = ex.best_margin.is_not(None) & (
-        old.best_margin.is_(None) | (ex.best_margin > old.best_margin)
-    )
-
-    def pick(when: Any, column: str) -> Any:
-        return case((when, ex[column]), else_=old[column])
-
-    return new.on_conflict_do_update(
-        index_elements=[old.player_id, old.ruleset, old.opponent],
-        set_={
-            "best_score": pick(better_score, "best_score"),
-            "best_score_at": pick(better_score, "best_score_at"),
-            "best_score_match_id": pick(better_score, "best_score_match_id"),
-            "best_margin": pick(wider_margin, "best_margin"),
-            "best_margin_at": pick(wider_margin, "best_margin_at"),
-        },
-        where=better_score | wider_margin,  # no new row version when nothing improves
-    )
-
-
-_FINISH_INSERT = insert(FINISHES).on_conflict_do_nothing()
-_RECORD_UPSERT = _record_upsert()
-
-
 async def write_finishes(connection: asyncpg.Connection, rows: list[dict[str, Any]]) -> None:
-    """Store finishes (one per player and match) and fold them into the players' records.
-
-    Two statements for any number of rows (executemany), in the transaction of the step (or
-    the recovery job's batch) that ended the matches. The rows are applied in key order, so
-    two transactions touching the same players' records lock them in the same order and
-    cannot deadlock; finishes of one key keep their given order.
-    """
+    """Store finishes (one per player and match) and fold them into the players' records, in
+    the transaction of the step (or the recovery job's batch) that ended the matches. The rows
+    go in key order, so two transactions touching the same players' records lock them in the
+    same order and cannot deadlock; finishes of one key keep their given order."""
     if rows:
         finishes, records = _statement_rows(rows)
-        for (sql, names), params in ((_ON_DRIVER[0], finishes), (_ON_DRIVER[1], records)):
-            await connection.executemany(sql, [tuple(p[name] for name in names) for p in params])
+        await records_repo.write_finishes(connection, finishes, records)
 
 
 def _statement_rows(
@@ -146,26 +101,7 @@ def _statement_rows(
     return rows, records
 
 
-def _compiled_for_driver(statement: Insert, names: list[str]) -> tuple[str, list[str]]:
-    dialect = asyncpg_dialect.dialect()  # type: ignore[no-untyped-call]
-    compiled = statement.compile(dialect=dialect, column_keys=names)
-    return compiled.string, list(compiled.positiontup or ())
-
-
-_FINISH_KEYS = [c.name for c in FINISHES.columns]
-_RECORD_KEYS = [c.name for c in RECORDS.columns]  # every column: _statement_rows fills them
-_ON_DRIVER = (
-    _compiled_for_driver(_FINISH_INSERT, _FINISH_KEYS),
-    _compiled_for_driver(_RECORD_UPSERT, _RECORD_KEYS),
-)
-
-
 async def records_of(session: AsyncSession, player_id: str) -> list[dict[str, Any]]:
-    stmt = (
-        select(Record)
-        .where(Record.player_id == player_id)
-        .order_by(Record.ruleset, Record.opponent)
-    )
     return [
         {
             "ruleset": r.ruleset,
@@ -175,7 +111,7 @@ async def records_of(session: AsyncSession, player_id: str) -> list[dict[str, An
             "best_margin": r.best_margin,
             "best_margin_at": _iso(r.best_margin_at),
         }
-        for r in (await session.execute(stmt)).scalars()
+        for r in await records_repo.records_of(session, player_id)
     ]
 
 
@@ -183,21 +119,6 @@ async def leaderboard(session: AsyncSession, ruleset: str, opponent: str) -> lis
     if ruleset not in engine.PRESETS:
         known = ", ".join(engine.PRESETS)
         raise engine.UnknownRuleset(f"unknown ruleset {ruleset[:40]!r}; the presets are {known}")
-    # Each player's best finish: highest score, then widest margin, then the earlier finish.
-    best = (
-        select(Finish)
-        .where(Finish.ruleset == ruleset, Finish.opponent == opponent, Finish.default_target)
-        .distinct(Finish.player_id)
-        .order_by(Finish.player_id, Finish.score.desc(), Finish.margin.desc(), Finish.finished_at)
-        .subquery()
-    )
-    stmt = (
-        select(best, Player.name)
-        .join(Player, Player.id == best.c.player_id)
-        .order_by(best.c.score.desc(), best.c.margin.desc(), best.c.finished_at)
-        .limit(10)
-    )
-    rows = (await session.execute(stmt)).all()
     return [
         {
             "rank": i + 1,
@@ -208,5 +129,5 @@ async def leaderboard(session: AsyncSession, ruleset: str, opponent: str) -> lis
             "finished_at": _iso(r.finished_at),
             "match_id": r.match_id,
         }
-        for i, r in enumerate(rows)
+        for i, r in enumerate(await records_repo.best_finishes(session, ruleset, opponent))
     ]

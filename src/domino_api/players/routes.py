@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 
-from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, Db, client_address, limits_of
+from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, UnitOfWork, client_address, limits_of
 from domino_api.engine.rulesets import PRESETS
-from domino_api.matches.service import announce_tile_back
-from domino_api.players import records, service, tile_backs
+from domino_api.players import profile_hooks, records, service, tile_backs
 from domino_api.players.schemas import (
     LeaderboardOut,
     PlayerCreate,
@@ -21,7 +21,7 @@ from domino_api.players.schemas import (
 )
 from domino_api.problems import AUTH, BODY, problems
 from domino_api.store import players_repo
-from domino_api.store.db import transaction
+from domino_api.store.db import after_commit
 
 router = APIRouter(prefix="/v1", tags=["players"])
 
@@ -33,23 +33,21 @@ router = APIRouter(prefix="/v1", tags=["players"])
     responses=problems(*BODY, "rate_limited", "service_busy"),
 )
 async def create_player(
-    body: PlayerCreate, request: Request, db: Db, clock: ClockDep
+    body: PlayerCreate, request: Request, session: UnitOfWork, clock: ClockDep
 ) -> PlayerCreated:
     """Create a player with a name (1-32 characters). The answer holds the bearer token, shown this
     once and stored only as a hash: send it as `Authorization: Bearer <token>`. Rate-limited per
     client address.
     """
     await limits_of(request).hit("create_player", client_address(request))
-    async with transaction(db) as session:
-        return PlayerCreated(**await service.create_player(session, clock, body.name))
+    return PlayerCreated(**await service.create_player(session, clock, body.name))
 
 
 @router.get("/players/me", summary="Your profile", responses=problems(*AUTH))
-async def me(player: CurrentPlayer, db: Db) -> PlayerOut:
+async def me(player: CurrentPlayer, session: UnitOfWork) -> PlayerOut:
     """The caller's profile: name, tile back, plan and match defaults."""
     # Read fresh: the auth cache may hold a profile an operator changed (`plan set`) a moment ago.
-    async with transaction(db) as session:
-        fresh = await players_repo.by_id(session, player.id)
+    fresh = await players_repo.by_id(session, player.id)
     return PlayerOut(**service.profile(fresh or player))
 
 
@@ -59,18 +57,22 @@ async def me(player: CurrentPlayer, db: Db) -> PlayerOut:
     responses=problems(*BODY, *AUTH, "unknown_tile_back"),
 )
 async def patch_me(
-    body: PlayerPatch, request: Request, player: CurrentPlayer, db: Db, core: CoreDep
+    body: PlayerPatch,
+    request: Request,
+    player: CurrentPlayer,
+    session: UnitOfWork,
+    core: CoreDep,
 ) -> PlayerOut:
     """Change the caller's name, tile back or match defaults (`settings`: defaults for matches the
     caller creates, applied where the preset allows the override). A new tile back is announced
     (`tile_back_changed`) in the caller's live matches.
     """
-    async with transaction(db) as session:
-        fresh = await service.update_player(session, player, body)
-        request.app.state.auth_cache.forget_player(player.id)
+    fresh = await service.update_player(session, player, body)
+    request.app.state.auth_cache.forget_player(player.id)
     if body.tile_back is not None and body.tile_back != player.tile_back:
-        # Each live match of the player's takes the change as a step of its own.
-        await announce_tile_back(core, fresh)
+        # Once the change has committed, each live match of the player's takes it as a step
+        # of its own (before the answer, which then shows it everywhere).
+        after_commit(session, functools.partial(profile_hooks.tile_back_changed, core, fresh))
     return PlayerOut(**service.profile(fresh))
 
 
@@ -85,12 +87,11 @@ async def list_tile_backs(_: CurrentPlayer) -> list[TileBack]:
     summary="Your best final score and widest margin per game",
     responses=problems(*AUTH),
 )
-async def my_records(player: CurrentPlayer, db: Db) -> RecordsOut:
+async def my_records(player: CurrentPlayer, session: UnitOfWork) -> RecordsOut:
     """The caller's best final score and widest margin per (ruleset, opponent kind),
     counting what the leaderboards count (docs/API.md, Leaderboards).
     """
-    async with transaction(db) as session:
-        return RecordsOut(records=await records.records_of(session, player.id))
+    return RecordsOut(records=await records.records_of(session, player.id))
 
 
 @router.get(
@@ -101,7 +102,7 @@ async def my_records(player: CurrentPlayer, db: Db) -> RecordsOut:
 async def leaderboard(
     ruleset: Annotated[str, Path(json_schema_extra={"enum": list(PRESETS)})],
     _: CurrentPlayer,
-    db: Db,
+    session: UnitOfWork,
     opponent: Literal["plain", "planner", "human"] = Query(
         "planner",
         description="The opponent kind (default `planner`; the answer's `opponent` says which)",
@@ -110,6 +111,5 @@ async def leaderboard(
     """The top 10 players of a preset against one kind of opponent, by best final score
     (docs/API.md, Leaderboards).
     """
-    async with transaction(db) as session:
-        entries = await records.leaderboard(session, ruleset, opponent)
+    entries = await records.leaderboard(session, ruleset, opponent)
     return LeaderboardOut(ruleset=ruleset, opponent=opponent, entries=entries)

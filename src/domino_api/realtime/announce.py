@@ -1,4 +1,5 @@
-"""Announcements: after a step commits, "match M reached seq S" goes to every API process.
+"""Announcements: after a step commits, "match M reached seq S" goes to every API process
+(and, for a tournament's feed, "tournament T reached seq S" to whoever listens for it).
 
 An announcement is only a hint to go and read the event table by seq (docs/ARCHITECTURE.md,
 "Fan-out"); it is sent after the commit and outside any transaction, because a NOTIFY inside a
@@ -8,18 +9,24 @@ The write core calls `Announcer.announce` once per committed step (`announce_man
 batch). Local first: the announcement goes at once to this process's own hub (the hook set by
 `deliver_locally`, realtime/lifecycle.py), so a socket on the process that committed a step
 never waits for the broker; the backend carries it only to the other processes. Neither call
-waits for the network: the announcement joins a small queue of this process,
-one entry per match holding only its highest seq (a hub reads everything after its cursor, so
-an older seq of the same match adds nothing), and one task sends whatever has gathered as one
+waits for the network: the announcement joins a small queue of this process, one entry per
+match (or tournament) holding only its highest seq (a hub reads everything after its cursor,
+so an older seq of the same match adds nothing), and one task sends whatever has gathered as one
 batch while the requests that committed it have already been answered. Under load many steps
 share one statement. `close()` sends what is left. A full queue drops the announcement of a
-match it does not hold yet; the catch-up repairs it, as it repairs one lost to a crash.
+match it does not hold yet; the catch-up repairs it, as it repairs one lost to a crash (a
+tournament's is repaired by its next one, or by a read of its feed after the last seq seen).
 
 Backends, chosen by `Settings.announce_backend`: PostgreSQL LISTEN/NOTIFY on channel `CHANNEL`
-(the default; a batch is one `pg_notify` statement over an array, in its own implicit
-transaction) and NATS core subjects, one per match (`subject(match_id)`), at the servers of
+(the default; a batch is one `pg_notify` statement over arrays, in its own implicit transaction:
+store/notify.py) and NATS core subjects, one per match (`subject(match_id)`), at the servers of
 `Settings.nats_servers` (a batch is published and then flushed). The receiving side of each is in
 `realtime/listener.py`.
+
+A tournament's events (`announce_tournament`) take the same queue and backend, on channel
+`TOURNAMENT_CHANNEL` or subject `tournament_subject(tournament_id)`, as `<tournament_id>:<seq>`;
+no hub of this process reads them (nothing here keeps a tournament socket), so they are never
+handed over locally.
 """
 
 from __future__ import annotations
@@ -36,12 +43,17 @@ from nats.aio.client import Client as Nats
 
 from domino_api import metrics
 from domino_api.config import Settings
+from domino_api.store import notify
 from domino_api.store.db import Pool
+
+# Named here too, where the backend is: the listener, store/matches_repo.py and tests read them.
+from domino_api.store.notify import CHANNEL as CHANNEL
+from domino_api.store.notify import TOURNAMENT_CHANNEL as TOURNAMENT_CHANNEL
 
 log = logging.getLogger(__name__)
 
-CHANNEL = "domino_events"
 SUBJECT_PREFIX = "domino.match."
+TOURNAMENT_SUBJECT_PREFIX = "domino.tournament."
 # Test-only fault (tests/realtime/test_lost_announcement.py): while the file this names exists,
 # the process SIGKILLs itself after a step's commit and before its announcement. No setting can
 # put a real crash at that exact point, and the repair of exactly that loss is what is tested.
@@ -75,6 +87,19 @@ def subject(match_id: str) -> str:
     return SUBJECT_PREFIX + match_id
 
 
+def tournament_subject(tournament_id: str) -> str:
+    """The NATS subject of one tournament's feed."""
+    return TOURNAMENT_SUBJECT_PREFIX + tournament_id
+
+
+# What is announced: a match's events or a tournament's feed, and its id.
+MATCH = "match"
+TOURNAMENT = "tournament"
+Topic = tuple[str, str]
+CHANNELS = {MATCH: CHANNEL, TOURNAMENT: TOURNAMENT_CHANNEL}
+SUBJECTS = {MATCH: subject, TOURNAMENT: tournament_subject}
+
+
 class Announcer(Protocol):
     async def start(self) -> None:
         """Connect (a backend that needs a connection of its own) and start sending."""
@@ -89,12 +114,16 @@ class Announcer(Protocol):
     async def announce_many(self, steps: Iterable[tuple[str, int]]) -> None:
         """`announce` for each (match_id, seq) of a batch of committed steps."""
 
+    async def announce_tournament(self, tournament_id: str, seq: int) -> None:
+        """Tell whoever listens that the tournament's feed reached `seq`; as `announce`, but
+        never handed to this process's hub."""
+
     def deliver_locally(self, hook: LocalDelivery | None) -> None:
         """Hand every announcement to `hook` at once, before the backend sends it (None:
         stop); this process's hub then needs no broker for its own commits."""
 
 
-Batch = list[tuple[str, int]]
+Batch = list[tuple[Topic, int]]
 
 
 class QueuedAnnouncer:
@@ -102,7 +131,7 @@ class QueuedAnnouncer:
     `start`/`close` with its connection)."""
 
     def __init__(self) -> None:
-        self._pending: dict[str, int] = {}  # match -> highest seq, in order of arrival
+        self._pending: dict[Topic, int] = {}  # topic -> highest seq, in order of arrival
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
@@ -126,18 +155,22 @@ class QueuedAnnouncer:
         await self._send_pending()  # never started, or queued after the task ended
 
     async def announce(self, match_id: str, seq: int) -> None:
-        self._put(match_id, seq)
+        self._hand_over(match_id, seq)
+        self._put((MATCH, match_id), seq)
 
     async def announce_many(self, steps: Iterable[tuple[str, int]]) -> None:
         for match_id, seq in steps:
-            self._put(match_id, seq)
+            self._hand_over(match_id, seq)
+            self._put((MATCH, match_id), seq)
+
+    async def announce_tournament(self, tournament_id: str, seq: int) -> None:
+        self._put((TOURNAMENT, tournament_id), seq)
 
     def deliver_locally(self, hook: LocalDelivery | None) -> None:
         self._local = hook
 
-    def _put(self, match_id: str, seq: int) -> None:
-        self._hand_over(match_id, seq)
-        known = self._pending.get(match_id)
+    def _put(self, topic: Topic, seq: int) -> None:
+        known = self._pending.get(topic)
         if known is None and len(self._pending) >= QUEUE_MATCHES:
             metrics.count_announcement_dropped()
             if not self._full:
@@ -145,7 +178,7 @@ class QueuedAnnouncer:
                 log.warning("announcement queue full (%d matches): dropping", QUEUE_MATCHES)
             return
         if known is None or seq > known:
-            self._pending[match_id] = seq
+            self._pending[topic] = seq
         self._wake.set()
 
     def _hand_over(self, match_id: str, seq: int) -> None:
@@ -171,7 +204,8 @@ class QueuedAnnouncer:
             try:
                 await self._send(batch)
             except Exception as exc:  # the event table is the truth; see the module docstring
-                log.warning("%d announcements lost, from %s:%s (%s)", len(batch), *batch[0], exc)
+                (_, first), seq = batch[0]
+                log.warning("%d announcements lost, from %s:%s (%s)", len(batch), first, seq, exc)
 
     async def _send(self, batch: Batch) -> None:
         raise NotImplementedError
@@ -186,10 +220,9 @@ class PgAnnouncer(QueuedAnnouncer):
         self._pool = pool
 
     async def _send(self, batch: Batch) -> None:
-        payloads = [payload(match_id, seq) for match_id, seq in batch]
-        await self._pool.execute(
-            "SELECT pg_notify($1, x) FROM unnest($2::text[]) x", CHANNEL, payloads
-        )
+        channels = [CHANNELS[kind] for (kind, _), _ in batch]
+        payloads = [payload(topic_id, seq) for (_, topic_id), seq in batch]
+        await notify.notify_batch(self._pool, channels, payloads)
 
 
 class NatsAnnouncer(QueuedAnnouncer):
@@ -216,9 +249,9 @@ class NatsAnnouncer(QueuedAnnouncer):
     async def _send(self, batch: Batch) -> None:
         if self._nc is None:
             raise ConnectionError("not started")
-        for match_id, seq in batch:
+        for (kind, topic_id), seq in batch:
             # Buffered while reconnecting (nats-py's pending buffer), sent by its flusher.
-            await self._nc.publish(subject(match_id), payload(match_id, seq).encode())
+            await self._nc.publish(SUBJECTS[kind](topic_id), payload(topic_id, seq).encode())
         await self._nc.flush(timeout=NATS_FLUSH_TIMEOUT_S)
 
 
@@ -248,6 +281,10 @@ class KillBeforeAnnounce:
         if steps:
             self._maybe_die(*steps[0])
         await self._inner.announce_many(steps)
+
+    async def announce_tournament(self, tournament_id: str, seq: int) -> None:
+        # The fault is about a match's step; its tournament's feed is announced as usual.
+        await self._inner.announce_tournament(tournament_id, seq)
 
     def _maybe_die(self, match_id: str, seq: int) -> None:
         if os.path.exists(self._armed_path):

@@ -20,15 +20,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import FastAPI
-from sqlalchemy import select
 
 from domino_api.clock import Clock
 from domino_api.config import Settings
 from domino_api.matches import presence
 from domino_api.realtime.hub import Hub, dumps
 from domino_api.realtime.listener import make_listener
+from domino_api.store import match_reads
 from domino_api.store.db import transaction
-from domino_api.store.models import Match
 
 log = logging.getLogger(__name__)
 
@@ -106,8 +105,7 @@ class Realtime:
         for start in range(0, len(ids), CATCH_UP_BATCH):
             chunk = ids[start : start + CATCH_UP_BATCH]
             async with transaction(self.maker) as session:
-                rows = await session.execute(select(Match.id, Match.seq).where(Match.id.in_(chunk)))
-                stored.update({match_id: seq for match_id, seq in rows.tuples()})
+                stored.update(await match_reads.stored_seqs(session, chunk))
         return self.hub.catch_up(stored)
 
     async def refresh_presence(self) -> None:

@@ -21,6 +21,7 @@ from nats.aio.subscription import Subscription
 from domino_api.config import Settings
 from domino_api.realtime.announce import CHANNEL, close_quietly, connect, subject
 from domino_api.realtime.hub import Hub
+from domino_api.store import notify
 from domino_api.store.db import to_plain_url
 
 log = logging.getLogger(__name__)
@@ -97,7 +98,7 @@ class PgListener:
             try:
                 await asyncio.wait_for(self._lost.wait(), 15.0)
             except TimeoutError:
-                await asyncio.wait_for(connection.execute("SELECT 1"), 10.0)
+                await asyncio.wait_for(notify.ping(connection), 10.0)
         raise ConnectionError("LISTEN connection closed")
 
 

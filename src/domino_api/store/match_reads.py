@@ -1,11 +1,12 @@
 """Read-only queries about matches on the ORM session: events by seq, live game numbers, a
-player's live matches, what is due. Every write is in store/matches_repo.py."""
+player's live matches, what is due, stored seqs, counts by status. Every write is in
+store/matches_repo.py."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.store.models import OVER_STATUSES, Match, MatchEvent, Seat
@@ -53,3 +54,17 @@ async def due_ids(session: AsyncSession, now: datetime, limit: int | None) -> li
     if limit is not None:
         stmt = stmt.limit(limit)
     return list((await session.execute(stmt)).scalars())
+
+
+async def stored_seqs(session: AsyncSession, match_ids: list[str]) -> dict[str, int]:
+    """Each match's stored seq (the catch-up compares them with its sockets' cursors)."""
+    stmt = select(Match.id, Match.seq).where(Match.id.in_(match_ids))
+    return {match_id: seq for match_id, seq in (await session.execute(stmt)).tuples()}
+
+
+async def count_by_status(session: AsyncSession) -> dict[str, int]:
+    """Matches by status, for a scrape: rides the index on matches.status, and gives up after
+    2 s rather than hold a scrape (and a connection) on a loaded database."""
+    await session.execute(text("SET LOCAL statement_timeout = 2000"))
+    rows = await session.execute(select(Match.status, func.count()).group_by(Match.status))
+    return {str(status): int(count) for status, count in rows.all()}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.store.models import Player
@@ -31,3 +31,16 @@ def add(session: AsyncSession, player: Player) -> None:
 async def plan_of(session: AsyncSession, player_id: str) -> str | None:
     result = await session.execute(select(Player.plan).where(Player.id == player_id))
     return result.scalar_one_or_none()
+
+
+async def names(session: AsyncSession, player_ids: list[str]) -> dict[str, str]:
+    if not player_ids:
+        return {}
+    result = await session.execute(select(Player.id, Player.name).where(Player.id.in_(player_ids)))
+    return {row[0]: row[1] for row in result}
+
+
+async def set_plan(session: AsyncSession, player_id: str, plan: str) -> bool:
+    """Set a player's plan (operators only); False when there is no such player."""
+    result = await session.execute(update(Player).where(Player.id == player_id).values(plan=plan))
+    return bool(result.rowcount)  # type: ignore[attr-defined]

@@ -11,13 +11,13 @@ async def set_plan(database_url: str, player_id: str, plan: str) -> bool:
     """Set a player's plan; False when there is no such player."""
     from sqlalchemy.ext.asyncio import create_async_engine
 
+    from domino_api.store import players_repo
     from domino_api.store.db import make_sessionmaker, to_asyncpg_url, transaction
-    from domino_api.tournaments import repo
 
     engine = create_async_engine(to_asyncpg_url(database_url))
     try:
         async with transaction(make_sessionmaker(engine)) as session:
-            return await repo.set_plan(session, player_id, plan)
+            return await players_repo.set_plan(session, player_id, plan)
     finally:
         await engine.dispose()
 

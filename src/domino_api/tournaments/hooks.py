@@ -12,8 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from domino_api.clock import Clock
 from domino_api.engine.table import Table
 from domino_api.matches import ends
+from domino_api.store import tournaments_repo
 from domino_api.store.models import Tournament, TournamentMatch
-from domino_api.tournaments import repo, service
+from domino_api.tournaments import service
 
 
 def _is_tournament_match(table: Table) -> bool:
@@ -26,10 +27,10 @@ def install() -> None:
 
 async def record_result(session: AsyncSession, clock: Clock, table: Table) -> None:
     """A tournament match is over: store its result and move the tournament on."""
-    row = await repo.by_match(session, table.match.id)
+    row = await tournaments_repo.by_match(session, table.match.id)
     if row is None or row.reason is not None:
         return
-    tournament = await repo.lock(session, row.tournament_id)
+    tournament = await tournaments_repo.lock(session, row.tournament_id)
     if tournament is None:
         return
     result = table.state.result

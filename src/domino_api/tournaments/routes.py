@@ -6,9 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
-from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, Db, SettingsDep
+from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, SettingsDep, UnitOfWork
 from domino_api.problems import AUTH, BODY, TOURNAMENT, problems
-from domino_api.store.db import transaction
 from domino_api.tournaments import service, views
 from domino_api.tournaments.event_models import TournamentEventsOut
 from domino_api.tournaments.schemas import TournamentCreate, TournamentOut
@@ -27,15 +26,14 @@ TournamentId = Annotated[str, Path(max_length=36, description="The tournament id
 async def create_tournament(
     body: TournamentCreate,
     player: CurrentPlayer,
-    db: Db,
+    session: UnitOfWork,
     clock: ClockDep,
     settings: SettingsDep,
 ) -> TournamentOut:
     """Create a tournament; the caller is its host. The host's plan caps `max_entrants` (free 10,
     club 20, corporate unlimited).
     """
-    async with transaction(db) as session:
-        view = await service.create(session, clock, player, body, settings.check_in_s)
+    view = await service.create(session, clock, player, body, settings.check_in_s)
     return TournamentOut(**view)
 
 
@@ -45,12 +43,11 @@ async def create_tournament(
     responses=problems(*TOURNAMENT),
 )
 async def get_tournament(
-    tournament_id: TournamentId, _: CurrentPlayer, db: Db, core: CoreDep
+    tournament_id: TournamentId, _: CurrentPlayer, session: UnitOfWork, core: CoreDep
 ) -> TournamentOut:
     """The tournament view: entrants, rounds and matches, standings and the champion."""
-    await service.enforce_due(core, tournament_id)
-    async with transaction(db) as session:
-        return TournamentOut(**await views.get_view(session, tournament_id))
+    await service.enforce_due(core, tournament_id)  # before the view's first read
+    return TournamentOut(**await views.get_view(session, tournament_id))
 
 
 @router.post(
@@ -59,11 +56,10 @@ async def get_tournament(
     responses=problems(*TOURNAMENT, "tournament_started", "entrant_limit@409"),
 )
 async def enter(
-    tournament_id: TournamentId, player: CurrentPlayer, db: Db, clock: ClockDep
+    tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, clock: ClockDep
 ) -> TournamentOut:
     """Enter the tournament before it starts (entering again changes nothing)."""
-    async with transaction(db) as session:
-        return TournamentOut(**await service.enter(session, clock, player, tournament_id))
+    return TournamentOut(**await service.enter(session, clock, player, tournament_id))
 
 
 @router.delete(
@@ -72,11 +68,10 @@ async def enter(
     responses=problems(*TOURNAMENT, "tournament_started"),
 )
 async def leave(
-    tournament_id: TournamentId, player: CurrentPlayer, db: Db, clock: ClockDep
+    tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, clock: ClockDep
 ) -> TournamentOut:
     """Leave the tournament before it starts."""
-    async with transaction(db) as session:
-        return TournamentOut(**await service.leave(session, clock, player, tournament_id))
+    return TournamentOut(**await service.leave(session, clock, player, tournament_id))
 
 
 @router.post(
@@ -85,13 +80,12 @@ async def leave(
     responses=problems(*TOURNAMENT, "not_host", "tournament_started", "not_enough_entrants"),
 )
 async def start(
-    tournament_id: TournamentId, player: CurrentPlayer, db: Db, clock: ClockDep
+    tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, clock: ClockDep
 ) -> TournamentOut:
     """Host only: shuffle the entrants with a recorded seed, assign byes and open round 1 (at least
     2 entrants, else `422 validation_error`).
     """
-    async with transaction(db) as session:
-        return TournamentOut(**await service.start(session, clock, player, tournament_id))
+    return TournamentOut(**await service.start(session, clock, player, tournament_id))
 
 
 @router.get(
@@ -102,13 +96,12 @@ async def start(
 async def list_events(
     tournament_id: TournamentId,
     _: CurrentPlayer,
-    db: Db,
+    session: UnitOfWork,
     after: Annotated[
         int, Query(ge=0, le=2**31 - 1, description="Only events with a larger seq")
     ] = 0,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
 ) -> TournamentEventsOut:
     """The tournament's events after `after`: entrants, rounds, matches and results."""
-    async with transaction(db) as session:
-        rows = await views.events(session, tournament_id, after, limit)
+    rows = await views.events(session, tournament_id, after, limit)
     return TournamentEventsOut.model_validate({"events": rows})

@@ -17,6 +17,7 @@ Every change is also appended to the tournament's event feed (``tournament_event
 
 from __future__ import annotations
 
+import functools
 import secrets
 import uuid
 from datetime import timedelta
@@ -37,15 +38,20 @@ from domino_api.errors import (
     ValidationFailed,
 )
 from domino_api.matches.unit import Core, Stage
-from domino_api.store import matches_repo, players_repo
-from domino_api.store.db import announce_after_commit, raw_connection, transaction
+from domino_api.store import matches_repo, players_repo, tournaments_repo
+from domino_api.store.db import (
+    ANNOUNCER,
+    after_commit,
+    announce_after_commit,
+    raw_connection,
+)
 from domino_api.store.models import (
     Player,
     Tournament,
     TournamentEntrant,
     TournamentMatch,
 )
-from domino_api.tournaments import pairing, repo
+from domino_api.tournaments import pairing
 from domino_api.tournaments import standings as standings_mod
 from domino_api.tournaments.event_models import EVENT_DATA
 from domino_api.tournaments.schemas import TournamentCreate
@@ -64,10 +70,20 @@ def plan_cap(plan: str) -> int | None:
 async def emit(
     session: AsyncSession, clock: Clock, tournament: Tournament, type_: str, data: dict[str, Any]
 ) -> int:
-    """Append to the feed; every caller holds the tournament row lock (``repo.lock``)."""
+    """Append to the feed; each caller holds the tournament row lock (`tournaments_repo.lock`)."""
     # The feed's documented shape (tournaments/event_models.py), held at the source.
     EVENT_DATA[type_].model_validate(data)
-    return await repo.add_event(session, tournament.id, type_, clock.now(), data)
+    seq = await tournaments_repo.add_event(session, tournament.id, type_, clock.now(), data)
+    _announce_after_commit(session, tournament.id, seq)
+    return seq
+
+
+def _announce_after_commit(session: AsyncSession, tournament_id: str, seq: int) -> None:
+    """The feed's new seq goes out through the process's announcer once the unit of work has
+    committed, as a match's does; without an announcer (an operator's command) nobody listens."""
+    announcer = session.info.get(ANNOUNCER)
+    if announcer is not None:
+        after_commit(session, functools.partial(announcer.announce_tournament, tournament_id, seq))
 
 
 # ---------------------------------------------------------------- creation and entrants
@@ -115,7 +131,7 @@ async def create(
 async def _locked(session: AsyncSession, tournament_id: str) -> Tournament:
     if len(tournament_id) > 36:
         raise TournamentNotFound(f"No tournament {tournament_id[:40]!r}.")
-    tournament = await repo.lock(session, tournament_id)
+    tournament = await tournaments_repo.lock(session, tournament_id)
     if tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id!r}.")
     return tournament
@@ -125,11 +141,11 @@ async def enter(
     session: AsyncSession, clock: Clock, player: Player, tournament_id: str
 ) -> dict[str, Any]:
     tournament = await _locked(session, tournament_id)
-    if await repo.entrant(session, tournament.id, player.id) is not None:
+    if await tournaments_repo.entrant(session, tournament.id, player.id) is not None:
         return await build_view(session, tournament)
     if tournament.status != "open":
         raise TournamentStarted("The tournament has started; entries are closed.")
-    count = len(await repo.entrants(session, tournament.id))
+    count = len(await tournaments_repo.entrants(session, tournament.id))
     if count >= tournament.max_entrants:
         raise EntrantLimitReached(
             f"The tournament is full ({tournament.max_entrants} entrants).",
@@ -139,7 +155,7 @@ async def enter(
         TournamentEntrant(
             tournament_id=tournament.id,
             player_id=player.id,
-            entry_no=await repo.next_entry_no(session, tournament.id),
+            entry_no=await tournaments_repo.next_entry_no(session, tournament.id),
             order=None,
             entered_at=clock.now(),
         )
@@ -157,8 +173,8 @@ async def leave(
     tournament = await _locked(session, tournament_id)
     if tournament.status != "open":
         raise TournamentStarted("The tournament has started; entrants can no longer leave.")
-    if await repo.entrant(session, tournament.id, player.id) is not None:
-        await repo.remove_entrant(session, tournament.id, player.id)
+    if await tournaments_repo.entrant(session, tournament.id, player.id) is not None:
+        await tournaments_repo.remove_entrant(session, tournament.id, player.id)
         await session.flush()
         await emit(session, clock, tournament, "entrant_left", {"player_id": player.id})
     return await build_view(session, tournament)
@@ -172,7 +188,7 @@ async def start(
         raise NotHost("Only the host may start the tournament.")
     if tournament.status != "open":
         raise TournamentStarted("The tournament has already started.")
-    entrants = await repo.entrants(session, tournament.id)
+    entrants = await tournaments_repo.entrants(session, tournament.id)
     if len(entrants) < 2:
         raise NotEnoughEntrants(f"A tournament needs at least 2 entrants; it has {len(entrants)}.")
     seed = secrets.token_bytes(32)
@@ -199,7 +215,7 @@ async def progress(session: AsyncSession, clock: Clock, tournament: Tournament) 
     if tournament.status != "running":
         return
     order = await seeded(session, tournament)
-    rows = await repo.matches(session, tournament.id)
+    rows = await tournaments_repo.matches(session, tournament.id)
     if tournament.format == "single_elimination":
         bracket = rebuild_bracket(order, rows)
         if bracket.champion is not None:
@@ -265,7 +281,7 @@ async def cancel(session: AsyncSession, clock: Clock, tournament: Tournament) ->
 
 async def round_complete(session: AsyncSession, tournament: Tournament, round_number: int) -> bool:
     """Every pairing of the round decided (byes count as decided; rests are no pairing)."""
-    rows = await repo.matches(session, tournament.id)
+    rows = await tournaments_repo.matches(session, tournament.id)
     if tournament.format == "single_elimination":
         bracket = rebuild_bracket(await seeded(session, tournament), rows)
         slots = bracket.rounds[round_number - 1]
@@ -341,11 +357,13 @@ async def enforce_due(core: Core, tournament_id: str) -> None:
     step of the write core, committed before the view is read)."""
     if len(tournament_id) > 36:
         return  # get_view answers not found
-    async with transaction(core.maker) as session:
-        tournament = await repo.get(session, tournament_id)
+    # A read of its own that commits nothing, like the write core's own reads, and is closed
+    # before the steps: no connection is held while the write core takes others.
+    async with core.maker() as session:
+        tournament = await tournaments_repo.get(session, tournament_id)
         if tournament is None or tournament.status != "running":
             return
-        due = await repo.overdue_matches(session, tournament.id, core.clock.now())
+        due = await tournaments_repo.overdue_matches(session, tournament.id, core.clock.now())
     for match_id in due:
         await core.run(match_id, _nothing, fresh=True)
 

@@ -11,8 +11,9 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.errors import TournamentNotFound
+from domino_api.store import players_repo, tournaments_repo
 from domino_api.store.models import Tournament, TournamentMatch
-from domino_api.tournaments import pairing, repo
+from domino_api.tournaments import pairing
 from domino_api.tournaments import standings as standings_mod
 
 # What a tournament created before the host could set the clock plays (the classic preset's).
@@ -29,7 +30,9 @@ MATCH_STATUS = {
 
 async def seeded(session: AsyncSession, tournament: Tournament) -> list[str]:
     """The entrants' player ids in seeded order (index = ``order``)."""
-    rows = [e for e in await repo.entrants(session, tournament.id) if e.order is not None]
+    rows = [
+        e for e in await tournaments_repo.entrants(session, tournament.id) if e.order is not None
+    ]
     return [e.player_id for e in sorted(rows, key=lambda e: e.order or 0)]
 
 
@@ -65,9 +68,9 @@ async def events(
     """The tournament's feed after ``after``, oldest first."""
     if len(tournament_id) > 36:
         raise TournamentNotFound(f"No tournament {tournament_id[:40]!r}.")
-    if await repo.get(session, tournament_id) is None:
+    if await tournaments_repo.get(session, tournament_id) is None:
         raise TournamentNotFound(f"No tournament {tournament_id!r}.")
-    rows = await repo.events_after(session, tournament_id, after, limit)
+    rows = await tournaments_repo.events_after(session, tournament_id, after, limit)
     return [{"seq": r.seq, "type": r.type, "at": r.at, "data": r.data} for r in rows]
 
 
@@ -75,21 +78,21 @@ async def get_view(session: AsyncSession, tournament_id: str) -> dict[str, Any]:
     """The tournament view (`enforce_due` first applies what is due to its matches)."""
     if len(tournament_id) > 36:
         raise TournamentNotFound(f"No tournament {tournament_id[:40]!r}.")
-    tournament = await repo.get(session, tournament_id)
+    tournament = await tournaments_repo.get(session, tournament_id)
     if tournament is None:
         raise TournamentNotFound(f"No tournament {tournament_id!r}.")
     return await build_view(session, tournament)
 
 
 async def build_view(session: AsyncSession, tournament: Tournament) -> dict[str, Any]:
-    entrants = await repo.entrants(session, tournament.id)
-    names = await repo.names(session, [e.player_id for e in entrants])
+    entrants = await tournaments_repo.entrants(session, tournament.id)
+    names = await players_repo.names(session, [e.player_id for e in entrants])
     started = tournament.seed is not None
     if started:
         entrants = sorted(entrants, key=lambda e: e.order if e.order is not None else 0)
     order = [e.player_id for e in entrants] if started else []
-    rows = await repo.matches(session, tournament.id)
-    progress = await repo.match_progress(session, tournament.id)
+    rows = await tournaments_repo.matches(session, tournament.id)
+    progress = await tournaments_repo.match_progress(session, tournament.id)
     options = tournament.match_options
     match = (
         {"target": options["target"]} if "target" in options else {"best_of": options["best_of"]}
@@ -128,7 +131,9 @@ def _standings(
     return [dataclasses.asdict(standing) for standing in ranked]
 
 
-def _live(row: TournamentMatch, table: repo.MatchProgress | None) -> dict[str, list[int]] | None:
+def _live(
+    row: TournamentMatch, table: tournaments_repo.MatchProgress | None
+) -> dict[str, list[int]] | None:
     """The score of a match in play, in slot order (before check-in ends and once decided: None,
     the decided totals being in `points` and `hands_won`)."""
     if table is None or row.reason is not None or table.status not in ("playing", "hand_over"):
@@ -142,7 +147,7 @@ def _live(row: TournamentMatch, table: repo.MatchProgress | None) -> dict[str, l
 
 def _match_out(
     row: TournamentMatch,
-    progress: dict[str, repo.MatchProgress],
+    progress: dict[str, tournaments_repo.MatchProgress],
     names: dict[str, str],
     rounds: int | None,
 ) -> dict[str, Any]:
@@ -172,7 +177,7 @@ def _rounds(
     tournament: Tournament,
     order: list[str],
     rows: list[TournamentMatch],
-    progress: dict[str, repo.MatchProgress],
+    progress: dict[str, tournaments_repo.MatchProgress],
     names: dict[str, str],
 ) -> list[dict[str, Any]]:
     by_round: dict[int, list[TournamentMatch]] = {}

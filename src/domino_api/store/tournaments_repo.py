@@ -1,4 +1,4 @@
-"""SQL about tournaments, their entrants and their matches."""
+"""SQL about tournaments: their rows, entrants, matches and the events feed."""
 
 from __future__ import annotations
 
@@ -6,23 +6,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, text, update
+from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from domino_api.store.db import after_commit
 from domino_api.store.models import (
     OVER_STATUSES,
     Match,
-    Player,
     Seat,
     Tournament,
     TournamentEntrant,
     TournamentEvent,
     TournamentMatch,
 )
-
-# LISTEN on this channel for "<tournament_id>:<seq>" as each tournament event commits.
-CHANNEL = "domino_tournaments"
 
 
 async def get(session: AsyncSession, tournament_id: str) -> Tournament | None:
@@ -144,27 +139,13 @@ async def overdue_matches(session: AsyncSession, tournament_id: str, now: dateti
     return list(result.scalars())
 
 
-async def names(session: AsyncSession, player_ids: list[str]) -> dict[str, str]:
-    if not player_ids:
-        return {}
-    result = await session.execute(select(Player.id, Player.name).where(Player.id.in_(player_ids)))
-    return {row[0]: row[1] for row in result}
-
-
-async def set_plan(session: AsyncSession, player_id: str, plan: str) -> bool:
-    result = await session.execute(update(Player).where(Player.id == player_id).values(plan=plan))
-    return bool(result.rowcount)  # type: ignore[attr-defined]
-
-
 async def add_event(
     session: AsyncSession, tournament_id: str, type_: str, at: datetime, data: dict[str, Any]
 ) -> int:
-    """Append one event and announce it; returns its seq (the tournament's last + 1).
+    """Append one event; returns its seq (the tournament's last + 1).
 
     The caller holds the tournament row lock (``lock``) for the whole transaction, so no other
     transaction can append to this tournament until it ends: seqs are gap-free and race-free.
-    The NOTIFY is sent after the commit, in a transaction of its own (a NOTIFY inside the
-    transaction would hold PostgreSQL's database-wide notify lock through its commit).
     """
     result = await session.execute(
         select(func.coalesce(func.max(TournamentEvent.seq), 0)).where(
@@ -174,15 +155,6 @@ async def add_event(
     seq = int(result.scalar_one()) + 1
     session.add(TournamentEvent(tournament_id=tournament_id, seq=seq, type=type_, at=at, data=data))
     await session.flush()
-
-    async def announce() -> None:
-        await session.execute(
-            text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": CHANNEL, "payload": f"{tournament_id}:{seq}"},
-        )
-        await session.commit()
-
-    after_commit(session, announce)
     return seq
 
 
