@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import exists, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api.engine.errors import NotSeated
 from domino_api.engine.table import Table
 from domino_api.errors import OptionNotAllowed, ValidationFailed
-from domino_api.store.models import Player, Tournament, TournamentEntrant
+from domino_api.store import tournaments_repo
+from domino_api.store.models import Player
 
 SEATED_ONLY = "You hold no seat at this match, and it is not open to spectators."
 
@@ -32,7 +32,7 @@ def watch_check(table: Table, player: Player) -> str | None:
 
 
 async def require_member(session: AsyncSession, tournament_id: str, player_id: str) -> None:
-    if not await _in_tournament(session, tournament_id, player_id):
+    if not await tournaments_repo.may_watch(session, tournament_id, player_id):
         raise NotSeated(SEATED_ONLY)
 
 
@@ -43,17 +43,6 @@ async def require_member_in(
     if tournament_id is not None:
         async with maker() as session:
             await require_member(session, tournament_id, player_id)
-
-
-async def _in_tournament(session: AsyncSession, tournament_id: str, player_id: str) -> bool:
-    entrant = exists().where(
-        TournamentEntrant.tournament_id == tournament_id,
-        TournamentEntrant.player_id == player_id,
-    )
-    query = select(Tournament.id).where(
-        Tournament.id == tournament_id, or_(Tournament.host_player_id == player_id, entrant)
-    )
-    return (await session.execute(query)).first() is not None
 
 
 # What a solo table (no human opponent) never runs (seed 004): given for one, it is refused.

@@ -19,8 +19,8 @@ Rejoining by number and name from a new device stays (product 001), made safe:
   a seat changes hands only through its own token or by the host releasing it
   (`DELETE /v1/matches/{id}/seats/{seat}/holder`), which frees it for the next join by number.
 
-The rules are the table reducer's (engine/table/seats.py and seating.py); what is here is the
-service's part: the budgets a refused join spends.
+The rules are the table reducer's (engine/table/seats.py and engine/table/seating.py); what
+is here is the service's part: the budgets a refused join spends.
 """
 
 from __future__ import annotations

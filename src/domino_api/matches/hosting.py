@@ -19,14 +19,7 @@ import asyncpg
 
 from domino_api.config import Settings
 from domino_api.errors import RateLimited
-from domino_api.store.models import NUMBERED
-
-_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended($1, 16))"
-_WAITING = "SELECT count(*) FROM matches WHERE host_player_id = $1 AND status = 'waiting'"
-# Each count reads its partial index (store/models.py).
-_BY_HOST = f"SELECT count(*) FROM matches WHERE host_player_id = $1 AND {NUMBERED}"
-_BY_ADDRESS = f"SELECT count(*) FROM matches WHERE host_address = $1 AND {NUMBERED}"
-_OWNERS = "SELECT host_player_id, host_address FROM matches WHERE id = $1"
+from domino_api.store import table_caps
 
 
 @dataclass(frozen=True)
@@ -48,8 +41,8 @@ async def check_open_tables(
     connection: asyncpg.Connection, player_id: str, address: str, numbered: bool, caps: Caps
 ) -> None:
     """Inside the creating transaction: refuse a host past either cap."""
-    await connection.execute(_LOCK, f"host:{player_id}")
-    count = int(await connection.fetchval(_WAITING, player_id) or 0)
+    await table_caps.lock(connection, f"host:{player_id}")
+    count = await table_caps.waiting(connection, player_id)
     if count >= caps.waiting:
         raise RateLimited(
             f"You host {count} waiting tables, the most one player may; start or leave one "
@@ -57,7 +50,7 @@ async def check_open_tables(
             retry_after=60,
         )
     if numbered:
-        await connection.execute(_LOCK, f"address:{address}")
+        await table_caps.lock(connection, f"address:{address}")
         await check_numbered(connection, player_id, address, caps)
 
 
@@ -66,13 +59,13 @@ async def check_numbered(
 ) -> None:
     """Refuse one more live numbered table for this host or address (429, retry in a minute)."""
     checks = [
-        (_BY_HOST, player_id, caps.numbered, "you host"),
-        (_BY_ADDRESS, address, caps.per_address, "your address holds"),
+        (table_caps.numbered_by_host, player_id, caps.numbered, "you host"),
+        (table_caps.numbered_by_address, address, caps.per_address, "your address holds"),
     ]
-    for query, key, cap, who in checks:
+    for count_of, key, cap, who in checks:
         if key is None:
             continue
-        count = int(await connection.fetchval(query, key) or 0)
+        count = await count_of(connection, key)
         if count >= cap:
             raise RateLimited(
                 f"{who.capitalize()} {count} open tables with a game number, the most allowed;"
@@ -84,7 +77,7 @@ async def check_numbered(
 async def rematch_room(connection: asyncpg.Connection, match_id: str, caps: Caps) -> bool:
     """Whether the host and address of `match_id` may hold one more numbered table (read
     before the rematch's step; a rematch is at most one per finished match)."""
-    owners = await connection.fetchrow(_OWNERS, match_id)
+    owners = await table_caps.owners(connection, match_id)
     if owners is None:
         return True
     try:

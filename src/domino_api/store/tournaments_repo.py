@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, exists, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.store.models import (
@@ -168,3 +168,15 @@ async def events_after(
         .limit(limit)
     )
     return list(result.scalars())
+
+
+async def may_watch(session: AsyncSession, tournament_id: str, player_id: str) -> bool:
+    """The player hosts the tournament or entered it (its matches are theirs to watch)."""
+    entrant = exists().where(
+        TournamentEntrant.tournament_id == tournament_id,
+        TournamentEntrant.player_id == player_id,
+    )
+    query = select(Tournament.id).where(
+        Tournament.id == tournament_id, or_(Tournament.host_player_id == player_id, entrant)
+    )
+    return (await session.execute(query)).first() is not None
