@@ -24,16 +24,11 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING
 
 from domino_api import engine
 from domino_api.bots import get_strategy
 from domino_api.config import Settings
-from domino_api.engine import table as tables
 from domino_api.matches import pacing
-
-if TYPE_CHECKING:  # a type only: the write core hands its stage over
-    from domino_api.matches.unit import Stage
 
 _workers = 0  # 0: one per core
 # How much lower the workers' CPU priority is than the API process's (see _start_worker).
@@ -117,16 +112,3 @@ async def choose(name: str, view: engine.SeatView, seed: str) -> tuple[engine.Ac
         choice = await loop.run_in_executor(_executor(), decide, name, view, seed)
     pacing.decided(time.perf_counter() - started)
     return choice
-
-
-async def reply(stage: Stage) -> None:
-    """Let every computer seat that has the turn move, until a human's turn or the end; each
-    choice is a step of the table (engine/table `ComputerMove`) for the unit's one save."""
-    for _ in range(tables.MAX_COMPUTER_MOVES):  # bounded, so a rules bug can never spin
-        table = stage.add(tables.next_hand_for_computers(stage.table, stage.now))
-        seat = tables.computer_turn(table)
-        if seat is None:
-            return
-        view = engine.seat_view(table.state, seat)
-        action, reason = await choose(table.strategy_of(seat), view, tables.computer_seed(table))
-        stage.do(tables.ComputerMove(seat, action, reason))

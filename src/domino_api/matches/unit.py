@@ -262,7 +262,7 @@ class _Unit(Generic[T]):
             # undo a forfeit that was due.
             stage = Stage(base, now)
             stage.do(tables.Tick(self.outages or await core.outages()))
-            await computers.reply(stage)
+            await reply(stage)
             if _changed(base, stage):
                 version = await core.save(base, stage, version)
                 base, copy = stage.table, None  # what follows stands on a table just written
@@ -278,7 +278,7 @@ class _Unit(Generic[T]):
             if _changed(base, seen):  # the caller was seen, whatever it asked
                 await core.save(base, seen, version)
             raise
-        await computers.reply(stage)
+        await reply(stage)
         if isinstance(answer, Later):
             answer = answer.read(stage)
         if _changed(base, stage):
@@ -292,6 +292,21 @@ class _Unit(Generic[T]):
             raise _Recheck()  # nothing written, so nothing checked the copy
         core.keep(stage.table, version, loaded.read_at)
         return answer
+
+
+async def reply(stage: Stage) -> None:
+    """Let every computer seat that has the turn move, until a human's turn or the end: each
+    decision is awaited from the worker processes (matches/computers.py), and each choice is a
+    step of the table (`ComputerMove`) for the unit's one save."""
+    for _ in range(tables.MAX_COMPUTER_MOVES):  # bounded, so a rules bug can never spin
+        table = stage.add(tables.next_hand_for_computers(stage.table, stage.now))
+        seat = tables.computer_turn(table)
+        if seat is None:
+            return
+        view = engine.seat_view(table.state, seat)
+        seed = tables.computer_seed(table)
+        action, reason = await computers.choose(table.strategy_of(seat), view, seed)
+        stage.do(tables.ComputerMove(seat, action, reason))
 
 
 class _Recheck(Exception):
