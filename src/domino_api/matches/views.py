@@ -9,6 +9,7 @@ from domino_api import engine
 from domino_api.engine.table import Staged, Table, away_deadline, seat_present_until, shown_name
 from domino_api.engine.view import full_option
 from domino_api.players.tile_backs import DEFAULT_TILE_BACK
+from domino_api.store.models import MatchEvent
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -93,7 +94,9 @@ def _shown_ruleset(table: Table, ruleset: dict[str, Any]) -> dict[str, Any]:
     return ruleset
 
 
-def event_for(row: Any, seat: int | None, at: datetime | None = None) -> dict[str, Any]:
+def event_for(
+    row: Staged | MatchEvent | dict[str, Any], seat: int | None, at: datetime | None = None
+) -> dict[str, Any]:
     """One event as `seat` may see it: public data plus that seat's private part only. `row`
     is a stored event (its own `at`), or one a step just made (`Staged`, stored `at`)."""
     seq: Any

@@ -8,12 +8,14 @@ seat's score (negative for a loss), the same number on the board and in the reco
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import asyncpg
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import engine
+from domino_api.engine.table import Table
 from domino_api.store import records_repo
 
 STRENGTH = {"random": 0, "plain": 1, "planner": 2}
@@ -23,7 +25,7 @@ def _iso(moment: Any) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
-def opponent_kind(table: Any, seat: int) -> str:
+def opponent_kind(table: Table, seat: int) -> str:
     """`human` if any other seat was human, else the strongest computer at the table."""
     others = [row for row in table.seats if row.seat != seat]
     if any(row.type == "human" for row in others):
@@ -33,7 +35,7 @@ def opponent_kind(table: Any, seat: int) -> str:
     return "plain" if best in ("random", "plain") else "planner"
 
 
-def finish_rows(table: Any, now: Any) -> list[dict[str, Any]]:
+def finish_rows(table: Table, now: datetime | None) -> list[dict[str, Any]]:
     """The `finishes` rows of a match that just finished with a winner: one per human holder."""
     if table.state.result is None or table.state.status != "finished":
         return []
