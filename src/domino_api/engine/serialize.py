@@ -6,8 +6,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
-from msgspec import Struct
-from msgspec.structs import astuple
 
 from domino_api.engine.layout import Board, OpenEnd, Placement
 from domino_api.engine.legal import legal_plays
@@ -40,26 +38,28 @@ def _opt_tile(raw: Sequence[int] | None) -> Tile | None:
     return None if raw is None else _tile(raw)
 
 
-# Placements, open ends, moves and the double to cover are stored as rows (their fields' values
-# in field order) rather than as objects: a long hand keeps hundreds of them, and rows are what
-# every stored snapshot already holds. msgspec writes each row.
-def _row(item: Struct) -> list[Any]:
-    return msgspec.to_builtins(astuple(item))  # type: ignore[no-any-return]
-
-
+# The snapshot is written by hand, not by msgspec.to_builtins: that keeps tuples as tuples, and
+# a snapshot must equal what storage gives back (lists), as replays compare it. Placements, open
+# ends, moves and the double to cover are rows (values in field order), the form every stored
+# snapshot holds.
 def _board_to_json(board: Board) -> dict[str, Any]:
     return {
-        "tiles": [_row(p) for p in board.tiles],
-        "ends": [_row(e) for e in board.ends],
+        "tiles": [[list(p.tile), p.end, p.outer, p.spinner] for p in board.tiles],
+        "ends": [[end.name, end.pip, end.value] for end in board.ends],
         "total": board.total,
         "spinner": board.spinner,
         "spinner_mains": list(board.spinner_mains),
     }
 
 
-# Rows are read back by hand: every read of a match from the database reads all of them, and
-# msgspec.convert needs each row made an object first, which made a long match's read a third
-# slower than these constructors.
+def _move_to_json(move: Move) -> list[Any]:
+    tile = None if move.tile is None else list(move.tile)
+    return [move.seq, move.seat, move.action, tile, move.end, move.points, move.reason]
+
+
+# Rows are read back by hand too: every read of a match from the database reads all of them,
+# and msgspec.convert needs each row made an object first, which made a long match's read a
+# third slower than these constructors. The results are objects, and msgspec reads them.
 def _board_from_json(data: Mapping[str, Any]) -> Board:
     return Board(
         tiles=tuple(
@@ -87,8 +87,8 @@ def _move_from_json(data: Sequence[Any]) -> Move:
 
 
 def _hand_to_json(hand: HandState) -> dict[str, Any]:
-    # Written by hand: the state keeps the deal's tables and each seat's tiles as bit sets over
-    # the deal, the snapshot the tiles themselves (what from_json deals back from).
+    # The state keeps the deal's tables and each seat's tiles as bit sets over the deal; the
+    # snapshot keeps the tiles themselves, what from_json deals back from.
     must_cover = hand.must_cover
     return {
         "number": hand.number,
@@ -101,10 +101,12 @@ def _hand_to_json(hand: HandState) -> dict[str, Any]:
         "board": _board_to_json(hand.board),
         "turn": hand.turn,
         "opening_tile": None if hand.opening_tile is None else list(hand.opening_tile),
-        "must_cover": None if must_cover is None else _row(must_cover),
+        "must_cover": None
+        if must_cover is None
+        else [list(must_cover.tile), list(must_cover.ends)],
         "passes": hand.passes,
-        "moves": [_row(m) for m in hand.moves],
-        "result": msgspec.to_builtins(hand.result),
+        "moves": [_move_to_json(m) for m in hand.moves],
+        "result": None if hand.result is None else hand.result.to_dict(),
     }
 
 
@@ -147,8 +149,8 @@ def _hand_from_json(ruleset: Ruleset, data: Mapping[str, Any]) -> HandState:
 
 def to_json(state: MatchState) -> dict[str, Any]:
     """A JSON-able snapshot of the whole match, secret included (hex): keep it server-side."""
-    # Written by hand: msgspec would write the secret in base64, not the hex every stored
-    # snapshot holds; the ruleset writes itself (Ruleset.to_dict), the hands as above.
+    # By hand as well because msgspec would write the secret in base64, not the hex every stored
+    # snapshot holds.
     return {
         "version": SNAPSHOT_VERSION,
         "ruleset": state.ruleset.to_dict(),
@@ -163,7 +165,7 @@ def to_json(state: MatchState) -> dict[str, Any]:
         "forfeited": list(state.forfeited),
         "hand": None if state.hand is None else _hand_to_json(state.hand),
         "history": [_hand_to_json(h) for h in state.history],
-        "result": msgspec.to_builtins(state.result),
+        "result": None if state.result is None else state.result.to_dict(),
     }
 
 
