@@ -79,6 +79,16 @@ def fast_chooser(name: str, view: SeatView, seed: str) -> tuple[Action, str]:
     return strategy.choose(view, random.Random(seed))
 
 
+class Downtime:
+    """The service was down from `start` until `end` (a Tick's outages)."""
+
+    def __init__(self, start: datetime, end: datetime) -> None:
+        self.start, self.end = start, end
+
+    def outage_restart(self, moment: datetime) -> datetime | None:
+        return self.end if self.start <= moment <= self.end else None
+
+
 def frozen(table: Table) -> object:
     """Everything the table holds, as plain data: equal before and after a step."""
     return msgspec.to_builtins(table)
@@ -153,6 +163,16 @@ def check_step(before: Table, out: Stepped, now: datetime, command: Command) -> 
         assert out.events[0].action is not None  # what replays the first transition
     if before.match.code is None:
         assert after.match.code is None  # a freed number never comes back
+    # A seat's `connected` flag changes only with its event, so a view never contradicts the
+    # stream (a lapse on a table already over is not announced).
+    for row, was in zip(after.seats, before.seats, strict=True):
+        came = [e for e in out.events if e.type == "seat_connected" and e.data["seat"] == row.seat]
+        left = [
+            e for e in out.events if e.type == "seat_disconnected" and e.data["seat"] == row.seat
+        ]
+        assert len(came) == (not was.connected and row.connected)
+        if not before.over:
+            assert len(left) == (was.connected and not row.connected)
     # The chooser answered every computer that had to move.
     assert not tables.computers_due(after)
     if isinstance(command, Tick):
@@ -283,6 +303,7 @@ def run_table(name: str, kinds: list[str], strategies: list[str], seed: int, ops
     events = list(created.events)
     joins = 0
     for _ in range(ops):
+        was = now
         now = later(table, now, rng)
         command = next_command(table, rng, now, joins)
         if command is None:
@@ -292,6 +313,8 @@ def run_table(name: str, kinds: list[str], strategies: list[str], seed: int, ops
             soon = due - now < timedelta(minutes=10)
             if rng.random() < (0.3 if soon else 0.01):  # 24 h later: abandoned
                 now = max(now, due)
+            if rng.random() < 0.3:  # nobody was there to tick since the last command
+                command = Tick(Downtime(was, now))
         joins += isinstance(command, Join)
         before = frozen(table)
         try:
