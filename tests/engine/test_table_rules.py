@@ -432,6 +432,22 @@ def test_a_released_seat_goes_to_the_next_join() -> None:
     assert joined.table.match.code == CODE
 
 
+def test_a_table_that_is_over_takes_no_join() -> None:
+    """An over table's number is freed (code None): a join that reaches it anyway (the match
+    ended after the number was looked up, e.g. by the timeout the unit applies first) is
+    refused like an unknown number, and nobody takes a seat of a finished match."""
+    table = started(new())
+    loser = table.state.turn
+    assert loser is not None
+    over = tables.step(table, Tick(), at(300)).table  # the clock forfeits the seat on turn
+    assert over.state.status == "finished" and over.match.code is None
+    winner = over.seats[1 - loser]
+    name = tables.seat_name(over, winner)
+    assert name is not None
+    with pytest.raises(CodeNotFound):  # the winner's holder has been gone a lease: 300 s
+        tables.step(over, Join("p9", name, "sun", CODE), at(301))
+
+
 # ---------------------------------------------------------------- autopilot
 
 
