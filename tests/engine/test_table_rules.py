@@ -31,6 +31,7 @@ from domino_api.engine.errors import (
     NotHost,
     NotSeated,
     NotYourSeat,
+    SeatForfeited,
     SeatInUse,
     SeatsEmpty,
     SeatUnavailable,
@@ -263,6 +264,25 @@ def test_three_seats_a_passed_deadline_hands_the_seat_to_the_computer() -> None:
     # The computer played the seat's turn, and the next human's clock runs from now.
     assert after.state.turn != seat
     assert after.match.turn_deadline == deadline + timedelta(seconds=300)
+
+
+def test_a_seat_that_resigned_is_the_computers_for_good() -> None:
+    """RULES 9: with three seats a resigning seat goes to the computer for good. Until the
+    computer's move comes back (a step without a chooser: the service's workers decide), its
+    old holder may not play the seat, whose tiles it no longer even sees."""
+    table = started(new(make_ruleset("house-nines", {"players": 3}), humans("p0", "p1", "p2")))
+    seat = table.state.turn
+    assert seat is not None
+    holder = table.seats[seat].player_id
+    assert holder is not None
+    out = tables.step(table, Resign(holder), at(1))
+    assert of_type(out, "forfeit")[0].data == {"seat": seat, "cause": "resign"}
+    resigned = out.table
+    assert tables.computer_turn(resigned) == seat
+    assert tables.viewable_seats(resigned, [seat]) == []
+    option = legal_actions(resigned.state, seat)[0]
+    with pytest.raises(SeatForfeited):
+        tables.step(resigned, Move(holder, to_action(option), resigned.state.seq, seat), at(2))
 
 
 def test_a_deadline_in_an_outage_moves_instead_of_forfeiting() -> None:
