@@ -56,6 +56,7 @@ from domino_api.engine.table import (
     Stepped,
     Table,
     Tick,
+    TileBack,
 )
 from tests.engine.helpers import to_action
 
@@ -306,6 +307,53 @@ def test_a_deadline_in_an_outage_moves_instead_of_forfeiting() -> None:
     assert out.table.state.status == "finished"
 
 
+def play_out_the_hand(table: Table, now: datetime) -> Stepped:
+    """Both humans play their first legal option until the hand is over."""
+    events: tuple[Staged, ...] = ()
+    while table.state.status == "playing":
+        out = tables.step(table, first_move(table), now)
+        table, events = out.table, events + out.events
+    return Stepped(table, events)
+
+
+def test_between_hands_of_a_clocked_match_the_next_hand_starts_by_itself() -> None:
+    table = started(new())
+    ended = play_out_the_hand(table, at(10))
+    after = ended.table
+    assert "hand_ended" in kinds(ended)
+    if after.over:  # one hand reached the target: nothing more is due
+        assert after.match.next_hand_at is None and after.match.due_at is None
+        return
+    assert after.state.status == "hand_over"
+    assert after.match.turn_deadline is None
+    assert after.match.next_hand_at == at(10 + tables.NEXT_HAND_DELAY_S)
+    assert after.match.due_at == after.match.next_hand_at
+    assert tables.step(after, Tick(), at(39)).events == ()
+    out = tables.step(after, Tick(), at(40))
+    assert kinds(out) == ["hand_started", "turn"]
+    assert out.table.state.hand_number == 2
+    assert out.table.match.next_hand_at is None
+    assert out.table.match.turn_deadline == at(40 + 300)
+
+
+def test_an_unclocked_match_waits_between_hands_for_a_player() -> None:
+    table = started(new(PRESETS["block"]))
+    after = play_out_the_hand(table, at(10)).table
+    assert after.state.status in ("hand_over", "finished")
+    assert after.match.next_hand_at is None
+
+
+def test_computer_seats_never_time_out() -> None:
+    table = started(new(rules=CLASSIC, seats=humans("p0", "p1")))
+    out = tables.step(table, Autopilot("p0", 1, True), at(31), chooser)
+    after = out.table
+    assert after.state.turn == 0 or after.state.status != "playing"
+    # The human's deadline runs, the computer's never: nothing is due for seat 1.
+    for moment in (at(299), at(10_000)):
+        due = tables.next_due(after, moment)
+        assert due is None or due.seat != 1
+
+
 # ---------------------------------------------------------------- away from the table
 
 
@@ -355,6 +403,28 @@ def test_an_away_deadline_in_an_outage_moves_instead_of_forfeiting() -> None:
     assert {e.data["seat"] for e in moved} == {0, 1}
     assert out.table.match.outage_grace_until == restart + timedelta(seconds=120)
     assert out.table.state.status == "playing"
+
+
+def test_a_seat_on_autopilot_is_never_away() -> None:
+    table = started(new(ALL_FIVES), T0)
+    table = tables.step(table, Autopilot("p0", 1, True), at(31), chooser).table
+    table = tables.step(table, Connect((0,), lease_s=10_000), at(40)).table
+    assert tables.away_deadline(table, 1) is None
+    out = tables.step(table, Tick(), at(5_000), chooser)
+    assert not of_type(out, "forfeit")
+    assert out.table.state.status in ("playing", "hand_over", "finished")
+    assert not out.table.seats[1].forfeited
+
+
+def test_a_match_no_human_has_been_at_for_a_day_is_abandoned() -> None:
+    table = started(new(PRESETS["draw"]), T0)
+    table = tables.step(table, Seen("p1"), at(60)).table
+    day = tables.ABANDON_AFTER
+    assert table.match.due_at == at(60) + day  # the last human seen, plus a day
+    assert tables.step(table, Tick(), at(59) + day).events == ()
+    out = tables.step(table, Tick(), at(60) + day)
+    assert out.table.state.status == "abandoned"
+    assert of_type(out, "match_ended")[0].data["winner"] is None
 
 
 # ---------------------------------------------------------------- joins by number
@@ -452,6 +522,16 @@ def test_a_released_seat_goes_to_the_next_join() -> None:
     assert joined.table.match.code == CODE
 
 
+def test_a_holders_own_join_changes_nothing_but_the_version() -> None:
+    table = new()
+    out = tables.step(table, Join("p1", "Someone else", "sun", CODE), T0)
+    assert out.events == ()
+    assert out.table.seats == table.seats
+    assert out.table.match.updated_at > table.match.updated_at  # even at the same moment
+    later = tables.step(table, Join("p1", "Bob", "sun", CODE), at(5)).table
+    assert later.match.updated_at == at(5)
+
+
 def test_a_table_that_is_over_takes_no_join() -> None:
     """An over table's number is freed (code None): a join that reaches it anyway (the match
     ended after the number was looked up, e.g. by the timeout the unit applies first) is
@@ -492,6 +572,17 @@ def test_the_host_hands_its_own_seat_to_the_computer_at_once() -> None:
     table = started(new(rules=PRESETS["draw"]))
     out = tables.step(table, Autopilot("p0", 0, True), at(1))
     assert kinds(out) == ["autopilot_on"]
+
+
+def test_a_forfeited_seat_stays_with_the_computer() -> None:
+    three = make_ruleset("house-nines", {"players": 3})
+    table = started(new(three, humans("p0", "p1", "p2")))
+    resigned = tables.step(table, Resign("p2"), at(1), chooser).table
+    assert resigned.seats[2].forfeited
+    with pytest.raises(SeatForfeited):
+        tables.step(resigned, Autopilot("p2", 2, False), at(2))
+    with pytest.raises(SeatForfeited):
+        tables.step(resigned, Autopilot("p0", 2, False), at(2))
 
 
 # ---------------------------------------------------------------- tournament check-in
@@ -592,6 +683,28 @@ def test_connect_announces_a_seat_only_when_it_was_not_connected() -> None:
     # The lease holds the seat: no Lapse before it runs out.
     assert tables.step(again.table, Lapse((1,)), at(40)).events == ()
     assert kinds(tables.step(again.table, Lapse((1,)), at(41))) == ["seat_disconnected"]
+
+
+def test_seen_marks_closer_than_every_s_are_not_rewritten() -> None:
+    table = tables.step(new(), Seen("p1", every_s=1.0), at(1)).table
+    assert table.seats[1].last_seen_at == at(1)
+    assert tables.step(table, Seen("p1", every_s=1.0), at(1.5)).table.seats[1].last_seen_at == at(1)
+    assert tables.step(table, Seen("p1", every_s=1.0), at(2)).table.seats[1].last_seen_at == at(2)
+
+
+def test_a_new_tile_back_is_told_at_each_of_the_holders_seats() -> None:
+    seats: list[dict[str, object]] = [
+        {"type": "human", "player_id": "p0", "name": "Ann"},
+        {"type": "human", "player_id": "p0", "name": "Guest"},
+    ]
+    table = new(PRESETS["draw"], seats)
+    out = tables.step(table, TileBack("p0", "stars"), at(1))
+    assert [(e.type, e.data) for e in out.events] == [
+        ("tile_back_changed", {"seat": 0, "tile_back": "stars"}),
+        ("tile_back_changed", {"seat": 1, "tile_back": "stars"}),
+    ]
+    assert out.table.tile_backs["p0"] == "stars"
+    assert table.tile_backs["p0"] == "moon"
 
 
 # ---------------------------------------------------------------- talk, rematch
