@@ -568,6 +568,19 @@ def test_autopilot_waits_until_the_holder_has_gone() -> None:
     assert kinds(back) == ["autopilot_off"] and not back.table.is_computer(1)
 
 
+def test_a_live_socket_holds_the_seat_against_claims_and_autopilot() -> None:
+    table = started(new(rules=PRESETS["draw"]))
+    table = tables.step(table, Connect((1,), lease_s=100), T0).table
+    # Last seen at the start, but the socket's lease runs to 100 s.
+    with pytest.raises(SeatInUse):
+        tables.step(table, Autopilot("p0", 1, True), at(50))
+    with pytest.raises(CodeNotFound):
+        tables.step(table, Join("p2", "Bob", "sea", CODE), at(50))
+    assert kinds(tables.step(table, Autopilot("p0", 1, True), at(100))) == ["autopilot_on"]
+    claimed = tables.step(table, Join("p2", "Bob", "sea", CODE), at(100)).table
+    assert claimed.seats[1].player_id == "p2"
+
+
 def test_the_host_hands_its_own_seat_to_the_computer_at_once() -> None:
     table = started(new(rules=PRESETS["draw"]))
     out = tables.step(table, Autopilot("p0", 0, True), at(1))
