@@ -107,7 +107,7 @@ async def insert(
             await before(connection, columns["host_player_id"], numbered=numbered)
         if numbered:
             table = tables.with_info(table, code=await match_codes.free_code(connection))
-        await matches_repo.insert(connection, table, new.events, now)
+        table = await matches_repo.insert(connection, table, new.events, now)
     await core.announcer.announce(table.match.id, table.state.seq)
     return table
 

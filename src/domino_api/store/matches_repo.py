@@ -24,7 +24,7 @@ from sqlalchemy.dialects import postgresql
 
 from domino_api import engine, jsontext
 from domino_api.engine.errors import MatchFull
-from domino_api.engine.table import Info, Seat, Staged, Table
+from domino_api.engine.table import Info, Seat, Staged, Table, with_info
 from domino_api.store import match_codes
 from domino_api.store.models import Match, MatchEvent
 from domino_api.store.models import Seat as SeatModel
@@ -325,10 +325,10 @@ async def save(connection: asyncpg.Connection, change: Change) -> int:
 
 async def insert(
     connection: asyncpg.Connection, table: Table, events: Sequence[Staged], at: datetime
-) -> int:
+) -> Table:
     """A new match with its seats and first events, in the caller's transaction; returns the
-    row's version. A match with a game number gets another one if two creators drew the same
-    number at once (the live number is `match_codes`'s)."""
+    table as inserted. A match with a game number gets another one if two creators drew the
+    same number at once (the live number is `match_codes`'s)."""
     code = table.match.code
     for attempt in range(5):
         if code is None or await match_codes.take(connection, code, table.match.id):
@@ -349,7 +349,7 @@ async def insert(
         statement.parts.append("saved AS (SELECT $1::text AS id)")
         statement.insert_events([Change(table, table, version, events, at)])
         await connection.execute(f"WITH {', '.join(statement.parts)} SELECT 1", *statement.values)
-    return version
+    return with_info(table, code=code)
 
 
 async def _insert_row(connection: asyncpg.Connection, table: str, columns: dict[str, Any]) -> int:

@@ -56,6 +56,8 @@ def move(table: Table, command: commands.Move, now: datetime) -> Stepped:
         raise MatchOver("The match is over.")
     if table.state.status == "waiting":  # before the seq: no seq is current before the deal
         raise MatchNotStarted("The match has not started; the host starts it.")
+    if table.seats[seat].forfeited:
+        raise SeatForfeited(f"Seat {seat} has forfeited; the computer plays it for good.")
     if is_stale(table.state, command.seq):
         seq = table.state.seq
         raise StaleSeq(f"seq {command.seq} is stale; the match is at {seq}.", seq=seq)

@@ -28,6 +28,7 @@ from domino_api.engine.table.seats import (
     pick_seat,
     seat_for,
     seat_name,
+    unknown_number,
 )
 from domino_api.engine.table.transitions import Steps, record
 
@@ -51,6 +52,9 @@ def join(table: Table, command: commands.Join, now: datetime) -> Stepped:
         before = table.match.updated_at
         later = now if now > before else before + timedelta(microseconds=1)
         return Stepped(with_info(table, updated_at=later))
+    if table.over or table.match.code != command.code:
+        # The number no longer opens this table (it ended, perhaps by what was due just now).
+        raise unknown_number(command.code, command.lease_s)
     wanted = command.name or command.profile_name
     row, claimed = seat_for(table, command.by, wanted, command.code, now, command.lease_s)
     host = table.match.host_player_id
