@@ -197,6 +197,7 @@ class Deciders:
         self._idle: list[Worker] = []
         self._all: set[Worker] = set()
         self._waiters: deque[asyncio.Future[Worker | None]] = deque()
+        self._stopped = False
 
     async def start(self) -> None:
         """Every worker started now and ready, so the first decisions do not wait for them."""
@@ -240,6 +241,8 @@ class Deciders:
 
     async def _take(self) -> Worker:
         while True:
+            if self._stopped:
+                raise WorkerGone("the computers' workers were stopped")
             while self._idle:
                 worker = self._idle.pop()
                 if worker.alive():
@@ -261,7 +264,9 @@ class Deciders:
                 return handed
 
     def _give_back(self, worker: Worker) -> None:
-        if not self._hand_on(worker):
+        if self._stopped:
+            self._retire(worker)
+        elif not self._hand_on(worker):
             self._idle.append(worker)
 
     def _retire(self, worker: Worker) -> None:
@@ -284,9 +289,12 @@ class Deciders:
         return [w.process.pid for w in self._all if w.process.pid is not None]
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Close every channel and wait for the workers to leave (killed past `timeout`)."""
-        workers, self._all, self._idle = list(self._all), set(), []
-        for worker in workers:
-            worker.close()
-        for worker in workers:
+        """Close the idle workers' channels and wait for them to leave (killed past
+        `timeout`); a worker deciding now is closed when its decision is back (a socket the
+        event loop waits on must not be closed under it)."""
+        self._stopped = True
+        idle, self._idle = self._idle, []
+        for worker in idle:
+            self._retire(worker)
+        for worker in idle:
             worker.join(timeout)

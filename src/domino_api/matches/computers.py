@@ -35,28 +35,30 @@ from domino_api.matches.table import (
     next_hand_for_computers,
 )
 
-_workers = 0  # 0: one per core
+# How many workers: `DOMINO_COMPUTER_WORKERS`, 0 meaning one per core. Worked out when
+# configured: os.cpu_count() reads /sys on each call (8 us), and every decision asks.
+_size = os.cpu_count() or 1
 _deciders: Deciders | None = None
 
 
 def configure(settings: Settings) -> None:
     """Size the workers from `DOMINO_COMPUTER_WORKERS` (running workers of another count are
     replaced on their next use)."""
-    global _workers
-    _workers = settings.computer_workers
+    global _size
+    _size = settings.computer_workers or os.cpu_count() or 1
 
 
 def workers() -> int:
-    return _workers or os.cpu_count() or 1
+    return _size
 
 
 def _current() -> Deciders:
     global _deciders
-    if _deciders is not None and _deciders.size != workers():  # reconfigured
+    if _deciders is not None and _deciders.size != _size:  # reconfigured
         _deciders.stop()
         _deciders = None
     if _deciders is None:
-        _deciders = Deciders(workers())
+        _deciders = Deciders(_size)
     return _deciders
 
 
