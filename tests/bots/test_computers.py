@@ -126,10 +126,10 @@ async def test_a_strategy_that_raises_fails_the_decision_not_the_worker() -> Non
 
 
 HOLDER = """
-import asyncio, os, sys
-from domino_api.config import Settings
+import asyncio, os, socket, sys
 from domino_api.matches import computers
 async def main():
+    listening = socket.create_server(("127.0.0.1", 0))  # as the API's own socket
     await computers.start()
     print(" ".join(str(p) for p in computers.worker_pids()), flush=True)
     await asyncio.sleep(600)
@@ -139,8 +139,8 @@ if __name__ == "__main__":
 
 
 def test_workers_think_below_their_api_process_and_leave_with_it(tmp_path: Path) -> None:
-    """Workers run at a lower CPU priority; a SIGKILL runs no shutdown, yet they notice their
-    parent is gone and exit."""
+    """Workers run at a lower CPU priority and hold none of the API process's sockets; a
+    SIGKILL runs no shutdown, yet they notice their parent is gone and exit."""
     script = tmp_path / "holder.py"
     script.write_text(HOLDER)
     holder = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
@@ -153,6 +153,8 @@ def test_workers_think_below_their_api_process_and_leave_with_it(tmp_path: Path)
             break
         time.sleep(0.1)
     assert [w.nice() for w in workers] == [niceness] * len(workers)
+    assert psutil.Process(holder.pid).net_connections("tcp")  # the holder's listening socket
+    assert [w.net_connections("tcp") for w in workers] == [[]] * len(workers)
     holder.kill()
     holder.wait()
     gone, alive = psutil.wait_procs(workers, timeout=60)
