@@ -1,13 +1,14 @@
 """Capacity, side by side in one run: the service next to a bare route, computers beside the
 tables, and the computers' worker processes.
 
-    python bench/capacity.py [--seconds 15] [--clients 32] [--planners 6]
-                             [--baseline-python PATH] [--decisions 120]
+    python bench/capacity.py [--seconds 15] [--clients 32] [--planners 6] [--rounds 3]
+                             [--baseline-python PATH] [--decisions 120] [--only abc]
 
-(a) `--clients` players against `plain` with the think floor off (bench/load.py's loop), then the
+(a) `--clients` players against `plain` with the think floor off (bench/load.py's loop), and the
     same number of clients against bench/bare_app.py (FastAPI + asyncpg, the same shape as a
     move: auth, a validated body, the row read, one guarded statement saving the snapshot and
-    an event): moves/s and server CPU per move of each, and their ratio.
+    an event), every server (the baseline's too) measured in turn in each of `--rounds`
+    rounds: moves/s and server CPU per move of each, and the ratios per round.
 (b) A probe at a table of two people (the player to move reads its view, then moves), alone and
     then beside `--planners` players each playing All Fives against the Planner with the
     default floor: the probe's p50 and p99. With `--baseline-python` (the interpreter of a
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -103,25 +105,19 @@ async def bare_level(port: int, pid: int, clients: int, seconds: float, snapshot
     return level
 
 
-async def service_level(args: argparse.Namespace, workdir: Path, python: str) -> tuple[Level, str]:
-    """The service (run by `python`) against plain, floor off; and its database's URL."""
-    url = await database_for(python)
+async def start_service(workdir: Path, python: str, name: str) -> ServerProcess:
+    """The service run by `python` (floor off) on a database of its own, warmed up."""
+    url = await database_for(python, f"{PROBE_DB}_{name}")
     env = {**SERVER_ENV, "DOMINO_COMPUTER_THINK_S": "0"}
-    server = await start(url, env, workdir, python, "service-plain")
-    try:
-        await run_level([server], 8, 3)  # warm-up, unmeasured
-        return await run_level([server], args.clients, args.seconds), url
-    finally:
-        server.stop(timeout=15)
+    server: ServerProcess = await start(url, env, workdir, python, f"{name}-plain")
+    await run_level([server], 8, 3)  # warm-up, unmeasured
+    return server
 
 
-async def against_bare(args: argparse.Namespace, workdir: Path) -> None:
-    if args.baseline_python:
-        baseline, _ = await service_level(args, workdir, args.baseline_python)
-        print("(a) baseline against plain, floor off:")
-        print_level(baseline)
-    service, url = await service_level(args, workdir, sys.executable)
-    snapshot = await sample_snapshot(url)
+async def start_bare(workdir: Path, service_url: str) -> tuple[ServerProcess, object]:
+    """bench/bare_app.py on its database, warmed up; and the snapshot its rows carry (a real
+    mid-game one from the service's database)."""
+    snapshot = await sample_snapshot(service_url)
     bare_url = await create_database(BARE_DB, SERVER)
     argv = [sys.executable, "-m", "uvicorn", "bare_app:app", "--app-dir", str(ROOT / "bench")]
     bare = ServerProcess(
@@ -131,18 +127,51 @@ async def against_bare(args: argparse.Namespace, workdir: Path) -> None:
         argv=lambda port: [*argv, "--port", str(port), "--log-level", "warning"],
     )
     bare.start()
+    await bare.wait_ready_async()
+    await bare_level(bare.port, bare.pid, 8, 3, snapshot)  # warm-up
+    return bare, snapshot
+
+
+async def against_bare(args: argparse.Namespace, workdir: Path) -> None:
+    """Every server started first; then `--rounds` rounds, each measuring every server in turn
+    (the order turning from round to round), so a machine whose load drifts from minute to
+    minute weighs on all of them alike. Ratios are per round (both levels of a ratio taken
+    minutes apart would measure the drift); the medians are reported."""
+    servers = {"HEAD": await start_service(workdir, sys.executable, "head")}
+    if args.baseline_python:
+        servers["baseline"] = await start_service(workdir, args.baseline_python, "baseline")
+    bare, snapshot = await start_bare(workdir, servers["HEAD"].database_url)
+    per_move: dict[str, list[float]] = {name: [] for name in [*servers, "bare"]}
     try:
-        await bare.wait_ready_async()
-        await bare_level(bare.port, bare.pid, 8, 3, snapshot)  # warm-up
-        plain = await bare_level(bare.port, bare.pid, args.clients, args.seconds, snapshot)
+        for round_number in range(args.rounds):
+            names = list(per_move)
+            turned = names[round_number % len(names) :] + names[: round_number % len(names)]
+            for name in turned:
+                if name == "bare":
+                    level = await bare_level(
+                        bare.port, bare.pid, args.clients, args.seconds, snapshot
+                    )
+                else:
+                    level = await run_level([servers[name]], args.clients, args.seconds)
+                per_move[name].append(_cpu_per_move(level))
+                print(f"(a) round {round_number + 1} {name:8s}", end=" ")
+                print_level(level)
     finally:
-        bare.stop(timeout=15)
-    print("(a) against plain, floor off, and the bare route:")
-    print_level(service)
-    print(f"bare    {plain.clients:4d} clients: {plain.moves_per_s:7.1f} moves/s")
-    print(f"         {plain.cpu_line()}")
-    ratio = _cpu_per_move(service) / _cpu_per_move(plain)
-    print(f"server CPU per move, service / bare route: {ratio:.2f} (goal <= 1.5)\n", flush=True)
+        for server in [*servers.values(), bare]:
+            server.stop(timeout=15)
+    print("(a) server CPU per move against plain, floor off (ms), by round:")
+    for name, values in per_move.items():
+        each = ", ".join(f"{1000 * v:.2f}" for v in values)
+        print(f"    {name:8s} median {1000 * statistics.median(values):.2f}  ({each})")
+    for name in servers:
+        ratios = [
+            mine / theirs for mine, theirs in zip(per_move[name], per_move["bare"], strict=True)
+        ]
+        each = ", ".join(f"{r:.2f}" for r in ratios)
+        print(
+            f"    {name} / bare route: median {statistics.median(ratios):.2f} ({each}; goal <= 1.5)"
+        )
+    print(flush=True)
 
 
 def _cpu_per_move(level: Level) -> float:
@@ -217,11 +246,11 @@ async def probe_beside_planners(port: int, planners: int, seconds: float) -> str
     )
 
 
-async def database_for(python: str) -> str:
+async def database_for(python: str, name: str = PROBE_DB) -> str:
     """A fresh database at the latest migration that `python`'s checkout knows."""
     if python == sys.executable:
-        return to_plain_url(await fresh_database(PROBE_DB, SERVER))
-    url = await create_database(PROBE_DB, SERVER)
+        return to_plain_url(await fresh_database(name, SERVER))
+    url = await create_database(name, SERVER)
     migrate = "import sys; from domino_api.store.migrate import upgrade_to_head; "
     migrate += "upgrade_to_head(sys.argv[1])"
     subprocess.run([python, "-c", migrate, to_asyncpg_url(url)], check=True, capture_output=True)
@@ -270,6 +299,7 @@ async def main() -> None:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--planners", type=int, default=6)
     parser.add_argument("--decisions", type=int, default=120)
+    parser.add_argument("--rounds", type=int, default=3, help="(a): rounds of every server in turn")
     parser.add_argument("--baseline-python", default=None)
     parser.add_argument("--only", default="abc", help="which scenarios: any of a, b, c")
     args = parser.parse_args()

@@ -42,9 +42,7 @@ BEARER = HTTPBearer(auto_error=False, description="The token from POST /v1/playe
 
 
 async def get_current_player(
-    request: Request,
-    maker: Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)],
-    _: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)],
+    request: Request, _: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
 ) -> Player:
     token = parse_bearer(request.headers.get("authorization"))
     if token is None:
@@ -53,6 +51,9 @@ async def get_current_player(
     cache: AuthCache = request.app.state.auth_cache
     player = cache.get(token_hash)
     if player is None:
+        # The app's sessions read from its state here, not as a dependency of their own: this
+        # runs on nearly every request, and each dependency costs FastAPI a resolution.
+        maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
         async with transaction(maker) as session:
             player = await players_repo.by_token_hash(session, token_hash)
         if player is None:

@@ -98,8 +98,17 @@ class SecurityHeadersMiddleware:
         await self.app(scope, receive, held)
 
 
+# Set on every answer (a value the app set is replaced); the policy only where none was set.
+FIXED = ((b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"))
+FIXED_NAMES = frozenset(name for name, _ in FIXED)
+POLICY = b"content-security-policy"
+
+
 def _secure(start: Message, policy: str) -> None:
-    headers = MutableHeaders(scope=start)
-    headers["x-content-type-options"] = "nosniff"
-    headers["x-frame-options"] = "DENY"
-    headers.setdefault("content-security-policy", policy)
+    # One pass over the raw list (an answer carries a handful of headers): this runs on every
+    # response, where MutableHeaders scanned the list once per header set.
+    headers = [h for h in start.get("headers", ()) if h[0].lower() not in FIXED_NAMES]
+    if not any(name.lower() == POLICY for name, _ in headers):
+        headers.append((POLICY, policy.encode("latin-1")))
+    headers.extend(FIXED)
+    start["headers"] = headers

@@ -78,6 +78,11 @@ class TextFormatter(logging.Formatter):
 
 
 def configure_logging(settings: Settings) -> None:
+    # Neither formatter writes where a call came from nor its thread or process, so no record
+    # looks them up (the logging HOWTO's "Optimization"): an access line is written for every
+    # request, and these lookups were a sixth of its cost.
+    logging._srcfile = None
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if settings.log_json else TextFormatter())
     root = logging.getLogger()

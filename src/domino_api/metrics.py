@@ -150,10 +150,21 @@ def sweep_failed() -> None:
     SWEEP_ERRORS.inc()
 
 
+# (method, route, status) -> that request's counter and histogram: `labels()` builds and looks
+# up its key under a lock on every call; the children never change once made. As many entries
+# as the children prometheus-client keeps itself (routes are templates, statuses a few).
+_request_series: dict[tuple[str, str, int], tuple[Counter, Histogram]] = {}
+
+
 def observe_request(method: str, route: str, status: int, seconds: float) -> None:
     """Called by the middleware once per HTTP response."""
-    REQUESTS.labels(method, route, str(status)).inc()
-    REQUEST_SECONDS.labels(method, route).observe(seconds)
+    key = (method, route, status)
+    series = _request_series.get(key)
+    if series is None:
+        series = REQUESTS.labels(method, route, str(status)), REQUEST_SECONDS.labels(method, route)
+        _request_series[key] = series
+    series[0].inc()
+    series[1].observe(seconds)
 
 
 def serve_standalone(port: int, addr: str = "0.0.0.0") -> None:

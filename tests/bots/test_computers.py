@@ -1,15 +1,13 @@
-"""The computers' process pool (matches/computers.py): decisions beside the event loop, the same
-whatever the load, and a pool that outlives a dead worker."""
+"""The computers' worker processes (matches/computers.py, bots/processes.py): decisions beside
+the event loop, the same whatever the load, and workers that outlive a dead one."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import subprocess
 import sys
 import time
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import psutil
@@ -17,6 +15,8 @@ import pytest
 
 from domino_api.bots import get_strategy, to_action
 from domino_api.bots.planner import distinct_plays
+from domino_api.bots.processes import WORKER_NICENESS, DecisionFailed
+from domino_api.config import Settings
 from domino_api.engine import PRESETS, NextHand, SeatView, Start, apply, new_match, seat_view
 from domino_api.matches import computers
 
@@ -73,21 +73,65 @@ async def test_the_event_loop_turns_while_a_computer_decides() -> None:
     assert action == get_strategy("planner").choose(view, random.Random("loop"))[0]
 
 
-async def test_a_dead_worker_is_replaced() -> None:
+def _kill(pids: list[int]) -> None:
+    processes = [psutil.Process(pid) for pid in pids]
+    for process in processes:
+        process.kill()
+    gone, alive = psutil.wait_procs(processes, timeout=60)
+    assert not alive, alive
+
+
+async def test_dead_workers_are_replaced_on_the_next_decision() -> None:
+    """Every worker killed (as the out-of-memory killer would): the next decision is made by
+    new ones, and is the same decision."""
     view = searched_views(1)[0]
-    loop = asyncio.get_running_loop()
-    with pytest.raises(BrokenProcessPool):
-        await loop.run_in_executor(computers._executor(), os._exit, 1)  # a worker dies
+    await computers.start()
+    dead = computers.worker_pids()
+    assert len(dead) == computers.workers()
+    _kill(dead)
     action, reason = await computers.choose("planner", view, "after")
     assert (action, reason) == get_strategy("planner").choose(view, random.Random("after"))
+    assert computers.worker_pids() and not set(computers.worker_pids()) & set(dead)
+
+
+async def test_a_worker_that_dies_while_deciding_is_replaced() -> None:
+    """One worker, stopped (SIGSTOP) so that it cannot answer, is sent a decision and then
+    killed: the decision is made again by the worker started in its place."""
+    view = searched_views(1)[0]
+    try:
+        computers.configure(Settings(computer_workers=1))
+        await computers.start()
+        (pid,) = computers.worker_pids()
+        psutil.Process(pid).suspend()
+        decision = asyncio.ensure_future(computers.choose("planner", view, "dies"))
+        await asyncio.sleep(0)  # the request is sent: it waits in the stopped worker's socket
+        assert not decision.done()
+        _kill([pid])
+        action, _ = await decision
+        assert action == get_strategy("planner").choose(view, random.Random("dies"))[0]
+        assert computers.worker_pids() and computers.worker_pids() != [pid]
+    finally:
+        computers.configure(Settings())
+
+
+async def test_a_strategy_that_raises_fails_the_decision_not_the_worker() -> None:
+    view = searched_views(1)[0]
+    await computers.start()
+    before = computers.worker_pids()
+    with pytest.raises(DecisionFailed, match="no-such-strategy"):
+        await computers.choose("no-such-strategy", view, "x")
+    assert computers.worker_pids() == before
+    action, _ = await computers.choose("plain", view, "x")
+    assert action == get_strategy("plain").choose(view, random.Random("x"))[0]
 
 
 HOLDER = """
-import asyncio, os, sys
+import asyncio, os, socket, sys
 from domino_api.matches import computers
 async def main():
+    listening = socket.create_server(("127.0.0.1", 0))  # as the API's own socket
     await computers.start()
-    print(" ".join(str(p) for p in computers._executor()._processes), flush=True)
+    print(" ".join(str(p) for p in computers.worker_pids()), flush=True)
     await asyncio.sleep(600)
 if __name__ == "__main__":
     asyncio.run(main())
@@ -95,20 +139,22 @@ if __name__ == "__main__":
 
 
 def test_workers_think_below_their_api_process_and_leave_with_it(tmp_path: Path) -> None:
-    """Workers run at a lower CPU priority; a SIGKILL runs no shutdown, yet they notice their
-    parent is gone and exit."""
+    """Workers run at a lower CPU priority and hold none of the API process's sockets; a
+    SIGKILL runs no shutdown, yet they notice their parent is gone and exit."""
     script = tmp_path / "holder.py"
     script.write_text(HOLDER)
     holder = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
     assert holder.stdout is not None
     workers = [psutil.Process(int(pid)) for pid in holder.stdout.readline().split()]
     assert workers and all(w.ppid() == holder.pid for w in workers)
-    niceness = psutil.Process(holder.pid).nice() + computers.WORKER_NICENESS
+    niceness = psutil.Process(holder.pid).nice() + WORKER_NICENESS
     for _ in range(600):  # a worker may still be starting: its first step sets its priority
         if all(w.nice() == niceness for w in workers):
             break
         time.sleep(0.1)
     assert [w.nice() for w in workers] == [niceness] * len(workers)
+    assert psutil.Process(holder.pid).net_connections("tcp")  # the holder's listening socket
+    assert [w.net_connections("tcp") for w in workers] == [[]] * len(workers)
     holder.kill()
     holder.wait()
     gone, alive = psutil.wait_procs(workers, timeout=60)
