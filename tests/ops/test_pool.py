@@ -10,10 +10,11 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 import pytest_asyncio
+from sqlalchemy import event, text
 
 from domino_api.api import create_app
 from domino_api.config import Settings
-from domino_api.store.db import Pool, make_engine
+from domino_api.store.db import Pool, make_engine, make_sessionmaker, raw_connection, transaction
 from tests.conftest import GENEROUS_LIMITS
 
 ONE = {"db_pool_size": 1, "db_max_overflow": 0}
@@ -87,3 +88,43 @@ async def test_a_transaction_left_open_is_not_lent_again(clean_db: str) -> None:
             assert await connection.fetchval("SELECT to_regclass('pg_temp.left_open')") is None
     finally:
         await pool.engine.dispose()
+
+
+async def test_a_unit_of_work_is_one_asyncpg_transaction_with_the_session_inside(
+    clean_db: str,
+) -> None:
+    """`transaction` begins before the session's first statement (no statement is sent to make
+    SQLAlchemy begin), the session's statements and the driver's share it, and an error rolls
+    back both."""
+    engine = make_engine(clean_db, Settings(database_url=clean_db, **ONE))
+    maker = make_sessionmaker(engine)
+    try:
+        sent: list[str] = []
+        async with Pool(engine).acquire() as driver:  # a pool of one: the unit's connection
+            driver.add_query_logger(lambda record: sent.append(record.query))
+        orm: list[str] = []
+        event.listen(engine.sync_engine, "before_cursor_execute", lambda *a: orm.append(a[2]))
+        async with transaction(maker) as session:
+            assert (await raw_connection(session)) is driver
+            await driver.execute("CREATE TEMP TABLE unit_probe (n int)")
+            await session.execute(text("INSERT INTO unit_probe VALUES (1)"))
+            assert await driver.fetchval("SELECT count(*) FROM unit_probe") == 1
+        # (SQLAlchemy's statements are prepared ones, which asyncpg's query logger does not see.)
+        assert sent == [
+            "BEGIN;",
+            "CREATE TEMP TABLE unit_probe (n int)",
+            "SELECT count(*) FROM unit_probe",
+            "COMMIT;",
+        ]
+        assert orm == ["INSERT INTO unit_probe VALUES (1)"]
+
+        with pytest.raises(RuntimeError):
+            async with transaction(maker) as session:
+                await session.execute(text("INSERT INTO unit_probe VALUES (2)"))
+                await (await raw_connection(session)).execute("INSERT INTO unit_probe VALUES (3)")
+                raise RuntimeError("the unit fails")
+        async with transaction(maker) as session:
+            # A pool of one: the same server connection, so the temp table is still there.
+            assert (await session.execute(text("SELECT sum(n) FROM unit_probe"))).scalar() == 1
+    finally:
+        await engine.dispose()

@@ -10,7 +10,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import asyncpg
-from sqlalchemy import text
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -175,15 +174,14 @@ def announce_after_commit(session: AsyncSession, match_id: str, seq: int) -> Non
 
 
 async def raw_connection(session: AsyncSession) -> asyncpg.Connection:
-    """The asyncpg connection under the session's transaction, which has begun.
+    """The asyncpg connection that carries the session's unit of work (`transaction`).
 
     The write core's statements (store/matches_repo.py) run on it, so a step that writes
     more than its match (a tournament moving on) commits everything at once.
     """
     driver = await driver_of(await session.connection())
     if not driver.is_in_transaction():
-        # SQLAlchemy's adapter sends BEGIN with the session's first statement.
-        await session.execute(text("SELECT 1"))
+        raise RuntimeError("raw_connection needs a session of store.db.transaction")
     return driver
 
 
@@ -197,9 +195,21 @@ async def driver_of(connection: AsyncConnection) -> asyncpg.Connection:
 @asynccontextmanager
 async def transaction(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
     """One unit of work: commit on success, roll back on any error (services never commit);
-    then, committed, what it asked to run after the commit (announcements)."""
-    async with maker() as session:
-        async with session.begin():
-            yield session
-        for job in session.info.pop(AFTER_COMMIT, []):
-            await job()
+    then, committed, what it asked to run after the commit (announcements).
+
+    The transaction is asyncpg's own (`Connection.transaction()`) on a connection of the
+    pool, and the session runs its statements inside it: its connection is in SQLAlchemy's
+    AUTOCOMMIT mode, in which SQLAlchemy's asyncpg adapter never begins, commits or rolls
+    back, so the one BEGIN and the one COMMIT (or ROLLBACK) are asyncpg's.
+    """
+    engine = maker.kw["bind"]
+    async with engine.connect() as pooled:
+        connection = await pooled.execution_options(isolation_level="AUTOCOMMIT")
+        driver = await driver_of(connection)
+        async with maker(bind=connection) as session:
+            async with driver.transaction():
+                yield session
+                await session.flush()
+            jobs = session.info.pop(AFTER_COMMIT, [])
+    for job in jobs:
+        await job()
