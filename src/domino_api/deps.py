@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import Depends, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api.clock import Clock
@@ -36,30 +36,33 @@ async def get_settings_dep(request: Request) -> Settings:
     return settings
 
 
-# Declares the bearer scheme in OpenAPI (Swagger UI's Authorize button) on every route that
-# needs a player; the header itself is read below, so a missing one is our 401 problem.
-BEARER = HTTPBearer(auto_error=False, description="The token from POST /v1/players")
+class PlayerBearer(HTTPBearer):
+    """The bearer scheme that resolves the caller: one dependency, so that OpenAPI declares the
+    scheme on every route that needs a player (Swagger UI's Authorize button), and a request
+    pays for one resolution instead of a scheme under a dependency (this runs on nearly every
+    request). A missing or unknown token is our 401 problem, not the scheme's own error."""
 
-
-async def get_current_player(
-    request: Request, _: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
-) -> Player:
-    token = parse_bearer(request.headers.get("authorization"))
-    if token is None:
-        raise Unauthenticated("Send 'Authorization: Bearer <token>' (from POST /v1/players).")
-    token_hash = hash_token(token)
-    cache: AuthCache = request.app.state.auth_cache
-    player = cache.get(token_hash)
-    if player is None:
-        # The app's sessions read from its state here, not as a dependency of their own: this
-        # runs on nearly every request, and each dependency costs FastAPI a resolution.
-        maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
-        async with transaction(maker) as session:
-            player = await players_repo.by_token_hash(session, token_hash)
+    async def __call__(self, request: Request) -> Player:  # type: ignore[override]
+        token = parse_bearer(request.headers.get("authorization"))
+        if token is None:
+            raise Unauthenticated("Send 'Authorization: Bearer <token>' (from POST /v1/players).")
+        token_hash = hash_token(token)
+        cache: AuthCache = request.app.state.auth_cache
+        player = cache.get(token_hash)
         if player is None:
-            raise Unauthenticated("The token is not valid.")
-        cache.put(token_hash, player)
-    return player
+            maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+            async with transaction(maker) as session:
+                player = await players_repo.by_token_hash(session, token_hash)
+            if player is None:
+                raise Unauthenticated("The token is not valid.")
+            cache.put(token_hash, player)
+        return player
+
+
+# Named as FastAPI names a plain HTTPBearer, so the published scheme keeps its name.
+PLAYER_BEARER = PlayerBearer(
+    scheme_name="HTTPBearer", description="The token from POST /v1/players"
+)
 
 
 class AuthCache:
@@ -109,7 +112,7 @@ async def unit_of_work(maker: Db) -> AsyncIterator[AsyncSession]:
 UnitOfWork = Annotated[AsyncSession, Depends(unit_of_work, scope="function")]
 ClockDep = Annotated[Clock, Depends(get_clock)]
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
-CurrentPlayer = Annotated[Player, Depends(get_current_player)]
+CurrentPlayer = Annotated[Player, Depends(PLAYER_BEARER)]
 
 
 async def get_core(request: Request) -> Core:
