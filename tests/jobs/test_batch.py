@@ -16,6 +16,7 @@ from domino_api.clock import FakeClock
 from domino_api.jobs import liveness, sweeper
 from domino_api.jobs.sweeper import RETRY_AFTER, sweep_pass
 from domino_api.realtime.announce import CHANNEL
+from domino_api.store import matches_repo as repo
 from domino_api.store.db import to_plain_url
 from domino_api.store.models import Finish, Match, MatchEvent, Record, Seat
 from tests.api.helpers import view
@@ -162,6 +163,27 @@ async def test_one_batch_forfeits_on_the_clock_and_for_being_away(
     assert causes == [{"seat": 0, "cause": "away"}]
     assert (await view(client, bob, away["id"]))["result"]["winner"] == 1
     assert await count_due(maker, clock.now()) == 0
+
+
+async def test_a_retry_later_never_undoes_a_writer_that_handled_the_match_meanwhile(
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
+) -> None:
+    _, _, v = await two_seat_match(client, options=BLITZ)
+    deadline = parse(v["turn"]["deadline"])
+    later = deadline + timedelta(hours=1)
+    # The pass's now is before the match's due moment, as after another writer moved it on.
+    async with core.pool.acquire() as connection:
+        early = await repo.retry_later(connection, v["id"], later, deadline - timedelta(seconds=1))
+    async with maker() as session:
+        row = await session.get(Match, v["id"])
+        assert row is not None and row.due_at == deadline
+    # Still due at the pass's now: postponed.
+    async with core.pool.acquire() as connection:
+        due = await repo.retry_later(connection, v["id"], later, deadline + timedelta(seconds=1))
+    async with maker() as session:
+        row = await session.get(Match, v["id"])
+        assert row is not None and row.due_at == later
+    assert (early, due) == (False, True)
 
 
 async def test_a_match_that_fails_is_retried_later_and_its_batch_goes_on(

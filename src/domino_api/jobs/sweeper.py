@@ -251,7 +251,7 @@ async def sweep_one(
     except Exception as exc:
         log.exception("sweeping match %s failed", match_id)
         async with core.pool.acquire() as connection:
-            await repo.retry_later(connection, match_id, core.clock.now() + RETRY_AFTER)
+            await repo.retry_later(connection, match_id, core.clock.now() + RETRY_AFTER, now)
         return Outcome(match_id, None, "", "error", f"error: {type(exc).__name__}: {exc}"[:300])
 
 

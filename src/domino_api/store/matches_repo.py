@@ -360,7 +360,15 @@ async def _insert_row(connection: asyncpg.Connection, table: str, columns: dict[
     return int(await connection.fetchval(sql, *values))
 
 
-async def retry_later(connection: asyncpg.Connection, match_id: str, at: datetime) -> None:
-    """The recovery job leaves a match whose handling failed alone until `at`: the one write
-    without a version guard, for a match that may not even load (its step failed)."""
-    await connection.execute("UPDATE matches SET due_at = $2 WHERE id = $1", match_id, at)
+async def retry_later(
+    connection: asyncpg.Connection, match_id: str, at: datetime, due_by: datetime
+) -> bool:
+    """The recovery job leaves a match whose handling failed alone until `at`, if it is still
+    due by `due_by` (the pass's now); returns whether it did. The one write without a version
+    guard, for a match that may not even load (its step failed), so it is guarded by what it
+    changes instead: a writer that handled the match meanwhile moved its due moment past
+    `due_by` (or cleared it), and that moment stands."""
+    status: str = await connection.execute(
+        "UPDATE matches SET due_at = $2 WHERE id = $1 AND due_at <= $3", match_id, at, due_by
+    )
+    return status == "UPDATE 1"
