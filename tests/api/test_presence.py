@@ -3,17 +3,26 @@ played over REST alone shows connected, announced by `seat_connected`, until its
 
 from __future__ import annotations
 
+import asyncio
+from datetime import timedelta
 from typing import Any
 
+import asyncpg
 import httpx
+import pytest
+from sqlalchemy import text
 
+from domino_api import engine
 from domino_api.clock import FakeClock
+from domino_api.engine import table as tables
 from domino_api.jobs.sweeper import sweep_pass
 from domino_api.matches import presence
-from domino_api.store.db import transaction
+from domino_api.store import matches_repo as repo
+from domino_api.store.db import to_plain_url, transaction
 from tests.api.helpers import create_match, new_player, view
 
 HUMANS = [{"type": "human"}, {"type": "human"}]
+WAITING = "SELECT wait_event_type = 'Lock' FROM pg_stat_activity WHERE pid = $1"
 
 
 async def _presence(client: httpx.AsyncClient, who: dict[str, Any], mid: str) -> list[Any]:
@@ -59,7 +68,7 @@ async def test_a_late_lease_refresh_never_shows_a_present_seat_as_gone(
     """The flaky /play test (issue 25): on a loaded machine a socket's lease was renewed late, a
     view taken in between showed the seat gone, and no event ever turned it back on (the
     seat had never been marked gone). The view now shows what the events say."""
-    core, maker = app.state.core, app.state.sessionmaker
+    core = app.state.core
     ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
     created = await create_match(client, ana, "draw", HUMANS)
     mid = created["id"]
@@ -69,8 +78,88 @@ async def test_a_late_lease_refresh_never_shows_a_present_seat_as_gone(
     clock.advance(31)  # her lease ran out: the refresh is late
     seen = await view(client, bob, mid)
     assert seen["seats"][0]["connected"] is True  # nothing said she had gone
-    async with transaction(maker) as session:  # the late refresh renews her socket's lease
-        lapsed = await presence.refresh_leases(session, [(mid, 0)], clock.now())
-    assert lapsed == []  # she was never marked gone, so no seat_connected follows
+    await presence.hold_leases(core, [(mid, 0, ana["id"])])  # the late refresh renews it
     assert (await view(client, bob, mid))["seats"][0]["connected"] is True
-    assert ("seat_disconnected", 0) not in await _presence(client, bob, mid)
+    # She was never marked gone, so no second seat_connected follows.
+    assert await _presence(client, bob, mid) == [("seat_connected", 0), ("seat_connected", 1)]
+
+
+async def _lease_of(maker: Any, mid: str, seat: int) -> tuple[Any, int]:
+    """The seat's socket lease and the match row's version, as stored."""
+    async with transaction(maker) as session:
+        row = (
+            await session.execute(
+                text(
+                    "SELECT s.connected_until, m.xmin::text::bigint FROM seats s "
+                    "JOIN matches m ON m.id = s.match_id WHERE m.id = :m AND s.seat = :s"
+                ),
+                {"m": mid, "s": seat},
+            )
+        ).one()
+    return row[0], int(row[1])
+
+
+async def test_a_lease_renewal_is_a_guarded_step_that_leaves_the_version_alone(
+    client: httpx.AsyncClient, clock: FakeClock, app: Any
+) -> None:
+    core, maker = app.state.core, app.state.sessionmaker
+    ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
+    created = await create_match(client, ana, "draw", HUMANS)
+    mid = created["id"]
+    await client.post("/v1/matches/join", json={"code": created["code"]}, headers=bob["headers"])
+    await presence.connect_seats(core, mid, [0], by=ana["id"])
+    _, version = await _lease_of(maker, mid, 0)
+    clock.advance(10)
+    await presence.hold_leases(core, [(mid, 0, ana["id"]), (mid, 1, ana["id"])])
+    until, after = await _lease_of(maker, mid, 0)
+    assert until == clock.now() + timedelta(seconds=presence.LEASE_S)
+    assert after == version  # only lease marks: the row and its version stay
+    # Bob's seat is not Ana's to renew: her socket never marks it present.
+    assert (await _lease_of(maker, mid, 1))[0] is None
+    assert ("seat_connected", 1) not in await _presence(client, ana, mid)
+
+
+async def _marks_change(core: Any, mid: str, now: Any) -> repo.Change:
+    async with core.pool.acquire() as connection:
+        found = await repo.read(connection, mid)
+        assert found is not None
+        state = engine.from_json(await repo.snapshot(connection, mid, found.version))
+    table = found.table(state)
+    renewed = tables.step(table, tables.Connect((0,), 30.0), now)
+    assert renewed.events == ()  # the seat is connected already: marks only
+    change = repo.Change(table, renewed.table, found.version, renewed.events, now)
+    assert change.marks_only()
+    return change
+
+
+async def test_a_lease_renewal_from_a_version_that_moved_writes_nothing(
+    client: httpx.AsyncClient, clock: FakeClock, app: Any, clean_db: str
+) -> None:
+    """Moved before the renewal's statement, or while it waits on the row's lock (PostgreSQL
+    re-checks the locked row's version): either way nothing is written."""
+    core, maker = app.state.core, app.state.sessionmaker
+    ana = await new_player(client, "Ana")
+    mid = (await create_match(client, ana, "draw", HUMANS))["id"]
+    await presence.connect_seats(core, mid, [0], by=ana["id"])
+    before, _ = await _lease_of(maker, mid, 0)
+    clock.advance(10)
+    change = await _marks_change(core, mid, clock.now())
+    writer = await asyncpg.connect(to_plain_url(clean_db))
+    try:
+        await writer.execute("UPDATE matches SET updated_at = updated_at WHERE id = $1", mid)
+        with pytest.raises(repo.WriteConflict):
+            async with core.pool.acquire() as connection:
+                await repo.save_many(connection, [change])
+        change = await _marks_change(core, mid, clock.now())
+        async with writer.transaction():  # a writer holds the row while the renewal runs
+            await writer.execute("UPDATE matches SET updated_at = updated_at WHERE id = $1", mid)
+            async with core.pool.acquire() as connection:
+                pid = connection.get_server_pid()
+                renewal = asyncio.ensure_future(repo.save_many(connection, [change]))
+                while not renewal.done() and not await writer.fetchval(WAITING, pid):
+                    await asyncio.sleep(0.01)
+        with pytest.raises(repo.WriteConflict):
+            await renewal
+    finally:
+        await writer.close()
+    assert (await _lease_of(maker, mid, 0))[0] == before

@@ -522,6 +522,17 @@ def test_a_released_seat_goes_to_the_next_join() -> None:
     assert joined.table.match.code == CODE
 
 
+def test_a_sockets_late_renewal_never_holds_a_seat_its_player_lost() -> None:
+    table = tables.step(started(new()), Connect((1,), lease_s=30, by="p1"), at(1)).table
+    assert table.seats[1].connected_until == at(31)
+    released = tables.step(table, Release("p0", 1), at(2)).table
+    taken = tables.step(released, Join("p5", "Eve", "sun", CODE), at(3)).table
+    late = tables.step(taken, Connect((1,), lease_s=30, by="p1"), at(20))  # p1's old socket
+    assert late.table == taken and late.events == ()
+    mine = tables.step(taken, Connect((1,), lease_s=30, by="p5"), at(20)).table
+    assert mine.seats[1].connected_until == at(50)
+
+
 def test_a_holders_own_join_changes_nothing_but_the_version() -> None:
     table = new()
     out = tables.step(table, Join("p1", "Someone else", "sun", CODE), T0)

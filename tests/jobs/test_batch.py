@@ -40,7 +40,7 @@ def alone(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
     one_by_one = sweeper.sweep_one
 
     async def spy(*args: Any, **kwargs: Any) -> Any:
-        handled.append(args[1])  # sweep_one(core, match_id, now, lifetimes)
+        handled.append(args[1])  # sweep_one(core, match_id, now, lifetimes, claimed)
         return await one_by_one(*args, **kwargs)
 
     monkeypatch.setattr(sweeper, "sweep_one", spy)
@@ -97,7 +97,10 @@ async def test_a_batch_writes_what_a_match_swept_alone_writes(
     clock.set(parse(v["turn"]["deadline"]) + timedelta(seconds=1))
     async with maker() as session:
         lifetimes = await liveness.lifetimes(session)
-    swept = await sweeper.sweep_one(core, one, clock.now(), lifetimes)
+    async with core.pool.acquire() as connection:
+        claimed = await repo.read(connection, one)
+    assert claimed is not None
+    swept = await sweeper.sweep_one(core, one, clock.now(), lifetimes, claimed.version)
     assert swept is not None and swept.action == "forfeit"
     listener = await asyncpg.connect(to_plain_url(database_url))
     heard: list[str] = []
@@ -168,22 +171,25 @@ async def test_one_batch_forfeits_on_the_clock_and_for_being_away(
 async def test_a_retry_later_never_undoes_a_writer_that_handled_the_match_meanwhile(
     client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
 ) -> None:
-    _, _, v = await two_seat_match(client, options=BLITZ)
-    deadline = parse(v["turn"]["deadline"])
-    later = deadline + timedelta(hours=1)
-    # The pass's now is before the match's due moment, as after another writer moved it on.
+    ana, _, v = await two_seat_match(client, options=BLITZ)
+    later = parse(v["turn"]["deadline"]) + timedelta(hours=1)
     async with core.pool.acquire() as connection:
-        early = await repo.retry_later(connection, v["id"], later, deadline - timedelta(seconds=1))
-    async with maker() as session:
-        row = await session.get(Match, v["id"])
-        assert row is not None and row.due_at == deadline
-    # Still due at the pass's now: postponed.
+        claimed = await repo.read(connection, v["id"])
+    assert claimed is not None and claimed.info.due_at is not None
+    # Another writer handles the match after the claim read it: the host resigns, so nothing
+    # is due any more and the version has moved.
+    resigned = await client.post(f"/v1/matches/{v['id']}/resign", json={}, headers=ana["headers"])
+    assert resigned.status_code == 200, resigned.text
     async with core.pool.acquire() as connection:
-        due = await repo.retry_later(connection, v["id"], later, deadline + timedelta(seconds=1))
-    async with maker() as session:
-        row = await session.get(Match, v["id"])
-        assert row is not None and row.due_at == later
-    assert (early, due) == (False, True)
+        stale = await repo.retry_later(connection, v["id"], claimed.version, later)
+        now_read = await repo.read(connection, v["id"])
+    assert now_read is not None and now_read.info.due_at is None  # the resignation stands
+    # On the version it was claimed at, a failed match is postponed.
+    async with core.pool.acquire() as connection:
+        kept = await repo.retry_later(connection, v["id"], now_read.version, later)
+        postponed = await repo.read(connection, v["id"])
+    assert postponed is not None and postponed.info.due_at == later
+    assert (stale, kept) == (False, True)
 
 
 async def test_a_match_that_fails_is_retried_later_and_its_batch_goes_on(

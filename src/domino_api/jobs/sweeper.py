@@ -152,7 +152,7 @@ async def sweep_batch(
     save failed are then handled one by one (`sweep_one`), each with its own error handling.
     """
     done: list[tuple[Change, Outcome]] = []
-    alone: list[str] = []
+    alone: list[tuple[str, int]] = []  # (match, the version claimed)
     claimed = 0
     try:
         async with core.pool.acquire() as connection, connection.transaction():
@@ -164,12 +164,12 @@ async def sweep_batch(
                     stepped, outcome = enforce(before, now, lifetimes)
                 except Exception as exc:
                     log.info("match %s is handled alone: %r", read.info.id, exc)
-                    alone.append(read.info.id)
+                    alone.append((read.info.id, read.version))
                     continue
                 if ends.needs_session(stepped.table) or tables.computers_due(stepped.table):
                     # A hook, or a computer's decision (awaited off the event loop, not
                     # while the batch holds its locks): a step of its own.
-                    alone.append(read.info.id)
+                    alone.append((read.info.id, read.version))
                     continue
                 change = Change(before, stepped.table, read.version, stepped.events, now)
                 done.append((change, outcome))
@@ -178,14 +178,14 @@ async def sweep_batch(
         if not claimed:
             raise  # the claim itself failed: nothing to retry match by match
         log.exception("a sweep batch failed; its %d matches are handled one by one", claimed)
-        alone += [change.id for change, _ in done]
+        alone += [(change.id, change.version) for change, _ in done]
         done = []
     await core.announcer.announce_many(
         (change.id, change.after.state.seq) for change, _ in done if change.events
     )
     outcomes = [outcome for _, outcome in done]
-    for match_id in alone:
-        one = await sweep_one(core, match_id, now, lifetimes)
+    for match_id, version in alone:
+        one = await sweep_one(core, match_id, now, lifetimes, version)
         if one is not None:
             outcomes.append(one)
     for outcome in outcomes:  # committed by now: each line tells what did happen
@@ -230,12 +230,12 @@ async def _save_batch(connection: Any, changes: list[Change]) -> None:
 
 
 async def sweep_one(
-    core: Core, match_id: str, now: datetime, lifetimes: liveness.Lifetimes
+    core: Core, match_id: str, now: datetime, lifetimes: liveness.Lifetimes, claimed: int
 ) -> Outcome | None:
     """One match as a step of the write core, if it is still due (None: someone else did it).
 
     A failure is logged and leaves the match alone for RETRY_AFTER so one bad match cannot
-    stall the pass.
+    stall the pass, if it is still at the version `claimed` (the claim read it due).
     """
 
     def step(stage: Stage) -> Outcome | None:
@@ -251,7 +251,7 @@ async def sweep_one(
     except Exception as exc:
         log.exception("sweeping match %s failed", match_id)
         async with core.pool.acquire() as connection:
-            await repo.retry_later(connection, match_id, core.clock.now() + RETRY_AFTER, now)
+            await repo.retry_later(connection, match_id, claimed, core.clock.now() + RETRY_AFTER)
         return Outcome(match_id, None, "", "error", f"error: {type(exc).__name__}: {exc}"[:300])
 
 

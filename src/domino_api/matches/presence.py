@@ -3,8 +3,9 @@ the match, was seen within the lease (docs/ARCHITECTURE.md, "Presence").
 
 The lease lives in the seats table (`connected_until` for sockets, `last_seen_at` for requests),
 so it is right across server processes and when a process dies: each process extends the leases
-of the seats it holds sockets for, a request marks its seats seen (matches/unit.py), and whoever
-runs `expire_presence` (the recovery job, or any process) records the lapses. The rules that
+of the seats its sockets hold (`hold_leases`, all its matches saved together by the write core),
+a request marks its seats seen (matches/unit.py), and whoever runs `expire_presence` (the
+recovery job, or any process) records the lapses. The rules that
 turn a lease into `seat_connected` and `seat_disconnected` events are the table reducer's
 (engine/table/seating.py); the view
 shows the flag those events set, so a view and the event stream never disagree. Presence events
@@ -21,22 +22,43 @@ from domino_api.engine import table as tables
 from domino_api.engine.table import LEASE_S
 from domino_api.store import presence_repo
 from domino_api.store.db import transaction
-from domino_api.store.presence_repo import SeatKey, refresh_leases, release
+from domino_api.store.presence_repo import SeatKey
 
 if TYPE_CHECKING:  # a type only: these are units the write core runs
     from domino_api.matches.unit import Core, Stage
 
 
+HeldSeat = tuple[str, int, str]  # match, seat, the player whose socket holds it
+
+
 async def connect_seats(
-    core: Core, match_id: str, seats: Iterable[int], lease_s: float = LEASE_S
+    core: Core,
+    match_id: str,
+    seats: Iterable[int],
+    lease_s: float = LEASE_S,
+    by: str | None = None,
 ) -> None:
-    """Announce seats that have a live socket again (a step of the write core)."""
-    command = tables.Connect(tuple(seats), lease_s)
+    """Extend the seats' leases (`by`'s seats only, if given) and announce the ones that were
+    not connected (a step of the write core)."""
+    command = tables.Connect(tuple(seats), lease_s, by)
 
     def step(stage: Stage) -> None:
         stage.do(command)
 
     await core.run(match_id, step)
+
+
+async def hold_leases(core: Core, held: Iterable[HeldSeat], lease_s: float = LEASE_S) -> None:
+    """Renew the leases of the seats this process's sockets hold, each only while its player
+    still holds it; a seat that had lapsed is announced back (`Connect`)."""
+    seats: dict[tuple[str, str], list[int]] = {}
+    for match_id, seat, player_id in sorted(set(held)):
+        seats.setdefault((match_id, player_id), []).append(seat)
+    commands: dict[str, list[tables.Command]] = {}
+    for (match_id, player_id), numbers in seats.items():
+        connect = tables.Connect(tuple(numbers), lease_s, player_id)
+        commands.setdefault(match_id, []).append(connect)
+    await core.step_many(commands)
 
 
 async def expire_presence(core: Core, now: datetime) -> list[SeatKey]:
@@ -69,6 +91,5 @@ __all__ = [
     "LEASE_S",
     "connect_seats",
     "expire_presence",
-    "refresh_leases",
-    "release",
+    "hold_leases",
 ]

@@ -27,6 +27,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -86,6 +87,8 @@ TRIES = 12
 # Presence marks closer together than this are not rewritten: a write saved on most requests,
 # at the cost of the away clock starting up to this much early.
 TOUCH_EVERY_S = 1.0
+# Matches whose socket leases one statement renews (as a sweep batches its matches).
+PRESENCE_BATCH = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +145,46 @@ class Core:
             except _Recheck:
                 self.copies.pop(match_id, None)
         raise MatchBusy("The match kept changing under this request; try again.")
+
+    async def step_many(self, commands: dict[str, list[tables.Command]]) -> None:
+        """Presence steps of many matches at once (a process's socket leases): each match's
+        commands on its copy or a fresh load, saved together by the one guarded statement,
+        `PRESENCE_BATCH` matches a statement. Nothing is due first (the sweep's and the
+        requests' to apply). A match that moved meanwhile is run alone (`run`)."""
+        ids = list(commands)
+        for start in range(0, len(ids), PRESENCE_BATCH):
+            alone = await self._step_batch(
+                {m: commands[m] for m in ids[start : start + PRESENCE_BATCH]}
+            )
+            for match_id in alone:
+                await self.run(match_id, partial(_do_all, commands[match_id]), due_first=False)
+
+    async def _step_batch(self, commands: dict[str, list[tables.Command]]) -> list[str]:
+        now, changes, alone = self.clock.now(), [], []
+        for match_id, steps in commands.items():
+            try:
+                loaded = await self.load(match_id, self._kept(match_id))
+            except MatchNotFound:
+                continue  # deleted since its socket opened
+            except WriteConflict:
+                alone.append(match_id)
+                continue
+            stage = Stage(loaded.table, now)
+            _do_all(steps, stage)
+            if _changed(loaded.table, stage):
+                change = Change(loaded.table, stage.table, loaded.version, stage.events, now)
+                changes.append((change, loaded.read_at))
+        try:
+            async with self.pool.acquire() as connection:
+                saved = await repo.save_many(connection, [change for change, _ in changes])
+        except WriteConflict:  # nothing was written: each is stepped again on its own
+            return alone + [change.id for change, _ in changes]
+        for change, read_at in changes:
+            self.keep(change.after, saved[change.id], read_at)
+        await self.announcer.announce_many(
+            (change.id, change.after.state.seq) for change, _ in changes if change.events
+        )
+        return alone
 
     # ------------------------------------------------------------ loading
 
@@ -307,6 +350,11 @@ async def reply(stage: Stage) -> None:
         seed = tables.computer_seed(table)
         action, reason = await computers.choose(table.strategy_of(seat), view, seed)
         stage.do(tables.ComputerMove(seat, action, reason))
+
+
+def _do_all(commands: list[tables.Command], stage: Stage) -> None:
+    for command in commands:
+        stage.do(command)
 
 
 class _Recheck(Exception):

@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api import jsontext
+from domino_api.matches.presence import HeldSeat
 from domino_api.matches.views import event_for
 from domino_api.store import match_reads
 from domino_api.store.db import transaction
@@ -90,7 +91,7 @@ class Hub:
         self._reader = reader or self._read_events
         self._feeds: dict[str, MatchFeed] = {}
         self._slots = asyncio.Semaphore(READ_SLOTS)
-        self._presence: dict[tuple[str, int], int] = {}
+        self._presence: dict[HeldSeat, int] = {}  # sockets per held seat
         self.delivered = 0
         self.reads = 0
         self.on_watch: Watcher | None = None
@@ -135,16 +136,16 @@ class Hub:
 
     # ------------------------------------------------------------ presence bookkeeping
 
-    def hold_seats(self, match_id: str, seats: list[int]) -> None:
+    def hold_seats(self, match_id: str, seats: list[int], player_id: str) -> None:
         for seat in seats:
-            key = (match_id, seat)
+            key = (match_id, seat, player_id)
             self._presence[key] = self._presence.get(key, 0) + 1
 
-    def drop_seats(self, match_id: str, seats: list[int]) -> list[int]:
+    def drop_seats(self, match_id: str, seats: list[int], player_id: str) -> list[int]:
         """Forget one socket's seats; returns the seats no local socket holds any more."""
         freed = []
         for seat in seats:
-            key = (match_id, seat)
+            key = (match_id, seat, player_id)
             left = self._presence.get(key, 0) - 1
             if left <= 0:
                 self._presence.pop(key, None)
@@ -153,7 +154,7 @@ class Hub:
                 self._presence[key] = left
         return freed
 
-    def held_seats(self) -> list[tuple[str, int]]:
+    def held_seats(self) -> list[HeldSeat]:
         return list(self._presence)
 
     # ------------------------------------------------------------ notifications

@@ -110,15 +110,7 @@ class Realtime:
 
     async def refresh_presence(self) -> None:
         lease = self.settings.presence_lease_s
-        async with transaction(self.maker) as session:
-            lapsed = await presence.refresh_leases(
-                session, self.hub.held_seats(), self.clock.now(), lease
-            )
-        by_match: dict[str, list[int]] = {}
-        for match_id, seat in lapsed:
-            by_match.setdefault(match_id, []).append(seat)
-        for match_id, seats in by_match.items():
-            await presence.connect_seats(self.core, match_id, seats, lease)
+        await presence.hold_leases(self.core, self.hub.held_seats(), lease)
         await presence.expire_presence(self.core, self.clock.now())
 
 

@@ -90,7 +90,7 @@ class MatchSocket:
         except WebSocketDisconnect:
             self._uncount_socket()
             return
-        self.hub.hold_seats(self.match_id, self.my_seats)
+        self.hub.hold_seats(self.match_id, self.my_seats, self.player.id)
         self.hub.subscribe(subscriber)
         metrics.socket_opened()
         try:
@@ -300,14 +300,19 @@ class MatchSocket:
             await asyncio.wait_for(self.ws.close(code, reason), 2.0)
 
     async def _release(self) -> None:
-        freed = self.hub.drop_seats(self.match_id, self.my_seats)
+        assert self.player is not None
+        freed = self.hub.drop_seats(self.match_id, self.my_seats, self.player.id)
         if not freed:
             return
         try:
-            async with transaction(self.maker) as session:
-                await presence.release(
-                    session, self.match_id, freed, self.clock.now(), self.settings.presence_lease_s
-                )
+            # The seats stay present for one more lease from now, then lapse.
+            await presence.connect_seats(
+                self.realtime.core,
+                self.match_id,
+                freed,
+                self.settings.presence_lease_s,
+                by=self.player.id,
+            )
         except Exception:
             log.exception("releasing presence of match %s failed", self.match_id)
 

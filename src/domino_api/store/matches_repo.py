@@ -5,9 +5,10 @@ save, one match or a sweep's batch alike: one statement writes each match's chan
 (its derived ones too: status, seq, game_seq, snapshot), its changed seats and its events,
 each match guarded by the row version it was read at (`xmin`). A match whose version moved
 is not written at all, nor its seats or events, and `WriteConflict` names it: the unit of work
-reads it again and computes again. No statement here sends a NOTIFY: announcements follow the
-commit (realtime/announce.py).
-"""
+reads it again and computes again. A change of seats' lease marks only (a socket's renewal, a
+request seen) is checked against the version under a share lock and leaves the row and its
+version as they were: moving it every few seconds would only make other writers' reads stale.
+No statement here sends a NOTIFY: announcements follow the commit (realtime/announce.py)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,8 @@ EVENTS = cast(SqlTable, MatchEvent.__table__)
 INFO_COLUMNS = tuple(f.name for f in structs.fields(Info))
 SEAT_COLUMNS = tuple(f.name for f in structs.fields(Seat))
 DERIVED = ("status", "seq", "game_seq")  # the engine state's, written beside the snapshot
+# A seat's presence marks: no rule reads them but through `Lapse`, `Seen` and `Connect`.
+LEASE_MARKS = frozenset({"connected_until", "last_seen_at", "away_since"})
 EVENT_COLUMNS = ("match_id", "seq", "type", "at", "data", "private", "action")
 _JSON = frozenset(
     c.name for t in (MATCHES, SEATS, EVENTS) for c in t.columns if isinstance(c.type, JSON)
@@ -199,6 +202,12 @@ class Change:
     def changed(self) -> bool:
         return bool(self.events) or self.after != self.before
 
+    def marks_only(self) -> bool:
+        """Only seats' lease marks changed: the match row stays, its version too."""
+        if self.events or self.columns() or self.after.state is not self.before.state:
+            return False
+        return all(columns.keys() <= LEASE_MARKS for _, columns in self.seats())
+
 
 def _value(key: str, value: Any) -> Any:
     # The pool's (and SQLAlchemy's) codec takes JSON as text already encoded.
@@ -243,6 +252,17 @@ class _Statement:
             "WHERE t.id = g.id AND t.xmin = g.version RETURNING t.id, t.xmin)"
         )
 
+    def check_matches(self, number: int, group: list[Change]) -> None:
+        """The version guard without an update: the rows are share-locked, so a writer that
+        moves one waits for this statement, and one that moved it first leaves no row here
+        (PostgreSQL re-checks the locked row's version)."""
+        columns: list[list[Any]] = [[c.id for c in group], [c.version for c in group]]
+        source = self.arrays(("id", "version"), ("text[]", "xid[]"), columns)
+        self.parts.append(
+            f"m{number} AS (SELECT t.id, t.xmin FROM matches AS t, {source} "
+            "WHERE t.id = g.id AND t.xmin = g.version FOR SHARE OF t)"
+        )
+
     def update_seats(
         self, number: int, keys: tuple[str, ...], rows: list[tuple[str, int, dict[str, Any]]]
     ) -> None:
@@ -281,11 +301,15 @@ class _Statement:
 
 def _statement(changes: Sequence[Change]) -> _Statement:
     statement = _Statement()
-    by_keys: dict[tuple[str, ...], list[Change]] = {}
+    by_keys: dict[tuple[str, ...] | None, list[Change]] = {}  # None: marks only
     for change in changes:
-        by_keys.setdefault(tuple(sorted(change.columns())), []).append(change)
+        keys = None if change.marks_only() else tuple(sorted(change.columns()))
+        by_keys.setdefault(keys, []).append(change)
     for number, (keys, group) in enumerate(by_keys.items()):
-        statement.update_matches(number, keys, group)
+        if keys is None:
+            statement.check_matches(number, group)
+        else:
+            statement.update_matches(number, keys, group)
     saved = " UNION ALL ".join(f"SELECT id, xmin FROM m{n}" for n in range(len(by_keys)))
     statement.parts.append(f"saved AS ({saved})")
     seats: dict[tuple[str, ...], list[SeatRow]] = {}
@@ -361,14 +385,13 @@ async def _insert_row(connection: asyncpg.Connection, table: str, columns: dict[
 
 
 async def retry_later(
-    connection: asyncpg.Connection, match_id: str, at: datetime, due_by: datetime
+    connection: asyncpg.Connection, match_id: str, version: int, at: datetime
 ) -> bool:
-    """The recovery job leaves a match whose handling failed alone until `at`, if it is still
-    due by `due_by` (the pass's now); returns whether it did. The one write without a version
-    guard, for a match that may not even load (its step failed), so it is guarded by what it
-    changes instead: a writer that handled the match meanwhile moved its due moment past
-    `due_by` (or cleared it), and that moment stands."""
+    """The recovery job leaves a match whose handling failed alone until `at`; returns whether
+    it did. The match may not even load (its step failed), so there is no table to save, but
+    the write has the one version guard: it is made only on the version the sweep claimed,
+    so a writer that handled the match meanwhile is never undone."""
     status: str = await connection.execute(
-        "UPDATE matches SET due_at = $2 WHERE id = $1 AND due_at <= $3", match_id, at, due_by
+        "UPDATE matches SET due_at = $3 WHERE id = $1 AND xmin = $2::xid", match_id, version, at
     )
     return status == "UPDATE 1"

@@ -111,10 +111,14 @@ class Seen(Struct, frozen=True):
 
 
 class Connect(Struct, frozen=True):
-    """Seats with a live socket: their leases run on; the ones not connected are announced."""
+    """Seats with a live socket: their leases run on; the ones not connected are announced.
+
+    `by`: the socket's player; a seat somebody else holds by now (claimed, released) is left
+    alone, so a socket's late renewal never keeps its old seat present."""
 
     seats: tuple[int, ...]
     lease_s: float = LEASE_S
+    by: str | None = None
 
 
 class Lapse(Struct, frozen=True):

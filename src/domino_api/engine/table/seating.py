@@ -199,7 +199,7 @@ def connect(table: Table, command: commands.Connect, now: datetime) -> Stepped:
     steps = Steps(table)
     for number in command.seats:
         row = steps.table.seats[number]
-        if row.type != "human":
+        if row.type != "human" or command.by not in (None, row.player_id):
             continue
         until = max(now + timedelta(seconds=command.lease_s), row.connected_until or now)
         marks = {"connected_until": until, "last_seen_at": now, "away_since": None}
