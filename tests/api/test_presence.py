@@ -163,3 +163,28 @@ async def test_a_lease_renewal_from_a_version_that_moved_writes_nothing(
     finally:
         await writer.close()
     assert (await _lease_of(maker, mid, 0))[0] == before
+
+
+async def test_a_processs_leases_are_read_together_and_saved_by_one_statement(
+    client: httpx.AsyncClient, clock: FakeClock, app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    core, maker = app.state.core, app.state.sessionmaker
+    ana = await new_player(client, "Ana")
+    mids = [(await create_match(client, ana, "draw", HUMANS))["id"] for _ in range(3)]
+    for mid in mids:
+        await presence.connect_seats(core, mid, [0], by=ana["id"])
+    clock.advance(10)  # every copy has expired: the renewal reads the matches
+    calls: dict[str, list[int]] = {"read_many": [], "save_many": []}
+    for name in calls:
+        real = getattr(repo, name)
+
+        async def counted(connection: Any, items: Any, real: Any = real, name: str = name) -> Any:
+            calls[name].append(len(items))
+            return await real(connection, items)
+
+        monkeypatch.setattr(repo, name, counted)
+    await presence.hold_leases(core, [(mid, 0, ana["id"]) for mid in mids])
+    assert calls == {"read_many": [3], "save_many": [3]}
+    for mid in mids:
+        until, _ = await _lease_of(maker, mid, 0)
+        assert until == clock.now() + timedelta(seconds=presence.LEASE_S)

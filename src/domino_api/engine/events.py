@@ -21,7 +21,7 @@ from domino_api.engine.state import (
     Move,
 )
 
-# Events that never make a move stale (docs/ARCHITECTURE.md, "The write core", step 3).
+# Events that never make a move stale (docs/ARCHITECTURE.md, "The write core", step 4).
 NON_GAME_EVENTS = frozenset(
     {
         "seat_connected",

@@ -5,7 +5,7 @@ Two caps, both checked in the creating transaction under advisory locks (per hos
 address), so two creations at the same moment cannot both pass a count:
 - waiting tables per host (`DOMINO_OPEN_TABLES_PER_PLAYER`);
 - live *numbered* tables (a table holds a game number only while a remote human can join or
-  rejoin it: matches/access.py `needs_number`) per host and per creating address
+  rejoin it: engine/table/seats.py `needs_number`) per host and per creating address
   (`DOMINO_NUMBERED_TABLES_PER_PLAYER`, `..._PER_ADDRESS`), rematches included: a rematch
   counts for the host and the address of the table it follows.
 """

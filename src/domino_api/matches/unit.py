@@ -160,17 +160,11 @@ class Core:
                 await self.run(match_id, partial(_do_all, commands[match_id]), due_first=False)
 
     async def _step_batch(self, commands: dict[str, list[tables.Command]]) -> list[str]:
-        now, changes, alone = self.clock.now(), [], []
-        for match_id, steps in commands.items():
-            try:
-                loaded = await self.load(match_id, self._kept(match_id))
-            except MatchNotFound:
-                continue  # deleted since its socket opened
-            except WriteConflict:
-                alone.append(match_id)
-                continue
+        now, changes = self.clock.now(), []
+        loaded_ones, alone = await self.load_many(list(commands))
+        for match_id, loaded in loaded_ones.items():
             stage = Stage(loaded.table, now)
-            _do_all(steps, stage)
+            _do_all(commands[match_id], stage)
             if _changed(loaded.table, stage):
                 change = Change(loaded.table, stage.table, loaded.version, stage.events, now)
                 changes.append((change, loaded.read_at))
@@ -199,13 +193,31 @@ class Core:
         version read is not the one the kept state was parsed from."""
         if copy is not None:
             return copy
-        read_at = self.clock.monotonic()
+        loaded, moved = await self._read([match_id])
+        if moved:
+            raise WriteConflict(f"match {match_id} changed while it was read")
+        if match_id not in loaded:
+            raise MatchNotFound(f"No match {match_id!r}.")
+        return loaded[match_id]
+
+    async def load_many(self, match_ids: list[str]) -> tuple[dict[str, Copy], list[str]]:
+        """`load` for many matches, those without a fresh copy read together; and the ones that
+        moved while they were read. A match not found is left out."""
+        copies = {m: copy for m in match_ids if (copy := self._kept(m)) is not None}
+        loaded, moved = await self._read([m for m in match_ids if m not in copies])
+        return copies | loaded, moved
+
+    async def _read(self, match_ids: list[str]) -> tuple[dict[str, Copy], list[str]]:
+        read_at, loaded, moved = self.clock.monotonic(), {}, []
         async with self.pool.acquire() as connection:
-            found = await repo.read(connection, match_id)
-            if found is None:
-                raise MatchNotFound(f"No match {match_id!r}.")
-            state = await self._state(connection, found)
-        return Copy(found.table(state), found.version, read_at)
+            for match_id, found in (await repo.read_many(connection, match_ids)).items():
+                try:
+                    state = await self._state(connection, found)
+                except WriteConflict:  # the row moved on since it was read
+                    moved.append(match_id)
+                    continue
+                loaded[match_id] = Copy(found.table(state), found.version, read_at)
+        return loaded, moved
 
     async def _state(self, connection: Any, found: Read) -> engine.MatchState:
         cached = self.copies.get(found.info.id)

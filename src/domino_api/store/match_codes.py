@@ -23,7 +23,7 @@ CLAIM_CODE = (
 )
 HOLDER = "SELECT match_id FROM match_codes WHERE code = $1 FOR UPDATE"
 # The holder still holds the number: not over, and not given back (a table nobody can join or
-# rejoin sets its code to null: matches/access.needs_number).
+# rejoin sets its code to null: engine/table/seats.py `needs_number`).
 LIVE = f"SELECT 1 FROM matches WHERE id = $1 AND code = $2 AND status NOT IN ({OVER_SQL})"
 TAKE_OVER = (
     "INSERT INTO match_codes (code, match_id) VALUES ($1, $2) "

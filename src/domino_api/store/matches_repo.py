@@ -13,7 +13,7 @@ No statement here sends a NOTIFY: announcements follow the commit (realtime/anno
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
@@ -51,22 +51,17 @@ _TYPES = {
 
 _INFO_FIELDS = ", ".join(f"m.{name}" for name in INFO_COLUMNS)
 _SEAT_FIELDS = ", ".join(f"s.{name}" for name in SEAT_COLUMNS)
-# The row, its version and its seats with their holders in one statement: one snapshot.
-MATCH_WITH_SEATS = (
+# The rows, their versions and seats with their holders in one statement: one snapshot.
+MATCHES_WITH_SEATS = (
     f"SELECT {_INFO_FIELDS}, m.xmin AS version, {_SEAT_FIELDS}, p.name, p.tile_back "
     "FROM matches m LEFT JOIN seats s ON s.match_id = m.id "
-    "LEFT JOIN players p ON p.id = s.player_id WHERE m.id = $1"
+    "LEFT JOIN players p ON p.id = s.player_id WHERE m.id = ANY($1::text[])"
 )
 SNAPSHOT = "SELECT snapshot FROM matches WHERE id = $1 AND xmin = $2::xid"
-# The recovery job's claim: the most overdue matches nobody holds, locked, snapshot included.
+# The recovery job's claim: the most overdue matches nobody holds, locked, with snapshots.
 CLAIM_DUE = (
-    f"SELECT {_INFO_FIELDS}, m.xmin AS version, m.snapshot FROM matches m "
-    "WHERE m.due_at <= $1 ORDER BY m.due_at LIMIT $2 FOR UPDATE SKIP LOCKED"
-)
-SEATS_OF = (
-    f"SELECT s.match_id, {_SEAT_FIELDS}, p.name, p.tile_back FROM seats s "
-    "LEFT JOIN players p ON p.id = s.player_id WHERE s.match_id = ANY($1::text[]) "
-    "ORDER BY s.match_id, s.seat"
+    "SELECT id, snapshot FROM matches WHERE due_at <= $1 ORDER BY due_at LIMIT $2 "
+    "FOR UPDATE SKIP LOCKED"
 )
 
 
@@ -120,12 +115,20 @@ def _info(row: Sequence[Any]) -> Info:
 
 
 async def read(connection: asyncpg.Connection, match_id: str) -> Read | None:
-    rows = await connection.fetch(MATCH_WITH_SEATS, match_id)
-    if not rows:
-        return None
+    return (await read_many(connection, [match_id])).get(match_id)
+
+
+async def read_many(connection: asyncpg.Connection, match_ids: list[str]) -> dict[str, Read]:
+    """The matches found among `match_ids`, by id (snapshots not read: see `snapshot`)."""
+    rows: dict[str, list[asyncpg.Record]] = {}
+    for row in await connection.fetch(MATCHES_WITH_SEATS, match_ids):
+        rows.setdefault(row["id"], []).append(row)
     width = len(INFO_COLUMNS)
-    seats, names, backs = _seats(rows, width + 1)
-    return Read(_info(rows[0]), seats, names, backs, int(rows[0]["version"]))
+    reads = {}
+    for match_id, found in rows.items():
+        seats, names, backs = _seats(found, width + 1)
+        reads[match_id] = Read(_info(found[0]), seats, names, backs, int(found[0]["version"]))
+    return reads
 
 
 async def snapshot(connection: asyncpg.Connection, match_id: str, version: int) -> Any:
@@ -141,16 +144,8 @@ async def claim_due(connection: asyncpg.Connection, now: datetime, limit: int) -
     it waits for the claim's commit, finds the row moved and is computed again.
     """
     found = await connection.fetch(CLAIM_DUE, now, limit)
-    width = len(INFO_COLUMNS)
-    seats: dict[str, list[Sequence[Any]]] = {}
-    if found:
-        for row in await connection.fetch(SEATS_OF, [row["id"] for row in found]):
-            seats.setdefault(row["match_id"], []).append(row)
-    reads = []
-    for row in found:
-        rows, names, backs = _seats(seats.get(row["id"], []), 1)
-        reads.append(Read(_info(row), rows, names, backs, int(row[width]), row[width + 1]))
-    return reads
+    reads = await read_many(connection, [row["id"] for row in found]) if found else {}
+    return [replace(reads[row["id"]], snapshot=row["snapshot"]) for row in found]
 
 
 # ---------------------------------------------------------------- the guarded save
@@ -387,10 +382,8 @@ async def _insert_row(connection: asyncpg.Connection, table: str, columns: dict[
 async def retry_later(
     connection: asyncpg.Connection, match_id: str, version: int, at: datetime
 ) -> bool:
-    """The recovery job leaves a match whose handling failed alone until `at`; returns whether
-    it did. The match may not even load (its step failed), so there is no table to save, but
-    the write has the one version guard: it is made only on the version the sweep claimed,
-    so a writer that handled the match meanwhile is never undone."""
+    """Leave a match whose handling failed alone until `at`, if still at the `version` the
+    sweep claimed (it may not load: no table to save); returns whether it did."""
     status: str = await connection.execute(
         "UPDATE matches SET due_at = $3 WHERE id = $1 AND xmin = $2::xid", match_id, version, at
     )
