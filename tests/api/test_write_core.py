@@ -14,11 +14,15 @@ import pytest
 from prometheus_client import REGISTRY
 
 from domino_api import engine
+from domino_api.clock import FakeClock
+from domino_api.engine import table as tables
 from domino_api.matches import unit
 from domino_api.matches.event_models import MoveOut
 from domino_api.realtime.announce import CHANNEL
+from domino_api.store import matches_repo as repo
 from domino_api.store.db import to_plain_url
 from tests.api.helpers import create_match, first_legal, new_player, view
+from tests.jobs.factory import clone_matches
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -189,6 +193,31 @@ async def test_a_step_whose_row_moved_since_it_was_read_is_computed_again(
     assert paths()["statement"] == before[1]["statement"] + 1
     seqs = await _event_seqs(clean_db, mid)
     assert seqs[-1] == r.json()["view"]["seq"]
+
+
+async def test_a_one_match_save_finds_its_row_by_the_primary_key(
+    client: httpx.AsyncClient, app: Any, clock: FakeClock
+) -> None:
+    """Even under a plan made for any key (as a prepared statement's generic plan is): on a
+    table of a few dozen pages PostgreSQL read every row for each move, since it cannot tell
+    how many rows an `unnest` gives (bench/README.md, "One match, one index probe")."""
+    core = app.state.core
+    host, mid, _ = await _started(client)
+    await clone_matches(app.state.sessionmaker, mid, 40)  # a few dozen pages
+    async with core.pool.acquire() as connection:
+        await connection.execute("ANALYZE matches")
+        found = await repo.read(connection, mid)
+        assert found is not None
+        table = found.table(engine.from_json(await repo.snapshot(connection, mid, found.version)))
+        said = tables.step(table, tables.Chat(host["id"], "hello"), clock.now())
+        change = repo.Change(table, said.table, found.version, said.events, clock.now())
+        async with connection.transaction():
+            await connection.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+            await repo.save(connection, change)
+            scans = await connection.fetchval(
+                "SELECT seq_scan FROM pg_stat_xact_user_tables WHERE relname = 'matches'"
+            )
+    assert scans == 0
 
 
 async def test_a_copy_shows_what_did_not_move_the_row_only_until_it_expires(

@@ -206,9 +206,7 @@ class Change:
 
 def _value(key: str, value: Any) -> Any:
     # The pool's (and SQLAlchemy's) codec takes JSON as text already encoded.
-    if value is not None and key in _JSON:
-        return jsontext.dumps(value)
-    return value
+    return jsontext.dumps(value) if value is not None and key in _JSON else value
 
 
 def _array(kind: str) -> str:
@@ -236,15 +234,23 @@ class _Statement:
         given = ", ".join(f"${start + n}::{kind}" for n, kind in enumerate(kinds))
         return f"unnest({given}) AS g({', '.join(names)})"
 
+    def keys(self, column: str, ids: set[str]) -> str:
+        """The rows by the key the next `arrays` starts with, through the primary key: the
+        planner cannot tell how many rows an `unnest` gives, and chose to read the whole
+        table for each move (bench/README.md, "One match, one index probe")."""
+        given = f"${len(self.values) + 1}::text[]"
+        return f"t.{column} = ({given})[1]" if len(ids) == 1 else f"t.{column} = ANY({given})"
+
     def update_matches(self, number: int, keys: tuple[str, ...], group: list[Change]) -> None:
         kinds = ["text[]", "xid[]", *(_array(_TYPES[k]) for k in keys)]
         columns: list[list[Any]] = [[c.id for c in group], [c.version for c in group]]
         columns += [[_value(k, c.columns()[k]) for c in group] for k in keys]
+        found = self.keys("id", {c.id for c in group})
         source = self.arrays(("id", "version", *keys), kinds, columns)
         sets = ", ".join(f"{k} = g.{k}{_cast(_TYPES[k])}" for k in keys) or "id = g.id"
         self.parts.append(
             f"m{number} AS (UPDATE matches AS t SET {sets} FROM {source} "
-            "WHERE t.id = g.id AND t.xmin = g.version RETURNING t.id, t.xmin)"
+            f"WHERE {found} AND t.id = g.id AND t.xmin = g.version RETURNING t.id, t.xmin)"
         )
 
     def check_matches(self, number: int, group: list[Change]) -> None:
@@ -252,10 +258,11 @@ class _Statement:
         moves one waits for this statement, and one that moved it first leaves no row here
         (PostgreSQL re-checks the locked row's version)."""
         columns: list[list[Any]] = [[c.id for c in group], [c.version for c in group]]
+        found = self.keys("id", {c.id for c in group})
         source = self.arrays(("id", "version"), ("text[]", "xid[]"), columns)
         self.parts.append(
             f"m{number} AS (SELECT t.id, t.xmin FROM matches AS t, {source} "
-            "WHERE t.id = g.id AND t.xmin = g.version FOR SHARE OF t)"
+            f"WHERE {found} AND t.id = g.id AND t.xmin = g.version FOR SHARE OF t)"
         )
 
     def update_seats(
@@ -264,12 +271,13 @@ class _Statement:
         kinds = ["text[]", "int[]", *(_array(_TYPES[k]) for k in keys)]
         columns: list[list[Any]] = [[r[0] for r in rows], [r[1] for r in rows]]
         columns += [[_value(k, r[2][k]) for r in rows] for k in keys]
+        found = self.keys("match_id", {r[0] for r in rows})
         source = self.arrays(("match_id", "seat", *keys), kinds, columns)
         sets = ", ".join(f"{k} = g.{k}{_cast(_TYPES[k])}" for k in keys)
         self.parts.append(
             f"s{number} AS (UPDATE seats AS t SET {sets} FROM {source} "
-            "JOIN saved ON saved.id = g.match_id "
-            "WHERE t.match_id = g.match_id AND t.seat = g.seat RETURNING 1)"
+            f"JOIN saved ON saved.id = g.match_id "
+            f"WHERE {found} AND t.match_id = g.match_id AND t.seat = g.seat RETURNING 1)"
         )
 
     def insert_events(self, changes: Sequence[Change]) -> None:
