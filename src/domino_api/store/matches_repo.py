@@ -235,11 +235,11 @@ class _Statement:
         return f"unnest({given}) AS g({', '.join(names)})"
 
     def keys(self, column: str, ids: set[str]) -> str:
-        """The rows by the key the next `arrays` starts with, through the primary key: the
-        planner cannot tell how many rows an `unnest` gives, and chose to read the whole
-        table for each move (bench/README.md, "One match, one index probe")."""
-        given = f"${len(self.values) + 1}::text[]"
-        return f"t.{column} = ({given})[1]" if len(ids) == 1 else f"t.{column} = ANY({given})"
+        """For one match, its key for the next `arrays`' rows as an equality, so that the plan
+        is one primary-key probe: PostgreSQL cannot tell how many rows an `unnest` gives, and
+        on a small table it read the whole table for each move (bench/README.md, "One match,
+        one index probe"). A batch's one scan per statement is left to the planner."""
+        return f"t.{column} = (${len(self.values) + 1}::text[])[1] AND " if len(ids) == 1 else ""
 
     def update_matches(self, number: int, keys: tuple[str, ...], group: list[Change]) -> None:
         kinds = ["text[]", "xid[]", *(_array(_TYPES[k]) for k in keys)]
@@ -250,7 +250,7 @@ class _Statement:
         sets = ", ".join(f"{k} = g.{k}{_cast(_TYPES[k])}" for k in keys) or "id = g.id"
         self.parts.append(
             f"m{number} AS (UPDATE matches AS t SET {sets} FROM {source} "
-            f"WHERE {found} AND t.id = g.id AND t.xmin = g.version RETURNING t.id, t.xmin)"
+            f"WHERE {found}t.id = g.id AND t.xmin = g.version RETURNING t.id, t.xmin)"
         )
 
     def check_matches(self, number: int, group: list[Change]) -> None:
@@ -262,7 +262,7 @@ class _Statement:
         source = self.arrays(("id", "version"), ("text[]", "xid[]"), columns)
         self.parts.append(
             f"m{number} AS (SELECT t.id, t.xmin FROM matches AS t, {source} "
-            f"WHERE {found} AND t.id = g.id AND t.xmin = g.version FOR SHARE OF t)"
+            f"WHERE {found}t.id = g.id AND t.xmin = g.version FOR SHARE OF t)"
         )
 
     def update_seats(
@@ -277,7 +277,7 @@ class _Statement:
         self.parts.append(
             f"s{number} AS (UPDATE seats AS t SET {sets} FROM {source} "
             f"JOIN saved ON saved.id = g.match_id "
-            f"WHERE {found} AND t.match_id = g.match_id AND t.seat = g.seat RETURNING 1)"
+            f"WHERE {found}t.match_id = g.match_id AND t.seat = g.seat RETURNING 1)"
         )
 
     def insert_events(self, changes: Sequence[Change]) -> None:
