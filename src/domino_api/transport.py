@@ -109,7 +109,6 @@ class GuardedHttp(HttpToolsProtocol):
         self._address: str | None = None
         self._deadline: asyncio.TimerHandle | None = None
         self._head_bytes = 0
-        self._upgraded = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)

@@ -316,10 +316,6 @@ class MatchState(Struct, frozen=True, kw_only=True, gc=False):
         return self.hand.turn
 
     @property
-    def turn_seat(self) -> int | None:
-        return self.turn
-
-    @property
     def players(self) -> int:
         return self.ruleset.players
 

@@ -92,7 +92,6 @@ class Hub:
         self._feeds: dict[str, MatchFeed] = {}
         self._slots = asyncio.Semaphore(READ_SLOTS)
         self._presence: dict[HeldSeat, int] = {}  # sockets per held seat
-        self.delivered = 0
         self.reads = 0
         self.on_watch: Watcher | None = None
         self.on_unwatch: Watcher | None = None
@@ -277,7 +276,6 @@ class Hub:
                     copies[key] = text
                 if subscriber.offer(text):
                     subscriber.cursor = seq
-                    self.delivered += 1
         return True
 
     async def _read_events(self, match_id: str, after: int, limit: int) -> list[Any]:
