@@ -3,13 +3,13 @@ the match, was seen within the lease (docs/ARCHITECTURE.md, "Presence").
 
 The lease lives in the seats table (`connected_until` for sockets, `last_seen_at` for requests),
 so it is right across server processes and when a process dies: each process extends the leases
-of the seats its sockets hold (`hold_leases`, all its matches saved together by the write core),
-a request marks its seats seen (matches/unit.py), and whoever runs `expire_presence` (the
-recovery job, or any process) records the lapses. The rules that
+of the seats its sockets hold (`hold_leases`: steps of the write core, its matches read together
+and saved 200 to a statement), a request marks its seats seen (matches/unit.py), and whoever
+runs `expire_presence` (the recovery job, or any process) records the lapses. The rules that
 turn a lease into `seat_connected` and `seat_disconnected` events are the table reducer's
-(engine/table/seating.py); the view
-shows the flag those events set, so a view and the event stream never disagree. Presence events
-are steps of the write core, so they never make a move stale.
+(engine/table/seating.py); the view shows the flag those events set, so a view and the event
+stream never disagree. Presence events are steps of the write core, so they never make a move
+stale.
 """
 
 from __future__ import annotations
