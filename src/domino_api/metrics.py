@@ -88,7 +88,9 @@ SWEEP_FORFEITS = Counter(
     "domino_sweeper_forfeits", "Seats forfeited by the sweeper (turn clock or away)."
 )
 SWEEP_ABANDONED = Counter("domino_sweeper_abandoned", "Matches the sweeper abandoned or cancelled.")
-SWEEP_ERRORS = Counter("domino_sweeper_errors", "Sweeper passes that failed with an error.")
+SWEEP_ERRORS = Counter(
+    "domino_sweeper_errors", "Matches whose handling failed in a sweeper pass (retried later)."
+)
 SWEEP_SECONDS = Histogram(
     "domino_sweeper_pass_duration_seconds", "Duration of one sweeper pass.", buckets=LATENCY_BUCKETS
 )

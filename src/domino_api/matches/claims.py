@@ -4,8 +4,8 @@ what a seat that has left the game may still see (issue 16, attacks 1, 5 and 8).
 Rejoining by number and name from a new device stays (product 001), made safe:
 - a seat is claimable by name only once its holder has been gone (no socket, no request) for
   the presence lease (`DOMINO_PRESENCE_LEASE_S`); a present holder keeps it;
-- a claim records `seat_claimed` {seat, name}, which every seat sees; the old holder's sockets
-  close on it with 4409 `seat_claimed` (realtime/socket.py);
+- a claim records `seat_joined` with `claimed: true`, which every seat sees; the old holder's
+  sockets close on it with 4409 `seat_claimed` (realtime/socket.py);
 - no refusal names a holder, and to a caller not seated there a started table it cannot
   claim answers exactly as an unknown number does, with the lease as `Retry-After` (what a
   rejoin from a new device needs to know, and the same for every number);

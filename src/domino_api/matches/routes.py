@@ -155,6 +155,7 @@ async def get_match(
         *MATCH,
         "not_seated",
         "not_your_seat",
+        "seat_forfeited",
         "stale_seq",
         "not_your_turn",
         "illegal_move",

@@ -71,8 +71,8 @@ class TurnClockOptions(Strict):
 
 class MatchOptions(Strict):
     """Overrides of the preset's parameters; `GET /v1/rulesets` lists what each preset allows
-    (a parameter the preset fixes is refused, `bad_options`). Unknown keys are refused
-    (`validation_error`)."""
+    (a parameter the preset fixes is refused, `bad_options`). Unknown keys, and values of the
+    wrong type or out of bounds, are refused the same way (`bad_options`)."""
 
     target: int | None = Field(default=None, ge=1, le=MAX_TARGET)
     best_of: int | None = Field(default=None, ge=1, le=5)

@@ -83,7 +83,7 @@ async def start(
     tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, clock: ClockDep
 ) -> TournamentOut:
     """Host only: shuffle the entrants with a recorded seed, assign byes and open round 1 (at least
-    2 entrants, else `422 validation_error`).
+    2 entrants, else `409 not_enough_entrants`).
     """
     return TournamentOut(**await service.start(session, clock, player, tournament_id))
 
