@@ -220,6 +220,27 @@ async def test_a_one_match_save_finds_its_row_by_the_primary_key(
     assert scans == 0
 
 
+async def test_a_match_read_alone_finds_its_seats_by_the_key(
+    client: httpx.AsyncClient, app: Any
+) -> None:
+    """The load of one match, under a generic plan too: with `ANY` of its one id PostgreSQL
+    guessed ten matches and read every seat (store/matches_repo.py `read_many`)."""
+    core = app.state.core
+    _, mid, _ = await _started(client)
+    await clone_matches(app.state.sessionmaker, mid, 300)  # seats over a few dozen pages
+    async with core.pool.acquire() as connection:
+        await connection.execute("ANALYZE matches, seats")
+        async with connection.transaction():
+            await connection.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+            found = await repo.read(connection, mid)
+            scans = await connection.fetchval(
+                "SELECT sum(seq_scan) FROM pg_stat_xact_user_tables "
+                "WHERE relname IN ('matches', 'seats')"
+            )
+    assert found is not None and found.info.id == mid
+    assert scans == 0
+
+
 async def test_a_copy_shows_what_did_not_move_the_row_only_until_it_expires(
     client: httpx.AsyncClient, clean_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -51,12 +51,14 @@ _TYPES = {
 
 _INFO_FIELDS = ", ".join(f"m.{name}" for name in INFO_COLUMNS)
 _SEAT_FIELDS = ", ".join(f"s.{name}" for name in SEAT_COLUMNS)
-# The rows, their versions and seats with their holders in one statement: one snapshot.
-MATCHES_WITH_SEATS = (
+# The rows, their versions and seats with their holders in one statement: one snapshot. One
+# match by `=`: under ANY a generic plan guesses ten keys and scans all the seats.
+_WITH_SEATS = (
     f"SELECT {_INFO_FIELDS}, m.xmin AS version, {_SEAT_FIELDS}, p.name, p.tile_back "
     "FROM matches m LEFT JOIN seats s ON s.match_id = m.id "
-    "LEFT JOIN players p ON p.id = s.player_id WHERE m.id = ANY($1::text[])"
+    "LEFT JOIN players p ON p.id = s.player_id WHERE m.id "
 )
+MATCH_WITH_SEATS, MATCHES_WITH_SEATS = _WITH_SEATS + "= $1", _WITH_SEATS + "= ANY($1::text[])"
 SNAPSHOT = "SELECT snapshot FROM matches WHERE id = $1 AND xmin = $2::xid"
 # The recovery job's claim: the most overdue matches nobody holds, locked, with snapshots.
 CLAIM_DUE = (
@@ -110,24 +112,23 @@ def _seats(
     return tuple(seats), names, backs
 
 
-def _info(row: Sequence[Any]) -> Info:
-    return Info(**dict(zip(INFO_COLUMNS, row, strict=False)))
-
-
 async def read(connection: asyncpg.Connection, match_id: str) -> Read | None:
     return (await read_many(connection, [match_id])).get(match_id)
 
 
 async def read_many(connection: asyncpg.Connection, match_ids: list[str]) -> dict[str, Read]:
     """The matches found among `match_ids`, by id (snapshots not read: see `snapshot`)."""
+    one = len(match_ids) == 1
+    sql, keys = (MATCH_WITH_SEATS, match_ids[0]) if one else (MATCHES_WITH_SEATS, match_ids)
     rows: dict[str, list[asyncpg.Record]] = {}
-    for row in await connection.fetch(MATCHES_WITH_SEATS, match_ids):
+    for row in await connection.fetch(sql, keys):
         rows.setdefault(row["id"], []).append(row)
     width = len(INFO_COLUMNS)
     reads = {}
     for match_id, found in rows.items():
         seats, names, backs = _seats(found, width + 1)
-        reads[match_id] = Read(_info(found[0]), seats, names, backs, int(found[0]["version"]))
+        info = Info(**dict(zip(INFO_COLUMNS, found[0], strict=False)))
+        reads[match_id] = Read(info, seats, names, backs, int(found[0]["version"]))
     return reads
 
 
@@ -265,9 +266,7 @@ class _Statement:
             f"WHERE {found}t.id = g.id AND t.xmin = g.version FOR SHARE OF t)"
         )
 
-    def update_seats(
-        self, number: int, keys: tuple[str, ...], rows: list[tuple[str, int, dict[str, Any]]]
-    ) -> None:
+    def update_seats(self, number: int, keys: tuple[str, ...], rows: list[SeatRow]) -> None:
         kinds = ["text[]", "int[]", *(_array(_TYPES[k]) for k in keys)]
         columns: list[list[Any]] = [[r[0] for r in rows], [r[1] for r in rows]]
         columns += [[_value(k, r[2][k]) for r in rows] for k in keys]
