@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -59,20 +59,13 @@ def _validation_detail(exc: RequestValidationError) -> tuple[int, str, str]:
     return 422, "bad_options" if on_options else "validation_error", "; ".join(parts)
 
 
-def _flat(routes: Iterable[Any]) -> Iterator[Any]:
-    # FastAPI wraps an included router's routes; each keeps its full path.
-    for route in routes:
-        inner = getattr(route, "original_router", None)
-        yield from _flat(inner.routes) if inner is not None else (route,)
-
-
 def allowed_methods(request: Request) -> str:
     """Every method of the path's routes. Starlette's 405 names only the first route that matched
     the path, so a path with PUT and DELETE routes answered `Allow: PUT`. Where a literal path and
     a template both match (`/v1/matches/join`, `/v1/matches/{match_id}`), the literal one is the
     path: the routes with the fewest parameters count."""
     by_params: dict[int, set[str]] = {}
-    for route in _flat(request.app.router.routes):
+    for route in request.app.router.routes:  # one flat list (routes.py)
         match, _ = route.matches(request.scope)
         methods = getattr(route, "methods", None)
         if match != Match.NONE and methods:
@@ -171,9 +164,9 @@ def create_app(
     # Outermost: every answer gets them, the 500s the observability middleware renders too.
     app.add_middleware(SecurityHeadersMiddleware)
     _install_probes(app)
-    app.include_router(metrics_router)
-    from domino_api.routes import include_routers
+    from domino_api.routes import add_routes, include_routers
 
+    add_routes(app, metrics_router)
     include_routers(app)
     _mount_play(app)
     return app
