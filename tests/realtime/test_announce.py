@@ -231,3 +231,43 @@ async def test_queued_announcements_keep_each_matchs_highest_seq_in_order_of_arr
         assert await heard_after(conn, heard) == ["a:4", "b:1"]
     finally:
         await conn.close()
+
+
+class CountingPool:
+    """An asyncpg pool that counts the statements sent through it."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+        self.statements = 0
+
+    async def execute(self, query: str, *args: object) -> str:
+        self.statements += 1
+        return await self.pool.execute(query, *args)
+
+
+async def test_announcements_gather_before_a_send_so_one_statement_carries_them(
+    pool: asyncpg.Pool, clean_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first announcement wakes the sending task, which lets `GATHER_S` pass before it
+    sends: steps announced meanwhile, each in a turn of the loop of its own (as concurrent
+    requests commit), share the one NOTIFY statement."""
+    monkeypatch.setattr(announce, "GATHER_S", 0.5)  # far longer than the turns below take
+    heard: list[str] = []
+    counting = CountingPool(pool)
+    conn = await asyncpg.connect(to_plain_url(clean_db))
+    try:
+        await conn.add_listener(announce.CHANNEL, lambda *args: heard.append(args[3]))
+        announcer = make_announcer(Settings(), counting)  # type: ignore[arg-type]
+        await announcer.start()
+        for step in [("a", 1), ("b", 1), ("c", 2)]:
+            await announcer.announce(*step)
+            for _ in range(3):
+                await asyncio.sleep(0)  # the sending task runs: it is waiting, not sending
+        assert counting.statements == 0
+        while len(await heard_after(conn, heard)) < 3:
+            await asyncio.sleep(0.05)
+        assert heard == ["a:1", "b:1", "c:2"]
+        assert counting.statements == 1
+        await announcer.close()
+    finally:
+        await conn.close()

@@ -12,8 +12,8 @@ never waits for the broker; the backend carries it only to the other processes. 
 waits for the network: the announcement joins a small queue of this process, one entry per
 match (or tournament) holding only its highest seq (a hub reads everything after its cursor,
 so an older seq of the same match adds nothing), and one task sends whatever has gathered as one
-batch while the requests that committed it have already been answered. Under load many steps
-share one statement. `close()` sends what is left. A full queue drops the announcement of a
+batch while the requests that committed it have already been answered: woken by the first, it
+lets `GATHER_S` pass before it sends, so that under load many steps share one statement. `close()` sends what is left. A full queue drops the announcement of a
 match it does not hold yet; the catch-up repairs it, as it repairs one lost to a crash (a
 tournament's is repaired by its next one, or by a read of its feed after the last seq seen).
 
@@ -63,6 +63,12 @@ FAULT_ENV = "DOMINO_FAULT_KILL_BEFORE_ANNOUNCE"
 QUEUE_MATCHES = 10_000
 # Announcements per statement (PostgreSQL) or per flush (NATS).
 BATCH = 1_000
+# How long the sending task lets announcements gather after the first one wakes it. At
+# hundreds of moves a second a send otherwise carried one or two steps (0.7 NOTIFY statements
+# per move, each a pool checkout and a round trip); gathered, one statement carries the steps
+# of several requests (bench/README.md, "Announcements gathered"). Only other processes hear
+# of a step this much later: this process's sockets are told at once (`_hand_over`).
+GATHER_S = 0.005
 # How long close() waits for the last batches before dropping them.
 CLOSE_TIMEOUT_S = 10.0
 # A NATS flush waits this long for the server's answer (while reconnecting it waits; the
@@ -192,6 +198,7 @@ class QueuedAnnouncer:
     async def _run(self) -> None:
         while not self._closing:
             await self._wake.wait()
+            await asyncio.sleep(GATHER_S)
             self._wake.clear()
             await self._send_pending()
 
