@@ -289,7 +289,7 @@ async def decisions_per_s(workers: int, views: list[object]) -> float:
     started = time.perf_counter()
     await asyncio.gather(*(one(n) for n in range(len(views))))
     elapsed = time.perf_counter() - started
-    computers.stop()
+    await computers.stop()
     return len(views) / elapsed
 
 

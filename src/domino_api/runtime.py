@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from fastapi import FastAPI
 
 
@@ -40,6 +38,6 @@ async def stop_runtime(app: FastAPI) -> None:
     if getattr(app.state, "computers_started", False):
         from domino_api.matches import computers
 
-        await asyncio.to_thread(computers.stop)
+        await computers.stop()
     for task in getattr(app.state, "background", []):
         task.cancel()

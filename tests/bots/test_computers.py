@@ -114,6 +114,34 @@ async def test_a_worker_that_dies_while_deciding_is_replaced() -> None:
         computers.configure(Settings())
 
 
+async def test_requests_queued_at_one_worker_each_get_their_own_reply() -> None:
+    """One worker, stopped (SIGSTOP) while four decisions queue in its socket, one of them
+    cancelled: resumed, it decides them in turn and each caller gets the move for its own view
+    and seed; the cancelled one's reply is read and dropped, not handed to the next caller."""
+    views = searched_views(4)
+    try:
+        computers.configure(Settings(computer_workers=1))
+        await computers.start()
+        (pid,) = computers.worker_pids()
+        psutil.Process(pid).suspend()
+        asked = [
+            asyncio.ensure_future(computers.choose("planner", view, f"q:{n}"))
+            for n, view in enumerate(views)
+        ]
+        await asyncio.sleep(0)  # every request is sent: they wait in the stopped worker's socket
+        assert not any(decision.done() for decision in asked)
+        asked[1].cancel()
+        psutil.Process(pid).resume()
+        answers = await asyncio.gather(*asked, return_exceptions=True)
+        assert isinstance(answers[1], asyncio.CancelledError)
+        for n in (0, 2, 3):
+            expected = get_strategy("planner").choose(views[n], random.Random(f"q:{n}"))
+            assert answers[n] == expected
+        assert computers.worker_pids() == [pid]  # the same worker, in step with its channel
+    finally:
+        computers.configure(Settings())
+
+
 async def test_a_strategy_that_raises_fails_the_decision_not_the_worker() -> None:
     view = searched_views(1)[0]
     await computers.start()

@@ -2,9 +2,10 @@
 
 Each worker is a process of its own (started with `spawn`: it inherits none of the API
 process's sockets, threads or event loop) holding one end of a socketpair; the API process
-holds the other, non-blocking, and uses it only from its event loop (`loop.sock_sendall` and
-`loop.sock_recv`: the loop waits on the socket like on any client's, so no thread carries the
-decisions and nothing polls). A decision is one frame each way, a 4-byte length then msgpack:
+holds the other, non-blocking. The event loop reads the API's end as replies arrive (a reader
+registered once per loop, not per decision: `loop.sock_recv` registered and removed it around
+every reply, two system calls each), so no thread carries the decisions and nothing polls. A
+decision is one frame each way, a 4-byte length then msgpack:
 
 - request: `[strategy name, seed, SeatView]` (the view is the engine's own dataclasses, so
   msgspec encodes and decodes it typed: 7 and 11 us for a mid-game view, where pickling took
@@ -12,11 +13,15 @@ decisions and nothing polls). A decision is one frame each way, a 4-byte length 
 - reply: `[action type, action, reason]`, or `["error", null, traceback]` when the strategy
   raised (the caller gets `DecisionFailed`).
 
-A worker decides one view at a time, so a decision in flight holds its worker; the others wait
-for one to be free (`Deciders._take`). A worker that died (killed, out of memory) fails the
-exchange with `WorkerGone` and is replaced. A worker leaves when the API process is gone, even
-one killed outright: the kernel closes the API's end, and the worker, which waits on its own
-end between decisions, reads the end of the stream and exits.
+A worker decides its requests one at a time, in the order they came, so its replies come back
+in that order: each completes the oldest request still owed. A request goes to the worker
+owing the fewest replies, so requests that arrive together are spread over the workers and
+queue in their sockets; a worker that wakes to several requests decides them all and sends
+the replies in one write (bench/README.md, "The computers' channel, pipelined"). A worker that
+died (killed, out of memory) fails every request it owed with `WorkerGone`, and is replaced; a
+decision is tried again once. A worker leaves when the API process is gone, even one killed
+outright: the kernel closes the API's end, and the worker, which waits on its own end between
+decisions, reads the end of the stream and exits.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ import socket
 import traceback
 from collections import deque
 from multiprocessing.process import BaseProcess
-from typing import get_args
+from typing import Any, get_args
 
 import msgspec
 
@@ -93,8 +98,12 @@ def serve(channel: socket.socket) -> None:
 
     try:
         channel.sendall(frame(READY))
-        while (payload := _read_blocking(channel)) is not None:
-            channel.sendall(frame(_decide_frame(payload)))
+        frames = Frames()
+        while chunk := channel.recv(65536):
+            # Every request that came together, decided in order, answered by one write.
+            replies = [frame(_decide_frame(payload)) for payload in frames.feed(chunk)]
+            if replies:
+                channel.sendall(b"".join(replies))
     except OSError:  # the API's end went away mid-reply
         pass
 
@@ -108,22 +117,30 @@ def _decide_frame(payload: bytes) -> bytes:
         return _encoder.encode((ERROR, None, traceback.format_exc()))
 
 
-def _read_blocking(channel: socket.socket) -> bytes | None:
-    """One frame's payload, or None at the end of the stream."""
-    data = b""
-    while len(data) < HEADER or len(data) < HEADER + int.from_bytes(data[:HEADER], "big"):
-        chunk = channel.recv(65536)
-        if not chunk:
-            return None
-        data += chunk
-    return data[HEADER:]
+class Frames:
+    """Bytes of a stream in, the payloads of its complete frames out (both ends use one)."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[bytes]:
+        self._buffer += data
+        payloads = []
+        while len(self._buffer) >= HEADER:
+            end = HEADER + int.from_bytes(self._buffer[:HEADER], "big")
+            if len(self._buffer) < end:
+                break
+            payloads.append(bytes(self._buffer[HEADER:end]))
+            del self._buffer[:end]
+        return payloads
 
 
 # ---------------------------------------------------------------- in the API process
 
 
 class Worker:
-    """One worker process and the API's end of its channel."""
+    """One worker process and the API's end of its channel: the replies it owes, oldest first,
+    each a future of the loop that asked; the channel read by whichever loop asks now."""
 
     def __init__(self, context: multiprocessing.context.SpawnContext) -> None:
         ours, theirs = socket.socketpair()
@@ -134,52 +151,141 @@ class Worker:
         theirs.close()  # the worker holds its own copy: ours must be the only end left here
         ours.setblocking(False)
         self.channel = ours
-        self.ready = False
+        self.ready = False  # its READY has been read: its imports are done
+        self.gone: WorkerGone | None = None
+        self._frames = Frames()
+        self._owed: deque[asyncio.Future[bytes]] = deque()
+        self._greeting: asyncio.Future[None] | None = None
+        self._unsent = b""
+        self._loop: asyncio.AbstractEventLoop | None = None
 
-    async def exchange(self, message: bytes) -> bytes:
-        """Send one request and read its reply (after the worker's READY, the first time)."""
-        await self.greeted()
-        loop = asyncio.get_running_loop()
-        try:
-            await loop.sock_sendall(self.channel, message)
-        except OSError as exc:
-            raise WorkerGone(str(exc)) from exc
-        return await self._receive(loop)
+    def owed(self) -> int:
+        return len(self._owed)
 
     async def greeted(self) -> None:
         """Wait for the worker's READY (once): its imports are done."""
+        loop = self._attach()
+        if self.ready:
+            return
+        if self.gone is not None:
+            raise self.gone
+        if self._greeting is None or self._greeting.get_loop() is not loop:
+            self._greeting = loop.create_future()
+        await self._greeting
+
+    def ask(self, message: bytes) -> asyncio.Future[bytes]:
+        """Send one request; the future is its reply."""
+        loop = self._attach()
+        if self.gone is not None:
+            raise self.gone
+        reply: asyncio.Future[bytes] = loop.create_future()
+        self._owed.append(reply)
+        self._send(message)
+        return reply
+
+    def _attach(self) -> asyncio.AbstractEventLoop:
+        """Read the channel on the running loop (tests run a loop each and share the workers);
+        replies owed to a loop that has closed are read and dropped in turn."""
+        loop = asyncio.get_running_loop()
+        if self._loop is not loop and self.gone is None:
+            self._detach()
+            loop.add_reader(self.channel.fileno(), self._readable)
+            self._loop = loop
+        return loop
+
+    def _detach(self) -> None:
+        old, self._loop = self._loop, None
+        if old is not None and not old.is_closed():
+            old.remove_reader(self.channel.fileno())
+            old.remove_writer(self.channel.fileno())
+
+    def _send(self, message: bytes) -> None:
+        if self._unsent:  # the socket is full: the writer sends it in turn
+            self._unsent += message
+            return
+        try:
+            sent = self.channel.send(message)
+        except BlockingIOError:
+            sent = 0
+        except OSError as exc:
+            self._lose(WorkerGone(str(exc)))
+            return
+        if sent < len(message):
+            self._unsent = message[sent:]
+            assert self._loop is not None
+            self._loop.add_writer(self.channel.fileno(), self._writable)
+
+    def _writable(self) -> None:
+        try:
+            sent = self.channel.send(self._unsent)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            self._lose(WorkerGone(str(exc)))
+            return
+        self._unsent = self._unsent[sent:]
+        if not self._unsent and self._loop is not None:
+            self._loop.remove_writer(self.channel.fileno())
+
+    def _readable(self) -> None:
+        try:
+            data = self.channel.recv(65536)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            self._lose(WorkerGone(str(exc)))
+            return
+        if not data:
+            self._lose(WorkerGone("the worker closed its channel"))
+            return
+        for payload in self._frames.feed(data):
+            self._complete(payload)
+
+    def _complete(self, payload: bytes) -> None:
         if not self.ready:
-            if await self._receive(asyncio.get_running_loop()) != READY:
-                raise WorkerGone("the worker did not start")
+            if payload != READY:
+                self._lose(WorkerGone("the worker did not start"))
+                return
             self.ready = True
+            _settle(self._greeting, None)
+            return
+        if not self._owed:
+            self._lose(WorkerGone("the worker sent a reply nobody asked for"))
+            return
+        _settle(self._owed.popleft(), payload)
 
-    async def _receive(self, loop: asyncio.AbstractEventLoop) -> bytes:
-        data = b""
-        while len(data) < HEADER or len(data) < HEADER + int.from_bytes(data[:HEADER], "big"):
-            try:
-                chunk = await loop.sock_recv(self.channel, 65536)
-            except OSError as exc:
-                raise WorkerGone(str(exc)) from exc
-            if not chunk:
-                raise WorkerGone("the worker closed its channel")
-            data += chunk
-        return data[HEADER:]
+    def _lose(self, gone: WorkerGone) -> None:
+        """The channel is done for: every reply owed fails, and the worker is of no more use."""
+        if self.gone is None:
+            self.gone = gone
+            self._detach()
+            self.channel.close()
+        _settle(self._greeting, gone)
+        owed, self._owed = self._owed, deque()
+        for reply in owed:
+            _settle(reply, gone)
 
-    def alive(self) -> bool:
-        """Whether an idle worker is fit to take a request: a live one has sent nothing
-        unasked, so its channel has nothing to read; one that died has closed its end, so
-        ours reads the end of the stream."""
+    def idle_and_alive(self) -> bool:
+        """Whether a worker that owes nothing is fit to take a request: a live one has sent
+        nothing unasked, so its channel has nothing to read; one that died has closed its end,
+        so ours reads the end of the stream (this sees it before the loop's reader does)."""
+        if self.gone is not None:
+            return False
+        if self._owed or not self.ready:
+            return True
         try:
             self.channel.recv(1, socket.MSG_PEEK)
         except BlockingIOError:
             return True
         except OSError:
             pass
+        self._lose(WorkerGone("the worker closed its channel"))
         return False
 
     def close(self) -> None:
-        """Close our end: the worker reads the end of the stream and exits on its own."""
-        self.channel.close()
+        """Close our end (on the loop that reads it): the worker reads the end of the stream
+        and exits on its own."""
+        self._lose(WorkerGone("the computers' workers were stopped"))
 
     def join(self, timeout: float) -> None:
         self.process.join(timeout)
@@ -188,38 +294,45 @@ class Worker:
             self.process.join(timeout)
 
 
-class Deciders:
-    """Up to `size` workers, each deciding one view at a time; callers beyond wait in turn.
+def _settle(future: asyncio.Future[Any] | None, outcome: object) -> None:
+    """Complete `future`, unless it is done (its caller was cancelled) or its loop has closed
+    (a test's loop before this one): then its outcome is dropped."""
+    if future is None or future.done() or future.get_loop().is_closed():
+        return
+    if isinstance(outcome, BaseException):
+        future.set_exception(outcome)
+    else:
+        future.set_result(outcome)
 
-    Used from one event loop at a time (the API process's); nothing is bound to a loop between
-    calls, so tests that each run their own loop share the workers."""
+
+class Deciders:
+    """Up to `size` workers; each request goes to the one owing the fewest replies.
+
+    Used from one event loop at a time (the API process's); tests that each run their own loop
+    share the workers, whose channels follow the loop that asks."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._context = multiprocessing.get_context("spawn")
-        self._idle: list[Worker] = []
-        self._all: set[Worker] = set()
-        self._waiters: deque[asyncio.Future[Worker | None]] = deque()
+        self._workers: list[Worker] = []
         self._stopped = False
 
     async def start(self) -> None:
         """Every worker started now and ready, so the first decisions do not wait for them."""
-        while len(self._all) < self.size:
-            worker = Worker(self._context)
-            self._all.add(worker)
-            self._idle.append(worker)
-        starting = [w for w in self._idle if not w.ready]
-        for worker in starting:
-            self._idle.remove(worker)  # held while it is greeted, as a decision holds it
-        await asyncio.gather(*(self._greet(w) for w in starting))
+        self._top_up()
+        await asyncio.gather(*(self._greet(w) for w in self._workers))
+
+    def _top_up(self) -> None:
+        self._workers = [w for w in self._workers if w.idle_and_alive()]
+        while len(self._workers) < self.size:
+            self._workers.append(Worker(self._context))
 
     async def _greet(self, worker: Worker) -> None:
         try:
             await worker.greeted()
         except WorkerGone:
-            self._retire(worker)
+            self._workers = [w for w in self._workers if w is not worker]
             raise
-        self._give_back(worker)
 
     async def decide(
         self, name: str, view: engine.SeatView, seed: str
@@ -232,72 +345,25 @@ class Deciders:
         return answer(reply)
 
     async def _exchange(self, message: bytes) -> bytes:
-        worker = await self._take()
-        try:
-            reply = await worker.exchange(message)
-        except BaseException:
-            # Gone, or cancelled mid-exchange (its reply may still come): never used again.
-            self._retire(worker)
-            raise
-        self._give_back(worker)
-        return reply
-
-    async def _take(self) -> Worker:
-        while True:
-            if self._stopped:
-                raise WorkerGone("the computers' workers were stopped")
-            while self._idle:
-                worker = self._idle.pop()
-                if worker.alive():
-                    return worker
-                self._retire(worker)
-            if len(self._all) < self.size:
-                worker = Worker(self._context)
-                self._all.add(worker)
-                return worker
-            waiter: asyncio.Future[Worker | None] = asyncio.get_running_loop().create_future()
-            self._waiters.append(waiter)
-            try:
-                handed = await waiter
-            except asyncio.CancelledError:
-                if waiter.done() and not waiter.cancelled():  # handed on just as it was cancelled
-                    self._hand_on(waiter.result())
-                raise
-            if handed is not None:
-                return handed
-
-    def _give_back(self, worker: Worker) -> None:
         if self._stopped:
-            self._retire(worker)
-        elif not self._hand_on(worker):
-            self._idle.append(worker)
-
-    def _retire(self, worker: Worker) -> None:
-        worker.close()
-        self._all.discard(worker)
-        self._hand_on(None)  # room for one more worker: the first waiter starts it
-
-    def _hand_on(self, worker: Worker | None) -> bool:
-        """Wake the first caller still waiting with `worker` (None: room to start one);
-        without one, False (a free worker then goes back to the idle ones)."""
-        while self._waiters:
-            waiter = self._waiters.popleft()
-            # (A waiter of a loop that has closed since, as a test's loop, is dropped.)
-            if not waiter.done() and not waiter.get_loop().is_closed():
-                waiter.set_result(worker)
-                return True
-        return False
+            raise WorkerGone("the computers' workers were stopped")
+        self._top_up()
+        worker = min(self._workers, key=Worker.owed)
+        await self._greet(worker)
+        return await worker.ask(message)
 
     def pids(self) -> list[int]:
-        return [w.process.pid for w in self._all if w.process.pid is not None]
+        return [w.process.pid for w in self._workers if w.process.pid is not None]
 
-    def stop(self, timeout: float = 5.0) -> None:
-        """Close the idle workers' channels and wait for them to leave (killed past
-        `timeout`); a worker deciding now is closed when its decision is back (a socket the
-        event loop waits on must not be closed under it)."""
+    def close(self) -> None:
+        """Close every channel (on the loop that reads them): the workers leave on their own;
+        decisions still owed fail."""
         self._stopped = True
-        idle, self._idle = self._idle, []
-        for worker in idle:
-            self._retire(worker)
-        for worker in idle:
+        for worker in self._workers:
+            worker.close()
+
+    def join(self, timeout: float = 5.0) -> None:
+        """Wait for the closed workers to leave (killed past `timeout`): blocks, so a loop runs
+        it in a thread."""
+        for worker in self._workers:
             worker.join(timeout)

@@ -16,6 +16,7 @@ process is gone, even one killed outright.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 
@@ -44,7 +45,7 @@ def workers() -> int:
 def _current() -> Deciders:
     global _deciders
     if _deciders is not None and _deciders.size != _size:  # reconfigured
-        _deciders.stop()
+        _deciders.close()  # its workers leave on their own; the next spawn reaps them
         _deciders = None
     if _deciders is None:
         _deciders = Deciders(_size)
@@ -61,11 +62,14 @@ async def start() -> None:
     await _current().start()
 
 
-def stop() -> None:
+async def stop() -> None:
+    """Close the workers' channels (on this loop, which reads them) and wait, in a thread, for
+    the workers to leave."""
     global _deciders
-    if _deciders is not None:
-        _deciders.stop()
-        _deciders = None
+    deciders, _deciders = _deciders, None
+    if deciders is not None:
+        deciders.close()
+        await asyncio.to_thread(deciders.join)
 
 
 async def choose(name: str, view: engine.SeatView, seed: str) -> tuple[engine.Action, str]:
