@@ -11,9 +11,10 @@ batch). Local first: the announcement goes at once to this process's own hub (th
 never waits for the broker; the backend carries it only to the other processes. Neither call
 waits for the network: the announcement joins a small queue of this process, one entry per
 match (or tournament) holding only its highest seq (a hub reads everything after its cursor,
-so an older seq of the same match adds nothing), and one task sends whatever has gathered as one
-batch while the requests that committed it have already been answered: woken by the first, it
-lets `GATHER_S` pass before it sends, so that under load many steps share one statement. `close()` sends what is left. A full queue drops the announcement of a
+so an older seq of the same match adds nothing), and one task sends whatever has gathered as
+one batch while the requests that committed it have already been answered: woken by the
+first, it lets `GATHER_S` pass before it sends, so that under load many steps share one
+statement. `close()` sends what is left. A full queue drops the announcement of a
 match it does not hold yet; the catch-up repairs it, as it repairs one lost to a crash (a
 tournament's is repaired by its next one, or by a read of its feed after the last seq seen).
 
