@@ -16,8 +16,8 @@ decision is one frame each way, a 4-byte length then msgpack:
 A worker decides its requests one at a time, in the order they came, so its replies come back
 in that order: each completes the oldest request still owed. A request goes to the worker
 owing the fewest replies, so requests that arrive together are spread over the workers and
-queue in their sockets; a worker that wakes to several requests decides them all and sends
-the replies in one write (bench/README.md, "The computers' channel, pipelined"). A worker that
+queue in their sockets; a worker that wakes to several requests reads them at once and
+decides them in turn (bench/README.md, "The computers' channel, pipelined"). A worker that
 died (killed, out of memory) fails every request it owed with `WorkerGone`, and is replaced; a
 decision is tried again once. A worker leaves when the API process is gone, even one killed
 outright: the kernel closes the API's end, and the worker, which waits on its own end between
@@ -100,10 +100,10 @@ def serve(channel: socket.socket) -> None:
         channel.sendall(frame(READY))
         frames = Frames()
         while chunk := channel.recv(65536):
-            # Every request that came together, decided in order, answered by one write.
-            replies = [frame(_decide_frame(payload)) for payload in frames.feed(chunk)]
-            if replies:
-                channel.sendall(b"".join(replies))
+            # Every request that came together, in order, each answered as soon as it is
+            # decided (a quick one must not wait for a search queued behind it to be sent).
+            for payload in frames.feed(chunk):
+                channel.sendall(frame(_decide_frame(payload)))
     except OSError:  # the API's end went away mid-reply
         pass
 
