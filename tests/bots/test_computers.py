@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import socket
 import subprocess
 import sys
 import time
@@ -15,7 +16,7 @@ import pytest
 
 from domino_api.bots import get_strategy, to_action
 from domino_api.bots.planner import distinct_plays
-from domino_api.bots.processes import WORKER_NICENESS, DecisionFailed
+from domino_api.bots.processes import WORKER_NICENESS, DecisionFailed, request
 from domino_api.config import Settings
 from domino_api.engine import PRESETS, NextHand, SeatView, Start, apply, new_match, seat_view
 from domino_api.matches import computers
@@ -138,6 +139,33 @@ async def test_requests_queued_at_one_worker_each_get_their_own_reply() -> None:
             expected = get_strategy("planner").choose(views[n], random.Random(f"q:{n}"))
             assert answers[n] == expected
         assert computers.worker_pids() == [pid]  # the same worker, in step with its channel
+    finally:
+        computers.configure(Settings())
+
+
+async def test_requests_beyond_what_the_socket_holds_wait_their_turn_to_be_sent() -> None:
+    """One stopped worker is sent more requests than its socket's buffer holds: the rest wait
+    in the API process and are written as the worker reads, and every caller gets its move."""
+    views = searched_views(50)
+    channel = socket.socketpair()[0]
+    room = channel.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
+    channel.close()
+    count = 3 * room // min(len(request("plain", v, "s")) for v in views)
+    try:
+        computers.configure(Settings(computer_workers=1))
+        await computers.start()
+        (pid,) = computers.worker_pids()
+        psutil.Process(pid).suspend()
+        asked = [
+            asyncio.ensure_future(computers.choose("plain", views[n % 50], f"b:{n}"))
+            for n in range(count)
+        ]
+        await asyncio.sleep(0)
+        assert not any(decision.done() for decision in asked)
+        psutil.Process(pid).resume()
+        answers = await asyncio.gather(*asked)
+        for n, answer in enumerate(answers):
+            assert answer == get_strategy("plain").choose(views[n % 50], random.Random(f"b:{n}"))
     finally:
         computers.configure(Settings())
 
