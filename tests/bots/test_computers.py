@@ -9,7 +9,10 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -95,24 +98,39 @@ async def test_dead_workers_are_replaced_on_the_next_decision() -> None:
     assert computers.worker_pids() and not set(computers.worker_pids()) & set(dead)
 
 
-async def test_a_worker_that_dies_while_deciding_is_replaced() -> None:
-    """One worker, stopped (SIGSTOP) so that it cannot answer, is sent a decision and then
-    killed: the decision is made again by the worker started in its place."""
-    view = searched_views(1)[0]
+@asynccontextmanager
+async def one_stopped_worker() -> AsyncIterator[psutil.Process]:
+    """The computers' one worker, started and then stopped (SIGSTOP), so that requests wait in
+    its socket; the default workers again afterwards."""
     try:
         computers.configure(Settings(computer_workers=1))
         await computers.start()
         (pid,) = computers.worker_pids()
-        psutil.Process(pid).suspend()
-        decision = asyncio.ensure_future(computers.choose("planner", view, "dies"))
-        await asyncio.sleep(0)  # the request is sent: it waits in the stopped worker's socket
-        assert not decision.done()
-        _kill([pid])
-        action, _ = await decision
-        assert action == get_strategy("planner").choose(view, random.Random("dies"))[0]
-        assert computers.worker_pids() and computers.worker_pids() != [pid]
+        worker = psutil.Process(pid)
+        worker.suspend()
+        yield worker
     finally:
         computers.configure(Settings())
+
+
+async def asked(requests: list[tuple[str, SeatView, str]]) -> list[asyncio.Future[Any]]:
+    """Each (strategy, view, seed) asked of the computers at once, every request sent."""
+    decisions = [asyncio.ensure_future(computers.choose(*request)) for request in requests]
+    await asyncio.sleep(0)  # each request is sent: they wait in the stopped worker's socket
+    assert not any(decision.done() for decision in decisions)
+    return decisions
+
+
+async def test_a_worker_that_dies_while_deciding_is_replaced() -> None:
+    """One worker, stopped (SIGSTOP) so that it cannot answer, is sent a decision and then
+    killed: the decision is made again by the worker started in its place."""
+    view = searched_views(1)[0]
+    async with one_stopped_worker() as worker:
+        (decision,) = await asked([("planner", view, "dies")])
+        _kill([worker.pid])
+        action, _ = await decision
+        assert action == get_strategy("planner").choose(view, random.Random("dies"))[0]
+        assert computers.worker_pids() and computers.worker_pids() != [worker.pid]
 
 
 async def test_requests_queued_at_one_worker_each_get_their_own_reply() -> None:
@@ -120,27 +138,16 @@ async def test_requests_queued_at_one_worker_each_get_their_own_reply() -> None:
     cancelled: resumed, it decides them in turn and each caller gets the move for its own view
     and seed; the cancelled one's reply is read and dropped, not handed to the next caller."""
     views = searched_views(4)
-    try:
-        computers.configure(Settings(computer_workers=1))
-        await computers.start()
-        (pid,) = computers.worker_pids()
-        psutil.Process(pid).suspend()
-        asked = [
-            asyncio.ensure_future(computers.choose("planner", view, f"q:{n}"))
-            for n, view in enumerate(views)
-        ]
-        await asyncio.sleep(0)  # every request is sent: they wait in the stopped worker's socket
-        assert not any(decision.done() for decision in asked)
-        asked[1].cancel()
-        psutil.Process(pid).resume()
-        answers = await asyncio.gather(*asked, return_exceptions=True)
+    async with one_stopped_worker() as worker:
+        decisions = await asked([("planner", v, f"q:{n}") for n, v in enumerate(views)])
+        decisions[1].cancel()
+        worker.resume()
+        answers = await asyncio.gather(*decisions, return_exceptions=True)
         assert isinstance(answers[1], asyncio.CancelledError)
         for n in (0, 2, 3):
             expected = get_strategy("planner").choose(views[n], random.Random(f"q:{n}"))
             assert answers[n] == expected
-        assert computers.worker_pids() == [pid]  # the same worker, in step with its channel
-    finally:
-        computers.configure(Settings())
+        assert computers.worker_pids() == [worker.pid]  # the same worker, in step with it
 
 
 async def test_requests_beyond_what_the_socket_holds_wait_their_turn_to_be_sent() -> None:
@@ -151,23 +158,12 @@ async def test_requests_beyond_what_the_socket_holds_wait_their_turn_to_be_sent(
     room = channel.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
     channel.close()
     count = 3 * room // min(len(request("plain", v, "s")) for v in views)
-    try:
-        computers.configure(Settings(computer_workers=1))
-        await computers.start()
-        (pid,) = computers.worker_pids()
-        psutil.Process(pid).suspend()
-        asked = [
-            asyncio.ensure_future(computers.choose("plain", views[n % 50], f"b:{n}"))
-            for n in range(count)
-        ]
-        await asyncio.sleep(0)
-        assert not any(decision.done() for decision in asked)
-        psutil.Process(pid).resume()
-        answers = await asyncio.gather(*asked)
+    async with one_stopped_worker() as worker:
+        decisions = await asked([("plain", views[n % 50], f"b:{n}") for n in range(count)])
+        worker.resume()
+        answers = await asyncio.gather(*decisions)
         for n, answer in enumerate(answers):
             assert answer == get_strategy("plain").choose(views[n % 50], random.Random(f"b:{n}"))
-    finally:
-        computers.configure(Settings())
 
 
 async def test_a_strategy_that_raises_fails_the_decision_not_the_worker() -> None:
