@@ -11,8 +11,8 @@ def add_routes(app: FastAPI, router: APIRouter) -> None:
 
     `include_router` would keep the router as a nested one, which FastAPI matches twice per
     request (once to find the router, once to find the route in it, re-counting its routes'
-    version each time): a quarter of the framework's routing cost on a move, for nothing a
-    flat list does not do (bench/README.md, "One list of routes")."""
+    version each time): routing took 11% of the API process's time under load with the
+    routers included, 7% with one flat list (bench/README.md, "One list of routes")."""
     app.router.routes.extend(router.routes)
 
 
