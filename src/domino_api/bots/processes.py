@@ -185,11 +185,14 @@ class Worker:
 
     def _attach(self) -> asyncio.AbstractEventLoop:
         """Read the channel on the running loop (tests run a loop each and share the workers);
-        replies owed to a loop that has closed are read and dropped in turn."""
+        replies owed to a loop that has closed are read and dropped in turn, and requests still
+        unsent are written by this loop."""
         loop = asyncio.get_running_loop()
         if self._loop is not loop and self.gone is None:
             self._detach()
             loop.add_reader(self.channel.fileno(), self._readable)
+            if self._unsent:
+                loop.add_writer(self.channel.fileno(), self._writable)
             self._loop = loop
         return loop
 
