@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi.telemetry import TelemetryConfig
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
@@ -35,6 +36,10 @@ from domino_api.store.migrate import current_revision, head_revision
 log = logging.getLogger(__name__)
 
 PROBLEM = "application/problem+json"
+# The service reports through its own metrics (/metrics, Prometheus) and JSON access lines
+# (docs/OPERATING.md): FastAPI's OpenTelemetry bridge stays off. On, it looks up the global
+# providers on every request, even with none installed.
+NO_OPENTELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
 # The collector's thresholds while serving (generation 0, 1, 2): see `lifespan`.
 GC_THRESHOLDS = (20_000, 20, 20)
 
@@ -145,6 +150,7 @@ def create_app(
         description=openapi_doc.DESCRIPTION,
         lifespan=lifespan,
         swagger_ui_parameters={"persistAuthorization": True},
+        telemetry=NO_OPENTELEMETRY,
     )
     app.state.settings = settings
     from domino_api.deps import AuthCache
