@@ -5,15 +5,18 @@ from __future__ import annotations
 from fastapi import APIRouter, FastAPI
 
 
-def add_routes(app: FastAPI, router: APIRouter) -> None:
+def add_routes(app: FastAPI, router: APIRouter, *, first: bool = False) -> None:
     """The router's routes become the app's own, as they are (each already carries its full
-    path, tags and responses: the OpenAPI document is the same).
+    path, tags and responses: the OpenAPI document is the same), after the others or `first`.
 
     `include_router` would keep the router as a nested one, which FastAPI matches twice per
     request (once to find the router, once to find the route in it, re-counting its routes'
     version each time): routing took 11% of the API process's time under load with the
     routers included, 7% with one flat list (bench/README.md, "One list of routes")."""
-    app.router.routes.extend(router.routes)
+    if first:
+        app.router.routes[:0] = router.routes
+    else:
+        app.router.routes.extend(router.routes)
 
 
 def include_routers(app: FastAPI) -> None:
@@ -25,7 +28,12 @@ def include_routers(app: FastAPI) -> None:
     from domino_api.realtime.socket import router as realtime
     from domino_api.tournaments.routes import router as tournaments
 
-    for router in (players, matches, realtime, tournaments):
+    # A request is matched against the list in order, one route after another, and most
+    # requests are a match's (a move, a view): its routes come first, ahead of the documents',
+    # the probes' and the players' (no path of one area is a path of another, so the order
+    # changes no answer). A move was matched against 19 routes before its own, 5 now.
+    add_routes(app, matches, first=True)
+    for router in (players, realtime, tournaments):
         add_routes(app, router)
     # Every tile back's image (the catalogue's `image` URLs), drawn by this project.
     app.mount(URL_PREFIX, StaticFiles(directory=IMAGES), name="tile-backs")
