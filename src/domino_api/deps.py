@@ -1,4 +1,4 @@
-"""Annotated dependencies that keep routes short: the database, the clock, the caller."""
+"""What routes take from the request: the caller, the unit of work, the process's objects."""
 
 from __future__ import annotations
 
@@ -19,21 +19,6 @@ from domino_api.store import players_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
 from domino_api.tokens import hash_token, parse_bearer
-
-
-async def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:
-    maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
-    return maker
-
-
-async def get_clock(request: Request) -> Clock:
-    clock: Clock = request.app.state.clock
-    return clock
-
-
-async def get_settings_dep(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
 
 
 class PlayerBearer(HTTPBearer):
@@ -95,33 +80,43 @@ class AuthCache:
             del self._entries[key]
 
 
-Db = Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)]
-
-
-async def unit_of_work(maker: Db) -> AsyncIterator[AsyncSession]:
+async def unit_of_work(request: Request) -> AsyncIterator[AsyncSession]:
     """The request's one unit of work (docs/ARCHITECTURE.md): the route and its service stage
     their writes on this session; it commits once the route has returned and rolls back if it
     raised (the error is then answered as its problem document), and what the transaction
     asked to run after its commit (announcements) runs then, all before the answer is sent.
     Its connection is taken at its first statement, not before."""
+    maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
     async with transaction(maker) as session:
         yield session
 
 
 # scope="function": the commit comes before the answer is sent, never after it.
 UnitOfWork = Annotated[AsyncSession, Depends(unit_of_work, scope="function")]
-ClockDep = Annotated[Clock, Depends(get_clock)]
-SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 CurrentPlayer = Annotated[Player, Depends(PLAYER_BEARER)]
 
 
-async def get_core(request: Request) -> Core:
+# The process's objects are read off the app (`core_of`, `clock_of`, ...), not declared as
+# dependencies: each is the same object for every request, and each dependency FastAPI resolves
+# costs a request about 2% of the API process's CPU (bench/README.md, "Fewer steps per
+# request"). Dependencies are what OpenAPI declares (the caller) or what wraps the route (its
+# unit of work).
+
+
+def core_of(request: Request) -> Core:
     """The process's write core (matches/unit.py), made by the app's lifespan."""
     core: Core = request.app.state.core
     return core
 
 
-CoreDep = Annotated[Core, Depends(get_core)]
+def clock_of(request: Request) -> Clock:
+    clock: Clock = request.app.state.clock
+    return clock
+
+
+def settings_of(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
 
 
 def client_address(request: Request) -> str:

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Path, Query, Request
 
 from domino_api import engine
-from domino_api.deps import CoreDep, CurrentPlayer, SettingsDep, client_address, limits_of
+from domino_api.deps import CurrentPlayer, client_address, core_of, limits_of, settings_of
 from domino_api.errors import ValidationFailed
 from domino_api.matches import creation, hosting, locking, service
 from domino_api.matches.event_models import EventsOut, MessageEvent, MoveOut
@@ -62,16 +62,14 @@ async def create_match(
     body: MatchCreate,
     request: Request,
     player: CurrentPlayer,
-    core: CoreDep,
-    settings: SettingsDep,
 ) -> ViewOut:
     """Create a match; the caller is the host at seat 0. `seats` lists every seat: an open human
     seat, a seat the host also holds (hot-seat play), or a computer. The answer is the host's
     view with the 4-digit `code` others join by and the deal's `commitment`.
     """
     await limits_of(request).hit("create_match", f"player:{player.id}", client_address(request))
-    address, caps = client_address(request), hosting.caps_of(settings)
-    return ViewOut(**await creation.create_match(core, player, body, caps, address))
+    address, caps = client_address(request), hosting.caps_of(settings_of(request))
+    return ViewOut(**await creation.create_match(core_of(request), player, body, caps, address))
 
 
 @router.post(
@@ -91,8 +89,6 @@ async def join(
     body: JoinBody,
     request: Request,
     player: CurrentPlayer,
-    core: CoreDep,
-    settings: SettingsDep,
 ) -> ViewOut:
     """Take a seat by the match's 4-digit number. Joining again returns the same seat; a caller with
     the name of a seat's holder takes that seat over when the holder has not been seen for 30 s.
@@ -102,7 +98,13 @@ async def join(
     address = client_address(request)
     await limits.hit("join", address, f"player:{player.id}")
     joined = await creation.join_by_number(
-        core, limits, player, body.code, body.name, address, settings.presence_lease_s
+        core_of(request),
+        limits,
+        player,
+        body.code,
+        body.name,
+        address,
+        settings_of(request).presence_lease_s,
     )
     return ViewOut(**joined)
 
@@ -122,13 +124,15 @@ async def join(
     ),
 )
 async def start(
-    match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: StartBody | None = None
+    match_id: MatchId, player: CurrentPlayer, request: Request, body: StartBody | None = None
 ) -> ViewOut:
     """Host only: fix the cut and deal hand 1. With `fill_with_bots`, open human seats become
     `planner` seats; otherwise an open seat is `409 seats_empty`.
     """
     body = body or StartBody()
-    return ViewOut(**await service.start(core, player, match_id, body.cut, body.fill_with_bots))
+    return ViewOut(
+        **await service.start(core_of(request), player, match_id, body.cut, body.fill_with_bots)
+    )
 
 
 @router.get(
@@ -137,12 +141,12 @@ async def start(
     responses=problems(*MATCH, "not_seated", "not_your_seat"),
 )
 async def get_match(
-    match_id: MatchId, player: CurrentPlayer, core: CoreDep, seat: SeatQuery = None
+    match_id: MatchId, player: CurrentPlayer, request: Request, seat: SeatQuery = None
 ) -> ViewOut:
     """The caller's view of the match: its own tiles, the public table, its legal actions. `seat`
     picks which of the caller's seats to see from (default: the lowest).
     """
-    view = await service.get_view(core, player, match_id, seat)
+    view = await service.get_view(core_of(request), player, match_id, seat)
     return ViewOut(**hosting.shown_to(view))
 
 
@@ -167,7 +171,7 @@ async def move(
     match_id: MatchId,
     body: MoveBody,
     player: CurrentPlayer,
-    core: CoreDep,
+    request: Request,
     idempotency_key: IdemKey = None,
 ) -> FastJSONResponse:
     """Play, draw or pass, with the `seq` the client last saw. The answer is the mover's view and
@@ -175,7 +179,9 @@ async def move(
     them. With `Idempotency-Key`, the same key again returns the first answer.
     """
     # The hottest route: its answer is sent as built (see FastJSONResponse).
-    return FastJSONResponse(await service.move(core, player, match_id, body, idempotency_key))
+    return FastJSONResponse(
+        await service.move(core_of(request), player, match_id, body, idempotency_key)
+    )
 
 
 @router.post(
@@ -186,13 +192,13 @@ async def move(
     ),
 )
 async def next_hand(
-    match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: NextHandBody | None = None
+    match_id: MatchId, player: CurrentPlayer, request: Request, body: NextHandBody | None = None
 ) -> ViewOut:
     """Any seated player starts the next hand once a hand is over; if it has already started, the
     answer is the view as it is.
     """
     seat = body.seat if body else None
-    return ViewOut(**await service.next_hand(core, player, match_id, seat))
+    return ViewOut(**await service.next_hand(core_of(request), player, match_id, seat))
 
 
 @router.put(
@@ -204,10 +210,10 @@ async def autopilot_on(
     match_id: MatchId,
     seat: Annotated[int, Path(ge=0, le=3)],
     player: CurrentPlayer,
-    core: CoreDep,
+    request: Request,
 ) -> ViewOut:
     """Host only: the computer plays for a human seat until its holder takes it back."""
-    return ViewOut(**await service.set_autopilot(core, player, match_id, seat, True))
+    return ViewOut(**await service.set_autopilot(core_of(request), player, match_id, seat, True))
 
 
 @router.delete(
@@ -221,12 +227,12 @@ async def autopilot_off(
     match_id: MatchId,
     seat: Annotated[int, Path(ge=0, le=3)],
     player: CurrentPlayer,
-    core: CoreDep,
+    request: Request,
 ) -> ViewOut:
     """The seat's holder (or the host) takes the seat back from the computer; a forfeited seat stays
     with it.
     """
-    return ViewOut(**await service.set_autopilot(core, player, match_id, seat, False))
+    return ViewOut(**await service.set_autopilot(core_of(request), player, match_id, seat, False))
 
 
 @router.put(
@@ -234,11 +240,11 @@ async def autopilot_off(
     summary="Host: lock the table (no seat is taken by number and name)",
     responses=problems(*MATCH, "not_host", "match_over"),
 )
-async def lock(match_id: MatchId, player: CurrentPlayer, core: CoreDep) -> ViewOut:
+async def lock(match_id: MatchId, player: CurrentPlayer, request: Request) -> ViewOut:
     """Host only: lock the table, so no seat changes hands by a join under its name; a seat then
     changes hands only through its own token or by the host releasing it.
     """
-    return ViewOut(**await locking.set_lock(core, player, match_id, True))
+    return ViewOut(**await locking.set_lock(core_of(request), player, match_id, True))
 
 
 @router.delete(
@@ -246,9 +252,9 @@ async def lock(match_id: MatchId, player: CurrentPlayer, core: CoreDep) -> ViewO
     summary="Host: unlock the table",
     responses=problems(*MATCH, "not_host", "match_over"),
 )
-async def unlock(match_id: MatchId, player: CurrentPlayer, core: CoreDep) -> ViewOut:
+async def unlock(match_id: MatchId, player: CurrentPlayer, request: Request) -> ViewOut:
     """Host only: unlock the table again (claims by name, after the presence lease, work again)."""
-    return ViewOut(**await locking.set_lock(core, player, match_id, False))
+    return ViewOut(**await locking.set_lock(core_of(request), player, match_id, False))
 
 
 @router.delete(
@@ -260,12 +266,12 @@ async def release_seat(
     match_id: MatchId,
     seat: Annotated[int, Path(ge=0, le=3)],
     player: CurrentPlayer,
-    core: CoreDep,
+    request: Request,
 ) -> ViewOut:
     """Host only: free another player's human seat, so the next join by number takes it; the old
     holder's sockets close (4409 `seat_claimed`).
     """
-    return ViewOut(**await locking.release(core, player, match_id, seat))
+    return ViewOut(**await locking.release(core_of(request), player, match_id, seat))
 
 
 @router.post(
@@ -275,13 +281,13 @@ async def release_seat(
     responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat", "rate_limited"),
 )
 async def post_message(
-    match_id: MatchId, body: MessageBody, request: Request, player: CurrentPlayer, core: CoreDep
+    match_id: MatchId, body: MessageBody, request: Request, player: CurrentPlayer
 ) -> MessageEvent:
     """Table talk (1-500 characters), sent to every seat as a `message` event; it never makes a move
     stale.
     """
     await limits_of(request).hit("chat", f"{match_id}:{player.id}")
-    event = await service.message(core, player, match_id, body.text, body.seat)
+    event = await service.message(core_of(request), player, match_id, body.text, body.seat)
     return MessageEvent.model_validate(event)
 
 
@@ -293,14 +299,14 @@ async def post_message(
     ),
 )
 async def resign(
-    match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: SeatBody | None = None
+    match_id: MatchId, player: CurrentPlayer, request: Request, body: SeatBody | None = None
 ) -> ViewOut:
     """The caller's seat forfeits (docs/RULES.md section 9). At a two-seat table the other seat
     wins, a computer too; at three or four seats the computer takes the seat, and when it was the
     last human seat in play the match is abandoned.
     """
     seat = body.seat if body else None
-    return ViewOut(**await service.resign(core, player, match_id, seat))
+    return ViewOut(**await service.resign(core_of(request), player, match_id, seat))
 
 
 @router.post(
@@ -309,11 +315,11 @@ async def resign(
     responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress"),
 )
 async def ready(
-    match_id: MatchId, player: CurrentPlayer, core: CoreDep, body: SeatBody | None = None
+    match_id: MatchId, player: CurrentPlayer, request: Request, body: SeatBody | None = None
 ) -> ViewOut:
     """Tournament check-in: the match starts by itself once both seats are ready."""
     seat = body.seat if body else None
-    return ViewOut(**await service.ready(core, player, match_id, seat))
+    return ViewOut(**await service.ready(core_of(request), player, match_id, seat))
 
 
 @router.post(
@@ -326,8 +332,7 @@ async def ready(
 async def rematch(
     match_id: MatchId,
     player: CurrentPlayer,
-    core: CoreDep,
-    settings: SettingsDep,
+    request: Request,
     body: SeatBody | None = None,
 ) -> ViewOut:
     """Opt in to a rematch once the match is over; when every human seat has, a new match with the
@@ -335,8 +340,8 @@ async def rematch(
     number counts against its host's and address's open numbered tables (429 past them).
     """
     seat = body.seat if body else None
-    caps = hosting.caps_of(settings)
-    return ViewOut(**await creation.rematch(core, player, match_id, seat, caps))
+    caps = hosting.caps_of(settings_of(request))
+    return ViewOut(**await creation.rematch(core_of(request), player, match_id, seat, caps))
 
 
 @router.get(
@@ -348,7 +353,7 @@ async def rematch(
 async def list_events(
     match_id: MatchId,
     player: CurrentPlayer,
-    core: CoreDep,
+    request: Request,
     after: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0,
     seat: SeatQuery = None,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
@@ -356,7 +361,7 @@ async def list_events(
     """The events after `after`, in `seq` order, each as the caller's seat may see it (the events
     list of docs/API.md; `data`'s shape is chosen by `type`).
     """
-    rows = await service.events(core, player, match_id, after, seat, limit)
+    rows = await service.events(core_of(request), player, match_id, after, seat, limit)
     # Sent as built, like the move answers: tests/api/test_event_schemas.py holds every event
     # type to its model, so validating each row here again would only cost time.
     return FastJSONResponse({"events": rows})
@@ -367,11 +372,11 @@ async def list_events(
     summary="The full record of a finished match",
     responses=problems(*MATCH, "ledger_sealed"),
 )
-async def get_ledger(match_id: MatchId, player: CurrentPlayer, core: CoreDep) -> LedgerOut:
+async def get_ledger(match_id: MatchId, player: CurrentPlayer, request: Request) -> LedgerOut:
     """The full record of a finished, abandoned or cancelled match: every deal, secret and move, to
     check the sealed deal and the scores (`domino-api verify-ledger`).
     """
-    return LedgerOut.model_validate(await service.ledger(core, player, match_id))
+    return LedgerOut.model_validate(await service.ledger(core_of(request), player, match_id))
 
 
 @router.post(

@@ -7,7 +7,14 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 
-from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, UnitOfWork, client_address, limits_of
+from domino_api.deps import (
+    CurrentPlayer,
+    UnitOfWork,
+    client_address,
+    clock_of,
+    core_of,
+    limits_of,
+)
 from domino_api.engine.rulesets import PRESETS
 from domino_api.players import profile_hooks, records, service, tile_backs
 from domino_api.players.schemas import (
@@ -32,15 +39,13 @@ router = APIRouter(prefix="/v1", tags=["players"])
     summary="Create a player (the token is shown once)",
     responses=problems(*BODY, "rate_limited", "service_busy"),
 )
-async def create_player(
-    body: PlayerCreate, request: Request, session: UnitOfWork, clock: ClockDep
-) -> PlayerCreated:
+async def create_player(body: PlayerCreate, request: Request, session: UnitOfWork) -> PlayerCreated:
     """Create a player with a name (1-32 characters). The answer holds the bearer token, shown this
     once and stored only as a hash: send it as `Authorization: Bearer <token>`. Rate-limited per
     client address.
     """
     await limits_of(request).hit("create_player", client_address(request))
-    return PlayerCreated(**await service.create_player(session, clock, body.name))
+    return PlayerCreated(**await service.create_player(session, clock_of(request), body.name))
 
 
 @router.get("/players/me", summary="Your profile", responses=problems(*AUTH))
@@ -61,7 +66,6 @@ async def patch_me(
     request: Request,
     player: CurrentPlayer,
     session: UnitOfWork,
-    core: CoreDep,
 ) -> PlayerOut:
     """Change the caller's name, tile back or match defaults (`settings`: defaults for matches the
     caller creates, applied where the preset allows the override). A new tile back is announced
@@ -72,7 +76,9 @@ async def patch_me(
     if body.tile_back is not None and body.tile_back != player.tile_back:
         # Once the change has committed, each live match of the player's takes it as a step
         # of its own (before the answer, which then shows it everywhere).
-        after_commit(session, functools.partial(profile_hooks.tile_back_changed, core, fresh))
+        after_commit(
+            session, functools.partial(profile_hooks.tile_back_changed, core_of(request), fresh)
+        )
     return PlayerOut(**service.profile(fresh))
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Request
 
-from domino_api.deps import ClockDep, CoreDep, CurrentPlayer, SettingsDep, UnitOfWork
+from domino_api.deps import CurrentPlayer, UnitOfWork, clock_of, core_of, settings_of
 from domino_api.problems import AUTH, BODY, TOURNAMENT, problems
 from domino_api.tournaments import service, views
 from domino_api.tournaments.event_models import TournamentEventsOut
@@ -27,13 +27,14 @@ async def create_tournament(
     body: TournamentCreate,
     player: CurrentPlayer,
     session: UnitOfWork,
-    clock: ClockDep,
-    settings: SettingsDep,
+    request: Request,
 ) -> TournamentOut:
     """Create a tournament; the caller is its host. The host's plan caps `max_entrants` (free 10,
     club 20, corporate unlimited).
     """
-    view = await service.create(session, clock, player, body, settings.check_in_s)
+    view = await service.create(
+        session, clock_of(request), player, body, settings_of(request).check_in_s
+    )
     return TournamentOut(**view)
 
 
@@ -43,10 +44,10 @@ async def create_tournament(
     responses=problems(*TOURNAMENT),
 )
 async def get_tournament(
-    tournament_id: TournamentId, _: CurrentPlayer, session: UnitOfWork, core: CoreDep
+    tournament_id: TournamentId, _: CurrentPlayer, session: UnitOfWork, request: Request
 ) -> TournamentOut:
     """The tournament view: entrants, rounds and matches, standings and the champion."""
-    await service.enforce_due(core, tournament_id)  # before the view's first read
+    await service.enforce_due(core_of(request), tournament_id)  # before the view's first read
     return TournamentOut(**await views.get_view(session, tournament_id))
 
 
@@ -56,10 +57,10 @@ async def get_tournament(
     responses=problems(*TOURNAMENT, "tournament_started", "entrant_limit@409"),
 )
 async def enter(
-    tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, clock: ClockDep
+    tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, request: Request
 ) -> TournamentOut:
     """Enter the tournament before it starts (entering again changes nothing)."""
-    return TournamentOut(**await service.enter(session, clock, player, tournament_id))
+    return TournamentOut(**await service.enter(session, clock_of(request), player, tournament_id))
 
 
 @router.delete(
@@ -68,10 +69,10 @@ async def enter(
     responses=problems(*TOURNAMENT, "tournament_started"),
 )
 async def leave(
-    tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, clock: ClockDep
+    tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, request: Request
 ) -> TournamentOut:
     """Leave the tournament before it starts."""
-    return TournamentOut(**await service.leave(session, clock, player, tournament_id))
+    return TournamentOut(**await service.leave(session, clock_of(request), player, tournament_id))
 
 
 @router.post(
@@ -80,12 +81,12 @@ async def leave(
     responses=problems(*TOURNAMENT, "not_host", "tournament_started", "not_enough_entrants"),
 )
 async def start(
-    tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, clock: ClockDep
+    tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, request: Request
 ) -> TournamentOut:
     """Host only: shuffle the entrants with a recorded seed, assign byes and open round 1 (at least
     2 entrants, else `409 not_enough_entrants`).
     """
-    return TournamentOut(**await service.start(session, clock, player, tournament_id))
+    return TournamentOut(**await service.start(session, clock_of(request), player, tournament_id))
 
 
 @router.get(
