@@ -48,6 +48,12 @@ BODY_HEAD = (
 SLOW = {
     "nothing": (b"", b""),
     "head": (b"", b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 500),
+    # A kept-alive connection: one request answered, then the next one's head trickles (the
+    # connection's deadline timer outlives the first request's deadlines).
+    "second head": (
+        b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 500,
+    ),
     "body": (BODY_HEAD, b'{"name": "' + b"a" * 900),
     "handshake": (b"", _upgrade(SOCKET_PATH)),
     # The handshake done, the first frame (the auth message) never completes.
