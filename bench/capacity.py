@@ -41,9 +41,11 @@ from load import (  # noqa: E402
     CpuMeter,
     Http,
     Level,
+    grouped,
     move_body,
     play_matches,
     print_level,
+    profile,
     run_level,
     sample_snapshot,
 )
@@ -142,11 +144,16 @@ async def against_bare(args: argparse.Namespace, workdir: Path) -> None:
         servers["baseline"] = await start_service(workdir, args.baseline_python, "baseline")
     bare, snapshot = await start_bare(workdir, servers["HEAD"].database_url)
     per_move: dict[str, list[float]] = {name: [] for name in [*servers, "bare"]}
+    layers: dict[str, dict[str, float]] = {}  # --profile: each server's CPU per move by layer
     try:
         for round_number in range(args.rounds):
             names = list(per_move)
             turned = names[round_number % len(names) :] + names[: round_number % len(names)]
             for name in turned:
+                server = bare if name == "bare" else servers[name]
+                spied, spy = workdir / f"{name}.profile", None
+                if args.profile and round_number == 0:
+                    spy = profile(server.pid, int(args.seconds) - 2, spied, children=False)
                 if name == "bare":
                     level = await bare_level(
                         bare.port, bare.pid, args.clients, args.seconds, snapshot
@@ -156,9 +163,16 @@ async def against_bare(args: argparse.Namespace, workdir: Path) -> None:
                 per_move[name].append(_cpu_per_move(level))
                 print(f"(a) round {round_number + 1} {name:8s}", end=" ")
                 print_level(level)
+                if spy is not None:
+                    spy.wait(timeout=60)
+                    main = level.cpu.get("server main", 0.0) / max(len(level.latencies), 1)
+                    layers[name] = {k: v / 100 * main for k, v in grouped(spied).items()}
+                    layers[name]["computers' workers"] = per_move[name][-1] - main
     finally:
         for server in [*servers.values(), bare]:
             server.stop(timeout=15)
+    if layers:
+        print_layers(layers)
     print("(a) server CPU per move against plain, floor off (ms), by round:")
     for name, values in per_move.items():
         each = ", ".join(f"{1000 * v:.2f}" for v in values)
@@ -172,6 +186,19 @@ async def against_bare(args: argparse.Namespace, workdir: Path) -> None:
             f"    {name} / bare route: median {statistics.median(ratios):.2f} ({each}; goal <= 1.5)"
         )
     print(flush=True)
+
+
+def print_layers(layers: dict[str, dict[str, float]]) -> None:
+    """Each server's CPU per move by layer in round 1, side by side: py-spy's share of the API
+    process's samples times that process's CPU per move (its idle samples, if any, count under
+    "other"), and the computers' workers' CPU per move beside it."""
+    names = list(layers)
+    print("(a) server CPU per move by layer, round 1 (ms):")
+    print("    " + f"{'layer':24s}" + "".join(f"{n:>10s}" for n in names))
+    every = sorted({k for shares in layers.values() for k in shares})
+    for layer in sorted(every, key=lambda k: -layers[names[0]].get(k, 0.0)):
+        cells = "".join(f"{1000 * layers[n].get(layer, 0.0):10.3f}" for n in names)
+        print(f"    {layer:24s}{cells}")
 
 
 def _cpu_per_move(level: Level) -> float:
@@ -302,6 +329,9 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="(a): rounds of every server in turn")
     parser.add_argument("--baseline-python", default=None)
     parser.add_argument("--only", default="abc", help="which scenarios: any of a, b, c")
+    parser.add_argument(
+        "--profile", action="store_true", help="(a): py-spy every server in round 1, by layer"
+    )
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="domino-capacity-"))
     if "a" in args.only:

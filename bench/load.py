@@ -135,9 +135,11 @@ class CpuMeter:
 
     def _processes(self) -> dict[str, list[psutil.Process]]:
         roots = [psutil.Process(pid) for pid in self.server_pids]
-        servers = [p for root in roots for p in (root, *root.children(recursive=True))]
+        children = [p for root in roots for p in root.children(recursive=True)]
         postgres = [p for p in psutil.process_iter(["name"]) if p.info["name"] == "postgres"]
-        return {"server": servers, "postgres": postgres}
+        # "server" is every process of the server; "server main" its API processes alone
+        # (without the computers' workers), what a profile of them divides.
+        return {"server": roots + children, "server main": roots, "postgres": postgres}
 
     def _sample(self) -> dict[tuple[str, int], float]:
         seconds: dict[tuple[str, int], float] = {}
@@ -303,11 +305,15 @@ async def raw_ceiling(url: str, connections: int, seconds: float, snapshot: Any)
 # ---------------------------------------------------------------- profile
 
 
-def profile(pid: int, seconds: int, out: Path) -> subprocess.Popen[bytes] | None:
-    """py-spy (pip install py-spy) samples the server while a level runs: collapsed stacks."""
+def profile(
+    pid: int, seconds: int, out: Path, children: bool = True
+) -> subprocess.Popen[bytes] | None:
+    """py-spy (pip install py-spy) samples the server (and its `children`) while a level runs:
+    collapsed stacks."""
     beside = Path(sys.executable).parent / "py-spy"
     spy = str(beside) if beside.exists() else "py-spy"
-    command = [spy, "record", "--pid", str(pid), "--duration", str(seconds), "--subprocesses"]
+    command = [spy, "record", "--pid", str(pid), "--duration", str(seconds)]
+    command += ["--subprocesses"] if children else []
     command += ["--format", "raw", "--output", str(out), "--rate", "200", "--nonblocking"]
     try:
         return subprocess.Popen(
@@ -367,6 +373,8 @@ def grouped(path: Path) -> dict[str, float]:
         ("engine", "domino_api/engine/"),
         ("bots", "domino_api/bots/"),
         ("views", "domino_api/matches/views"),
+        ("service (domino_api)", "domino_api/"),
+        ("bare route", "bare_app.py"),
         ("sqlalchemy", "sqlalchemy/"),
         ("asyncpg", "asyncpg/"),
         ("pydantic", "pydantic"),
