@@ -28,8 +28,12 @@ def trusted_proxies(settings: Settings) -> list[str]:
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """Keyword arguments for `uvicorn.run`/`uvicorn.Config`: forwarded headers, the guarded
-    protocols (transport.py) and the WebSocket frame limit."""
+    protocols (transport.py), the WebSocket frame limit, and uvicorn's own access log and
+    `server` header off: the app writes the access line (middleware.py; uvicorn's, silenced by
+    its level, still gathered its fields for every request), and an answer need not name the
+    server software."""
     guarded = {"http": GuardedHttp, "ws": GuardedWebSocket, "ws_max_size": MAX_FRAME_BYTES}
+    guarded |= {"access_log": False, "server_header": False}
     proxies = trusted_proxies(settings)
     if not proxies:
         return {**guarded, "proxy_headers": False, "forwarded_allow_ips": ""}

@@ -57,6 +57,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield process
 
 
+def test_a_served_answer_names_no_server_software(server: ServerProcess) -> None:
+    """Through `domino-api serve`'s uvicorn options (serving.py), not the app alone: uvicorn
+    adds `server: uvicorn` unless told not to."""
+    answer = httpx.get(f"{server.base_url}/healthz", timeout=30)
+    assert answer.status_code == 200
+    assert "server" not in answer.headers and "date" in answer.headers
+    _secured(answer)
+
+
 # ReDoc's sidebar badge shows a logo from its vendor's CDN: the policy blocks it (nothing from
 # elsewhere), Chromium says so, and the page works without it.
 BLOCKED_ON_PURPOSE = re.compile(r"Loading the image 'https://cdn\.redoc\.ly/")
