@@ -119,7 +119,6 @@ async def join_by_number(
     code: str,
     name: str | None,
     address: str,
-    lease_s: float,
 ) -> dict[str, Any]:
     """`join` under the budgets of failed joins (matches/claims.py, `failure_budgets`): refused
     at once while one is spent out; each refusal spends them all and answers no sooner than
@@ -132,7 +131,7 @@ async def join_by_number(
             await limits.refuse(budget, key)
     started = time.perf_counter()
     try:
-        return await join(core, player, code, lease_s, name, match_id)
+        return await join(core, player, code, name, match_id)
     except (ServiceError, EngineError):
         for budget, key in budgets:
             with contextlib.suppress(RateLimited):  # this answer is the refusal; 429 comes next
@@ -152,16 +151,15 @@ async def join(
     core: Core,
     player: Player,
     code: str,
-    lease_s: float,
     name: str | None = None,
     match_id: str | None = None,
 ) -> dict[str, Any]:
     """Join by number (`match_id`: the live match `find` found for it): a free seat, or by
-    name a seat whose holder has been gone for the presence lease (engine/table/seats.py); a
-    started table answers outsiders as unknown."""
+    name a seat whose holder has been gone for the presence lease (`core.lease_s`,
+    engine/table/seats.py); a started table answers outsiders as unknown."""
     if match_id is None:
-        raise tables.unknown_number(code, lease_s)
-    command = tables.Join(player.id, player.name, player.tile_back, code, name, lease_s)
+        raise tables.unknown_number(code, core.lease_s)
+    command = tables.Join(player.id, player.name, player.tile_back, code, name, core.lease_s)
 
     def step(stage: Stage) -> dict[str, Any]:
         table = stage.do(command)

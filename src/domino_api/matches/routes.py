@@ -98,13 +98,7 @@ async def join(
     address = client_address(request)
     await limits.hit("join", address, f"player:{player.id}")
     joined = await creation.join_by_number(
-        core_of(request),
-        limits,
-        player,
-        body.code,
-        body.name,
-        address,
-        settings_of(request).presence_lease_s,
+        core_of(request), limits, player, body.code, body.name, address
     )
     return ViewOut(**joined)
 
