@@ -35,20 +35,19 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from client import Http  # noqa: E402
 from load import (  # noqa: E402
     SERVER,
     SERVER_ENV,
     CpuMeter,
-    Http,
     Level,
-    grouped,
     move_body,
     play_matches,
     print_level,
-    profile,
     run_level,
     sample_snapshot,
 )
+from profiles import grouped, profile  # noqa: E402
 
 from domino_api.store.db import to_asyncpg_url, to_plain_url  # noqa: E402
 from tests.bots.test_computers import searched_views  # noqa: E402

@@ -33,12 +33,10 @@ import contextlib
 import functools
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +47,9 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
+
+from client import Http  # noqa: E402
+from profiles import grouped, profile, summarize_profile  # noqa: E402
 
 from domino_api.store.db import to_plain_url  # noqa: E402
 from tests.support.servers import (  # noqa: E402
@@ -69,46 +70,6 @@ SERVER_ENV = {
     "DOMINO_LOG_JSON": "true",
     "DOMINO_LOG_LEVEL": "INFO",
 }
-
-
-# ---------------------------------------------------------------- a small HTTP/1.1 client
-
-
-class Http:
-    """One keep-alive connection; JSON in, (status, JSON) out."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-
-    async def request(
-        self, method: str, path: str, body: Any = None, token: str | None = None
-    ) -> tuple[int, Any]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        assert self.reader is not None
-        payload = b"" if body is None else json.dumps(body).encode()
-        head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(payload)}"]
-        if body is not None:
-            head.append("Content-Type: application/json")
-        if token:
-            head.append(f"Authorization: Bearer {token}")
-        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
-        status_line = await self.reader.readline()
-        status = int(status_line.split()[1])
-        length = 0
-        while (line := await self.reader.readline()) not in (b"\r\n", b""):
-            name, _, value = line.decode("latin-1").partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        data = await self.reader.readexactly(length)
-        return status, json.loads(data) if data else None
-
-    async def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-            self.writer = None
 
 
 def move_body(view: dict[str, Any]) -> dict[str, Any]:
@@ -300,103 +261,6 @@ async def raw_ceiling(url: str, connections: int, seconds: float, snapshot: Any)
     elapsed = time.perf_counter() - started
     await pool.close()
     return done / elapsed
-
-
-# ---------------------------------------------------------------- profile
-
-
-def profile(
-    pid: int, seconds: int, out: Path, children: bool = True
-) -> subprocess.Popen[bytes] | None:
-    """py-spy (pip install py-spy) samples the server (and its `children`) while a level runs:
-    collapsed stacks."""
-    beside = Path(sys.executable).parent / "py-spy"
-    spy = str(beside) if beside.exists() else "py-spy"
-    command = [spy, "record", "--pid", str(pid), "--duration", str(seconds)]
-    command += ["--subprocesses"] if children else []
-    command += ["--format", "raw", "--output", str(out), "--rate", "200", "--nonblocking"]
-    try:
-        return subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=out.with_suffix(".err").open("wb")
-        )
-    except FileNotFoundError:
-        print("py-spy not found: skipping the profile")
-        return None
-
-
-def stacks(path: Path) -> Iterator[tuple[list[str], int]]:
-    """(frames, samples) per collapsed stack; with --subprocesses py-spy prefixes each stack
-    with its process's command line, which may span lines: those pieces are skipped."""
-    for line in path.read_text().splitlines():
-        stack, _, count_text = line.rpartition(" ")
-        if count_text.isdigit() and stack:
-            yield stack.split(";"), int(count_text)
-
-
-def summarize_profile(path: Path, top: int = 25) -> list[str]:
-    """Inclusive share per function (file:function), from py-spy's collapsed stacks."""
-    inclusive: Counter[str] = Counter()
-    own: Counter[str] = Counter()
-    total = 0
-    for raw_frames, count in stacks(path):
-        total += count
-        frames = [frame_name(f) for f in raw_frames]
-        for name in set(frames):
-            inclusive[name] += count
-        if frames:
-            own[frames[-1]] += count
-    if not total:
-        return ["(no samples)"]
-    lines = [f"{total} samples; inclusive % | self % | function"]
-    for name, count in inclusive.most_common(top):
-        lines.append(f"{100 * count / total:5.1f} | {100 * own[name] / total:5.1f} | {name}")
-    lines.append("top self time:")
-    for name, count in own.most_common(15):
-        lines.append(f"{100 * count / total:5.1f} | {name}")
-    return lines
-
-
-def frame_name(frame: str) -> str:
-    # py-spy raw frames look like "function (FILE:LINE)", FILE a path.
-    func, _, where = frame.partition(" (")
-    path = where.rstrip(")").rsplit(":", 1)[0]
-    for marker in ("site-packages/", "src/", "lib/python3.11/"):
-        if marker in path:
-            path = path.split(marker, 1)[1]
-            break
-    return f"{path}:{func}"
-
-
-def grouped(path: Path) -> dict[str, float]:
-    """Share of samples by layer: the first matching frame (from the leaf) decides."""
-    layers = [
-        ("engine", "domino_api/engine/"),
-        ("bots", "domino_api/bots/"),
-        ("views", "domino_api/matches/views"),
-        ("service (domino_api)", "domino_api/"),
-        ("bare route", "bare_app.py"),
-        ("sqlalchemy", "sqlalchemy/"),
-        ("asyncpg", "asyncpg/"),
-        ("pydantic", "pydantic"),
-        ("fastapi/starlette", "fastapi/"),
-        ("fastapi/starlette", "starlette/"),
-        ("uvicorn/http", "uvicorn/"),
-        ("json", "json/"),
-        ("logging", "logging/"),
-        ("prometheus", "prometheus_client/"),
-    ]
-    shares: defaultdict[str, int] = defaultdict(int)
-    total = 0
-    for frames, count in stacks(path):
-        total += count
-        for frame in reversed(frames):
-            hit = next((name for name, marker in layers if marker in frame), None)
-            if hit:
-                shares[hit] += count
-                break
-        else:
-            shares["other (asyncio, idle)"] += count
-    return {k: 100 * v / total for k, v in sorted(shares.items(), key=lambda kv: -kv[1])}
 
 
 # ---------------------------------------------------------------- main

@@ -1,0 +1,107 @@
+"""py-spy profiles of a server under load: record one while a level runs, then read it as
+shares per function or per layer (bench/load.py's `--profile`, bench/capacity.py's).
+
+    pip install py-spy   (into the venv: found beside its python)
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+
+def profile(
+    pid: int, seconds: int, out: Path, children: bool = True
+) -> subprocess.Popen[bytes] | None:
+    """py-spy (pip install py-spy) samples the server (and its `children`) while a level runs:
+    collapsed stacks."""
+    beside = Path(sys.executable).parent / "py-spy"
+    spy = str(beside) if beside.exists() else "py-spy"
+    command = [spy, "record", "--pid", str(pid), "--duration", str(seconds)]
+    command += ["--subprocesses"] if children else []
+    command += ["--format", "raw", "--output", str(out), "--rate", "200", "--nonblocking"]
+    try:
+        return subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=out.with_suffix(".err").open("wb")
+        )
+    except FileNotFoundError:
+        print("py-spy not found: skipping the profile")
+        return None
+
+
+def stacks(path: Path) -> Iterator[tuple[list[str], int]]:
+    """(frames, samples) per collapsed stack; with --subprocesses py-spy prefixes each stack
+    with its process's command line, which may span lines: those pieces are skipped."""
+    for line in path.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if count_text.isdigit() and stack:
+            yield stack.split(";"), int(count_text)
+
+
+def summarize_profile(path: Path, top: int = 25) -> list[str]:
+    """Inclusive share per function (file:function), from py-spy's collapsed stacks."""
+    inclusive: Counter[str] = Counter()
+    own: Counter[str] = Counter()
+    total = 0
+    for raw_frames, count in stacks(path):
+        total += count
+        frames = [frame_name(f) for f in raw_frames]
+        for name in set(frames):
+            inclusive[name] += count
+        if frames:
+            own[frames[-1]] += count
+    if not total:
+        return ["(no samples)"]
+    lines = [f"{total} samples; inclusive % | self % | function"]
+    for name, count in inclusive.most_common(top):
+        lines.append(f"{100 * count / total:5.1f} | {100 * own[name] / total:5.1f} | {name}")
+    lines.append("top self time:")
+    for name, count in own.most_common(15):
+        lines.append(f"{100 * count / total:5.1f} | {name}")
+    return lines
+
+
+def frame_name(frame: str) -> str:
+    # py-spy raw frames look like "function (FILE:LINE)", FILE a path.
+    func, _, where = frame.partition(" (")
+    path = where.rstrip(")").rsplit(":", 1)[0]
+    for marker in ("site-packages/", "src/", "lib/python3.11/"):
+        if marker in path:
+            path = path.split(marker, 1)[1]
+            break
+    return f"{path}:{func}"
+
+
+def grouped(path: Path) -> dict[str, float]:
+    """Share of samples by layer: the first matching frame (from the leaf) decides."""
+    layers = [
+        ("engine", "domino_api/engine/"),
+        ("bots", "domino_api/bots/"),
+        ("views", "domino_api/matches/views"),
+        ("service (domino_api)", "domino_api/"),
+        ("bare route", "bare_app.py"),
+        ("sqlalchemy", "sqlalchemy/"),
+        ("asyncpg", "asyncpg/"),
+        ("pydantic", "pydantic"),
+        ("fastapi/starlette", "fastapi/"),
+        ("fastapi/starlette", "starlette/"),
+        ("uvicorn/http", "uvicorn/"),
+        ("json", "json/"),
+        ("logging", "logging/"),
+        ("prometheus", "prometheus_client/"),
+    ]
+    shares: defaultdict[str, int] = defaultdict(int)
+    total = 0
+    for frames, count in stacks(path):
+        total += count
+        for frame in reversed(frames):
+            hit = next((name for name, marker in layers if marker in frame), None)
+            if hit:
+                shares[hit] += count
+                break
+        else:
+            shares["other (asyncio, idle)"] += count
+    return {k: 100 * v / total for k, v in sorted(shares.items(), key=lambda kv: -kv[1])}
