@@ -326,9 +326,19 @@ class Deciders:
         await asyncio.gather(*(self._greet(w) for w in self._workers))
 
     def _top_up(self) -> None:
-        self._workers = [w for w in self._workers if w.idle_and_alive()]
+        """The workers known gone replaced by new ones."""
+        self._workers = [w for w in self._workers if w.gone is None]
         while len(self._workers) < self.size:
             self._workers.append(Worker(self._context))
+
+    def _pick(self) -> Worker:
+        """The live worker owing the fewest replies. Only the one picked is checked (one peek
+        per decision, not one per worker); one found dead is replaced and another picked."""
+        while True:
+            self._top_up()
+            worker = min(self._workers, key=Worker.owed)
+            if worker.idle_and_alive():
+                return worker
 
     async def _greet(self, worker: Worker) -> None:
         try:
@@ -350,8 +360,7 @@ class Deciders:
     async def _exchange(self, message: bytes) -> bytes:
         if self._stopped:
             raise WorkerGone("the computers' workers were stopped")
-        self._top_up()
-        worker = min(self._workers, key=Worker.owed)
+        worker = self._pick()
         await self._greet(worker)
         return await worker.ask(message)
 
