@@ -47,7 +47,7 @@ from load import (  # noqa: E402
     run_level,
     sample_snapshot,
 )
-from profiles import grouped, profile  # noqa: E402
+from profiles import OUTSIDE, PURPOSES, by_purpose, grouped, profile  # noqa: E402
 
 from domino_api.store.db import to_asyncpg_url, to_plain_url  # noqa: E402
 from tests.bots.test_computers import searched_views  # noqa: E402
@@ -101,6 +101,7 @@ async def bare_level(port: int, pid: int, clients: int, seconds: float, snapshot
     await asyncio.gather(*(client(n) for n in range(clients)))
     level.elapsed = time.perf_counter() - started
     level.cpu = {**meter.used(), "load generator": time.process_time() - client_cpu}
+    level.requests = len(level.latencies)  # its matches were made before the level
     for http in https:
         await http.close()
     return level
@@ -144,6 +145,8 @@ async def against_bare(args: argparse.Namespace, workdir: Path) -> None:
     bare, snapshot = await start_bare(workdir, servers["HEAD"].database_url)
     per_move: dict[str, list[float]] = {name: [] for name in [*servers, "bare"]}
     layers: dict[str, dict[str, float]] = {}  # --profile: each server's CPU per move by layer
+    purposes: dict[str, dict[str, float]] = {}  # ... and by what the work was for
+    move_share: dict[str, float] = {}  # ... and the moves' share of its requests
     try:
         for round_number in range(args.rounds):
             names = list(per_move)
@@ -152,7 +155,7 @@ async def against_bare(args: argparse.Namespace, workdir: Path) -> None:
                 server = bare if name == "bare" else servers[name]
                 spied, spy = workdir / f"{name}.profile", None
                 if args.profile and round_number == 0:
-                    spy = profile(server.pid, int(args.seconds) - 2, spied, children=False)
+                    spy = profile(server.pid, int(args.seconds) - 2, spied, False, whole=True)
                 if name == "bare":
                     level = await bare_level(
                         bare.port, bare.pid, args.clients, args.seconds, snapshot
@@ -167,11 +170,15 @@ async def against_bare(args: argparse.Namespace, workdir: Path) -> None:
                     main = level.cpu.get("server main", 0.0) / max(len(level.latencies), 1)
                     layers[name] = {k: v / 100 * main for k, v in grouped(spied).items()}
                     layers[name]["computers' workers"] = per_move[name][-1] - main
+                    purposes[name] = {k: v / 100 * main for k, v in by_purpose(spied).items()}
+                    purposes[name]["computers' workers"] = per_move[name][-1] - main
+                    move_share[name] = len(level.latencies) / max(level.requests, 1)
     finally:
         for server in [*servers.values(), bare]:
             server.stop(timeout=15)
     if layers:
         print_layers(layers)
+        print_purposes(purposes, move_share)
     print("(a) server CPU per move against plain, floor off (ms), by round:")
     for name, values in per_move.items():
         each = ", ".join(f"{1000 * v:.2f}" for v in values)
@@ -198,6 +205,31 @@ def print_layers(layers: dict[str, dict[str, float]]) -> None:
     for layer in sorted(every, key=lambda k: -layers[names[0]].get(k, 0.0)):
         cells = "".join(f"{1000 * layers[n].get(layer, 0.0):10.3f}" for n in names)
         print(f"    {layer:24s}{cells}")
+
+
+def print_purposes(purposes: dict[str, dict[str, float]], move_share: dict[str, float]) -> None:
+    """Each server's CPU per move by what the work was for (profiles.PURPOSES), and the move
+    alone: its route, plus its share (moves / requests) of every request's work outside its
+    route and of the background; what the bare route's one request does."""
+    names = list(purposes)
+    print("(a) server CPU per move by purpose, round 1 (ms):")
+    print("    " + f"{'purpose':36s}" + "".join(f"{n:>10s}" for n in names))
+    rows = [purpose for purpose, _ in PURPOSES] + [OUTSIDE, "computers' workers"]
+    for row in rows:
+        cells = "".join(f"{1000 * purposes[n].get(row, 0.0):10.3f}" for n in names)
+        print(f"    {row:36s}{cells}")
+    shared = (OUTSIDE, PURPOSES[-1][0])
+    alone = {
+        n: purposes[n].get("the move's route", 0.0)
+        + move_share[n] * sum(purposes[n].get(row, 0.0) for row in shared)
+        for n in names
+    }
+    print(f"    {'the move alone':36s}" + "".join(f"{1000 * alone[n]:10.3f}" for n in names))
+    for name in names:
+        if name != "bare" and alone.get("bare"):
+            ratio = alone[name] / alone["bare"]
+            share = f"moves {100 * move_share[name]:.0f}% of its requests"
+            print(f"    the move alone, {name} / bare route: {ratio:.2f} ({share})")
 
 
 def _cpu_per_move(level: Level) -> float:

@@ -16,6 +16,7 @@ class Http:
         self.port = port
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.requests = 0  # answered on this connection
 
     async def request(
         self, method: str, path: str, body: Any = None, token: str | None = None
@@ -38,6 +39,7 @@ class Http:
             if name.lower() == "content-length":
                 length = int(value)
         data = await self.reader.readexactly(length)
+        self.requests += 1
         return status, json.loads(data) if data else None
 
     async def close(self) -> None:

@@ -127,6 +127,7 @@ class Level:
     matches_done: int = 0
     elapsed: float = 0.0
     actions: int = 0  # engine transitions, computer replies included (from the events)
+    requests: int = 0  # every request answered while measured: moves, new matches, starts...
 
     @property
     def moves_per_s(self) -> float:
@@ -187,12 +188,13 @@ async def run_level(servers: list[ServerProcess], clients: int, seconds: float) 
         tokens.append(player["token"])
     meter = CpuMeter([server.pid for server in servers])
     client_cpu = time.process_time()  # this process: the load generator's own share
-    started = time.perf_counter()
+    started, before = time.perf_counter(), sum(http.requests for http in https)
     deadline = started + seconds
     await asyncio.gather(
         *(play_matches(h, t, level, deadline) for h, t in zip(https, tokens, strict=True))
     )
     level.elapsed = time.perf_counter() - started
+    level.requests = sum(http.requests for http in https) - before
     level.cpu = {**meter.used(), "load generator": time.process_time() - client_cpu}
     for http in https:
         await http.close()

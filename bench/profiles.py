@@ -14,15 +14,19 @@ from pathlib import Path
 
 
 def profile(
-    pid: int, seconds: int, out: Path, children: bool = True
+    pid: int, seconds: int, out: Path, children: bool = True, whole: bool = False
 ) -> subprocess.Popen[bytes] | None:
     """py-spy (pip install py-spy) samples the server (and its `children`) while a level runs:
-    collapsed stacks."""
+    collapsed stacks. Without pausing the process a stack is read while it changes, and about
+    a third of them come back cut short of their root (their leaf, which `grouped` reads, is
+    right); `whole` pauses the process for each sample, so that every stack is whole, as
+    `by_purpose` needs (what a sample was for is near the root: the route)."""
     beside = Path(sys.executable).parent / "py-spy"
     spy = str(beside) if beside.exists() else "py-spy"
     command = [spy, "record", "--pid", str(pid), "--duration", str(seconds)]
     command += ["--subprocesses"] if children else []
-    command += ["--format", "raw", "--output", str(out), "--rate", "200", "--nonblocking"]
+    command += ["--format", "raw", "--output", str(out), "--rate", "200"]
+    command += [] if whole else ["--nonblocking"]
     try:
         return subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=out.with_suffix(".err").open("wb")
@@ -105,3 +109,46 @@ def grouped(path: Path) -> dict[str, float]:
         else:
             shares["other (asyncio, idle)"] += count
     return {k: 100 * v / total for k, v in sorted(shares.items(), key=lambda kv: -kv[1])}
+
+
+# What a sample's work was for: the first purpose with a frame on its stack, in this order.
+# The rest is every request's own work outside its route (uvicorn, middleware, FastAPI's
+# routing and parameters, the access line) and the event loop's.
+PURPOSES = (
+    ("computers' replies", ("domino_api/matches/unit.py:reply",)),
+    (
+        "new matches, starts, next hands",
+        (
+            "domino_api/matches/routes.py:create_match",
+            "domino_api/matches/routes.py:start",
+            "domino_api/matches/routes.py:next_hand",
+            "domino_api/players/routes.py:create_player",
+        ),
+    ),
+    ("the move's route", ("domino_api/matches/routes.py:move", "bare_app.py:move")),
+    ("background (sweeps, announcements)", ("domino_api/jobs/", "domino_api/realtime/")),
+)
+OUTSIDE = "every request outside its route"
+
+
+# A thread of the default executor waiting for work: py-spy samples it as busy when it pauses
+# the process, though it only waits on its queue.
+WAITING = "concurrent/futures/thread.py:_worker"
+
+
+def by_purpose(path: Path) -> dict[str, float]:
+    """Share of the working samples (%) by what the work was for (`PURPOSES`); needs whole
+    stacks (`profile(..., whole=True)`). Samples of a waiting thread, or of none, are left
+    out."""
+    shares: defaultdict[str, int] = defaultdict(int)
+    total = 0
+    for frames, count in stacks(path):
+        names = [frame_name(f) for f in frames]
+        if not names or names[-1] == WAITING:
+            continue
+        total += count
+        purpose = next(
+            (p for p, marks in PURPOSES if any(m in n for m in marks for n in names)), OUTSIDE
+        )
+        shares[purpose] += count
+    return {k: 100 * v / max(total, 1) for k, v in shares.items()}
