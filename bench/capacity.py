@@ -8,7 +8,11 @@ tables, and the computers' worker processes.
     same number of clients against bench/bare_app.py (FastAPI + asyncpg, the same shape as a
     move: auth, a validated body, the row read, one guarded statement saving the snapshot and
     an event), every server (the baseline's too) measured in turn in each of `--rounds`
-    rounds: moves/s and server CPU per move of each, and the ratios per round.
+    rounds: moves/s and server CPU per move of each, and the ratios per round. `--profile`
+    adds an unmeasured round under py-spy and each server's CPU per move by layer and by
+    purpose (computers' replies, new matches and starts, the move's route, every request
+    outside its route): the move alone beside the bare route, and what the ratio would be
+    with a move as cheap as the bare route's (the rest has no counterpart there).
 (b) A probe at a table of two people (the player to move reads its view, then moves), alone and
     then beside `--planners` players each playing All Fives against the Planner with the
     default floor: the probe's p50 and p99. With `--baseline-python` (the interpreter of a
@@ -47,7 +51,7 @@ from load import (  # noqa: E402
     run_level,
     sample_snapshot,
 )
-from profiles import OUTSIDE, PURPOSES, by_purpose, grouped, profile  # noqa: E402
+from profiles import by_purpose, grouped, print_shares, profile  # noqa: E402
 
 from domino_api.store.db import to_asyncpg_url, to_plain_url  # noqa: E402
 from tests.bots.test_computers import searched_views  # noqa: E402
@@ -138,47 +142,47 @@ async def against_bare(args: argparse.Namespace, workdir: Path) -> None:
     """Every server started first; then `--rounds` rounds, each measuring every server in turn
     (the order turning from round to round), so a machine whose load drifts from minute to
     minute weighs on all of them alike. Ratios are per round (both levels of a ratio taken
-    minutes apart would measure the drift); the medians are reported."""
+    minutes apart would measure the drift); the medians are reported. With `--profile`, an
+    unmeasured round comes first, each server sampled by py-spy (which pauses it for each
+    sample, and so slows it): its shares of the API process's CPU, by layer and by purpose,
+    are scaled by the measured rounds' median CPU per move."""
     servers = {"HEAD": await start_service(workdir, sys.executable, "head")}
     if args.baseline_python:
         servers["baseline"] = await start_service(workdir, args.baseline_python, "baseline")
     bare, snapshot = await start_bare(workdir, servers["HEAD"].database_url)
-    per_move: dict[str, list[float]] = {name: [] for name in [*servers, "bare"]}
-    layers: dict[str, dict[str, float]] = {}  # --profile: each server's CPU per move by layer
-    purposes: dict[str, dict[str, float]] = {}  # ... and by what the work was for
-    move_share: dict[str, float] = {}  # ... and the moves' share of its requests
+
+    async def level_of(name: str) -> Level:
+        if name == "bare":
+            return await bare_level(bare.port, bare.pid, args.clients, args.seconds, snapshot)
+        return await run_level([servers[name]], args.clients, args.seconds)
+
+    names = [*servers, "bare"]
+    per_move: dict[str, list[float]] = {name: [] for name in names}
+    per_main: dict[str, list[float]] = {name: [] for name in names}  # the API process alone
+    shares: dict[str, tuple[dict[str, float], dict[str, float], float]] = {}
     try:
+        for name in names if args.profile else []:
+            spied = workdir / f"{name}.profile"
+            pid = bare.pid if name == "bare" else servers[name].pid
+            spy = profile(pid, int(args.seconds) - 2, spied, children=False, whole=True)
+            level = await level_of(name)
+            if spy is not None:
+                spy.wait(timeout=60)
+                move_share = len(level.latencies) / max(level.requests, 1)
+                shares[name] = (grouped(spied), by_purpose(spied), move_share)
         for round_number in range(args.rounds):
-            names = list(per_move)
-            turned = names[round_number % len(names) :] + names[: round_number % len(names)]
-            for name in turned:
-                server = bare if name == "bare" else servers[name]
-                spied, spy = workdir / f"{name}.profile", None
-                if args.profile and round_number == 0:
-                    spy = profile(server.pid, int(args.seconds) - 2, spied, False, whole=True)
-                if name == "bare":
-                    level = await bare_level(
-                        bare.port, bare.pid, args.clients, args.seconds, snapshot
-                    )
-                else:
-                    level = await run_level([servers[name]], args.clients, args.seconds)
+            turn = round_number % len(names)
+            for name in names[turn:] + names[:turn]:
+                level = await level_of(name)
                 per_move[name].append(_cpu_per_move(level))
+                per_main[name].append(level.cpu.get("server main", 0.0) / len(level.latencies))
                 print(f"(a) round {round_number + 1} {name:8s}", end=" ")
                 print_level(level)
-                if spy is not None:
-                    spy.wait(timeout=60)
-                    main = level.cpu.get("server main", 0.0) / max(len(level.latencies), 1)
-                    layers[name] = {k: v / 100 * main for k, v in grouped(spied).items()}
-                    layers[name]["computers' workers"] = per_move[name][-1] - main
-                    purposes[name] = {k: v / 100 * main for k, v in by_purpose(spied).items()}
-                    purposes[name]["computers' workers"] = per_move[name][-1] - main
-                    move_share[name] = len(level.latencies) / max(level.requests, 1)
     finally:
         for server in [*servers.values(), bare]:
             server.stop(timeout=15)
-    if layers:
-        print_layers(layers)
-        print_purposes(purposes, move_share)
+    if shares:
+        print_shares(shares, per_move, per_main)
     print("(a) server CPU per move against plain, floor off (ms), by round:")
     for name, values in per_move.items():
         each = ", ".join(f"{1000 * v:.2f}" for v in values)
@@ -192,44 +196,6 @@ async def against_bare(args: argparse.Namespace, workdir: Path) -> None:
             f"    {name} / bare route: median {statistics.median(ratios):.2f} ({each}; goal <= 1.5)"
         )
     print(flush=True)
-
-
-def print_layers(layers: dict[str, dict[str, float]]) -> None:
-    """Each server's CPU per move by layer in round 1, side by side: py-spy's share of the API
-    process's samples times that process's CPU per move (its idle samples, if any, count under
-    "other"), and the computers' workers' CPU per move beside it."""
-    names = list(layers)
-    print("(a) server CPU per move by layer, round 1 (ms):")
-    print("    " + f"{'layer':24s}" + "".join(f"{n:>10s}" for n in names))
-    every = sorted({k for shares in layers.values() for k in shares})
-    for layer in sorted(every, key=lambda k: -layers[names[0]].get(k, 0.0)):
-        cells = "".join(f"{1000 * layers[n].get(layer, 0.0):10.3f}" for n in names)
-        print(f"    {layer:24s}{cells}")
-
-
-def print_purposes(purposes: dict[str, dict[str, float]], move_share: dict[str, float]) -> None:
-    """Each server's CPU per move by what the work was for (profiles.PURPOSES), and the move
-    alone: its route, plus its share (moves / requests) of every request's work outside its
-    route and of the background; what the bare route's one request does."""
-    names = list(purposes)
-    print("(a) server CPU per move by purpose, round 1 (ms):")
-    print("    " + f"{'purpose':36s}" + "".join(f"{n:>10s}" for n in names))
-    rows = [purpose for purpose, _ in PURPOSES] + [OUTSIDE, "computers' workers"]
-    for row in rows:
-        cells = "".join(f"{1000 * purposes[n].get(row, 0.0):10.3f}" for n in names)
-        print(f"    {row:36s}{cells}")
-    shared = (OUTSIDE, PURPOSES[-1][0])
-    alone = {
-        n: purposes[n].get("the move's route", 0.0)
-        + move_share[n] * sum(purposes[n].get(row, 0.0) for row in shared)
-        for n in names
-    }
-    print(f"    {'the move alone':36s}" + "".join(f"{1000 * alone[n]:10.3f}" for n in names))
-    for name in names:
-        if name != "bare" and alone.get("bare"):
-            ratio = alone[name] / alone["bare"]
-            share = f"moves {100 * move_share[name]:.0f}% of its requests"
-            print(f"    the move alone, {name} / bare route: {ratio:.2f} ({share})")
 
 
 def _cpu_per_move(level: Level) -> float:
@@ -361,7 +327,7 @@ async def main() -> None:
     parser.add_argument("--baseline-python", default=None)
     parser.add_argument("--only", default="abc", help="which scenarios: any of a, b, c")
     parser.add_argument(
-        "--profile", action="store_true", help="(a): py-spy every server in round 1, by layer"
+        "--profile", action="store_true", help="(a): py-spy every server first: by layer, purpose"
     )
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="domino-capacity-"))

@@ -6,6 +6,7 @@ shares per function or per layer (bench/load.py's `--profile`, bench/capacity.py
 
 from __future__ import annotations
 
+import statistics
 import subprocess
 import sys
 from collections import Counter, defaultdict
@@ -79,6 +80,18 @@ def frame_name(frame: str) -> str:
     return f"{path}:{func}"
 
 
+# A thread of the default executor waiting for work: py-spy samples it as busy when it pauses
+# the process, though it only waits on its queue.
+WAITING = "concurrent/futures/thread.py:_worker"
+
+
+def working(path: Path) -> Iterator[tuple[list[str], int]]:
+    """`stacks` that were work: a waiting thread's are left out."""
+    for frames, count in stacks(path):
+        if frame_name(frames[-1]) != WAITING:
+            yield frames, count
+
+
 def grouped(path: Path) -> dict[str, float]:
     """Share of samples by layer: the first matching frame (from the leaf) decides."""
     layers = [
@@ -99,7 +112,7 @@ def grouped(path: Path) -> dict[str, float]:
     ]
     shares: defaultdict[str, int] = defaultdict(int)
     total = 0
-    for frames, count in stacks(path):
+    for frames, count in working(path):
         total += count
         for frame in reversed(frames):
             hit = next((name for name, marker in layers if marker in frame), None)
@@ -131,24 +144,77 @@ PURPOSES = (
 OUTSIDE = "every request outside its route"
 
 
-# A thread of the default executor waiting for work: py-spy samples it as busy when it pauses
-# the process, though it only waits on its queue.
-WAITING = "concurrent/futures/thread.py:_worker"
-
-
 def by_purpose(path: Path) -> dict[str, float]:
     """Share of the working samples (%) by what the work was for (`PURPOSES`); needs whole
-    stacks (`profile(..., whole=True)`). Samples of a waiting thread, or of none, are left
-    out."""
+    stacks (`profile(..., whole=True)`)."""
     shares: defaultdict[str, int] = defaultdict(int)
     total = 0
-    for frames, count in stacks(path):
+    for frames, count in working(path):
         names = [frame_name(f) for f in frames]
-        if not names or names[-1] == WAITING:
-            continue
         total += count
         purpose = next(
             (p for p, marks in PURPOSES if any(m in n for m in marks for n in names)), OUTSIDE
         )
         shares[purpose] += count
     return {k: 100 * v / max(total, 1) for k, v in shares.items()}
+
+
+WORKERS_ROW = "computers' workers"
+
+
+def print_shares(
+    shares: dict[str, tuple[dict[str, float], dict[str, float], float]],
+    per_move: dict[str, list[float]],
+    per_main: dict[str, list[float]],
+) -> None:
+    """Each server's CPU per move by layer and by purpose (`PURPOSES`), side by side: py-spy's
+    share of the API process's samples (`shares`: layers, purposes, the moves' share of the
+    requests) times that process's median CPU per move, the computers' workers' beside it."""
+    names = list(shares)
+    main = {n: statistics.median(per_main[n]) for n in names}
+    workers = {n: statistics.median(per_move[n]) - main[n] for n in names}
+    ms = {n: {k: v / 100 * main[n] for k, v in shares[n][0].items()} for n in names}
+    print("(a) server CPU per move by layer (ms; shares from the profiled round):")
+    print_table("layer", names, ms, sorted({k for n in names for k in ms[n]}), workers)
+    ms = {n: {k: v / 100 * main[n] for k, v in shares[n][1].items()} for n in names}
+    print("(a) server CPU per move by purpose (ms):")
+    print_table("purpose", names, ms, [p for p, _ in PURPOSES] + [OUTSIDE], workers)
+    moves = {n: shares[n][2] for n in names}
+    print_the_move_alone(ms, moves, {n: main[n] + workers[n] for n in names})
+
+
+def print_the_move_alone(
+    ms: dict[str, dict[str, float]], moves: dict[str, float], total: dict[str, float]
+) -> None:
+    """The move alone: its route, plus its share (`moves`: moves / requests) of every request's
+    work outside its route and of the background, what the bare route's one request does. The
+    rest (the computers, new matches and starts) has no counterpart in the bare route: were the
+    move as cheap as the bare route's, the ratio would still be bare + rest over bare."""
+    shared = (OUTSIDE, PURPOSES[-1][0])
+    alone = {
+        n: ms[n].get("the move's route", 0.0) + moves[n] * sum(ms[n].get(r, 0.0) for r in shared)
+        for n in ms
+    }
+    print(f"    {'the move alone':36s}" + "".join(f"{1000 * alone[n]:10.3f}" for n in ms))
+    if "bare" not in ms:
+        return
+    for name in [n for n in ms if n != "bare"]:
+        ratio, share = alone[name] / alone["bare"], f"moves {100 * moves[name]:.0f}% of requests"
+        print(f"    the move alone, {name} / bare route: {ratio:.2f} ({share})")
+        floor = (total["bare"] + total[name] - alone[name]) / total["bare"]
+        print(f"    {name} with a move as cheap as the bare route's: {floor:.2f}")
+
+
+def print_table(
+    title: str,
+    names: list[str],
+    ms: dict[str, dict[str, float]],
+    rows: list[str],
+    workers: dict[str, float],
+) -> None:
+    print("    " + f"{title:36s}" + "".join(f"{n:>10s}" for n in names))
+    for row in sorted(rows, key=lambda k: -ms[names[0]].get(k, 0.0)):
+        cells = "".join(f"{1000 * ms[n].get(row, 0.0):10.3f}" for n in names)
+        print(f"    {row:36s}{cells}")
+    cells = "".join(f"{1000 * workers[n]:10.3f}" for n in names)
+    print(f"    {WORKERS_ROW:36s}{cells}")

@@ -24,6 +24,7 @@ def profiles() -> ModuleType:
 ROOT = "<module> (<string>:8);Runner.run (asyncio/runners.py:118)"
 REQUEST = f"{ROOT};run_asgi (uvicorn/protocols/http/httptools_impl.py:420)"
 SITE = "/venv/lib/python3.11/site-packages"
+WAITING = "Thread._bootstrap (threading.py:1002);_worker (concurrent/futures/thread.py:81)"
 
 
 def frame(function: str, path: str) -> str:
@@ -43,7 +44,6 @@ def test_each_sample_counts_for_what_its_request_was_for(
     reply = f"{move};{frame('reply', '/w/src/domino_api/matches/unit.py')}"
     create = f"{REQUEST};{frame('create_match', '/w/src/domino_api/matches/routes.py')}"
     send = f"{REQUEST};{frame('RequestResponseCycle.send', f'{SITE}/uvicorn/x.py')}"
-    waiting = "Thread._bootstrap (threading.py:1002);_worker (concurrent/futures/thread.py:81)"
     path = raw(
         tmp_path,
         [
@@ -51,7 +51,7 @@ def test_each_sample_counts_for_what_its_request_was_for(
             (f"{move};{frame('save', '/w/src/domino_api/store/matches_repo.py')}", 3),
             (f"{create};{frame('insert', '/w/src/domino_api/store/matches_repo.py')}", 1),
             (send, 4),
-            (waiting, 10),  # a thread waiting for work: not work
+            (WAITING, 10),  # a thread waiting for work: not work
         ],
     )
     shares = profiles.by_purpose(path)
@@ -66,5 +66,21 @@ def test_each_sample_counts_for_what_its_request_was_for(
 def test_layers_are_read_from_the_leaf(profiles: ModuleType, tmp_path: Path) -> None:
     move = f"{REQUEST};{frame('move', '/w/src/domino_api/matches/routes.py')}"
     fetch = frame("Connection.fetch", f"{SITE}/asyncpg/connection.py")
-    path = raw(tmp_path, [(f"{move};{fetch}", 3), (move, 1)])
+    path = raw(tmp_path, [(f"{move};{fetch}", 3), (move, 1), (WAITING, 4)])
     assert profiles.grouped(path) == {"asyncpg": 75.0, "service (domino_api)": 25.0}
+
+
+def test_the_move_alone_and_what_the_bare_route_has_no_counterpart_for(
+    profiles: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    route, outside = "the move's route", profiles.OUTSIDE
+    ms = {
+        "HEAD": {route: 1.0, outside: 1.0, "computers' replies": 0.5, "new matches": 0.5},
+        "bare": {route: 0.5, outside: 0.5},
+    }
+    # Half of HEAD's requests are moves; its workers add 0.5 to its 3.0 in the API process.
+    profiles.print_the_move_alone(ms, {"HEAD": 0.5, "bare": 1.0}, {"HEAD": 3.5, "bare": 1.0})
+    lines = capsys.readouterr().out.splitlines()
+    assert "the move alone, HEAD / bare route: 1.50 (moves 50% of requests)" in lines[1]
+    # 1.0 (the bare route) + 3.5 - 1.5 (HEAD less its move alone) = 3.0 bare routes
+    assert lines[2].strip() == "HEAD with a move as cheap as the bare route's: 3.00"
