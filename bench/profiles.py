@@ -6,6 +6,7 @@ shares per function or per layer (bench/load.py's `--profile`, bench/capacity.py
 
 from __future__ import annotations
 
+import concurrent.futures.thread
 import statistics
 import subprocess
 import sys
@@ -80,9 +81,9 @@ def frame_name(frame: str) -> str:
     return f"{path}:{func}"
 
 
-# A thread of the default executor waiting for work: py-spy samples it as busy when it pauses
-# the process, though it only waits on its queue.
-WAITING = "concurrent/futures/thread.py:_worker"
+# A thread of the default executor waiting for work (its pool's `_worker` loop): py-spy samples
+# it as busy when it pauses the process, though it only waits on its queue.
+WAITING = frame_name(f"_worker ({concurrent.futures.thread.__file__}:1)")
 
 
 def working(path: Path) -> Iterator[tuple[list[str], int]]:

@@ -21,10 +21,13 @@ def profiles() -> ModuleType:
     return module
 
 
-ROOT = "<module> (<string>:8);Runner.run (asyncio/runners.py:118)"
-REQUEST = f"{ROOT};run_asgi (uvicorn/protocols/http/httptools_impl.py:420)"
-SITE = "/venv/lib/python3.11/site-packages"
-WAITING = "Thread._bootstrap (threading.py:1002);_worker (concurrent/futures/thread.py:81)"
+LIB = "/usr/lib/python3.11"
+SITE = f"{LIB}/site-packages"
+ROOT = f"<module> (<string>:8);Runner.run ({LIB}/asyncio/runners.py:118)"
+REQUEST = f"{ROOT};run_asgi ({SITE}/uvicorn/protocols/http/httptools_impl.py:420)"
+WAITING = (
+    f"Thread._bootstrap ({LIB}/threading.py:1002);_worker ({LIB}/concurrent/futures/thread.py:81)"
+)
 
 
 def frame(function: str, path: str) -> str:
