@@ -1,5 +1,5 @@
 """py-spy profiles of a server under load: record one while a level runs, then read it as
-shares per function or per layer (bench/load.py's `--profile`, bench/capacity.py's).
+shares per function, per layer or per purpose (bench/load.py's `--profile`, bench/capacity.py's).
 
     pip install py-spy   (into the venv: found beside its python)
 """
@@ -127,7 +127,8 @@ def grouped(path: Path) -> dict[str, float]:
 
 # What a sample's work was for: the first purpose with a frame on its stack, in this order.
 # The rest is every request's own work outside its route (uvicorn, middleware, FastAPI's
-# routing and parameters, the access line) and the event loop's.
+# routing and parameters, the access line) and the event loop's; SQLAlchemy's pool checkouts
+# count there too, wherever they were asked for: they run on greenlets, whose stacks end there.
 PURPOSES = (
     ("computers' replies", ("domino_api/matches/unit.py:reply",)),
     (
