@@ -30,15 +30,22 @@ def _document_no_nul(schema: dict[str, Any]) -> None:
                     _document_no_nul(part)
 
 
-def _whole_numbers(value: Any) -> Any:
+# No body of the contract nests deeper than a few levels. The JSON parser accepts up to about
+# a thousand, and walking such a body again here overflowed Python's stack (a 500).
+MAX_DEPTH = 32
+
+
+def _whole_numbers(value: Any, depth: int = 0) -> Any:
     """`3.0` as 3, anywhere in a parsed body: strict mode then refuses only what JSON Schema's
-    `integer` does (`3.5`, `"3"`, `true`)."""
+    `integer` does (`3.5`, `"3"`, `true`). A body nested deeper than `MAX_DEPTH` is refused."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
+    if isinstance(value, dict | list) and depth >= MAX_DEPTH:
+        raise ValueError(f"the body is nested more than {MAX_DEPTH} levels deep")
     if isinstance(value, dict):
-        return {key: _whole_numbers(item) for key, item in value.items()}
+        return {key: _whole_numbers(item, depth + 1) for key, item in value.items()}
     if isinstance(value, list):
-        return [_whole_numbers(item) for item in value]
+        return [_whole_numbers(item, depth + 1) for item in value]
     return value
 
 

@@ -53,6 +53,27 @@ async def test_numbers_beyond_their_bounds_are_422_and_documented(secured: Secur
         assert clock["allowance_s"]["maximum"] == 3600 and clock["grace_s"]["maximum"] == 3600
 
 
+async def test_a_deeply_nested_body_is_a_422_problem(secured: Secured) -> None:
+    """500 to 999 levels passed the JSON parser, then overflowed the stack when the body was
+    walked again (a 500 with a traceback, without a token); now refused past 32 levels."""
+    async with secured() as http:
+        ana_headers = (await player(http, "Ana"))["headers"]
+        for depth in (33, 500, 700, 990):
+            nested = "[" * depth + "]" * depth
+            for path, text, headers in (
+                ("/v1/players", f'{{"name": {nested}}}', {}),
+                ("/v1/matches", f'{{"ruleset": "all-fives", "options": {nested}}}', ana_headers),
+            ):
+                sent = {**headers, "content-type": "application/json"}
+                r = await http.post(path, content=text, headers=sent)
+                # Near a thousand levels the JSON parser itself may refuse first (400).
+                assert r.status_code in ((422,) if depth < 900 else (400, 422)), (path, depth)
+                assert r.headers["content-type"] == "application/problem+json"
+                assert r.status_code == 400 or "nested more than 32 levels" in r.text
+        shallow = await http.post("/v1/players", json={"name": "Bo"})
+        assert shallow.status_code == 201, shallow.text
+
+
 async def test_a_body_above_the_limit_is_a_413_problem(secured: Secured) -> None:
     async with secured(max_body_bytes=4096) as http:
         big = {"name": "x" * (10 * 1024 * 1024)}

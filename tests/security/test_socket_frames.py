@@ -258,3 +258,47 @@ def test_a_deeply_nested_frame_is_an_error_frame_and_logged(server: ServerProces
         assert _answer(socket) == {"type": "pong", "id": 1}
     assert server.log_path is not None
     assert "nested too deeply" in server.log_path.read_text()
+
+
+# ------------------------------------------------------------------ the attack run of 2026-12-04
+
+
+def test_ids_no_answer_could_carry_are_refused_and_apply_nothing(table: Table) -> None:
+    """A move with id 10**30 was applied and the socket closed 1000 without its ack: the
+    answer could not be written (JSON numbers beyond 64 bits, lone surrogates)."""
+    with ExitStack() as stack:
+        socket = table.open(stack)
+        with httpx.Client(base_url=table.server.base_url, timeout=10) as http:
+            headers = {"Authorization": f"Bearer {table.token}"}
+            view = http.get(f"/v1/matches/{table.match_id}", headers=headers).json()
+            legal = {k: v for k, v in view["legal"][0].items() if k in ("action", "tile", "end")}
+            move = {"type": "move", "seq": view["seq"], **{k: v for k, v in legal.items() if v}}
+            for bad_id in ("10" + "0" * 29, "-9223372036854775809", '"\\ud800"'):
+                socket.send(json.dumps(move)[:-1] + f', "id": {bad_id}}}')
+                answer = _answer(socket)
+                assert answer["type"] == "error" and answer["id"] is None, answer
+                assert answer["error"]["status"] == 422, answer
+            after = http.get(f"/v1/matches/{table.match_id}", headers=headers).json()
+        assert after["seq"] == view["seq"]
+        socket.send(json.dumps({**move, "id": 2**63 - 1}))
+        assert _answer(socket)["type"] == "ack"
+
+
+def test_digits_other_than_ascii_in_the_query_close_4422_and_free_the_slot(
+    server: ServerProcess,
+) -> None:
+    """`?after=²` passed str.isdigit(), then int() raised: the socket dropped (1006) and kept
+    one of the player's slots (3 here) for good."""
+    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        table = _table(http, server)
+    headers = {"Authorization": f"Bearer {table.token}"}
+    for query in ("after=%C2%B2", "seat=%C2%B3", "after=%E2%91%A0", "after=%C2%B2"):
+        with connect(f"{table.url}?{query}", additional_headers=headers) as socket:
+            with pytest.raises(ConnectionClosed) as closed:
+                socket.recv(timeout=10)
+            assert closed.value.rcvd is not None
+            assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4422, "validation_error")
+    with ExitStack() as stack:
+        sockets = [table.open(stack) for _ in range(3)]  # every slot is free again
+        sockets[0].send(json.dumps({"type": "ping", "id": 1}))
+        assert _answer(sockets[0]) == {"type": "pong", "id": 1}

@@ -61,13 +61,8 @@ def _parsed(text: str) -> Any:
 
 
 def _client_id(raw: Any) -> Any:
-    if isinstance(raw, dict):
-        value = raw.get("id")
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        if isinstance(value, str) and 0 < len(value) <= 64:
-            return value
-    return None
+    value = raw.get("id") if isinstance(raw, dict) else None
+    return value if m.echoable_id(value) else None
 
 
 def _summary(exc: ValidationError) -> str:

@@ -4,14 +4,41 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 from domino_api.matches.event_models import AnyEvent
 from domino_api.matches.schemas import EndName, TileIn, ViewOut
 from domino_api.problems import Problem
 
-# A client's own id for a request, echoed in its ack or error.
-ClientId = Annotated[str, Field(min_length=1, max_length=64)] | int
+# A client's own id for a request, echoed in its ack or error: only ids the answer can carry
+# (JSON numbers outside 64 bits and lone surrogates cannot be written back).
+ID_LOWEST, ID_HIGHEST = -(2**63), 2**63 - 1
+
+
+def _writable(text: str) -> str:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # Not the codec's message: it quotes the surrogate, which no answer could carry either.
+        raise ValueError("an id must be Unicode text without lone surrogates") from None
+    return text
+
+
+ClientId = (
+    Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_writable)]
+    | Annotated[int, Field(ge=ID_LOWEST, le=ID_HIGHEST)]
+)
+
+
+def echoable_id(value: Any) -> bool:
+    """Whether an error frame may carry `value` back as the request's id."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return ID_LOWEST <= value <= ID_HIGHEST
+    if isinstance(value, str) and 0 < len(value) <= 64:
+        return value.encode("utf-8", "replace") == value.encode("utf-8", "surrogatepass")
+    return False
+
+
 SeatField = Annotated[int | None, Field(ge=0, le=3)]
 
 # Frames larger than this are refused with an error and change nothing.

@@ -90,6 +90,9 @@ class MatchSocket:
         except WebSocketDisconnect:
             self._uncount_socket()
             return
+        except BaseException:
+            self._uncount_socket()  # an opening that failed holds no slot of the player's
+            raise
         self.hub.hold_seats(self.match_id, self.my_seats, self.player.id)
         self.hub.subscribe(subscriber)
         metrics.socket_opened()
@@ -345,6 +348,7 @@ def _refusal_of(tasks: set[asyncio.Task[Any]]) -> Refused | None:
 def _whole(value: str | None, name: str, highest: int) -> int | None:
     if value is None:
         return None
-    if not value.isdigit() or int(value) > highest:
+    # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
+    if not (value.isascii() and value.isdigit()) or int(value) > highest:
         raise Refused(4422, "validation_error")
     return int(value)

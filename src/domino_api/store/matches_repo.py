@@ -360,7 +360,7 @@ async def insert(
         if code is None or await match_codes.take(connection, code, table.match.id):
             break
         if attempt == 4:
-            raise MatchFull("No free game number was found; try again.")
+            raise MatchFull("No free game number was found; try again.", retry_after=60)
         code = await match_codes.free_code(connection)
     columns = {name: getattr(table.match, name) for name in INFO_COLUMNS} | {"code": code}
     columns |= {name: getattr(table.state, name) for name in DERIVED}
