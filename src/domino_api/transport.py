@@ -31,6 +31,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from domino_api import metrics
 from domino_api.config import Settings, get_settings
 from domino_api.errors import problem
+from domino_api.headers import API_POLICY, FIXED, POLICY
 from domino_api.jsontext import dump_bytes
 from domino_api.ratelimit import address_key
 
@@ -94,11 +95,14 @@ def _too_many() -> bytes:
     body = dump_bytes(
         problem(429, "rate_limited", "Too many connections", "Too many open connections.")
     )
+    # Written here, past the app: so the security headers every answer carries are added here.
+    secure = [*FIXED, (POLICY, API_POLICY.encode("latin-1"))]
     head = (
         "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/problem+json\r\n"
-        f"content-length: {len(body)}\r\nretry-after: 5\r\nconnection: close\r\n\r\n"
+        f"content-length: {len(body)}\r\nretry-after: 5\r\nconnection: close\r\n"
     )
-    return head.encode("ascii") + body
+    lines = b"".join(name + b": " + value + b"\r\n" for name, value in secure)
+    return head.encode("ascii") + lines + b"\r\n" + body
 
 
 class GuardedHttp(HttpToolsProtocol):

@@ -123,6 +123,11 @@ async def test_one_address_holds_a_bounded_number_of_connections(
         reader, writer = await _from_second_address(server)
         refused = await asyncio.wait_for(reader.read(), BOUND_S)
         assert refused.startswith(b"HTTP/1.1 429"), refused
+        # Written past the app, it still carries the headers every answer carries.
+        head = refused.split(b"\r\n\r\n", 1)[0].lower()
+        assert b"\r\nx-content-type-options: nosniff" in head
+        assert b"\r\nx-frame-options: deny" in head
+        assert b"\r\ncontent-security-policy: default-src 'none'" in head
         writer.close()
         # Another address is served; the crowded one again once one of its connections ends.
         assert await _ordinary(server, "127.0.0.1") == 200
