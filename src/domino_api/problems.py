@@ -45,7 +45,8 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
     "illegal_move": ((409,), "The move is not among the seat's legal actions; `detail` says why."),
     "match_over": (
         (409,),
-        "The match is finished, abandoned or cancelled (a late move after a timeout too).",
+        "The match is finished, abandoned or cancelled (a late move after a timeout that"
+        " ended it too).",
     ),
     "match_not_started": ((409,), "The match has not started yet."),
     "match_in_progress": (
