@@ -15,12 +15,14 @@ from domino_api.problems import Problem
 ID_LOWEST, ID_HIGHEST = -(2**63), 2**63 - 1
 
 
+def _unicode(text: str) -> bool:
+    """Whether `text` can be written as UTF-8 (a lone surrogate cannot)."""
+    return text.encode("utf-8", "replace") == text.encode("utf-8", "surrogatepass")
+
+
 def _writable(text: str) -> str:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        # Not the codec's message: it quotes the surrogate, which no answer could carry either.
-        raise ValueError("an id must be Unicode text without lone surrogates") from None
+    if not _unicode(text):
+        raise ValueError("an id must be Unicode text without lone surrogates")
     return text
 
 
@@ -35,7 +37,7 @@ def echoable_id(value: Any) -> bool:
     if isinstance(value, int) and not isinstance(value, bool):
         return ID_LOWEST <= value <= ID_HIGHEST
     if isinstance(value, str) and 0 < len(value) <= 64:
-        return value.encode("utf-8", "replace") == value.encode("utf-8", "surrogatepass")
+        return _unicode(value)
     return False
 
 
