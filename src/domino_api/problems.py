@@ -16,7 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
     "bad_request": (
         (400, 405),
-        "The body is not valid JSON (400), or the method is not allowed (405, with Allow).",
+        "The body is not valid JSON or the request is not HTTP the server can read (400), or"
+        " the method is not allowed (405, with Allow).",
     ),
     "unauthenticated": ((401,), "No `Authorization: Bearer <token>`, or the token is not valid."),
     "not_seated": (

@@ -16,6 +16,9 @@ Both protocols count open connections per client address (an IPv6 client by its 
 budgets do): a connection beyond `connections_per_address` is answered 429 and closed. The peer
 counted is the TCP peer; addresses in `DOMINO_TRUSTED_PROXIES` are not capped (a proxy carries
 many clients, and must cap them itself). Counts are per process, like the sockets per token.
+
+What the parser refuses (a request head that is not HTTP) is answered 400 with a problem
+document and the security headers, like every refusal the app writes, not uvicorn's plain text.
 """
 
 from __future__ import annotations
@@ -91,18 +94,29 @@ def _guard() -> tuple[Settings, AddressCount]:
     return settings, AddressCount(settings)
 
 
-def _too_many() -> bytes:
-    body = dump_bytes(
-        problem(429, "rate_limited", "Too many connections", "Too many open connections.")
-    )
-    # Written here, past the app: so the security headers every answer carries are added here.
+def _raw_problem(status: str, code: str, title: str, detail: str, *more: str) -> bytes:
+    """A whole problem answer written past the app (it closes the connection): with the
+    security headers every answer carries, which are otherwise added by the app."""
+    body = dump_bytes(problem(int(status[:3]), code, title, detail))
     secure = [*FIXED, (POLICY, API_POLICY.encode("latin-1"))]
-    head = (
-        "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/problem+json\r\n"
-        f"content-length: {len(body)}\r\nretry-after: 5\r\nconnection: close\r\n"
-    )
-    lines = b"".join(name + b": " + value + b"\r\n" for name, value in secure)
-    return head.encode("ascii") + lines + b"\r\n" + body
+    lines = [
+        f"HTTP/1.1 {status}".encode("ascii"),
+        b"content-type: application/problem+json",
+        b"content-length: %d" % len(body),
+        *(line.encode("ascii") for line in more),
+        b"connection: close",
+        *(name + b": " + value for name, value in secure),
+    ]
+    return b"\r\n".join(lines) + b"\r\n\r\n" + body
+
+
+TOO_MANY = _raw_problem(
+    "429 Too Many Requests",
+    "rate_limited",
+    "Too many connections",
+    "Too many open connections.",
+    "retry-after: 5",
+)
 
 
 class GuardedHttp(HttpToolsProtocol):
@@ -123,7 +137,7 @@ class GuardedHttp(HttpToolsProtocol):
         self._address = self._count.open(self.client)
         if self._address is None:
             metrics.connection_closed("per_address")
-            transport.write(_too_many())
+            transport.write(TOO_MANY)
             transport.close()
             return
         self._arm(self._settings.request_head_timeout_s, "head_timeout")
@@ -146,6 +160,14 @@ class GuardedHttp(HttpToolsProtocol):
         # Reset once the head is complete: what is counted still is an unfinished head.
         if self._head_bytes > MAX_HEAD_BYTES:
             self._close("head_too_large")
+
+    def send_400_response(self, msg: str) -> None:
+        # uvicorn's own answer to what its parser refuses is text/plain: a problem instead,
+        # like every other refusal.
+        self.transport.write(
+            _raw_problem("400 Bad Request", "bad_request", "Malformed request", msg)
+        )
+        self.transport.close()
 
     def on_headers_complete(self) -> None:
         self._disarm()
