@@ -46,6 +46,9 @@ UnknownTileBack = _error("UnknownTileBack", 422, "unknown_tile_back", "Unknown t
 OptionNotAllowed = _error(
     "OptionNotAllowed", 422, "option_not_allowed", "Option not allowed for this table"
 )
+IdempotencyKeyReused = _error(
+    "IdempotencyKeyReused", 422, "idempotency_key_reused", "Idempotency key reused"
+)
 MatchBusy = _error("MatchBusy", 503, "match_busy", "The match is busy")
 ServiceBusy = _error("ServiceBusy", 503, "service_busy", "The service is busy")
 RateLimited = _error("RateLimited", 429, "rate_limited", "Too many requests")

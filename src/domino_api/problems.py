@@ -91,6 +91,11 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
         (422,),
         "An option this table never applies, such as a clock for a table with no human opponent.",
     ),
+    "idempotency_key_reused": (
+        (422,),
+        "This `Idempotency-Key` came before with another request on this match; nothing was"
+        " done (a new request needs a new key).",
+    ),
     "unknown_ruleset": ((422,), "No preset has this name (see GET /v1/rulesets)."),
     "unknown_tile_back": ((422,), "No tile back in the catalogue has this id."),
     "payload_too_large": ((413,), "The request body is larger than the server reads."),

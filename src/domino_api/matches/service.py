@@ -20,7 +20,7 @@ from domino_api.matches import access
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.unit import Core, Later, Stage
 from domino_api.matches.views import build_view, event_for
-from domino_api.store import match_reads
+from domino_api.store import idempotency, match_reads
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
 
@@ -80,7 +80,8 @@ async def move(
 
         return Later(answer)
 
-    return await core.run(match_id, step, player_id=player.id, action="move", key=key)
+    keyed = None if key is None else idempotency.key_for(key, body.model_dump())
+    return await core.run(match_id, step, player_id=player.id, action="move", key=keyed)
 
 
 async def next_hand(core: Core, player: Player, match_id: str, seat: int | None) -> dict[str, Any]:

@@ -118,7 +118,7 @@ class Core:
         *,
         player_id: str | None = None,
         action: str = "other",
-        key: str | None = None,
+        key: idempotency.Key | None = None,
         fresh: bool = False,
         due_first: bool = True,
         outages: tables.Outages | None = None,
@@ -249,7 +249,7 @@ class Core:
         base: Table,
         stage: Stage,
         version: int,
-        answer: tuple[str, str, Any] | None = None,
+        answer: tuple[str, idempotency.Key, Any] | None = None,
     ) -> int:
         """Save the stage's changes since `base`, guarded by `version`: the one statement on a
         pool connection, or in one transaction with what else the step writes (a new match,
@@ -269,7 +269,11 @@ class Core:
         return version
 
     async def _save_more(
-        self, change: Change, stage: Stage, ended: bool, answer: tuple[str, str, Any] | None
+        self,
+        change: Change,
+        stage: Stage,
+        ended: bool,
+        answer: tuple[str, idempotency.Key, Any] | None,
     ) -> int:
         async with transaction(self.maker) as session:
             raw = await raw_connection(session)
@@ -296,7 +300,7 @@ class _Unit(Generic[T]):
     step: Step[T]
     player_id: str | None
     action: str
-    key: str | None
+    key: idempotency.Key | None
     due_first: bool
     outages: tables.Outages | None
 

@@ -1,28 +1,56 @@
-"""Idempotency keys: a repeated request answers what the first one did (per player and match)."""
+"""Idempotency keys: a repeated request answers what the first one did (per player and match).
+
+A key is stored with a digest of the request it came with (`Key.request`), so the same key
+sent with a different request is refused (`422 idempotency_key_reused`) rather than answered
+with the first request's answer, which would tell the client its second move was made.
+"""
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import asyncpg
 
 from domino_api import jsontext
+from domino_api.errors import IdempotencyKeyReused
+
+
+class Key(NamedTuple):
+    """A client's `Idempotency-Key` and the digest of the request that carried it."""
+
+    value: str
+    request: str
+
+
+def key_for(value: str, request: dict[str, Any]) -> Key:
+    """The key of a request; `request` is its validated body, whose every field counts (two
+    bodies that differ only in key order are one request)."""
+    canonical = jsontext.dump_bytes(dict(sorted(request.items())))
+    return Key(value, hashlib.sha256(canonical).hexdigest())
 
 
 async def idempotent_answer(
-    connection: asyncpg.Connection, player_id: str, match_id: str, key: str
+    connection: asyncpg.Connection, player_id: str, match_id: str, key: Key
 ) -> tuple[int, dict[str, Any]] | None:
-    """The stored answer to this player's key on this match (keys are scoped per match)."""
+    """The stored answer to this player's key on this match (keys are scoped per match);
+    IdempotencyKeyReused when the key came with another request."""
     row = await connection.fetchrow(
-        "SELECT status_code, body FROM idempotency_keys "
+        "SELECT status_code, body, request_hash FROM idempotency_keys "
         "WHERE player_id = $1 AND match_id = $2 AND key = $3",
         player_id,
         match_id,
-        key,
+        key.value,
     )
     if row is None:
         return None
+    # Keys stored before digests were kept (migration 0012) have none: answered as before.
+    if row["request_hash"] not in (None, key.request):
+        raise IdempotencyKeyReused(
+            "This Idempotency-Key was sent with another request on this match; a new request"
+            " needs a new key."
+        )
     body = row["body"]
     return int(row["status_code"]), body if isinstance(body, dict) else jsontext.loads(body)
 
@@ -31,17 +59,19 @@ async def store_answer(
     connection: asyncpg.Connection,
     player_id: str,
     match_id: str,
-    key: str,
+    key: Key,
     body: dict[str, Any],
     now: datetime,
 ) -> None:
     """In the step's transaction: a retry of the same key finds this answer, never a 500."""
     await connection.execute(
-        "INSERT INTO idempotency_keys (player_id, match_id, key, status_code, body, created_at) "
-        "VALUES ($1, $2, $3, 200, $4, $5) ON CONFLICT DO NOTHING",
+        "INSERT INTO idempotency_keys"
+        " (player_id, match_id, key, status_code, body, created_at, request_hash)"
+        " VALUES ($1, $2, $3, 200, $4, $5, $6) ON CONFLICT DO NOTHING",
         player_id,
         match_id,
-        key,
+        key.value,
         jsontext.dumps(body),
         now,
+        key.request,
     )

@@ -176,6 +176,8 @@ class IdempotentAnswer(Base):
     status_code: Mapped[int] = mapped_column(Integer)
     body: Mapped[dict[str, Any]]
     created_at: Mapped[datetime]
+    # SHA-256 of the request the key came with (migration 0012; null for keys stored before).
+    request_hash: Mapped[str | None] = mapped_column(String(64))
 
 
 class Record(Base):
