@@ -116,3 +116,51 @@ async def test_a_rematch_counts_against_the_hosts_numbered_tables(secured: Secur
         assert last.status_code == 429 and last.json()["code"] == "rate_limited", last.text
         after = (await http.get(f"/v1/matches/{mid}", headers=ana["headers"])).json()
         assert after["rematch_match_id"] is None
+
+
+async def test_with_every_number_in_use_only_tables_that_need_one_are_refused(
+    secured: Secured,
+) -> None:
+    async with secured(numbered_tables_per_player=100, open_tables_per_player=100) as http:
+        ana = await player(http, "Ana")
+        solo = (await _create(http, ana, SOLO)).json()
+        mid = solo["id"]
+        r = await http.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
+        assert r.status_code == 200
+        r = await http.post(f"/v1/matches/{mid}/resign", json={}, headers=ana["headers"])
+        assert r.json()["status"] == "finished"
+        await _hold_every_number(http, template=mid)
+        # A table a guest could join needs a number: refused, with when to try again.
+        full = await _create(http, ana, TWO)
+        assert full.status_code == 409 and full.json()["code"] == "match_full", full.text
+        assert full.headers["retry-after"] == "60"
+        # A rematch against the computer needs none: it goes ahead.
+        again = await http.post(f"/v1/matches/{mid}/rematch", json={}, headers=ana["headers"])
+        assert again.status_code == 200, again.text
+        new_id = again.json()["rematch_match_id"]
+        assert new_id is not None
+        new = (await http.get(f"/v1/matches/{new_id}", headers=ana["headers"])).json()
+        assert new["code"] is None and new["status"] != "finished"
+
+
+async def _hold_every_number(http: httpx.AsyncClient, template: str) -> None:
+    """All 10,000 game numbers held by live copies of the `template` match's row (every
+    number, so that drawing one fails for certain: past 9,000 it fails by chance)."""
+    from sqlalchemy import text
+
+    from domino_api.store.models import Match
+
+    # Hosted by nobody, so that no host's or address's cap is what refuses.
+    made = ("id", "code", "status", "host_player_id", "host_address")
+    columns = ", ".join(c.name for c in Match.__table__.columns if c.name not in made)
+    maker = http.app.state.sessionmaker  # type: ignore[attr-defined]
+    async with maker() as session, session.begin():
+        await session.execute(
+            text(
+                f"INSERT INTO matches (id, code, status, host_player_id, host_address, {columns}) "
+                "SELECT gen_random_uuid()::text, lpad(n::text, 4, '0'), 'playing', NULL, NULL, "
+                f"{columns} "
+                "FROM matches, generate_series(0, 9999) AS n WHERE id = :template"
+            ),
+            {"template": template},
+        )

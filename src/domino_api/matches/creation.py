@@ -18,6 +18,7 @@ from typing import Any
 from domino_api import engine
 from domino_api.engine import EngineError
 from domino_api.engine import table as tables
+from domino_api.engine.errors import MatchFull
 from domino_api.engine.table import Stepped, Table
 from domino_api.errors import RateLimited, ServiceError, ValidationFailed
 from domino_api.matches import access, claims, pacing
@@ -182,7 +183,13 @@ async def rematch(
     core: Core, player: Player, match_id: str, seat: int | None, caps: Caps | None = None
 ) -> dict[str, Any]:
     async with core.pool.acquire() as connection:
-        code = await match_codes.free_code(connection)  # taken meanwhile: the insert redraws
+        # Drawn before the step knows whether the new table needs one (a rematch against
+        # computers does not): with every number in use, only a table that needs one is refused.
+        # Taken meanwhile: the insert redraws.
+        try:
+            code: str | None = await match_codes.free_code(connection)
+        except MatchFull:
+            code = None
         # Counted before the step, not under the caps' locks: at most one rematch per
         # finished match can slip past a cap reached at the same moment.
         room = caps is None or await rematch_room(connection, match_id, caps)
@@ -205,7 +212,7 @@ async def rematch(
     return await core.run(match_id, step, player_id=player.id)
 
 
-def _rematch_table(core: Core, table: Table, code: str) -> Stepped:
+def _rematch_table(core: Core, table: Table, code: str | None) -> Stepped:
     seats = [
         {"type": row.type, "strategy": row.strategy, "player_id": row.player_id, "name": row.name}
         for row in table.seats
@@ -226,4 +233,6 @@ def _rematch_table(core: Core, table: Table, code: str) -> Stepped:
     )
     if not tables.needs_number(new.table):  # a rematch against computers only: no number
         return Stepped(tables.with_info(new.table, code=None), new.events)
+    if code is None:
+        raise MatchFull("Every game number is in use; try again later.", retry_after=60)
     return new
