@@ -77,6 +77,20 @@ class TextFormatter(logging.Formatter):
         return redact(line + "".join(f" {key}={value}" for key, value in ids if value))
 
 
+class ClientFaults(logging.Filter):
+    """uvicorn logs a WebSocket text frame that is not UTF-8 as an error with a traceback. It is
+    the client's fault, answered by closing the socket 1007: a warning without a traceback, so
+    that a client cannot fill the error log (and page an operator) by sending such frames."""
+
+    MESSAGES = frozenset({"Invalid UTF-8 sequence received from client."})
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg in self.MESSAGES:
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info = record.exc_text = None
+        return True
+
+
 def configure_logging(settings: Settings) -> None:
     # Neither formatter writes where a call came from nor its thread or process, so no record
     # looks them up (the logging HOWTO's "Optimization"): an access line is written for every
@@ -90,3 +104,6 @@ def configure_logging(settings: Settings) -> None:
     root.setLevel(settings.log_level.upper())
     for noisy in ("uvicorn.access",):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    uvicorn_errors = logging.getLogger("uvicorn.error")
+    if not any(isinstance(known, ClientFaults) for known in uvicorn_errors.filters):
+        uvicorn_errors.addFilter(ClientFaults())
