@@ -25,6 +25,7 @@ from domino_api.config import Settings, get_settings
 from domino_api.engine import EngineError
 from domino_api.errors import ServiceError, problem, unavailable
 from domino_api.headers import SecurityHeadersMiddleware
+from domino_api.inputs import error_summary
 from domino_api.matches import computers, pacing
 from domino_api.metrics import router as metrics_router
 from domino_api.middleware import BodyLimitMiddleware, ObservabilityMiddleware
@@ -54,14 +55,10 @@ def _validation_detail(exc: RequestValidationError) -> tuple[int, str, str]:
     errors = exc.errors()
     if any(err.get("type") == "json_invalid" for err in errors):
         return 400, "bad_request", "The body is not valid JSON."
-    parts = []
-    for err in errors[:5]:
-        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
-        parts.append(f"{where}: {err.get('msg', 'invalid')}")
     # A match's options refused by their schema (types, bounds) are refused options, as when
     # the preset refuses them.
     on_options = all(tuple(err.get("loc", ()))[:2] == ("body", "options") for err in errors)
-    return 422, "bad_options" if on_options else "validation_error", "; ".join(parts)
+    return 422, "bad_options" if on_options else "validation_error", error_summary(errors)
 
 
 def allowed_methods(request: Request) -> str:

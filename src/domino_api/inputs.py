@@ -5,6 +5,7 @@ alone refused, and every free string carries the no-NUL pattern."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, GetJsonSchemaHandler, model_validator
@@ -90,3 +91,14 @@ def _holds_nul(value: Any) -> bool:
     if isinstance(value, list | tuple):
         return any(_holds_nul(item) for item in value)
     return False  # nested Strict models check themselves
+
+
+def error_summary(errors: Sequence[Mapping[str, Any]], most: int = 5) -> str:
+    """`where: what` for each of the first `most` of pydantic's errors, as a problem's
+    detail over REST and over the socket alike: the field's path (list positions kept) without
+    the request part a REST body came in."""
+    parts = []
+    for err in errors[:most]:
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts)

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from domino_api.errors import BadRequest, ValidationFailed
-from domino_api.inputs import holds_nul
+from domino_api.inputs import error_summary, holds_nul
 from domino_api.problem_docs import problem_of
 from domino_api.realtime import messages as m
 
@@ -57,17 +57,9 @@ def _parsed(text: str) -> Any:
     try:
         return m.CLIENT_MESSAGES.validate_json(text)
     except ValidationError as exc:
-        return error_frame(client_id, ValidationFailed(_summary(exc)))
+        return error_frame(client_id, ValidationFailed(error_summary(exc.errors())))
 
 
 def _client_id(raw: Any) -> Any:
     value = raw.get("id") if isinstance(raw, dict) else None
     return value if m.echoable_id(value) else None
-
-
-def _summary(exc: ValidationError) -> str:
-    parts = []
-    for err in exc.errors()[:5]:
-        where = ".".join(str(p) for p in err.get("loc", ()) if not isinstance(p, int)) or "body"
-        parts.append(f"{where}: {err.get('msg', 'invalid')}")
-    return "; ".join(parts)

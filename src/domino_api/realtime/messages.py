@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, WithJsonSchema
 
 from domino_api.matches.event_models import AnyEvent
 from domino_api.matches.schemas import EndName, TileIn, ViewOut
@@ -20,25 +20,39 @@ def _unicode(text: str) -> bool:
     return text.encode("utf-8", "replace") == text.encode("utf-8", "surrogatepass")
 
 
-def _writable(text: str) -> str:
-    if not _unicode(text):
-        raise ValueError("an id must be Unicode text without lone surrogates")
-    return text
-
-
-ClientId = (
-    Annotated[str, Field(min_length=1, max_length=64), AfterValidator(_writable)]
-    | Annotated[int, Field(ge=ID_LOWEST, le=ID_HIGHEST)]
-)
-
-
 def echoable_id(value: Any) -> bool:
-    """Whether an error frame may carry `value` back as the request's id."""
+    """Whether `value` is an id a request may carry: one its ack or error frame can carry
+    back (an integer within signed 64 bits, or 1-64 characters of writable Unicode)."""
     if isinstance(value, int) and not isinstance(value, bool):
         return ID_LOWEST <= value <= ID_HIGHEST
     if isinstance(value, str) and 0 < len(value) <= 64:
         return _unicode(value)
     return False
+
+
+def _client_id(value: Any) -> int | str:
+    if not echoable_id(value):
+        raise ValueError(
+            "an id is an integer from -2^63 to 2^63-1 or a string of 1 to 64 characters"
+            " (no lone surrogate)"
+        )
+    return value  # type: ignore[no-any-return]
+
+
+# One check (`echoable_id`), so that the error pydantic writes names the field alone and not
+# the members of a union; its JSON schema is the hand-written one in openapi/asyncapi.yaml.
+ClientId = Annotated[
+    int | str,
+    PlainValidator(_client_id),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "string", "minLength": 1, "maxLength": 64},
+                {"type": "integer", "minimum": ID_LOWEST, "maximum": ID_HIGHEST},
+            ]
+        }
+    ),
+]
 
 
 SeatField = Annotated[int | None, Field(ge=0, le=3)]
