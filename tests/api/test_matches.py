@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 
 import httpx
 import pytest
@@ -187,62 +186,6 @@ async def test_fifty_concurrent_identical_moves_apply_once(client: httpx.AsyncCl
     )
     codes = sorted(r.status_code for r in answers)
     assert codes.count(200) == 1 and codes.count(409) == 49
-
-
-async def test_idempotency_key_returns_first_answer(client: httpx.AsyncClient) -> None:
-    ana, bob, created = await _two_player_table(client)
-    mid = created["id"]
-    await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
-    v = await view(client, ana, mid)
-    mover = ana if v["turn"]["seat"] == 0 else bob
-    mv = await view(client, mover, mid)
-    body = {**first_legal(mv), "seq": mv["seq"]}
-    headers = {**mover["headers"], "Idempotency-Key": "k-1"}
-    first = await client.post(f"/v1/matches/{mid}/moves", json=body, headers=headers)
-    second = await client.post(f"/v1/matches/{mid}/moves", json=body, headers=headers)
-    assert first.status_code == second.status_code == 200
-    assert first.json() == second.json()
-    after = await view(client, mover, mid)
-    assert after["seq"] == first.json()["view"]["seq"]
-    # The same body with its members in another order is the same request.
-    reordered = json.dumps(dict(reversed(list(body.items()))))
-    third = await client.post(
-        f"/v1/matches/{mid}/moves",
-        content=reordered,
-        headers={**headers, "Content-Type": "application/json"},
-    )
-    assert third.status_code == 200 and third.json() == first.json()
-
-
-async def test_an_idempotency_key_sent_with_another_body_is_refused(
-    client: httpx.AsyncClient,
-) -> None:
-    ana, bob, created = await _two_player_table(client)
-    mid = created["id"]
-    await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
-    v = await view(client, ana, mid)
-    mover = ana if v["turn"]["seat"] == 0 else bob
-    mv = await view(client, mover, mid)
-    headers = {**mover["headers"], "Idempotency-Key": "k-2"}
-    first = await client.post(
-        f"/v1/matches/{mid}/moves", json={**first_legal(mv), "seq": mv["seq"]}, headers=headers
-    )
-    assert first.status_code == 200, first.text
-    before = await view(client, mover, mid)
-    # Another request under the same key (here a draw at the new seq) is not the first one's
-    # retry: answering the first answer would tell the client its draw was made.
-    other = {"action": "draw", "seq": before["seq"]}
-    refused = await client.post(f"/v1/matches/{mid}/moves", json=other, headers=headers)
-    assert refused.status_code == 422, refused.text
-    assert refused.headers["content-type"] == "application/problem+json"
-    assert refused.json()["code"] == "idempotency_key_reused"
-    after = await view(client, mover, mid)
-    assert (after["seq"], after["board"], after["stock"]) == (
-        before["seq"],
-        before["board"],
-        before["stock"],
-    )
-    assert after["you"] == before["you"]
 
 
 async def test_table_talk_does_not_make_moves_stale(client: httpx.AsyncClient) -> None:
