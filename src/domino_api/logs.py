@@ -88,6 +88,8 @@ class ClientFaults(logging.Filter):
         if record.msg in self.MESSAGES:
             record.levelno, record.levelname = logging.WARNING, "WARNING"
             record.exc_info = record.exc_text = None
+            # Let through as the error it was: written only where warnings are.
+            return logging.getLogger(record.name).isEnabledFor(logging.WARNING)
         return True
 
 

@@ -93,8 +93,8 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
     ),
     "idempotency_key_reused": (
         (422,),
-        "This `Idempotency-Key` came before with another request on this match; nothing was"
-        " done (a new request needs a new key).",
+        "This `Idempotency-Key` made another move on this match; nothing was done (a new"
+        " move needs a new key).",
     ),
     "unknown_ruleset": ((422,), "No preset has this name (see GET /v1/rulesets)."),
     "unknown_tile_back": ((422,), "No tile back in the catalogue has this id."),

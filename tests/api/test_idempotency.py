@@ -8,19 +8,24 @@ from typing import Any
 
 import httpx
 
+from domino_api.matches import service
+from domino_api.matches.schemas import MoveBody
+from domino_api.store.idempotency import key_for
 from tests.api.helpers import first_legal, view
 from tests.jobs.factory import two_seat_match
 
+Player = dict[str, Any]
 
-async def _mover(client: httpx.AsyncClient) -> tuple[str, dict[str, Any], dict[str, Any]]:
-    """A started two-seat match: its id, the player to move and that player's view."""
+
+async def _mover(client: httpx.AsyncClient) -> tuple[str, Player, Player, dict[str, Any]]:
+    """A started two-seat match: its id, the player to move, the other one, the mover's view."""
     ana, bob, started = await two_seat_match(client, "draw-50")
-    mover = ana if started["turn"]["seat"] == 0 else bob
-    return started["id"], mover, await view(client, mover, started["id"])
+    mover, other = (ana, bob) if started["turn"]["seat"] == 0 else (bob, ana)
+    return started["id"], mover, other, await view(client, mover, started["id"])
 
 
 async def test_idempotency_key_returns_first_answer(client: httpx.AsyncClient) -> None:
-    mid, mover, mv = await _mover(client)
+    mid, mover, _, mv = await _mover(client)
     body = {**first_legal(mv), "seq": mv["seq"]}
     headers = {**mover["headers"], "Idempotency-Key": "k-1"}
     first = await client.post(f"/v1/matches/{mid}/moves", json=body, headers=headers)
@@ -42,19 +47,45 @@ async def test_idempotency_key_returns_first_answer(client: httpx.AsyncClient) -
 async def test_an_idempotency_key_sent_with_another_body_is_refused(
     client: httpx.AsyncClient,
 ) -> None:
-    mid, mover, mv = await _mover(client)
+    mid, mover, other, mv = await _mover(client)
     headers = {**mover["headers"], "Idempotency-Key": "k-2"}
     first = await client.post(
         f"/v1/matches/{mid}/moves", json={**first_legal(mv), "seq": mv["seq"]}, headers=headers
     )
     assert first.status_code == 200, first.text
+    ov = await view(client, other, mid)
+    answered = await client.post(
+        f"/v1/matches/{mid}/moves",
+        json={**first_legal(ov), "seq": ov["seq"]},
+        headers=other["headers"],
+    )
+    assert answered.status_code == 200, answered.text
     before = await view(client, mover, mid)
-    # Another request under the same key (here a draw at the new seq) is not the first one's
-    # retry: answering the first answer would tell the client its draw was made.
-    other = {"action": "draw", "seq": before["seq"]}
-    refused = await client.post(f"/v1/matches/{mid}/moves", json=other, headers=headers)
+    assert before["turn"]["seat"] == mv["turn"]["seat"]  # the mover's turn again
+    # The mover's next move, legal, under the same key: not the first move's retry, so not
+    # answered with the first answer (which would tell the client this move was made).
+    again = {**first_legal(before), "seq": before["seq"]}
+    refused = await client.post(f"/v1/matches/{mid}/moves", json=again, headers=headers)
     assert refused.status_code == 422, refused.text
     assert refused.headers["content-type"] == "application/problem+json"
     assert refused.json()["code"] == "idempotency_key_reused"
-    after = await view(client, mover, mid)
-    assert after == before
+    assert await view(client, mover, mid) == before
+    # With a new key the same move is made.
+    fresh = {**mover["headers"], "Idempotency-Key": "k-3"}
+    made = await client.post(f"/v1/matches/{mid}/moves", json=again, headers=fresh)
+    assert made.status_code == 200, made.text
+
+
+def test_a_key_reads_the_move_not_its_spelling() -> None:
+    """A tile named either way round is one move (the engine's canonical form); any other
+    field that differs makes another request."""
+
+    def digest(**fields: Any) -> str:
+        body = MoveBody.model_validate({"action": "play", "end": "left", "seq": 4, **fields})
+        return key_for("k", service.move_request(body)).request
+
+    assert digest(tile=[3, 5]) == digest(tile=[5, 3])
+    assert digest(tile=[3, 5]) != digest(tile=[3, 4])
+    assert digest(tile=[3, 5]) != digest(tile=[3, 5], seq=5)
+    assert digest(tile=[3, 5]) != digest(tile=[3, 5], end="right")
+    assert digest(tile=[3, 5]) != digest(tile=[3, 5], seat=1)

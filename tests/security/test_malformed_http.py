@@ -28,6 +28,8 @@ async def test_a_head_the_parser_refuses_is_a_400_problem(live_server: LiveServe
             assert f"content-length: {len(body)}" in lines
             assert "x-content-type-options: nosniff" in lines
             assert "x-frame-options: deny" in lines
+            assert "content-security-policy: default-src 'none'; frame-ancestors 'none'" in lines
+            assert "connection: close" in lines
             problem = json.loads(body)
             assert problem["status"] == 400 and problem["code"] == "bad_request", problem
             assert problem["type"].endswith("/bad_request")

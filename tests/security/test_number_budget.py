@@ -122,13 +122,14 @@ async def test_with_every_number_in_use_only_tables_that_need_one_are_refused(
     secured: Secured,
 ) -> None:
     async with secured(numbered_tables_per_player=100, open_tables_per_player=100) as http:
-        ana = await player(http, "Ana")
+        ana, bob = await player(http, "Ana"), await player(http, "Bob")
         solo = (await _create(http, ana, SOLO)).json()
         mid = solo["id"]
         r = await http.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
         assert r.status_code == 200
         r = await http.post(f"/v1/matches/{mid}/resign", json={}, headers=ana["headers"])
         assert r.json()["status"] == "finished"
+        pair = await _finished_between(http, ana, bob)
         await _hold_every_number(http, template=mid)
         # A table a guest could join needs a number: refused, with when to try again.
         full = await _create(http, ana, TWO)
@@ -141,6 +142,28 @@ async def test_with_every_number_in_use_only_tables_that_need_one_are_refused(
         assert new_id is not None
         new = (await http.get(f"/v1/matches/{new_id}", headers=ana["headers"])).json()
         assert new["code"] is None and new["status"] != "finished"
+        # A rematch between two people needs one: refused, and no new table.
+        offer = await http.post(f"/v1/matches/{pair}/rematch", json={}, headers=bob["headers"])
+        assert offer.status_code == 200, offer.text
+        last = await http.post(f"/v1/matches/{pair}/rematch", json={}, headers=ana["headers"])
+        assert last.status_code == 409 and last.json()["code"] == "match_full", last.text
+        assert last.headers["retry-after"] == "60"
+        after = (await http.get(f"/v1/matches/{pair}", headers=ana["headers"])).json()
+        assert after["rematch_match_id"] is None
+
+
+async def _finished_between(http: httpx.AsyncClient, host: Any, guest: Any) -> str:
+    """A match of two people, over (the guest resigned): its id."""
+    made = (await _create(http, host, TWO)).json()
+    joined = await http.post(
+        "/v1/matches/join", json={"code": made["code"]}, headers=guest["headers"]
+    )
+    assert joined.status_code == 200, joined.text
+    started = await http.post(f"/v1/matches/{made['id']}/start", json={}, headers=host["headers"])
+    assert started.status_code == 200, started.text
+    r = await http.post(f"/v1/matches/{made['id']}/resign", json={}, headers=guest["headers"])
+    assert r.json()["status"] == "finished"
+    return str(made["id"])
 
 
 async def _hold_every_number(http: httpx.AsyncClient, template: str) -> None:

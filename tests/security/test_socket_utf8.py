@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import logging
 import os
 import struct
 import uuid
 
+from domino_api.logs import ClientFaults
 from tests.security.conftest import LiveServer
 
 BOUND_S = 60.0  # how long the test waits for the server (not a speed limit)
@@ -47,3 +49,27 @@ async def test_a_text_frame_that_is_not_utf8_closes_1007_and_logs_no_error(
     assert len(lines) == 1, log[-3000:]
     assert lines[0]["level"] == "warning" and "exc" not in lines[0], lines
     assert "Traceback" not in log and "UnicodeDecodeError" not in log, log[-3000:]
+
+
+def test_the_warning_is_kept_only_where_warnings_are_written() -> None:
+    """Lowered to a warning after the logger let it through as an error: at level ERROR it is
+    left out, as every warning is."""
+    errors = logging.getLogger("uvicorn.error")
+    level = errors.level
+    faults = ClientFaults()
+    try:
+        for threshold, kept in ((logging.WARNING, True), (logging.ERROR, False)):
+            errors.setLevel(threshold)
+            record = errors.makeRecord(
+                errors.name,
+                logging.ERROR,
+                __file__,
+                1,
+                next(iter(ClientFaults.MESSAGES)),
+                (),
+                (ValueError, ValueError("x"), None),
+            )
+            assert faults.filter(record) is kept
+            assert (record.levelname, record.exc_info) == ("WARNING", None)
+    finally:
+        errors.setLevel(level)

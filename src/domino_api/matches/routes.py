@@ -171,8 +171,8 @@ async def move(
 ) -> FastJSONResponse:
     """Play, draw or pass, with the `seq` the client last saw. The answer is the mover's view and
     every event the move caused (the computers' replies included), as the mover's seat may see
-    them. An `Idempotency-Key` sent again with the same body returns the first answer; with
-    another body it is `422 idempotency_key_reused` and nothing is done."""
+    them. An `Idempotency-Key` of a move made, sent again with the same move, returns the first
+    answer; with another move it is `422 idempotency_key_reused` and nothing is done."""
     # The hottest route: its answer is sent as built (see FastJSONResponse).
     return FastJSONResponse(
         await service.move(core_of(request), player, match_id, body, idempotency_key)

@@ -63,6 +63,15 @@ def move_action(body: MoveBody) -> engine.Action:
     return engine.Draw() if body.action == "draw" else engine.Pass()
 
 
+def move_request(body: MoveBody) -> dict[str, Any]:
+    """The move a body asks for, as an Idempotency-Key's digest reads it: its tile either way
+    round is one move."""
+    request = body.model_dump()
+    if body.tile is not None:
+        request["tile"] = engine.canonical(body.tile)
+    return request
+
+
 async def move(
     core: Core, player: Player, match_id: str, body: MoveBody, key: str | None = None
 ) -> dict[str, Any]:
@@ -80,7 +89,7 @@ async def move(
 
         return Later(answer)
 
-    keyed = None if key is None else idempotency.key_for(key, body.model_dump())
+    keyed = None if key is None else idempotency.key_for(key, move_request(body))
     return await core.run(match_id, step, player_id=player.id, action="move", key=keyed)
 
 

@@ -25,10 +25,10 @@ class Key(NamedTuple):
 
 
 def key_for(value: str, request: dict[str, Any]) -> Key:
-    """The key of a request; `request` is its validated body, whose every field counts (two
-    bodies that differ only in key order are one request)."""
-    canonical = jsontext.dump_bytes(dict(sorted(request.items())))
-    return Key(value, hashlib.sha256(canonical).hexdigest())
+    """The key of a request; `request` is its validated body with every field (in the model's
+    order, so members sent in another order make the same digest), put in the engine's form
+    where two spellings mean one thing (a tile named either way round)."""
+    return Key(value, hashlib.sha256(jsontext.dump_bytes(request)).hexdigest())
 
 
 async def idempotent_answer(
@@ -48,8 +48,7 @@ async def idempotent_answer(
     # Keys stored before digests were kept (migration 0012) have none: answered as before.
     if row["request_hash"] not in (None, key.request):
         raise IdempotencyKeyReused(
-            "This Idempotency-Key was sent with another request on this match; a new request"
-            " needs a new key."
+            "This Idempotency-Key made another move on this match; a new move needs a new key."
         )
     body = row["body"]
     return int(row["status_code"]), body if isinstance(body, dict) else jsontext.loads(body)
