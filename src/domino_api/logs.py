@@ -93,6 +93,18 @@ class ClientFaults(logging.Filter):
         return True
 
 
+class WithoutQueries(logging.Filter):
+    """uvicorn logs each WebSocket opening with its path and query string, where a careless
+    client may put its token (`?token=...`): the query is cut, as the access line leaves it out."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        opening = isinstance(record.msg, str) and record.msg.startswith('%s - "WebSocket %s"')
+        if opening and isinstance(args, tuple) and len(args) >= 2:
+            record.args = (args[0], str(args[1]).partition("?")[0], *args[2:])
+        return True
+
+
 def configure_logging(settings: Settings) -> None:
     # Neither formatter writes where a call came from nor its thread or process, so no record
     # looks them up (the logging HOWTO's "Optimization"): an access line is written for every
@@ -107,5 +119,6 @@ def configure_logging(settings: Settings) -> None:
     for noisy in ("uvicorn.access",):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     uvicorn_errors = logging.getLogger("uvicorn.error")
-    if not any(isinstance(known, ClientFaults) for known in uvicorn_errors.filters):
-        uvicorn_errors.addFilter(ClientFaults())
+    for kind in (ClientFaults, WithoutQueries):
+        if not any(isinstance(known, kind) for known in uvicorn_errors.filters):
+            uvicorn_errors.addFilter(kind())

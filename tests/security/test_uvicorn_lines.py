@@ -1,6 +1,11 @@
-"""A text frame that is not UTF-8 is the client's fault: the socket is closed 1007, and the
-server logs one warning without a traceback (uvicorn logs it as an error with one, which a
-client could repeat to fill an operator's error log and alerts)."""
+"""What uvicorn logs of its own, made safe and fair:
+
+- a text frame that is not UTF-8 is the client's fault: the socket is closed 1007, and the server
+  logs one warning without a traceback (uvicorn logs it as an error with one, which a client
+  could repeat to fill an operator's error log and alerts);
+- a socket's opening line carries its path without the query string, where a careless client
+  may put its token (uvicorn writes the whole query).
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ import uuid
 from domino_api.logs import ClientFaults
 from tests.security.conftest import LiveServer
 
+SECRET = "a-token-in-the-query"
 BOUND_S = 60.0  # how long the test waits for the server (not a speed limit)
 
 
@@ -24,7 +30,7 @@ def _masked_text_frame(payload: bytes) -> bytes:
     return struct.pack("!BB", 0x81, 0x80 | len(payload)) + mask + masked
 
 
-async def test_a_text_frame_that_is_not_utf8_closes_1007_and_logs_no_error(
+async def test_a_text_frame_that_is_not_utf8_closes_1007_and_logs_no_error_nor_query(
     live_server: LiveServer,
 ) -> None:
     async with live_server(DOMINO_LOG_LEVEL="INFO") as server:
@@ -32,7 +38,8 @@ async def test_a_text_frame_that_is_not_utf8_closes_1007_and_logs_no_error(
         key = base64.b64encode(os.urandom(16)).decode()
         writer.write(
             (
-                f"GET /v1/matches/{uuid.uuid4()}/ws HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"GET /v1/matches/{uuid.uuid4()}/ws?after=0&token={SECRET} HTTP/1.1\r\n"
+                "Host: 127.0.0.1\r\n"
                 "Upgrade: websocket\r\nConnection: Upgrade\r\n"
                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
             ).encode()
@@ -49,6 +56,9 @@ async def test_a_text_frame_that_is_not_utf8_closes_1007_and_logs_no_error(
     assert len(lines) == 1, log[-3000:]
     assert lines[0]["level"] == "warning" and "exc" not in lines[0], lines
     assert "Traceback" not in log and "UnicodeDecodeError" not in log, log[-3000:]
+    opened = [line for line in log.splitlines() if '\\"WebSocket /v1/matches/' in line]
+    assert opened and all("?" not in line for line in opened), opened
+    assert SECRET not in log
 
 
 def test_the_warning_is_kept_only_where_warnings_are_written() -> None:
