@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.telemetry import TelemetryConfig
 from fastapi_offline import FastAPIOffline
@@ -148,6 +148,10 @@ def create_app(
         lifespan=lifespan,
         swagger_ui_parameters={"persistAuthorization": True},
         telemetry=NO_OPENTELEMETRY,
+        # Starlette answers a path with a slash too many or too few by a redirect built from
+        # the request's Host header (`Host: evil.example` went back as the Location): such a
+        # path is a 404 problem like any unknown one; `/play` has its own redirect.
+        redirect_slashes=False,
     )
     app.state.settings = settings
     from domino_api.deps import AuthCache
@@ -191,7 +195,13 @@ PLAY_DIR = Path(__file__).parent / "play"
 
 
 def _mount_play(app: FastAPI) -> None:
-    """The reference web client (`/play`): static files in the package, no build step."""
+    """The reference web client (`/play/`): static files in the package, no build step; `/play`
+    redirects there by a relative Location (never one taken from the Host header)."""
+
+    @app.get("/play", include_in_schema=False)
+    async def play(request: Request) -> RedirectResponse:
+        return RedirectResponse(f"{request.scope.get('root_path', '')}/play/", status_code=307)
+
     app.mount("/play", StaticFiles(directory=PLAY_DIR, html=True), name="play")
 
 

@@ -90,6 +90,20 @@ async def test_a_405_allows_every_method_of_its_path(client: httpx.AsyncClient) 
         assert answer.headers["allow"] == allowed, path
 
 
+async def test_a_slash_too_many_is_not_found_and_nothing_redirects_by_the_host(
+    client: httpx.AsyncClient,
+) -> None:
+    ana = await new_player(client, "Ana")
+    spoofed = {**ana["headers"], "Host": "evil.example"}
+    for path in ("/v1/players/me/", "/healthz/", "/v1/rulesets/"):
+        answer = await client.get(path, headers=spoofed)
+        assert (answer.status_code, answer.json()["code"]) == (404, "not_found"), path
+        assert "location" not in answer.headers
+    play = await client.get("/play", headers=spoofed)
+    assert (play.status_code, play.headers["location"]) == (307, "/play/")
+    assert (await client.get("/play/")).status_code == 200
+
+
 async def test_what_the_schema_allows_the_server_takes(client: httpx.AsyncClient) -> None:
     host = await new_player(client, "Ana")
     # JSON Schema's integer includes 2.0; an option's null is as if it were not given.
