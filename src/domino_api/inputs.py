@@ -95,10 +95,16 @@ def _holds_nul(value: Any) -> bool:
 
 def error_summary(errors: Sequence[Mapping[str, Any]], most: int = 5) -> str:
     """`where: what` for each of the first `most` of pydantic's errors, as a problem's
-    detail over REST and over the socket alike: the field's path (list positions kept) without
-    the request part a REST body came in."""
+    detail over REST and over the socket alike: the field's path, list positions kept."""
     parts = []
     for err in errors[:most]:
-        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        where = ".".join(str(p) for p in err.get("loc", ()) if _named(p)) or "body"
         parts.append(f"{where}: {err.get('msg', 'invalid')}")
     return "; ".join(parts)
+
+
+def _named(part: object) -> bool:
+    """Whether a part of an error's location is the client's: a field or a list position, not
+    the REST body's container nor a validator pydantic names after its functions
+    (`function-after[_no_nul_characters(), PointsTarget]`)."""
+    return part != "body" and not (isinstance(part, str) and "[" in part)

@@ -104,6 +104,23 @@ async def test_a_slash_too_many_is_not_found_and_nothing_redirects_by_the_host(
     assert (await client.get("/play/")).status_code == 200
 
 
+async def test_a_detail_names_fields_not_validators(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    body = {"name": "Cup", "format": "single_elimination", "match": {"target": 100, "best_of": 3}}
+    refused = await client.post("/v1/tournaments", json=body, headers=ana["headers"])
+    assert refused.status_code == 422, refused.text
+    detail = refused.json()["detail"]
+    assert detail.startswith("match.") and "[" not in detail and "function" not in detail, detail
+    # An empty Idempotency-Key is no key: refused, not kept.
+    seats = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
+    match = await create_match(client, ana, "all-fives", seats)
+    keyed = {**ana["headers"], "Idempotency-Key": ""}
+    empty = await client.post(
+        f"/v1/matches/{match['id']}/moves", json={"action": "draw", "seq": 0}, headers=keyed
+    )
+    assert (empty.status_code, empty.json()["code"]) == (422, "validation_error"), empty.text
+
+
 async def test_what_the_schema_allows_the_server_takes(client: httpx.AsyncClient) -> None:
     host = await new_player(client, "Ana")
     # JSON Schema's integer includes 2.0; an option's null is as if it were not given.

@@ -33,7 +33,7 @@ router = APIRouter(prefix="/v1", tags=["matches"])
 
 MatchId = Annotated[str, Path(max_length=36, description="The match id")]
 SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="Which of your seats to see from")]
-IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
+IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=200)]
 # What a new table taking a game number may answer: past a cap, or no number left (hosting.py).
 NUMBERED = ("rate_limited", "match_full")
 
