@@ -59,3 +59,15 @@ TournamentName = Annotated[
     Field(min_length=1, max_length=64, json_schema_extra={"format": NAME_FORMAT}),
     AfterValidator(_tournament_name),
 ]
+
+
+# Table talk and a cut are shown to every seat as sent: no control character (C0, DEL, C1: a
+# terminal's escapes, a line break that forges a log line), no bidi control (marks, embeddings,
+# overrides, isolates: they reorder what the others read) and no line or paragraph separator.
+# Other format characters stay: emoji are joined by U+200D. A pattern, so the schema says it.
+SHOWN_TEXT = (
+    "^[^\\u0000-\\u001f\\u007f-\\u009f"  # control characters
+    "\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069"  # bidi controls
+    "\\u2028\\u2029]*$"  # line and paragraph separators
+)
+ShownText = Annotated[str, Field(pattern=SHOWN_TEXT)]

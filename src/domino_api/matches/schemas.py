@@ -9,7 +9,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchem
 from domino_api.engine.rulesets import PRESETS
 from domino_api.inputs import Strict
 from domino_api.matches.ruleset_models import RulesetParams, match_create_rules
-from domino_api.names import PlayerName
+from domino_api.names import PlayerName, ShownText
 
 EndName = Literal["left", "right", "up", "down"]
 Status = Literal["waiting", "playing", "hand_over", "finished", "abandoned", "cancelled"]
@@ -144,7 +144,7 @@ class JoinBody(Strict):
 
 
 class StartBody(Strict):
-    cut: str | None = Field(default=None, max_length=64, examples=["moon"])
+    cut: ShownText | None = Field(default=None, max_length=64, examples=["moon"])
     fill_with_bots: bool = False
 
 
@@ -192,7 +192,7 @@ class SeatBody(Strict):
 
 
 class MessageBody(Strict):
-    text: str = Field(min_length=1, max_length=500, examples=["good game!"])
+    text: ShownText = Field(min_length=1, max_length=500, examples=["good game!"])
     seat: int | None = Field(default=None, ge=0, le=3)
 
 
