@@ -7,6 +7,7 @@ must not be three players who look alike.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Annotated
 
@@ -64,10 +65,27 @@ TournamentName = Annotated[
 # Table talk and a cut are shown to every seat as sent: no control character (C0, DEL, C1: a
 # terminal's escapes, a line break that forges a log line), no bidi control (marks, embeddings,
 # overrides, isolates: they reorder what the others read) and no line or paragraph separator.
-# Other format characters stay: emoji are joined by U+200D. A pattern, so the schema says it.
-SHOWN_TEXT = (
-    "^[^\\u0000-\\u001f\\u007f-\\u009f"  # control characters
+# Other format characters stay: emoji are joined by U+200D. The schema states it as a pattern.
+NOT_SHOWN = (
+    "\\u0000-\\u001f\\u007f-\\u009f"  # control characters
     "\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069"  # bidi controls
-    "\\u2028\\u2029]*$"  # line and paragraph separators
+    "\\u2028\\u2029"  # line and paragraph separators
 )
-ShownText = Annotated[str, Field(pattern=SHOWN_TEXT)]
+SHOWN_TEXT = f"^[^{NOT_SHOWN}]*$"
+_not_shown = re.compile(f"[{NOT_SHOWN}]")
+
+
+def shown_text(value: str) -> str:
+    found = _not_shown.search(value)
+    if found is not None:
+        char = found.group()
+        where = "U+0000, NUL" if char == "\x00" else f"U+{ord(char):04X}"
+        raise ValueError(
+            f"text shown at the table may not hold a control or bidi character ({where})"
+        )
+    return value
+
+
+ShownText = Annotated[
+    str, AfterValidator(shown_text), Field(json_schema_extra={"pattern": SHOWN_TEXT})
+]

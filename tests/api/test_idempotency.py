@@ -53,15 +53,7 @@ async def test_an_idempotency_key_sent_with_another_body_is_refused(
         f"/v1/matches/{mid}/moves", json={**first_legal(mv), "seq": mv["seq"]}, headers=headers
     )
     assert first.status_code == 200, first.text
-    ov = await view(client, other, mid)
-    answered = await client.post(
-        f"/v1/matches/{mid}/moves",
-        json={**first_legal(ov), "seq": ov["seq"]},
-        headers=other["headers"],
-    )
-    assert answered.status_code == 200, answered.text
-    before = await view(client, mover, mid)
-    assert before["turn"]["seat"] == mv["turn"]["seat"]  # the mover's turn again
+    before = await _until_the_turn_of(client, mid, mover, other, mv["turn"]["seat"])
     # The mover's next move, legal, under the same key: not the first move's retry, so not
     # answered with the first answer (which would tell the client this move was made).
     again = {**first_legal(before), "seq": before["seq"]}
@@ -74,6 +66,23 @@ async def test_an_idempotency_key_sent_with_another_body_is_refused(
     fresh = {**mover["headers"], "Idempotency-Key": "k-3"}
     made = await client.post(f"/v1/matches/{mid}/moves", json=again, headers=fresh)
     assert made.status_code == 200, made.text
+
+
+async def test_a_tile_that_is_no_tile_is_refused_with_or_without_a_key(
+    client: httpx.AsyncClient,
+) -> None:
+    """Found by the fuzz test: a pip beyond 64 bits with a key was a 500 (its digest could not
+    be written); a pip outside 0-9 is no tile, refused before anything reads it."""
+    mid, mover, _, mv = await _mover(client)
+    for tile in ([21035814028367601074176, -1249], [3, 10], [-1, 2]):
+        body = {"action": "play", "tile": tile, "end": None, "seq": mv["seq"]}
+        for extra in ({}, {"Idempotency-Key": "k-4"}):
+            refused = await client.post(
+                f"/v1/matches/{mid}/moves", json=body, headers={**mover["headers"], **extra}
+            )
+            assert refused.status_code == 422, refused.text
+            assert refused.json()["code"] == "validation_error"
+    assert await view(client, mover, mid) == mv
 
 
 def test_a_key_reads_the_move_not_its_spelling() -> None:
@@ -89,3 +98,21 @@ def test_a_key_reads_the_move_not_its_spelling() -> None:
     assert digest(tile=[3, 5]) != digest(tile=[3, 5], seq=5)
     assert digest(tile=[3, 5]) != digest(tile=[3, 5], end="right")
     assert digest(tile=[3, 5]) != digest(tile=[3, 5], seat=1)
+
+
+async def _until_the_turn_of(
+    client: httpx.AsyncClient, mid: str, mover: Player, other: Player, seat: int
+) -> dict[str, Any]:
+    """The other player acts (plays, draws, passes) until it is `seat`'s turn: the mover's view."""
+    for _ in range(40):  # a hand of draw-50 ends long before
+        mine = await view(client, mover, mid)
+        if (mine["turn"] or {}).get("seat") == seat:
+            return mine
+        theirs = await view(client, other, mid)
+        acted = await client.post(
+            f"/v1/matches/{mid}/moves",
+            json={**first_legal(theirs), "seq": theirs["seq"]},
+            headers=other["headers"],
+        )
+        assert acted.status_code == 200, acted.text
+    raise AssertionError("the turn never came back")

@@ -21,9 +21,11 @@ TILE_SCHEMA: dict[str, Any] = {
     "minItems": 2,
     "maxItems": 2,
 }
-TileIn = Annotated[tuple[int, int], WithJsonSchema(TILE_SCHEMA)]
+# A tile's pips as the largest set (double-nine) has them: a number outside is no tile (422).
+Pip = Annotated[int, Field(ge=0, le=9)]
+TileIn = Annotated[tuple[Pip, Pip], WithJsonSchema(TILE_SCHEMA)]
 # Request bodies arrive as parsed JSON, where a tile is a list: strict mode would refuse a tuple.
-TileBody = Annotated[list[int], Field(min_length=2, max_length=2)]
+TileBody = Annotated[list[Pip], Field(min_length=2, max_length=2)]
 
 
 class SeatSpec(Strict):
