@@ -5,7 +5,7 @@ sends nothing, or a byte every few seconds in its head or body, stays open for a
 client likes (a slow-loris held 12 connections for 240 s). `GuardedHttp` (httptools, uvicorn's
 default parser) closes a connection whose request head is not complete within
 `request_head_timeout_s` of its first byte (or of the connection), whose body is not complete
-within `request_body_timeout_s` of the head, or whose head grows past `MAX_HEAD_BYTES`. The
+within `request_body_timeout_s` of the head, or whose head grows past `MAX_HEAD_BYTES` (431). The
 deadlines run from a fixed moment: trickling bytes does not move them.
 
 A WebSocket's upgrade request is a request head like any other; after it the socket must
@@ -119,6 +119,18 @@ TOO_MANY = _raw_problem(
 )
 
 
+HEAD_TOO_LARGE = _raw_problem(
+    "431 Request Header Fields Too Large",
+    "bad_request",
+    "Request head too large",
+    f"A request's target and headers may hold at most {MAX_HEAD_BYTES} bytes.",
+)
+
+
+class HeadTooLarge(Exception):
+    """Raised in a parser callback: the head passed MAX_HEAD_BYTES."""
+
+
 class GuardedHttp(HttpToolsProtocol):
     """uvicorn's httptools protocol with head and body deadlines and the per-address cap."""
 
@@ -130,7 +142,8 @@ class GuardedHttp(HttpToolsProtocol):
         self._due: float | None = None
         self._reason = ""
         self._timer: asyncio.TimerHandle | None = None
-        self._head_bytes = 0
+        self._head_bytes = 0  # bytes read while a head is due (across reads)
+        self._head_fields = 0  # the parsed head's target and headers (within one read too)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -158,15 +171,42 @@ class GuardedHttp(HttpToolsProtocol):
             self._head_bytes += len(data)
         super().data_received(data)
         # Reset once the head is complete: what is counted still is an unfinished head.
-        if self._head_bytes > MAX_HEAD_BYTES:
-            self._close("head_too_large")
+        if self._head_bytes > MAX_HEAD_BYTES and not self.transport.is_closing():
+            self._refuse_head()
+
+    def on_message_begin(self) -> None:
+        self._head_fields = 0
+        super().on_message_begin()
+
+    def on_url(self, url: bytes) -> None:
+        self._count_head(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count_head(len(name) + len(value))
+        super().on_header(name, value)
+
+    def _count_head(self, size: int) -> None:
+        """A head complete within one read is counted as it is parsed: raising stops the parser,
+        and uvicorn then answers through `send_400_response`."""
+        self._head_fields += size
+        if self._head_fields > MAX_HEAD_BYTES:
+            raise HeadTooLarge()
 
     def send_400_response(self, msg: str) -> None:
         # uvicorn's own answer to what its parser refuses is text/plain: a problem instead,
         # like every other refusal.
+        if self._head_fields > MAX_HEAD_BYTES:
+            self._refuse_head()
+            return
         self.transport.write(
             _raw_problem("400 Bad Request", "bad_request", "Malformed request", msg)
         )
+        self.transport.close()
+
+    def _refuse_head(self) -> None:
+        metrics.connection_closed("head_too_large")
+        self.transport.write(HEAD_TOO_LARGE)
         self.transport.close()
 
     def on_headers_complete(self) -> None:
