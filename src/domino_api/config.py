@@ -88,6 +88,11 @@ class Settings(BaseSettings):
     create_match_rate_limit: int = Field(
         10, description="match creations per player, and per client address, per window"
     )
+    profile_rate_limit: int = Field(
+        20,
+        description="changes of name or tile back per player per window (each is shown at the"
+        " player's live tables)",
+    )
     chat_rate_limit: int = Field(
         30,
         description="table-talk messages per seat (player and match) per window, REST and socket"

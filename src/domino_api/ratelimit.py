@@ -1,4 +1,5 @@
-"""Request budgets (joins, player and match creation, chat, failed seat claims) on `limits`.
+"""Request budgets (joins, player and match creation, chat, profile changes, failed seat claims)
+on `limits`.
 
 Storage is process memory by default (`memory://`): then each API process keeps its own
 budgets. With `DOMINO_RATE_LIMIT_STORAGE=redis://host:6379/0` every process shares one budget
@@ -79,6 +80,9 @@ class Limits:
                 _budget("create_player", settings.create_player_rate_limit, window, "new players"),
                 _budget("create_match", settings.create_match_rate_limit, window, "new matches"),
                 _budget("chat", settings.chat_rate_limit, window, "messages at one seat"),
+                _budget(
+                    "profile", settings.profile_rate_limit, window, "changes of name or tile back"
+                ),
                 _budget(
                     "claim_failures",
                     settings.claim_failures_per_code,

@@ -76,6 +76,32 @@ async def test_chat_is_limited_per_seat(secured: Secured) -> None:
         assert sum(e["type"] == "message" for e in events.json()["events"]) == 6
 
 
+async def test_profile_changes_shown_at_tables_are_limited_per_player(secured: Secured) -> None:
+    """300 tile-back changes in 4 s put 299 events into the player's live match (an attack
+    run): each is shown at every live table, so they are budgeted like chat."""
+    async with secured(profile_rate_limit=3) as http:
+        ana, bob = await player(http, "Ana"), await player(http, "Bob")
+        mid = (await http.post("/v1/matches", json=BODY, headers=ana["headers"])).json()
+        await http.post("/v1/matches/join", json={"code": mid["code"]}, headers=bob["headers"])
+        backs = ["apollo-11", "moon", "apollo-11"] + ["moon"] * 3  # each a change
+        changed = [
+            await http.patch("/v1/players/me", json={"tile_back": b}, headers=ana["headers"])
+            for b in backs
+        ]
+        assert [r.status_code for r in changed] == [200] * 3 + [429] * 3
+        assert changed[3].json()["code"] == "rate_limited" and "retry-after" in changed[3].headers
+        # What changes nothing shown (the same tile back, match defaults) spends nothing.
+        same = await http.patch(
+            "/v1/players/me", json={"tile_back": "apollo-11"}, headers=ana["headers"]
+        )
+        assert same.status_code == 200
+        events = await http.get(f"/v1/matches/{mid['id']}/events", headers=bob["headers"])
+        assert sum(e["type"] == "tile_back_changed" for e in events.json()["events"]) == 3
+        # Bob's budget is his own.
+        bobs = await http.patch("/v1/players/me", json={"name": "Robert"}, headers=bob["headers"])
+        assert bobs.status_code == 200
+
+
 async def test_join_guesses_are_limited_per_token_too(secured: Secured) -> None:
     # A window of an hour: the sliding-window counter weighs the previous window's hits by the
     # part of it still in view, so a test that crossed a window's edge could see one more.

@@ -59,7 +59,7 @@ async def me(player: CurrentPlayer, session: UnitOfWork) -> PlayerOut:
 @router.patch(
     "/players/me",
     summary="Change your name, tile back or match defaults",
-    responses=problems(*BODY, *AUTH, "unknown_tile_back"),
+    responses=problems(*BODY, *AUTH, "unknown_tile_back", "rate_limited"),
 )
 async def patch_me(
     body: PlayerPatch,
@@ -69,8 +69,12 @@ async def patch_me(
 ) -> PlayerOut:
     """Change the caller's name, tile back or match defaults (`settings`: defaults for matches the
     caller creates, applied where the preset allows the override). A new tile back is announced
-    (`tile_back_changed`) in the caller's live matches.
+    (`tile_back_changed`) in the caller's live matches. Changes of name or tile back are
+    budgeted per player (`DOMINO_PROFILE_RATE_LIMIT`): each is shown at every live table.
     """
+    renamed = body.name is not None and body.name != player.name
+    if renamed or (body.tile_back is not None and body.tile_back != player.tile_back):
+        await limits_of(request).hit("profile", f"player:{player.id}")
     fresh = await service.update_player(session, player, body)
     request.app.state.auth_cache.forget_player(player.id)
     if body.tile_back is not None and body.tile_back != player.tile_back:
