@@ -6,13 +6,13 @@ import time
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Request
 from fastapi.security import HTTPBearer
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api.clock import Clock
 from domino_api.config import Settings
-from domino_api.errors import Unauthenticated
+from domino_api.errors import Unauthenticated, ValidationFailed
 from domino_api.matches.unit import Core
 from domino_api.ratelimit import Limits, address_key
 from domino_api.store import players_repo
@@ -28,6 +28,9 @@ class PlayerBearer(HTTPBearer):
     request). A missing or unknown token is our 401 problem, not the scheme's own error."""
 
     async def __call__(self, request: Request) -> Player:  # type: ignore[override]
+        if len(request.headers.getlist("authorization")) > 1:
+            # Which one would count is a guess a proxy and this server may make differently.
+            raise Unauthenticated("Send one Authorization header.")
         token = parse_bearer(request.headers.get("authorization"))
         if token is None:
             raise Unauthenticated("Send 'Authorization: Bearer <token>' (from POST /v1/players).")
@@ -128,3 +131,19 @@ def client_address(request: Request) -> str:
 def limits_of(request: Request) -> Limits:
     limits: Limits = request.app.state.limits
     return limits
+
+
+async def idempotency_key(
+    request: Request,
+    key: Annotated[
+        str | None, Header(alias="Idempotency-Key", min_length=1, max_length=200)
+    ] = None,
+) -> str | None:
+    """A move's `Idempotency-Key`: one header, 1-200 characters (two would leave which one
+    counts to a guess)."""
+    if key is not None and len(request.headers.getlist("idempotency-key")) > 1:
+        raise ValidationFailed("Idempotency-Key: send one.")
+    return key
+
+
+IdempotencyKey = Annotated[str | None, Depends(idempotency_key)]

@@ -121,6 +121,24 @@ async def test_a_detail_names_fields_not_validators(client: httpx.AsyncClient) -
     assert (empty.status_code, empty.json()["code"]) == (422, "validation_error"), empty.text
 
 
+async def test_a_header_sent_twice_is_refused_not_guessed(client: httpx.AsyncClient) -> None:
+    ana, eve = await new_player(client, "Ana"), await new_player(client, "Eve")
+    seats = [{"type": "human"}, {"type": "bot", "strategy": "plain"}]
+    match = await create_match(client, ana, "all-fives", seats)
+    for first, second in ((ana, eve), (eve, ana), (ana, ana)):
+        twice = [("Authorization", first["headers"]["Authorization"])]
+        twice.append(("Authorization", second["headers"]["Authorization"]))
+        answer = await client.get("/v1/players/me", headers=twice)
+        assert (answer.status_code, answer.json()["code"]) == (401, "unauthenticated")
+    keys = [("Authorization", ana["headers"]["Authorization"])]
+    keys += [("Idempotency-Key", "k1"), ("Idempotency-Key", "k2")]
+    move = await client.post(
+        f"/v1/matches/{match['id']}/moves", json={"action": "draw", "seq": 0}, headers=keys
+    )
+    assert (move.status_code, move.json()["code"]) == (422, "validation_error"), move.text
+    assert "Idempotency-Key" in move.json()["detail"]
+
+
 async def test_what_the_schema_allows_the_server_takes(client: httpx.AsyncClient) -> None:
     host = await new_player(client, "Ana")
     # JSON Schema's integer includes 2.0; an option's null is as if it were not given.

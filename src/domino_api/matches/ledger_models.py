@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, NotRequired
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import TypedDict
 
 from domino_api.inputs import Strict
@@ -42,6 +42,13 @@ class VerifyBody(Strict):
     max_pip: Literal[6, 9]
     players: int = Field(ge=2, le=4)
     hand_size: int = Field(ge=1, le=13)
+
+    @model_validator(mode="after")
+    def _fits_the_set(self) -> VerifyBody:
+        size = (self.max_pip + 1) * (self.max_pip + 2) // 2
+        if self.players * self.hand_size > size:
+            raise ValueError(f"{self.players} x {self.hand_size} tiles exceed the {size}-tile set")
+        return self
 
 
 class VerifyOut(BaseModel):

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Path, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 
 from domino_api import engine
-from domino_api.deps import CurrentPlayer, client_address, core_of, limits_of, settings_of
-from domino_api.errors import ValidationFailed
+from domino_api.deps import (
+    CurrentPlayer,
+    IdempotencyKey,
+    client_address,
+    core_of,
+    limits_of,
+    settings_of,
+)
 from domino_api.matches import creation, hosting, locking, service
 from domino_api.matches.event_models import EventsOut, MessageEvent, MoveOut
 from domino_api.matches.ledger_models import LedgerOut, VerifyBody, VerifyOut
@@ -33,7 +39,6 @@ router = APIRouter(prefix="/v1", tags=["matches"])
 
 MatchId = Annotated[str, Path(max_length=36, description="The match id")]
 SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="Which of your seats to see from")]
-IdemKey = Annotated[str | None, Header(alias="Idempotency-Key", min_length=1, max_length=200)]
 # What a new table taking a game number may answer: past a cap, or no number left (hosting.py).
 NUMBERED = ("rate_limited", "match_full")
 
@@ -167,7 +172,7 @@ async def move(
     body: MoveBody,
     player: CurrentPlayer,
     request: Request,
-    idempotency_key: IdemKey = None,
+    idempotency_key: IdempotencyKey,
 ) -> FastJSONResponse:
     """Play, draw or pass, with the `seq` the client last saw. The answer is the mover's view and
     every event the move caused (the computers' replies included), as the mover's seat may see
@@ -383,11 +388,6 @@ async def verify_deal(body: VerifyBody, _: CurrentPlayer) -> VerifyOut:
     """Recompute a sealed deal from its secret and cut (docs/RULES.md section 11), and check the
     secret against the commitment.
     """
-    size = (body.max_pip + 1) * (body.max_pip + 2) // 2
-    if body.players * body.hand_size > size:
-        raise ValidationFailed(
-            f"{body.players} x {body.hand_size} tiles exceed the {size}-tile set."
-        )
     secret = bytes.fromhex(body.secret)
     dealt = engine.deal(
         secret, body.cut, body.hand_number, body.attempt, body.max_pip, body.players, body.hand_size
