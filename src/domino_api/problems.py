@@ -151,6 +151,10 @@ INPUT = ("validation_error",)
 BODY = ("bad_request", "validation_error", "payload_too_large")
 MATCH = (*AUTH, "validation_error", "match_not_found", "match_busy")
 TOURNAMENT = (*AUTH, "validation_error", "tournament_not_found")
+# What a route about one seat of the match answers when that seat is not one it acts on.
+SEAT = ("seat_not_found", "seat_unavailable")
+# What a new table taking a game number may answer: past a cap, or no number left (hosting.py).
+NUMBERED = ("rate_limited", "match_full")
 
 
 def problems(*codes: str) -> dict[int | str, dict[str, Any]]:

@@ -139,6 +139,25 @@ async def test_a_header_sent_twice_is_refused_not_guessed(client: httpx.AsyncCli
     assert "Idempotency-Key" in move.json()["detail"]
 
 
+async def test_a_route_without_a_body_refuses_one_and_changes_nothing(
+    client: httpx.AsyncClient,
+) -> None:
+    ana = await new_player(client, "Ana")
+    seats = [{"type": "human"}, {"type": "human"}]
+    match = await create_match(client, ana, "all-fives", seats)
+    lock = f"/v1/matches/{match['id']}/lock"
+    for stray in ("{bad", '{"locked": false}', "[]", "null"):
+        headers = {**ana["headers"], "Content-Type": "application/json"}
+        refused = await client.put(lock, content=stray, headers=headers)
+        assert (refused.status_code, refused.json()["code"]) == (422, "validation_error"), stray
+    view = await client.get(f"/v1/matches/{match['id']}", headers=ana["headers"])
+    assert view.json()["claims_locked"] is False
+    for nothing in ("", " { } "):
+        headers = {**ana["headers"], "Content-Type": "application/json"}
+        locked = await client.put(lock, content=nothing, headers=headers)
+        assert locked.status_code == 200 and locked.json()["claims_locked"] is True, nothing
+
+
 async def test_what_the_schema_allows_the_server_takes(client: httpx.AsyncClient) -> None:
     host = await new_player(client, "Ana")
     # JSON Schema's integer includes 2.0; an option's null is as if it were not given.

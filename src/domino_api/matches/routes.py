@@ -8,6 +8,7 @@ from fastapi import APIRouter, Path, Query, Request
 
 from domino_api import engine
 from domino_api.deps import (
+    NO_STRAY_BODY,
     CurrentPlayer,
     IdempotencyKey,
     client_address,
@@ -29,18 +30,13 @@ from domino_api.matches.schemas import (
     StartBody,
     ViewOut,
 )
-from domino_api.problems import AUTH, BODY, MATCH, problems
+from domino_api.problems import AUTH, BODY, MATCH, NUMBERED, SEAT, problems
 from domino_api.responses import FastJSONResponse
 
-# What a route about one seat of the match answers when that seat is not one it acts on.
-SEAT = ("seat_not_found", "seat_unavailable")
-
-router = APIRouter(prefix="/v1", tags=["matches"])
+router = APIRouter(prefix="/v1", tags=["matches"], dependencies=NO_STRAY_BODY)
 
 MatchId = Annotated[str, Path(max_length=36, description="The match id")]
 SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="Which of your seats to see from")]
-# What a new table taking a game number may answer: past a cap, or no number left (hosting.py).
-NUMBERED = ("rate_limited", "match_full")
 
 
 @router.get(

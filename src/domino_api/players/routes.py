@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Path, Query, Request
 
 from domino_api.deps import (
+    NO_STRAY_BODY,
     CurrentPlayer,
     UnitOfWork,
     client_address,
@@ -30,7 +31,7 @@ from domino_api.problems import AUTH, BODY, problems
 from domino_api.store import players_repo
 from domino_api.store.db import after_commit
 
-router = APIRouter(prefix="/v1", tags=["players"])
+router = APIRouter(prefix="/v1", tags=["players"], dependencies=NO_STRAY_BODY)
 
 
 @router.post(

@@ -6,13 +6,20 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
 
-from domino_api.deps import CurrentPlayer, UnitOfWork, clock_of, core_of, settings_of
+from domino_api.deps import (
+    NO_STRAY_BODY,
+    CurrentPlayer,
+    UnitOfWork,
+    clock_of,
+    core_of,
+    settings_of,
+)
 from domino_api.problems import AUTH, BODY, TOURNAMENT, problems
 from domino_api.tournaments import service, views
 from domino_api.tournaments.event_models import TournamentEventsOut
 from domino_api.tournaments.schemas import TournamentCreate, TournamentOut
 
-router = APIRouter(prefix="/v1", tags=["tournaments"])
+router = APIRouter(prefix="/v1", tags=["tournaments"], dependencies=NO_STRAY_BODY)
 
 TournamentId = Annotated[str, Path(max_length=36, description="The tournament id")]
 
