@@ -247,18 +247,18 @@ async def test_a_copy_shows_what_did_not_move_the_row_only_until_it_expires(
     host, mid, v = await _started(client)
     conn = await asyncpg.connect(to_plain_url(clean_db))
     try:
-        # A holder's name is read with the seats and changes without moving the match row.
-        await conn.execute("UPDATE players SET name = 'Zed' WHERE id = $1", host["id"])
+        # A holder's tile back is read with the seats and changes without moving the row.
+        await conn.execute("UPDATE players SET tile_back = 'apollo-11' WHERE id = $1", host["id"])
     finally:
         await conn.close()
-    names = []
+    backs = []
     for ttl in (60.0, 0.0):
         monkeypatch.setattr(unit, "COPY_TTL_S", ttl)
         r = await client.post(f"/v1/matches/{mid}/moves", json=_move(v), **_as(host))
         assert r.status_code == 200, r.text
         v = r.json()["view"]
-        names.append(v["seats"][0]["name"])
-    assert names == ["Ana", "Zed"]
+        backs.append(v["seats"][0]["tile_back"])
+    assert backs == ["moon", "apollo-11"]
 
 
 async def _two_plays(

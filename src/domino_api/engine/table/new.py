@@ -42,6 +42,9 @@ def new_table(
         Seat(**{"seat": number, "last_seen_at": now if spec.get("player_id") else None, **spec})  # type: ignore[arg-type]
         for number, spec in enumerate(seats)
     )
+    # A seat keeps the name it was taken under: a later profile rename shows at new tables
+    # only, so nobody can take the name of another seat at a table they already sit at.
+    rows = tuple(_named(row, holders) for row in rows)
     table = Table(
         match=info,
         seats=rows,
@@ -55,3 +58,8 @@ def new_table(
             steps.add(record(steps.table, now, "seat_joined", joined_data(steps.table, row)))
     steps.change(replace(steps.table, match=replace(steps.table.match, due_at=due_at(steps.table))))
     return steps.result()
+
+
+def _named(row: Seat, holders: Mapping[str, tuple[str, str]]) -> Seat:
+    holder = holders.get(row.player_id) if row.player_id else None
+    return replace(row, name=holder[0]) if holder and not row.name else row

@@ -64,7 +64,9 @@ def join(table: Table, command: commands.Join, now: datetime) -> Stepped:
     taken = replace(
         row,
         player_id=command.by,
-        name=command.name or row.name,  # the name given at the join is the seat's here
+        # The name given at the join, else the profile's: the seat's name here from now on (a
+        # profile rename later must not make two seats of one table look alike).
+        name=command.name or row.name or command.profile_name,
         last_seen_at=now,
         away_since=None,
         connected_until=None,  # the old holder's sockets no longer hold it
