@@ -153,7 +153,8 @@ MATCH = (*AUTH, "validation_error", "match_not_found", "match_busy")
 TOURNAMENT = (*AUTH, "validation_error", "tournament_not_found")
 # What a route about one seat of the match answers when that seat is not one it acts on.
 SEAT = ("seat_not_found", "seat_unavailable")
-# What a new table taking a game number may answer: past a cap, or no number left (hosting.py).
+# What a new table taking a game number may answer: past a cap, or no number left
+# (matches/hosting.py).
 NUMBERED = ("rate_limited", "match_full")
 
 
