@@ -54,7 +54,9 @@ async def test_moves_on_a_reach_sockets_on_b_from_the_announcements(
 ) -> None:
     async with Pair(ws_database, tmp_path, backend, CATCH_UP_OFF, None) as pair:
         async with httpx.AsyncClient(base_url=pair.a.base_url) as http:
-            ana, bob, created = await two_seat_match(http)
+            # A target no hand reaches: a hand can end within the 12 actions (blocked), and
+            # one hand's pips pass 20 in double-nine (a CI run saw the match finish).
+            ana, bob, created = await two_seat_match(http, target=300)
             match_id, holders = created["id"], {0: ana, 1: bob}
             watchers = await seat_sockets(pair.b.ws_url, match_id, holders, after=0)
             await start(http, ana, match_id)
