@@ -25,8 +25,12 @@ def refused_character(text: str) -> str | None:
     """The first character a name may not hold, as U+XXXX, or None."""
     for char in text:
         if char in INVISIBLE or unicodedata.category(char) in REFUSED_CATEGORIES:
-            return "U+0000, NUL" if char == "\x00" else f"U+{ord(char):04X}"
+            return _code_point(char)
     return None
+
+
+def _code_point(char: str) -> str:
+    return "U+0000, NUL" if char == "\x00" else f"U+{ord(char):04X}"
 
 
 def clean_name(value: str, longest: int = 32) -> str:
@@ -78,8 +82,7 @@ _not_shown = re.compile(f"[{NOT_SHOWN}]")
 def shown_text(value: str) -> str:
     found = _not_shown.search(value)
     if found is not None:
-        char = found.group()
-        where = "U+0000, NUL" if char == "\x00" else f"U+{ord(char):04X}"
+        where = _code_point(found.group())
         raise ValueError(
             f"text shown at the table may not hold a control or bidi character ({where})"
         )

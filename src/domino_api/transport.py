@@ -143,7 +143,7 @@ class GuardedHttp(HttpToolsProtocol):
         self._reason = ""
         self._timer: asyncio.TimerHandle | None = None
         self._head_bytes = 0  # bytes read while a head is due (across reads)
-        self._head_fields = 0  # the parsed head's target and headers (within one read too)
+        self._head_too_large = False  # a head complete within one read, past MAX_HEAD_BYTES
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -174,29 +174,10 @@ class GuardedHttp(HttpToolsProtocol):
         if self._head_bytes > MAX_HEAD_BYTES and not self.transport.is_closing():
             self._refuse_head()
 
-    def on_message_begin(self) -> None:
-        self._head_fields = 0
-        super().on_message_begin()
-
-    def on_url(self, url: bytes) -> None:
-        self._count_head(len(url))
-        super().on_url(url)
-
-    def on_header(self, name: bytes, value: bytes) -> None:
-        self._count_head(len(name) + len(value))
-        super().on_header(name, value)
-
-    def _count_head(self, size: int) -> None:
-        """A head complete within one read is counted as it is parsed: raising stops the parser,
-        and uvicorn then answers through `send_400_response`."""
-        self._head_fields += size
-        if self._head_fields > MAX_HEAD_BYTES:
-            raise HeadTooLarge()
-
     def send_400_response(self, msg: str) -> None:
         # uvicorn's own answer to what its parser refuses is text/plain: a problem instead,
         # like every other refusal.
-        if self._head_fields > MAX_HEAD_BYTES:
+        if self._head_too_large:
             self._refuse_head()
             return
         self.transport.write(
@@ -210,6 +191,11 @@ class GuardedHttp(HttpToolsProtocol):
         self.transport.close()
 
     def on_headers_complete(self) -> None:
+        # A head that came whole in one read was never counted unfinished: measured here, once.
+        # Raising stops the parser; uvicorn then answers through `send_400_response`.
+        if len(self.url) + sum(len(n) + len(v) for n, v in self.headers) > MAX_HEAD_BYTES:
+            self._head_too_large = True
+            raise HeadTooLarge()
         self._disarm()
         self._head_bytes = 0
         super().on_headers_complete()

@@ -74,11 +74,12 @@ async def patch_me(
     budgeted per player (`DOMINO_PROFILE_RATE_LIMIT`): each is shown at every live table.
     """
     renamed = body.name is not None and body.name != player.name
-    if renamed or (body.tile_back is not None and body.tile_back != player.tile_back):
+    new_back = body.tile_back is not None and body.tile_back != player.tile_back
+    if renamed or new_back:
         await limits_of(request).hit("profile", f"player:{player.id}")
     fresh = await service.update_player(session, player, body)
     request.app.state.auth_cache.forget_player(player.id)
-    if body.tile_back is not None and body.tile_back != player.tile_back:
+    if new_back:
         # Once the change has committed, each live match of the player's takes it as a step
         # of its own (before the answer, which then shows it everywhere).
         after_commit(
