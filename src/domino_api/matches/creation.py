@@ -186,10 +186,11 @@ async def rematch(
         # Drawn before the step knows whether the new table needs one (a rematch against
         # computers does not): with every number in use, only a table that needs one is refused.
         # Taken meanwhile: the insert redraws.
+        code: str | MatchFull
         try:
-            code: str | None = await match_codes.free_code(connection)
-        except MatchFull:
-            code = None
+            code = await match_codes.free_code(connection)
+        except MatchFull as full:
+            code = full  # raised only if the new table needs a number
         # Counted before the step, not under the caps' locks: at most one rematch per
         # finished match can slip past a cap reached at the same moment.
         room = caps is None or await rematch_room(connection, match_id, caps)
@@ -212,7 +213,7 @@ async def rematch(
     return await core.run(match_id, step, player_id=player.id)
 
 
-def _rematch_table(core: Core, table: Table, code: str | None) -> Stepped:
+def _rematch_table(core: Core, table: Table, code: str | MatchFull) -> Stepped:
     seats = [
         {"type": row.type, "strategy": row.strategy, "player_id": row.player_id, "name": row.name}
         for row in table.seats
@@ -225,7 +226,7 @@ def _rematch_table(core: Core, table: Table, code: str | None) -> Stepped:
         core.clock.now(),
         seats,
         holders,
-        code=code,
+        code=code if isinstance(code, str) else None,
         host_player_id=table.match.host_player_id,
         host_address=table.match.host_address,
         solo=table.match.solo,
@@ -233,6 +234,6 @@ def _rematch_table(core: Core, table: Table, code: str | None) -> Stepped:
     )
     if not tables.needs_number(new.table):  # a rematch against computers only: no number
         return Stepped(tables.with_info(new.table, code=None), new.events)
-    if code is None:
-        raise MatchFull("Every game number is in use; try again later.", retry_after=60)
+    if isinstance(code, MatchFull):
+        raise code
     return new
