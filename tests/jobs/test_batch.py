@@ -205,7 +205,9 @@ async def test_a_match_that_fails_is_retried_later_and_its_batch_goes_on(
         )
     clock.set(parse(v["turn"]["deadline"]) + timedelta(seconds=1))
     report = await sweep_pass(core)
-    assert alone == [broken]  # the others stayed in the batch
+    # The others stayed in the batch. (A pass's claimers run concurrently: one may claim the
+    # broken match again between another's batch commit and its retry_later, as a CI run saw.)
+    assert set(alone) == {broken}
     done = {o.match_id: o.action for o in report.outcomes}
     assert done == {broken: "error", v["id"]: "forfeit", **{m: "forfeit" for m in others}}
     async with maker() as session:
