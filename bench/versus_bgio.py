@@ -1,0 +1,408 @@
+"""The service beside boardgame.io 0.50, side by side in one run: server CPU per WebSocket move.
+
+    python bench/versus_bgio.py [--matches 32] [--seconds 15] [--rounds 3] [--warmup 5]
+
+Needs node and `npm ci` in bench/bgio, and the PostgreSQL server of the other benchmarks
+(DOMINO_DATABASE_URL, default 127.0.0.1:5432); each side gets a database of its own
+(domino_ops_versus, domino_ops_bgio), dropped and made anew.
+
+- The service: a real uvicorn server (bench/load.py's); `--matches` All Fives matches to 150
+  between two human seats, each seat on its own socket (`/v1/matches/{id}/ws`); the seat to
+  act sends `move` (the first of its `legal` from its events) and waits for its ack, which
+  comes after the commit. A hand over is dealt with `next_hand` (not counted as a move).
+- boardgame.io: bench/bgio/server.js, a `Server` with bgio-postgres and a game whose G holds a
+  domino match's worth of state (bench/bgio/game.js); its updates are sent once the move is
+  saved (see server.js). The generator is bench/bgio/load.js: the same matches on
+  boardgame.io's socket.io transport, each move timed to the mover's update.
+
+Both servers are started first; each round measures each side for `--seconds` (the order
+turning from round to round, so a machine whose speed drifts weighs on both alike). A match
+that ends is replaced by a new one inside the window, on both sides: its setup counts. Per
+side and round: moves/s, p50/p99, CPU ms per acknowledged move of the server, of PostgreSQL
+(the bench server's own processes) and of the load generator, and the ratio of the servers'
+CPU per move. Talks only to 127.0.0.1 and stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import psutil
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from client import Http  # noqa: E402
+from load import SERVER, SERVER_ENV, CpuMeter, Level, move_body  # noqa: E402
+
+from domino_api.store.db import to_plain_url  # noqa: E402
+from tests.support.servers import (  # noqa: E402
+    ServerProcess,
+    create_database,
+    free_port,
+    fresh_database,
+)
+
+BGIO = ROOT / "bench" / "bgio"
+OURS_DB, BGIO_DB = "domino_ops_versus", "domino_ops_bgio"
+STALL_S = 60.0  # as load.js: a loaded machine answers slowly; a lost ack never
+
+
+class PgMeter(CpuMeter):
+    """bench/load.py's meter with "postgres" narrowed to the bench server's own processes (the
+    machine runs other PostgreSQL servers)."""
+
+    def __init__(self, server_pids: list[int], postmaster: int) -> None:
+        self.postmaster = postmaster
+        super().__init__(server_pids)
+
+    def _processes(self) -> dict[str, list[psutil.Process]]:
+        groups = super()._processes()
+        root = psutil.Process(self.postmaster)
+        groups["postgres"] = [root, *root.children()]
+        return groups
+
+
+async def postmaster_of(url: str) -> int:
+    conn = await asyncpg.connect(url)
+    try:
+        return int(psutil.Process(await conn.fetchval("SELECT pg_backend_pid()")).ppid())
+    finally:
+        await conn.close()
+
+
+# ---------------------------------------------------------------- the service's side
+
+
+@dataclass
+class Table:
+    """One match seen through its two seats' sockets."""
+
+    match_id: str
+    sockets: list[ClientConnection]
+    seen: list[int] = field(default_factory=lambda: [0, 0])  # the last seq each socket got
+    legal: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    turn: int | None = None
+    status: str = "playing"
+    answers: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    readers: list[asyncio.Task[None]] = field(default_factory=list)
+    sent: int = 0
+
+    def take(self, seat: int, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "snapshot":
+            view = message["view"]
+            self.seen[seat] = view["seq"]
+            self.status = view["status"]
+            if view.get("turn") and view["turn"]["seat"] == seat and view.get("legal"):
+                self.turn, self.legal[seat] = seat, view["legal"]
+        elif kind == "event":
+            self._apply(message["event"])
+            self.seen[seat] = message["event"]["seq"]
+        elif kind in ("ack", "error"):
+            self.answers.pop(message["id"]).set_result(message)
+        self.changed.set()
+
+    def _apply(self, event: dict[str, Any]) -> None:
+        kind, data = event["type"], event["data"]
+        if kind == "turn":
+            self.turn = data["seat"]
+        if kind in ("turn", "tile_drawn") and data.get("legal"):
+            self.legal[data["seat"]] = data["legal"]
+        if kind == "hand_ended":
+            self.status = "hand_over"
+        elif kind == "hand_started":
+            self.status = "playing"
+        elif kind == "match_ended":
+            self.status = "finished"
+
+    async def request(self, seat: int, message: dict[str, Any]) -> dict[str, Any]:
+        self.sent += 1
+        message["id"] = f"c{self.sent}"
+        answer = self.answers[message["id"]] = asyncio.get_running_loop().create_future()
+        await self.sockets[seat].send(json.dumps(message))
+        return await asyncio.wait_for(answer, STALL_S)
+
+    async def reach(self, seq: int) -> None:
+        """Until both sockets have had every event up to `seq`."""
+        while min(self.seen) < seq:
+            await self._changed()
+
+    async def to_act(self) -> int:
+        """Until the seat to act has its legal actions; that seat."""
+        while self.turn is None or self.turn not in self.legal:
+            await self._changed()
+        return self.turn
+
+    async def _changed(self) -> None:
+        self.changed.clear()
+        await asyncio.wait_for(self.changed.wait(), STALL_S)
+
+    async def close(self) -> None:
+        for task in self.readers:
+            task.cancel()
+        for socket in self.sockets:
+            await socket.close()
+
+
+async def read(table: Table, seat: int) -> None:
+    async for raw in table.sockets[seat]:
+        table.take(seat, json.loads(raw))
+
+
+async def new_table(http: Http, port: int, tokens: list[str]) -> Table:
+    await http.close()  # the server closes a keep-alive connection idle for 5 s: a new one
+    seats = [{"type": "human"}, {"type": "human"}]
+    status, made = await http.request(
+        "POST", "/v1/matches", {"ruleset": "all-fives", "seats": seats}, tokens[0]
+    )
+    assert status == 201, made
+    status, joined = await http.request(
+        "POST", "/v1/matches/join", {"code": made["code"]}, tokens[1]
+    )
+    assert status == 200, joined
+    status, started = await http.request("POST", f"/v1/matches/{made['id']}/start", {}, tokens[0])
+    assert status == 200, started
+    url = f"ws://127.0.0.1:{port}/v1/matches/{made['id']}/ws"
+    sockets = [
+        await connect(url, additional_headers={"Authorization": f"Bearer {t}"}, max_size=None)
+        for t in tokens
+    ]
+    table = Table(made["id"], sockets)
+    table.readers = [asyncio.create_task(read(table, seat)) for seat in (0, 1)]
+    await table.reach(1)
+    return table
+
+
+async def play(
+    table: Table, http: Http, port: int, tokens: list[str], level: Level, deadline: float
+) -> Table:
+    """Moves on `table` (a new one when it ends) until `deadline`; returns the table it left."""
+    expect = 0  # the seq of the last ack: both sockets must have reached it
+    while time.perf_counter() < deadline:
+        await table.reach(expect)
+        if table.status == "finished":
+            await table.close()
+            level.matches_done += 1
+            table, expect = await new_table(http, port, tokens), 0
+            continue
+        if table.status == "hand_over":
+            answer = await table.request(0, {"type": "next_hand"})
+            assert answer["type"] == "ack", answer
+            expect = answer["seq"]
+            continue
+        seat = await table.to_act()
+        body = move_body({"legal": table.legal.pop(seat), "seq": max(table.seen)})
+        started = time.perf_counter()
+        answer = await table.request(seat, {"type": "move", **body})
+        level.statuses[200 if answer["type"] == "ack" else 409] += 1
+        assert answer["type"] == "ack", answer
+        level.latencies.append(time.perf_counter() - started)
+        expect = answer["seq"]
+    return table
+
+
+class Ours:
+    """The service's matches: made before the first level, played on from level to level."""
+
+    name = "service"
+
+    def __init__(self, server: ServerProcess, matches: int) -> None:
+        self.server, self.matches = server, matches
+        self.players: list[tuple[Http, list[str]]] = []
+        self.tables: list[Table] = []
+
+    async def prepare(self) -> None:
+        for n in range(self.matches):
+            http, tokens = Http(self.server.port), []
+            for seat in (0, 1):
+                body = {"name": f"v{n}s{seat}"}
+                status, made = await http.request("POST", "/v1/players", body)
+                assert status == 201, made
+                tokens.append(made["token"])
+            self.players.append((http, tokens))
+            self.tables.append(await new_table(http, self.server.port, tokens))
+
+    async def level(self, seconds: float, postmaster: int) -> Level:
+        if not self.tables:
+            await self.prepare()
+        level = Level(self.matches)
+        meter, client_cpu = PgMeter([self.server.pid], postmaster), time.process_time()
+        started = time.perf_counter()
+        deadline = started + seconds
+        self.tables = await asyncio.gather(
+            *(
+                play(table, http, self.server.port, tokens, level, deadline)
+                for table, (http, tokens) in zip(self.tables, self.players, strict=True)
+            )
+        )
+        level.elapsed = time.perf_counter() - started
+        level.cpu = {**meter.used(), "load generator": time.process_time() - client_cpu}
+        return level
+
+    async def close(self) -> None:
+        for table in self.tables:
+            await table.close()
+
+
+# ---------------------------------------------------------------- boardgame.io's side
+
+
+class Bgio:
+    """boardgame.io's server and its generator (bench/bgio/load.js), which keeps its matches
+    from level to level as the service's side does."""
+
+    name = "bgio"
+
+    def __init__(self, server: subprocess.Popen[bytes], port: int, matches: int) -> None:
+        self.server, self.port, self.matches = server, port, matches
+        self.generator: asyncio.subprocess.Process | None = None
+
+    async def _command(self, line: str, timeout: float) -> bytes:
+        assert self.generator is not None
+        assert self.generator.stdin is not None and self.generator.stdout is not None
+        self.generator.stdin.write(line.encode() + b"\n")
+        await self.generator.stdin.drain()
+        return await asyncio.wait_for(self.generator.stdout.readline(), timeout)
+
+    async def level(self, seconds: float, postmaster: int) -> Level:
+        if self.generator is None:
+            self.generator = await asyncio.create_subprocess_exec(
+                *["node", "load.js", str(self.port), str(self.matches)],
+                cwd=BGIO,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                limit=1 << 24,  # a level's latencies come as one line
+            )
+            assert self.generator.stdout is not None
+            line = await asyncio.wait_for(self.generator.stdout.readline(), 120)
+            assert line.strip() == b"ready", line
+        level = Level(self.matches)
+        meter, started = PgMeter([self.server.pid], postmaster), time.perf_counter()
+        out = json.loads(await self._command(f"go {seconds}", seconds + 60))
+        level.elapsed = time.perf_counter() - started
+        level.cpu = {**meter.used(), "load generator": out["cpu_s"]}
+        assert not out["errors"], out["errors"]
+        level.latencies = [ms / 1000 for ms in out["latencies_ms"]]
+        level.statuses[200] = len(level.latencies)
+        level.matches_done = out["matches_finished"]
+        return level
+
+    async def close(self) -> None:
+        if self.generator is not None and self.generator.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.generator.terminate()
+            await self.generator.wait()
+        self.server.terminate()
+        self.server.wait(timeout=15)
+
+
+async def start_bgio(url: str, workdir: Path, matches: int) -> Bgio:
+    if not (BGIO / "node_modules").exists() or shutil.which("node") is None:
+        raise SystemExit("needs node and `npm ci` in bench/bgio")
+    port = free_port()
+    log_path = workdir / "bgio.log"
+    with log_path.open("ab") as log:
+        argv = ["node", "server.js", str(port), url]
+        server = subprocess.Popen(argv, cwd=BGIO, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while b"ready" not in log_path.read_bytes():
+        if server.poll() is not None or time.monotonic() > deadline:
+            server.kill()
+            raise RuntimeError(log_path.read_text())
+        await asyncio.sleep(0.1)
+    return Bgio(server, port, matches)
+
+
+async def sizes(ours_url: str, bgio_url: str) -> str:
+    """The stored state of each side's longest-running match now, in bytes of JSON text."""
+    conn = await asyncpg.connect(ours_url)
+    try:
+        ours = await conn.fetchval(
+            "SELECT length(snapshot::text) FROM matches WHERE status = 'playing' "
+            "ORDER BY seq DESC LIMIT 1"
+        )
+    finally:
+        await conn.close()
+    conn = await asyncpg.connect(bgio_url)
+    try:
+        theirs = await conn.fetchval(
+            """SELECT length(state::text) FROM "Games" WHERE gameover IS NULL """
+            """ORDER BY (state->>'_stateID')::int DESC LIMIT 1"""
+        )
+    finally:
+        await conn.close()
+    return f"stored state of the longest match: service snapshot {ours} B, bgio state {theirs} B"
+
+
+def print_level(name: str, level: Level) -> None:
+    print(
+        f"{name:15s} {level.moves_per_s:6.1f} moves/s  p50 {level.pct(0.5):5.1f} ms  p99 "
+        f"{level.pct(0.99):5.1f} ms  ({len(level.latencies)} moves, {level.matches_done} "
+        f"matches finished)\n{'':15s} {level.cpu_line()}",
+        flush=True,
+    )
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds each, unmeasured")
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="domino-versus-"))
+    ours_url = to_plain_url(await fresh_database(OURS_DB, SERVER))
+    bgio_url = await create_database(BGIO_DB, SERVER)
+    postmaster = await postmaster_of(bgio_url)
+    service = ServerProcess(ours_url, workdir / "service.log", env=SERVER_ENV, ready_path="/readyz")
+    service.start()
+    ours = Ours(service, args.matches)
+    sides: list[Ours | Bgio] = [ours]
+    per_move: dict[str, list[float]] = {"service": [], "bgio": []}
+    try:
+        sides.append(await start_bgio(bgio_url, workdir, args.matches))
+        await service.wait_ready_async()
+        for side in sides:
+            await side.level(args.warmup, postmaster)
+        for number in range(args.rounds):
+            turn = number % len(sides)
+            for side in sides[turn:] + sides[:turn]:
+                level = await side.level(args.seconds, postmaster)
+                per_move[side.name].append(level.cpu["server"] / max(len(level.latencies), 1))
+                print_level(f"round {number + 1} {side.name}", level)
+            print(f"    ratio service / bgio: {per_move['service'][-1] / per_move['bgio'][-1]:.2f}")
+        print(await sizes(ours_url, bgio_url))
+    finally:
+        for side in sides:
+            await side.close()
+        service.stop(timeout=15)
+    print("server CPU per WebSocket move (ms), by round:")
+    for name, values in per_move.items():
+        each = ", ".join(f"{1000 * v:.2f}" for v in values)
+        print(f"    {name:8s} median {1000 * statistics.median(values):.2f}  ({each})")
+    ratios = [a / b for a, b in zip(per_move["service"], per_move["bgio"], strict=True)]
+    each = ", ".join(f"{r:.2f}" for r in ratios)
+    print(f"    service / bgio: median {statistics.median(ratios):.2f} ({each}; goal <= 0.5)")
+    print(f"logs in {workdir}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
