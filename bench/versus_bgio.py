@@ -305,6 +305,11 @@ class Bgio:
         level.matches_done = out["matches_finished"]
         return level
 
+    def check(self, log_path: Path) -> None:
+        """server.js logs any update sent without a write of its match before it."""
+        text = log_path.read_text()
+        assert "unguarded" not in text and "not sent" not in text, text[-2000:]
+
     async def close(self) -> None:
         if self.generator is not None and self.generator.returncode is None:
             with contextlib.suppress(ProcessLookupError):
@@ -378,7 +383,8 @@ async def main() -> None:
     sides: list[Ours | Bgio] = [ours]
     per_move: dict[str, list[float]] = {"service": [], "bgio": []}
     try:
-        sides.append(await start_bgio(bgio_url, workdir, args.matches))
+        bgio = await start_bgio(bgio_url, workdir, args.matches)
+        sides.append(bgio)
         await service.wait_ready_async()
         for side in sides:
             await side.level(args.warmup, postmaster)
@@ -390,6 +396,7 @@ async def main() -> None:
                 print_level(f"round {number + 1} {side.name}", level)
             print(f"    ratio service / bgio: {per_move['service'][-1] / per_move['bgio'][-1]:.2f}")
         print(await sizes(ours_url, bgio_url))
+        bgio.check(workdir / "bgio.log")
     finally:
         for side in sides:
             await side.close()

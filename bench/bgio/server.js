@@ -43,7 +43,12 @@ class AfterWritePubSub {
   publish(channelId, payload) {
     const matchID = payload.args[0];
     Promise.resolve()
-      .then(() => this.store.pending.get(matchID))
+      .then(() => {
+        const write = this.store.pending.get(matchID);
+        // versus_bgio.py fails on this line: an update that no write of its match preceded.
+        if (write === undefined) console.error(`unguarded update of ${matchID}`);
+        return write;
+      })
       .then(() => (this.callbacks.get(channelId) || []).forEach((callback) => callback(payload)))
       .catch((error) => console.error(`update of ${matchID} not sent: ${error}`));
   }
