@@ -66,14 +66,17 @@ class Seat {
 
 async function newMatch() {
   const { matchID } = await post("/games/domino/create", { numPlayers: 2 });
-  const seats = [];
+  const credentials = [];
   for (const seat of [0, 1]) {
     const joined = await post(`/games/domino/${matchID}/join`, {
       playerID: String(seat),
       playerName: `p${seat}`,
     });
-    seats.push(new Seat(matchID, seat, joined.playerCredentials));
+    credentials.push(joined.playerCredentials);
   }
+  // Sockets only once both seats have joined: a sync rewrites the match's metadata as it read
+  // it, and one read before the second join would drop that seat's credentials.
+  const seats = [0, 1].map((seat) => new Seat(matchID, seat, credentials[seat]));
   await Promise.all(seats.map((s) => s.reached(0)));
   return seats;
 }

@@ -42,6 +42,10 @@ class AfterWritePubSub {
 
   publish(channelId, payload) {
     const matchID = payload.args[0];
+    if (payload.type !== "update") {
+      (this.callbacks.get(channelId) || []).forEach((callback) => callback(payload));
+      return;
+    }
     Promise.resolve()
       .then(() => {
         const write = this.store.pending.get(matchID);
