@@ -101,7 +101,13 @@ async function play(seats, until, result) {
     const [type, args] = choose(mover.state.G, Number(mover.playerID));
     const payload = { type, args, playerID: mover.playerID, credentials: mover.credentials };
     const began = process.hrtime.bigint();
-    mover.socket.emit("update", { type: "MAKE_MOVE", payload }, _stateID, mover.matchID, mover.playerID);
+    mover.socket.emit(
+      "update",
+      { type: "MAKE_MOVE", payload },
+      _stateID,
+      mover.matchID,
+      mover.playerID,
+    );
     await mover.reached(_stateID + 1);
     result.latencies.push(Number(process.hrtime.bigint() - began) / 1e6);
     await Promise.all(seats.map((s) => s.reached(_stateID + 1)));
