@@ -49,7 +49,7 @@ class AfterWritePubSub {
     Promise.resolve()
       .then(() => {
         const write = this.store.pending.get(matchID);
-        // versus_bgio.py fails on this line: an update that no write of its match preceded.
+        // bench/versus_bgio.py fails on this line: an update that no write of its match preceded.
         if (write === undefined) console.error(`unguarded update of ${matchID}`);
         return write;
       })

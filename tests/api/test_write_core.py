@@ -200,7 +200,7 @@ async def test_a_one_match_save_finds_its_row_by_the_primary_key(
 ) -> None:
     """Even under a plan made for any key (as a prepared statement's generic plan is): on a
     table of a few dozen pages PostgreSQL read every row for each move, since it cannot tell
-    how many rows an `unnest` gives (bench/README.md, "One match, one index probe")."""
+    how many rows an `unnest` gives (`git log -S 'one index probe' -- bench/README.md`)."""
     core = app.state.core
     host, mid, _ = await _started(client)
     await clone_matches(app.state.sessionmaker, mid, 40)  # a few dozen pages

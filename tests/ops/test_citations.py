@@ -43,7 +43,10 @@ def scanned_files() -> list[str]:
         text=True,
         check=True,
     ).stdout.split()
-    return sorted({p for p in listed if (ROOT / p).is_file() and p != OWN})
+    # A lock file lists packages' own files, not ours.
+    return sorted(
+        {p for p in listed if (ROOT / p).is_file() and p != OWN and not p.endswith("-lock.json")}
+    )
 
 
 def resolves(citing: str, cited: str) -> bool:

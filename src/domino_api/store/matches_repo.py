@@ -238,8 +238,8 @@ class _Statement:
     def keys(self, column: str, ids: set[str]) -> str:
         """For one match, its key for the next `arrays`' rows as an equality, so that the plan
         is one primary-key probe: PostgreSQL cannot tell how many rows an `unnest` gives, and
-        on a small table it read the whole table for each move (bench/README.md, "One match,
-        one index probe"). A batch's one scan per statement is left to the planner."""
+        on a small table it read the whole table for each move (`git log -S 'one index probe'
+        -- bench/README.md`). A batch's one scan per statement is left to the planner."""
         return f"t.{column} = (${len(self.values) + 1}::text[])[1] AND " if len(ids) == 1 else ""
 
     def update_matches(self, number: int, keys: tuple[str, ...], group: list[Change]) -> None:
