@@ -30,13 +30,12 @@ from tests.support.servers import (
 )
 
 SECURITY_DB = os.environ.get("DOMINO_SECURITY_DB", f"domino_security_{os.getpid()}")
-REDIS_URL = os.environ.get("DOMINO_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 Secured = Callable[..., AbstractAsyncContextManager[httpx.AsyncClient]]
 
 
 def unique_prefix() -> str:
-    """A Redis key prefix no other run or test shares (several suites run at once)."""
+    """A Redis key prefix no other test shares (the session's Redis serves them all)."""
     return f"domino-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
 
 

@@ -24,7 +24,8 @@ import httpx
 
 from domino_api.store.db import to_asyncpg_url, to_plain_url
 from domino_api.store.migrate import upgrade_to_head
-from tests.conftest import _server_url, _with_database
+from tests.conftest import _server_url
+from tests.support.urls import with_database
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCAL_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -90,7 +91,7 @@ async def create_database(name: str, server: str | None = None) -> str:
         await conn.execute(f'CREATE DATABASE "{name}"')
     finally:
         await conn.close()
-    return _with_database(server, name)
+    return with_database(server, name)
 
 
 async def fresh_database(name: str, server: str | None = None) -> str:
