@@ -50,7 +50,7 @@ def servers(
         for server in started:
             server.start()
         for server in started:
-            server.wait_ready(timeout=20.0)
+            server.wait_ready()
         yield started
     finally:
         for server in started:

@@ -48,6 +48,11 @@ SERVER_ENV = {
 }
 
 # What `domino-api serve --no-migrate` does (JSON logs, then uvicorn), without the CLI around it.
+# How long a starting server may take: a bound for a broken one (each wait ends as soon as the
+# process exits), not a measurement; several importing the app at once on a loaded two-core
+# machine took over 20 s.
+READY_BOUND_S = 120.0
+
 SERVE = """
 import sys, uvicorn
 from domino_api.config import get_settings
@@ -212,7 +217,7 @@ class ServerProcess:
     def _not_ready(self, timeout: float) -> RuntimeError:
         return RuntimeError(f"server not ready in {timeout} s:\n{self.log_tail()}")
 
-    def wait_ready(self, timeout: float = 30.0) -> None:
+    def wait_ready(self, timeout: float = READY_BOUND_S) -> None:
         """Poll `ready_path` until it answers 200; raise if the process exits or time runs out."""
         deadline = time.monotonic() + timeout
         with httpx.Client(base_url=self.base_url, timeout=2.0) as http:
@@ -226,7 +231,7 @@ class ServerProcess:
                 time.sleep(0.1)
         raise self._not_ready(timeout)
 
-    async def wait_ready_async(self, timeout: float = 30.0) -> None:
+    async def wait_ready_async(self, timeout: float = READY_BOUND_S) -> None:
         """`wait_ready` without blocking the event loop."""
         deadline = time.monotonic() + timeout
         async with httpx.AsyncClient(base_url=self.base_url, timeout=2.0) as http:
