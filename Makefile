@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install js-install run test lint types types-js openapi-check browser-check bench clean
+.PHONY: install js-install system-deps run test test-full lint types types-js openapi-check bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -51,14 +51,21 @@ types: install
 openapi-check: install
 	$(BIN)/domino-api openapi --check
 
-# The browser tests (tests/web) need Chromium; without it they fail, and this says why first.
-CHROMIUM ?= $(or $(DOMINO_CHROMIUM),/usr/bin/chromium)
+# What the suite needs from the system (Chromium, PgBouncer, redis-server, node and npm):
+# installed when missing as root with apt, else make stops at once naming the command to run.
+system-deps:
+	@tools/system-deps.sh
 
-browser-check:
-	@test -x "$(CHROMIUM)" || { echo "make test: no Chromium at $(CHROMIUM); the browser tests of /play need it (apt-get install -y chromium, or set DOMINO_CHROMIUM)." >&2; exit 1; }
+# pytest-xdist workers: one per core, at most 4; each has its own databases, NATS and Redis.
+JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
+PYTEST := $(BIN)/python -m pytest -n $(JOBS)
 
-test: lint types types-js openapi-check browser-check
-	$(BIN)/python -m pytest
+test: system-deps lint types types-js openapi-check
+	$(PYTEST)
+
+# The same, with every stored engine replay and every bulk match (tests/engine) played whole.
+test-full: system-deps lint types types-js openapi-check
+	$(PYTEST) --full
 
 bench: install
 	$(BIN)/python bench/engine.py

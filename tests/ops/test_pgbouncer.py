@@ -2,7 +2,8 @@
 "Connections").
 
 The test starts Debian's `pgbouncer` on a free port with an ini file of its own (transaction
-pooling, trust authentication to the test server) and two API processes whose pools both go
+pooling, trust for its clients, the test server's own login to the server, over TCP or the
+socket directory as the test server's URL says) and two API processes whose pools both go
 through it, so their transactions take turns on the same few server connections: a prepared
 statement kept by one client there (asyncpg's and SQLAlchemy's caches, asyncpg's statement
 names) would meet the other's. The `postgres` announcement backend LISTENs on a direct
@@ -20,9 +21,9 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import asyncpg
 import httpx
@@ -42,6 +43,7 @@ from tests.support.servers import (
     fresh_database,
     running,
 )
+from tests.support.urls import Address, address_of, password_of, user_of, with_login
 
 PGBOUNCER = os.environ.get("DOMINO_PGBOUNCER") or shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
 DATABASE = f"{TEST_DB}_bouncer"
@@ -51,10 +53,10 @@ SERVER_POOL = 3
 
 
 def bouncer_ini(workdir: Path, port: int, server: str) -> str:
-    target = urlsplit(server)
+    target = address_of(server)
     return f"""
 [databases]
-* = host={target.hostname or "127.0.0.1"} port={target.port or 5432}
+* = host={target.host} port={target.port}
 
 [pgbouncer]
 listen_addr = 127.0.0.1
@@ -78,13 +80,14 @@ def bouncer() -> Iterator[str]:
     workdir = Path(tempfile.mkdtemp(prefix="domino-pgbouncer-"))
     port = free_port()
     server = _server_url()
-    user = urlsplit(server).username or "postgres"
-    (workdir / "users.txt").write_text(f'"{user}" ""\n')
+    # PgBouncer logs in to the server with the password kept here (empty: trust).
+    (workdir / "users.txt").write_text(f'"{user_of(server)}" "{password_of(server)}"\n')
     (workdir / "pgbouncer.ini").write_text(bouncer_ini(workdir, port, server))
     argv = [PGBOUNCER, str(workdir / "pgbouncer.ini")]
     if os.geteuid() == 0:
-        shutil.chown(workdir, "postgres")
-        argv[1:1] = ["-u", "postgres"]
+        owner = run_as(address_of(server))
+        shutil.chown(workdir, owner)
+        argv[1:1] = ["-u", owner]
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     try:
         yield f"127.0.0.1:{port}"
@@ -98,6 +101,14 @@ def bouncer() -> Iterator[str]:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def run_as(target: Address) -> str:
+    """The user PgBouncer runs as under root: the owner of a socket directory (the embedded
+    server's is private to it), else `postgres`."""
+    if target.is_socket:
+        return Path(target.host).owner()
+    return "postgres"
+
+
 @pytest_asyncio.fixture(loop_scope="session")
 async def direct_url() -> AsyncIterator[str]:
     """A fresh database at the latest migration, migrated directly; its libpq URL."""
@@ -108,22 +119,26 @@ async def direct_url() -> AsyncIterator[str]:
         await drop_database(DATABASE)
 
 
-async def wait_listening(url: str) -> None:
-    for _ in range(200):
+async def wait_listening(url: str, bound_s: float = 30.0) -> None:
+    """Until PgBouncer takes a connection through to the server; each try short, all of them
+    `bound_s` at most (a bound for a broken setup, not a measurement)."""
+    deadline = time.monotonic() + bound_s
+    while True:
         try:
-            conn = await asyncpg.connect(url, statement_cache_size=0)
-        except (OSError, asyncpg.PostgresError):
+            conn = await asyncpg.connect(url, statement_cache_size=0, timeout=2)
+        except (OSError, asyncpg.PostgresError, TimeoutError) as error:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"PgBouncer did not answer at {url}: {error!r}") from error
             await asyncio.sleep(0.05)
             continue
         await conn.close()
         return
-    raise AssertionError(f"PgBouncer did not answer at {url}")
 
 
 async def test_a_match_through_pgbouncer_in_transaction_mode(
     bouncer: str, direct_url: str, tmp_path: Path
 ) -> None:
-    pooled = f"postgresql://{urlsplit(direct_url).username or 'postgres'}@{bouncer}/{DATABASE}"
+    pooled = with_login(f"postgresql://{bouncer}/{DATABASE}", user_of(direct_url))
     await wait_listening(pooled)
     env = {
         "DOMINO_DB_TRANSACTION_POOLER": "true",

@@ -1,8 +1,8 @@
 """Real servers for the socket tests: uvicorn subprocesses on 127.0.0.1 over one database.
 
-The database is this suite's own (`domino_ws_live`, recreated per run), so parallel runs of
-other suites never meet it. Presence and keepalive spans are shortened through the
-environment so the tests can watch leases lapse without waiting half a minute.
+The database is this suite's own (`domino_test_ws`, with the xdist worker's id, recreated per
+run), so other suites and workers never meet it. Presence and keepalive spans are shortened
+through the environment so the tests can watch leases lapse without waiting half a minute.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from collections.abc import Iterator
 import pytest
 
 from domino_api.store.db import to_plain_url
+from tests.conftest import TEST_DB
 from tests.support.servers import ServerProcess, fresh_database_sync, uvicorn_argv
 
-WS_DB = os.environ.get("DOMINO_WS_DB", "domino_ws_live")
+WS_DB = os.environ.get("DOMINO_WS_DB", f"{TEST_DB}_ws")
 SERVER_ENV = {
     "DOMINO_PRESENCE_LEASE_S": "3",
     "DOMINO_PRESENCE_REFRESH_S": "1",
@@ -49,7 +50,7 @@ def servers(
         for server in started:
             server.start()
         for server in started:
-            server.wait_ready(timeout=20.0)
+            server.wait_ready()
         yield started
     finally:
         for server in started:

@@ -7,6 +7,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import asyncpg
 import httpx
@@ -52,8 +53,10 @@ async def next_events(subscriber: Subscriber, count: int) -> list[dict[str, Any]
 class Side:
     """One process's fan-out: an announcer, a hub over the real table, and its listener."""
 
-    def __init__(self, backend: str, app: Any, pool: asyncpg.Pool, database_url: str) -> None:
-        settings = Settings(announce_backend=backend)  # type: ignore[arg-type]
+    def __init__(
+        self, backend: str, app: Any, pool: asyncpg.Pool, database_url: str, nats_url: str
+    ) -> None:
+        settings = Settings(announce_backend=backend, nats_url=nats_url)  # type: ignore[arg-type]
         self.announcer: Announcer = make_announcer(settings, pool)
         self.hub = Hub(app.state.sessionmaker)
         self.listener = make_listener(settings, database_url, self.hub)
@@ -74,10 +77,15 @@ class Side:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_one_announcement_delivers_every_committed_event_in_order(
-    backend: str, app: Any, client: httpx.AsyncClient, pool: asyncpg.Pool, clean_db: str
+    backend: str,
+    app: Any,
+    client: httpx.AsyncClient,
+    pool: asyncpg.Pool,
+    clean_db: str,
+    nats_url: str,
 ) -> None:
     match_id, seq = await new_match(client)
-    async with Side(backend, app, pool, clean_db) as side:
+    async with Side(backend, app, pool, clean_db, nats_url) as side:
         watcher = Subscriber(match_id, 0, seq, 100)
         side.hub.subscribe(watcher)
         await side.settled()
@@ -94,10 +102,10 @@ async def test_one_announcement_delivers_every_committed_event_in_order(
 
 
 async def test_nats_subscribes_only_to_matches_with_local_subscribers(
-    app: Any, client: httpx.AsyncClient, pool: asyncpg.Pool, clean_db: str
+    app: Any, client: httpx.AsyncClient, pool: asyncpg.Pool, clean_db: str, nats_url: str
 ) -> None:
     (watched, w_seq), (other, _) = await new_match(client), await new_match(client)
-    async with Side("nats", app, pool, clean_db) as side:
+    async with Side("nats", app, pool, clean_db, nats_url) as side:
         assert isinstance(side.listener, NatsListener)
         first, second = Subscriber(watched, 0, w_seq, 100), Subscriber(watched, 1, w_seq, 100)
         side.hub.subscribe(first)
@@ -132,10 +140,10 @@ async def test_nats_subscribes_only_to_matches_with_local_subscribers(
 
 
 async def test_nats_watch_and_unwatch_in_quick_turns_end_as_the_hub_is(
-    app: Any, client: httpx.AsyncClient, pool: asyncpg.Pool, clean_db: str
+    app: Any, client: httpx.AsyncClient, pool: asyncpg.Pool, clean_db: str, nats_url: str
 ) -> None:
     match_id, seq = await new_match(client)
-    async with Side("nats", app, pool, clean_db) as side:
+    async with Side("nats", app, pool, clean_db, nats_url) as side:
         assert isinstance(side.listener, NatsListener)
         for _ in range(5):  # no await between: the reconciliations queue up behind one lock
             gone = Subscriber(match_id, 0, seq, 100)
@@ -187,12 +195,13 @@ def test_the_nats_url_may_list_several_servers() -> None:
     assert Settings(nats_url="nats://solo:4222").nats_servers == ["nats://solo:4222"]
 
 
-async def test_a_process_connects_to_the_first_listed_server_that_answers() -> None:
+async def test_a_process_connects_to_the_first_listed_server_that_answers(nats_url: str) -> None:
     closed = f"nats://127.0.0.1:{free_port()}"  # nothing listens there
-    nc = await connect([closed, "nats://127.0.0.1:4222"], "test", timeout=10)
+    nc = await connect([closed, nats_url], "test", timeout=10)
     try:
         assert nc.is_connected
-        assert nc.connected_url is not None and nc.connected_url.port == 4222
+        assert nc.connected_url is not None
+        assert nc.connected_url.port == urlsplit(nats_url).port
     finally:
         await nc.close()
 

@@ -19,10 +19,10 @@ from pathlib import Path
 import httpx
 
 from tests.realtime.conftest import SERVER_ENV
-from tests.realtime.natsnodes import NatsNode, stop_all
 from tests.realtime.test_lost_announcement import stored_seqs
 from tests.realtime.wsclient import Socket, rest_step, start, two_seat_match
 from tests.support.servers import ServerProcess
+from tests.support.services import NatsNode, stop_all
 
 CATCH_UP_OFF = "3600"
 # A bound on any one wait for events, generous for a loaded machine.

@@ -41,12 +41,13 @@ async def stored_seqs(database_url: str, match_id: str) -> list[int]:
 
 @pytest.fixture
 def server_b(
-    ws_database: str, tmp_path: Path
+    ws_database: str, tmp_path: Path, nats_url: str
 ) -> Callable[[str, str], AsyncIterator[ServerProcess]]:
     async def serve(backend: str, catch_up_s: str) -> AsyncIterator[ServerProcess]:
         env = {
             **SERVER_ENV,
             "DOMINO_ANNOUNCE_BACKEND": backend,
+            "DOMINO_NATS_URL": nats_url,
             "DOMINO_CATCH_UP_S": catch_up_s,
         }
         server = ServerProcess(ws_database, tmp_path / f"b-{backend}.log", env=env)
@@ -60,8 +61,8 @@ def server_b(
     return serve
 
 
-def writer_env(backend: str, armed: Path | None) -> dict[str, str]:
-    env = {**os.environ, "DOMINO_ANNOUNCE_BACKEND": backend}
+def writer_env(backend: str, nats_url: str, armed: Path | None) -> dict[str, str]:
+    env = {**os.environ, "DOMINO_ANNOUNCE_BACKEND": backend, "DOMINO_NATS_URL": nats_url}
     if armed is not None:
         armed.touch()
         env[FAULT_ENV] = str(armed)
@@ -92,10 +93,11 @@ async def received_through(socket: Socket, seq: int) -> list[int]:
 
 
 async def crash_before_announcing(
-    ws_database: str, match_id: str, backend: str, tmp_path: Path
+    ws_database: str, match_id: str, backend: str, nats_url: str, tmp_path: Path
 ) -> int:
     """The writer commits one step and dies before announcing it; that step's seq."""
-    status, seq = run_writer(ws_database, match_id, writer_env(backend, tmp_path / "armed"))
+    armed = tmp_path / "armed"
+    status, seq = run_writer(ws_database, match_id, writer_env(backend, nats_url, armed))
     assert status == -signal.SIGKILL, "the writer must die at the fault"
     assert (await stored_seqs(ws_database, match_id))[-1] == seq, "committed before the kill"
     return seq
@@ -103,14 +105,14 @@ async def crash_before_announcing(
 
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_the_catch_up_delivers_an_event_whose_announcement_died(
-    backend: str, ws_database: str, tmp_path: Path, server_b: Any
+    backend: str, ws_database: str, tmp_path: Path, server_b: Any, nats_url: str
 ) -> None:
     async for b in server_b(backend, "1"):
         match_id, host, socket = await watched_match(b)
-        lost = await crash_before_announcing(ws_database, match_id, backend, tmp_path)
+        lost = await crash_before_announcing(ws_database, match_id, backend, nats_url, tmp_path)
         # Nothing announced `lost`: only B's catch-up can have read it.
         assert await received_through(socket, lost) == list(range(1, lost + 1))
-        status, after = run_writer(ws_database, match_id, writer_env(backend, None))
+        status, after = run_writer(ws_database, match_id, writer_env(backend, nats_url, None))
         assert status == 0 and after == lost + 1
         assert await received_through(socket, after) == [after]
         # The service's own next step numbers after the writers' and reaches the socket too.
@@ -123,14 +125,14 @@ async def test_the_catch_up_delivers_an_event_whose_announcement_died(
 
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_the_next_announcement_delivers_the_lost_one_first(
-    backend: str, ws_database: str, tmp_path: Path, server_b: Any
+    backend: str, ws_database: str, tmp_path: Path, server_b: Any, nats_url: str
 ) -> None:
     async for b in server_b(backend, CATCH_UP_OFF):
         match_id, _host, socket = await watched_match(b)
         before = (await stored_seqs(ws_database, match_id))[-1]
         assert await received_through(socket, before) == list(range(1, before + 1))
-        lost = await crash_before_announcing(ws_database, match_id, backend, tmp_path)
-        status, announced = run_writer(ws_database, match_id, writer_env(backend, None))
+        lost = await crash_before_announcing(ws_database, match_id, backend, nats_url, tmp_path)
+        status, announced = run_writer(ws_database, match_id, writer_env(backend, nats_url, None))
         assert status == 0 and announced == lost + 1
         # One announcement of `announced`; the hub reads by seq, so `lost` comes first.
         assert await received_through(socket, announced) == list(range(before + 1, announced + 1))

@@ -36,8 +36,8 @@ Heard = asyncio.Queue[tuple[str, str]]  # (what: "tournament" or "match", payloa
 
 
 @asynccontextmanager
-async def nats_subscriber(tournament_id: str, heard: Heard) -> AsyncIterator[None]:
-    nc = await connect(["nats://127.0.0.1:4222"], "test-tournament-subscriber")
+async def nats_subscriber(nats_url: str, tournament_id: str, heard: Heard) -> AsyncIterator[None]:
+    nc = await connect([nats_url], "test-tournament-subscriber")
 
     def hearing(what: str) -> Callable[[Msg], Any]:
         async def on_message(message: Msg) -> None:
@@ -67,9 +67,9 @@ async def pg_subscriber(database: str, heard: Heard) -> AsyncIterator[None]:
         await conn.close()
 
 
-def subscriber(backend: str, database: str, tournament_id: str, heard: Heard) -> Any:
+def subscriber(backend: str, database: str, nats_url: str, tournament_id: str, heard: Heard) -> Any:
     if backend == "nats":
-        return nats_subscriber(tournament_id, heard)
+        return nats_subscriber(nats_url, tournament_id, heard)
     return pg_subscriber(database, heard)
 
 
@@ -131,9 +131,9 @@ async def heard_until(
 
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_tournament_events_reach_a_subscriber_after_their_commit(
-    backend: str, ws_database: str, tmp_path: Path
+    backend: str, ws_database: str, tmp_path: Path, nats_url: str
 ) -> None:
-    env = {**SERVER_ENV, "DOMINO_ANNOUNCE_BACKEND": backend}
+    env = {**SERVER_ENV, "DOMINO_ANNOUNCE_BACKEND": backend, "DOMINO_NATS_URL": nats_url}
     server = ServerProcess(ws_database, tmp_path / f"server-{backend}.log", env=env)
     server.start()
     try:
@@ -141,7 +141,7 @@ async def test_tournament_events_reach_a_subscriber_after_their_commit(
         async with httpx.AsyncClient(base_url=server.base_url) as http:
             tournament = await new_tournament(http)
             heard: Heard = asyncio.Queue()
-            async with subscriber(backend, ws_database, tournament["id"], heard):
+            async with subscriber(backend, ws_database, nats_url, tournament["id"], heard):
                 view = await a_started_tournament(http, tournament)
                 last = await committed_seq(ws_database, tournament["id"])
                 # Entered twice, started, round 1 opened, its match opened.

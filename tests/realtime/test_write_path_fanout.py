@@ -26,9 +26,15 @@ class Pair:
     """Servers A and B over one database, on one backend; A may carry the fault."""
 
     def __init__(
-        self, database: str, logs: Path, backend: str, b_catch_up: str, fault: Path | None
+        self,
+        database: str,
+        logs: Path,
+        backend: str,
+        b_catch_up: str,
+        fault: Path | None,
+        nats_url: str,
     ):
-        base = {**SERVER_ENV, "DOMINO_ANNOUNCE_BACKEND": backend}
+        base = {**SERVER_ENV, "DOMINO_ANNOUNCE_BACKEND": backend, "DOMINO_NATS_URL": nats_url}
         a_env = {**base, "DOMINO_CATCH_UP_S": CATCH_UP_OFF}
         if fault is not None:
             a_env[FAULT_ENV] = str(fault)
@@ -50,9 +56,9 @@ class Pair:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_moves_on_a_reach_sockets_on_b_from_the_announcements(
-    backend: str, ws_database: str, tmp_path: Path
+    backend: str, ws_database: str, tmp_path: Path, nats_url: str
 ) -> None:
-    async with Pair(ws_database, tmp_path, backend, CATCH_UP_OFF, None) as pair:
+    async with Pair(ws_database, tmp_path, backend, CATCH_UP_OFF, None, nats_url) as pair:
         async with httpx.AsyncClient(base_url=pair.a.base_url) as http:
             # A target no hand reaches: playing the first legal action, 88 of 3,000 deals
             # ended the match (to 20) by a domino within the 12 actions; a CI run met one.
@@ -73,10 +79,10 @@ async def test_moves_on_a_reach_sockets_on_b_from_the_announcements(
 
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_a_move_whose_process_died_before_announcing_reaches_b(
-    backend: str, ws_database: str, tmp_path: Path
+    backend: str, ws_database: str, tmp_path: Path, nats_url: str
 ) -> None:
     armed = tmp_path / "armed"
-    async with Pair(ws_database, tmp_path, backend, "1", armed) as pair:
+    async with Pair(ws_database, tmp_path, backend, "1", armed, nats_url) as pair:
         async with httpx.AsyncClient(base_url=pair.a.base_url) as http:
             ana, bob, created = await two_seat_match(http)
             match_id, holders = created["id"], {0: ana, 1: bob}

@@ -5,6 +5,7 @@ with Retry-After, and nothing is written."""
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import AsyncIterator
 
 import asyncpg
@@ -16,6 +17,7 @@ from domino_api.api import create_app
 from domino_api.config import Settings
 from domino_api.store.db import to_plain_url
 from tests.security.conftest import Secured
+from tests.support.urls import user_of, with_login
 
 
 async def test_an_exhausted_pool_answers_503_service_busy(secured: Secured) -> None:
@@ -37,22 +39,23 @@ async def test_an_exhausted_pool_answers_503_service_busy(secured: Secured) -> N
 @pytest_asyncio.fixture(loop_scope="session")
 async def limited_role(clean_db: str) -> AsyncIterator[tuple[str, asyncpg.Connection]]:
     """A login role of this test's own on the test database (a superuser ignores connection
-    limits), with the app's privileges; yields its URL and an admin connection."""
+    limits), with the app's privileges; yields its URL and an admin connection. It has a
+    password, so it logs in whether the server trusts its clients or asks them."""
     role = f"domino_busy_{os.getpid()}"
+    password = secrets.token_hex(16)
     admin = await asyncpg.connect(to_plain_url(clean_db))
     await admin.execute(f'DROP ROLE IF EXISTS "{role}"')
-    await admin.execute(f'CREATE ROLE "{role}" LOGIN')
+    await admin.execute(f"CREATE ROLE \"{role}\" LOGIN PASSWORD '{password}'")
     await admin.execute(f'GRANT ALL ON ALL TABLES IN SCHEMA public TO "{role}"')
     await admin.execute(f'GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO "{role}"')
-    url = clean_db.replace("://postgres@", f"://{role}@", 1)
-    assert role in url, "the test database URL names another user"
+    url = with_login(clean_db, role, password)
     try:
         yield url, admin
     finally:
         await admin.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", role
         )
-        await admin.execute(f'REASSIGN OWNED BY "{role}" TO postgres')
+        await admin.execute(f'REASSIGN OWNED BY "{role}" TO CURRENT_USER')
         await admin.execute(f'DROP OWNED BY "{role}"')
         await admin.execute(f'DROP ROLE "{role}"')
         await admin.close()
@@ -62,7 +65,7 @@ async def test_postgresql_refusing_connections_answers_503_service_busy(
     limited_role: tuple[str, asyncpg.Connection],
 ) -> None:
     url, admin = limited_role
-    role = url.split("://", 1)[1].split("@", 1)[0]
+    role = user_of(url)
     settings = Settings(database_url=url, log_json=False)
     app = create_app(settings, database_url=url, start_background=False)
     async with app.router.lifespan_context(app):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 
-from tests.security.conftest import REDIS_URL, LiveServer, unique_prefix
+from tests.security.conftest import LiveServer, unique_prefix
 
 
 async def _create_players(base_url: str, count: int, forwarded: list[str] | None) -> list[int]:
@@ -43,10 +43,12 @@ async def test_behind_a_trusted_proxy_each_client_has_its_own_budget(
         assert await _create_players(server.base_url, 5, sixes) == [201] * 3 + [429] * 2
 
 
-async def test_two_processes_share_one_budget_in_redis(live_server: LiveServer) -> None:
+async def test_two_processes_share_one_budget_in_redis(
+    live_server: LiveServer, redis_url: str
+) -> None:
     env = {
         "DOMINO_CREATE_PLAYER_RATE_LIMIT": "6",
-        "DOMINO_RATE_LIMIT_STORAGE": REDIS_URL,
+        "DOMINO_RATE_LIMIT_STORAGE": redis_url,
         "DOMINO_RATE_LIMIT_PREFIX": unique_prefix(),
         # A loaded machine's stall must not pass for an outage (budgets per process then).
         "DOMINO_RATE_LIMIT_TIMEOUT_S": "5",

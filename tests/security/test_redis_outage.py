@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import subprocess
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 import httpx
-import psutil
 
 from tests.security.conftest import LiveServer
-from tests.support.servers import ServerProcess, free_port
+from tests.support.servers import ServerProcess
+from tests.support.services import RedisServer
 
 ENV = {
     "DOMINO_CREATE_PLAYER_RATE_LIMIT": "5",
@@ -31,57 +30,15 @@ ENV = {
 OUTAGE_LINE = "rate-limit storage unreachable"
 
 
-class Redis:
-    """A redis-server of the test's own (no persistence), on a free port."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        argv = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
-        argv += ["--save", "", "--appendonly", "no"]
-        self.process = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
-
-    def signal(self, sig: int) -> None:
-        assert self.process is not None
-        self.process.send_signal(sig)
-
-    def stopped(self) -> bool:
-        assert self.process is not None
-        return psutil.Process(self.process.pid).status() == psutil.STATUS_STOPPED
-
-    def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGCONT)
-            self.process.kill()
-            self.process.wait(timeout=10)
-
-
 @asynccontextmanager
-async def redis_server() -> AsyncIterator[Redis]:
-    redis = Redis()
+async def redis_server() -> AsyncIterator[RedisServer]:
+    redis = RedisServer()
     redis.start()
     try:
-        await _until(lambda: _answers(redis.port), "redis-server to listen")
+        await _until(lambda: asyncio.to_thread(redis.answers), "redis-server to listen")
         yield redis
     finally:
         redis.kill()
-
-
-async def _answers(port: int) -> bool:
-    try:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    except OSError:
-        return False
-    writer.write(b"PING\r\n")
-    answer = await asyncio.wait_for(reader.readline(), 5)
-    writer.close()
-    return answer.startswith(b"+PONG")
 
 
 async def _until(condition: Callable[[], Awaitable[bool]], what: str, bound: float = 30) -> None:
@@ -123,7 +80,9 @@ async def _back_to_shared(server: ServerProcess) -> None:
 
 
 @asynccontextmanager
-async def api_on_own_redis(live_server: LiveServer) -> AsyncIterator[tuple[Redis, ServerProcess]]:
+async def api_on_own_redis(
+    live_server: LiveServer,
+) -> AsyncIterator[tuple[RedisServer, ServerProcess]]:
     """A Redis and an API process on it; on the way out, the outage was logged exactly once,
     with no traceback."""
     async with (

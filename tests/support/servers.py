@@ -1,9 +1,9 @@
 """Real servers for tests and benchmarks: fresh databases and uvicorn subprocesses.
 
-`fresh_database` drops, creates and migrates a database of its own on the test server
-(`tests.conftest._server_url()`: DOMINO_DATABASE_URL, else the embedded server; the benchmarks
-pass `bench_server()`); `ServerProcess` runs the app in a subprocess on a free port.
-"""
+`fresh_database` drops and creates a database of its own on the test server, a copy of the
+session's migrated template (`tests.conftest._server_url()`: DOMINO_DATABASE_URL, else the
+embedded server; the benchmarks pass `bench_server()`); `ServerProcess` runs the app in a
+subprocess on a free port."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ import httpx
 
 from domino_api.store.db import to_asyncpg_url, to_plain_url
 from domino_api.store.migrate import upgrade_to_head
-from tests.conftest import _server_url, _with_database
+from tests.conftest import TEST_DB, _server_url
+from tests.support.urls import with_database
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCAL_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -47,6 +48,11 @@ SERVER_ENV = {
 }
 
 # What `domino-api serve --no-migrate` does (JSON logs, then uvicorn), without the CLI around it.
+# How long a starting server may take: a bound for a broken one (each wait ends as soon as the
+# process exits), not a measurement; several importing the app at once on a loaded two-core
+# machine took over 20 s.
+READY_BOUND_S = 120.0
+
 SERVE = """
 import sys, uvicorn
 from domino_api.config import get_settings
@@ -90,14 +96,36 @@ async def create_database(name: str, server: str | None = None) -> str:
         await conn.execute(f'CREATE DATABASE "{name}"')
     finally:
         await conn.close()
-    return _with_database(server, name)
+    return with_database(server, name)
+
+
+# The templates this process migrated, by server: made once per session (and xdist worker).
+_migrated_templates: set[str] = set()
+
+
+async def _migrated_template(server: str) -> str:
+    """This session's template database on `server` at the latest migration (made afresh on
+    first use, so migrations changed since the last session count)."""
+    name = f"{TEST_DB}_template"
+    if server not in _migrated_templates:
+        url = to_asyncpg_url(await create_database(name, server))
+        await asyncio.to_thread(upgrade_to_head, url)
+        _migrated_templates.add(server)
+    return name
 
 
 async def fresh_database(name: str, server: str | None = None) -> str:
-    """Create `name` (dropping an old one) at the latest migration; return its asyncpg URL."""
-    url = to_asyncpg_url(await create_database(name, server))
-    await asyncio.to_thread(upgrade_to_head, url)
-    return url
+    """Create `name` (dropping an old one) at the latest migration; return its asyncpg URL.
+    A copy of the session's migrated template: copying takes a fraction of migrating again."""
+    server = server or to_plain_url(_server_url())
+    template = await _migrated_template(server)
+    await drop_database(name, server)
+    conn = await asyncpg.connect(server)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    finally:
+        await conn.close()
+    return to_asyncpg_url(with_database(server, name))
 
 
 def fresh_database_sync(name: str) -> str:
@@ -189,7 +217,7 @@ class ServerProcess:
     def _not_ready(self, timeout: float) -> RuntimeError:
         return RuntimeError(f"server not ready in {timeout} s:\n{self.log_tail()}")
 
-    def wait_ready(self, timeout: float = 30.0) -> None:
+    def wait_ready(self, timeout: float = READY_BOUND_S) -> None:
         """Poll `ready_path` until it answers 200; raise if the process exits or time runs out."""
         deadline = time.monotonic() + timeout
         with httpx.Client(base_url=self.base_url, timeout=2.0) as http:
@@ -203,7 +231,7 @@ class ServerProcess:
                 time.sleep(0.1)
         raise self._not_ready(timeout)
 
-    async def wait_ready_async(self, timeout: float = 30.0) -> None:
+    async def wait_ready_async(self, timeout: float = READY_BOUND_S) -> None:
         """`wait_ready` without blocking the event loop."""
         deadline = time.monotonic() + timeout
         async with httpx.AsyncClient(base_url=self.base_url, timeout=2.0) as http:
