@@ -9,12 +9,18 @@ answered events the audit checks against the database). An answer of 503 `servic
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
+import pytest
 
 from tests.ops.test_crash import Client, move_body, new_match
+
+# Generous: a recovery takes about a second; a process that never recovers fails here.
+RECOVERY_DEADLINE_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -114,3 +120,31 @@ async def refresh(
             player.in_flight = None
             return
         await asyncio.sleep(0.05)
+
+
+async def newcomers(
+    http: httpx.AsyncClient, process: int, answers: Answers, stop: asyncio.Event
+) -> None:
+    """New players, one after another (each a transaction of the ORM's sessions)."""
+    while not stop.is_set():
+        with contextlib.suppress(httpx.TransportError):
+            answers.add(process, await http.post("/v1/players", json={"name": "Newcomer"}))
+        await asyncio.sleep(0.02)
+
+
+async def answering(http: httpx.AsyncClient, process: int, answers: Answers, since: float) -> float:
+    """The moment a request sent after `since` was first served (201), polled."""
+    deadline = since + RECOVERY_DEADLINE_S
+    last: Any = None
+    while time.monotonic() < deadline:
+        try:
+            last = await http.post("/v1/players", json={"name": "Probe"})
+        except httpx.TransportError as exc:
+            last = exc
+        else:
+            answers.add(process, last)
+            if last.status_code == 201:
+                return time.monotonic()
+        await asyncio.sleep(0.02)
+    detail = last.text if isinstance(last, httpx.Response) else repr(last)
+    pytest.fail(f"still failing {RECOVERY_DEADLINE_S} s after the database was back: {detail}")

@@ -84,7 +84,9 @@ class PgServer:
         self._configure({"port": str(self.port)})
 
     def _configure(self, settings: dict[str, str]) -> None:
-        lines = [f"{key} = '{value}'" for key, value in {**settings, "port": str(self.port)}.items()]
+        lines = [
+            f"{key} = '{value}'" for key, value in {**settings, "port": str(self.port)}.items()
+        ]
         with (self.data / "postgresql.auto.conf").open("a") as conf:
             conf.write("\n".join(lines) + "\n")
 

@@ -1,6 +1,7 @@
 """A routine PostgreSQL restart (`pg_ctl restart -m fast`) while players play on one API
-process and another, warmed, stands idle (issue 41). Before, every process answered 500 to every request for minutes: the
-pool kept the connections PostgreSQL had closed. Now, while the server is away every request
+process and another, warmed, stands idle (issue 41). Before, the idle process answered 500
+to every request for minutes, and the busy one some: the pool kept the connections
+PostgreSQL had closed. Now, while the server is away every request
 gets 503 `service_busy` with Retry-After, and once it accepts connections again every process
 answers normally by itself; nothing acknowledged is lost.
 
@@ -16,47 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.faults.conftest import api_processes
-from tests.faults.load import Answers, keep_playing, seat_players
+from tests.faults.load import Answers, answering, keep_playing, newcomers, seat_players
 from tests.faults.postgres import PgServer, ServerDir
 from tests.ops.test_crash import audit
 from tests.support.servers import fresh_database
 
 PLAYERS = 4
 WARM_REQUESTS = 12
-# Generous: a recovery takes well under a second; a process that never recovers fails here.
-RECOVERY_DEADLINE_S = 60.0
-
-
-async def newcomers(
-    http: httpx.AsyncClient, process: int, answers: Answers, stop: asyncio.Event
-) -> None:
-    """New players, one after another (each a transaction of the ORM's sessions)."""
-    while not stop.is_set():
-        try:
-            answers.add(process, await http.post("/v1/players", json={"name": "Newcomer"}))
-        except httpx.TransportError:
-            pass
-        await asyncio.sleep(0.02)
-
-
-async def answering(http: httpx.AsyncClient, since: float) -> float:
-    """The moment a request sent after `since` was first served (201), polled."""
-    deadline = since + RECOVERY_DEADLINE_S
-    last: Any = None
-    while time.monotonic() < deadline:
-        try:
-            last = await http.post("/v1/players", json={"name": "Probe"})
-        except httpx.TransportError as exc:
-            last = exc
-        else:
-            if last.status_code == 201:
-                return time.monotonic()
-        await asyncio.sleep(0.02)
-    detail = last.text if isinstance(last, httpx.Response) else repr(last)
-    pytest.fail(f"a process still fails {RECOVERY_DEADLINE_S} s after the restart: {detail}")
 
 
 async def test_a_fast_restart_costs_503s_and_every_process_recovers_by_itself(
@@ -82,8 +51,10 @@ async def test_a_fast_restart_costs_503s_and_every_process_recovers_by_itself(
 
         await asyncio.to_thread(server.restart)  # `pg_ctl -w`: returns once it accepts
         up = time.monotonic()
-        recovered = [await answering(http, up) for http in clients]
+        recovered = [await answering(http, i, answers, up) for i, http in enumerate(clients)]
         await asyncio.sleep(1.0)  # and play on
+        for _ in range(WARM_REQUESTS):
+            answers.add(1, await idle.post("/v1/players", json={"name": "Back"}))
         stop.set()
         await asyncio.gather(*load)
         for http in clients:
@@ -104,3 +75,46 @@ async def test_a_fast_restart_costs_503s_and_every_process_recovers_by_itself(
         f" connections; {len(answers.busy())} answers 503 service_busy, 0 other 5xx, of"
         f" {len(answers.seen)}; {totals['acked_events']} acknowledged events all stored"
     )
+
+
+async def test_while_postgresql_is_stopped_requests_get_503_and_readyz_says_unreachable(
+    pg_dir: ServerDir, tmp_path: Path, record_property: Any
+) -> None:
+    server = PgServer(pg_dir, "stopped")
+    server.init()
+    server.start()
+    url = await fresh_database("domino", server.url())
+    async with (
+        api_processes(url, tmp_path, 1) as (process,),
+        httpx.AsyncClient(base_url=process.base_url, timeout=30.0) as http,
+    ):
+        ana = await http.post("/v1/players", json={"name": "Ana"})
+        assert ana.status_code == 201, ana.text
+        headers = {"Authorization": f"Bearer {ana.json()['token']}"}
+        await asyncio.to_thread(server.stop)
+
+        for attempt in (
+            http.post("/v1/players", json={"name": "Bob"}),
+            http.post("/v1/matches", json={"ruleset": "all-fives"}, headers=headers),
+        ):
+            refused = await attempt
+            assert refused.status_code == 503, refused.text
+            assert refused.headers["content-type"] == "application/problem+json"
+            assert refused.json()["code"] == "service_busy"
+            assert int(refused.headers["retry-after"]) >= 1
+        ready = await http.get("/readyz")
+        # A blip every replica sees: not a reason for a balancer to drain this one.
+        assert ready.status_code == 200, ready.text
+        assert ready.json()["status"] == "database_unreachable"
+        assert (await http.get("/healthz")).status_code == 200
+
+        await asyncio.to_thread(server.start)
+        up = time.monotonic()
+        back = await answering(http, 0, Answers(), up)
+        ready = await http.get("/readyz")
+        assert ready.status_code == 200, ready.text
+        assert ready.json()["status"] == "ready"
+        created = await http.post("/v1/matches", json={"ruleset": "all-fives"}, headers=headers)
+        assert created.status_code == 201, created.text
+    record_property("recovery_s", round(back - up, 3))
+    print(f"stopped and started: requests served {back - up:.3f} s after PostgreSQL was back")
