@@ -220,19 +220,19 @@ def _install_probes(app: FastAPI) -> None:
         tags=["operators"],
         responses={
             200: {"description": "Ready, or the database unreachable for now (`status`)"},
-            503: {"description": "Broken: drain this process"},
+            503: {"description": "Broken, or migrations pending: drain this process"},
         },
     )
     async def readyz(request: Request) -> Response:
-        """A readiness probe for load balancers and deploys (docs/OPERATING.md, "Readiness").
-        200 `ready`: the database answers and its schema is at the latest migration. 200
-        `database_unreachable`: PostgreSQL is away (a restart, a failover) or out of
-        connections; every replica sees the same, so none is drained: each answers 503
-        `service_busy` with Retry-After meanwhile and recovers by itself. 503 `broken` (any
-        other failure of the database round trip) or `migrations_pending`: drain it.
-        `rate_limits` says where budgets are counted: `memory` (per process, as configured),
-        `shared` (Redis), or `fallback` (per process while Redis is unreachable: still
-        ready, budgets still kept)."""
+        """A readiness probe for load balancers and deploys (docs/OPERATING.md, "The
+        database goes away"). 200 `ready`: the database answers and its schema is at the
+        latest migration. 200 `database_unreachable`: PostgreSQL is away (a restart, a
+        failover) or out of connections; every replica sees the same, so none is drained:
+        each answers 503 `service_busy` with Retry-After meanwhile and recovers by itself.
+        503 `broken` (any other failure of the database round trip) or `migrations_pending`:
+        drain it. `rate_limits` says where budgets are counted: `memory` (per process, as
+        configured), `shared` (Redis), or `fallback` (per process while Redis is unreachable:
+        still ready, budgets still kept)."""
         limits: Limits = request.app.state.limits
         try:
             # Reading the schema's version is the round trip that shows the database answers.

@@ -70,6 +70,8 @@ class PgServer:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
     def init(self, **settings: str) -> None:
+        if not (PG_BIN / "pg_basebackup").exists():
+            raise RuntimeError(f"no PostgreSQL 15 in {PG_BIN}: apt-get install postgresql-15")
         _run(str(PG_BIN / "initdb"), "-D", str(self.data), "--auth=trust", "-U", "postgres")
         self._configure({**SETTINGS, **settings})
 

@@ -122,9 +122,10 @@ def make_engine(url: str, settings: Settings) -> AsyncEngine:
 def _drop_closed(_dbapi: Any, record: ConnectionPoolEntry, _proxy: Any) -> None:
     """A connection PostgreSQL closed is never handed out. A restart or a failover ends every
     session; asyncpg, which reads each socket, knows a connection is closed without a round
-    trip (`is_closed`: a flag; measured 0.4 us per checkout, against about 150 us for
-    `pool_pre_ping`'s SELECT). The pool drops the connection so refused and checks out a new
-    one, which fails (503 service_busy, errors.py) while the server is still away."""
+    trip (`is_closed`: a flag). Measured on the 2-core test machine: this check costs 0.6 us,
+    and with the event's dispatch 1-3 us of CPU per checkout; `pool_pre_ping`'s SELECT cost
+    170 us of CPU and 0.8 ms of wall time. The pool drops the connection so refused and
+    connects anew, which fails (503 service_busy, errors.py) while the server is away."""
     driver = record.driver_connection
     if driver is not None and driver.is_closed():
         raise DisconnectionError("PostgreSQL closed the connection")
