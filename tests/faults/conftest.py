@@ -1,5 +1,10 @@
 """The fault suite's servers: PostgreSQL servers of each test's own (tests/faults/postgres.py)
-and API processes over them (tests/support/servers.py)."""
+and API processes over them (tests/support/servers.py).
+
+The suite: a PostgreSQL restart and stop (test_restart.py), failover to a standby
+(test_failover.py), /readyz (test_readiness.py); the SIGKILL of an API process under load is
+tests/ops/test_crash.py, whose clients and audit these tests reuse. Each prints its recovery
+figure and records it as a property (`--junitxml` keeps it); none is asserted on."""
 
 from __future__ import annotations
 
