@@ -23,7 +23,7 @@ from domino_api import openapi_doc
 from domino_api.clock import Clock
 from domino_api.config import Settings, get_settings
 from domino_api.engine import EngineError
-from domino_api.errors import ServiceError, problem, unavailable
+from domino_api.errors import ServiceError, database_state, problem, unavailable
 from domino_api.headers import SecurityHeadersMiddleware
 from domino_api.inputs import error_summary
 from domino_api.matches import computers, pacing
@@ -43,6 +43,9 @@ PROBLEM = "application/problem+json"
 NO_OPENTELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
 # The collector's thresholds while serving (generation 0, 1, 2): see `lifespan`.
 GC_THRESHOLDS = (20_000, 20, 20)
+# How long /readyz waits for its round trip (a pool checkout and one SELECT) before it calls
+# the database unreachable: a balancer's probe times out in a few seconds.
+READYZ_DATABASE_TIMEOUT_S = 3.0
 
 
 def problem_response(
@@ -215,21 +218,32 @@ def _install_probes(app: FastAPI) -> None:
         "/readyz",
         summary="Database reachable and schema at the latest migration",
         tags=["operators"],
-        responses={503: {"description": "Not ready"}},
+        responses={
+            200: {"description": "Ready, or the database unreachable for now (`status`)"},
+            503: {"description": "Broken, or migrations pending: drain this process"},
+        },
     )
     async def readyz(request: Request) -> Response:
-        """200 when the database answers and its schema is at the latest migration, else 503
-        with the reason: a readiness probe for load balancers and deploys. `rate_limits` says
-        where budgets are counted: `memory` (per process, as configured), `shared` (Redis), or
-        `fallback` (per process while Redis is unreachable: still ready, budgets still kept)."""
+        """A readiness probe for load balancers and deploys (docs/OPERATING.md, "The
+        database goes away"). 200 `ready`: the database answers and its schema is at the
+        latest migration. 200 `database_unreachable`: PostgreSQL is away (a restart, a
+        failover) or out of connections; every replica sees the same, so none is drained:
+        each answers 503 `service_busy` with Retry-After meanwhile and recovers by itself.
+        503 `broken` (any other failure of the database round trip) or `migrations_pending`:
+        drain it. `rate_limits` says where budgets are counted: `memory` (per process, as
+        configured), `shared` (Redis), or `fallback` (per process while Redis is unreachable:
+        still ready, budgets still kept)."""
         limits: Limits = request.app.state.limits
-        engine = request.app.state.db_engine
         try:
             # Reading the schema's version is the round trip that shows the database answers.
-            current = await current_revision(engine)
+            current = await asyncio.wait_for(
+                current_revision(request.app.state.db_engine), READYZ_DATABASE_TIMEOUT_S
+            )
         except Exception as exc:  # the probe must answer, whatever the database does
-            body = {"status": "unavailable", "detail": str(exc)[:200]}
-            return JSONResponse({**body, "rate_limits": limits.status()}, 503)
+            away = isinstance(exc, TimeoutError) or database_state(exc) is not None
+            status, code = ("database_unreachable", 200) if away else ("broken", 503)
+            body = {"status": status, "detail": str(exc)[:200] or type(exc).__name__}
+            return JSONResponse({**body, "rate_limits": limits.status()}, code)
         head = head_revision(request.app.state.database_url)
         if current != head:
             pending = {"status": "migrations_pending", "current": current, "head": head}

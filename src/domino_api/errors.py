@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 
 class ServiceError(Exception):
@@ -57,20 +57,59 @@ RateLimited = _error("RateLimited", 429, "rate_limited", "Too many requests")
 # PostgreSQL refusing connections: too_many_connections, cannot_connect_now (starting up or
 # shutting down).
 REFUSED_SQLSTATES = frozenset({"53300", "57P03"})
+# PostgreSQL gone or going: admin_shutdown (a fast restart ends every session), crash_shutdown,
+# and read_only_sql_transaction (a write reached a standby: a failover under way). Class 08,
+# connection exceptions, counts too (`_lost`).
+LOST_SQLSTATES = frozenset({"57P01", "57P02", "25006"})
 BUSY_RETRY_AFTER_S = 2
+DatabaseState = Literal["busy", "unreachable"]
 
 
 def unavailable(exc: BaseException) -> ServiceError | None:
-    """A 503 `service_busy` (with Retry-After) when `exc` means the database gave no connection:
-    PostgreSQL refused it, nothing listens, or the process's pool had none free in time
-    (SQLAlchemy's `pool_timeout`, store/db.py); None for any other failure."""
+    """A 503 `service_busy` (with Retry-After) when `exc` means the database gave no
+    connection (`database_state`); None for any other failure. The one place where a
+    database that is away becomes an answer: REST and the socket both ask here
+    (problem_docs.py)."""
+    state = database_state(exc)
+    if state is None:
+        return None
+    detail = {
+        "busy": "The database has no connection free; try again shortly.",
+        "unreachable": "The database is unreachable for a moment; try again shortly.",
+    }[state]
+    return ServiceBusy(detail, retry_after=BUSY_RETRY_AFTER_S)
+
+
+def database_state(exc: BaseException) -> DatabaseState | None:
+    """`busy` when the database or the process's pool had no connection free in time
+    (SQLAlchemy's `pool_timeout`, store/db.py; PostgreSQL's connection limit), `unreachable`
+    when no server answers, or the one that did closed the connection or is going away (a
+    restart, a failover), None for any other failure (a bug: the 500 it is)."""
     for cause in _causes(exc):
         if getattr(cause, "sqlstate", None) in REFUSED_SQLSTATES or _pool_timeout(cause):
-            return ServiceBusy(
-                "The database has no connection free; try again shortly.",
-                retry_after=BUSY_RETRY_AFTER_S,
-            )
+            return "busy"
+        if _lost(cause):
+            return "unreachable"
     return None
+
+
+def _lost(cause: BaseException) -> bool:
+    import asyncpg
+    from asyncpg.exceptions import TargetServerAttributeNotMatched
+    from sqlalchemy.exc import DBAPIError
+
+    sqlstate = str(getattr(cause, "sqlstate", "") or "")
+    return (
+        sqlstate.startswith("08")
+        or sqlstate in LOST_SQLSTATES
+        # No server of a multi-host URL takes writes (`target_session_attrs=read-write`
+        # while a standby is being promoted).
+        or isinstance(cause, ConnectionError | TargetServerAttributeNotMatched)
+        # asyncpg's word for a connection its server closed (SQLAlchemy's `is_disconnect`
+        # reads it so too).
+        or (isinstance(cause, asyncpg.InterfaceError) and "connection is closed" in str(cause))
+        or (isinstance(cause, DBAPIError) and cause.connection_invalidated)
+    )
 
 
 def _causes(exc: BaseException) -> Iterator[BaseException]:
@@ -88,7 +127,7 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
 def _pool_timeout(cause: BaseException) -> bool:
     from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-    return isinstance(cause, PoolTimeout | ConnectionRefusedError)
+    return isinstance(cause, PoolTimeout)
 
 
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:

@@ -107,8 +107,10 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
     ),
     "service_busy": (
         (503,),
-        "The database refused a connection or none was free in time; nothing was done: retry"
-        " after `Retry-After` seconds.",
+        "The database is unreachable for a moment (a restart, a failover), refused a"
+        " connection, or none was free in time: retry after `Retry-After` seconds. Nothing was"
+        " done, unless the database went away during the request's commit: a retry with the"
+        " same `Idempotency-Key`, or a move with the same `seq`, tells which.",
     ),
 }
 

@@ -1,4 +1,5 @@
 """Crash: SIGKILL the server while several clients play, restart it, and audit the database.
+(The fault suite's SIGKILL of an API process: tests/faults reuses its clients and audit.)
 
 Every move the server acknowledged (answered 200) must be stored with the events it answered;
 a move that was in flight at the kill is either wholly there or wholly absent; and every
@@ -10,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,7 +131,9 @@ async def audit(database_url: str, clients: list[Client]) -> dict[str, int]:
     return totals
 
 
-async def test_sigkill_mid_load_loses_nothing_acknowledged(tmp_path: Path) -> None:
+async def test_sigkill_mid_load_loses_nothing_acknowledged(
+    tmp_path: Path, record_property: Any
+) -> None:
     async with serving(f"domino_ops_crash_{os.getpid()}", tmp_path / "server.log") as server:
         timeout = httpx.Timeout(10.0)
         async with httpx.AsyncClient(base_url=server.base_url, timeout=timeout) as http:
@@ -146,11 +150,18 @@ async def test_sigkill_mid_load_loses_nothing_acknowledged(tmp_path: Path) -> No
             await asyncio.wait_for(asyncio.gather(*players), timeout=20)
         assert sum(c.moves for c in clients) >= CLIENTS, "too little load before the kill"
 
+        restarted = time.monotonic()
         server.start()
         await server.wait_ready_async()
+        ready_s = time.monotonic() - restarted  # reported (the fault suite's figure), not held
         totals = await audit(server.database_url, clients)
         assert totals["acked_events"] > 0
-        print(f"crash audit: {sum(c.moves for c in clients)} acknowledged moves, {totals}")
+        record_property("recovery_s", round(ready_s, 3))
+        record_property("acked_events", totals["acked_events"])
+        print(
+            f"crash audit: {sum(c.moves for c in clients)} acknowledged moves, {totals}, all"
+            f" stored; the restarted process was ready in {ready_s:.2f} s"
+        )
 
         # The restarted server carries on with every match from where the database says.
         async with httpx.AsyncClient(base_url=server.base_url, timeout=timeout) as http:

@@ -88,13 +88,15 @@ class Heartbeat:
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
+        await self._record_start()
+        self._task = asyncio.create_task(self._run(), name=f"heartbeat-{self.kind}")
+
+    async def _record_start(self) -> None:
         try:
             async with transaction(self.maker) as session:
                 self.row_id = await record_start(session, self.clock.now(), self.kind)
         except Exception:  # liveness must never keep a process from serving
-            log.warning("could not record the service start", exc_info=True)
-            return
-        self._task = asyncio.create_task(self._run(), name=f"heartbeat-{self.kind}")
+            log.warning("could not record the service start; trying again", exc_info=True)
 
     async def beat_now(self) -> None:
         if self.row_id is None:
@@ -108,7 +110,10 @@ class Heartbeat:
     async def _run(self) -> None:
         while True:
             await asyncio.sleep(self.interval_s)
-            await self.beat_now()
+            if self.row_id is None:  # the database was away at the start
+                await self._record_start()
+            else:
+                await self.beat_now()
 
     async def stop(self) -> None:
         if self._task is not None:

@@ -30,6 +30,7 @@ from typing import Any
 from domino_api import engine, metrics
 from domino_api.engine import table as tables
 from domino_api.engine.table import Stepped, Table
+from domino_api.errors import database_state
 from domino_api.jobs import CONCURRENCY, liveness
 from domino_api.jobs.report import ACTIONS, Outcome, PassReport, iso
 from domino_api.matches import ends, presence
@@ -349,10 +350,13 @@ async def run_worker(
                 report = await sweep_pass(
                     core, concurrency=concurrency, expire_presence=expire_presence
                 )
-            except Exception:
-                if heartbeat:
+            except Exception as exc:
+                if database_state(exc) is not None:  # a restart, a failover: wait it out
+                    log.warning("the sweep waits for the database (%s)", type(exc).__name__)
+                elif heartbeat:
                     raise
-                log.exception("the in-process sweep failed; the next pass tries again")
+                else:
+                    log.exception("the in-process sweep failed; the next pass tries again")
             else:
                 passes += 1
                 if on_report is not None:

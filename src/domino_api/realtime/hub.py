@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api import jsontext
+from domino_api.errors import database_state
 from domino_api.matches.presence import HeldSeat
 from domino_api.matches.views import event_for
 from domino_api.store import match_reads
@@ -230,10 +231,14 @@ class Hub:
                 failures = 0
                 if feed.wanted == asked:  # committed before this pass read, so it was read
                     feed.wanted = 0
-            except Exception:
+            except Exception as exc:
                 failures += 1
-                log.exception("reading events of match %s failed", feed.match_id)
-                await asyncio.sleep(min(5.0, 0.2 * 2**failures))
+                if database_state(exc) is not None:  # a restart, a failover: wait it out
+                    log.warning("reading match %s waits for the database", feed.match_id)
+                else:
+                    log.exception("reading events of match %s failed", feed.match_id)
+                # At most a second: the socket reads on soon after the database is back.
+                await asyncio.sleep(min(1.0, 0.1 * 2**failures))
                 feed.dirty = bool(feed.subscribers)
             for waiter in waiters:
                 if not waiter.done():

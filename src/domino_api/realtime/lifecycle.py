@@ -23,6 +23,7 @@ from fastapi import FastAPI
 
 from domino_api.clock import Clock
 from domino_api.config import Settings
+from domino_api.errors import database_state
 from domino_api.matches import presence
 from domino_api.realtime.hub import Hub, dumps
 from domino_api.realtime.listener import make_listener
@@ -89,8 +90,11 @@ class Realtime:
                     await job()
                 except asyncio.CancelledError:
                     raise
-                except Exception:
-                    log.exception("realtime %s job failed", name)
+                except Exception as exc:
+                    if database_state(exc) is not None:  # a restart, a failover
+                        log.warning("realtime %s job waits for the database", name)
+                    else:
+                        log.exception("realtime %s job failed", name)
 
         return asyncio.get_running_loop().create_task(loop(), name=f"realtime-{name}")
 

@@ -26,6 +26,12 @@ from domino_api.store.db import to_plain_url
 
 log = logging.getLogger(__name__)
 
+# Reconnecting: soon, then at most every second, so sockets hear announcements again within
+# about a second of PostgreSQL accepting connections after a restart or a failover (a refused
+# attempt costs the server nothing).
+RECONNECT_FIRST_S = 0.1
+RECONNECT_MAX_S = 1.0
+
 
 def parse_payload(payload: str) -> tuple[str, int] | None:
     """The match id and seq of a `match_id:seq` payload, or None when it is not one."""
@@ -70,7 +76,7 @@ class PgListener:
         self._lost.set()
 
     async def _run(self) -> None:
-        delay = 0.2
+        delay = RECONNECT_FIRST_S
         while True:
             connection = None
             try:
@@ -79,7 +85,7 @@ class PgListener:
                 await connection.add_listener(CHANNEL, self._on_notify)
                 self._lost.clear()
                 self._ready.set()
-                delay = 0.2
+                delay = RECONNECT_FIRST_S
                 self._hub.poke_all()
                 await self._watch(connection)
             except asyncio.CancelledError:
@@ -90,7 +96,7 @@ class PgListener:
                 if connection is not None and not connection.is_closed():
                     await _close_pg_quietly(connection)
             await asyncio.sleep(delay)
-            delay = min(5.0, delay * 2)
+            delay = min(RECONNECT_MAX_S, delay * 2)
 
     async def _watch(self, connection: asyncpg.Connection) -> None:
         """Wait for the connection to drop; a cheap query now and then notices a dead peer."""
