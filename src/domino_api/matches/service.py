@@ -93,6 +93,17 @@ async def move(
     return await core.run(match_id, step, player_id=player.id, action="move", key=keyed)
 
 
+async def move_on_socket(core: Core, player: Player, match_id: str, body: MoveBody) -> int:
+    """A move on the socket: the seq it (and the computers' replies) reached. Its events reach
+    the socket from the step itself (realtime/hub.py), so no view is built for it."""
+
+    def step(stage: Stage) -> Later[int]:
+        stage.do(tables.Move(player.id, move_action(body), body.seq, body.seat))
+        return Later(lambda stage: stage.table.state.seq)
+
+    return await core.run(match_id, step, player_id=player.id, action="move")
+
+
 async def next_hand(core: Core, player: Player, match_id: str, seat: int | None) -> dict[str, Any]:
     def step(stage: Stage) -> Later[dict[str, Any]]:
         stage.do(tables.NextHand(player.id, seat))

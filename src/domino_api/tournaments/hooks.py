@@ -1,8 +1,8 @@
 """What a match tells its tournament: its result, in the transaction that ended it.
 
-`install` registers the hook with the write core (matches/ends.py); every process that writes
-matches calls it at start-up (domino_api/wiring.py: the app, the worker, the sweep command),
-so matches never import tournaments.
+`END_HOOK` is handed to the write core (matches/ends.py) where every process that writes
+matches is wired (domino_api/wiring.py: the app, the worker, the sweep command), so matches
+never import tournaments.
 """
 
 from __future__ import annotations
@@ -19,10 +19,6 @@ from domino_api.tournaments import service
 
 def _is_tournament_match(table: Table) -> bool:
     return table.match.tournament_id is not None
-
-
-def install() -> None:
-    ends.on_match_end(record_result, applies=_is_tournament_match)
 
 
 async def record_result(session: AsyncSession, clock: Clock, table: Table) -> None:
@@ -75,3 +71,6 @@ async def _match_decided(
         "reason": row.reason,
     }
     await service.emit(session, clock, tournament, "match_decided", data)
+
+
+END_HOOK = ends.EndHook(record_result, applies=_is_tournament_match)
