@@ -4,11 +4,10 @@ REST, the socket, the recovery job, presence and tournaments all call `Core.run(
 step)`. A unit loads the match (or this process's copy of it, kept at most `COPY_TTL_S`) as
 the engine's immutable `Table`, applies whatever is due first (`Tick`), marks the caller seen
 (`Seen`), runs the service's `step`, which asks the table reducer (engine/table) for each
-change through `Stage.do`, lets the computers reply, and saves the result with the one
-guarded statement (store/matches_repo.save_many), guarded by the row version it read:
-
-the one write driver (matches/writes.py: a statement, or a transaction when the step writes
-more than its match; announced after the commit, with its events).
+change through `Stage.do`, lets the computers reply, and saves the result, guarded by the
+row version it read, through the one write driver (matches/writes.py: one statement, or a
+transaction when the step writes more than its match; announced after the commit, with its
+events).
 
 Another writer that got there first (another process, a sweeper) has moved the version: the
 save matches nothing and the unit loads and computes again. The core is handed what it calls
