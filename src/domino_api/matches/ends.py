@@ -10,21 +10,38 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
 
 import asyncpg
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.clock import Clock
-from domino_api.engine.table import Table
+from domino_api.engine.table import Stepped, Table
 from domino_api.players import records
 
-Hook = Callable[[AsyncSession, Clock, Table], Awaitable[None]]
+
+class Within(Protocol):
+    """The transaction a match ended in (matches/writes.Tx), as a hook sees it: its
+    connection and ORM session, the clock, and the insertion of new matches (a tournament's
+    next round), announced after its commit."""
+
+    connection: asyncpg.Connection
+    session: AsyncSession
+
+    @property
+    def clock(self) -> Clock: ...
+
+    async def insert(self, new: Stepped, at: datetime) -> Stepped: ...
+
+
+Hook = Callable[[Within, Table], Awaitable[None]]
 Applies = Callable[[Table], bool]
 
 
 @dataclass(frozen=True)
 class EndHook:
-    """Run `hook(session, clock, table)` when a match for which `applies(table)` ends."""
+    """Run `hook(within, table)` when a match for which `applies(table)` ends."""
 
     hook: Hook
     applies: Applies
@@ -36,24 +53,13 @@ class Ends:
 
     hooks: Sequence[EndHook] = ()
 
-    def needs_session(self, table: Table) -> bool:
-        """A match that ended and that a hook must see (it needs an ORM session)."""
-        return table.over and any(entry.applies(table) for entry in self.hooks)
-
-    async def finish(
-        self,
-        connection: asyncpg.Connection,
-        session: AsyncSession | None,
-        clock: Clock,
-        tables: Sequence[Table],
-    ) -> None:
+    async def finish(self, within: Within, tables: Sequence[Table]) -> None:
         """The ended matches' finishes and records, then every hook that applies to each."""
         rows = [
             row for table in tables for row in records.finish_rows(table, table.match.finished_at)
         ]
-        await records.write_finishes(connection, rows)
+        await records.write_finishes(within.connection, rows)
         for table in tables:
             for entry in self.hooks:
                 if entry.applies(table):
-                    assert session is not None, "needs_session(table) decides who passes one"
-                    await entry.hook(session, clock, table)
+                    await entry.hook(within, table)

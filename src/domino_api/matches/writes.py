@@ -8,7 +8,8 @@ tables to insert. The writer saves every change with the one guarded statement
 - a set of changes that writes only its matches (their columns, seats and events: most moves,
   starts, joins, presence) is that one statement on a pool connection, atomic on its own;
 - one that writes more (a match's end with its records and hooks, a new match, an
-  idempotency key, a claim of due matches) runs in one transaction (`Writer.transaction`).
+  idempotency key, a claim of due matches) runs in one transaction (`Writer.transaction`, or
+  `Writer.within` a unit of work's: a tournament opening its matches).
 
 After the commit, and outside it, each step goes to the announcer with its events
 (matches/ports.Committed): this process's sockets are sent those events as they are, and
@@ -17,7 +18,7 @@ other processes hear that the match moved.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -32,11 +33,13 @@ from domino_api.matches.ends import Ends
 from domino_api.matches.ports import Announces, Committed
 from domino_api.store import idempotency
 from domino_api.store import matches_repo as repo
-from domino_api.store.db import Pool, raw_connection, transaction
+from domino_api.store.db import Pool, after_commit, raw_connection, transaction
 from domino_api.store.matches_repo import Change
 
 # An idempotency key's answer, stored with the step: (player, key, body).
 Answer = tuple[str, idempotency.Key, Any]
+# A new match inserted in a transaction of the writer (`Tx.insert`), announced after it.
+Insert = Callable[[Stepped, datetime], Awaitable[Stepped]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +69,10 @@ class Tx:
     connection: asyncpg.Connection
     done: list[Committed] = field(default_factory=list)
 
+    @property
+    def clock(self) -> Clock:
+        return self.writer.clock
+
     async def write(self, writes: Sequence[Write]) -> dict[str, int]:
         """Save the changes, insert the matches they create, finish those that ended (records
         and hooks) and store the answers; each match's new version."""
@@ -76,9 +83,7 @@ class Tx:
                 await self.insert(new, write.change.at)
         ended = [w.change.after for w in writes if w.ends]
         if ended:
-            hooked = any(writer.ends.needs_session(table) for table in ended)
-            session = self.session if hooked else None
-            await writer.ends.finish(connection, session, writer.clock, ended)
+            await writer.ends.finish(self, ended)
         for write in writes:
             if write.answer is not None:
                 player_id, key, body = write.answer
@@ -125,6 +130,13 @@ class Writer:
             tx = Tx(self, session, await raw_connection(session))
             yield tx
         await self.announcer.announce_committed(tx.done)
+
+    async def within(self, session: AsyncSession) -> Tx:
+        """The writer in a unit of work's transaction (`store/db.transaction`: a tournament's
+        route opening matches); what it writes is announced after that commit."""
+        tx = Tx(self, session, await raw_connection(session))
+        after_commit(session, lambda: self.announcer.announce_committed(tx.done))
+        return tx
 
 
 def steps_of(writes: Sequence[Write]) -> list[Committed]:

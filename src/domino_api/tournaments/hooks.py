@@ -21,8 +21,10 @@ def _is_tournament_match(table: Table) -> bool:
     return table.match.tournament_id is not None
 
 
-async def record_result(session: AsyncSession, clock: Clock, table: Table) -> None:
-    """A tournament match is over: store its result and move the tournament on."""
+async def record_result(within: ends.Within, table: Table) -> None:
+    """A tournament match is over: store its result and move the tournament on (its next
+    matches inserted in the same transaction, through the write driver)."""
+    session, clock = within.session, within.clock
     row = await tournaments_repo.by_match(session, table.match.id)
     if row is None or row.reason is not None:
         return
@@ -56,7 +58,7 @@ async def record_result(session: AsyncSession, clock: Clock, table: Table) -> No
         session, tournament, row.round
     ):
         await service.emit(session, clock, tournament, "round_completed", {"round": row.round})
-    await service.progress(session, clock, tournament)
+    await service.progress(session, clock, tournament, within.insert)
     await session.flush()
 
 

@@ -93,7 +93,9 @@ async def start(
     """Host only: shuffle the entrants with a recorded seed, assign byes and open round 1 (at least
     2 entrants, else `409 not_enough_entrants`).
     """
-    return TournamentOut(**await service.start(session, clock_of(request), player, tournament_id))
+    tx = await core_of(request).writer.within(session)  # the matches it opens
+    opened = await service.start(session, clock_of(request), player, tournament_id, tx.insert)
+    return TournamentOut(**opened)
 
 
 @router.get(
