@@ -128,11 +128,12 @@ def create_app(
         url = database_url
         if url is None:
             url = await asyncio.to_thread(resolve_database_url, settings)
+        from domino_api.jobs.liveness import outages_of
         from domino_api.runtime import start_runtime, stop_runtime
         from domino_api.wiring import write_core
 
         computers: Computers = app.state.computers
-        async with write_core(url, settings, clock, computers) as (core, engine):
+        async with write_core(url, settings, clock, outages_of, computers) as (core, engine):
             app.state.database_url = url
             app.state.db_engine = engine
             app.state.core = core

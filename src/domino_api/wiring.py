@@ -8,14 +8,13 @@ calls on is made here and handed to it (matches/ports.py): nothing below reaches
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from domino_api.clock import Clock
 from domino_api.config import Settings
-from domino_api.jobs import liveness
 from domino_api.matches.computers import Computers
 from domino_api.matches.ends import Ends
 from domino_api.matches.ports import OutagesOf
@@ -25,10 +24,18 @@ from domino_api.realtime.announce import make_announcer
 from domino_api.store.db import Pool, make_engine, make_sessionmaker
 from domino_api.tournaments.hooks import END_HOOK
 
+# The service's outages read through a process's sessions (jobs/liveness.outages_of): handed
+# in by whoever opens the core, as the recovery job builds on the core and not under it.
+OutagesFrom = Callable[[async_sessionmaker[AsyncSession]], OutagesOf]
+
 
 @asynccontextmanager
 async def write_core(
-    url: str, settings: Settings, clock: Clock, computers: Computers | None = None
+    url: str,
+    settings: Settings,
+    clock: Clock,
+    outages_of: OutagesFrom,
+    computers: Computers | None = None,
 ) -> AsyncIterator[tuple[Core, AsyncEngine]]:
     """The write core on the database at `url` (an asyncpg URL), and its ORM engine.
     `computers`: the process's workers (the app starts and stops its own); without, workers
@@ -50,13 +57,3 @@ async def write_core(
             await deciders.stop()
         await announcer.close()
         await engine.dispose()
-
-
-def outages_of(maker: async_sessionmaker[AsyncSession]) -> OutagesOf:
-    """The service's outages as recorded now (jobs/liveness.py), read when a step is due."""
-
-    async def outages() -> liveness.Lifetimes:
-        async with maker() as session:
-            return await liveness.lifetimes(session)
-
-    return outages

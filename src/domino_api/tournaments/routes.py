@@ -11,9 +11,9 @@ from domino_api.deps import (
     CurrentPlayer,
     UnitOfWork,
     clock_of,
-    core_of,
     settings_of,
 )
+from domino_api.matches.service import core_of
 from domino_api.problems import AUTH, BODY, TOURNAMENT, problems
 from domino_api.tournaments import service, views
 from domino_api.tournaments.event_models import TournamentEventsOut
