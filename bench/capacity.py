@@ -299,10 +299,9 @@ async def probe_scenario(args: argparse.Namespace, workdir: Path, python: str, n
 
 
 async def decisions_per_s(workers: int, views: list[object]) -> float:
-    from domino_api.config import Settings
-    from domino_api.matches import computers
+    from domino_api.matches.computers import Computers
 
-    computers.configure(Settings(computer_workers=workers))
+    computers = Computers(workers)
     await computers.start()
     gate = asyncio.Semaphore(2 * workers)
 

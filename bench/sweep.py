@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from domino_api.api import create_app
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
+from domino_api.jobs.liveness import outages_of
 from domino_api.jobs.sweeper import BATCH, sweep_pass
 from domino_api.store.db import make_engine, make_sessionmaker
 from domino_api.wiring import write_core
@@ -68,7 +69,7 @@ def _sweeper_process(
     async def sweep() -> dict[str, Any]:
         settings = Settings(database_url=url, db_pool_size=concurrency + 2, db_max_overflow=0)
         clock = FakeClock(datetime.fromisoformat(moment))
-        async with write_core(url, settings, clock) as (core, _):
+        async with write_core(url, settings, clock, outages_of) as (core, _):
             async with core.pool.acquire() as connection:  # warm a connection before the start
                 await connection.execute("SELECT 1")
             go.wait()

@@ -22,6 +22,7 @@ import pytest_asyncio
 from domino_api.api import create_app
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
+from domino_api.matches.computers import Computers
 from domino_api.store.db import start_embedded, to_plain_url
 from domino_api.store.models import Base
 
@@ -106,6 +107,11 @@ async def clean_db(database_url: str) -> str:
     return database_url
 
 
+# One set of computer workers for every app of the run (a set per app would spawn and import
+# anew for each test); they follow whichever test's loop asks, and leave with this process.
+COMPUTERS = Computers()
+
+
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
@@ -114,7 +120,9 @@ def clock() -> FakeClock:
 @pytest_asyncio.fixture(loop_scope="session")
 async def app(clean_db: str, clock: FakeClock) -> AsyncIterator[object]:
     settings = Settings(database_url=clean_db, log_json=False, **GENEROUS_LIMITS)
-    application = create_app(settings, clock=clock, database_url=clean_db, start_background=False)
+    application = create_app(
+        settings, clock=clock, database_url=clean_db, start_background=False, computers=COMPUTERS
+    )
     async with application.router.lifespan_context(application):
         yield application
 

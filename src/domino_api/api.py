@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -26,7 +27,9 @@ from domino_api.engine import EngineError
 from domino_api.errors import ServiceError, database_state, problem, unavailable
 from domino_api.headers import SecurityHeadersMiddleware
 from domino_api.inputs import error_summary
-from domino_api.matches import computers, pacing
+from domino_api.matches import pacing
+from domino_api.matches.computers import Computers
+from domino_api.matches.service import announce_tile_back
 from domino_api.metrics import router as metrics_router
 from domino_api.middleware import BodyLimitMiddleware, ObservabilityMiddleware
 from domino_api.problem_docs import problem_of, retry_after
@@ -116,7 +119,10 @@ def create_app(
     clock: Clock | None = None,
     database_url: str | None = None,
     start_background: bool = True,
+    computers: Computers | None = None,
 ) -> FastAPI:
+    """The app. `computers`: the computers' workers to use (tests share one set across their
+    apps); without, the app makes its own and stops them with itself."""
     settings = settings or get_settings()
     clock = clock or Clock()
 
@@ -125,15 +131,18 @@ def create_app(
         url = database_url
         if url is None:
             url = await asyncio.to_thread(resolve_database_url, settings)
+        from domino_api.jobs.liveness import outages_of
         from domino_api.runtime import start_runtime, stop_runtime
         from domino_api.wiring import write_core
 
-        async with write_core(url, settings, clock) as (core, engine):
+        computers: Computers = app.state.computers
+        async with write_core(url, settings, clock, outages_of, computers) as (core, engine):
             app.state.database_url = url
             app.state.db_engine = engine
             app.state.core = core
             app.state.sessionmaker = core.maker
             app.state.announcer = core.announcer
+            app.state.on_tile_back = functools.partial(announce_tile_back, core)
             await start_runtime(app, start_background)
             _tune_collector(start_background)
             try:
@@ -164,7 +173,8 @@ def create_app(
     openapi_doc.install(app)
     app.state.limits = Limits(settings)
     pacing.configure(settings)
-    computers.configure(settings)
+    app.state.computers = computers or Computers.from_settings(settings)
+    app.state.own_computers = computers is None
     app.state.socket_count = SocketCount()
     install_error_handlers(app)
     # Added first, so inside the observability middleware: a 413 is logged and counted too.

@@ -13,7 +13,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from domino_api.clock import Clock
 from domino_api.config import Settings
 from domino_api.errors import Unauthenticated, ValidationFailed
-from domino_api.matches.unit import Core
 from domino_api.ratelimit import Limits, address_key
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
@@ -99,17 +98,12 @@ UnitOfWork = Annotated[AsyncSession, Depends(unit_of_work, scope="function")]
 CurrentPlayer = Annotated[Player, Depends(PLAYER_BEARER)]
 
 
-# The process's objects are read off the app (`core_of`, `clock_of`, ...), not declared as
+# The process's objects are read off the app (`clock_of`, ...; the write core by the matches'
+# `service.core_of`, as this module is below matches), not declared as
 # dependencies: each is the same object for every request, and each dependency FastAPI resolves
 # costs a request about 2% of the API process's CPU (bench/README.md, "Fewer steps per
 # request"). Dependencies are what OpenAPI declares (the caller) or what wraps the route (its
 # unit of work).
-
-
-def core_of(request: Request) -> Core:
-    """The process's write core (matches/unit.py), made by the app's lifespan."""
-    core: Core = request.app.state.core
-    return core
 
 
 def clock_of(request: Request) -> Clock:

@@ -12,10 +12,7 @@ async def start_runtime(app: FastAPI, start_background: bool) -> None:
 
     await start_realtime(app, start_background)
     if start_background:  # service liveness for the outage rule (issue 5, jobs/liveness.py)
-        from domino_api.matches import computers
-
-        await computers.start()  # the computers' workers, ready before the first table
-        app.state.computers_started = True
+        await app.state.computers.start()  # the computers' workers, ready before the first table
         from domino_api.jobs.liveness import start_api_heartbeat
 
         await start_api_heartbeat(app)
@@ -35,9 +32,7 @@ async def stop_runtime(app: FastAPI) -> None:
     from domino_api.jobs.liveness import stop_api_heartbeat
 
     await stop_api_heartbeat(app)
-    if getattr(app.state, "computers_started", False):
-        from domino_api.matches import computers
-
-        await computers.stop()
+    if app.state.own_computers:
+        await app.state.computers.stop()
     for task in getattr(app.state, "background", []):
         task.cancel()

@@ -1,41 +1,59 @@
-"""Putting a process's write core together: its database pool, the announcer, the hooks.
+"""Putting a process's write core together: its database pool, the announcer, the computers,
+the service's outages and the finishes of ended matches.
 
 The app's lifespan and the recovery job's commands (`domino-api sweep`, `worker`) open the
-same core, so every process writes, announces and ends matches alike.
+same core, so every process writes, announces and ends matches alike. Everything the core
+calls on is made here and handed to it (matches/ports.py): nothing below reaches up for it.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from domino_api.clock import Clock
 from domino_api.config import Settings
-from domino_api.matches.service import announce_tile_back
+from domino_api.matches.computers import Computers
+from domino_api.matches.ends import Ends
+from domino_api.matches.ports import OutagesOf
 from domino_api.matches.unit import Core
-from domino_api.players import profile_hooks
+from domino_api.matches.writes import Writer
 from domino_api.realtime.announce import make_announcer
 from domino_api.store.db import Pool, make_engine, make_sessionmaker
-from domino_api.tournaments import hooks as tournament_hooks
+from domino_api.tournaments.hooks import END_HOOK
+
+# The service's outages read through a process's sessions (jobs/liveness.outages_of): handed
+# in by whoever opens the core, as the recovery job builds on the core and not under it.
+OutagesFrom = Callable[[async_sessionmaker[AsyncSession]], OutagesOf]
 
 
 @asynccontextmanager
 async def write_core(
-    url: str, settings: Settings, clock: Clock
+    url: str,
+    settings: Settings,
+    clock: Clock,
+    outages_of: OutagesFrom,
+    computers: Computers | None = None,
 ) -> AsyncIterator[tuple[Core, AsyncEngine]]:
-    """The write core on the database at `url` (an asyncpg URL), and its ORM engine."""
-    tournament_hooks.install()  # tournaments see their matches end (matches/ends.py)
-    profile_hooks.on_tile_back_changed(announce_tile_back)  # tables show a new tile back
+    """The write core on the database at `url` (an asyncpg URL), and its ORM engine.
+    `computers`: the process's workers (the app starts and stops its own); without, workers
+    made here, started on first use and stopped on leaving."""
+    own = computers is None
+    deciders = Computers.from_settings(settings) if computers is None else computers
     engine = make_engine(url, settings)  # the process's one pool (docs/ARCHITECTURE.md)
     pool = Pool(engine)
     announcer = make_announcer(settings, pool)
     try:
         await announcer.start()
         maker = make_sessionmaker(engine, announcer)
-        core = Core(pool, maker, clock, announcer, lease_s=settings.presence_lease_s)
+        # Tournaments see their matches end (tournaments/hooks.py).
+        writer = Writer(pool, maker, clock, announcer, Ends([END_HOOK]))
+        core = Core(writer, deciders.choose, outages_of(maker), lease_s=settings.presence_lease_s)
         yield core, engine
     finally:
+        if own:
+            await deciders.stop()
         await announcer.close()
         await engine.dispose()

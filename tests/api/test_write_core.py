@@ -286,15 +286,15 @@ async def test_a_step_that_loses_the_race_leaves_no_state_behind(
     # Both moves are computed before either writes; with the test's clock they even share
     # `updated_at`, so the loser's state would pass for the winner's row if it were kept.
     arrived: list[asyncio.Event] = [asyncio.Event(), asyncio.Event()]
-    real = matches_repo.save
+    real = matches_repo.save_many
 
-    async def after_both_computed(*args: Any, **kwargs: Any) -> int:
+    async def after_both_computed(*args: Any, **kwargs: Any) -> dict[str, int]:
         index = 0 if not arrived[0].is_set() else 1
         arrived[index].set()
         await asyncio.wait_for(arrived[1].wait(), 5.0)
         return await real(*args, **kwargs)
 
-    monkeypatch.setattr(matches_repo, "save", after_both_computed)
+    monkeypatch.setattr(matches_repo, "save_many", after_both_computed)
     url = f"/v1/matches/{mid}/moves"
     answers = await asyncio.gather(
         *(
@@ -302,7 +302,7 @@ async def test_a_step_that_loses_the_race_leaves_no_state_behind(
             for play in (first, second)
         )
     )
-    monkeypatch.setattr(matches_repo, "save", real)
+    monkeypatch.setattr(matches_repo, "save_many", real)
     assert sorted(r.status_code for r in answers) == [200, 409]
     winner = next(r for r in answers if r.status_code == 200).json()["view"]
     conn = await asyncpg.connect(to_plain_url(clean_db))

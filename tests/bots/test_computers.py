@@ -20,9 +20,9 @@ import pytest
 from domino_api.bots import get_strategy, to_action
 from domino_api.bots.planner import distinct_plays
 from domino_api.bots.processes import WORKER_NICENESS, DecisionFailed, request
-from domino_api.config import Settings
 from domino_api.engine import PRESETS, NextHand, SeatView, Start, apply, new_match, seat_view
-from domino_api.matches import computers
+from domino_api.matches.computers import Computers
+from tests.conftest import COMPUTERS as computers
 
 
 def searched_views(count: int) -> list[SeatView]:
@@ -90,32 +90,34 @@ async def test_dead_workers_are_replaced_on_the_next_decision() -> None:
     new ones, and is the same decision."""
     view = searched_views(1)[0]
     await computers.start()
-    dead = computers.worker_pids()
-    assert len(dead) == computers.workers()
+    dead = computers.pids()
+    assert len(dead) == computers.size
     _kill(dead)
     action, reason = await computers.choose("planner", view, "after")
     assert (action, reason) == get_strategy("planner").choose(view, random.Random("after"))
-    assert computers.worker_pids() and not set(computers.worker_pids()) & set(dead)
+    assert computers.pids() and not set(computers.pids()) & set(dead)
 
 
 @asynccontextmanager
-async def one_stopped_worker() -> AsyncIterator[psutil.Process]:
-    """The computers' one worker, started and then stopped (SIGSTOP), so that requests wait in
-    its socket; the default workers again afterwards."""
+async def one_stopped_worker() -> AsyncIterator[tuple[Computers, psutil.Process]]:
+    """Computers of one worker, started and then stopped (SIGSTOP), so that requests wait in
+    its socket; closed afterwards."""
+    one = Computers(1)
     try:
-        computers.configure(Settings(computer_workers=1))
-        await computers.start()
-        (pid,) = computers.worker_pids()
+        await one.start()
+        (pid,) = one.pids()
         worker = psutil.Process(pid)
         worker.suspend()
-        yield worker
+        yield one, worker
     finally:
-        computers.configure(Settings())
+        await one.stop()
 
 
-async def asked(requests: list[tuple[str, SeatView, str]]) -> list[asyncio.Future[Any]]:
+async def asked(
+    one: Computers, requests: list[tuple[str, SeatView, str]]
+) -> list[asyncio.Future[Any]]:
     """Each (strategy, view, seed) asked of the computers at once, every request sent."""
-    decisions = [asyncio.ensure_future(computers.choose(*request)) for request in requests]
+    decisions = [asyncio.ensure_future(one.choose(*request)) for request in requests]
     await asyncio.sleep(0)  # each request is sent: they wait in the stopped worker's socket
     assert not any(decision.done() for decision in decisions)
     return decisions
@@ -125,12 +127,12 @@ async def test_a_worker_that_dies_while_deciding_is_replaced() -> None:
     """One worker, stopped (SIGSTOP) so that it cannot answer, is sent a decision and then
     killed: the decision is made again by the worker started in its place."""
     view = searched_views(1)[0]
-    async with one_stopped_worker() as worker:
-        (decision,) = await asked([("planner", view, "dies")])
+    async with one_stopped_worker() as (one, worker):
+        (decision,) = await asked(one, [("planner", view, "dies")])
         _kill([worker.pid])
         action, _ = await decision
         assert action == get_strategy("planner").choose(view, random.Random("dies"))[0]
-        assert computers.worker_pids() and computers.worker_pids() != [worker.pid]
+        assert one.pids() and one.pids() != [worker.pid]
 
 
 async def test_requests_queued_at_one_worker_each_get_their_own_reply() -> None:
@@ -138,8 +140,8 @@ async def test_requests_queued_at_one_worker_each_get_their_own_reply() -> None:
     cancelled: resumed, it decides them in turn and each caller gets the move for its own view
     and seed; the cancelled one's reply is read and dropped, not handed to the next caller."""
     views = searched_views(4)
-    async with one_stopped_worker() as worker:
-        decisions = await asked([("planner", v, f"q:{n}") for n, v in enumerate(views)])
+    async with one_stopped_worker() as (one, worker):
+        decisions = await asked(one, [("planner", v, f"q:{n}") for n, v in enumerate(views)])
         decisions[1].cancel()
         worker.resume()
         answers = await asyncio.gather(*decisions, return_exceptions=True)
@@ -147,7 +149,7 @@ async def test_requests_queued_at_one_worker_each_get_their_own_reply() -> None:
         for n in (0, 2, 3):
             expected = get_strategy("planner").choose(views[n], random.Random(f"q:{n}"))
             assert answers[n] == expected
-        assert computers.worker_pids() == [worker.pid]  # the same worker, in step with it
+        assert one.pids() == [worker.pid]  # the same worker, in step with it
 
 
 async def test_requests_beyond_what_the_socket_holds_wait_their_turn_to_be_sent() -> None:
@@ -158,8 +160,8 @@ async def test_requests_beyond_what_the_socket_holds_wait_their_turn_to_be_sent(
     room = channel.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
     channel.close()
     count = 3 * room // min(len(request("plain", v, "s")) for v in views)
-    async with one_stopped_worker() as worker:
-        decisions = await asked([("plain", views[n % 50], f"b:{n}") for n in range(count)])
+    async with one_stopped_worker() as (one, worker):
+        decisions = await asked(one, [("plain", views[n % 50], f"b:{n}") for n in range(count)])
         worker.resume()
         answers = await asyncio.gather(*decisions)
         for n, answer in enumerate(answers):
@@ -169,21 +171,22 @@ async def test_requests_beyond_what_the_socket_holds_wait_their_turn_to_be_sent(
 async def test_a_strategy_that_raises_fails_the_decision_not_the_worker() -> None:
     view = searched_views(1)[0]
     await computers.start()
-    before = computers.worker_pids()
+    before = computers.pids()
     with pytest.raises(DecisionFailed, match="no-such-strategy"):
         await computers.choose("no-such-strategy", view, "x")
-    assert computers.worker_pids() == before
+    assert computers.pids() == before
     action, _ = await computers.choose("plain", view, "x")
     assert action == get_strategy("plain").choose(view, random.Random("x"))[0]
 
 
 HOLDER = """
 import asyncio, os, socket, sys
-from domino_api.matches import computers
+from domino_api.matches.computers import Computers
 async def main():
     listening = socket.create_server(("127.0.0.1", 0))  # as the API's own socket
+    computers = Computers()
     await computers.start()
-    print(" ".join(str(p) for p in computers.worker_pids()), flush=True)
+    print(" ".join(str(p) for p in computers.pids()), flush=True)
     await asyncio.sleep(600)
 if __name__ == "__main__":
     asyncio.run(main())

@@ -19,9 +19,10 @@ from domino_api.realtime.announce import CHANNEL
 from domino_api.store import matches_repo as repo
 from domino_api.store.db import to_plain_url
 from domino_api.store.models import Finish, Match, MatchEvent, Record, Seat
-from tests.api.helpers import view
+from tests.api.helpers import create_match, first_legal, new_player, view
 from tests.jobs.factory import (
     BLITZ,
+    HUMANS,
     clone_matches,
     count_due,
     events,
@@ -215,3 +216,69 @@ async def test_a_match_that_fails_is_retried_later_and_its_batch_goes_on(
         assert row is not None and row.status == "playing"
         assert row.due_at == clock.now() + RETRY_AFTER
     assert await count_due(maker, clock.now()) == 0
+
+
+async def _next_hand_opened_by_a_computer(
+    client: httpx.AsyncClient, clock: FakeClock
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A classic match whose openers alternate, Ana against Bob's seat on autopilot, played to
+    the end of its first hand opened by Ana: the next hand, due by the clock, is the
+    computer's to open. (Ana, her view.)"""
+    options = {"next_opener": "alternate_any"}
+    for attempt in range(40):
+        ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
+        created = await create_match(client, ana, "classic", HUMANS, options)
+        mid, headers = created["id"], ana["headers"]
+        code = {"code": created["code"]}
+        assert (await client.post("/v1/matches/join", json=code, headers=bob["headers"])).is_success
+        cut = {"cut": f"carry-{attempt}"}
+        v = (await client.post(f"/v1/matches/{mid}/start", json=cut, headers=headers)).json()
+        if v["turn"]["seat"] != 0:
+            continue
+        clock.advance(31)  # Bob has gone: the host hands his seat to the computer
+        on = await client.put(f"/v1/matches/{mid}/seats/1/autopilot", headers=headers)
+        assert on.status_code == 200, on.text
+        v = on.json()
+        while v["status"] == "playing":
+            body = {**first_legal(v), "seq": v["seq"]}
+            moved = await client.post(f"/v1/matches/{mid}/moves", json=body, headers=headers)
+            assert moved.status_code == 200, moved.text
+            v = moved.json()["view"]
+        if v["status"] == "hand_over":
+            return ana, v
+    raise AssertionError("no cut gave Ana the first hand of a match that goes on")
+
+
+async def test_a_swept_match_whose_turn_passes_to_a_computer_is_carried_in_the_same_pass(
+    client: httpx.AsyncClient,
+    clock: FakeClock,
+    core: Any,
+    alone: list[str | None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The next hand, due by the clock, is opened by a computer seat: the sweep starts it and
+    the computer plays its opening on the table the batch committed, in the same pass; the
+    match is neither handed to `sweep_one` nor enforced a second time."""
+    ana, v = await _next_hand_opened_by_a_computer(client, clock)
+    enforced: list[str] = []
+    real = sweeper.enforce
+
+    def spy(table: Any, *args: Any) -> Any:
+        enforced.append(table.match.id)
+        return real(table, *args)
+
+    monkeypatch.setattr(sweeper, "enforce", spy)
+    clock.set(parse(v["next_hand_at"]) + timedelta(seconds=1))
+    alone.clear()
+    report = await sweep_pass(core)
+    assert [o.match_id for o in report.outcomes if o.action != "none"] == [v["id"]]
+    assert alone == [] and enforced == [v["id"]]
+    logged = await events(client, ana, v["id"])
+    kinds = [(e["type"], e["data"].get("seat")) for e in logged if e["seq"] > v["seq"]]
+    started = [n for n, (kind, _) in enumerate(kinds) if kind == "hand_started"]
+    assert len(started) == 1
+    moves = ("tile_played", "tile_drawn", "passed")
+    assert any(kind in moves and seat == 1 for kind, seat in kinds[started[0] :])
+    after = await view(client, ana, v["id"])
+    assert after["hand_number"] == v["hand_number"] + 1 and after["seq"] == logged[-1]["seq"]
+    assert after["turn"]["seat"] == 0  # the computer opened: Ana has the turn

@@ -13,6 +13,7 @@ from sqlalchemy import select, update
 
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
+from domino_api.jobs.liveness import outages_of
 from domino_api.jobs.sweeper import sweep_pass
 from domino_api.store.models import Match, MatchEvent
 from domino_api.wiring import write_core
@@ -31,7 +32,7 @@ async def test_two_sweepers_and_a_reader_forfeit_each_match_once(
     async with maker() as session, session.begin():  # Ana may watch the copies (spectators)
         await session.execute(update(Match).where(Match.id.in_(ids)).values(spectators=True))
     settings = Settings(database_url=app.state.database_url, log_json=False)
-    async with write_core(app.state.database_url, settings, clock) as (second, _):
+    async with write_core(app.state.database_url, settings, clock, outages_of) as (second, _):
         reads: Counter[str] = Counter()
 
         async def reader() -> None:

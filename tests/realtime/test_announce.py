@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -15,6 +16,7 @@ import pytest
 import pytest_asyncio
 
 from domino_api.config import Settings
+from domino_api.matches.ports import Committed
 from domino_api.realtime import announce
 from domino_api.realtime.announce import Announcer, connect, make_announcer
 from domino_api.realtime.hub import Hub, Subscriber
@@ -212,13 +214,14 @@ async def test_a_local_hand_over_comes_before_the_backend_and_without_it() -> No
     settings = Settings(announce_backend="nats", nats_url=f"nats://127.0.0.1:{free_port()}")
     announcer = make_announcer(settings, None)  # type: ignore[arg-type]  # no pool for NATS
     handed: list[tuple[str, int]] = []
-    announcer.deliver_locally(lambda match_id, seq: handed.append((match_id, seq)))
+    announcer.deliver_locally(lambda step: handed.append((step.match_id, step.seq)))
     await announcer.announce("m", 1)
     await announcer.announce_many([("m", 2), ("n", 7)])
-    assert handed == [("m", 1), ("m", 2), ("n", 7)]
+    await announcer.announce_committed([Committed("n", 8, (), datetime.now(UTC))])
+    assert handed == [("m", 1), ("m", 2), ("n", 7), ("n", 8)]
     announcer.deliver_locally(None)
     await announcer.announce("m", 3)
-    assert handed[-1] == ("n", 7)
+    assert handed[-1] == ("n", 8)
     await announcer.close()
 
 

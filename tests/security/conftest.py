@@ -21,6 +21,7 @@ import pytest_asyncio
 from domino_api.api import create_app
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
+from tests.conftest import COMPUTERS
 from tests.support.servers import (
     ServerProcess,
     drop_database,
@@ -48,7 +49,13 @@ def secured(clean_db: str, clock: FakeClock) -> Secured:
         # a test that counts refusals exactly (a 60 s one fell inside a flood of guesses once).
         window = {"rate_window_s": 86_400.0}
         settings = Settings(database_url=clean_db, log_json=False, **{**window, **overrides})
-        app = create_app(settings, clock=clock, database_url=clean_db, start_background=False)
+        app = create_app(
+            settings,
+            clock=clock,
+            database_url=clean_db,
+            start_background=False,
+            computers=COMPUTERS,
+        )
         async with app.router.lifespan_context(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:

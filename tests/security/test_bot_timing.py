@@ -17,7 +17,8 @@ from collections.abc import Iterator
 from domino_api.bots.planner import distinct_plays
 from domino_api.config import Settings
 from domino_api.engine import PRESETS, NextHand, SeatView, Start, apply, new_match, seat_view
-from domino_api.matches import computers, pacing
+from domino_api.matches import pacing
+from tests.conftest import COMPUTERS as computers
 
 PER_CLASS = 50
 # Without the floor each decision is timed this many times and its fastest time kept: a

@@ -16,6 +16,7 @@ import contextlib
 import logging
 import os
 import socket
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -62,6 +63,17 @@ class Lifetimes:
 
 async def lifetimes(session: AsyncSession) -> Lifetimes:
     return Lifetimes(await liveness_repo.spans(session, API))
+
+
+def outages_of(maker: async_sessionmaker[AsyncSession]) -> Callable[[], Awaitable[Lifetimes]]:
+    """The service's outages as recorded when asked: what the write core is handed
+    (domino_api/wiring.py), read when a step is due."""
+
+    async def outages() -> Lifetimes:
+        async with maker() as session:
+            return await lifetimes(session)
+
+    return outages
 
 
 async def api_down_since(session: AsyncSession, now: datetime) -> datetime | None:

@@ -2,13 +2,13 @@
 
 Matches are claimed in batches (`SELECT ... WHERE due_at <= now ORDER BY due_at LIMIT n FOR
 UPDATE SKIP LOCKED`, store/matches_repo.claim_due), each is stepped by the table reducer with
-the same `Tick` a request runs (engine/table), and the batch is saved by the write core's one
-guarded statement (store/matches_repo.save_many: every match of the batch, its seats and
-events, each under its version guard) with its finishes, committed once; every step is
-announced after the commit. A match whose end a registered hook must see (a tournament match),
-where a computer must then decide, or whose handling fails, is left out of the batch and
-handled alone as a step of the write core (`Core.run`, which has the computers reply:
-matches/computers.py).
+the same `Tick` a request runs (engine/table), and the batch is written by the one write driver
+(matches/writes.py) in the claim's transaction: every match of the batch, its seats and events
+in one guarded statement, the finishes of those that ended (records, tournaments), committed
+once and announced after the commit. A match whose turn then passes to a computer is carried in
+the same pass: its committed table is the core's copy, and the computers reply to it as a step
+of the write core (`Core.run`: matches/computers.py decides outside the batch's locks). A match
+whose handling fails is handled alone, as a step of its own.
 
 Several claimers run side by side on separate connections and any number of sweepers (each
 API process runs one: jobs/loop.py; `domino-api worker`) may run at once: a locked match is
@@ -33,9 +33,9 @@ from domino_api.engine.table import Stepped, Table
 from domino_api.errors import database_state
 from domino_api.jobs import CONCURRENCY, liveness
 from domino_api.jobs.report import ACTIONS, Outcome, PassReport, iso
-from domino_api.matches import ends, presence
+from domino_api.matches import presence
 from domino_api.matches.unit import Core, Stage
-from domino_api.players import records
+from domino_api.matches.writes import Write
 from domino_api.store import match_reads
 from domino_api.store import matches_repo as repo
 from domino_api.store.db import transaction
@@ -145,19 +145,20 @@ async def sweep_batch(
     size: int,
     lifetimes: liveness.Lifetimes,
 ) -> tuple[int, list[Outcome]]:
-    """In one transaction: claim up to `size` due matches, enforce what is due, save, commit.
+    """In one transaction: claim up to `size` due matches, enforce what is due, write, commit.
 
     Returns how many matches were claimed and the outcomes; the batch's steps are announced
-    after the commit (queued: sent in few statements while the next batch is claimed). A match
-    left out of the batch (an end a hook must see, an error) and every match of a batch whose
-    save failed are then handled one by one (`sweep_one`), each with its own error handling.
+    after the commit (queued: sent in few statements while the next batch is claimed), and the
+    computers reply where they have the turn (`_carry`). A match left out of the batch (an
+    error) and every match of a batch whose write failed are then handled one by one
+    (`sweep_one`), each with its own error handling.
     """
-    done: list[tuple[Change, Outcome]] = []
+    done: list[tuple[Write, Outcome]] = []
     alone: list[tuple[str, int]] = []  # (match, the version claimed)
-    claimed = 0
+    claimed, saved, read_at = 0, {}, core.clock.monotonic()
     try:
-        async with core.pool.acquire() as connection, connection.transaction():
-            reads = await repo.claim_due(connection, now, size)
+        async with core.writer.transaction() as tx:
+            reads = await repo.claim_due(tx.connection, now, size)
             claimed = len(reads)
             for read in reads:
                 try:
@@ -167,24 +168,22 @@ async def sweep_batch(
                     log.info("match %s is handled alone: %r", read.info.id, exc)
                     alone.append((read.info.id, read.version))
                     continue
-                if ends.needs_session(stepped.table) or tables.computers_due(stepped.table):
-                    # A hook, or a computer's decision (awaited off the event loop, not
-                    # while the batch holds its locks): a step of its own.
-                    alone.append((read.info.id, read.version))
-                    continue
                 change = Change(before, stepped.table, read.version, stepped.events, now)
-                done.append((change, outcome))
-            await _save_batch(connection, [change for change, _ in done])
+                done.append((Write(change), outcome))
+            saved = await tx.write([write for write, _ in done if write.change.changed()])
     except Exception:
         if not claimed:
             raise  # the claim itself failed: nothing to retry match by match
         log.exception("a sweep batch failed; its %d matches are handled one by one", claimed)
-        alone += [(change.id, change.version) for change, _ in done]
+        alone += [(write.change.id, write.change.version) for write, _ in done]
         done = []
-    await core.announcer.announce_many(
-        (change.id, change.after.state.seq) for change, _ in done if change.events
-    )
     outcomes = [outcome for _, outcome in done]
+    for write, _ in done:
+        change = write.change
+        version = saved.get(change.id, change.version)
+        if tables.computers_due(change.after):
+            core.keep(change.after, version, read_at)
+            await _carry(core, change.id, version)
     for match_id, version in alone:
         one = await sweep_one(core, match_id, now, lifetimes, version)
         if one is not None:
@@ -192,6 +191,22 @@ async def sweep_batch(
     for outcome in outcomes:  # committed by now: each line tells what did happen
         _log_ends(outcome)
     return claimed, outcomes
+
+
+async def _carry(core: Core, match_id: str, version: int) -> None:
+    """The computers that have the turn of a match just swept reply, as a step of the write
+    core on the table the sweep committed (its copy). One that fails is left due again after
+    RETRY_AFTER, so a later pass carries it (its Tick finds nothing else due)."""
+    try:
+        await core.run(match_id, _nothing, due_first=False)
+    except Exception:
+        log.exception("the computers of match %s did not reply", match_id)
+        async with core.pool.acquire() as connection:
+            await repo.retry_later(connection, match_id, version, core.clock.now() + RETRY_AFTER)
+
+
+def _nothing(stage: Stage) -> None:
+    """A step that only lets the computers reply (the unit does after every step)."""
 
 
 def _log_ends(outcome: Outcome) -> None:
@@ -218,16 +233,6 @@ def _ends(stepped: Stepped, due: tables.Due | None) -> list[tuple[str, int | Non
 def _table(read: Read) -> Table:
     assert read.snapshot is not None  # a claim reads the snapshot with the row
     return read.table(engine.from_json(read.snapshot))
-
-
-async def _save_batch(connection: Any, changes: list[Change]) -> None:
-    """The batch's matches (rows, seats, events: the one guarded statement) and finishes."""
-    finishes: list[dict[str, Any]] = []
-    for change in changes:
-        if change.after.over and not change.before.over:
-            finishes += records.finish_rows(change.after, change.after.match.finished_at)
-    await repo.save_many(connection, [change for change in changes if change.changed()])
-    await records.write_finishes(connection, finishes)
 
 
 async def sweep_one(

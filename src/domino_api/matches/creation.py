@@ -28,7 +28,7 @@ from domino_api.matches.service import view_for
 from domino_api.matches.unit import Core, Stage
 from domino_api.players import settings
 from domino_api.ratelimit import Limits
-from domino_api.store import match_codes, match_reads, matches_repo
+from domino_api.store import match_codes, match_reads
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
 
@@ -101,16 +101,15 @@ async def insert(
     new = tables.new_table(
         str(uuid.uuid4()), ruleset, secrets.token_bytes(32), now, seats, holders, **columns
     )
-    table = new.table
-    numbered = tables.needs_number(table)
-    async with core.pool.acquire() as connection, connection.transaction():
+    numbered = tables.needs_number(new.table)
+    async with core.writer.transaction() as tx:
         if before is not None:
-            await before(connection, columns["host_player_id"], numbered=numbered)
+            await before(tx.connection, columns["host_player_id"], numbered=numbered)
         if numbered:
-            table = tables.with_info(table, code=await match_codes.free_code(connection))
-        table = await matches_repo.insert(connection, table, new.events, now)
-    await core.announcer.announce(table.match.id, table.state.seq)
-    return table
+            code = await match_codes.free_code(tx.connection)
+            new = Stepped(tables.with_info(new.table, code=code), new.events)
+        inserted = await tx.insert(new, now)
+    return inserted.table
 
 
 async def join_by_number(

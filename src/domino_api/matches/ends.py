@@ -1,53 +1,65 @@
 """What happens when a match ends, in the transaction of the step that ended it.
 
 Every finish with a winner folds into its players' records (players/records.py). Other parts
-of the service register their own hook here at start-up (tournaments record the result and
-move their bracket on: tournaments/hooks.py), so matches never import what builds on them.
+of the service hand their own hooks to the write core where the process is wired (tournaments
+record the result and move their bracket on: tournaments/hooks.py; domino_api/wiring.py), so
+matches never import what builds on them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
 
 import asyncpg
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.clock import Clock
-from domino_api.engine.table import Table
+from domino_api.engine.table import Stepped, Table
 from domino_api.players import records
 
-EndHook = Callable[[AsyncSession, Clock, Table], Awaitable[None]]
+
+class Within(Protocol):
+    """The transaction a match ended in (matches/writes.Tx), as a hook sees it: its
+    connection and ORM session, the clock, and the insertion of new matches (a tournament's
+    next round), announced after its commit."""
+
+    connection: asyncpg.Connection
+    session: AsyncSession
+
+    @property
+    def clock(self) -> Clock: ...
+
+    async def insert(self, new: Stepped, at: datetime) -> Stepped: ...
+
+
+Hook = Callable[[Within, Table], Awaitable[None]]
 Applies = Callable[[Table], bool]
 
 
 @dataclass(frozen=True)
-class _Registered:
-    hook: EndHook
+class EndHook:
+    """Run `hook(within, table)` when a match for which `applies(table)` ends."""
+
+    hook: Hook
     applies: Applies
 
 
-_HOOKS: list[_Registered] = []
+@dataclass(frozen=True)
+class Ends:
+    """The finishes of one write core: records, then the hooks it was handed."""
 
+    hooks: Sequence[EndHook] = ()
 
-def on_match_end(hook: EndHook, applies: Applies) -> None:
-    """Run `hook(session, clock, table)` when a match for which `applies(table)` ends; once
-    per hook however often it is registered."""
-    if all(entry.hook is not hook for entry in _HOOKS):
-        _HOOKS.append(_Registered(hook, applies))
-
-
-def needs_session(table: Table) -> bool:
-    """A match that ended and that a registered hook must see (it needs an ORM session)."""
-    return table.over and any(entry.applies(table) for entry in _HOOKS)
-
-
-async def finish(
-    connection: asyncpg.Connection, session: AsyncSession | None, clock: Clock, table: Table
-) -> None:
-    """The ended match's finishes and records, then every hook that applies to it."""
-    await records.write_finishes(connection, records.finish_rows(table, table.match.finished_at))
-    for entry in _HOOKS:
-        if entry.applies(table):
-            assert session is not None, "needs_session(table) decides who passes a session"
-            await entry.hook(session, clock, table)
+    async def finish(self, within: Within, tables: Sequence[Table]) -> None:
+        """The ended matches' finishes and records, then every hook that applies to each."""
+        rows = [
+            row for table in tables for row in records.finish_rows(table, table.match.finished_at)
+        ]
+        await records.write_finishes(within.connection, rows)
+        for table in tables:
+            for entry in self.hooks:
+                if entry.applies(table):
+                    await entry.hook(within, table)

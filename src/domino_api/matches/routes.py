@@ -12,7 +12,6 @@ from domino_api.deps import (
     CurrentPlayer,
     IdempotencyKey,
     client_address,
-    core_of,
     limits_of,
     settings_of,
 )
@@ -30,6 +29,7 @@ from domino_api.matches.schemas import (
     StartBody,
     ViewOut,
 )
+from domino_api.matches.service import core_of
 from domino_api.problems import AUTH, BODY, MATCH, NUMBERED, SEAT, problems
 from domino_api.responses import FastJSONResponse
 

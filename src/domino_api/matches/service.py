@@ -11,6 +11,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from fastapi import Request
+
 from domino_api import engine
 from domino_api.engine import table as tables
 from domino_api.engine.errors import LedgerSealed, NotYourSeat
@@ -23,6 +25,13 @@ from domino_api.matches.views import build_view, event_for
 from domino_api.store import idempotency, match_reads
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
+
+
+def core_of(request: Request) -> Core:
+    """The process's write core, made by the app's lifespan (api.py): read off the app, not
+    resolved per request (deps.py)."""
+    core: Core = request.app.state.core
+    return core
 
 
 def view_for(table: Table, player: Player, core: Core, seat: int | None = None) -> dict[str, Any]:
@@ -91,6 +100,17 @@ async def move(
 
     keyed = None if key is None else idempotency.key_for(key, move_request(body))
     return await core.run(match_id, step, player_id=player.id, action="move", key=keyed)
+
+
+async def move_on_socket(core: Core, player: Player, match_id: str, body: MoveBody) -> int:
+    """A move on the socket: the seq it (and the computers' replies) reached. Its events reach
+    the socket from the step itself (realtime/hub.py), so no view is built for it."""
+
+    def step(stage: Stage) -> Later[int]:
+        stage.do(tables.Move(player.id, move_action(body), body.seq, body.seat))
+        return Later(lambda stage: stage.table.state.seq)
+
+    return await core.run(match_id, step, player_id=player.id, action="move")
 
 
 async def next_hand(core: Core, player: Player, match_id: str, seat: int | None) -> dict[str, Any]:

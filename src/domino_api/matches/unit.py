@@ -4,17 +4,15 @@ REST, the socket, the recovery job, presence and tournaments all call `Core.run(
 step)`. A unit loads the match (or this process's copy of it, kept at most `COPY_TTL_S`) as
 the engine's immutable `Table`, applies whatever is due first (`Tick`), marks the caller seen
 (`Seen`), runs the service's `step`, which asks the table reducer (engine/table) for each
-change through `Stage.do`, lets the computers reply, and saves the result with the one
-guarded statement (store/matches_repo.save_many), guarded by the row version it read:
-
-- a step that writes only its match (its columns, seats and events: most moves, starts,
-  joins, presence) is that one statement on a pool connection, atomic on its own;
-- a step that writes more (the end of the match with its records and tournament hooks, a new
-  match, an idempotency key) runs the same statement and the rest in one transaction.
+change through `Stage.do`, lets the computers reply, and saves the result, guarded by the
+row version it read, through the one write driver (matches/writes.py: one statement, or a
+transaction when the step writes more than its match; announced after the commit, with its
+events).
 
 Another writer that got there first (another process, a sweeper) has moved the version: the
-save matches nothing and the unit loads and computes again. After the commit, and outside it,
-the new seq is announced (realtime/announce.py).
+save matches nothing and the unit loads and computes again. The core is handed what it calls
+on (matches/ports.py): the announcer, the computers' decisions, the service's outages and the
+finishes of ended matches.
 
 A refusal computed on a copy (a stale seq, not your turn) may come from the copy being behind,
 so it is checked again on a fresh read before it is answered; so is a step that wrote nothing.
@@ -38,12 +36,11 @@ from domino_api.engine import EngineError
 from domino_api.engine import table as tables
 from domino_api.engine.table import Stepped, Table
 from domino_api.errors import MatchBusy, MatchNotFound, ServiceError
-from domino_api.jobs import liveness
-from domino_api.matches import computers, ends
-from domino_api.realtime.announce import Announcer
+from domino_api.matches.ports import Announces, Decide, OutagesOf
+from domino_api.matches.writes import Answer, Write, Writer
 from domino_api.store import idempotency
 from domino_api.store import matches_repo as repo
-from domino_api.store.db import Pool, raw_connection, transaction
+from domino_api.store.db import Pool
 from domino_api.store.matches_repo import Change, Read, WriteConflict
 
 T = TypeVar("T")
@@ -102,14 +99,30 @@ class Copy:
 
 @dataclass
 class Core:
-    """The write core of one process: its pool, sessions (for transactions), clock, announcer."""
+    """The write core of one process: its write driver, the computers' decisions, the
+    service's outages, and its copies of the matches."""
 
-    pool: Pool  # the process's one pool (store/db.py), as the sessions of `maker`
-    maker: async_sessionmaker[AsyncSession]
-    clock: Clock
-    announcer: Announcer
+    writer: Writer
+    decide: Decide
+    outages: OutagesOf
     lease_s: float = tables.LEASE_S  # DOMINO_PRESENCE_LEASE_S: sockets and requests alike
     copies: dict[str, Copy] = field(default_factory=dict)
+
+    @property
+    def pool(self) -> Pool:
+        return self.writer.pool
+
+    @property
+    def maker(self) -> async_sessionmaker[AsyncSession]:
+        return self.writer.maker
+
+    @property
+    def clock(self) -> Clock:
+        return self.writer.clock
+
+    @property
+    def announcer(self) -> Announces:
+        return self.writer.announcer
 
     async def run(
         self,
@@ -160,24 +173,21 @@ class Core:
                 await self.run(match_id, partial(_do_all, commands[match_id]), due_first=False)
 
     async def _step_batch(self, commands: dict[str, list[tables.Command]]) -> list[str]:
-        now, changes = self.clock.now(), []
+        now, writes = self.clock.now(), []
         loaded_ones, alone = await self.load_many(list(commands))
         for match_id, loaded in loaded_ones.items():
             stage = Stage(loaded.table, now)
             _do_all(commands[match_id], stage)
             if _changed(loaded.table, stage):
                 change = Change(loaded.table, stage.table, loaded.version, stage.events, now)
-                changes.append((change, loaded.read_at))
+                writes.append(Write(change))
         try:
-            async with self.pool.acquire() as connection:
-                saved = await repo.save_many(connection, [change for change, _ in changes])
+            saved = await self.writer.commit(writes)
         except WriteConflict:  # nothing was written: each is stepped again on its own
-            return alone + [change.id for change, _ in changes]
-        for change, read_at in changes:
-            self.keep(change.after, saved[change.id], read_at)
-        await self.announcer.announce_many(
-            (change.id, change.after.state.seq) for change, _ in changes if change.events
-        )
+            return alone + [write.change.id for write in writes]
+        for write in writes:
+            change = write.change
+            self.keep(change.after, saved[change.id], loaded_ones[change.id].read_at)
         return alone
 
     # ------------------------------------------------------------ loading
@@ -228,10 +238,6 @@ class Core:
             raise WriteConflict(f"match {found.info.id} changed while it was read")
         return engine.from_json(snapshot)
 
-    async def outages(self) -> liveness.Lifetimes:
-        async with self.maker() as session:
-            return await liveness.lifetimes(session)
-
     def keep(self, table: Table, version: int, read_at: float) -> None:
         if table.over:
             # An ended match is rarely read again: keeping it would only grow the heap, and a
@@ -245,50 +251,27 @@ class Core:
     # ------------------------------------------------------------ saving
 
     async def save(
-        self,
-        base: Table,
-        stage: Stage,
-        version: int,
-        answer: tuple[str, idempotency.Key, Any] | None = None,
+        self, base: Table, stage: Stage, version: int, answer: Answer | None = None
     ) -> int:
-        """Save the stage's changes since `base`, guarded by `version`: the one statement on a
-        pool connection, or in one transaction with what else the step writes (a new match,
-        the end of this one, an idempotency key `answer`: (player, key, body)). Announced
-        after the commit; returns the row's new version."""
+        """Save the stage's changes since `base`, guarded by `version`, with what else the step
+        writes (new matches, the end of this one, an idempotency key's `answer`), through the
+        write driver; returns the row's new version."""
         change = Change(base, stage.table, version, stage.events, stage.now)
-        ended = stage.table.over and not base.over
-        if not (ended or stage.created or answer is not None):
-            async with self.pool.acquire() as connection:
-                version = await repo.save(connection, change)
-        else:
-            version = await self._save_more(change, stage, ended, answer)
-        announce = [(new.table.match.id, new.table.state.seq) for new in stage.created]
-        if stage.events:
-            announce.append((stage.table.match.id, stage.table.state.seq))
-        await self.announcer.announce_many(announce)  # queued: the answer does not wait
-        return version
+        saved = await self.writer.commit([Write(change, tuple(stage.created), answer)])
+        return saved[change.id]
 
-    async def _save_more(
-        self,
-        change: Change,
-        stage: Stage,
-        ended: bool,
-        answer: tuple[str, idempotency.Key, Any] | None,
-    ) -> int:
-        async with transaction(self.maker) as session:
-            raw = await raw_connection(session)
-            version = await repo.save(raw, change)
-            for new in stage.created:
-                await repo.insert(raw, new.table, new.events, stage.now)
-            if ended:
-                hooked = ends.needs_session(stage.table)
-                await ends.finish(raw, session if hooked else None, self.clock, stage.table)
-            if answer is not None:
-                player_id, key, body = answer
-                await idempotency.store_answer(
-                    raw, player_id, stage.table.match.id, key, body, stage.now
-                )
-        return version
+    async def reply(self, stage: Stage) -> None:
+        """Let every computer seat that has the turn move, until a human's turn or the end
+        (the engine's one loop, `tables.replies`): each decision is awaited from the worker
+        processes (`decide`: matches/computers.py), and the replies are staged for the unit's
+        one save."""
+        loop = tables.replies(stage.table, stage.now)
+        try:
+            decision = next(loop)
+            while True:
+                decision = loop.send(await self.decide(*decision))
+        except StopIteration as done:
+            stage.add(done.value)
 
 
 @dataclass
@@ -321,7 +304,7 @@ class _Unit(Generic[T]):
             # undo a forfeit that was due.
             stage = Stage(base, now)
             stage.do(tables.Tick(self.outages or await core.outages()))
-            await reply(stage)
+            await core.reply(stage)
             if _changed(base, stage):
                 version = await core.save(base, stage, version)
                 base, copy = stage.table, None  # what follows stands on a table just written
@@ -337,7 +320,7 @@ class _Unit(Generic[T]):
             if _changed(base, seen):  # the caller was seen, whatever it asked
                 await core.save(base, seen, version)
             raise
-        await reply(stage)
+        await core.reply(stage)
         if isinstance(answer, Later):
             answer = answer.read(stage)
         if _changed(base, stage):
@@ -351,21 +334,6 @@ class _Unit(Generic[T]):
             raise _Recheck()  # nothing written, so nothing checked the copy
         core.keep(stage.table, version, loaded.read_at)
         return answer
-
-
-async def reply(stage: Stage) -> None:
-    """Let every computer seat that has the turn move, until a human's turn or the end: each
-    decision is awaited from the worker processes (matches/computers.py), and each choice is a
-    step of the table (`ComputerMove`) for the unit's one save."""
-    for _ in range(tables.MAX_COMPUTER_MOVES):  # bounded, so a rules bug can never spin
-        table = stage.add(tables.next_hand_for_computers(stage.table, stage.now))
-        seat = tables.computer_turn(table)
-        if seat is None:
-            return
-        view = engine.seat_view(table.state, seat)
-        seed = tables.computer_seed(table)
-        action, reason = await computers.choose(table.strategy_of(seat), view, seed)
-        stage.do(tables.ComputerMove(seat, action, reason))
 
 
 def _do_all(commands: list[tables.Command], stage: Stage) -> None:

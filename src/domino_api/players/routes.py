@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request
@@ -13,11 +14,10 @@ from domino_api.deps import (
     UnitOfWork,
     client_address,
     clock_of,
-    core_of,
     limits_of,
 )
 from domino_api.engine.rulesets import PRESETS
-from domino_api.players import profile_hooks, records, service, tile_backs
+from domino_api.players import records, service, tile_backs
 from domino_api.players.schemas import (
     LeaderboardOut,
     PlayerCreate,
@@ -30,6 +30,11 @@ from domino_api.players.schemas import (
 from domino_api.problems import AUTH, BODY, problems
 from domino_api.store import players_repo
 from domino_api.store.db import after_commit
+from domino_api.store.models import Player
+
+# What the tables make of a player's new tile back, once committed: handed in where the app is
+# built (api.py), so players import nothing of matches, which import players.
+TileBackChanged = Callable[[Player], Awaitable[None]]
 
 router = APIRouter(prefix="/v1", tags=["players"], dependencies=NO_STRAY_BODY)
 
@@ -82,9 +87,8 @@ async def patch_me(
     if new_back:
         # Once the change has committed, each live match of the player's takes it as a step
         # of its own (before the answer, which then shows it everywhere).
-        after_commit(
-            session, functools.partial(profile_hooks.tile_back_changed, core_of(request), fresh)
-        )
+        on_tile_back: TileBackChanged = request.app.state.on_tile_back
+        after_commit(session, functools.partial(on_tile_back, fresh))
     return PlayerOut(**service.profile(fresh))
 
 

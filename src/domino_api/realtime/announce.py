@@ -1,14 +1,16 @@
 """Announcements: after a step commits, "match M reached seq S" goes to every API process
 (and, for a tournament's feed, "tournament T reached seq S" to whoever listens for it).
 
-An announcement is only a hint to go and read the event table by seq (docs/ARCHITECTURE.md,
-"Fan-out"); it is sent after the commit and outside any transaction, because a NOTIFY inside a
-transaction holds PostgreSQL's database-wide notify lock until that commit is flushed.
+For other processes an announcement is only a hint to go and read the event table by seq
+(docs/ARCHITECTURE.md, "Fan-out"); it is sent after the commit and outside any transaction,
+because a NOTIFY inside a transaction holds PostgreSQL's database-wide notify lock until that
+commit is flushed.
 
-The write core calls `Announcer.announce` once per committed step (`announce_many` for a
-batch). Local first: the announcement goes at once to this process's own hub (the hook set by
-`deliver_locally`, realtime/lifecycle.py), so a socket on the process that committed a step
-never waits for the broker; the backend carries it only to the other processes. Neither call
+The write driver (matches/writes.py) calls `Announcer.announce_committed` with each committed
+step and its events. Local first: the step goes at once to this process's own hub (the hook set
+by `deliver_locally`, realtime/lifecycle.py), events and all, so a socket on the process that
+committed a step never waits for the broker, nor reads back what was just written; the backend
+carries only "match M reached seq S" to the other processes. Neither call
 waits for the network: the announcement joins a small queue of this process, one entry per
 match (or tournament) holding only its highest seq (a hub reads everything after its cursor,
 so an older seq of the same match adds nothing), and one task sends whatever has gathered as
@@ -36,7 +38,8 @@ import asyncio
 import logging
 import os
 import signal
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime
 from typing import Protocol
 
 import nats
@@ -44,6 +47,7 @@ from nats.aio.client import Client as Nats
 
 from domino_api import metrics
 from domino_api.config import Settings
+from domino_api.matches.ports import Committed
 from domino_api.store import notify
 from domino_api.store.db import Pool
 
@@ -81,8 +85,9 @@ NATS_PING_S = 5
 NATS_PINGS_OUTSTANDING = 2
 
 
-# This process's own hub: called with (match_id, seq) as each committed step is announced.
-LocalDelivery = Callable[[str, int], None]
+# This process's own hub: called with each committed step (with its events, or none when only
+# its seq is known: the hub then reads them) as it is announced.
+LocalDelivery = Callable[[Committed], None]
 
 
 def payload(match_id: str, seq: int) -> str:
@@ -98,6 +103,9 @@ def tournament_subject(tournament_id: str) -> str:
     """The NATS subject of one tournament's feed."""
     return TOURNAMENT_SUBJECT_PREFIX + tournament_id
 
+
+# The `at` of a step announced without its events (none are shown).
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 # What is announced: a match's events or a tournament's feed, and its id.
 MATCH = "match"
@@ -120,6 +128,9 @@ class Announcer(Protocol):
 
     async def announce_many(self, steps: Iterable[tuple[str, int]]) -> None:
         """`announce` for each (match_id, seq) of a batch of committed steps."""
+
+    async def announce_committed(self, steps: Sequence[Committed]) -> None:
+        """`announce` for each committed step, handed to this process's hub with its events."""
 
     async def announce_tournament(self, tournament_id: str, seq: int) -> None:
         """Tell whoever listens that the tournament's feed reached `seq`; as `announce`, but
@@ -162,13 +173,15 @@ class QueuedAnnouncer:
         await self._send_pending()  # never started, or queued after the task ended
 
     async def announce(self, match_id: str, seq: int) -> None:
-        self._hand_over(match_id, seq)
-        self._put((MATCH, match_id), seq)
+        await self.announce_many([(match_id, seq)])
 
     async def announce_many(self, steps: Iterable[tuple[str, int]]) -> None:
-        for match_id, seq in steps:
-            self._hand_over(match_id, seq)
-            self._put((MATCH, match_id), seq)
+        await self.announce_committed([Committed(m, seq, (), EPOCH) for m, seq in steps])
+
+    async def announce_committed(self, steps: Sequence[Committed]) -> None:
+        for step in steps:
+            self._hand_over(step)
+            self._put((MATCH, step.match_id), step.seq)
 
     async def announce_tournament(self, tournament_id: str, seq: int) -> None:
         self._put((TOURNAMENT, tournament_id), seq)
@@ -188,13 +201,13 @@ class QueuedAnnouncer:
             self._pending[topic] = seq
         self._wake.set()
 
-    def _hand_over(self, match_id: str, seq: int) -> None:
+    def _hand_over(self, step: Committed) -> None:
         """Local first: this process's sockets get the step whatever the backend is doing."""
         if self._local is not None:
             try:
-                self._local(match_id, seq)
+                self._local(step)
             except Exception:  # the broker and the catch-up still deliver it
-                log.exception("local delivery of %s:%s failed", match_id, seq)
+                log.exception("local delivery of %s:%s failed", step.match_id, step.seq)
 
     async def _run(self) -> None:
         while not self._closing:
@@ -289,6 +302,11 @@ class KillBeforeAnnounce:
         if steps:
             self._maybe_die(*steps[0])
         await self._inner.announce_many(steps)
+
+    async def announce_committed(self, steps: Sequence[Committed]) -> None:
+        if steps:
+            self._maybe_die(steps[0].match_id, steps[0].seq)
+        await self._inner.announce_committed(steps)
 
     async def announce_tournament(self, tournament_id: str, seq: int) -> None:
         # The fault is about a match's step; its tournament's feed is announced as usual.

@@ -1,12 +1,15 @@
-"""The per-process hub: forwards each match's events from the event table to local sockets.
+"""The per-process hub: hands each match's events to local sockets.
 
-An announcement (realtime/announce.py) says only "match M reached seq S"; the hub never trusts
-more than that. For each match
-with local subscribers one pump task reads the events after the lowest cursor from the
-`match_events` table, by `seq`, and hands every subscriber the ones after its own cursor,
-projected for its seat by `views.event_for`. One reader per match keeps every subscriber in
-`seq` order without gaps or repeats, whatever order NOTIFYs arrive in, and a subscriber that
-joins late or resumes with `after=N` is caught up by the same code path.
+A step this process committed comes with its events (`hand_over`, from the write driver
+through the announcer: matches/writes.py): each subscriber whose cursor is just before them is
+handed them at once, projected for its seat by `views.event_for` (once per seat), and nothing
+is read back. Everything else is read from the `match_events` table, by `seq`: another
+process's announcement (realtime/announce.py) says only "match M reached seq S", and a
+subscriber that lacks earlier events (a gap: commits handed over out of order, a lost
+announcement), joins late or resumes with `after=N` is caught up by one pump task per match,
+which reads the events after the lowest cursor and hands every subscriber the ones after its
+own. Each subscriber is only ever handed the event right after its cursor, so it sees every
+event in `seq` order without gaps or repeats, whichever path brought it.
 
 Each subscriber has a bounded queue drained by its own writer, so a slow socket never stalls
 the pump or the others: when its queue is full it is told to close (`too_slow`) and resumes
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api import jsontext
 from domino_api.errors import database_state
+from domino_api.matches.ports import Committed
 from domino_api.matches.presence import HeldSeat
 from domino_api.matches.views import event_for
 from domino_api.store import match_reads
@@ -159,6 +163,22 @@ class Hub:
 
     # ------------------------------------------------------------ notifications
 
+    def hand_over(self, step: Committed) -> None:
+        """A step this process committed, with its events: handed to the local subscribers as
+        they are; one that lacks earlier events has them read (and these with them)."""
+        feed = self._feeds.get(step.match_id)
+        if feed is None or step.seq <= feed.read_to:
+            return
+        if not step.events:  # only its seq is known
+            self.notify(step.match_id, step.seq)
+            return
+        live = [s for s in feed.subscribers if not s.too_slow.is_set()]
+        self._offer(step.events, live, step.at)
+        if all(s.cursor >= step.seq for s in live):
+            feed.read_to = max(feed.read_to, step.seq)
+        else:
+            self.notify(step.match_id, step.seq)
+
     def notify(self, match_id: str, seq: int | None = None) -> None:
         """An announcement arrived (this process's own commit, or one from the broker): only
         matches with local subscribers are read, and only if `seq` has not been read yet."""
@@ -264,24 +284,31 @@ class Hub:
 
     def _deliver(self, rows: list[Any], low: int, subscribers: list[Subscriber]) -> bool:
         """Hand each subscriber the rows after its cursor; False at a hole in the seqs."""
-        copies: dict[tuple[int, int | None], str] = {}
         for index, row in enumerate(rows):
-            seq = _seq(row)
-            if seq != low + 1 + index:
+            if _seq(row) != low + 1 + index:
                 # Never skip: a hole means a later read fills it (cannot happen under the lock).
-                log.warning("gap in match %s at seq %s", subscribers[0].match_id, seq)
+                log.warning("gap in match %s at seq %s", subscribers[0].match_id, _seq(row))
                 return False
+        self._offer(rows, subscribers)
+        return True
+
+    @staticmethod
+    def _offer(rows: Sequence[Any], subscribers: list[Subscriber], at: Any = None) -> None:
+        """Offer each subscriber the events (consecutive seqs) that follow its cursor, each
+        projected once per seat; stored rows carry their `at`, a step's events take `at`."""
+        copies: dict[tuple[int, int | None], str] = {}
+        for row in rows:
+            seq = _seq(row)
             for subscriber in subscribers:
                 if seq != subscriber.cursor + 1:
                     continue
                 key = (seq, subscriber.seat)
                 text = copies.get(key)
                 if text is None:
-                    text = dumps({"type": "event", "event": event_for(row, subscriber.seat)})
-                    copies[key] = text
+                    event = event_for(row, subscriber.seat, at)
+                    text = copies[key] = dumps({"type": "event", "event": event})
                 if subscriber.offer(text):
                     subscriber.cursor = seq
-        return True
 
     async def _read_events(self, match_id: str, after: int, limit: int) -> list[Any]:
         assert self._maker is not None

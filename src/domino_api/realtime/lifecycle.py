@@ -1,9 +1,10 @@
 """The realtime parts of a server process: hub, listener, keepalive ticker, catch-up and
 presence refresher.
 
-Local first: the hub takes this process's own announcements straight from the announcer
-(`Announcer.deliver_locally`), so its sockets get a step as soon as it is committed, whatever
-the broker is doing; the listener brings the other processes' steps.
+Local first: the hub takes this process's own steps, with their events, straight from the
+announcer (`Announcer.deliver_locally`), so its sockets get a step as soon as it is committed,
+whatever the broker is doing, and without reading it back; the listener brings the other
+processes' steps.
 
 The catch-up (`Settings.catch_up_s`) repairs announcements that never came: a process that
 crashed between a step's commit and its announcement, or a message dropped while a listening
@@ -45,7 +46,7 @@ class Realtime:
         self.core = app.state.core  # the write core (matches/unit.py)
         self.hub = Hub(self.maker)
         self.listener = make_listener(self.settings, app.state.database_url, self.hub)
-        self.core.announcer.deliver_locally(self.hub.notify)
+        self.core.announcer.deliver_locally(self.hub.hand_over)
         self._tasks: list[asyncio.Task[None]] = []
         self._lock = asyncio.Lock()
         self._started = False

@@ -184,7 +184,9 @@ class EventMessage(BaseModel):
 
 
 class AckMessage(BaseModel):
-    """A request done; `seq` is the match's seq after it, computer replies included."""
+    """A request done; `seq` is the match's seq after it, computer replies included. The
+    events up to `seq` came before it on this socket (a step's own events straight from the
+    step), so an ack carries no view."""
 
     type: Literal["ack"]
     id: ClientId

@@ -3,7 +3,9 @@
 A socket is accepted first and then refused, if it must be, with a close code of 4000 + the
 HTTP status and the problem code as reason, because browsers cannot read a refused handshake.
 Every request on the socket is the same service call as its REST route (a step of the write
-core), answered `ack` (after the events it caused were queued) or `error`.
+core), answered `ack` (after the events it caused were queued) or `error`. A step's events
+come to this process's sockets from the step itself (realtime/hub.py `hand_over`): the ack
+follows them without reading anything back.
 """
 
 from __future__ import annotations
@@ -230,18 +232,20 @@ class MatchSocket:
             message = await self.ws.receive()
             if message["type"] == "websocket.disconnect":
                 return
-            answer = await self._answer(message.get("text"), message.get("bytes"))
+            answer = await self._answer(message.get("text"), message.get("bytes"), subscriber)
             if answer is not None:
                 subscriber.offer(dumps(answer))
 
-    async def _answer(self, text: str | None, data: bytes | None) -> dict[str, Any] | None:
+    async def _answer(
+        self, text: str | None, data: bytes | None, subscriber: Subscriber
+    ) -> dict[str, Any] | None:
         """One client frame -> its answer; a refused frame changes nothing."""
         request = frames.request_of(text, data)
         if isinstance(request, dict):
             return request  # the error frame that refuses it
-        return await self._dispatch(request)
+        return await self._dispatch(request, subscriber)
 
-    async def _dispatch(self, request: Any) -> dict[str, Any] | None:
+    async def _dispatch(self, request: Any, subscriber: Subscriber) -> dict[str, Any] | None:
         if isinstance(request, m.PingMessage):
             return {"type": "pong", "id": request.id}
         if isinstance(request, m.AuthMessage):
@@ -254,8 +258,10 @@ class MatchSocket:
         except Exception as exc:
             log.exception("socket request failed", exc_info=exc)
             return frames.error_frame(request.id, exc)
-        # Events first, then the ack: an acked request's events are already in the queue.
-        await self.hub.sync(self.match_id)
+        # Events first, then the ack: the step's own events were queued as it committed; a
+        # socket that lacks some (a gap) has them read first.
+        if subscriber.cursor < seq:
+            await self.hub.sync(self.match_id)
         return {"type": "ack", "id": request.id, "seq": seq}
 
     async def _act(self, request: Any) -> int:
@@ -275,9 +281,9 @@ class MatchSocket:
                 seat=seat,
             )
             started = time.perf_counter()
-            answer = await service.move(core, player, match_id, body)
+            seq = await service.move_on_socket(core, player, match_id, body)
             metrics.observe_move(time.perf_counter() - started, "ws")
-            return int(answer["view"]["seq"])
+            return seq
         if isinstance(request, m.ChatMessage):
             limits: Limits = self.ws.app.state.limits
             await limits.hit("chat", f"{match_id}:{player.id}")

@@ -223,7 +223,7 @@ def make_sessionmaker(
     engine: AsyncEngine, announcer: Any = None
 ) -> async_sessionmaker[AsyncSession]:
     """Sessions that know the process's announcer (realtime/announce.py), so whatever a
-    transaction stores is announced once it has committed (`announce_after_commit`)."""
+    transaction stores is announced once it has committed (a tournament's feed: `ANNOUNCER`)."""
     return async_sessionmaker(engine, expire_on_commit=False, info={ANNOUNCER: announcer})
 
 
@@ -235,17 +235,6 @@ Job = Callable[[], Awaitable[None]]
 def after_commit(session: AsyncSession, job: Job) -> None:
     """Run `job` once the session's transaction has committed (never if it rolls back)."""
     session.info.setdefault(AFTER_COMMIT, []).append(job)
-
-
-def announce_after_commit(session: AsyncSession, match_id: str, seq: int) -> None:
-    """Announce (match, seq) after the commit; without an announcer sockets catch up alone."""
-    announcer = session.info.get(ANNOUNCER)
-    if announcer is not None:
-
-        async def announce() -> None:
-            await announcer.announce(match_id, seq)
-
-        after_commit(session, announce)
 
 
 async def raw_connection(session: AsyncSession) -> asyncpg.Connection:

@@ -1,8 +1,8 @@
 """What a match tells its tournament: its result, in the transaction that ended it.
 
-`install` registers the hook with the write core (matches/ends.py); every process that writes
-matches calls it at start-up (domino_api/wiring.py: the app, the worker, the sweep command),
-so matches never import tournaments.
+`END_HOOK` is handed to the write core (matches/ends.py) where every process that writes
+matches is wired (domino_api/wiring.py: the app, the worker, the sweep command), so matches
+never import tournaments.
 """
 
 from __future__ import annotations
@@ -21,12 +21,10 @@ def _is_tournament_match(table: Table) -> bool:
     return table.match.tournament_id is not None
 
 
-def install() -> None:
-    ends.on_match_end(record_result, applies=_is_tournament_match)
-
-
-async def record_result(session: AsyncSession, clock: Clock, table: Table) -> None:
-    """A tournament match is over: store its result and move the tournament on."""
+async def record_result(within: ends.Within, table: Table) -> None:
+    """A tournament match is over: store its result and move the tournament on (its next
+    matches inserted in the same transaction, through the write driver)."""
+    session, clock = within.session, within.clock
     row = await tournaments_repo.by_match(session, table.match.id)
     if row is None or row.reason is not None:
         return
@@ -60,7 +58,7 @@ async def record_result(session: AsyncSession, clock: Clock, table: Table) -> No
         session, tournament, row.round
     ):
         await service.emit(session, clock, tournament, "round_completed", {"round": row.round})
-    await service.progress(session, clock, tournament)
+    await service.progress(session, clock, tournament, within.insert)
     await session.flush()
 
 
@@ -75,3 +73,6 @@ async def _match_decided(
         "reason": row.reason,
     }
     await service.emit(session, clock, tournament, "match_decided", data)
+
+
+END_HOOK = ends.EndHook(record_result, applies=_is_tournament_match)

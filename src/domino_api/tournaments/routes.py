@@ -11,9 +11,9 @@ from domino_api.deps import (
     CurrentPlayer,
     UnitOfWork,
     clock_of,
-    core_of,
     settings_of,
 )
+from domino_api.matches.service import core_of
 from domino_api.problems import AUTH, BODY, TOURNAMENT, problems
 from domino_api.tournaments import service, views
 from domino_api.tournaments.event_models import TournamentEventsOut
@@ -93,7 +93,9 @@ async def start(
     """Host only: shuffle the entrants with a recorded seed, assign byes and open round 1 (at least
     2 entrants, else `409 not_enough_entrants`).
     """
-    return TournamentOut(**await service.start(session, clock_of(request), player, tournament_id))
+    tx = await core_of(request).writer.within(session)  # the matches it opens
+    opened = await service.start(session, clock_of(request), player, tournament_id, tx.insert)
+    return TournamentOut(**opened)
 
 
 @router.get(

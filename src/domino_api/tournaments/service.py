@@ -38,12 +38,11 @@ from domino_api.errors import (
     ValidationFailed,
 )
 from domino_api.matches.unit import Core, Stage
-from domino_api.store import matches_repo, players_repo, tournaments_repo
+from domino_api.matches.writes import Insert
+from domino_api.store import players_repo, tournaments_repo
 from domino_api.store.db import (
     ANNOUNCER,
     after_commit,
-    announce_after_commit,
-    raw_connection,
 )
 from domino_api.store.models import (
     Player,
@@ -181,7 +180,7 @@ async def leave(
 
 
 async def start(
-    session: AsyncSession, clock: Clock, player: Player, tournament_id: str
+    session: AsyncSession, clock: Clock, player: Player, tournament_id: str, insert: Insert
 ) -> dict[str, Any]:
     tournament = await _locked(session, tournament_id)
     if tournament.host_player_id != player.id:
@@ -203,15 +202,18 @@ async def start(
     await emit(
         session, clock, tournament, "tournament_started", {"seed": seed.hex(), "order": order}
     )
-    await progress(session, clock, tournament)
+    await progress(session, clock, tournament, insert)
     return await build_view(session, tournament)
 
 
 # ---------------------------------------------------------------- progression
 
 
-async def progress(session: AsyncSession, clock: Clock, tournament: Tournament) -> None:
-    """Open every match that has become ready; crown the champion once there is one."""
+async def progress(
+    session: AsyncSession, clock: Clock, tournament: Tournament, insert: Insert
+) -> None:
+    """Open every match that has become ready (each inserted by `insert`: the write driver's,
+    matches/writes.py); crown the champion once there is one."""
     if tournament.status != "running":
         return
     order = await seeded(session, tournament)
@@ -231,7 +233,8 @@ async def progress(session: AsyncSession, clock: Clock, tournament: Tournament) 
                     opened.add(slot.key.round)
                     byes = list(bracket.byes) if slot.key.round == 1 else []
                     await _round_opened(session, clock, tournament, slot.key.round, byes, [])
-                await open_match(session, clock, tournament, slot.key.round, slot.key.index, pair)
+                key = slot.key
+                await open_match(session, clock, insert, tournament, key.round, key.index, pair)
         tournament.current_round = max(
             [tournament.current_round, *(slot.key.round for slot in bracket.ready())]
         )
@@ -249,7 +252,7 @@ async def progress(session: AsyncSession, clock: Clock, tournament: Tournament) 
     rests = list(schedule[current].rests)
     await _round_opened(session, clock, tournament, current + 1, [], rests)
     for index, pair in enumerate(schedule[current].pairs):
-        await open_match(session, clock, tournament, current + 1, index, pair)
+        await open_match(session, clock, insert, tournament, current + 1, index, pair)
 
 
 async def _round_opened(
@@ -294,6 +297,7 @@ async def round_complete(session: AsyncSession, tournament: Tournament, round_nu
 async def open_match(
     session: AsyncSession,
     clock: Clock,
+    insert: Insert,
     tournament: Tournament,
     round_number: int,
     index: int,
@@ -316,8 +320,7 @@ async def open_match(
         check_in_deadline=deadline,
     )
     match_id = new.table.match.id
-    await matches_repo.insert(await raw_connection(session), new.table, new.events, now)
-    announce_after_commit(session, match_id, new.table.state.seq)
+    await insert(new, now)
     session.add(
         TournamentMatch(
             tournament_id=tournament.id,

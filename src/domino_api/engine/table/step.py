@@ -12,9 +12,9 @@ in worker processes, matches/computers.py) and feeds each choice back as `Comput
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from domino_api.engine import actions, rules
 from domino_api.engine.state import MatchState
@@ -62,8 +62,22 @@ def step(
     return stepped.then(reply(stepped.table, now, chooser))
 
 
-def reply(table: Table, now: datetime, chooser: Chooser) -> Stepped:
-    """Every computer seat that has the turn moves, until a human's turn or the end."""
+class Decision(NamedTuple):
+    """What a computer seat must decide: its strategy, its view (nothing else) and the seed."""
+
+    strategy: str
+    view: SeatView
+    seed: str
+
+
+# The computers' replies, one decision at a time: send each Decision its (action, reason).
+Replies = Generator[Decision, tuple[actions.Action, str], Stepped]
+
+
+def replies(table: Table, now: datetime) -> Replies:
+    """Every computer seat that has the turn moves, until a human's turn or the end: the one
+    loop of the computers' replies. It yields each decision it needs and is sent the choice, so
+    a caller decides in process (`reply`) or awaits worker processes (matches/unit.py)."""
     steps = Steps(table)
     for _ in range(MAX_COMPUTER_MOVES):
         steps.add(next_hand_for_computers(steps.table, now))
@@ -71,9 +85,21 @@ def reply(table: Table, now: datetime, chooser: Chooser) -> Stepped:
         if seat is None:
             break
         choice = seat_view(steps.table.state, seat)
-        action, reason = chooser(steps.table.strategy_of(seat), choice, computer_seed(steps.table))
+        strategy = steps.table.strategy_of(seat)
+        action, reason = yield Decision(strategy, choice, computer_seed(steps.table))
         steps.add(step(steps.table, commands.ComputerMove(seat, action, reason), now))
     return steps.result()
+
+
+def reply(table: Table, now: datetime, chooser: Chooser) -> Stepped:
+    """`replies` with every decision made by `chooser`, in process."""
+    loop = replies(table, now)
+    try:
+        decision = next(loop)
+        while True:
+            decision = loop.send(chooser(*decision))
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
 
 
 def computer_seed(table: Table) -> str:

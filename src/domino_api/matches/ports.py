@@ -1,0 +1,36 @@
+"""What the write core is handed where a process is wired (domino_api/wiring.py), so that it
+imports nothing above it: who hears of a commit, who decides for the computers, and when the
+service was down."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
+from typing import NamedTuple, Protocol
+
+from domino_api import engine
+from domino_api.engine import table as tables
+
+
+class Committed(NamedTuple):
+    """A committed step of one match: the seq it reached and the events it made (in seq order,
+    as stored at `at`). The process's own sockets are sent these; other processes read them."""
+
+    match_id: str
+    seq: int
+    events: Sequence[tables.Staged]
+    at: datetime
+
+
+class Announces(Protocol):
+    """Realtime/announce.py's announcer, as the write core uses it."""
+
+    async def announce_committed(self, steps: Sequence[Committed]) -> None:
+        """After the commit: hand each step to this process's sockets, and announce it to the
+        others; returns at once and never raises."""
+
+
+# (strategy, the seat's view, seed) -> (action, reason): matches/computers.Computers.choose.
+Decide = Callable[[str, engine.SeatView, str], Awaitable[tuple[engine.Action, str]]]
+# The service's outages, read when due: jobs/liveness.py.
+OutagesOf = Callable[[], Awaitable[tables.Outages]]
