@@ -256,7 +256,7 @@ async def unlock(match_id: MatchId, player: CurrentPlayer, request: Request) -> 
 @router.delete(
     "/matches/{match_id}/seats/{seat}/holder",
     summary="Host: release another's seat for the next join by number",
-    responses=problems(*MATCH, "not_host", "match_over", *SEAT),
+    responses=problems(*MATCH, "not_host", "match_over", *SEAT, "seat_in_use"),
 )
 async def release_seat(
     match_id: MatchId,
@@ -264,8 +264,9 @@ async def release_seat(
     player: CurrentPlayer,
     request: Request,
 ) -> ViewOut:
-    """Host only: free another player's human seat, so the next join by number takes it; the old
-    holder's sockets close (4409 `seat_claimed`).
+    """Host only: free another player's human seat, so the next join by number takes it, once its
+    holder has had no socket and no request for the presence lease (else 409 `seat_in_use`); the
+    old holder's sockets close (4409 `seat_claimed`).
     """
     return ViewOut(**await locking.release(core_of(request), player, match_id, seat))
 
