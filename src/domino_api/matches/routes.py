@@ -68,8 +68,8 @@ async def create_match(
     seat, a seat the host also holds (hot-seat play), or a computer. The answer is the host's
     view with the 4-digit `code` others join by and the deal's `commitment`.
     """
-    await limits_of(request).hit("create_match", f"player:{player.id}", client_address(request))
     address, caps = client_address(request), hosting.caps_of(settings_of(request))
+    await limits_of(request).hit_from("create_match", address, f"player:{player.id}")
     return ViewOut(**await creation.create_match(core_of(request), player, body, caps, address))
 
 
@@ -97,7 +97,7 @@ async def join(
     """
     limits = limits_of(request)
     address = client_address(request)
-    await limits.hit("join", address, f"player:{player.id}")
+    await limits.hit_from("join", address, f"player:{player.id}")
     joined = await creation.join_by_number(
         core_of(request), limits, player, body.code, body.name, address
     )
