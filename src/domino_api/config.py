@@ -74,6 +74,11 @@ class Settings(BaseSettings):
     ws_auth_timeout_s: float = Field(
         5.0, description="a browser socket must send its auth message within this"
     )
+    ws_frame_timeout_s: float = Field(
+        10.0,
+        description="a WebSocket frame begun must arrive whole within this (transport.py); a"
+        " socket that sends nothing between frames is not timed",
+    )
     ws_send_queue: int = Field(
         1000, description="messages queued per socket before a slow client is dropped"
     )
