@@ -194,3 +194,34 @@ async def test_a_processs_leases_are_read_together_and_saved_by_one_statement(
     for mid in mids:
         until, _ = await _lease_of(maker, mid, 0)
         assert until == clock.now() + timedelta(seconds=presence.LEASE_S)
+
+
+async def test_autopilot_agrees_with_the_dot(
+    client: httpx.AsyncClient, clock: FakeClock, app: Any
+) -> None:
+    """Issue 41: for about 30 s after a join autopilot answered 409 "connected" while the view
+    showed the joiner away. A joiner is connected; the host's autopilot waits while the dot is
+    green, and when it acts it records the lapse first, so its answer shows the dot grey."""
+    ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
+    created = await create_match(client, ana, "draw", HUMANS)
+    mid = created["id"]
+    await client.post("/v1/matches/join", json={"code": created["code"]}, headers=bob["headers"])
+    await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
+    autopilot = f"/v1/matches/{mid}/seats/1/autopilot"
+    clock.advance(20)
+    assert (await view(client, ana, mid))["seats"][1]["connected"] is True
+    refused = await client.put(autopilot, headers=ana["headers"])
+    assert refused.status_code == 409 and refused.json()["code"] == "seat_in_use"
+    clock.advance(11)  # Bob's lease (30 s from his join) has run out; no sweep has run
+    taken = await client.put(autopilot, headers=ana["headers"])
+    assert taken.status_code == 200, taken.text
+    assert taken.json()["seats"][1]["connected"] is False
+    assert taken.json()["seats"][1]["autopilot"] is True
+    kinds = [e["type"] for e in await _events(client, ana, mid)]
+    assert kinds.index("seat_disconnected") < kinds.index("autopilot_on")
+
+
+async def _events(client: httpx.AsyncClient, who: dict[str, Any], mid: str) -> list[Any]:
+    found = await client.get(f"/v1/matches/{mid}/events", headers=who["headers"])
+    events: list[Any] = found.json()["events"]
+    return events
