@@ -93,7 +93,8 @@ async def join(
 ) -> ViewOut:
     """Take a seat by the match's 4-digit number. Joining again returns the same seat; a caller with
     the name of a seat's holder takes that seat over when the holder has not been seen for 30 s.
-    Rate-limited per client address.
+    Rate-limited per client address, its network and the player; wrong guesses are budgeted per
+    number, a rejoin under a seat's own name is not.
     """
     limits = limits_of(request)
     address = client_address(request)
