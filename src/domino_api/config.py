@@ -74,6 +74,11 @@ class Settings(BaseSettings):
     ws_auth_timeout_s: float = Field(
         5.0, description="a browser socket must send its auth message within this"
     )
+    ws_frame_timeout_s: float = Field(
+        10.0,
+        description="a WebSocket frame begun must arrive whole within this (transport.py); a"
+        " socket that sends nothing between frames is not timed",
+    )
     ws_send_queue: int = Field(
         1000, description="messages queued per socket before a slow client is dropped"
     )
@@ -100,13 +105,29 @@ class Settings(BaseSettings):
     )
     claim_failures_per_code: int = Field(
         10,
-        description="refused joins and seat claims per game number per window, all callers not"
-        " seated at that table together",
+        description="wrong guesses at one game number per `guess_window_s`, all callers not"
+        " seated at that table together; past it, each caller that guessed wrong there is"
+        " refused, while a rejoin under a seat's own name still succeeds",
     )
     claim_failures_per_caller: int = Field(
         10,
         description="refused joins and seat claims per caller (its token, and its client"
         " address) per window, whichever numbers it tries",
+    )
+    claim_failures_per_network: int = Field(
+        30,
+        description="refused joins and seat claims per network (an IPv4 /24, an IPv6 /64) per"
+        " `guess_window_s`, whichever numbers and names its addresses try",
+    )
+    network_share: int = Field(
+        4,
+        description="a network (IPv4 /24, IPv6 /64) gets this many addresses' worth of each"
+        " per-address budget (joins, new players, new matches)",
+    )
+    guess_window_s: float = Field(
+        3600.0,
+        description="the window of the budgets against guessing: wrong guesses per game number"
+        " and failed joins per network",
     )
     rate_window_s: float = Field(60.0, description="the rate-limit window (a sliding window)")
     rate_limit_storage: str = Field(
@@ -134,6 +155,11 @@ class Settings(BaseSettings):
         8,
         description="live tables with a game number created from one client address, rematches"
         " included",
+    )
+    numbered_tables_per_network: int = Field(
+        24,
+        description="live tables with a game number created from one network (an IPv4 /24, an"
+        " IPv6 /64), rematches included",
     )
     sockets_per_token: int = Field(
         8,

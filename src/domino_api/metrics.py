@@ -79,8 +79,9 @@ RATE_LIMIT_FALLBACK = Gauge(
 )
 CONNECTIONS_CLOSED = Counter(
     "domino_connections_closed",
-    "Connections the server closed before a request was complete: `head_timeout`, "
-    "`body_timeout`, `head_too_large`, or `per_address` (one address held too many).",
+    "Connections the server closed before a request or a WebSocket frame was complete: "
+    "`head_timeout`, `body_timeout`, `frame_timeout`, `head_too_large`, or `per_address` (one "
+    "address held too many).",
     ["reason"],
 )
 SWEEP_PASSES = Counter("domino_sweeper_passes", "Sweeper passes completed.")

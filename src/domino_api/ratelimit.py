@@ -9,8 +9,10 @@ window has passed, so memory is bounded by the keys seen in two windows, not by 
 
 Keys are the client address (an IPv6 address counts by its /64: one subscriber gets a whole
 /64 and rotates freely inside it) and, where the caller has one, the player behind the token.
-The address is uvicorn's: forwarded headers count only from `DOMINO_TRUSTED_PROXIES`
-(`serving.uvicorn_options`).
+Every budget kept per address is kept per network as well (`network_key`: an IPv4 /24, an IPv6
+/64), `DOMINO_NETWORK_SHARE` times larger, so one host with a whole /24 of addresses gets a few
+addresses' worth, not 256 (issue 41). The address is uvicorn's: forwarded headers count only
+from `DOMINO_TRUSTED_PROXIES` (`serving.uvicorn_options`).
 """
 
 from __future__ import annotations
@@ -46,6 +48,21 @@ def address_key(host: str | None) -> str:
     return str(address)
 
 
+def network_key(address: str) -> str:
+    """The network an address budget key belongs to: an IPv4 address's /24; an IPv6 key is its
+    /64 already (`address_key`); anything else stands for itself."""
+    try:
+        ipaddress.IPv4Address(address)
+    except ValueError:
+        return f"net:{address}"
+    return f"net:{ipaddress.IPv4Network(f'{address}/24', strict=False)}"
+
+
+# The budgets kept per address, each kept per network too under this name.
+PER_NETWORK = {"join": "network_join", "create_player": "network_create_player"}
+PER_NETWORK |= {"create_match": "network_create_match"}
+
+
 def storage_uri(configured: str) -> str:
     """The async form of a storage URI (`redis://` -> `async+redis://`)."""
     if configured.startswith("async+"):
@@ -72,10 +89,35 @@ class Limits:
     """Every budget of one API process, on one storage (shared across processes on Redis)."""
 
     def __init__(self, settings: Settings) -> None:
-        window = settings.rate_window_s
+        window, hour = settings.rate_window_s, settings.guess_window_s
+        share = settings.network_share
         self.budgets = {
             budget.name: budget
             for budget in (
+                _budget(
+                    "network_join", share * settings.join_rate_limit, window, "joins by game number"
+                ),
+                _budget(
+                    "network_create_player",
+                    share * settings.create_player_rate_limit,
+                    window,
+                    "new players from one network",
+                ),
+                _budget(
+                    "network_create_match",
+                    share * settings.create_match_rate_limit,
+                    window,
+                    "new matches from one network",
+                ),
+                _budget(
+                    "network_claim_failures",
+                    settings.claim_failures_per_network,
+                    hour,
+                    "failed joins and seat claims from one network",
+                ),
+                # One wrong guess at a number marks its caller (token, address) for the window:
+                # once the number's budget is spent, a marked caller guesses there no more.
+                _budget("number_guessed", 1, hour, "wrong guesses at one number by one caller"),
                 _budget("join", settings.join_rate_limit, window, "joins by game number"),
                 _budget("create_player", settings.create_player_rate_limit, window, "new players"),
                 _budget("create_match", settings.create_match_rate_limit, window, "new matches"),
@@ -86,8 +128,8 @@ class Limits:
                 _budget(
                     "claim_failures",
                     settings.claim_failures_per_code,
-                    window,
-                    "failed seat claims on one game number",
+                    hour,
+                    "wrong guesses at one game number",
                 ),
                 _budget(
                     "caller_claim_failures",
@@ -137,6 +179,19 @@ class Limits:
                 refused = key
         if refused is not None:
             await self._refuse(budget, refused)
+
+    async def hit_from(self, name: str, address: str, *keys: str) -> None:
+        """`hit` for a budget kept per address: the address, the other `keys` (a player), and
+        the address's network under the network's budget."""
+        refused: Exception | None = None
+        network = (PER_NETWORK[name], (network_key(address),))
+        for budget, spent in ((name, (address, *keys)), network):
+            try:
+                await self.hit(budget, *spent)
+            except RateLimited as exc:
+                refused = refused or exc
+        if refused is not None:
+            raise refused
 
     async def exhausted(self, name: str, key: str) -> bool:
         """Whether `name` has nothing left for `key` (without spending any)."""

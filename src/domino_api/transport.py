@@ -9,8 +9,9 @@ within `request_body_timeout_s` of the head, or whose head grows past `MAX_HEAD_
 deadlines run from a fixed moment: trickling bytes does not move them.
 
 A WebSocket's upgrade request is a request head like any other; after it the socket must
-authenticate within `ws_auth_timeout_s` (realtime/socket.py), and its frames are bounded by
-`ws_max_size` before they are read (serving.py).
+authenticate within `ws_auth_timeout_s` (realtime/socket.py), its frames are bounded by
+`ws_max_size` before they are read (serving.py), and a frame begun must be whole within
+`ws_frame_timeout_s` (`GuardedWebSocket`).
 
 Both protocols count open connections per client address (an IPv6 client by its /64, as the
 budgets do): a connection beyond `connections_per_address` is answered 429 and closed. The peer
@@ -246,11 +247,47 @@ class GuardedHttp(HttpToolsProtocol):
 
 
 class GuardedWebSocket(WebSocketsSansIOProtocol):
-    """uvicorn's WebSocket protocol, giving back its address's count when it closes."""
+    """uvicorn's WebSocket protocol, giving back its address's count when it closes, with a
+    frame deadline: bytes that do not yet make a whole frame must become one within
+    `ws_frame_timeout_s` (issue 41: an authenticated socket trickling one frame at a byte a
+    second stayed open past 70 s). The deadline runs from the first read that completed no
+    frame, and only a complete frame (or the handshake) lifts it: trickling does not move it.
+    A socket that sends nothing between frames has no deadline (it may only listen)."""
 
     address: str | None = None
+    _frame_timer: asyncio.TimerHandle | None = None
+    _completed = False
+
+    def data_received(self, data: bytes) -> None:
+        self._completed = False
+        super().data_received(data)
+        if self._completed:
+            self._lift_frame_deadline()
+        elif data and self._frame_timer is None and not self.transport.is_closing():
+            settings, _ = _guard()
+            self._frame_timer = self.loop.call_later(
+                settings.ws_frame_timeout_s, self._frame_expired
+            )
+
+    def handle_events(self) -> None:
+        # The parser holds what it completed until this drains it: a frame, or the handshake.
+        if self.conn.events:
+            self._completed = True
+        super().handle_events()
+
+    def _lift_frame_deadline(self) -> None:
+        if self._frame_timer is not None:
+            self._frame_timer.cancel()
+            self._frame_timer = None
+
+    def _frame_expired(self) -> None:
+        self._frame_timer = None
+        if not self.transport.is_closing():
+            metrics.connection_closed("frame_timeout")
+            self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._lift_frame_deadline()
         _, count = _guard()
         count.close(self.address)
         self.address = None

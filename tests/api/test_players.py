@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 
 from tests.api.helpers import create_match, new_player
@@ -66,6 +68,28 @@ async def test_settings_apply_to_new_matches_and_explicit_options_win(
     # `draw` is not an override of all-fives: the stored default is ignored there.
     fives = await create_match(client, ana, "all-fives", seats)
     assert fives["ruleset"]["draw"] == "until_playable" and fives["ruleset"]["target"] == 60
+
+
+async def test_settings_merge_with_the_saved_ones(client: httpx.AsyncClient) -> None:
+    """Issue 41: `{"settings": {"target": 60}}` erased a saved `draw: "one"`."""
+    ana = await new_player(client, "Ana")
+    for patch, expected in (
+        ({"draw": "one"}, {"draw": "one"}),
+        ({"target": 60}, {"draw": "one", "target": 60}),
+        ({"next_opener": "winner_any", "target": 70}, {"draw": "one", "target": 70,
+                                                        "next_opener": "winner_any"}),
+        ({"draw": None}, {"target": 70, "next_opener": "winner_any"}),  # null clears one
+    ):  # fmt: skip
+        body = {"settings": patch}
+        response = await client.patch("/v1/players/me", json=body, headers=ana["headers"])
+        assert response.status_code == 200
+        assert _set(response.json()["settings"]) == expected
+    me = await client.get("/v1/players/me", headers=ana["headers"])
+    assert _set(me.json()["settings"]) == {"target": 70, "next_opener": "winner_any"}
+
+
+def _set(settings: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in settings.items() if value is not None}
 
 
 async def test_a_saved_setting_a_preset_refuses_is_ignored_not_an_error(

@@ -4,7 +4,7 @@ played over REST alone shows connected, announced by `seat_connected`, until its
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import asyncpg
@@ -41,12 +41,15 @@ async def test_a_seat_seen_only_over_rest_is_connected_until_its_lease_lapses(
         "/v1/matches/join", json={"code": created["code"]}, headers=bob["headers"]
     )
     assert joined.status_code == 200
+    # Issue 41: the joiner is at the table in the answer to its join (and the host, at its
+    # table from the creation on); the join announces it.
+    assert [s["connected"] for s in joined.json()["seats"]] == [True, True]
     await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
-    await view(client, bob, mid)  # Bob's own request: he is at the table
+    bobs = await view(client, bob, mid)  # Bob's own request: he is at the table
     seen = await view(client, ana, mid)
     assert [s["connected"] for s in seen["seats"]] == [True, True]
     assert [s["away_since"] for s in seen["seats"]] == [None, None]
-    assert await _presence(client, ana, mid) == [("seat_connected", 0), ("seat_connected", 1)]
+    assert await _presence(client, ana, mid) == [("seat_connected", 1)]
 
     clock.advance(20)
     await view(client, ana, mid)  # Ana keeps looking in; Bob is quiet
@@ -54,7 +57,10 @@ async def test_a_seat_seen_only_over_rest_is_connected_until_its_lease_lapses(
     await sweep_pass(core=app.state.core)  # the expiry records it
     seen = await view(client, ana, mid)
     assert [s["connected"] for s in seen["seats"]] == [True, False]
-    assert seen["seats"][1]["away_since"] is not None
+    # Away since the moment his lease ran out: his last request plus the lease (issue 41).
+    last = bobs["now"].replace("Z", "+00:00")
+    lease_end = datetime.fromisoformat(last) + timedelta(seconds=30)
+    assert seen["seats"][1]["away_since"] == lease_end.isoformat().replace("+00:00", "Z")
     assert (await _presence(client, ana, mid))[-1] == ("seat_disconnected", 1)
 
     back = await view(client, bob, mid)  # one request brings him back
@@ -80,8 +86,8 @@ async def test_a_late_lease_refresh_never_shows_a_present_seat_as_gone(
     assert seen["seats"][0]["connected"] is True  # nothing said she had gone
     await presence.hold_leases(core, [(mid, 0, ana["id"])])  # the late refresh renews it
     assert (await view(client, bob, mid))["seats"][0]["connected"] is True
-    # She was never marked gone, so no second seat_connected follows.
-    assert await _presence(client, bob, mid) == [("seat_connected", 0), ("seat_connected", 1)]
+    # She was never marked gone (connected from the creation), so no seat_connected follows.
+    assert await _presence(client, bob, mid) == [("seat_connected", 1)]  # Bob's join
 
 
 async def _lease_of(maker: Any, mid: str, seat: int) -> tuple[Any, int]:
@@ -116,7 +122,7 @@ async def test_a_lease_renewal_is_a_guarded_step_that_leaves_the_version_alone(
     assert after == version  # only lease marks: the row and its version stay
     # Bob's seat is not Ana's to renew: her socket never marks it present.
     assert (await _lease_of(maker, mid, 1))[0] is None
-    assert ("seat_connected", 1) not in await _presence(client, ana, mid)
+    assert (await _presence(client, ana, mid)).count(("seat_connected", 1)) == 1  # his join's
 
 
 async def _marks_change(core: Any, mid: str, now: Any) -> repo.Change:
@@ -188,3 +194,34 @@ async def test_a_processs_leases_are_read_together_and_saved_by_one_statement(
     for mid in mids:
         until, _ = await _lease_of(maker, mid, 0)
         assert until == clock.now() + timedelta(seconds=presence.LEASE_S)
+
+
+async def test_autopilot_agrees_with_the_dot(
+    client: httpx.AsyncClient, clock: FakeClock, app: Any
+) -> None:
+    """Issue 41: for about 30 s after a join autopilot answered 409 "connected" while the view
+    showed the joiner away. A joiner is connected; the host's autopilot waits while the dot is
+    green, and when it acts it records the lapse first, so its answer shows the dot grey."""
+    ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
+    created = await create_match(client, ana, "draw", HUMANS)
+    mid = created["id"]
+    await client.post("/v1/matches/join", json={"code": created["code"]}, headers=bob["headers"])
+    await client.post(f"/v1/matches/{mid}/start", json={}, headers=ana["headers"])
+    autopilot = f"/v1/matches/{mid}/seats/1/autopilot"
+    clock.advance(20)
+    assert (await view(client, ana, mid))["seats"][1]["connected"] is True
+    refused = await client.put(autopilot, headers=ana["headers"])
+    assert refused.status_code == 409 and refused.json()["code"] == "seat_in_use"
+    clock.advance(11)  # Bob's lease (30 s from his join) has run out; no sweep has run
+    taken = await client.put(autopilot, headers=ana["headers"])
+    assert taken.status_code == 200, taken.text
+    assert taken.json()["seats"][1]["connected"] is False
+    assert taken.json()["seats"][1]["autopilot"] is True
+    kinds = [e["type"] for e in await _events(client, ana, mid)]
+    assert kinds.index("seat_disconnected") < kinds.index("autopilot_on")
+
+
+async def _events(client: httpx.AsyncClient, who: dict[str, Any], mid: str) -> list[Any]:
+    found = await client.get(f"/v1/matches/{mid}/events", headers=who["headers"])
+    events: list[Any] = found.json()["events"]
+    return events

@@ -71,7 +71,8 @@ async def test_join_by_number_and_name_the_name_is_the_seats_at_that_table(
     assert joined.status_code == 200, joined.text
     assert joined.json()["seats"][1]["name"] == "Grandpa Bob"
     events = await client.get(f"/v1/matches/{created['id']}/events", headers=ana["headers"])
-    (seated,) = [e for e in events.json()["events"] if e["data"].get("seat") == 1]
+    found = events.json()["events"]
+    (seated,) = [e for e in found if e["type"] == "seat_joined" and e["data"]["seat"] == 1]
     assert seated["type"] == "seat_joined" and seated["data"]["name"] == "Grandpa Bob"
     # The profile keeps its own name; only this table knows him as Grandpa Bob.
     me = await client.get("/v1/players/me", headers=bob["headers"])

@@ -418,6 +418,7 @@ def test_a_seat_on_autopilot_is_never_away() -> None:
 
 def test_a_match_no_human_has_been_at_for_a_day_is_abandoned() -> None:
     table = started(new(PRESETS["draw"]), T0)
+    table = tables.step(table, Lapse((0, 1)), at(31)).table  # both gone; Bob comes back
     table = tables.step(table, Seen("p1"), at(60)).table
     day = tables.ABANDON_AFTER
     assert table.match.due_at == at(60) + day  # the last human seen, plus a day
@@ -512,12 +513,14 @@ def test_a_released_seat_goes_to_the_next_join() -> None:
         tables.step(table, Release("p0", 0), at(2))  # the host's own seat
     with pytest.raises(NotHost):
         tables.step(table, Release("p1", 0), at(2))
-    out = tables.step(table, Release("p0", 1), at(2))
+    with pytest.raises(SeatInUse):  # Bob was seen at the start: he is still at the table
+        tables.step(table, Release("p0", 1), at(2))
+    out = tables.step(table, Release("p0", 1), at(31))  # away for the lease (30 s)
     released = out.table
     assert released.seats[1].player_id is None
     assert of_type(out, "seat_joined")[0].data["released"] is True
     assert released.match.code == CODE
-    joined = tables.step(released, Join("p5", "Eve", "sun", CODE), at(3))  # locked or not
+    joined = tables.step(released, Join("p5", "Eve", "sun", CODE), at(32))  # locked or not
     assert joined.table.seats[1].player_id == "p5"
     assert joined.table.match.code == CODE
 
@@ -525,12 +528,14 @@ def test_a_released_seat_goes_to_the_next_join() -> None:
 def test_a_sockets_late_renewal_never_holds_a_seat_its_player_lost() -> None:
     table = tables.step(started(new()), Connect((1,), lease_s=30, by="p1"), at(1)).table
     assert table.seats[1].connected_until == at(31)
-    released = tables.step(table, Release("p0", 1), at(2)).table
-    taken = tables.step(released, Join("p5", "Eve", "sun", CODE), at(3)).table
-    late = tables.step(taken, Connect((1,), lease_s=30, by="p1"), at(20))  # p1's old socket
+    with pytest.raises(SeatInUse):  # the socket holds it
+        tables.step(table, Release("p0", 1), at(30))
+    released = tables.step(table, Release("p0", 1), at(31)).table
+    taken = tables.step(released, Join("p5", "Eve", "sun", CODE), at(32)).table
+    late = tables.step(taken, Connect((1,), lease_s=30, by="p1"), at(40))  # p1's old socket
     assert late.table == taken and late.events == ()
-    mine = tables.step(taken, Connect((1,), lease_s=30, by="p5"), at(20)).table
-    assert mine.seats[1].connected_until == at(50)
+    mine = tables.step(taken, Connect((1,), lease_s=30, by="p5"), at(40)).table
+    assert mine.seats[1].connected_until == at(70)
 
 
 def test_a_holders_own_join_changes_nothing_but_the_version() -> None:
@@ -570,7 +575,9 @@ def test_autopilot_waits_until_the_holder_has_gone() -> None:
         tables.step(table, Autopilot("p0", 1, True), at(10))
     assert refused.value.code == "seat_in_use"
     out = tables.step(table, Autopilot("p0", 1, True), at(31), chooser)
-    assert out.events[0].type == "autopilot_on" and out.events[0].data == {"seat": 1}
+    # The lapse first, so the dot shows what autopilot decided on (issue 41).
+    assert kinds(out)[:2] == ["seat_disconnected", "autopilot_on"]  # the host's lapse first
+    assert of_type(out, "autopilot_on")[0].data == {"seat": 1}
     after = out.table
     assert after.seats[1].autopilot and after.is_computer(1)
     assert after.humans_in_play() == [0]
@@ -587,7 +594,8 @@ def test_a_live_socket_holds_the_seat_against_claims_and_autopilot() -> None:
         tables.step(table, Autopilot("p0", 1, True), at(50))
     with pytest.raises(CodeNotFound):
         tables.step(table, Join("p2", "Bob", "sea", CODE), at(50))
-    assert kinds(tables.step(table, Autopilot("p0", 1, True), at(100))) == ["autopilot_on"]
+    on = tables.step(table, Autopilot("p0", 1, True), at(100))
+    assert kinds(on) == ["seat_disconnected", "seat_disconnected", "autopilot_on"]
     claimed = tables.step(table, Join("p2", "Bob", "sea", CODE), at(100)).table
     assert claimed.seats[1].player_id == "p2"
 
@@ -689,7 +697,7 @@ def test_seen_announces_a_seat_only_when_it_was_not_connected() -> None:
 def test_lapse_announces_a_seat_gone_once_its_lease_has_run_out() -> None:
     table = tables.step(new(), Seen("p1"), at(1)).table
     assert tables.step(table, Lapse((1,)), at(30)).events == ()  # still within the lease
-    out = tables.step(table, Lapse((0, 1)), at(31))
+    out = tables.step(table, Lapse((1,)), at(31))
     assert [(e.type, e.data) for e in out.events] == [("seat_disconnected", {"seat": 1})]
     gone = out.table.seats[1]
     assert not gone.connected and gone.away_since == at(31)  # last seen + the lease

@@ -121,3 +121,27 @@ async def test_away_deadlines_in_an_outage_wait_for_the_grace(
     await _beat(maker, back, clock.now())
     report = await sweep_pass(core)
     assert [(o.action, o.seat) for o in report.outcomes] == [("forfeit", 0)]  # Ana left first
+
+
+async def test_a_deadline_after_a_clean_stop_of_every_process_moves(
+    client: httpx.AsyncClient, clock: FakeClock, maker: Any, core: Any
+) -> None:
+    """Issue 41: a turn deadline that fell while every process was cleanly stopped (Ctrl-C)
+    was forfeited at the next sweep: a stop was recorded as one more beat, and a process
+    counts as alive for three beats past its last. A clean stop says when it stopped."""
+    start = clock.now()
+    ana, _, v = await two_seat_match(client)  # classic: 180 s + 120 s grace
+    deadline = parse(v["turn"]["deadline"])
+    clock.set(start - timedelta(hours=1))
+    server = liveness.Heartbeat(maker, clock, interval_s=3600)
+    await server.start()
+    clock.set(deadline - timedelta(seconds=10))
+    await server.stop()  # Ctrl-C, 10 s before the deadline
+    restart = deadline + timedelta(seconds=15)  # within the slack a crashed process is given
+    await _process(maker, restart, restart)
+    clock.set(restart + timedelta(seconds=1))
+    report = await sweep_pass(core)
+    assert [(o.action, o.due) for o in report.outcomes] == [("extend", "clock")]
+    seen = await view(client, ana, v["id"])
+    moved = restart + timedelta(seconds=120)
+    assert seen["status"] == "playing" and parse(seen["turn"]["deadline"]) == moved

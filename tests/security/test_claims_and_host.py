@@ -145,3 +145,39 @@ async def test_a_waiting_tables_same_name_refusal_says_when_to_try_again(
         refused = await _join(http, await player(http, "Bob"), made["code"])
         assert refused.status_code == 409 and refused.json()["code"] == "seat_in_use"
         assert refused.headers["Retry-After"] == "30" and "Bob" not in refused.text
+
+
+async def test_the_host_cannot_take_a_present_players_seat_for_a_second_account(
+    secured: Secured, clock: FakeClock
+) -> None:
+    """Issue 41: the host released a connected opponent's seat, a second account of the host
+    joined by the number and read the whole hand. A seat is released only once its holder has
+    been away for the lease, as autopilot waits."""
+    async with secured(presence_lease_s=LEASE) as http:
+        made, ana, bob = await _table(http)
+        mid = made["id"]
+        alt = await player(http, "Ana2")  # the host's second account
+        for _ in range(3):
+            clock.advance(LEASE - 5)
+            seen = await http.get(f"/v1/matches/{mid}", headers=bob["headers"])  # Bob is here
+            assert seen.status_code == 200
+            hand = seen.json()["you"]["hand"]
+            released = await http.delete(
+                f"/v1/matches/{mid}/seats/1/holder", headers=ana["headers"]
+            )
+            assert released.status_code == 409, released.text
+            assert released.json()["code"] == "seat_in_use" and "Bob" not in released.text
+            joined = await _join(http, alt, made["code"])
+            assert joined.status_code == 404, joined.text
+            autopilot = await http.put(
+                f"/v1/matches/{mid}/seats/1/autopilot", headers=ana["headers"]
+            )
+            assert autopilot.status_code == 409  # the same rule, the same answer
+        after = await http.get(f"/v1/matches/{mid}", headers=bob["headers"])
+        assert after.json()["you"]["seat"] == 1 and after.json()["you"]["hand"] == hand
+        assert after.json()["seats"][1]["connected"] is True
+        # Gone for the lease: now the host may hand the seat on, as the dot shows.
+        clock.advance(LEASE + 1)
+        released = await http.delete(f"/v1/matches/{mid}/seats/1/holder", headers=ana["headers"])
+        assert released.status_code == 200, released.text
+        assert released.json()["seats"][1]["connected"] is False

@@ -183,7 +183,8 @@ async def test_a_locked_table_refuses_claims_until_the_host_releases(
         refused = await _join(http, fake_bob, made["code"])
         assert refused.status_code == 404 and refused.json()["code"] == "code_not_found"
         still = (await http.get(f"/v1/matches/{mid}", headers=bob["headers"])).json()
-        assert still["you"]["seat"] == 1  # Bob's own token still works
+        assert still["you"]["seat"] == 1  # Bob's own token still works: he is back
+        clock.advance(LEASE + 1)  # and gone again for the lease (issue 41: release waits)
         # The host releases the seat: the next join by number takes it.
         released = await http.delete(f"/v1/matches/{mid}/seats/1/holder", headers=ana["headers"])
         assert released.status_code == 200, released.text

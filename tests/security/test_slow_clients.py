@@ -161,3 +161,49 @@ async def _ordinary_or_refused(server: ServerProcess) -> int:
         return await _ordinary(server, "127.0.0.2")
     except httpx.TransportError:
         return 0
+
+
+async def test_an_authenticated_socket_trickling_a_frame_is_closed(
+    live_server: LiveServer,
+) -> None:
+    """Issue 41: an authenticated socket sending one frame at a byte a second stayed open past
+    70 s. A frame begun must be whole within DOMINO_WS_FRAME_TIMEOUT_S; the server closes the
+    socket while this test still trickles (a frame of 2,000 bytes, a byte every 0.2 s)."""
+    async with live_server(DOMINO_WS_FRAME_TIMEOUT_S="1") as server:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as http:
+            made = (await http.post("/v1/players", json={"name": "Ana"})).json()
+            auth = {"Authorization": f"Bearer {made['token']}"}
+            body = {"ruleset": "draw", "seats": [{"type": "human"}, {"type": "human"}]}
+            match = (await http.post("/v1/matches", json=body, headers=auth)).json()
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        upgrade = _upgrade(f"/v1/matches/{match['id']}/ws").replace(
+            b"\r\n\r\n", f"\r\nAuthorization: {auth['Authorization']}\r\n\r\n".encode()
+        )
+        writer.write(upgrade)
+        opened = await asyncio.wait_for(reader.readuntil(b'"snapshot"'), BOUND_S)
+        assert opened.startswith(b"HTTP/1.1 101")  # authenticated: the snapshot came
+        # A whole ping frame first (a socket that sends whole frames is never timed) ...
+        ping = json.dumps({"type": "ping", "id": "p1"}).encode()
+        writer.write(b"\x81" + bytes([0x80 | len(ping)]) + b"\x00\x00\x00\x00" + ping)
+        await asyncio.wait_for(reader.readuntil(b'"pong"'), BOUND_S)
+        # ... then a masked text frame of 2,000 bytes, a byte at a time.
+        frame = b"\x81\xfe\x07\xd0" + b"\x00\x00\x00\x00" + b" " * 2000
+        sent = 0
+
+        async def dribble() -> None:
+            nonlocal sent
+            for byte in frame:
+                writer.write(bytes([byte]))
+                await writer.drain()
+                sent += 1
+                await asyncio.sleep(0.2)
+
+        sender = asyncio.create_task(dribble())
+        try:
+            await asyncio.wait_for(_closed(reader), BOUND_S)
+        finally:
+            sender.cancel()
+            with contextlib.suppress(BaseException):
+                await sender
+            writer.close()
+        assert sent < len(frame)  # closed with the frame still incomplete

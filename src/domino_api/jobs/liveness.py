@@ -5,7 +5,10 @@ is alive (a deploy, a crash). A deadline that fell at a moment no API process wa
 a process started again after it, is an outage deadline: `timeouts.enforce` moves it to the
 restart plus the grace period instead of forfeiting. While API processes have recorded
 themselves but none is alive now, the sweeper holds every match (`api_down_since`), so a
-worker that outlives the API never forfeits players who cannot reach the table.
+worker that outlives the API never forfeits players who cannot reach the table. A process that
+stops cleanly records it (`stopped_at`): it was alive until exactly then, while one that died
+without a word is counted alive for `ALIVE_SLACK` past its last beat (issue 41: a deadline
+within that slack after a clean stop of every process was forfeited, not moved).
 See docs/RULES.md section 10 ("Outages") and docs/OPERATING.md, "Clocks and the recovery job".
 """
 
@@ -52,13 +55,21 @@ class Lifetimes:
     """The API processes' recorded lifetimes, read once per sweep pass (the table is small):
     each forfeit asks `outage_restart` in memory, so a pass of thousands asks the database once."""
 
-    spans: tuple[tuple[datetime, datetime], ...]  # (started_at, last_alive_at)
+    spans: tuple[liveness_repo.Span, ...]  # (started_at, last_alive_at, stopped_at)
 
     def outage_restart(self, moment: datetime) -> datetime | None:
-        if any(start <= moment <= alive + ALIVE_SLACK for start, alive in self.spans):
+        if any(
+            start <= moment <= alive_until(alive, stopped) for start, alive, stopped in self.spans
+        ):
             return None
-        later = [start for start, _ in self.spans if start > moment]
+        later = [start for start, _, _ in self.spans if start > moment]
         return min(later) if later else None
+
+
+def alive_until(last_alive: datetime, stopped: datetime | None) -> datetime:
+    """Until when a process counts as alive: its clean stop, else its last beat plus the slack
+    (it may have lived up to three beats longer)."""
+    return stopped if stopped is not None else last_alive + ALIVE_SLACK
 
 
 async def lifetimes(session: AsyncSession) -> Lifetimes:
@@ -79,8 +90,8 @@ def outages_of(maker: async_sessionmaker[AsyncSession]) -> Callable[[], Awaitabl
 async def api_down_since(session: AsyncSession, now: datetime) -> datetime | None:
     """The API's last sign of life when API processes have recorded themselves but none is
     alive now (the sweeper then holds every match); None when one is alive or none recorded."""
-    last = await liveness_repo.last_alive(session, API)
-    if last is None or last + ALIVE_SLACK >= now:
+    last, running = await liveness_repo.last_alive(session, API)
+    if last is None or (running is not None and running + ALIVE_SLACK >= now):
         return None
     return last
 
@@ -133,7 +144,17 @@ class Heartbeat:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
-        await self.beat_now()
+        await self.record_stop()
+
+    async def record_stop(self) -> None:
+        """A clean stop: alive until now, and no longer (a deadline after it is an outage's)."""
+        if self.row_id is None:
+            return
+        try:
+            async with transaction(self.maker) as session:
+                await liveness_repo.stop(session, self.row_id, self.clock.now())
+        except Exception:
+            log.warning("could not record the service stop", exc_info=True)
 
 
 async def start_api_heartbeat(app: Any) -> None:

@@ -7,7 +7,6 @@ rematches are steps of the write core like any other.
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 import time
 import uuid
@@ -120,22 +119,20 @@ async def join_by_number(
     name: str | None,
     address: str,
 ) -> dict[str, Any]:
-    """`join` under the budgets of failed joins (matches/claims.py, `failure_budgets`): refused
-    at once while one is spent out; each refusal spends them all and answers no sooner than
-    `JOIN_REFUSAL_S` after the request came, so timing does not tell an unknown number from
-    a started table."""
+    """`join` under the budgets against guessing (matches/claims.py): refused at once while one
+    is spent out; each refusal spends them and answers no sooner than `JOIN_REFUSAL_S` after
+    the request came, so timing does not tell an unknown number from a started table."""
     match_id, seated = await find(core, code, player)
-    budgets = claims.failure_budgets(code, player.id, address, seated)
-    for budget, key in budgets:
-        if await limits.exhausted(budget, key):
-            await limits.refuse(budget, key)
+    if seated:  # its own seat, never a guess: no budget refuses it
+        return await join(core, player, code, name, match_id)
+    guess = claims.guess_budgets(code, player.id, address)
+    await claims.check(limits, guess)
+    outcome = claims.Outcome()
     started = time.perf_counter()
     try:
-        return await join(core, player, code, name, match_id)
+        return await join(core, player, code, name, match_id, outcome)
     except (ServiceError, EngineError):
-        for budget, key in budgets:
-            with contextlib.suppress(RateLimited):  # this answer is the refusal; 429 comes next
-                await limits.hit(budget, key)
+        await claims.spend(limits, guess, outcome)
         await pacing.until(started + JOIN_REFUSAL_S)
         raise
 
@@ -153,6 +150,7 @@ async def join(
     code: str,
     name: str | None = None,
     match_id: str | None = None,
+    outcome: claims.Outcome | None = None,
 ) -> dict[str, Any]:
     """Join by number (`match_id`: the live match `find` found for it): a free seat, or by
     name a seat whose holder has been gone for the presence lease (`core.lease_s`,
@@ -162,6 +160,9 @@ async def join(
     command = tables.Join(player.id, player.name, player.tile_back, code, name, core.lease_s)
 
     def step(stage: Stage) -> dict[str, Any]:
+        if outcome is not None:
+            wanted = name or player.name
+            outcome.right_name = bool(tables.same_name(stage.table, player.id, wanted))
         table = stage.do(command)
         return view_for(table, player, core, _joined_seat(stage, player.id))
 

@@ -5,9 +5,10 @@ Two caps, both checked in the creating transaction under advisory locks (per hos
 address), so two creations at the same moment cannot both pass a count:
 - waiting tables per host (`DOMINO_OPEN_TABLES_PER_PLAYER`);
 - live *numbered* tables (a table holds a game number only while a remote human can join or
-  rejoin it: engine/table/seats.py `needs_number`) per host and per creating address
-  (`DOMINO_NUMBERED_TABLES_PER_PLAYER`, `..._PER_ADDRESS`), rematches included: a rematch
-  counts for the host and the address of the table it follows.
+  rejoin it: engine/table/seats.py `needs_number`) per host, per creating address and per its
+  network, an IPv4 /24 (`DOMINO_NUMBERED_TABLES_PER_PLAYER`, `..._PER_ADDRESS`,
+  `..._PER_NETWORK`; issue 41: 240 addresses of one /24 held 1,871 numbers), rematches
+  included: a rematch counts for the host and the address of the table it follows.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import asyncpg
 
 from domino_api.config import Settings
 from domino_api.errors import RateLimited
+from domino_api.ratelimit import network_key
 from domino_api.store import table_caps
 
 
@@ -27,6 +29,7 @@ class Caps:
     waiting: int  # waiting tables per host
     numbered: int  # live numbered tables per host
     per_address: int  # live numbered tables per creating address
+    per_network: int  # ... per creating address's network (IPv4 /24, IPv6 /64)
 
 
 def caps_of(settings: Settings) -> Caps:
@@ -34,6 +37,7 @@ def caps_of(settings: Settings) -> Caps:
         settings.open_tables_per_player,
         settings.numbered_tables_per_player,
         settings.numbered_tables_per_address,
+        settings.numbered_tables_per_network,
     )
 
 
@@ -50,7 +54,7 @@ async def check_open_tables(
             retry_after=60,
         )
     if numbered:
-        await table_caps.lock(connection, f"address:{address}")
+        await table_caps.lock(connection, network_key(address))
         await check_numbered(connection, player_id, address, caps)
 
 
@@ -58,9 +62,16 @@ async def check_numbered(
     connection: asyncpg.Connection, player_id: str | None, address: str | None, caps: Caps
 ) -> None:
     """Refuse one more live numbered table for this host or address (429, retry in a minute)."""
+    # One lock per network covers its addresses' counts as well (check_open_tables).
     checks = [
         (table_caps.numbered_by_host, player_id, caps.numbered, "you host"),
         (table_caps.numbered_by_address, address, caps.per_address, "your address holds"),
+        (
+            table_caps.numbered_by_network,
+            None if address is None else network_pattern(address),
+            caps.per_network,
+            "your network holds",
+        ),
     ]
     for count_of, key, cap, who in checks:
         if key is None:
@@ -72,6 +83,15 @@ async def check_numbered(
                 " finish or leave one first (a table against computers only needs no number).",
                 retry_after=60,
             )
+
+
+def network_pattern(address: str) -> str:
+    """The LIKE pattern of the creating addresses in `address`'s network: an IPv4 /24 by its
+    first three parts; any other key (an IPv6 /64 is one key already) as itself."""
+    network = network_key(address).removeprefix("net:")
+    if network.endswith("/24") and "." in network:
+        return network.rsplit(".", 1)[0] + ".%"
+    return address.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 async def rematch_room(connection: asyncpg.Connection, match_id: str, caps: Caps) -> bool:

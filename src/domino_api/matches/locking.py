@@ -20,10 +20,12 @@ async def set_lock(core: Core, player: Player, match_id: str, on: bool) -> dict[
 
 
 async def release(core: Core, player: Player, match_id: str, seat: int) -> dict[str, Any]:
-    """The host frees another's human seat: the next join by number takes it (even on a
-    locked or started table), and the old holder's sockets close (4409 `seat_claimed`)."""
+    """The host frees another's human seat once its holder has been away for the lease
+    (`core.lease_s`): the next join by number takes it (even on a locked or started table),
+    and the old holder's sockets close (4409 `seat_claimed`)."""
+    command = tables.Release(player.id, seat, core.lease_s)
 
     def step(stage: Stage) -> dict[str, Any]:
-        return view_for(stage.do(tables.Release(player.id, seat)), player, core)
+        return view_for(stage.do(command), player, core)
 
     return await core.run(match_id, step, player_id=player.id)

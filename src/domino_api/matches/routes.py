@@ -68,8 +68,8 @@ async def create_match(
     seat, a seat the host also holds (hot-seat play), or a computer. The answer is the host's
     view with the 4-digit `code` others join by and the deal's `commitment`.
     """
-    await limits_of(request).hit("create_match", f"player:{player.id}", client_address(request))
     address, caps = client_address(request), hosting.caps_of(settings_of(request))
+    await limits_of(request).hit_from("create_match", address, f"player:{player.id}")
     return ViewOut(**await creation.create_match(core_of(request), player, body, caps, address))
 
 
@@ -93,11 +93,12 @@ async def join(
 ) -> ViewOut:
     """Take a seat by the match's 4-digit number. Joining again returns the same seat; a caller with
     the name of a seat's holder takes that seat over when the holder has not been seen for 30 s.
-    Rate-limited per client address.
+    Rate-limited per client address, its network and the player; wrong guesses are budgeted per
+    number, a rejoin under a seat's own name is not.
     """
     limits = limits_of(request)
     address = client_address(request)
-    await limits.hit("join", address, f"player:{player.id}")
+    await limits.hit_from("join", address, f"player:{player.id}")
     joined = await creation.join_by_number(
         core_of(request), limits, player, body.code, body.name, address
     )
@@ -256,7 +257,7 @@ async def unlock(match_id: MatchId, player: CurrentPlayer, request: Request) -> 
 @router.delete(
     "/matches/{match_id}/seats/{seat}/holder",
     summary="Host: release another's seat for the next join by number",
-    responses=problems(*MATCH, "not_host", "match_over", *SEAT),
+    responses=problems(*MATCH, "not_host", "match_over", *SEAT, "seat_in_use"),
 )
 async def release_seat(
     match_id: MatchId,
@@ -264,8 +265,9 @@ async def release_seat(
     player: CurrentPlayer,
     request: Request,
 ) -> ViewOut:
-    """Host only: free another player's human seat, so the next join by number takes it; the old
-    holder's sockets close (4409 `seat_claimed`).
+    """Host only: free another player's human seat, so the next join by number takes it, once its
+    holder has had no socket and no request for the presence lease (else 409 `seat_in_use`); the
+    old holder's sockets close (4409 `seat_claimed`).
     """
     return ViewOut(**await locking.release(core_of(request), player, match_id, seat))
 

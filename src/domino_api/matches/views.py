@@ -28,7 +28,8 @@ def _seat_out(table: Table, base: dict[str, Any], now: datetime) -> dict[str, An
     connected = is_connected(table, row.seat)
     away_since = None
     if row.type == "human" and not connected and table.state.status in ("playing", "hand_over"):
-        away_since = iso(seat_present_until(row, table))
+        # The moment its lease ran out (recorded with `seat_disconnected`), not its last sighting.
+        away_since = iso(row.away_since or seat_present_until(row, table))
     name = shown_name(table, row)
     tile_back = table.tile_backs.get(row.player_id or "", DEFAULT_TILE_BACK)
     return {

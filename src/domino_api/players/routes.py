@@ -50,7 +50,7 @@ async def create_player(body: PlayerCreate, request: Request, session: UnitOfWor
     once and stored only as a hash: send it as `Authorization: Bearer <token>`. Rate-limited per
     client address.
     """
-    await limits_of(request).hit("create_player", client_address(request))
+    await limits_of(request).hit_from("create_player", client_address(request))
     return PlayerCreated(**await service.create_player(session, clock_of(request), body.name))
 
 

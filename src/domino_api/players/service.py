@@ -54,6 +54,15 @@ async def update_player(session: AsyncSession, player: Player, patch: PlayerPatc
     if patch.tile_back is not None:
         fresh.tile_back = patch.tile_back
     if patch.settings is not None:
-        fresh.settings = patch.settings.model_dump(exclude_none=True)
+        fresh.settings = merged_settings(
+            fresh.settings, patch.settings.model_dump(exclude_unset=True)
+        )
     await session.flush()
     return fresh
+
+
+def merged_settings(saved: dict[str, Any] | None, given: dict[str, Any]) -> dict[str, Any]:
+    """The saved settings with the keys a PATCH names (issue 41: setting `target` erased a
+    saved `draw`); a key given as null is cleared."""
+    merged = {**(saved or {}), **given}
+    return {key: value for key, value in merged.items() if value is not None}

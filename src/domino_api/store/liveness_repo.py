@@ -31,14 +31,32 @@ async def beat(session: AsyncSession, row_id: int, now: datetime) -> None:
     )
 
 
-async def spans(session: AsyncSession, kind: str) -> tuple[tuple[datetime, datetime], ...]:
-    """(started_at, last_alive_at) of every process of `kind` ever recorded."""
-    stmt = select(ServiceStart.started_at, ServiceStart.last_alive_at).where(_of_kind(kind))
-    return tuple((a, b) for a, b in (await session.execute(stmt)).all())
+async def stop(session: AsyncSession, row_id: int, now: datetime) -> None:
+    """The process stops cleanly: alive until `now`, and no longer."""
+    await session.execute(
+        update(ServiceStart)
+        .where(ServiceStart.id == row_id)
+        .values(last_alive_at=func.greatest(ServiceStart.last_alive_at, now), stopped_at=now)
+    )
 
 
-async def last_alive(session: AsyncSession, kind: str) -> datetime | None:
-    """The latest sign of life of any process of `kind`; None when none was recorded."""
-    stmt = select(func.max(ServiceStart.last_alive_at)).where(_of_kind(kind))
-    moment: datetime | None = (await session.execute(stmt)).scalar_one_or_none()
-    return moment
+Span = tuple[datetime, datetime, datetime | None]  # started, last alive, stopped cleanly
+
+
+async def spans(session: AsyncSession, kind: str) -> tuple[Span, ...]:
+    """(started_at, last_alive_at, stopped_at) of every process of `kind` ever recorded."""
+    columns = (ServiceStart.started_at, ServiceStart.last_alive_at, ServiceStart.stopped_at)
+    stmt = select(*columns).where(_of_kind(kind))
+    return tuple((a, b, c) for a, b, c in (await session.execute(stmt)).all())
+
+
+async def last_alive(session: AsyncSession, kind: str) -> tuple[datetime | None, datetime | None]:
+    """The latest sign of life of any process of `kind`, and of any not stopped cleanly
+    (None: none recorded)."""
+    running = ServiceStart.stopped_at.is_(None)
+    stmt = select(
+        func.max(ServiceStart.last_alive_at),
+        func.max(ServiceStart.last_alive_at).filter(running),
+    ).where(_of_kind(kind))
+    row = (await session.execute(stmt)).one()
+    return row[0], row[1]

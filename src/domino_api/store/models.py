@@ -221,6 +221,8 @@ class ServiceStart(Base):
     started_at: Mapped[datetime] = mapped_column(index=True)
     last_alive_at: Mapped[datetime]
     note: Mapped[str] = mapped_column(Text, default="")
+    # Set by a clean stop (jobs/liveness.py): the process was alive until exactly then.
+    stopped_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 # --- tournaments (tournaments/service.py) -------------------------------------------------

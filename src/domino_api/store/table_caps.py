@@ -11,6 +11,8 @@ _WAITING = "SELECT count(*) FROM matches WHERE host_player_id = $1 AND status = 
 # Each count reads its partial index (store/models.py).
 _BY_HOST = f"SELECT count(*) FROM matches WHERE host_player_id = $1 AND {NUMBERED}"
 _BY_ADDRESS = f"SELECT count(*) FROM matches WHERE host_address = $1 AND {NUMBERED}"
+# A network's tables: an IPv4 /24's addresses share the prefix "a.b.c." (ratelimit.network_key).
+_BY_NETWORK = f"SELECT count(*) FROM matches WHERE host_address LIKE $1 AND {NUMBERED}"
 _OWNERS = "SELECT host_player_id, host_address FROM matches WHERE id = $1"
 
 
@@ -29,6 +31,11 @@ async def numbered_by_host(connection: asyncpg.Connection, player_id: str) -> in
 
 async def numbered_by_address(connection: asyncpg.Connection, address: str) -> int:
     return int(await connection.fetchval(_BY_ADDRESS, address) or 0)
+
+
+async def numbered_by_network(connection: asyncpg.Connection, pattern: str) -> int:
+    """The live numbered tables whose creating address matches `pattern` (a LIKE pattern)."""
+    return int(await connection.fetchval(_BY_NETWORK, pattern) or 0)
 
 
 async def owners(

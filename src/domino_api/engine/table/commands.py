@@ -81,10 +81,12 @@ class Lock(Struct, frozen=True):
 
 
 class Release(Struct, frozen=True):
-    """The host frees another's human seat for the next join by number."""
+    """The host frees another's human seat for the next join by number, once its holder has
+    been away for the lease."""
 
     by: str
     seat: int
+    lease_s: float = LEASE_S
 
 
 class OfferRematch(Struct, frozen=True):

@@ -38,8 +38,9 @@ def new_table(
         updated_at=now,
         **facts,  # type: ignore[arg-type]
     )
+    host = facts.get("host_player_id")
     rows = tuple(
-        Seat(**{"seat": number, "last_seen_at": now if spec.get("player_id") else None, **spec})  # type: ignore[arg-type]
+        Seat(**{"seat": number, **_here(spec, host, now), **spec})  # type: ignore[arg-type]
         for number, spec in enumerate(seats)
     )
     # A seat keeps the name it was taken under: a later profile rename shows at new tables
@@ -58,6 +59,15 @@ def new_table(
             steps.add(record(steps.table, now, "seat_joined", joined_data(steps.table, row)))
     steps.change(replace(steps.table, match=replace(steps.table.match, due_at=due_at(steps.table))))
     return steps.result()
+
+
+def _here(spec: Mapping[str, object], host: object, now: datetime) -> dict[str, object]:
+    """A holder's presence marks at creation: seen now; the creator's seats connected too (its
+    request made the table), as its first view shows them."""
+    holder = spec.get("player_id")
+    if not holder:
+        return {}
+    return {"last_seen_at": now, "connected": holder == host}
 
 
 def _named(row: Seat, holders: Mapping[str, tuple[str, str]]) -> Seat:

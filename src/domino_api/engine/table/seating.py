@@ -21,10 +21,11 @@ from domino_api.engine.table import commands
 from domino_api.engine.table.model import Stepped, Table, with_info, with_seat
 from domino_api.engine.table.play import require_host, start_if_checked_in
 from domino_api.engine.table.seats import (
-    autopilot_allowed,
+    held_for,
     joined_data,
     lapsed,
     lease_end,
+    may_take,
     pick_seat,
     seat_for,
     seat_name,
@@ -55,6 +56,11 @@ def join(table: Table, command: commands.Join, now: datetime) -> Stepped:
     if table.over or table.match.code != command.code:
         # The number no longer opens this table (it ended, perhaps by what was due just now).
         raise unknown_number(command.code, command.lease_s)
+    settled = settle(table, now, command.lease_s)
+    return settled.then(_join(settled.table, command, now))
+
+
+def _join(table: Table, command: commands.Join, now: datetime) -> Stepped:
     wanted = command.name or command.profile_name
     row, claimed = seat_for(table, command.by, wanted, command.code, now, command.lease_s)
     host = table.match.host_player_id
@@ -69,6 +75,7 @@ def join(table: Table, command: commands.Join, now: datetime) -> Stepped:
         name=command.name or row.name or command.profile_name,
         last_seen_at=now,
         away_since=None,
+        connected=True,  # the joiner is here: this request is its sighting
         connected_until=None,  # the old holder's sockets no longer hold it
     )
     seats = tuple(taken if s.seat == row.seat else s for s in table.seats)
@@ -79,7 +86,11 @@ def join(table: Table, command: commands.Join, now: datetime) -> Stepped:
     data = joined_data(table, taken)
     if claimed:  # every seat is told; the old holder's sockets close on it
         data["claimed"] = True
-    return record(table, now, "seat_joined", data)
+    steps = Steps(table)
+    steps.add(record(table, now, "seat_joined", data))
+    if not row.connected:  # the joiner is here: its dot shows it, as the stream says
+        steps.add(record(steps.table, now, "seat_connected", {"seat": row.seat}))
+    return steps.result()
 
 
 def lock(table: Table, command: commands.Lock, now: datetime) -> Stepped:
@@ -87,18 +98,36 @@ def lock(table: Table, command: commands.Lock, now: datetime) -> Stepped:
     return Stepped(with_info(table, claims_locked=command.on))
 
 
+def settle(table: Table, now: datetime, lease_s: float) -> Stepped:
+    """Every lapsed lease recorded first (`seat_disconnected`), so that a step which hands a
+    seat on (a claim, a release, autopilot) decides on what the seats' dots show: the rule
+    `may_take` and the `connected` flag never disagree."""
+    return lapse(table, commands.Lapse(tuple(range(len(table.seats))), lease_s), now)
+
+
 def release(table: Table, command: commands.Release, now: datetime) -> Stepped:
-    """The host frees another's human seat: the next join by number takes it (even on a
-    locked or started table), and the old holder's sockets close (4409 `seat_claimed`)."""
+    """The host frees another's human seat once its holder has been away for the lease: the
+    next join by number takes it (even on a locked or started table), and the old holder's
+    sockets close (4409 `seat_claimed`). A present holder keeps it (issue 41)."""
     _host_hold(table, command.by)
     _seat(table, command.seat)
     row = table.seats[command.seat]
     if row.type != "human" or row.forfeited or row.player_id in (None, command.by):
         raise SeatUnavailable(f"Seat {command.seat} has no other human holder to release.")
+    settled = settle(table, now, command.lease_s)
+    if not may_take(row, command.by, now, command.lease_s):
+        raise held_for(command.lease_s)
     # The away clock starts for the seat, not for a ghost.
-    table = with_seat(table, row.seat, player_id=None, connected_until=None, last_seen_at=now)
+    table = with_seat(
+        settled.table,
+        row.seat,
+        player_id=None,  # not connected: `settle` recorded its holder's lapse
+        connected_until=None,
+        last_seen_at=now,
+        away_since=now,
+    )
     data = {**joined_data(table, table.seats[row.seat]), "released": True}
-    return record(table, now, "seat_joined", data)
+    return settled.then(record(table, now, "seat_joined", data))
 
 
 def autopilot(table: Table, command: commands.Autopilot, now: datetime) -> Stepped:
@@ -115,12 +144,14 @@ def autopilot(table: Table, command: commands.Autopilot, now: datetime) -> Stepp
         raise MatchOver("The match is over.")
     if not on and row.forfeited:
         raise SeatForfeited(f"Seat {row.seat} has forfeited; it stays with the computer.")
-    if on and not autopilot_allowed(row, command.by, now, command.lease_s):
+    if on and not may_take(row, command.by, now, command.lease_s):
         raise SeatInUse("The seat's holder is connected; autopilot waits until they leave.")
+    settled = settle(table, now, command.lease_s)
     if row.autopilot == on:
-        return Stepped(table)
-    table = with_seat(table, row.seat, autopilot=on)
-    return record(table, now, "autopilot_on" if on else "autopilot_off", {"seat": row.seat})
+        return settled
+    table = with_seat(settled.table, row.seat, autopilot=on)
+    kind = "autopilot_on" if on else "autopilot_off"
+    return settled.then(record(table, now, kind, {"seat": row.seat}))
 
 
 def ready(table: Table, command: commands.Ready, now: datetime) -> Stepped:

@@ -118,12 +118,24 @@ def lease_end(row: Seat, lease_s: float) -> datetime | None:
     return max(ends) if ends else None
 
 
-def autopilot_allowed(row: Seat, caller_id: str, now: datetime, lease_s: float) -> bool:
-    """The host may hand another's seat to the computer only once its holder has gone: no
-    socket and no request about the match within the presence lease."""
+def may_take(row: Seat, caller_id: str, now: datetime, lease_s: float) -> bool:
+    """The one rule for acting on another's seat (issue 41): the host's autopilot, the host's
+    release, a claim by name. A seat that is open, or the caller's own, may be taken; another's
+    only once its holder has gone: no socket and no request about the match within the
+    presence lease. A present holder keeps its seat, whoever asks."""
     if row.player_id is None or row.player_id == caller_id:
         return True
     return not holder_present(row, now, lease_s)
+
+
+def held_for(lease_s: float) -> SeatInUse:
+    """The refusal of an act on a seat whose holder is at the table (it names nobody)."""
+    lease = math.ceil(lease_s)
+    return SeatInUse(
+        f"The seat's holder is at the table; it can be handed on only once they have been"
+        f" away {lease} s.",
+        retry_after=lease,
+    )
 
 
 # ---------------------------------------------------------------- joins by number
@@ -143,13 +155,10 @@ def unknown_number(code: str, lease_s: float) -> CodeNotFound:
     )
 
 
-def seat_for(
-    table: Table, player_id: str, wanted: str, code: str, now: datetime, lease_s: float
-) -> tuple[Seat, bool]:
-    """The seat a caller not seated at `table` gets by its number: (seat, claimed by name).
-    `wanted` is the name the caller joins under, matched against the name each seat goes by
-    at this table. Raises the refusal otherwise (none names a holder)."""
-    same_name = [
+def same_name(table: Table, player_id: str, wanted: str) -> list[Seat]:
+    """The seats of others that go by `wanted` at this table: a join under that name is a
+    rejoin (its holder's own, or a claim once the holder has gone), never a guess."""
+    return [
         row
         for row in table.seats
         if row.type == "human"
@@ -158,9 +167,17 @@ def seat_for(
         and not row.forfeited
         and seat_name(table, row) == wanted
     ]
+
+
+def seat_for(
+    table: Table, player_id: str, wanted: str, code: str, now: datetime, lease_s: float
+) -> tuple[Seat, bool]:
+    """The seat a caller not seated at `table` gets by its number: (seat, claimed by name).
+    `wanted` is the name the caller joins under, matched against the name each seat goes by
+    at this table. Raises the refusal otherwise (none names a holder)."""
     started = table.state.status != "waiting"
-    for row in same_name:
-        if not table.match.claims_locked and not holder_present(row, now, lease_s):
+    for row in same_name(table, player_id, wanted):
+        if not table.match.claims_locked and may_take(row, player_id, now, lease_s):
             return row, True
         if started:
             raise unknown_number(code, lease_s)
