@@ -10,9 +10,10 @@ skipped). After a refused move (someone else moved first) it reconnects without 
 a fresh snapshot.
 
 The strategies decide from the engine's `SeatView`, rebuilt by `bots.remote` from the snapshot
-moved on by every event, plus the current hand's move events (kept from its `hand_started`). A
-snapshot has no history: after one, the hand's events so far come from
-`GET /v1/matches/{id}/events?after=N&seat=S`; if that fails the history stays empty.
+moved on by every event (`bots.reducer`; a gap in the events takes a fresh snapshot), plus the
+current hand's move events (kept from its `hand_started`). A snapshot has no history: after
+one, the hand's events so far come from `GET /v1/matches/{id}/events?after=N&seat=S`; if that
+fails the history stays empty.
 """
 
 from __future__ import annotations
@@ -29,12 +30,8 @@ import typer
 
 from domino_api import engine
 from domino_api.bots import get_strategy
-from domino_api.bots.remote import (
-    advance_view,
-    current_hand_events,
-    legal_from_json,
-    seat_view_from_public,
-)
+from domino_api.bots.reducer import apply_event, follows
+from domino_api.bots.remote import current_hand_events, legal_from_json, seat_view_from_public
 
 OVER = ("finished", "abandoned", "cancelled")
 IDLE_RESYNC_S = 45.0
@@ -141,7 +138,12 @@ class BotClient:
             if kind == "snapshot":
                 done = await self._on_snapshot(socket, message["view"])
             elif kind == "event":
-                done = await self._on_event(socket, message["event"])
+                event = message["event"]
+                if self.view is not None and event["seq"] > self.view["seq"] + 1:
+                    self.say(f"missed the events before {event['seq']}; taking a fresh snapshot")
+                    self.after, self.acted_at = None, -1
+                    return None
+                done = await self._on_event(socket, event)
             elif kind == "ack":
                 if message.get("id") == self.last_move_id and not self.turn_moved:
                     # Safe fallback: the events of a move come before its ack, so by now a
@@ -219,9 +221,9 @@ class BotClient:
             self.hand_events = []
         if kind in ("hand_started", "tile_played", "tile_drawn", "passed"):
             self.hand_events.append(event)
-        if self.view is not None:
+        if self.view is not None and follows(self.view, event):
             try:
-                self.view = advance_view(self.view, event)
+                self.view = apply_event(self.view, event)
             except (KeyError, ValueError, TypeError, IndexError) as exc:
                 self.say(f"cannot follow event {event['seq']} ({exc}); choosing at random")
                 self.view = None

@@ -11,14 +11,13 @@ it equals `engine.seat_view`) from
   `tile_played`, `tile_drawn` and `passed` ones matter, for the public `history` and the pips
   each seat had open to it when it acted.
 
-`advance_view` moves a view JSON on by one event copy, so a client that took one snapshot can
-follow the stream alone and still hold the current view when its turn comes. All functions are
+A client that took one snapshot follows the stream alone with `bots.reducer.apply_event`, the
+clients' one reducer, and still holds the current view when its turn comes. All functions are
 pure: no I/O.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -26,7 +25,6 @@ from domino_api.engine import HistoryEntry, LegalAction, Ruleset, SeatView, Tile
 from domino_api.engine.layout import EMPTY_BOARD, Board, fitting_ends, place
 from domino_api.engine.legal import cover_after, open_to
 from domino_api.engine.state import MustCover
-from domino_api.engine.view import board_dict, full_option
 
 # The event types that are moves of the hand, and the history kind each records.
 MOVE_KINDS = {"tile_played": "play", "tile_drawn": "draw", "passed": "pass"}
@@ -182,86 +180,3 @@ def seat_view_from_public(
         history=history,
         unseen=tuple(t for t in full_set(ruleset.max_pip) if t not in seen),
     )
-
-
-def _options(items: Any) -> list[dict[str, Any]]:
-    """Options from an event, in the shape of a view's (every field, nulls included)."""
-    return [full_option(item) for item in items or []]
-
-
-def advance_view(view: Mapping[str, Any], event: Mapping[str, Any]) -> dict[str, Any]:
-    """The view after one event copy of this seat (a new dict; `view` is left as it was).
-
-    Covers what `seat_view_from_public` reads: status, hand number, the seats' counts, scores,
-    hands won and forfeits, this seat's tiles, the board, the stock, the turn and the legal
-    actions. Other fields (names, presence, deadlines, last_hand ...) are left as they were.
-    """
-    out = copy.deepcopy(dict(view))
-    out["seq"] = max(int(out.get("seq") or 0), int(event["seq"]))
-    kind, data = event["type"], event.get("data") or {}
-    you = out.get("you")
-    me = None if you is None else int(you["seat"])
-    seats = {int(s["seat"]): s for s in out["seats"]}
-    if kind in ("match_started", "hand_started"):
-        out["status"] = "playing"
-    if kind == "hand_started":
-        out["hand_number"] = int(data["hand_number"])
-        for number, count in enumerate(data["tiles"]):
-            seats[number]["tiles"] = int(count)
-        out["stock"] = int(data["stock"])
-        out["board"] = {"tiles": [], "ends": [], "ends_total": 0}
-        out["turn"], out["legal"] = None, []
-        if you is not None and "hand" in data:
-            you["hand"] = [list(t) for t in data["hand"]]
-    elif kind == "turn":
-        seat = int(data["seat"])
-        out["turn"] = {
-            "seat": seat,
-            "deadline": data.get("deadline"),
-            "must_cover": data.get("must_cover"),
-        }
-        out["legal"] = _options(data.get("legal")) if seat == me else []
-    elif kind == "tile_played":
-        seat = int(data["seat"])
-        tile = tile_of(data["tile"])
-        seats[seat]["tiles"] = int(seats[seat]["tiles"]) - 1
-        if seat == me and you is not None:
-            you["hand"] = [t for t in you["hand"] if tile_of(t) != tile]
-        ruleset = Ruleset.from_dict(out["ruleset"])
-        board = board_from_tiles(out["board"]["tiles"], ruleset.layout)
-        board = place(board, tile, data.get("end"), ruleset.layout)
-        out["board"] = board_dict(board)
-        out["turn"], out["legal"] = None, []
-    elif kind == "tile_drawn":
-        seat = int(data["seat"])
-        seats[seat]["tiles"] = int(seats[seat]["tiles"]) + 1
-        out["stock"] = int(data["stock"])
-        if seat == me and you is not None and data.get("tile") is not None:
-            you["hand"] = [*you["hand"], list(data["tile"])]
-        if seat == me and "legal" in data:
-            # The drawer keeps the turn: its copy carries what it may do now.
-            out["legal"] = _options(data["legal"])
-        else:
-            out["legal"] = []
-    elif kind == "passed":
-        out["legal"] = []
-    elif kind == "scored":
-        seats[int(data["seat"])]["score"] = int(data["score"])
-    elif kind == "hand_ended":
-        out["status"] = "hand_over"
-        out["turn"] = None
-        out["legal"] = _options([{"action": "next_hand"}]) if you is not None else []
-        winner = data.get("winner")
-        if winner is not None and data.get("reason") not in ("forfeit", "abandoned"):
-            seats[int(winner)]["hands_won"] = int(seats[int(winner)]["hands_won"]) + 1
-    elif kind == "match_ended":
-        reason = data.get("reason")
-        out["status"] = reason if reason in ("abandoned", "cancelled") else "finished"
-        out["turn"], out["legal"] = None, []
-        for number, score in enumerate(data.get("scores") or []):
-            seats[number]["score"] = int(score)
-        for number, won in enumerate(data.get("hands_won") or []):
-            seats[number]["hands_won"] = int(won)
-    elif kind == "forfeit":
-        seats[int(data["seat"])]["forfeited"] = True
-    return out

@@ -9,7 +9,7 @@ const FINAL = new Set([4401, 4403, 4404, 4422]); // refusals a retry cannot fix
  * What the table page does with the socket's frames (openapi/asyncapi.yaml, receiveUpdates).
  * @typedef {object} Handlers
  * @property {(view: import("contract/asyncapi").ViewOut) => void} snapshot
- * @property {(event: import("./api.js").AnyEvent) => void} event
+ * @property {(event: import("contract/asyncapi").Event) => void} event
  * @property {(up: boolean) => void} [connection]
  */
 

@@ -1,8 +1,11 @@
-// The table page: the view from the socket's snapshot (or REST), events to keep it live, and
-// every action a seat can take. Rendering of the parts lives in seats.js, hand.js, board.js.
+// The table page: the view from the socket's snapshot (or REST), moved on by each event the
+// socket brings (reducer.js), and every action a seat can take. The view is read again only
+// after a gap in the events or a reconnect (a snapshot). Rendering of the parts lives in
+// seats.js, hand.js, board.js.
 
 import { call } from "./api.js";
 import { renderBoard, scrolls } from "./board.js";
+import { applyEvent, follows } from "./reducer.js";
 import { chatPanel, logLine } from "./talk.js";
 import { endTarget, renderHand, revealScreen, wireEnds } from "./hand.js";
 import { renderSeats } from "./seats.js";
@@ -12,7 +15,8 @@ import { controls, statusLine } from "./controls.js";
 import { announce, clear, countdown, el, fill, showError } from "./ui.js";
 
 const PRESENCE = new Set(["seat_connected", "seat_disconnected"]);
-const QUIET = new Set(["message", "tile_back_changed", ...PRESENCE]);
+// Events that change only the seats (or nothing shown): the hand and a tile being picked stay.
+const SEATS_ONLY = new Set(["message", "tile_back_changed", "rematch_offered", ...PRESENCE]);
 
 /** Seats held by one person (hot-seat) share a name: tell them apart by their number. */
 function nameSeats(view) {
@@ -66,17 +70,24 @@ class Table {
 
   async start() {
     this.setView(await call("GET", `/v1/matches/${this.matchId}`));
+    this.connect();
+  }
+
+  /** The socket of the seat this page sees from: its events are that seat's copies, which the
+   * reducer applies to this seat's view (a hot-seat page opens another one on a hand-over). */
+  connect() {
+    this.socket?.close();
+    const seat = this.hotseat() ? this.viewSeat : null;
     /** @type {import("./socket.js").Handlers} */
     const handlers = {
       snapshot: (view) => {
         this.catchUp(view.seq);
-        if (this.hotseat()) return this.refresh(); // the socket sees from one seat only
         this.takeSeats(view);
       },
       event: (event) => this.onEvent(event),
       connection: (up) => this.talk.connected(up),
     };
-    this.socket = new TableSocket(this.matchId, null, handlers);
+    this.socket = new TableSocket(this.matchId, seat, handlers);
   }
 
   leave() {
@@ -89,23 +100,21 @@ class Table {
   /** A view of the same seq changes only the seats (presence, away deadlines): the hand, and
    * any tile being picked or dragged, stays as it is. */
   takeSeats(view) {
-    if (view.seq !== this.view.seq) return this.setView(view);
-    this.view.seats = view.seats;
+    if (view.seq !== this.view.seq || view.you?.seat !== this.view.you?.seat)
+      return this.setView(view);
+    this.view = { ...this.view, seats: view.seats };
     this.offset = Date.parse(view.now) - Date.now();
     nameSeats(this.view);
     this.renderSeats();
   }
 
-  /** After a presence event: the seats alone from a fresh read. Presence events count in
-   * `seq`, so the read's seq is ahead even when nothing moved; a move brings its own events. */
+  /** After a presence event: the seats' away deadlines, which move with every sighting and no
+   * event carries, from a fresh read (docs/API.md, "The away rule"). */
   async refreshSeats() {
     const query = this.viewSeat === null ? "" : `?seat=${this.viewSeat}`;
     try {
       const view = await call("GET", `/v1/matches/${this.matchId}${query}`);
-      if (view.seq < this.view.seq) return;
-      this.view.seats = view.seats;
-      nameSeats(this.view);
-      this.renderSeats();
+      if (view.seq === this.view.seq) this.takeSeats(view);
     } catch (error) {
       showError(error);
     }
@@ -189,8 +198,25 @@ class Table {
     }
   }
 
-  /** @param {import("./api.js").AnyEvent} event */
+  /** An event from the socket: told (log, talk, chime), then applied to the view when it is
+   * the next one; one already in the view is skipped, and a gap means a fresh read.
+   * @param {import("contract/asyncapi").Event} event */
   onEvent(event) {
+    this.tell(event);
+    if (event.seq <= this.view.seq) return;
+    if (!follows(this.view, event)) return this.refresh();
+    const view = applyEvent(this.view, event);
+    if (!SEATS_ONLY.has(event.type)) return this.setView(view);
+    this.view = view;
+    nameSeats(view);
+    this.renderSeats();
+    // The away deadline moves with every sighting: only a fresh view knows the new one.
+    if (PRESENCE.has(event.type)) this.refreshSeats();
+  }
+
+  /** What an event says to the people at the table, once per event.
+   * @param {import("./api.js").AnyEvent} event */
+  tell(event) {
     if (this.seen.has(event.seq)) return;
     this.seen.add(event.seq);
     const data = event.data;
@@ -202,18 +228,6 @@ class Table {
     }
     const line = logLine(event, this.view);
     if (line) this.talk.log(line);
-    if (PRESENCE.has(event.type) && this.view) {
-      const seat = this.view.seats[data.seat];
-      seat.connected = event.type === "seat_connected";
-      this.renderSeats();
-      // The away deadline moves with every sighting: only a fresh view knows the new one.
-      return this.refreshSeats();
-    }
-    if (event.type === "tile_back_changed" && this.view) {
-      this.view.seats[data.seat].tile_back = data.tile_back;
-      return this.renderSeats();
-    }
-    if (!QUIET.has(event.type) && (!this.view || event.seq > this.view.seq)) this.refresh();
   }
 
   flash(seat, points) {
@@ -261,7 +275,8 @@ class Table {
     const answer = await this.act(() => call("POST", `/v1/matches/${this.matchId}/moves`, body));
     this.setBusy(false);
     if (!answer) return this.render();
-    for (const event of answer.events) this.onEvent(event);
+    // The answer's view already holds its events: they are told, not applied.
+    for (const event of answer.events) this.tell(event);
     this.setView(answer.view);
   }
 
@@ -306,6 +321,7 @@ class Table {
     this.viewSeat = seat;
     this.hidden = false;
     await this.refresh();
+    this.connect();
     this.parts.hand.querySelector(".tile[tabindex='0']")?.focus();
   }
 

@@ -1,0 +1,273 @@
+// The table's reducer: a seat's view moved on by one of its event copies (docs/API.md, "The
+// view" and "Events"). The page applies every event the socket brings with it instead of
+// fetching the view again; only a gap (an event whose seq does not follow the view's) calls for a
+// fresh view. The Python twin is bots/reducer.py; tests/clients/test_reducer_property.py holds
+// both to the server's own next view. Pure: the view passed in is never changed.
+//
+// What no event carries stays as it was: `now`, and each seat's `away_deadline` and
+// `away_since`, which move with every sighting of a holder (the page reads the seats again after
+// a presence event).
+
+/**
+ * @typedef {import("./api.js").ViewOut} ViewOut
+ * @typedef {import("./api.js").SeatOut} SeatOut
+ * @typedef {import("./api.js").LegalOut} LegalOut
+ * @typedef {import("./api.js").TableEvent} TableEvent
+ * @typedef {ViewOut["board"]} BoardOut
+ */
+
+const NEXT_HAND_DELAY_MS = 30_000; // a clocked match deals the next hand 30 s after one ends
+/** @typedef {BoardOut["ends"][number]["end"]} EndName */
+/** @type {EndName[]} */
+const MAINS = ["left", "right"];
+/** @type {EndName[]} */
+const ALL_ENDS = ["left", "right", "up", "down"];
+
+/**
+ * Whether `event` is the one that comes next for `view` (else it is old, or events were missed).
+ * @param {ViewOut} view
+ * @param {{ seq: number }} event
+ */
+export function follows(view, event) {
+  return event.seq === view.seq + 1;
+}
+
+/**
+ * The view after `event`, a new object; `view` is left as it was. The caller applies only an
+ * event that `follows` the view.
+ * @param {ViewOut} view
+ * @param {TableEvent} event
+ * @returns {ViewOut}
+ */
+export function applyEvent(view, event) {
+  /** @type {ViewOut} */
+  const out = structuredClone(view);
+  out.seq = event.seq;
+  const me = out.you ? out.you.seat : null;
+  switch (event.type) {
+    case "seat_joined": {
+      const { name, type, strategy } = event.data;
+      Object.assign(out.seats[event.data.seat], { name, type, strategy });
+      break;
+    }
+    case "seat_connected":
+      Object.assign(out.seats[event.data.seat], { connected: true, away_since: null });
+      break;
+    case "seat_disconnected":
+      out.seats[event.data.seat].connected = false;
+      break;
+    case "match_started":
+      out.status = "playing";
+      out.check_in_deadline = null;
+      break;
+    case "hand_started":
+      handStarted(out, event.data);
+      break;
+    case "turn": {
+      const { seat, deadline, must_cover } = event.data;
+      out.turn = { seat, deadline, must_cover };
+      out.legal = seat === me ? options(event.data.legal) : [];
+      break;
+    }
+    case "tile_played":
+      tilePlayed(out, event.data, me);
+      break;
+    case "tile_drawn": {
+      const { seat, stock, tile } = event.data;
+      out.seats[seat].tiles += 1;
+      out.stock = stock;
+      if (out.you && tile) out.you.hand = [...out.you.hand, tile];
+      // The drawer who keeps the turn gets what it may do now in its own copy (no `turn` event).
+      out.legal = options(event.data.legal);
+      break;
+    }
+    case "passed":
+      out.turn = null;
+      out.legal = [];
+      break;
+    case "scored":
+      out.seats[event.data.seat].score = event.data.score;
+      break;
+    case "hand_ended":
+      handEnded(out, event.data, event.at);
+      break;
+    case "match_ended":
+      matchEnded(out, event.data);
+      break;
+    case "forfeit":
+      forfeit(out, event.data.seat, me);
+      break;
+    case "autopilot_on":
+    case "autopilot_off":
+      out.seats[event.data.seat].autopilot = event.type === "autopilot_on";
+      break;
+    case "ready":
+      out.seats[event.data.seat].ready = true;
+      break;
+    case "rematch_created":
+      out.rematch_match_id = event.data.match_id;
+      break;
+    case "tile_back_changed":
+      out.seats[event.data.seat].tile_back = event.data.tile_back;
+      break;
+    case "deadline_moved":
+      if (event.data.clock === "turn" && out.turn) out.turn.deadline = event.data.deadline;
+      else if (event.data.clock === "away")
+        out.seats[event.data.seat].away_deadline = event.data.deadline;
+      break;
+    default: // message, rematch_offered: nothing the view shows
+  }
+  return out;
+}
+
+/**
+ * Options as the view lists them: every field, null where a draw, pass or next hand has none.
+ * @param {LegalOut[] | null | undefined} items
+ * @returns {LegalOut[]}
+ */
+function options(items) {
+  return (items || []).map((o) => ({
+    action: o.action,
+    tile: o.tile ?? null,
+    end: o.end ?? null,
+    points: o.points ?? null,
+  }));
+}
+
+/**
+ * @param {ViewOut} view
+ * @param {Extract<TableEvent, { type: "hand_started" }>["data"]} data
+ */
+function handStarted(view, data) {
+  view.status = "playing";
+  view.hand_number = data.hand_number;
+  view.next_hand_at = null;
+  data.tiles.forEach((count, seat) => (view.seats[seat].tiles = count));
+  view.stock = data.stock;
+  view.board = { tiles: [], ends: [], ends_total: 0 };
+  view.turn = null;
+  view.legal = [];
+  if (view.you) view.you.hand = data.hand ? data.hand.map((t) => [t[0], t[1]]) : [];
+}
+
+/**
+ * @param {ViewOut} view
+ * @param {Extract<TableEvent, { type: "tile_played" }>["data"]} data
+ * @param {number | null} me
+ */
+function tilePlayed(view, data, me) {
+  const { seat, tile, end, outer, spinner } = data;
+  view.seats[seat].tiles -= 1;
+  if (view.you && seat === me)
+    view.you.hand = view.you.hand.filter((t) => t[0] !== tile[0] || t[1] !== tile[1]);
+  const board = view.board;
+  board.tiles = [...board.tiles, { tile, end, outer, spinner }];
+  board.ends = openEnds(board, view.ruleset.layout);
+  board.ends_total = data.ends_total;
+  view.turn = null;
+  view.legal = [];
+}
+
+/**
+ * The open ends once the last of `board.tiles` lies (RULES section 4, engine/layout.py): the
+ * first tile opens left and right (and the arms under spinner_opening_double when it is a
+ * double); a later tile moves the end it joined to its outer pip; under spinner_first_double the
+ * arms open once the spinner exposes neither main side.
+ * @param {BoardOut} board
+ * @param {string} layout
+ * @returns {BoardOut["ends"]}
+ */
+function openEnds(board, layout) {
+  const last = board.tiles[board.tiles.length - 1];
+  if (board.tiles.length === 1) {
+    const [low, high] = last.tile;
+    if (last.spinner && layout === "spinner_opening_double")
+      return ALL_ENDS.map((end) => ({ end, pips: low }));
+    return [
+      { end: "left", pips: low },
+      { end: "right", pips: high },
+    ];
+  }
+  const ends = board.ends.map((e) => (e.end === last.end ? { end: e.end, pips: last.outer } : e));
+  const at = board.tiles.findIndex((t) => t.spinner);
+  if (layout !== "spinner_first_double" || at < 0 || ends.some((e) => e.end === "up")) return ends;
+  const exposed = at === 0 ? MAINS : [board.tiles[at].end];
+  const covered = new Set(board.tiles.slice(at + 1).map((t) => t.end));
+  if (exposed.some((side) => !covered.has(side))) return ends;
+  const pips = board.tiles[at].tile[0];
+  return [...ends, { end: "up", pips }, { end: "down", pips }];
+}
+
+/**
+ * @param {ViewOut} view
+ * @param {Extract<TableEvent, { type: "hand_ended" }>["data"]} data
+ * @param {string} at
+ */
+function handEnded(view, data, at) {
+  view.status = "hand_over";
+  view.turn = null;
+  view.legal = view.you ? options([{ action: "next_hand" }]) : [];
+  view.last_hand = structuredClone(data);
+  const { winner, reason } = data;
+  if (winner !== null && reason !== "forfeit" && reason !== "abandoned")
+    view.seats[winner].hands_won += 1;
+  if (view.ruleset.turn_clock != null) view.next_hand_at = later(at, NEXT_HAND_DELAY_MS);
+}
+
+/**
+ * `moment` (ISO 8601, UTC) plus `ms`, written as the server writes it: its fraction of a second
+ * (microseconds, which a Date cannot hold) kept as it was.
+ * @param {string} moment
+ * @param {number} ms
+ */
+function later(moment, ms) {
+  const [whole, fraction] = moment.replace(/Z$/, "").split(".");
+  const moved = new Date(Date.parse(`${whole}Z`) + ms).toISOString().slice(0, 19);
+  return `${moved}${fraction ? `.${fraction}` : ""}Z`;
+}
+
+/**
+ * @param {ViewOut} view
+ * @param {Extract<TableEvent, { type: "match_ended" }>["data"]} data
+ */
+function matchEnded(view, data) {
+  const { reason } = data;
+  view.status = reason === "abandoned" || reason === "cancelled" ? reason : "finished";
+  view.turn = null;
+  view.legal = [];
+  view.result = structuredClone(data);
+  view.code = null; // nobody joins a table that is over: its number is freed
+  view.next_hand_at = null;
+  view.seats.forEach((seat, n) => {
+    seat.score = data.scores[n];
+    seat.hands_won = data.hands_won[n];
+  });
+}
+
+/**
+ * @param {ViewOut} view
+ * @param {number} seat
+ * @param {number | null} me
+ */
+function forfeit(view, seat, me) {
+  view.seats[seat].forfeited = true;
+  if (seat === me) {
+    // A forfeited seat shows its holder nothing private while the match runs (docs/API.md).
+    view.you = null;
+    view.legal = [];
+  }
+  if (view.code !== null && !joinable(view)) view.code = null;
+}
+
+/**
+ * Whether a guest can still join or rejoin by number: a human seat in play that is not the
+ * host's (the seats this page knows to be the host's: seat 0, and its own when it holds seat 0).
+ * @param {ViewOut} view
+ */
+function joinable(view) {
+  const host = view.host_seat;
+  const mine = view.you && view.you.seats.includes(host) ? view.you.seats : [];
+  return view.seats.some(
+    (s) => s.type === "human" && !s.forfeited && s.seat !== host && !mine.includes(s.seat),
+  );
+}
