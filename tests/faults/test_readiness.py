@@ -46,7 +46,13 @@ async def test_readyz_answers_503_broken_when_the_round_trip_fails_otherwise(
         (TargetServerAttributeNotMatched("None of the hosts match"), "unreachable"),
         (asyncpg.ReadOnlySQLTransactionError("read-only transaction"), "unreachable"),
         (ConnectionRefusedError(111, "Connection refused"), "unreachable"),
-        (ConnectionResetError("PostgreSQL closed the connection"), "unreachable"),
+        (ConnectionResetError("Connection reset by peer"), "unreachable"),
+        (
+            asyncpg.InternalClientError(
+                "cannot switch to state 12; another operation (2) is in progress"
+            ),
+            "unreachable",
+        ),
         # Bugs stay 500s: a refused statement, asyncpg misused, anything else.
         (asyncpg.UniqueViolationError("duplicate key"), None),
         (asyncpg.InterfaceError("another operation is in progress"), None),
