@@ -61,6 +61,8 @@ REFUSED_SQLSTATES = frozenset({"53300", "57P03"})
 # and read_only_sql_transaction (a write reached a standby: a failover under way). Class 08,
 # connection exceptions, counts too (`_lost`).
 LOST_SQLSTATES = frozenset({"57P01", "57P02", "25006"})
+# asyncpg's refusal of a statement while its protocol consumes an error (`_lost`).
+ERROR_CONSUME = "another operation (2) is in progress"
 BUSY_RETRY_AFTER_S = 2
 DatabaseState = Literal["busy", "unreachable"]
 
@@ -108,6 +110,10 @@ def _lost(cause: BaseException) -> bool:
         # asyncpg's word for a connection its server closed (SQLAlchemy's `is_disconnect`
         # reads it so too).
         or (isinstance(cause, asyncpg.InterfaceError) and "connection is closed" in str(cause))
+        # A statement sent between PostgreSQL's FATAL on an idle session (a shutdown) and the
+        # socket's end: asyncpg's protocol is consuming that error (its state 2), so the
+        # connection is done for, though not yet `is_closed` (the pool drops it once it is).
+        or (isinstance(cause, asyncpg.InternalClientError) and ERROR_CONSUME in str(cause))
         or (isinstance(cause, DBAPIError) and cause.connection_invalidated)
     )
 

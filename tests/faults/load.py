@@ -25,7 +25,8 @@ RECOVERY_DEADLINE_S = 60.0
 
 @dataclass(frozen=True)
 class Answer:
-    at: float  # time.monotonic()
+    at: float  # time.monotonic() when it came
+    sent: float  # and when its request went
     process: int
     status: int
     code: str | None
@@ -43,7 +44,9 @@ class Answers:
         if response.headers.get("content-type", "").startswith("application/problem+json"):
             code = response.json().get("code")
         retry = response.headers.get("retry-after")
-        self.seen.append(Answer(time.monotonic(), process, response.status_code, code, retry))
+        at = time.monotonic()
+        sent = at - response.elapsed.total_seconds()
+        self.seen.append(Answer(at, sent, process, response.status_code, code, retry))
 
     def failures(self) -> list[Answer]:
         """Answers a client must never get: a 5xx other than 503 `service_busy` with a

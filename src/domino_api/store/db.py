@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -173,9 +172,6 @@ class Pool:
         assert isinstance(driver, asyncpg.Connection)
         try:
             yield driver
-        except Exception as exc:
-            await raise_if_lost(driver, exc)
-            raise
         finally:
             # In a greenlet: giving a connection back may close one (past the pool's size, or
             # invalidated), which awaits the driver.
@@ -190,33 +186,6 @@ class Pool:
         async with self.acquire() as connection:
             result: str = await connection.execute(query, *args)
             return result
-
-
-# asyncpg's own failures: a message it did not expect (PostgreSQL's FATAL on an idle session
-# when the server shuts down) leaves its protocol "in another operation" until the socket's
-# end is read.
-CLIENT_ERRORS = (asyncpg.InterfaceError, asyncpg.InternalClientError)
-LOST_WAIT_S = (0.0, 0.01, 0.05)
-
-
-async def raise_if_lost(driver: asyncpg.Connection, exc: BaseException) -> None:
-    """Raise ConnectionResetError (from `exc`) when `exc` is asyncpg's failure on a
-    connection the server was closing: PostgreSQL sends its FATAL and closes the socket, and
-    a statement sent between the two fails as "another operation is in progress" on a
-    connection that is not yet `is_closed`. Waits a few moments for the socket's end, only
-    on that failure (errors.py then answers 503 service_busy, not 500)."""
-    if not any(isinstance(cause, CLIENT_ERRORS) for cause in _chain(exc)):
-        return
-    for wait in LOST_WAIT_S:
-        await asyncio.sleep(wait)
-        if driver.is_closed():
-            raise ConnectionResetError("PostgreSQL closed the connection") from exc
-
-
-def _chain(exc: BaseException | None) -> Iterator[BaseException]:
-    while exc is not None:
-        yield exc
-        exc = exc.__cause__ or exc.__context__
 
 
 def make_sessionmaker(
@@ -276,12 +245,9 @@ async def transaction(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[
                     yield session
                     await session.flush()
                 jobs = session.info.pop(AFTER_COMMIT, [])
-        except Exception as exc:
-            try:
-                await raise_if_lost(driver, exc)
-            finally:
-                if driver.is_closed():  # the server ended it: never back into the pool
-                    await pooled.invalidate()
+        except BaseException:
+            if driver.is_closed():  # the server ended it: never back into the pool
+                await pooled.invalidate()
             raise
     for job in jobs:
         await job()
