@@ -12,11 +12,13 @@ import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import Page, expect
+import httpx
+from playwright.sync_api import Page, Request, WebSocket, expect
 
 from tests.web.conftest import Player
-from tests.web.helpers import OVER_LINK, READY_BUTTON, READY_TILE, match_view, sign_in, take_turn
+from tests.web.helpers import OVER_LINK, READY_BUTTON, READY_TILE, sign_in, take_turn
 
 ACTIONS = f"{READY_TILE}, {READY_BUTTON}:text-matches('^(Draw|Pass|Next hand)'), {OVER_LINK}"
 
@@ -49,14 +51,49 @@ def _act(page: Page) -> None:
     expect(page.locator(".table-page")).to_have_attribute("aria-busy", "false")
 
 
+class Traffic:
+    """What a page reads over REST (its GETs of the match's view) and how many presence events
+    its socket brings (after each, the page reads the seats' away deadlines again)."""
+
+    VIEW = re.compile(r"/v1/matches/[0-9a-f-]+(\?seat=\d)?$")
+
+    def __init__(self, page: Page) -> None:
+        self.view_reads = 0
+        self.presence = 0
+        page.on("request", self._request)
+        page.on("websocket", self._socket)
+
+    def _request(self, request: Request) -> None:
+        if request.method == "GET" and self.VIEW.search(request.url):
+            self.view_reads += 1
+
+    def _socket(self, socket: WebSocket) -> None:
+        socket.on("framereceived", self._frame)
+
+    def _frame(self, payload: str | bytes) -> None:
+        text = payload if isinstance(payload, str) else payload.decode()
+        if '"type":"seat_connected"' in text or '"type":"seat_disconnected"' in text:
+            self.presence += 1
+
+
 def _turns_of(page: Page, other: Page, seat: int, turns: int) -> None:
     """Play on both pages until `page`'s seat has acted `turns` times; each time the page says
-    it is its turn, a tile or Draw / Pass is there to take (the frozen page had neither)."""
+    it is its turn, a tile or Draw / Pass is there to take (the frozen page had neither). The
+    test reads the view with the page's token, not through the page."""
+    token = page.evaluate("JSON.parse(localStorage.getItem('domino.identity')).token")
+    match_id = page.url.split("#/match/")[1]
+    base = page.url.split("/play/")[0]
+    headers = {"Authorization": f"Bearer {token}"}
+    with httpx.Client(base_url=base, headers=headers, timeout=30) as http:
+        _play_on(page, other, seat, turns, lambda: http.get(f"/v1/matches/{match_id}").json())
+
+
+def _play_on(page: Page, other: Page, seat: int, turns: int, read: Callable[[], Any]) -> None:
     taken = 0
     for _ in range(200):
-        if taken >= turns or match_view(page)["status"] not in ("playing", "hand_over"):
+        view = read()
+        if taken >= turns or view["status"] not in ("playing", "hand_over"):
             return
-        view = match_view(page)
         if view["status"] == "hand_over":
             _act(page)
             continue
@@ -82,6 +119,7 @@ def test_a_seat_taken_back_on_a_new_device_plays_on(players: Callable[..., Playe
     expect(host.locator(".seat[data-seat='1'] .tag:text('autopilot')")).to_be_visible()
 
     again = players().open("join")  # Ben, in a new browser: same number, same name
+    traffic = Traffic(again)
     again.fill("#join-code", number)
     again.fill("#your-name", "Ben")
     again.click("button:text('Join the game')")
@@ -91,7 +129,11 @@ def test_a_seat_taken_back_on_a_new_device_plays_on(players: Callable[..., Playe
     back.click()
     expect(again.locator(".seat[data-seat='1'] .tag:text('autopilot')")).to_have_count(0)
 
+    reads, presence = traffic.view_reads, traffic.presence
     _turns_of(again, host, seat=1, turns=4)
+    # The page follows its socket's events: its moves and everyone else's bring no read of the
+    # view, only a presence event does (for the away deadlines no event carries).
+    assert traffic.view_reads - reads <= traffic.presence - presence
     shots = Path(tempfile.gettempdir()) / "domino-web-shots"
     shots.mkdir(exist_ok=True)
     again.screenshot(path=str(shots / "reclaimed-seat.png"))
