@@ -14,13 +14,13 @@ from asyncpg.exceptions import TargetServerAttributeNotMatched
 from domino_api.api import create_app
 from domino_api.config import Settings
 from domino_api.errors import database_state, unavailable
-from tests.conftest import _with_database
+from tests.support.urls import with_database
 
 
 async def test_readyz_answers_503_broken_when_the_round_trip_fails_otherwise(
     database_url: str,
 ) -> None:
-    missing = _with_database(database_url, "domino_no_such_database")
+    missing = with_database(database_url, "domino_no_such_database")
     settings = Settings(database_url=missing, log_json=False)
     app = create_app(settings, database_url=missing, start_background=False)
     async with app.router.lifespan_context(app):

@@ -23,7 +23,7 @@ class Committed(NamedTuple):
 
 
 class Announces(Protocol):
-    """Realtime/announce.py's announcer, as the write core uses it."""
+    """The announcer of realtime/announce.py, as the write core uses it."""
 
     async def announce_committed(self, steps: Sequence[Committed]) -> None:
         """After the commit: hand each step to this process's sockets, and announce it to the

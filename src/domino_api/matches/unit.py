@@ -182,7 +182,7 @@ class Core:
                 change = Change(loaded.table, stage.table, loaded.version, stage.events, now)
                 writes.append(Write(change))
         try:
-            saved = await self.writer.commit(writes)
+            saved = await self.writer.save(writes)
         except WriteConflict:  # nothing was written: each is stepped again on its own
             return alone + [write.change.id for write in writes]
         for write in writes:
@@ -257,7 +257,7 @@ class Core:
         writes (new matches, the end of this one, an idempotency key's `answer`), through the
         write driver; returns the row's new version."""
         change = Change(base, stage.table, version, stage.events, stage.now)
-        saved = await self.writer.commit([Write(change, tuple(stage.created), answer)])
+        saved = await self.writer.save([Write(change, tuple(stage.created), answer)])
         return saved[change.id]
 
     async def reply(self, stage: Stage) -> None:

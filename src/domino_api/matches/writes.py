@@ -110,8 +110,8 @@ class Writer:
     announcer: Announces
     ends: Ends
 
-    async def commit(self, writes: Sequence[Write]) -> dict[str, int]:
-        """Commit the writes (one statement, or one transaction if any writes more), then
+    async def save(self, writes: Sequence[Write]) -> dict[str, int]:
+        """Save the writes (one statement, or one transaction if any writes more), then
         announce them; each match's new version. `WriteConflict`: nothing was written."""
         if not writes:
             return {}

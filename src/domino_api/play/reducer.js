@@ -1,5 +1,5 @@
-// The table's reducer: a seat's view moved on by one of its event copies (docs/API.md, "The
-// view" and "Events"). The page applies every event the socket brings with it instead of
+// The table's reducer: a seat's view moved on by one of its event copies
+// (docs/API.md, "The view" and "Events"). The page applies every event the socket brings with it instead of
 // fetching the view again; only a gap (an event whose seq does not follow the view's) calls for a
 // fresh view. The Python twin is bots/reducer.py; tests/clients/test_reducer_property.py holds
 // both to the server's own next view. Pure: the view passed in is never changed.
