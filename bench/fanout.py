@@ -1,6 +1,6 @@
 """Fan-out benchmark: sockets on one or more API processes watching live matches.
 
-Starts `FANOUT_PROCESSES` (default 1) `uvicorn domino_api.asgi:app` processes on one database of
+Starts `FANOUT_PROCESSES` (default 1) `uvicorn domino_api.app.asgi:app` processes on one database of
 its own (`domino_ws_bench`, recreated), creates `FANOUT_MATCHES` matches (a host against a
 computer seat), and opens per match the host's socket and `FANOUT_SPECTATORS` spectators', the
 match's sockets spread over the processes in turn. Then, in rounds, every match gets one

@@ -131,7 +131,7 @@ async def main() -> None:
     # The benchmarks' servers' settings (bench/load.py): JSON access lines at INFO, as in
     # production, budgets out of reach, the think floor off.
     os.environ.update({**servers.SERVER_ENV, **SERVER_ENV})
-    from domino_api.api import create_app
+    from domino_api.app.api import create_app
     from domino_api.config import get_settings
     from domino_api.logs import configure_logging
 

@@ -30,13 +30,13 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domino_api.api import create_app
+from domino_api.app.api import create_app
+from domino_api.app.wiring import write_core
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
 from domino_api.jobs.liveness import outages_of
 from domino_api.jobs.sweeper import BATCH, sweep_pass
 from domino_api.store.db import make_engine, make_sessionmaker
-from domino_api.wiring import write_core
 from tests.jobs.factory import BLITZ, clone_matches, count_due, parse, two_seat_match
 from tests.support.servers import bench_server, fresh_database
 

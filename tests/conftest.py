@@ -19,7 +19,7 @@ import httpx
 import pytest
 import pytest_asyncio
 
-from domino_api.api import create_app
+from domino_api.app.api import create_app
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
 from domino_api.matches.computers import Computers

@@ -24,9 +24,9 @@ def serve(
     """Migrate (by default) and serve the API with uvicorn."""
     import uvicorn
 
+    from domino_api.app.serving import uvicorn_options
     from domino_api.config import get_settings
     from domino_api.logs import configure_logging
-    from domino_api.serving import uvicorn_options
     from domino_api.store.db import resolve_database_url
     from domino_api.store.migrate import upgrade_to_head
 
@@ -50,7 +50,7 @@ def serve(
         # turns that into a normal exit, so the `finally` below runs (Ctrl-C already does).
         signal.signal(signal.SIGTERM, _exit_normally)
         uvicorn.run(
-            "domino_api.asgi:app",
+            "domino_api.app.asgi:app",
             host=host,
             port=port,
             workers=workers,
@@ -88,7 +88,7 @@ def migrate() -> None:
 
 
 def openapi_text() -> str:
-    from domino_api.api import create_app
+    from domino_api.app.api import create_app
 
     document = create_app().openapi()
     return json.dumps(document, indent=2, sort_keys=True) + "\n"
@@ -101,8 +101,7 @@ def openapi(
 ) -> None:
     """Write (or --check) openapi.json, asyncapi.yaml's schemas, docs/API.md's lists and
     docs/OPERATING.md's settings."""
-    from domino_api import contract_docs
-    from domino_api.realtime import asyncapi
+    from domino_api.documents import asyncapi, contract_docs
 
     documents = {
         out: openapi_text(),
@@ -134,7 +133,7 @@ def _register_optional() -> None:
     from domino_api import simulate
 
     simulate.register(app)
-    __import__("domino_api.jobs.cli", fromlist=["register"]).register(app)  # sweep, worker
+    __import__("domino_api.app.job_commands", fromlist=["register"]).register(app)  # sweep, worker
 
 
 def main() -> None:

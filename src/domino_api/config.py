@@ -1,7 +1,7 @@
 """Settings from the environment (prefix DOMINO_), in one typed object.
 
 Each field's description is its row in docs/OPERATING.md's settings table, which
-`domino-api openapi` writes from this class (contract_docs.py).
+`domino-api openapi` writes from this class (documents/contract_docs.py).
 """
 
 from __future__ import annotations
@@ -76,14 +76,14 @@ class Settings(BaseSettings):
     )
     ws_frame_timeout_s: float = Field(
         10.0,
-        description="a WebSocket frame begun must arrive whole within this (transport.py); a"
+        description="a WebSocket frame begun must arrive whole within this (web/transport.py); a"
         " socket that sends nothing between frames is not timed",
     )
     ws_send_queue: int = Field(
         1000, description="messages queued per socket before a slow client is dropped"
     )
 
-    # Rate limits (ratelimit.py), each per window of `rate_window_s`.
+    # Rate limits (web/ratelimit.py), each per window of `rate_window_s`.
     join_rate_limit: int = Field(
         20, description="joins by game number per client address, and per player, per window"
     )
@@ -136,7 +136,7 @@ class Settings(BaseSettings):
         " `redis://host:6379/0` (every process shares one budget per key)",
     )
     rate_limit_prefix: str = Field("domino", description="prefix of the budget keys in Redis")
-    # The shared storage's outage handling: ratelimit_storage.py.
+    # The shared storage's outage handling: web/ratelimit_storage.py.
     rate_limit_timeout_s: float = Field(
         0.5,
         description="a call to Redis gives up after this (the whole call after twice this);"
@@ -186,7 +186,7 @@ class Settings(BaseSettings):
         64 * 1024,
         description="largest request body read; above it a 413 `payload_too_large` problem",
     )
-    # Slow clients: transport.py.
+    # Slow clients: web/transport.py.
     request_head_timeout_s: float = Field(
         10.0,
         description="a request's head (request line and headers, a WebSocket upgrade too) must"

@@ -71,7 +71,7 @@ def unavailable(exc: BaseException) -> ServiceError | None:
     """A 503 `service_busy` (with Retry-After) when `exc` means the database gave no
     connection (`database_state`); None for any other failure. The one place where a
     database that is away becomes an answer: REST and the socket both ask here
-    (problem_docs.py)."""
+    (web/problem_docs.py)."""
     state = database_state(exc)
     if state is None:
         return None

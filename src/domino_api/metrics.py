@@ -116,7 +116,7 @@ def rate_limit_fallback(active: bool) -> None:
 
 
 def connection_closed(reason: str) -> None:
-    """The transport closed a slow, oversized or surplus connection (transport.py)."""
+    """The transport closed a slow, oversized or surplus connection (web/transport.py)."""
     CONNECTIONS_CLOSED.labels(reason).inc()
 
 

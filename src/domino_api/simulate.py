@@ -200,7 +200,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Rewrite the published deal test vectors: the reference ones kept, this project's
         made again."""
-        from domino_api import deal_vectors
+        from domino_api.documents import deal_vectors
 
         written = deal_vectors.rewritten()
         target = out or deal_vectors.PATH

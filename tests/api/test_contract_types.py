@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import jsonschema
 
-from domino_api.api import create_app
+from domino_api.app.api import create_app
 from tests.api.helpers import create_match, new_player
 
 

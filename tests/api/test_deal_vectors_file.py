@@ -8,7 +8,7 @@ import subprocess
 
 import httpx
 
-from domino_api import deal_vectors
+from domino_api.documents import deal_vectors
 from tests.support.servers import ROOT
 
 

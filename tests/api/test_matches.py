@@ -253,7 +253,7 @@ async def test_rulesets_catalog(client: httpx.AsyncClient) -> None:
 
 
 async def test_verify_deal_matches_published_vector(client: httpx.AsyncClient) -> None:
-    from domino_api import deal_vectors
+    from domino_api.documents import deal_vectors
 
     vector = deal_vectors.load()["vectors"][0]
     ana = await new_player(client, "Ana")

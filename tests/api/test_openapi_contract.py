@@ -11,10 +11,10 @@ import httpx
 import jsonschema
 
 from domino_api import engine, errors
-from domino_api.api import create_app
+from domino_api.app.api import create_app
 from domino_api.matches.event_models import EVENT_MODELS
 from domino_api.matches.schemas import VIEW_EXAMPLE, ViewOut
-from domino_api.problems import CATALOGUE, CODES
+from domino_api.web.problems import CATALOGUE, CODES
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""A refusal reads the same over REST and over the socket: api.py's handlers and the socket's
+"""A refusal reads the same over REST and over the socket: app/api.py's handlers and the socket's
 error frame both take their problem document from problem_docs.problem_of."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from domino_api.api import PROBLEM, install_error_handlers
+from domino_api.app.api import PROBLEM, install_error_handlers
 from domino_api.engine.errors import IllegalMove
 from domino_api.errors import RateLimited
-from domino_api.problem_docs import problem_of
 from domino_api.realtime.frames import error_frame
+from domino_api.web.problem_docs import problem_of
 
 FAILURES: dict[str, Exception] = {
     "service": RateLimited("Slow down.", retry_after=7),

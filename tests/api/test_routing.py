@@ -9,7 +9,7 @@ from typing import Any
 from fastapi.routing import APIRoute, APIRouter, APIWebSocketRoute
 from starlette.routing import Match
 
-from domino_api.api import create_app
+from domino_api.app.api import create_app
 from domino_api.matches.routes import router as matches
 from domino_api.metrics import router as metrics
 from domino_api.players.routes import router as players

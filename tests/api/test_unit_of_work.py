@@ -12,10 +12,10 @@ import httpx
 from fastapi import FastAPI
 
 from domino_api.clock import Clock
-from domino_api.deps import UnitOfWork
 from domino_api.errors import TournamentStarted
 from domino_api.players import service
 from domino_api.store.db import after_commit, to_plain_url
+from domino_api.web.deps import UnitOfWork
 
 Log = list[str]
 

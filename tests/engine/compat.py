@@ -18,8 +18,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from domino_api import deal_vectors as published
 from domino_api.bots.plain import PlainStrategy
+from domino_api.documents import deal_vectors as published
 from domino_api.engine import (
     NextHand,
     Start,

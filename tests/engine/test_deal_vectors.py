@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from domino_api import deal_vectors
+from domino_api.documents import deal_vectors
 from domino_api.engine import BadCut, commitment, deal, full_set
 
 # The one published copy (play/deal-vectors.json): the rule model's reference vectors, then ours.

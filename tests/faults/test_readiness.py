@@ -11,7 +11,7 @@ import httpx
 import pytest
 from asyncpg.exceptions import TargetServerAttributeNotMatched
 
-from domino_api.api import create_app
+from domino_api.app.api import create_app
 from domino_api.config import Settings
 from domino_api.errors import database_state, unavailable
 from tests.support.urls import with_database

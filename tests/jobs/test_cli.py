@@ -19,9 +19,9 @@ import typer
 from sqlalchemy import update
 from typer.testing import CliRunner
 
+from domino_api.app import job_commands as jobs_cli
 from domino_api.clock import FakeClock
 from domino_api.config import Settings, get_settings
-from domino_api.jobs import cli as jobs_cli
 from domino_api.jobs.sweeper import sweep_pass
 from domino_api.store.db import to_plain_url
 from domino_api.store.models import Seat

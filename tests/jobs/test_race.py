@@ -11,12 +11,12 @@ from typing import Any
 import httpx
 from sqlalchemy import select, update
 
+from domino_api.app.wiring import write_core
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
 from domino_api.jobs.liveness import outages_of
 from domino_api.jobs.sweeper import sweep_pass
 from domino_api.store.models import Match, MatchEvent
-from domino_api.wiring import write_core
 from tests.jobs.factory import BLITZ, clone_matches, count_due, parse, two_seat_match
 
 COPIES = 199

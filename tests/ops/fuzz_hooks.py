@@ -1,7 +1,7 @@
 """Schemathesis hooks for tests/ops/test_fuzz.py: how to generate the contract's own formats.
 
-`display-name` (names.py, docs/API.md, "Conventions") is a rule no short JSON Schema pattern states;
-schema-valid names are those `clean_name` takes.
+`display-name` (web/names.py, docs/API.md, "Conventions") is a rule no short JSON Schema
+pattern states; schema-valid names are those `clean_name` takes.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import schemathesis
 from hypothesis import strategies as st
 from schemathesis.specs.openapi import negative
 
-from domino_api.names import NAME_FORMAT, clean_name
+from domino_api.web.names import NAME_FORMAT, clean_name
 
 
 def _is_name(text: str) -> bool:

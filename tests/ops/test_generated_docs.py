@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from domino_api import cli, contract_docs
+from domino_api import cli
 from domino_api.config import Settings
+from domino_api.documents import contract_docs
 from tests.support.servers import ROOT
 
 OPERATING = contract_docs.OPERATING_MD_PATH

@@ -12,7 +12,7 @@ import pytest
 import pytest_asyncio
 from sqlalchemy import event, text
 
-from domino_api.api import create_app
+from domino_api.app.api import create_app
 from domino_api.config import Settings
 from domino_api.store.db import Pool, make_engine, make_sessionmaker, raw_connection, transaction
 from tests.conftest import GENEROUS_LIMITS

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from opentelemetry.trace import NoOpTracerProvider
 
-from domino_api.api import create_app
+from domino_api.app.api import create_app
 
 
 class _InstalledProvider(NoOpTracerProvider):

@@ -18,7 +18,7 @@ import httpx
 import pytest
 import pytest_asyncio
 
-from domino_api.api import create_app
+from domino_api.app.api import create_app
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
 from tests.conftest import COMPUTERS

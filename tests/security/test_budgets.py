@@ -11,7 +11,7 @@ import pytest
 
 from domino_api.config import Settings
 from domino_api.errors import RateLimited
-from domino_api.ratelimit import Limits, address_key
+from domino_api.web.ratelimit import Limits, address_key
 from tests.security.conftest import Secured, player
 
 SEATS = [{"type": "human"}, {"type": "human"}]
@@ -153,7 +153,7 @@ async def test_an_unreachable_shared_storage_keeps_budgets_in_memory_and_warns_o
 ) -> None:
     # Port 1 on localhost: nothing listens there. Budgets are kept per process, logged once.
     limits = Limits(Settings(join_rate_limit=1, rate_limit_storage="redis://127.0.0.1:1/0"))
-    with caplog.at_level("WARNING", logger="domino_api.ratelimit_storage"):
+    with caplog.at_level("WARNING", logger="domino_api.web.ratelimit_storage"):
         await limits.hit("join", "192.0.2.9")
         for _ in range(3):
             with pytest.raises(RateLimited):

@@ -13,7 +13,7 @@ import httpx
 import pytest_asyncio
 from sqlalchemy import text
 
-from domino_api.api import create_app
+from domino_api.app.api import create_app
 from domino_api.config import Settings
 from domino_api.store.db import to_plain_url
 from tests.security.conftest import Secured

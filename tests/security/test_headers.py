@@ -1,7 +1,7 @@
 """Attack 8 of issue 26: /play, /docs and the API sent no Content-Security-Policy, no
 `X-Content-Type-Options: nosniff`, no `frame-ancestors`/`X-Frame-Options`.
 
-Every answer now carries all three (headers.py); /play's policy allows nothing inline and
+Every answer now carries all three (web/headers.py); /play's policy allows nothing inline and
 nothing from elsewhere, and /docs allows its one inline script by hash. Chromium renders /play,
 /docs and /redoc under their policies with no violation reported."""
 
@@ -17,7 +17,7 @@ import httpx
 import pytest
 from playwright.sync_api import ConsoleMessage, Page, sync_playwright
 
-from domino_api.headers import PLAY_POLICY
+from domino_api.web.headers import PLAY_POLICY
 from tests.security.conftest import Secured, module_server
 from tests.support.servers import ServerProcess
 from tests.web.conftest import CHROMIUM, LAUNCH_ARGS
@@ -58,7 +58,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 def test_a_served_answer_names_no_server_software(server: ServerProcess) -> None:
-    """Through `domino-api serve`'s uvicorn options (serving.py), not the app alone: uvicorn
+    """Through `domino-api serve`'s uvicorn options (app/serving.py), not the app alone: uvicorn
     adds `server: uvicorn` unless told not to."""
     answer = httpx.get(f"{server.base_url}/healthz", timeout=30)
     assert answer.status_code == 200

@@ -11,8 +11,8 @@ import gc
 import time
 
 from domino_api.config import Settings
-from domino_api.ratelimit import Limits
-from domino_api.ratelimit_storage import WindowMemory
+from domino_api.web.ratelimit import Limits
+from domino_api.web.ratelimit_storage import WindowMemory
 
 HITS = 300
 ROUNDS = 3

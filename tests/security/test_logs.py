@@ -22,7 +22,7 @@ def _logged(formatter: logging.Formatter, exc: BaseException) -> str:
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     handler.setFormatter(formatter)
-    logger = logging.getLogger("domino_api.api")
+    logger = logging.getLogger("domino_api.app.api")
     logger.addHandler(handler)
     try:
         logger.error("unhandled error %s", exc, exc_info=exc)

@@ -2,7 +2,7 @@
 byte every 5 s, in a request's head, its body or a WebSocket's handshake. One address could
 open as many connections as it liked.
 
-Raw sockets on a real server with short deadlines (transport.py): every slow connection is
+Raw sockets on a real server with short deadlines (web/transport.py): every slow connection is
 closed by the server while the test still trickles, an ordinary request is answered meanwhile,
 and one address holds at most `DOMINO_CONNECTIONS_PER_ADDRESS` connections."""
 

@@ -57,10 +57,10 @@ SERVE = """
 import sys, uvicorn
 from domino_api.config import get_settings
 from domino_api.logs import configure_logging
-from domino_api.serving import uvicorn_options
+from domino_api.app.serving import uvicorn_options
 configure_logging(get_settings())
 workers = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-uvicorn.run("domino_api.asgi:app", host="127.0.0.1", port=int(sys.argv[1]), log_config=None,
+uvicorn.run("domino_api.app.asgi:app", host="127.0.0.1", port=int(sys.argv[1]), log_config=None,
             ws_ping_interval=None, workers=workers, **uvicorn_options(get_settings()))
 """
 
@@ -141,12 +141,12 @@ def serve_argv(port: int, workers: int = 1) -> list[str]:
 
 
 def uvicorn_argv(port: int, *extra: str) -> list[str]:
-    """`python -m uvicorn domino_api.asgi:app` with uvicorn's logging at warning."""
+    """`python -m uvicorn domino_api.app.asgi:app` with uvicorn's logging at warning."""
     return [
         sys.executable,
         "-m",
         "uvicorn",
-        "domino_api.asgi:app",
+        "domino_api.app.asgi:app",
         "--host",
         "127.0.0.1",
         "--port",

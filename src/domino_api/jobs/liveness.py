@@ -78,7 +78,7 @@ async def lifetimes(session: AsyncSession) -> Lifetimes:
 
 def outages_of(maker: async_sessionmaker[AsyncSession]) -> Callable[[], Awaitable[Lifetimes]]:
     """The service's outages as recorded when asked: what the write core is handed
-    (domino_api/wiring.py), read when a step is due."""
+    (domino_api/app/wiring.py), read when a step is due."""
 
     async def outages() -> Lifetimes:
         async with maker() as session:

@@ -36,7 +36,7 @@ import contextlib
 from dataclasses import dataclass, field
 
 from domino_api.errors import RateLimited
-from domino_api.ratelimit import Limits, network_key
+from domino_api.web.ratelimit import Limits, network_key
 
 Key = tuple[str, str]  # (budget, key)
 

@@ -26,10 +26,10 @@ from domino_api.matches.schemas import MatchCreate, SeatSpec
 from domino_api.matches.service import view_for
 from domino_api.matches.unit import Core, Stage
 from domino_api.players import settings
-from domino_api.ratelimit import Limits
 from domino_api.store import match_codes, match_reads
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
+from domino_api.web.ratelimit import Limits
 
 # Every refused join answers this long after it arrived (see `join_by_number`).
 JOIN_REFUSAL_S = 0.05

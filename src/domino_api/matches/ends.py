@@ -2,7 +2,7 @@
 
 Every finish with a winner folds into its players' records (players/records.py). Other parts
 of the service hand their own hooks to the write core where the process is wired (tournaments
-record the result and move their bracket on: tournaments/hooks.py; domino_api/wiring.py), so
+record the result and move their bracket on: tournaments/hooks.py; domino_api/app/wiring.py), so
 matches never import what builds on them.
 """
 

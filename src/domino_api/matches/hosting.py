@@ -20,8 +20,8 @@ import asyncpg
 
 from domino_api.config import Settings
 from domino_api.errors import RateLimited
-from domino_api.ratelimit import network_key
 from domino_api.store import table_caps
+from domino_api.web.ratelimit import network_key
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ from typing import Any, Literal, NotRequired
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import TypedDict
 
-from domino_api.inputs import Strict
 from domino_api.matches.ruleset_models import RulesetParams
 from domino_api.matches.schemas import EndName, ResultOut, TileIn
+from domino_api.web.inputs import Strict
 
 
 def _deals_that_fit() -> Any:

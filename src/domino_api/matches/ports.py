@@ -1,4 +1,4 @@
-"""What the write core is handed where a process is wired (domino_api/wiring.py), so that it
+"""What the write core is handed where a process is wired (domino_api/app/wiring.py), so that it
 imports nothing above it: who hears of a commit, who decides for the computers, and when the
 service was down."""
 

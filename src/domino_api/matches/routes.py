@@ -7,14 +7,6 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request
 
 from domino_api import engine
-from domino_api.deps import (
-    NO_STRAY_BODY,
-    CurrentPlayer,
-    IdempotencyKey,
-    client_address,
-    limits_of,
-    settings_of,
-)
 from domino_api.matches import creation, hosting, locking, service
 from domino_api.matches.event_models import EventsOut, MessageEvent, MoveOut
 from domino_api.matches.ledger_models import LedgerOut, VerifyBody, VerifyOut
@@ -30,8 +22,16 @@ from domino_api.matches.schemas import (
     ViewOut,
 )
 from domino_api.matches.service import core_of
-from domino_api.problems import AUTH, BODY, MATCH, NUMBERED, SEAT, problems
-from domino_api.responses import FastJSONResponse
+from domino_api.web.deps import (
+    NO_STRAY_BODY,
+    CurrentPlayer,
+    IdempotencyKey,
+    client_address,
+    limits_of,
+    settings_of,
+)
+from domino_api.web.problems import AUTH, BODY, MATCH, NUMBERED, SEAT, problems
+from domino_api.web.responses import FastJSONResponse
 
 router = APIRouter(prefix="/v1", tags=["matches"], dependencies=NO_STRAY_BODY)
 

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
 from domino_api.engine.rulesets import PRESETS
-from domino_api.inputs import Strict
 from domino_api.matches.ruleset_models import RulesetParams, match_create_rules
-from domino_api.names import PlayerName, ShownText
+from domino_api.web.inputs import Strict
+from domino_api.web.names import PlayerName, ShownText
 
 EndName = Literal["left", "right", "up", "down"]
 Status = Literal["waiting", "playing", "hand_over", "finished", "abandoned", "cancelled"]

@@ -28,8 +28,8 @@ from domino_api.store.models import Player
 
 
 def core_of(request: Request) -> Core:
-    """The process's write core, made by the app's lifespan (api.py): read off the app, not
-    resolved per request (deps.py)."""
+    """The process's write core, made by the app's lifespan (app/api.py): read off the app, not
+    resolved per request (web/deps.py)."""
     core: Core = request.app.state.core
     return core
 

@@ -8,14 +8,6 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 
-from domino_api.deps import (
-    NO_STRAY_BODY,
-    CurrentPlayer,
-    UnitOfWork,
-    client_address,
-    clock_of,
-    limits_of,
-)
 from domino_api.engine.rulesets import PRESETS
 from domino_api.players import records, service, tile_backs
 from domino_api.players.schemas import (
@@ -27,13 +19,21 @@ from domino_api.players.schemas import (
     RecordsOut,
     TileBack,
 )
-from domino_api.problems import AUTH, BODY, problems
 from domino_api.store import players_repo
 from domino_api.store.db import after_commit
 from domino_api.store.models import Player
+from domino_api.web.deps import (
+    NO_STRAY_BODY,
+    CurrentPlayer,
+    UnitOfWork,
+    client_address,
+    clock_of,
+    limits_of,
+)
+from domino_api.web.problems import AUTH, BODY, problems
 
 # What the tables make of a player's new tile back, once committed: handed in where the app is
-# built (api.py), so players import nothing of matches, which import players.
+# built (app/api.py), so players import nothing of matches, which import players.
 TileBackChanged = Callable[[Player], Awaitable[None]]
 
 router = APIRouter(prefix="/v1", tags=["players"], dependencies=NO_STRAY_BODY)

@@ -6,9 +6,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from domino_api.inputs import Strict
-from domino_api.names import PlayerName
 from domino_api.players.tile_backs import IDS as TILE_BACK_IDS
+from domino_api.web.inputs import Strict
+from domino_api.web.names import PlayerName
 
 # A catalogue id (GET /v1/tile-backs); the schema lists them, so a generated one is a known back.
 TileBackId = Annotated[str, Field(max_length=32, json_schema_extra={"enum": sorted(TILE_BACK_IDS)})]

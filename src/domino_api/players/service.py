@@ -13,7 +13,7 @@ from domino_api.players import tile_backs
 from domino_api.players.schemas import PlayerPatch
 from domino_api.store import players_repo
 from domino_api.store.models import Player
-from domino_api.tokens import hash_token, new_token
+from domino_api.web.tokens import hash_token, new_token
 
 
 def profile(player: Player) -> dict[str, Any]:

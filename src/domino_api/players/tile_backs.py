@@ -1,7 +1,7 @@
 """The tile-back catalog (seed 000): the moon house mark and five space scenes.
 
 Every image is an SVG this project draws (data/tile-backs/), served by this server at
-`/static/tile-backs/<id>.svg` (routes.py mounts the folder), so a table renders offline.
+`/static/tile-backs/<id>.svg` (app/routes.py mounts the folder), so a table renders offline.
 """
 
 from __future__ import annotations

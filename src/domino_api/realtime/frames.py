@@ -2,7 +2,7 @@
 
 A refused frame changes nothing and is answered `{"type": "error", "id", "error": {problem}}`
 (`id` null when the frame could not be read). uvicorn refuses frames above
-`messages.MAX_FRAME_BYTES` before reading them (serving.py); the check here holds under any
+`messages.MAX_FRAME_BYTES` before reading them (app/serving.py); the check here holds under any
 server. A frame nested deeper than the parser goes (a 20,000-deep array) is an error frame too,
 and logged, rather than the socket's silent end.
 """
@@ -16,9 +16,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from domino_api.errors import BadRequest, ValidationFailed
-from domino_api.inputs import error_summary, holds_nul
-from domino_api.problem_docs import problem_of
 from domino_api.realtime import messages as m
+from domino_api.web.inputs import error_summary, holds_nul
+from domino_api.web.problem_docs import problem_of
 
 log = logging.getLogger(__name__)
 

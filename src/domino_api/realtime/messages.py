@@ -8,8 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, 
 
 from domino_api.matches.event_models import AnyEvent
 from domino_api.matches.schemas import EndName, TileIn, ViewOut
-from domino_api.names import ShownText
-from domino_api.problems import Problem
+from domino_api.web.names import ShownText
+from domino_api.web.problems import Problem
 
 # A client's own id for a request, echoed in its ack or error: only ids the answer can carry
 # (JSON numbers outside 64 bits and lone surrogates cannot be written back).

@@ -30,8 +30,6 @@ from domino_api.matches import access, creation, hosting, pacing, presence, serv
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.unit import Stage
 from domino_api.players.auth import hash_token, parse_bearer
-from domino_api.problem_docs import problem_of
-from domino_api.ratelimit import Limits, SocketCount
 from domino_api.realtime import frames
 from domino_api.realtime import messages as m
 from domino_api.realtime.hub import Subscriber, dumps
@@ -39,6 +37,8 @@ from domino_api.realtime.lifecycle import Realtime, realtime_of
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
+from domino_api.web.problem_docs import problem_of
+from domino_api.web.ratelimit import Limits, SocketCount
 
 log = logging.getLogger(__name__)
 

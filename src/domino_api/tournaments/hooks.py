@@ -1,7 +1,7 @@
 """What a match tells its tournament: its result, in the transaction that ended it.
 
 `END_HOOK` is handed to the write core (matches/ends.py) where every process that writes
-matches is wired (domino_api/wiring.py: the app, the worker, the sweep command), so matches
+matches is wired (domino_api/app/wiring.py: the app, the worker, the sweep command), so matches
 never import tournaments.
 """
 

@@ -6,18 +6,18 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
 
-from domino_api.deps import (
+from domino_api.matches.service import core_of
+from domino_api.tournaments import service, views
+from domino_api.tournaments.event_models import TournamentEventsOut
+from domino_api.tournaments.schemas import TournamentCreate, TournamentOut
+from domino_api.web.deps import (
     NO_STRAY_BODY,
     CurrentPlayer,
     UnitOfWork,
     clock_of,
     settings_of,
 )
-from domino_api.matches.service import core_of
-from domino_api.problems import AUTH, BODY, TOURNAMENT, problems
-from domino_api.tournaments import service, views
-from domino_api.tournaments.event_models import TournamentEventsOut
-from domino_api.tournaments.schemas import TournamentCreate, TournamentOut
+from domino_api.web.problems import AUTH, BODY, TOURNAMENT, problems
 
 router = APIRouter(prefix="/v1", tags=["tournaments"], dependencies=NO_STRAY_BODY)
 

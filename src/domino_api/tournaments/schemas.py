@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from domino_api.inputs import Strict
-from domino_api.names import TournamentName
+from domino_api.web.inputs import Strict
+from domino_api.web.names import TournamentName
 
 
 class PointsTarget(Strict):

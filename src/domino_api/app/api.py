@@ -20,22 +20,22 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from domino_api import openapi_doc
 from domino_api.clock import Clock
 from domino_api.config import Settings, get_settings
+from domino_api.documents import openapi_doc
 from domino_api.engine import EngineError
 from domino_api.errors import ServiceError, database_state, problem, unavailable
-from domino_api.headers import SecurityHeadersMiddleware
-from domino_api.inputs import error_summary
 from domino_api.matches import pacing
 from domino_api.matches.computers import Computers
 from domino_api.matches.service import announce_tile_back
 from domino_api.metrics import router as metrics_router
-from domino_api.middleware import BodyLimitMiddleware, ObservabilityMiddleware
-from domino_api.problem_docs import problem_of, retry_after
-from domino_api.ratelimit import Limits, SocketCount
 from domino_api.store.db import resolve_database_url
 from domino_api.store.migrate import current_revision, head_revision
+from domino_api.web.headers import SecurityHeadersMiddleware
+from domino_api.web.inputs import error_summary
+from domino_api.web.middleware import BodyLimitMiddleware, ObservabilityMiddleware
+from domino_api.web.problem_docs import problem_of, retry_after
+from domino_api.web.ratelimit import Limits, SocketCount
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ def allowed_methods(request: Request) -> str:
     a template both match (`/v1/matches/join`, `/v1/matches/{match_id}`), the literal one is the
     path: the routes with the fewest parameters count."""
     by_params: dict[int, set[str]] = {}
-    for route in request.app.router.routes:  # one flat list (routes.py)
+    for route in request.app.router.routes:  # one flat list (app/routes.py)
         match, _ = route.matches(request.scope)
         methods = getattr(route, "methods", None)
         if match != Match.NONE and methods:
@@ -131,9 +131,9 @@ def create_app(
         url = database_url
         if url is None:
             url = await asyncio.to_thread(resolve_database_url, settings)
+        from domino_api.app.runtime import start_runtime, stop_runtime
+        from domino_api.app.wiring import write_core
         from domino_api.jobs.liveness import outages_of
-        from domino_api.runtime import start_runtime, stop_runtime
-        from domino_api.wiring import write_core
 
         computers: Computers = app.state.computers
         async with write_core(url, settings, clock, outages_of, computers) as (core, engine):
@@ -166,7 +166,7 @@ def create_app(
         redirect_slashes=False,
     )
     app.state.settings = settings
-    from domino_api.deps import AuthCache
+    from domino_api.web.deps import AuthCache
 
     app.state.auth_cache = AuthCache(settings.auth_cache_s)
     app.state.clock = clock
@@ -184,7 +184,7 @@ def create_app(
     # Outermost: every answer gets them, the 500s the observability middleware renders too.
     app.add_middleware(SecurityHeadersMiddleware)
     _install_probes(app)
-    from domino_api.routes import add_routes, include_routers
+    from domino_api.app.routes import add_routes, include_routers
 
     add_routes(app, metrics_router)
     include_routers(app)
@@ -204,7 +204,7 @@ def _tune_collector(start_background: bool) -> None:
         gc.set_threshold(*GC_THRESHOLDS)
 
 
-PLAY_DIR = Path(__file__).parent / "play"
+PLAY_DIR = Path(__file__).parents[1] / "play"
 
 
 def _mount_play(app: FastAPI) -> None:

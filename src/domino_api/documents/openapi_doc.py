@@ -28,7 +28,7 @@ The contract frontends and bots build on; docs/API.md explains it in prose.
 
 def _example_models() -> list[type[BaseModel]]:
     from domino_api.matches.schemas import MatchCreate, MoveBody, ViewOut
-    from domino_api.problems import Problem
+    from domino_api.web.problems import Problem
 
     return [ViewOut, MatchCreate, MoveBody, Problem]
 

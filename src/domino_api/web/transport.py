@@ -10,7 +10,7 @@ deadlines run from a fixed moment: trickling bytes does not move them.
 
 A WebSocket's upgrade request is a request head like any other; after it the socket must
 authenticate within `ws_auth_timeout_s` (realtime/socket.py), its frames are bounded by
-`ws_max_size` before they are read (serving.py), and a frame begun must be whole within
+`ws_max_size` before they are read (app/serving.py), and a frame begun must be whole within
 `ws_frame_timeout_s` (`GuardedWebSocket`).
 
 Both protocols count open connections per client address (an IPv6 client by its /64, as the
@@ -35,9 +35,9 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from domino_api import metrics
 from domino_api.config import Settings, get_settings
 from domino_api.errors import problem
-from domino_api.headers import API_POLICY, FIXED, POLICY
 from domino_api.jsontext import dump_bytes
-from domino_api.ratelimit import address_key
+from domino_api.web.headers import API_POLICY, FIXED, POLICY
+from domino_api.web.ratelimit import address_key
 
 # A request head (request line and headers) larger than this is refused: no route needs more,
 # and httptools sets no bound of its own.

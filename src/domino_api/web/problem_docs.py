@@ -1,8 +1,8 @@
 """The one way an exception becomes a problem document, for REST and the socket alike.
 
-api.py's exception handlers answer with it, and realtime/frames.py puts it in an error frame
+app/api.py's exception handlers answer with it, and realtime/frames.py puts it in an error frame
 (and realtime/socket.py in its close code), so a refusal reads the same over either transport.
-It needs the service's errors (errors.py) and the engine's, so it cannot sit in problems.py,
+It needs the service's errors (errors.py) and the engine's, so it cannot sit in web/problems.py,
 which errors.py imports; nothing it imports imports it back.
 """
 

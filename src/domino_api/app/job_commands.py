@@ -33,10 +33,10 @@ def _echo_report(report: PassReport, as_json: bool, echo: Callable[[str], Any]) 
 
 
 async def _with_database(settings: Settings, clock: Clock, job: Callable[[Any], Any]) -> Any:
-    """Run `job(core)` on the write core of the configured database (domino_api/wiring.py)."""
+    """Run `job(core)` on the write core of the configured database (domino_api/app/wiring.py)."""
+    from domino_api.app.wiring import write_core
     from domino_api.jobs.liveness import outages_of
     from domino_api.store.db import resolve_database_url
-    from domino_api.wiring import write_core
 
     url = await asyncio.to_thread(resolve_database_url, settings)
     async with write_core(url, settings, clock, outages_of) as (core, _):

@@ -19,7 +19,7 @@ from typing import Any
 
 from domino_api.config import Settings
 from domino_api.realtime.messages import MAX_FRAME_BYTES
-from domino_api.transport import GuardedHttp, GuardedWebSocket
+from domino_api.web.transport import GuardedHttp, GuardedWebSocket
 
 
 def trusted_proxies(settings: Settings) -> list[str]:
@@ -28,8 +28,8 @@ def trusted_proxies(settings: Settings) -> list[str]:
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """Keyword arguments for `uvicorn.run`/`uvicorn.Config`: forwarded headers, the guarded
-    protocols (transport.py), the WebSocket frame limit, and uvicorn's own access log and
-    `server` header off: the app writes the access line (middleware.py; uvicorn's, silenced by
+    protocols (web/transport.py), the WebSocket frame limit, and uvicorn's own access log and
+    `server` header off: the app writes the access line (web/middleware.py; uvicorn's, silenced by
     its level, still gathered its fields for every request), and an answer need not name the
     server software."""
     guarded = {"http": GuardedHttp, "ws": GuardedWebSocket, "ws_max_size": MAX_FRAME_BYTES}

@@ -13,11 +13,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from domino_api.clock import Clock
 from domino_api.config import Settings
 from domino_api.errors import Unauthenticated, ValidationFailed
-from domino_api.ratelimit import Limits, address_key
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
-from domino_api.tokens import hash_token, parse_bearer
+from domino_api.web.ratelimit import Limits, address_key
+from domino_api.web.tokens import hash_token, parse_bearer
 
 
 class PlayerBearer(HTTPBearer):

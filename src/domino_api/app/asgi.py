@@ -1,6 +1,6 @@
 """The ASGI application object uvicorn serves."""
 
-from domino_api.api import create_app
+from domino_api.app.api import create_app
 from domino_api.config import get_settings
 from domino_api.logs import configure_logging
 

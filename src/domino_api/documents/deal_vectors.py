@@ -14,7 +14,7 @@ from typing import Any
 
 from domino_api.engine.vectors import published_vectors
 
-PATH = Path(__file__).resolve().parent / "play" / "deal-vectors.json"
+PATH = Path(__file__).resolve().parents[1] / "play" / "deal-vectors.json"
 
 
 def load(path: Path = PATH) -> dict[str, Any]:

@@ -3,7 +3,7 @@ on `limits`.
 
 Storage is process memory by default (`memory://`): then each API process keeps its own
 budgets. With `DOMINO_RATE_LIMIT_STORAGE=redis://host:6379/0` every process shares one budget
-per key, and falls back to its own memory while Redis is unreachable (ratelimit_storage.py).
+per key, and falls back to its own memory while Redis is unreachable (web/ratelimit_storage.py).
 The sliding-window counter keeps two counters per key and the storage drops them when their
 window has passed, so memory is bounded by the keys seen in two windows, not by history.
 
@@ -28,7 +28,7 @@ from limits import RateLimitItem, RateLimitItemPerSecond
 
 from domino_api.config import Settings
 from domino_api.errors import RateLimited
-from domino_api.ratelimit_storage import Failover, Limiter, WindowMemory
+from domino_api.web.ratelimit_storage import Failover, Limiter, WindowMemory
 
 T = TypeVar("T")
 

@@ -3,7 +3,7 @@ and docs/OPERATING.md's settings.
 
 `domino-api openapi` rewrites what lies between each pair of markers (and `--check`, run by
 `make test`, fails when a committed page differs), so the pages cannot drift from
-matches/event_models.py, problems.py and config.py; the prose around them is written by hand.
+matches/event_models.py, web/problems.py and config.py; the prose around them is written by hand.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pydantic.fields import FieldInfo
 
 from domino_api.config import Settings
 from domino_api.matches.event_models import EVENT_MODELS
-from domino_api.problems import catalogue_markdown
+from domino_api.web.problems import catalogue_markdown
 
 API_MD_PATH = Path("docs/API.md")
 OPERATING_MD_PATH = Path("docs/OPERATING.md")

@@ -2,7 +2,7 @@
 
 The channels, operations and messages of asyncapi.yaml are written by hand; its
 `components.schemas` (every event type, the view, the problem document) are written by
-`domino-api openapi` from matches/event_models.py, matches/schemas.py and problems.py, so the
+`domino-api openapi` from matches/event_models.py, matches/schemas.py and web/problems.py, so the
 socket's document cannot drift from the REST one (`domino-api openapi --check` fails if it has).
 """
 
@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from domino_api.matches.event_models import AnyEvent
 from domino_api.matches.schemas import ViewOut
-from domino_api.problems import Problem
+from domino_api.web.problems import Problem
 
 ASYNCAPI_PATH = Path("openapi/asyncapi.yaml")
 # Schemas written by hand in asyncapi.yaml (the client messages' small parts); kept as they are.

@@ -118,7 +118,7 @@ CODES = tuple(CATALOGUE)
 
 
 class Problem(BaseModel):
-    """An RFC 9457 problem document as this API sends it; `code` is stable (problems.py)."""
+    """An RFC 9457 problem document as this API sends it; `code` is stable (web/problems.py)."""
 
     model_config = ConfigDict(
         extra="allow",

@@ -1,0 +1,2 @@
+"""The published documents written from the code: OpenAPI, AsyncAPI, the docs'
+generated parts and the deal vectors."""
