@@ -112,7 +112,7 @@ def forfeit_before_start(table: Table, now: datetime, seat: int) -> Stepped:
     return act(table, now, None, actions.Forfeit(seat, "check_in"))
 
 
-def abandon(table: Table, now: datetime, reason: str) -> Stepped:
+def abandon(table: Table, now: datetime, reason: actions.AbandonReason) -> Stepped:
     if table.over:
         return Stepped(table)
     return act(table, now, None, actions.Abandon(reason))
