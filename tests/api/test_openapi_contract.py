@@ -12,7 +12,7 @@ import jsonschema
 
 from domino_api import engine, errors
 from domino_api.api import create_app
-from domino_api.matches.event_models import EVENT_MODELS
+from domino_api.engine.event_types import EVENT_TYPES
 from domino_api.matches.schemas import VIEW_EXAMPLE, ViewOut
 from domino_api.problems import CATALOGUE, CODES
 
@@ -108,7 +108,8 @@ def test_the_event_union_is_in_the_document() -> None:
     schemas = _document()["components"]["schemas"]
     events = schemas["EventsOut"]["properties"]["events"]["items"]
     assert events["discriminator"]["propertyName"] == "type"
-    assert set(events["discriminator"]["mapping"]) == set(EVENT_MODELS)
+    assert set(events["discriminator"]["mapping"]) == set(EVENT_TYPES)
+    assert schemas["Event"]["discriminator"] == events["discriminator"]
 
 
 def test_the_committed_documents_are_current() -> None:

@@ -167,10 +167,8 @@ def check_step(before: Table, out: Stepped, now: datetime, command: Command) -> 
     # A seat's `connected` flag changes only with its event, so a view never contradicts the
     # stream (a lapse on a table already over is not announced).
     for row, was in zip(after.seats, before.seats, strict=True):
-        came = [e for e in out.events if e.type == "seat_connected" and e.data["seat"] == row.seat]
-        left = [
-            e for e in out.events if e.type == "seat_disconnected" and e.data["seat"] == row.seat
-        ]
+        came = [e for e in out.events if e.type == "seat_connected" and e.data.seat == row.seat]
+        left = [e for e in out.events if e.type == "seat_disconnected" and e.data.seat == row.seat]
         assert len(came) == (not was.connected and row.connected)
         if not before.over:
             assert len(left) == (was.connected and not row.connected)

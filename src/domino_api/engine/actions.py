@@ -9,12 +9,12 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from domino_api.engine.errors import IllegalMove
-from domino_api.engine.kinds import EndName
+from domino_api.engine.kinds import EndName, ForfeitCause
 from domino_api.engine.state import LegalAction
 from domino_api.engine.tiles import Tile
 
 END_NAMES = ("left", "right", "up", "down")
-FORFEIT_CAUSES = ("clock", "away", "resign", "check_in")
+FORFEIT_CAUSES: tuple[ForfeitCause, ...] = ("clock", "away", "resign", "check_in")
 AbandonReason = Literal["abandoned", "cancelled"]
 ABANDON_REASONS: tuple[AbandonReason, ...] = ("abandoned", "cancelled")
 
@@ -43,7 +43,7 @@ class NextHand(Struct, frozen=True, gc=False):
 
 class Forfeit(Struct, frozen=True, gc=False):
     seat: int
-    cause: str
+    cause: ForfeitCause
 
 
 class Abandon(Struct, frozen=True, gc=False):

@@ -143,9 +143,9 @@ def end_hand(
         if scored_seq is not None:
             assert result.winner is not None
             score = scores[result.winner]
-            happened.append(
-                events.scored(scored_seq, result.winner, result.points, score, result.reason)
-            )
+            cause = result.reason
+            assert cause in ("domino", "blocked", "target"), "a cut-short hand scores nothing"
+            happened.append(events.scored(scored_seq, result.winner, result.points, score, cause))
         happened.append(events.hand_ended(ended_seq, result))
         if match_result is not None:
             happened.append(events.match_ended(ended_seq + 1, match_result))

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 from msgspec.structs import replace
 
+from domino_api.engine import event_types as ev
 from domino_api.engine.errors import (
     MatchInProgress,
     MatchOver,
@@ -78,8 +79,8 @@ def join(table: Table, command: commands.Join, now: datetime) -> Stepped:
     table = with_info(table, solo=False)
     data = joined_data(table, taken)
     if claimed:  # every seat is told; the old holder's sockets close on it
-        data["claimed"] = True
-    return record(table, now, "seat_joined", data)
+        data = replace(data, claimed=True)
+    return record(table, now, ev.SeatJoinedEvent(seq=0, data=data))
 
 
 def lock(table: Table, command: commands.Lock, now: datetime) -> Stepped:
@@ -97,8 +98,8 @@ def release(table: Table, command: commands.Release, now: datetime) -> Stepped:
         raise SeatUnavailable(f"Seat {command.seat} has no other human holder to release.")
     # The away clock starts for the seat, not for a ghost.
     table = with_seat(table, row.seat, player_id=None, connected_until=None, last_seen_at=now)
-    data = {**joined_data(table, table.seats[row.seat]), "released": True}
-    return record(table, now, "seat_joined", data)
+    data = replace(joined_data(table, table.seats[row.seat]), released=True)
+    return record(table, now, ev.SeatJoinedEvent(seq=0, data=data))
 
 
 def autopilot(table: Table, command: commands.Autopilot, now: datetime) -> Stepped:
@@ -120,7 +121,9 @@ def autopilot(table: Table, command: commands.Autopilot, now: datetime) -> Stepp
     if row.autopilot == on:
         return Stepped(table)
     table = with_seat(table, row.seat, autopilot=on)
-    return record(table, now, "autopilot_on" if on else "autopilot_off", {"seat": row.seat})
+    seat = ev.SeatData(seat=row.seat)
+    event = ev.AutopilotOnEvent(seq=0, data=seat) if on else ev.AutopilotOffEvent(seq=0, data=seat)
+    return record(table, now, event)
 
 
 def ready(table: Table, command: commands.Ready, now: datetime) -> Stepped:
@@ -130,7 +133,7 @@ def ready(table: Table, command: commands.Ready, now: datetime) -> Stepped:
     if table.seats[seat].ready:
         return Stepped(table)
     steps = Steps(with_seat(table, seat, ready=True))
-    steps.add(record(steps.table, now, "ready", {"seat": seat}))
+    steps.add(record(steps.table, now, ev.ReadyEvent(seq=0, data=ev.SeatData(seat=seat))))
     steps.add(start_if_checked_in(steps.table, now, command.cut))
     return steps.result()
 
@@ -138,8 +141,8 @@ def ready(table: Table, command: commands.Ready, now: datetime) -> Stepped:
 def chat(table: Table, command: commands.Chat, now: datetime) -> Stepped:
     seat = pick_seat(table, command.by, command.seat)
     # The name the seat goes by at this table (a join's or hot-seat name), not the profile's.
-    data = {"seat": seat, "name": seat_name(table, table.seats[seat]), "text": command.text}
-    return record(table, now, "message", data)
+    data = ev.MessageData(seat=seat, name=seat_name(table, table.seats[seat]), text=command.text)
+    return record(table, now, ev.MessageEvent(seq=0, data=data))
 
 
 def offer_rematch(table: Table, command: commands.OfferRematch, now: datetime) -> Stepped:
@@ -152,7 +155,8 @@ def offer_rematch(table: Table, command: commands.OfferRematch, now: datetime) -
     for number in table.seats_of(command.by):
         if not steps.table.seats[number].rematch:
             steps.change(with_seat(steps.table, number, rematch=True))
-            steps.add(record(steps.table, now, "rematch_offered", {"seat": number}))
+            offered = ev.RematchOfferedEvent(seq=0, data=ev.SeatData(seat=number))
+            steps.add(record(steps.table, now, offered))
     return steps.result()
 
 
@@ -164,14 +168,15 @@ def rematch_agreed(table: Table) -> bool:
 
 def rematch_created(table: Table, command: commands.RematchCreated, now: datetime) -> Stepped:
     table = with_info(table, rematch_match_id=command.match_id)
-    return record(table, now, "rematch_created", {"match_id": command.match_id})
+    data = ev.RematchCreatedData(match_id=command.match_id)
+    return record(table, now, ev.RematchCreatedEvent(seq=0, data=data))
 
 
 def tile_back(table: Table, command: commands.TileBack, now: datetime) -> Stepped:
     steps = Steps(replace(table, tile_backs={**table.tile_backs, command.by: command.tile_back}))
     for number in table.seats_of(command.by):
-        data = {"seat": number, "tile_back": command.tile_back}
-        steps.add(record(steps.table, now, "tile_back_changed", data))
+        data = ev.TileBackChangedData(seat=number, tile_back=command.tile_back)
+        steps.add(record(steps.table, now, ev.TileBackChangedEvent(seq=0, data=data)))
     return steps.result()
 
 
@@ -192,8 +197,12 @@ def seen(table: Table, command: commands.Seen, now: datetime) -> Stepped:
             steps.change(with_seat(steps.table, number, last_seen_at=now, away_since=None))
         if row.type == "human" and not row.connected:
             steps.change(with_seat(steps.table, number, connected=True))
-            steps.add(record(steps.table, now, "seat_connected", {"seat": number}))
+            steps.add(record(steps.table, now, _connected(number)))
     return steps.result()
+
+
+def _connected(seat: int) -> ev.SeatConnectedEvent:
+    return ev.SeatConnectedEvent(seq=0, data=ev.SeatData(seat=seat))
 
 
 def connect(table: Table, command: commands.Connect, now: datetime) -> Stepped:
@@ -207,7 +216,7 @@ def connect(table: Table, command: commands.Connect, now: datetime) -> Stepped:
         marks = {"connected_until": until, "last_seen_at": now, "away_since": None}
         if not row.connected and not table.over:
             steps.change(with_seat(steps.table, number, connected=True, **marks))
-            steps.add(record(steps.table, now, "seat_connected", {"seat": number}))
+            steps.add(record(steps.table, now, _connected(number)))
         else:
             steps.change(with_seat(steps.table, number, **marks))
     return steps.result()
@@ -223,5 +232,6 @@ def lapse(table: Table, command: commands.Lapse, now: datetime) -> Stepped:
         away = lease_end(row, command.lease_s) or now
         steps.change(with_seat(steps.table, number, connected=False, away_since=away))
         if not table.over:
-            steps.add(record(steps.table, now, "seat_disconnected", {"seat": number}))
+            gone = ev.SeatDisconnectedEvent(seq=0, data=ev.SeatData(seat=number))
+            steps.add(record(steps.table, now, gone))
     return steps.result()

@@ -111,8 +111,7 @@ def replay(events: list[Staged], initial: MatchState) -> MatchState:
         if note is None:
             continue
         if "record" in note:
-            private = {int(k): v for k, v in event.private.items()}
-            state = rules.record(state, event.type, event.data, private or None).state
+            state = rules.record(state, event.event.public).state
         else:
             action = actions.action_from_json(note["action"])  # type: ignore[arg-type]
             state = rules.apply(state, note["seat"], action).state  # type: ignore[arg-type]
