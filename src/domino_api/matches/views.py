@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -93,10 +94,13 @@ def _shown_ruleset(table: Table, ruleset: dict[str, Any]) -> dict[str, Any]:
     return ruleset
 
 
-def event_for(row: Staged | MatchEvent, seat: int | None) -> AnyEvent:
+def event_for(row: Staged | MatchEvent | Mapping[str, Any], seat: int | None) -> AnyEvent:
     """One event as `seat` may see it: public data plus that seat's private part only. `row`
-    is one a step just made (`Staged`, stamped) or a stored one."""
+    is one a step just made (`Staged`, stamped) or a stored one (a row, or its mapping)."""
     if isinstance(row, Staged):
         return row.for_seat(seat)
-    event = Event.stored(row.seq, row.type, iso(row.at) or "", row.data, row.private or {})
-    return event.for_seat(seat)
+    if isinstance(row, Mapping):
+        seq, kind, at, data, private = (row[k] for k in ("seq", "type", "at", "data", "private"))
+    else:
+        seq, kind, at, data, private = row.seq, row.type, row.at, row.data, row.private
+    return Event.stored(seq, kind, iso(at) or "", data, private or {}).for_seat(seat)
