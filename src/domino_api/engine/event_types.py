@@ -11,10 +11,9 @@ from the event's private part for that seat alone.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Literal, get_args
 
 from msgspec import UNSET, Meta, Struct, UnsetType
-from msgspec.json import schema_components
 
 from domino_api.engine.kinds import (
     EndName,
@@ -26,7 +25,6 @@ from domino_api.engine.kinds import (
 )
 from domino_api.engine.state import LegalAction
 
-JsonSchema = Any  # a JSON schema node, as msgspec and the documents hold it
 SeatNo = Annotated[int, Meta(ge=0, le=3)]
 Pip = Annotated[int, Meta(ge=0, le=9)]
 Tile = Annotated[tuple[Pip, Pip], Meta(description="[a, b], a <= b")]
@@ -376,26 +374,3 @@ class DrawnPrivate(_Data, frozen=True):
 
 # What one seat alone may see of an event: its fields are the data's own fields (filled in).
 Private = HandPrivate | TurnPrivate | DrawnPrivate
-
-
-def json_schemas(ref_template: str = "#/components/schemas/{name}") -> dict[str, JsonSchema]:
-    """`Event` (the union by `type`) and every schema it names, as the documents publish them."""
-    (event,), components = schema_components([AnyEvent], ref_template=ref_template)
-    event["description"] = "An event: `data`'s shape is chosen by `type`."
-    return {"Event": event, **{name: _typable(s) for name, s in sorted(components.items())}}
-
-
-def _typable(node: JsonSchema) -> JsonSchema:
-    """A tuple of like items (a tile) as `items` with its length, not `prefixItems`: type
-    generators read `prefixItems` as the whole tuple (openapi-typescript made a tile `[[a, b],
-    [a, b]]`), and schemathesis refused nested `prefixItems`."""
-    if isinstance(node, list):
-        return [_typable(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = {key: _typable(value) for key, value in node.items()}
-    prefix = out.get("prefixItems")
-    if isinstance(prefix, list) and prefix and all(item == prefix[0] for item in prefix):
-        del out["prefixItems"]
-        out["items"] = prefix[0]
-    return out

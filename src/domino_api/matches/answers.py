@@ -1,5 +1,6 @@
-"""The answers carrying events, as msgspec Structs: their schemas are generated with the
-events' own (engine/event_types.py) and put into openapi.json by `openapi_doc.install`.
+"""The answers carrying events, as msgspec Structs, and the published schemas of both: generated
+from engine/event_types.py's types, for openapi.json (`openapi_doc.install`) and asyncapi.yaml
+(realtime/asyncapi.py).
 
 The service answers with plain dicts of these shapes holding the typed events, encoded once at
 the edge (`responses.FastJSONResponse`); `struct_answer` names the schema on the route.
@@ -12,7 +13,7 @@ from typing import Any
 import msgspec
 from pydantic import BaseModel
 
-from domino_api.engine.event_types import AnyEvent, json_schemas
+from domino_api.engine.event_types import AnyEvent
 from domino_api.matches.schemas import ViewOut
 
 REF = "#/components/schemas/{name}"
@@ -56,3 +57,26 @@ def struct_answer(kind: type, status: int = 200) -> dict[int | str, dict[str, An
     return {
         status: {"description": description, "content": {"application/json": {"schema": schema}}}
     }
+
+
+def json_schemas(ref_template: str = "#/components/schemas/{name}") -> dict[str, Any]:
+    """`Event` (the union by `type`) and every schema it names, as the documents publish them."""
+    (event,), components = msgspec.json.schema_components([AnyEvent], ref_template=ref_template)
+    event["description"] = "An event: `data`'s shape is chosen by `type`."
+    return {"Event": event, **{name: _typable(s) for name, s in sorted(components.items())}}
+
+
+def _typable(node: Any) -> Any:
+    """A tuple of like items (a tile) as `items` with its length, not `prefixItems`: type
+    generators read `prefixItems` as the whole tuple (openapi-typescript made a tile `[[a, b],
+    [a, b]]`), and schemathesis refused nested `prefixItems`."""
+    if isinstance(node, list):
+        return [_typable(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _typable(value) for key, value in node.items()}
+    prefix = out.get("prefixItems")
+    if isinstance(prefix, list) and prefix and all(item == prefix[0] for item in prefix):
+        del out["prefixItems"]
+        out["items"] = prefix[0]
+    return out

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from domino_api.engine.event_types import json_schemas
+from domino_api.matches.answers import json_schemas
 from domino_api.matches.schemas import ViewOut
 from domino_api.problems import Problem
 
