@@ -44,6 +44,7 @@ lint: install js-install
 types-js: js-install
 	node tools/contract-types.mjs
 	$(NODE_BIN)/tsc -p tsconfig.json
+	$(NODE_BIN)/tsc -p tests/contract/tsconfig.json
 
 types: install
 	$(BIN)/mypy

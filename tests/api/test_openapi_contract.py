@@ -12,7 +12,7 @@ import jsonschema
 
 from domino_api import engine, errors
 from domino_api.app.api import create_app
-from domino_api.matches.event_models import EVENT_MODELS
+from domino_api.engine.event_types import EVENT_TYPES
 from domino_api.matches.schemas import VIEW_EXAMPLE, ViewOut
 from domino_api.web.problems import CATALOGUE, CODES
 
@@ -108,7 +108,8 @@ def test_the_event_union_is_in_the_document() -> None:
     schemas = _document()["components"]["schemas"]
     events = schemas["EventsOut"]["properties"]["events"]["items"]
     assert events["discriminator"]["propertyName"] == "type"
-    assert set(events["discriminator"]["mapping"]) == set(EVENT_MODELS)
+    assert set(events["discriminator"]["mapping"]) == set(EVENT_TYPES)
+    assert schemas["Event"]["discriminator"] == events["discriminator"]
 
 
 def test_the_committed_documents_are_current() -> None:
@@ -124,3 +125,26 @@ async def test_docs_load_every_asset_from_this_server(client: httpx.AsyncClient)
         assert f"/static-offline-docs/{asset}" in page.text
         served = await client.get(f"/static-offline-docs/{asset}")
         assert served.status_code == 200 and len(served.content) > 10_000
+
+
+def _match_create_validator() -> jsonschema.Draft202012Validator:
+    document = json.loads((ROOT / "openapi" / "openapi.json").read_text())
+    schema = {
+        **document["components"]["schemas"]["MatchCreate"],
+        "components": document["components"],
+    }
+    return jsonschema.Draft202012Validator(schema)
+
+
+def test_match_create_schema_holds_the_host_seat_and_the_seat_counts() -> None:
+    """The preset branches still refuse a computer in seat 0 and a seat count the preset does
+    not seat, with the host rule written as `not` (type generators misread `prefixItems`)."""
+    valid = _match_create_validator()
+    readme = {
+        "ruleset": "all-fives",
+        "seats": [{"type": "human"}, {"type": "bot", "strategy": "planner"}],
+    }
+    assert valid.is_valid(readme)
+    assert valid.is_valid({"ruleset": "house-nines", "seats": [{"type": "human"}] * 4})
+    assert not valid.is_valid({**readme, "seats": readme["seats"][::-1]})
+    assert not valid.is_valid({**readme, "seats": [{"type": "human"}] * 3})

@@ -3,11 +3,11 @@ engine's own `seat_view`, and the strategies decide the same from either."""
 
 from __future__ import annotations
 
-import json
 import random
 from datetime import UTC, datetime
 from typing import Any
 
+import msgspec
 import pytest
 
 from domino_api import engine
@@ -30,6 +30,7 @@ from domino_api.engine import (
 )
 from domino_api.engine.table import Info, Seat, Table
 from domino_api.matches.views import build_view, event_for
+from domino_api.store.models import MatchEvent
 from tests.bots.helpers import CONFIGS, rules_for
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -39,7 +40,7 @@ PLANNER = PlannerStrategy()
 
 def wire(value: Any) -> Any:
     """What the client gets: the JSON text read back."""
-    return json.loads(json.dumps(value))
+    return msgspec.json.decode(msgspec.json.encode(value))
 
 
 def public_view(state: MatchState, seat: int) -> dict[str, Any]:
@@ -65,9 +66,12 @@ def copies(events: tuple[Event, ...], seat: int) -> list[dict[str, Any]]:
     """The seat's copies, as the service serves stored events (and the engine's own for_seat)."""
     out = []
     for event in events:
-        stored = {**event.to_json(), "at": NOW}
+        private = {str(n): wire(part) for n, part in event.private.items()}
+        stored = MatchEvent(
+            seq=event.seq, type=event.type, at=NOW, data=wire(event.data), private=private
+        )
         served = wire(event_for(stored, seat))
-        direct = wire(event.for_seat(seat))
+        direct = {k: v for k, v in wire(event.for_seat(seat)).items() if k != "at"}
         assert {k: v for k, v in served.items() if k != "at"} == direct
         out.append(served)
     return out

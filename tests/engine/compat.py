@@ -18,6 +18,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+from msgspec import to_builtins
+
 from domino_api.bots.plain import PlainStrategy
 from domino_api.documents import deal_vectors as published
 from domino_api.engine import (
@@ -33,6 +35,7 @@ from domino_api.engine import (
     to_json,
     view,
 )
+from domino_api.engine.events import Event
 from domino_api.engine.vectors import published_vectors
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -64,6 +67,17 @@ VARIANTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
 )
 
 
+def _stored(event: Event) -> dict[str, Any]:
+    """An event's public data and private parts apart, as plain JSON values."""
+    private = {str(seat): to_builtins(part) for seat, part in event.private.items()}
+    return {
+        "seq": event.seq,
+        "type": event.type,
+        "data": to_builtins(event.data),
+        "private": private,
+    }
+
+
 def _dump(value: object) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
@@ -80,7 +94,7 @@ def play(stem: str, preset: str, options: dict[str, Any], index: int) -> tuple[s
     transition = apply(state, None, Start(f"cut-{stem}-{index}"))
     while True:
         state = transition.state
-        digest.update(_dump([event.to_json() for event in transition.events]))
+        digest.update(_dump([_stored(event) for event in transition.events]))
         over = state.status not in ("playing", "hand_over")
         if full or over:
             snapshot = to_json(state)

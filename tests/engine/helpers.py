@@ -5,6 +5,9 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
+from typing import Any
+
+import msgspec
 
 from domino_api.engine import (
     Action,
@@ -121,3 +124,13 @@ def random_match(
         transitions.append(apply(state, seat, action))
         state = transitions[-1].state
     return state, transitions
+
+
+def wire(value: Any) -> Any:
+    """A typed event (or its data) as the client reads it: its JSON text read back."""
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+def plain(value: Any) -> Any:
+    """A typed value as plain Python values (tuples kept as tuples)."""
+    return msgspec.to_builtins(value)

@@ -36,8 +36,17 @@ from domino_api.engine import (
     new_match,
     record,
 )
+from domino_api.engine.event_types import (
+    AutopilotOnEvent,
+    MessageData,
+    MessageEvent,
+    PassedEvent,
+    SeatData,
+    TurnData,
+    TurnEvent,
+)
 from domino_api.errors import ENGINE_STATUS, engine_status
-from tests.engine.helpers import SECRET, position, run
+from tests.engine.helpers import SECRET, plain, position, run, wire
 
 DRAW = PRESETS["draw"]
 
@@ -52,36 +61,37 @@ def test_start_events_and_seq_numbering() -> None:
     assert [e.type for e in events] == ["match_started", "hand_started", "turn"]
     assert [e.seq for e in events] == [1, 2, 3]
     assert state.seq == 3 and state.game_seq == 3  # type: ignore[attr-defined]
-    assert events[0].data == {"cut": "moon", "seats": 2}
+    assert plain(events[0].data) == {"cut": "moon", "seats": 2}
     hand_started = events[1]
-    assert hand_started.data == {
+    assert plain(hand_started.data) == {
         "hand_number": 1,
         "attempt": 0,
         "opener": 0,
         "tiles": (7, 7),
         "stock": 14,
     }
-    mine = hand_started.for_seat(0)["data"]["hand"]
-    theirs = hand_started.for_seat(1)["data"]["hand"]
+    mine = wire(hand_started.for_seat(0))["data"]["hand"]
+    theirs = wire(hand_started.for_seat(1))["data"]["hand"]
     assert (
         len(mine) == 7 and len(theirs) == 7 and not set(map(tuple, mine)) & set(map(tuple, theirs))
     )
-    assert "hand" not in hand_started.for_seat(None)["data"]
+    assert "hand" not in wire(hand_started.for_seat(None))["data"]
     turn = events[2]
-    assert turn.for_seat(0)["data"]["legal"][0]["action"] == "play"
-    assert "legal" not in turn.for_seat(1)["data"]
+    assert wire(turn.for_seat(0))["data"]["legal"][0]["action"] == "play"
+    assert "legal" not in wire(turn.for_seat(1))["data"]
 
 
 def test_every_event_is_json_for_every_viewer() -> None:
     _, events = started()
     for event in events:
         for seat in (None, 0, 1):
-            copy = event.for_seat(seat)
-            assert set(copy) == {"seq", "type", "data"}
+            copy = wire(event.for_seat(seat))
+            assert set(copy) == {"seq", "type", "at", "data"}  # `at`: stamped by the table
             assert json.loads(json.dumps(copy)) == copy
-        assert Event.from_json(json.loads(json.dumps(event.to_json()))).for_seat(0) == (
-            event.for_seat(0)
-        )
+        # As the store keeps it (public data and private parts apart) and reads it back.
+        private = {str(seat): wire(part) for seat, part in event.private.items()}
+        back = Event.stored(event.seq, event.type, "", plain(event.data), private)
+        assert back == event and back.for_seat(0) == event.for_seat(0)
 
 
 def test_drawn_tile_is_private_to_the_drawer() -> None:
@@ -90,20 +100,20 @@ def test_drawn_tile_is_private_to_the_drawer() -> None:
     drawn = events[-1]
     assert drawn.type == "tile_drawn"
     # The drawer keeps the turn ([3,3] does not fit 1-2), so its copy also carries what it may do.
-    assert drawn.for_seat(1)["data"] == {
+    assert wire(drawn.for_seat(1))["data"] == {
         "seat": 1,
         "stock": 1,
         "tile": [3, 3],
         "legal": [{"action": "draw"}],
     }
-    assert drawn.for_seat(0)["data"] == {"seat": 1, "stock": 1}
-    assert drawn.for_seat(None)["data"] == {"seat": 1, "stock": 1}
+    assert wire(drawn.for_seat(0))["data"] == {"seat": 1, "stock": 1}
+    assert wire(drawn.for_seat(None))["data"] == {"seat": 1, "stock": 1}
 
 
 def test_tile_played_and_passed_payloads() -> None:
     state = position(DRAW, [[(1, 2), (0, 0)], [(5, 5), (4, 5)]])
     state, events = run(state, ((1, 2), None), "pass")
-    assert events[0].for_seat(None)["data"] == {
+    assert wire(events[0].for_seat(None))["data"] == {
         "seat": 0,
         "tile": [1, 2],
         "end": None,
@@ -112,7 +122,7 @@ def test_tile_played_and_passed_payloads() -> None:
         "points": 0,
         "ends_total": 3,
     }
-    assert events[2].type == "passed" and events[2].data == {"seat": 1}
+    assert events[2].type == "passed" and plain(events[2].data) == {"seat": 1}
 
 
 @pytest.mark.parametrize(
@@ -199,21 +209,15 @@ def test_a_list_tile_is_accepted_like_a_tuple() -> None:
 
 def test_record_numbers_service_events_and_staleness() -> None:
     state, _ = started()
-    joined = record(state, "message", {"seat": 0, "name": "Ana", "text": "hi"})  # type: ignore[arg-type]
+    said = MessageEvent(seq=0, data=MessageData(seat=0, name="Ana", text="hi"))
+    joined = record(state, said)
     assert joined.events[0].seq == 4 and joined.state.seq == 4 and joined.state.game_seq == 3
     assert not is_stale(joined.state, 3) and not is_stale(joined.state, 4)
     assert is_stale(joined.state, 2) and is_stale(joined.state, 5)
-    auto = record(joined.state, "autopilot_on", {"seat": 1})
+    auto = record(joined.state, AutopilotOnEvent(seq=0, data=SeatData(seat=1)))
     assert auto.state.game_seq == 5 and is_stale(auto.state, 4)
     with pytest.raises(ValueError):
-        record(state, "tile_played", {})  # type: ignore[arg-type]
-
-
-def test_private_parts_of_recorded_events() -> None:
-    state, _ = started()
-    event = record(state, "seat_joined", {"seat": 1}, {1: {"secret": "x"}}).events[0]  # type: ignore[arg-type]
-    assert event.for_seat(1)["data"] == {"seat": 1, "secret": "x"}
-    assert event.for_seat(0)["data"] == {"seat": 1}
+        record(state, PassedEvent(seq=0, data=SeatData(seat=0)))
 
 
 @pytest.mark.parametrize(
@@ -254,9 +258,9 @@ def test_malformed_action_json(data: object) -> None:
 
 def test_engine_records_are_plain_frozen_values() -> None:
     """Events, actions, results and transitions are built by their constructors and frozen."""
-    event = Event(3, "turn", {"seat": 1}, {1: {"legal": ()}})
+    event = Event(TurnEvent(seq=3, data=TurnData(seat=1, deadline=None, must_cover=None)))
     with pytest.raises(AttributeError):
-        event.seq = 4  # type: ignore[misc]
+        event.public.seq = 4  # type: ignore[misc]
     play = Play(tile=(1, 2), end="left")
     assert play == Play((1, 2), "left", None) and play.reason is None
     assert structs.replace(play, reason="bot") == Play((1, 2), "left", "bot")

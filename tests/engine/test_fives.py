@@ -6,7 +6,7 @@ import random
 
 from domino_api.engine import PRESETS, Start, apply, new_match, view
 from domino_api.engine.layout import EMPTY_BOARD, fives_points, place, total_after
-from tests.engine.helpers import events_of, position, run
+from tests.engine.helpers import events_of, plain, position, run
 
 FIVES = PRESETS["all-fives"]
 NINES = PRESETS["house-nines"]
@@ -20,23 +20,23 @@ def ends(state: object) -> dict[str, int]:
 def test_fives_first_tile_2_3_scores_5() -> None:
     state = position(FIVES, [[(2, 3), (0, 1)], [(4, 4), (1, 1)]])
     state, events = run(state, ((2, 3), None))
-    played = events_of(events, "tile_played")[0].data
+    played = plain(events_of(events, "tile_played")[0].data)
     assert played["points"] == 5 and played["ends_total"] == 5
-    assert [e.data["points"] for e in events_of(events, "scored")] == [5]
+    assert [e.data.points for e in events_of(events, "scored")] == [5]
     assert state.scores == (5, 0)
 
 
 def test_first_double_6_6_alone_counts_12() -> None:
     state = position(FIVES, [[(6, 6), (0, 1)], [(4, 4), (1, 1)]])
     state, events = run(state, ((6, 6), None))
-    assert events[0].data["ends_total"] == 12 and events[0].data["points"] == 0
-    assert events[0].data["spinner"] is True
+    assert events[0].data.ends_total == 12 and events[0].data.points == 0
+    assert events[0].data.spinner is True
 
 
 def test_spinner_6_6_6_3_is_15() -> None:
     state = position(FIVES, [[(6, 6), (0, 1)], [(3, 6), (1, 1)]])
     state, events = run(state, ((6, 6), None), ((3, 6), "right"))
-    played = events_of(events, "tile_played")[-1].data
+    played = plain(events_of(events, "tile_played")[-1].data)
     assert played["ends_total"] == 15 and played["points"] == 15 and played["outer"] == 3
     assert state.scores == (0, 15)
     assert ends(state) == {"left": 6, "right": 3}  # arms stay shut until both sides are filled
@@ -45,10 +45,10 @@ def test_spinner_6_6_6_3_is_15() -> None:
 def test_2_6_6_6_6_3_is_5() -> None:
     state = position(FIVES, [[(2, 6), (3, 6), (0, 0)], [(6, 6), (1, 1)]])
     state, events = run(state, ((2, 6), None), ((6, 6), "right"))
-    assert events_of(events, "tile_played")[-1].data["ends_total"] == 2 + 12
-    assert events_of(events, "tile_played")[-1].data["spinner"] is True
+    assert events_of(events, "tile_played")[-1].data.ends_total == 2 + 12
+    assert events_of(events, "tile_played")[-1].data.spinner is True
     state, events = run(state, ((3, 6), "right"))
-    assert events[0].data["ends_total"] == 5 and events[0].data["points"] == 5
+    assert events[0].data.ends_total == 5 and events[0].data.points == 5
     assert ends(state) == {"left": 2, "right": 3, "up": 6, "down": 6}
 
 
@@ -56,7 +56,7 @@ def test_double_lying_across_at_an_end_counts_both_halves() -> None:
     state = position(FIVES, [[(6, 6), (4, 4), (0, 0)], [(4, 6), (1, 1)]])
     state, events = run(state, ((6, 6), None), ((4, 6), "right"), ((4, 4), "right"))
     # the spinner's empty left side counts 12, the [4,4] lying across counts 8
-    last = events_of(events, "tile_played")[-1].data
+    last = plain(events_of(events, "tile_played")[-1].data)
     assert last["ends_total"] == 20 and last["points"] == 20
     assert last["spinner"] is False
 
@@ -64,15 +64,15 @@ def test_double_lying_across_at_an_end_counts_both_halves() -> None:
 def test_spinner_counts_zero_once_both_main_sides_hold_tiles() -> None:
     state = position(FIVES, [[(6, 6), (1, 6), (0, 0)], [(3, 6), (5, 6), (2, 2)]])
     state, events = run(state, ((6, 6), None), ((3, 6), "right"), ((1, 6), "left"))
-    assert events_of(events, "tile_played")[-1].data["ends_total"] == 1 + 3  # empty arms: 0
+    assert events_of(events, "tile_played")[-1].data.ends_total == 1 + 3  # empty arms: 0
     state, events = run(state, ((5, 6), "up"))
-    assert events[0].data["ends_total"] == 1 + 3 + 5
+    assert events[0].data.ends_total == 1 + 3 + 5
 
 
 def test_only_the_first_double_is_a_spinner() -> None:
     state = position(FIVES, [[(2, 6), (2, 2), (0, 0)], [(6, 6), (3, 6), (1, 1)]])
     state, events = run(state, ((2, 6), None), ((6, 6), "right"), ((2, 2), "left"))
-    assert [e.data["spinner"] for e in events_of(events, "tile_played")] == [False, True, False]
+    assert [e.data.spinner for e in events_of(events, "tile_played")] == [False, True, False]
     assert "up" not in ends(state)
 
 
@@ -92,7 +92,7 @@ def test_totals_of_35_and_more_score() -> None:
         ((1, 5), "down"),
     ]
     state, events = run(state, *steps)
-    last = events_of(events, "tile_played")[-1].data
+    last = plain(events_of(events, "tile_played")[-1].data)
     assert last["ends_total"] == 10 + 12 + 8 + 5 == 35
     assert last["points"] == 35
 

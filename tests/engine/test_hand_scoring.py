@@ -6,7 +6,7 @@ import pytest
 
 from domino_api.engine import PRESETS
 from domino_api.engine.scoring import blocked_outcome, round5
-from tests.engine.helpers import events_of, position, ruleset, run
+from tests.engine.helpers import events_of, plain, position, ruleset, run
 
 FIVES = PRESETS["all-fives"]
 BLOCK = PRESETS["block"]
@@ -25,11 +25,11 @@ def test_all_fives_locked_11_vs_21_scores_20() -> None:
     # [0,0] opens; nobody holds another blank and the stock is empty: both pass, the hand locks.
     state = position(FIVES, [[(0, 0), (5, 6)], [(6, 6), (4, 5)]])
     state, events = run(state, ((0, 0), None), "pass", "pass")
-    ended = events_of(events, "hand_ended")[0].data
+    ended = plain(events_of(events, "hand_ended")[0].data)
     assert ended["reason"] == "blocked" and ended["pips"] == (11, 21)
     assert ended["winner"] == 0 and ended["points"] == 20 and ended["tied"] is False
     assert state.scores == (20, 0) and state.hands_won == (1, 0)
-    assert events_of(events, "scored")[-1].data == {
+    assert plain(events_of(events, "scored")[-1].data) == {
         "seat": 0,
         "points": 20,
         "score": 20,
@@ -40,7 +40,7 @@ def test_all_fives_locked_11_vs_21_scores_20() -> None:
 def test_domino_scores_opponents_pips_rounded_to_5() -> None:
     state = position(FIVES, [[(1, 2)], [(2, 4), (3, 4)]])
     state, events = run(state, ((1, 2), None))
-    ended = events_of(events, "hand_ended")[0].data
+    ended = plain(events_of(events, "hand_ended")[0].data)
     assert ended["reason"] == "domino" and ended["winner"] == 0
     assert ended["points"] == 15  # 13 rounds to 15
     assert ended["hands"] == ((), ((2, 4), (3, 4)))
@@ -55,14 +55,14 @@ def test_domino_scores_opponents_pips_unrounded_in_block() -> None:
 def test_block_lowest_takes_difference() -> None:
     state = position(BLOCK, [[(0, 0), (1, 4)], [(5, 6), (1, 1)]])
     state, events = run(state, ((0, 0), None), "pass", "pass")
-    ended = events_of(events, "hand_ended")[0].data
+    ended = plain(events_of(events, "hand_ended")[0].data)
     assert ended["pips"] == (5, 13) and ended["winner"] == 0 and ended["points"] == 8
 
 
 def test_blocked_tie_nobody_scores() -> None:
     state = position(BLOCK, [[(0, 0), (1, 4)], [(2, 3)]])
     state, events = run(state, ((0, 0), None), "pass", "pass")
-    ended = events_of(events, "hand_ended")[0].data
+    ended = plain(events_of(events, "hand_ended")[0].data)
     assert ended["tied"] is True and ended["winner"] is None and ended["points"] == 0
     assert state.scores == (0, 0) and state.hands_won == (0, 0)
     assert not events_of(events, "scored")
@@ -72,7 +72,7 @@ def test_three_seats_lowest_takes_others() -> None:
     rules = ruleset(NINES, players=3)
     state = position(rules, [[(0, 1), (2, 2)], [(8, 9), (3, 4)], [(7, 7), (5, 6)]])
     state, events = run(state, ((0, 1), None), "pass", "pass", "pass")
-    ended = events_of(events, "hand_ended")[0].data
+    ended = plain(events_of(events, "hand_ended")[0].data)
     assert ended["pips"] == (4, 24, 25) and ended["winner"] == 0 and ended["points"] == 49
 
 

@@ -14,7 +14,7 @@ from domino_api.engine import (
     apply,
 )
 from domino_api.engine.scoring import match_winner
-from tests.engine.helpers import events_of, position, ruleset, run
+from tests.engine.helpers import events_of, plain, position, ruleset, run
 
 FIVES = PRESETS["all-fives"]
 DRAW50 = PRESETS["draw-50"]
@@ -34,7 +34,7 @@ def test_target_is_checked_when_the_hand_ends() -> None:
         "forfeited_by": None,
     }
     assert [e.type for e in events] == ["tile_played", "scored", "hand_ended", "match_ended"]
-    assert events[-1].data["winner"] == 0
+    assert events[-1].data.winner == 0
 
 
 def test_below_target_the_hand_is_over_and_the_match_goes_on() -> None:
@@ -47,7 +47,7 @@ def test_end_mid_hand_the_match_ends_inside_the_hand() -> None:
     state = position(FIVES, [[(2, 3), (6, 6)], [(4, 4), (1, 1)]], scores=(145, 100))
     state, events = run(state, ((2, 3), None))
     assert state.status == "finished" and state.scores == (150, 100)
-    ended = events_of(events, "hand_ended")[0].data
+    ended = plain(events_of(events, "hand_ended")[0].data)
     assert ended["reason"] == "target" and ended["winner"] == 0 and ended["points"] == 0
     assert ended["tied"] is False and ended["pips"] == (12, 10)
     assert state.result is not None and state.result.reason == "target"
@@ -57,8 +57,8 @@ def test_end_mid_hand_adds_no_hand_points_even_on_a_domino() -> None:
     state = position(FIVES, [[(2, 3)], [(4, 4), (1, 1)]], scores=(145, 100))
     state, events = run(state, ((2, 3), None))
     assert state.scores == (150, 100)
-    assert events_of(events, "hand_ended")[0].data["reason"] == "target"
-    assert [e.data["cause"] for e in events_of(events, "scored")] == ["play"]
+    assert events_of(events, "hand_ended")[0].data.reason == "target"
+    assert [e.data.cause for e in events_of(events, "scored")] == ["play"]
 
 
 def test_end_mid_hand_below_target_play_goes_on() -> None:
@@ -125,7 +125,7 @@ def test_two_seat_forfeit_ends_hand_and_match() -> None:
     transition = apply(state, None, Forfeit(seat=0, cause="clock"))
     types = [e.type for e in transition.events]
     assert types == ["forfeit", "hand_ended", "match_ended"]
-    ended = transition.events[1].data
+    ended = plain(transition.events[1].data)
     assert ended["reason"] == "forfeit" and ended["winner"] is None and ended["points"] == 0
     result = transition.state.result
     assert result is not None
@@ -156,7 +156,7 @@ def test_abandon_in_play() -> None:
     state = position(CLASSIC, [[(1, 2), (3, 3)], [(0, 1)]], scores=(10, 5))
     transition = apply(state, None, Abandon())
     assert [e.type for e in transition.events] == ["hand_ended", "match_ended"]
-    assert transition.events[0].data["reason"] == "abandoned"
+    assert transition.events[0].data.reason == "abandoned"
     assert transition.state.status == "abandoned"
     assert transition.state.result is not None
     assert transition.state.result.to_dict() == {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domino_api.engine import PRESETS, NextHand, Start, apply, deal, legal_actions, new_match
 from domino_api.engine.openers import heaviest_tile, highest_double
-from tests.engine.helpers import SECRET, events_of, position, ruleset, run
+from tests.engine.helpers import SECRET, events_of, position, ruleset, run, wire
 
 FIVES = PRESETS["all-fives"]
 CLASSIC = PRESETS["classic"]
@@ -36,7 +36,7 @@ def _cut_without_doubles() -> str:
 def test_highest_double_else_reshuffle_deals_again() -> None:
     cut = _cut_without_doubles()
     transition = apply(new_match(FIVES, SECRET), None, Start(cut))
-    started = events_of(list(transition.events), "hand_started")[0].data
+    started = wire(events_of(list(transition.events), "hand_started")[0].data)
     assert started["attempt"] >= 1
     hand = transition.state.hand
     assert hand is not None
@@ -111,6 +111,6 @@ def test_hands_are_numbered_across_the_match_and_dealt_by_number() -> None:
     state, _ = run(state, ((1, 2), None))
     transition = apply(state, None, NextHand())
     started = transition.events[0]
-    assert started.type == "hand_started" and started.data["hand_number"] == 2
+    assert started.type == "hand_started" and started.data.hand_number == 2
     hand = transition.state.hand
     assert hand is not None and hand.dealt == deal(SECRET, "test", 2, 0, 6, 2, 7).hands

@@ -31,7 +31,7 @@ from domino_api.engine import (
     to_json,
 )
 from domino_api.engine.scoring import round5
-from tests.engine.helpers import ruleset, to_action
+from tests.engine.helpers import ruleset, to_action, wire
 
 CONFIGS = {
     **{name: rules for name, rules in PRESETS.items()},
@@ -92,19 +92,19 @@ def check_hand_end(state: MatchState, events: tuple[Event, ...]) -> None:
         return
     data = ended[0].data
     pips = [sum(a + b for a, b in held) for held in hand.hands]
-    assert list(data["pips"]) == pips  # type: ignore[call-overload]
-    winner = data["winner"]
-    if data["reason"] == "domino":
+    assert list(data.pips) == pips
+    winner = data.winner
+    if data.reason == "domino":
         assert isinstance(winner, int) and not hand.hands[winner]
         others = sum(pips) - pips[winner]
         expected = round5(others) if rules.domino_scoring.endswith("round5") else others
-        assert data["points"] == expected
-    elif data["reason"] == "blocked":
+        assert data.points == expected
+    elif data.reason == "blocked":
         assert [m.action for m in hand.moves[-rules.players :]] == ["pass"] * rules.players
         assert all(hand.hands)
         low = min(pips)
         if pips.count(low) > 1:
-            assert winner is None and data["tied"] and data["points"] == 0
+            assert winner is None and data.tied and data.points == 0
         else:
             assert winner == pips.index(low)
             rest = sum(pips) - low
@@ -113,9 +113,9 @@ def check_hand_end(state: MatchState, events: tuple[Event, ...]) -> None:
                 "lowest_takes_others_round5": round5(rest),
                 "lowest_takes_difference": rest - low * (rules.players - 1),
             }[rules.block_scoring]
-            assert data["points"] == expected
+            assert data.points == expected
     else:
-        assert data["reason"] == "target" and rules.end_mid_hand
+        assert data.reason == "target" and rules.end_mid_hand
         assert state.scores[winner] >= rules.target  # type: ignore[index]
 
 
@@ -147,9 +147,9 @@ def play_checked(
             range(state.seq + 1, state.seq + 1 + len(transition.events))
         )
         for event in transition.events:
-            json.dumps(event.for_seat(seat))
+            json.dumps(wire(event.for_seat(seat)))
             if event.type == "scored":
-                scored[event.data["seat"]] += event.data["points"]  # type: ignore[index,operator]
+                scored[event.data.seat] += event.data.points  # type: ignore[index,operator]
         if seat is not None:
             check_hand_end(transition.state, transition.events)
         state = transition.state
@@ -182,6 +182,6 @@ def test_replay_is_deterministic(name: str, seed: int) -> None:
             except EngineError as error:  # pragma: no cover - would be a determinism bug
                 raise AssertionError(error) from error
             state = transition.state
-            events += [e.for_seat(seat) for e in transition.events]
+            events += [wire(e.for_seat(seat)) for e in transition.events]
         runs.append((to_json(state), events))
     assert runs[0] == runs[1]

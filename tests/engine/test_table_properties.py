@@ -170,7 +170,7 @@ def check_step(before: Table, out: Stepped, now: datetime, command: Command) -> 
     # A step may record both (a claim by name: the old holder's lapse, then the joiner).
     kinds = ("seat_connected", "seat_disconnected")
     for row, was in zip(after.seats, before.seats, strict=True):
-        told = [e.type for e in out.events if e.type in kinds and e.data["seat"] == row.seat]
+        told = [e.type for e in out.events if e.type in kinds and e.data.seat == row.seat]
         flags = [was.connected] + [kind == "seat_connected" for kind in told]
         assert all(a != b for a, b in pairwise(flags))  # each a change
         if not before.over or told:

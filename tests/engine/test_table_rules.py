@@ -58,7 +58,7 @@ from domino_api.engine.table import (
     Tick,
     TileBack,
 )
-from tests.engine.helpers import to_action
+from tests.engine.helpers import plain, to_action
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 CODE = "1234"
@@ -162,7 +162,7 @@ def test_empty_seats_refuse_the_start_unless_filled_with_computers() -> None:
     seat = out.table.seats[1]
     assert (seat.type, seat.strategy, seat.player_id) == ("bot", "planner", None)
     joined = of_type(out, "seat_joined")
-    assert [e.data for e in joined] == [
+    assert [plain(e.data) for e in joined] == [
         {"seat": 1, "name": "Planner", "type": "bot", "strategy": "planner"}
     ]
     assert kinds(out)[0] == "seat_joined" and "match_started" in kinds(out)
@@ -226,8 +226,8 @@ def test_two_seats_a_passed_deadline_forfeits_and_the_other_seat_wins() -> None:
     assert table.match.due_at == deadline
     assert tables.step(table, Tick(), deadline - timedelta(seconds=1)).events == ()
     out = tables.step(table, Tick(), deadline)
-    assert of_type(out, "forfeit")[0].data == {"seat": seat, "cause": "clock"}
-    ended = of_type(out, "match_ended")[0].data
+    assert plain(of_type(out, "forfeit")[0].data) == {"seat": seat, "cause": "clock"}
+    ended = plain(of_type(out, "match_ended")[0].data)
     assert ended["winner"] == 1 - seat and ended["forfeited_by"] == seat
     assert ended["reason"] == "forfeit"
     after = out.table
@@ -246,7 +246,7 @@ def test_a_draw_keeps_the_deadline_and_a_new_turn_gets_its_own() -> None:
     else:
         assert after.match.turn_deadline == at(100 + 300)
         turn = of_type(out, "turn")[-1]
-        assert turn.data["deadline"] == "2026-03-01T12:06:40Z"
+        assert turn.data.deadline == "2026-03-01T12:06:40Z"
 
 
 def test_three_seats_a_passed_deadline_hands_the_seat_to_the_computer() -> None:
@@ -256,7 +256,7 @@ def test_three_seats_a_passed_deadline_hands_the_seat_to_the_computer() -> None:
     deadline = table.match.turn_deadline
     assert deadline == at(300)
     out = tables.step(table, Tick(), deadline, chooser)
-    assert of_type(out, "forfeit")[0].data == {"seat": seat, "cause": "clock"}
+    assert plain(of_type(out, "forfeit")[0].data) == {"seat": seat, "cause": "clock"}
     assert not of_type(out, "match_ended")
     after = out.table
     assert after.state.status == "playing"
@@ -277,7 +277,7 @@ def test_a_seat_that_resigned_is_the_computers_for_good() -> None:
     holder = table.seats[seat].player_id
     assert holder is not None
     out = tables.step(table, Resign(holder), at(1))
-    assert of_type(out, "forfeit")[0].data == {"seat": seat, "cause": "resign"}
+    assert plain(of_type(out, "forfeit")[0].data) == {"seat": seat, "cause": "resign"}
     resigned = out.table
     assert tables.computer_turn(resigned) == seat
     assert tables.viewable_seats(resigned, [seat]) == []
@@ -296,14 +296,18 @@ def test_a_deadline_in_an_outage_moves_instead_of_forfeiting() -> None:
     assert outage.asked == [at(300)]  # the deadline that passed is the one asked about
     assert kinds(out) == ["deadline_moved"]
     moved = restart + timedelta(seconds=120)  # the restart plus the clock's grace
-    assert out.events[0].data == {"seat": seat, "clock": "turn", "deadline": "2026-03-01T12:18:40Z"}
+    assert plain(out.events[0].data) == {
+        "seat": seat,
+        "clock": "turn",
+        "deadline": "2026-03-01T12:18:40Z",
+    }
     after = out.table
     assert after.state.status == "playing" and not after.seats[seat].forfeited
     assert after.match.turn_deadline == moved and after.match.due_at == moved
     # The moved deadline is kept: once it passes too, the seat forfeits.
     assert tables.step(after, Tick(outage), moved - timedelta(seconds=1)).events == ()
     out = tables.step(after, Tick(outage), moved)
-    assert of_type(out, "forfeit")[0].data == {"seat": seat, "cause": "clock"}
+    assert plain(of_type(out, "forfeit")[0].data) == {"seat": seat, "cause": "clock"}
     assert out.table.state.status == "finished"
 
 
@@ -363,8 +367,8 @@ def test_a_seat_away_for_the_limit_forfeits() -> None:
     assert table.match.due_at == at(180)  # seat 1, last seen at the start
     assert tables.step(table, Tick(), at(179)).events == ()
     out = tables.step(table, Tick(), at(180))
-    assert of_type(out, "forfeit")[0].data == {"seat": 1, "cause": "away"}
-    ended = of_type(out, "match_ended")[0].data
+    assert plain(of_type(out, "forfeit")[0].data) == {"seat": 1, "cause": "away"}
+    ended = plain(of_type(out, "match_ended")[0].data)
     assert ended["winner"] == 0 and ended["forfeited_by"] == 1
     assert out.table.state.status == "finished"
 
@@ -374,7 +378,7 @@ def test_seats_that_left_at_the_same_instant_abandon_the_match() -> None:
     out = tables.step(table, Tick(), at(180))
     assert not of_type(out, "forfeit")
     assert out.table.state.status == "abandoned"
-    assert of_type(out, "match_ended")[0].data["winner"] is None
+    assert of_type(out, "match_ended")[0].data.winner is None
 
 
 def test_a_live_socket_keeps_the_seat_past_the_limit() -> None:
@@ -389,7 +393,7 @@ def test_a_live_socket_keeps_the_seat_past_the_limit() -> None:
     table = tables.step(table, Seen("p0"), at(800)).table
     assert tables.step(table, Tick(), at(879)).events == ()
     out = tables.step(table, Tick(), at(880))
-    assert of_type(out, "forfeit")[0].data == {"seat": 1, "cause": "away"}
+    assert plain(of_type(out, "forfeit")[0].data) == {"seat": 1, "cause": "away"}
 
 
 def test_an_away_deadline_in_an_outage_moves_instead_of_forfeiting() -> None:
@@ -399,8 +403,8 @@ def test_an_away_deadline_in_an_outage_moves_instead_of_forfeiting() -> None:
     out = tables.step(table, Tick(Outage(restart)), restart)
     assert not of_type(out, "forfeit")
     moved = of_type(out, "deadline_moved")
-    assert moved and all(e.data["clock"] == "away" for e in moved)
-    assert {e.data["seat"] for e in moved} == {0, 1}
+    assert moved and all(e.data.clock == "away" for e in moved)
+    assert {e.data.seat for e in moved} == {0, 1}
     assert out.table.match.outage_grace_until == restart + timedelta(seconds=120)
     assert out.table.state.status == "playing"
 
@@ -425,7 +429,7 @@ def test_a_match_no_human_has_been_at_for_a_day_is_abandoned() -> None:
     assert tables.step(table, Tick(), at(59) + day).events == ()
     out = tables.step(table, Tick(), at(60) + day)
     assert out.table.state.status == "abandoned"
-    assert of_type(out, "match_ended")[0].data["winner"] is None
+    assert of_type(out, "match_ended")[0].data.winner is None
 
 
 # ---------------------------------------------------------------- joins by number
@@ -441,7 +445,7 @@ def test_a_join_takes_the_free_seat() -> None:
     assert after.seats[1].player_id == "p1"
     assert after.seats[1].last_seen_at == at(1)
     assert after.names["p1"] == "Bob" and after.tile_backs["p1"] == "sun"
-    assert [e.data for e in of_type(out, "seat_joined")] == [
+    assert [plain(e.data) for e in of_type(out, "seat_joined")] == [
         {"seat": 1, "name": "Bob", "type": "human", "strategy": None}
     ]
     assert after.match.code == CODE
@@ -461,7 +465,7 @@ def test_a_seat_is_claimed_by_name_only_once_its_holder_has_gone() -> None:
     assert refused.value.extra["retry_after"] == 30
     out = tables.step(full, Join("p2", "Bob", "sea", CODE), at(31))
     assert out.table.seats[1].player_id == "p2"
-    assert of_type(out, "seat_joined")[0].data["claimed"] is True
+    assert of_type(out, "seat_joined")[0].data.claimed is True
     assert out.table.seats_of("p1") == []
 
 
@@ -518,7 +522,7 @@ def test_a_released_seat_goes_to_the_next_join() -> None:
     out = tables.step(table, Release("p0", 1), at(31))  # away for the lease (30 s)
     released = out.table
     assert released.seats[1].player_id is None
-    assert of_type(out, "seat_joined")[0].data["released"] is True
+    assert of_type(out, "seat_joined")[0].data.released is True
     assert released.match.code == CODE
     joined = tables.step(released, Join("p5", "Eve", "sun", CODE), at(32))  # locked or not
     assert joined.table.seats[1].player_id == "p5"
@@ -577,7 +581,7 @@ def test_autopilot_waits_until_the_holder_has_gone() -> None:
     out = tables.step(table, Autopilot("p0", 1, True), at(31), chooser)
     # The lapse first, so the dot shows what autopilot decided on (issue 41).
     assert kinds(out)[:2] == ["seat_disconnected", "autopilot_on"]  # the host's lapse first
-    assert of_type(out, "autopilot_on")[0].data == {"seat": 1}
+    assert plain(of_type(out, "autopilot_on")[0].data) == {"seat": 1}
     after = out.table
     assert after.seats[1].autopilot and after.is_computer(1)
     assert after.humans_in_play() == [0]
@@ -635,7 +639,7 @@ def test_a_tournament_match_starts_once_both_seats_are_ready() -> None:
     with pytest.raises(NotSeated):
         tables.step(table, Ready("stranger", "server cut"), at(1))
     one = tables.step(table, Ready("p0", "server cut"), at(1))
-    assert kinds(one) == ["ready"] and one.events[0].data == {"seat": 0}
+    assert kinds(one) == ["ready"] and plain(one.events[0].data) == {"seat": 0}
     assert one.table.state.status == "waiting" and one.table.seats[0].ready
     assert tables.step(one.table, Ready("p0", "server cut"), at(2)).events == ()
     both = tables.step(one.table, Ready("p1", "server cut"), at(3))
@@ -652,8 +656,8 @@ def test_check_in_closing_with_one_seat_ready_forfeits_the_other_before_any_deal
     assert table.match.due_at == at(600)
     assert tables.step(table, Tick(), at(599)).events == ()
     out = tables.step(table, Tick(), at(600))
-    assert of_type(out, "forfeit")[0].data == {"seat": 0, "cause": "check_in"}
-    ended = of_type(out, "match_ended")[0].data
+    assert plain(of_type(out, "forfeit")[0].data) == {"seat": 0, "cause": "check_in"}
+    ended = plain(of_type(out, "match_ended")[0].data)
     assert ended["winner"] == 1 and ended["forfeited_by"] == 0
     assert "hand_ended" not in kinds(out) and "hand_started" not in kinds(out)
     after = out.table
@@ -667,7 +671,7 @@ def test_check_in_closing_with_nobody_ready_cancels_the_match() -> None:
     assert tables.step(table, Tick(), at(3600)).events == ()
     out = tables.step(table, Tick(), at(2 * 3600))
     assert out.table.state.status == "cancelled"
-    assert of_type(out, "match_ended")[0].data["reason"] == "cancelled"
+    assert of_type(out, "match_ended")[0].data.reason == "cancelled"
     assert not of_type(out, "forfeit")
 
 
@@ -686,7 +690,7 @@ def test_seen_announces_a_seat_only_when_it_was_not_connected() -> None:
     table = new()
     assert not table.seats[1].connected
     first = tables.step(table, Seen("p1"), at(1))
-    assert [(e.type, e.data) for e in first.events] == [("seat_connected", {"seat": 1})]
+    assert [(e.type, plain(e.data)) for e in first.events] == [("seat_connected", {"seat": 1})]
     assert first.table.seats[1].connected and first.table.seats[1].last_seen_at == at(1)
     again = tables.step(first.table, Seen("p1"), at(5))
     assert again.events == ()
@@ -698,7 +702,7 @@ def test_lapse_announces_a_seat_gone_once_its_lease_has_run_out() -> None:
     table = tables.step(new(), Seen("p1"), at(1)).table
     assert tables.step(table, Lapse((1,)), at(30)).events == ()  # still within the lease
     out = tables.step(table, Lapse((1,)), at(31))
-    assert [(e.type, e.data) for e in out.events] == [("seat_disconnected", {"seat": 1})]
+    assert [(e.type, plain(e.data)) for e in out.events] == [("seat_disconnected", {"seat": 1})]
     gone = out.table.seats[1]
     assert not gone.connected and gone.away_since == at(31)  # last seen + the lease
     assert tables.step(out.table, Lapse((1,)), at(60)).events == ()
@@ -707,7 +711,7 @@ def test_lapse_announces_a_seat_gone_once_its_lease_has_run_out() -> None:
 def test_connect_announces_a_seat_only_when_it_was_not_connected() -> None:
     table = new()
     out = tables.step(table, Connect((1,), lease_s=30), at(1))
-    assert [(e.type, e.data) for e in out.events] == [("seat_connected", {"seat": 1})]
+    assert [(e.type, plain(e.data)) for e in out.events] == [("seat_connected", {"seat": 1})]
     assert out.table.seats[1].connected_until == at(31)
     again = tables.step(out.table, Connect((1,), lease_s=30), at(11))
     assert again.events == ()
@@ -731,7 +735,7 @@ def test_a_new_tile_back_is_told_at_each_of_the_holders_seats() -> None:
     ]
     table = new(PRESETS["draw"], seats)
     out = tables.step(table, TileBack("p0", "stars"), at(1))
-    assert [(e.type, e.data) for e in out.events] == [
+    assert [(e.type, plain(e.data)) for e in out.events] == [
         ("tile_back_changed", {"seat": 0, "tile_back": "stars"}),
         ("tile_back_changed", {"seat": 1, "tile_back": "stars"}),
     ]
@@ -750,11 +754,11 @@ def test_chat_carries_the_name_the_seat_goes_by_at_the_table() -> None:
     ]
     table = new(make_ruleset("house-nines", {"players": 3}), seats)
     out = tables.step(table, Chat("p0", "hello", seat=1), at(1))
-    assert [(e.type, e.data) for e in out.events] == [
+    assert [(e.type, plain(e.data)) for e in out.events] == [
         ("message", {"seat": 1, "name": "Grandpa", "text": "hello"})
     ]
-    assert tables.step(table, Chat("p0", "hi"), at(1)).events[0].data["name"] == "Ann at home"
-    assert tables.step(table, Chat("p1", "hi"), at(1)).events[0].data["name"] == "Bob"
+    assert tables.step(table, Chat("p0", "hi"), at(1)).events[0].data.name == "Ann at home"
+    assert tables.step(table, Chat("p1", "hi"), at(1)).events[0].data.name == "Bob"
     with pytest.raises(NotSeated):
         tables.step(table, Chat("stranger", "hi"), at(1))
     with pytest.raises(NotYourSeat):
@@ -769,14 +773,16 @@ def test_a_rematch_is_agreed_once_every_human_offered() -> None:
     assert over.state.status == "finished"
     assert not tables.rematch_agreed(over)
     one = tables.step(over, OfferRematch("p0"), at(3))
-    assert [(e.type, e.data) for e in one.events] == [("rematch_offered", {"seat": 0})]
+    assert [(e.type, plain(e.data)) for e in one.events] == [("rematch_offered", {"seat": 0})]
     assert not tables.rematch_agreed(one.table)
     assert tables.step(one.table, OfferRematch("p0"), at(4)).events == ()
     both = tables.step(one.table, OfferRematch("p1"), at(4))
     assert kinds(both) == ["rematch_offered"]
     assert tables.rematch_agreed(both.table)
     made = tables.step(both.table, RematchCreated("m2"), at(5))
-    assert [(e.type, e.data) for e in made.events] == [("rematch_created", {"match_id": "m2"})]
+    assert [(e.type, plain(e.data)) for e in made.events] == [
+        ("rematch_created", {"match_id": "m2"})
+    ]
     assert made.table.match.rematch_match_id == "m2"
     assert not tables.rematch_agreed(made.table)
 
@@ -785,7 +791,7 @@ def test_a_resignation_frees_the_number_and_ends_the_clocks() -> None:
     table = started(new())
     assert table.match.code == CODE
     out = tables.step(table, Resign("p0"), at(5))
-    assert of_type(out, "forfeit")[0].data == {"seat": 0, "cause": "resign"}
+    assert plain(of_type(out, "forfeit")[0].data) == {"seat": 0, "cause": "resign"}
     after = out.table
     assert after.match.code is None and after.match.finished_at == at(5)
     assert after.match.turn_deadline is None and after.match.due_at is None

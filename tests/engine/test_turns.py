@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domino_api.engine import PRESETS, Draw, IllegalMove, Pass, apply, legal_actions
-from tests.engine.helpers import events_of, position, ruleset, run
+from tests.engine.helpers import events_of, plain, position, ruleset, run, wire
 
 DRAW = PRESETS["draw"]
 BLOCK = PRESETS["block"]
@@ -22,8 +22,8 @@ def test_turn_passes_to_the_next_seat() -> None:
     state, events = run(state, ((1, 2), None))
     assert state.turn == 1
     turn = events_of(events, "turn")[0]
-    assert turn.data == {"seat": 1, "deadline": None, "must_cover": None}
-    assert [o.to_dict() for o in turn.private[1]["legal"]] == [  # type: ignore[attr-defined]
+    assert plain(turn.data) == {"seat": 1, "deadline": None, "must_cover": None}
+    assert wire(turn.private[1])["legal"] == [
         {"action": "play", "tile": [2, 3], "end": "right", "points": 0}
     ]
 
@@ -92,7 +92,7 @@ def test_block_never_draws_and_two_passes_block_the_hand() -> None:
     assert state.status == "playing" and state.turn == 0
     state, events = run(state, "pass")
     assert state.status == "hand_over"
-    assert events_of(events, "hand_ended")[0].data["reason"] == "blocked"
+    assert events_of(events, "hand_ended")[0].data.reason == "blocked"
 
 
 def test_a_play_between_passes_resets_the_count() -> None:
@@ -111,11 +111,11 @@ def test_cover_doubles_opening_double_plays_again_and_must_be_covered() -> None:
     )
     state, events = run(state, ((9, 9), None))
     assert state.turn == 0
-    turn = events_of(events, "turn")[0].data
+    turn = plain(events_of(events, "turn")[0].data)
     assert turn["must_cover"] == {"tile": (9, 9), "ends": ("left", "right", "up", "down")}
     assert {o.end for o in legal_actions(state, 0)} == {"left", "right", "up", "down"}
     state, events = run(state, ((5, 9), "up"))  # a spinner is covered on any of its sides
-    assert state.turn == 1 and events_of(events, "turn")[0].data["must_cover"] is None
+    assert state.turn == 1 and events_of(events, "turn")[0].data.must_cover is None
 
 
 def test_until_covered_only_plays_onto_the_double_are_legal() -> None:
@@ -138,4 +138,4 @@ def test_emptying_the_hand_with_a_double_ends_the_hand_at_once() -> None:
     state = position(rules, [[(2, 3), (3, 3)], [(2, 5), (1, 2), (7, 7)]])
     state, events = run(state, ((2, 3), None), ((2, 5), "left"), ((3, 3), "right"))
     assert state.status == "hand_over"
-    assert events_of(events, "hand_ended")[0].data["reason"] == "domino"
+    assert events_of(events, "hand_ended")[0].data.reason == "domino"

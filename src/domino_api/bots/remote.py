@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import msgspec
+
 from domino_api.engine import HistoryEntry, LegalAction, Ruleset, SeatView, Tile, full_set
 from domino_api.engine.layout import EMPTY_BOARD, Board, fitting_ends, place
 from domino_api.engine.legal import cover_after, open_to
@@ -86,7 +88,7 @@ def _check_board(board: Board, shown: Mapping[str, Any]) -> None:
 def _must_cover(raw: Mapping[str, Any] | None) -> MustCover | None:
     if raw is None:
         return None
-    return MustCover(tile=tile_of(raw["tile"]), ends=tuple(str(end) for end in raw["ends"]))
+    return msgspec.convert(raw, MustCover)  # checks the end names against the contract
 
 
 def current_hand_events(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -1,9 +1,10 @@
-"""openapi/asyncapi.yaml's schemas, generated from the pydantic models the service speaks.
+"""openapi/asyncapi.yaml's schemas, generated from the types the service speaks.
 
 The channels, operations and messages of asyncapi.yaml are written by hand; its
 `components.schemas` (every event type, the view, the problem document) are written by
-`domino-api openapi` from matches/event_models.py, matches/schemas.py and web/problems.py, so the
-socket's document cannot drift from the REST one (`domino-api openapi --check` fails if it has).
+`domino-api openapi` from engine/event_types.py (msgspec), matches/schemas.py and web/problems.py,
+so the socket's document cannot drift from the REST one (`domino-api openapi --check` fails if
+it has).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from domino_api.matches.event_models import AnyEvent
+from domino_api.matches.answers import json_schemas
 from domino_api.matches.schemas import ViewOut
 from domino_api.web.problems import Problem
 
@@ -22,25 +23,23 @@ ASYNCAPI_PATH = Path("openapi/asyncapi.yaml")
 HAND_WRITTEN = ("ClientId", "Seat", "Tile")
 HEADER = (
     "# The WebSocket protocol. Written by hand except components.schemas past the first three,\n"
-    "# which `domino-api openapi` generates from the pydantic models (do not edit those).\n"
+    "# which `domino-api openapi` generates from the service's types (do not edit those).\n"
 )
 
 
 class _Published(BaseModel):
-    event: AnyEvent
     view: ViewOut
     problem: Problem
 
 
 def generated_schemas() -> dict[str, Any]:
-    """Event (the union by `type`), each event and data model, ViewOut and Problem."""
+    """Event (the union by `type`), each event and data type, ViewOut and Problem."""
     schema = _Published.model_json_schema(ref_template="#/components/schemas/{model}")
-    defs: dict[str, Any] = schema["$defs"]
-    event = dict(schema["properties"]["event"])
+    schemas: dict[str, Any] = {**schema["$defs"], **json_schemas()}
+    event = dict(schemas.pop("Event"))
     # AsyncAPI's discriminator is the property's name (OpenAPI's is an object with a mapping).
     event["discriminator"] = "type"
-    event["description"] = "An event: `data`'s shape is chosen by `type`."
-    return {"Event": event, **dict(sorted(defs.items()))}
+    return {"Event": event, **dict(sorted(schemas.items()))}
 
 
 def render(text: str) -> str:

@@ -3,7 +3,7 @@ and docs/OPERATING.md's settings.
 
 `domino-api openapi` rewrites what lies between each pair of markers (and `--check`, run by
 `make test`, fails when a committed page differs), so the pages cannot drift from
-matches/event_models.py, web/problems.py and config.py; the prose around them is written by hand.
+engine/event_types.py, web/problems.py and config.py; the prose around them is written by hand.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
+import msgspec
 from annotated_types import Ge, Le
 from pydantic.fields import FieldInfo
 
 from domino_api.config import Settings
-from domino_api.matches.event_models import EVENT_MODELS
+from domino_api.engine.event_types import EVENT_TYPES
 from domino_api.web.problems import catalogue_markdown
 
 API_MD_PATH = Path("docs/API.md")
@@ -28,13 +29,13 @@ OPERATING_MD_PATH = Path("docs/OPERATING.md")
 def events_markdown() -> str:
     """One row per event type: its `data` fields (those only one seat's copy holds marked)."""
     rows = ["| type | data | what happened |", "|---|---|---|"]
-    for name, model in EVENT_MODELS.items():
-        data = model.model_fields["data"].annotation
-        assert isinstance(data, type)
+    for name, event in EVENT_TYPES.items():
+        data = msgspec.inspect.type_info(event).fields  # type: ignore[attr-defined]
+        (kind,) = [field.type.cls for field in data if field.name == "data"]
         fields = []
-        for field, info in data.model_fields.items():
-            fields.append(f"`{field}`" if info.is_required() else f"`{field}`\\*")
-        rows.append(f"| `{name}` | {', '.join(fields)} | {model.__doc__} |")
+        for field in msgspec.inspect.type_info(kind).fields:  # type: ignore[attr-defined]
+            fields.append(f"`{field.name}`" if field.required else f"`{field.name}`\\*")
+        rows.append(f"| `{name}` | {', '.join(fields)} | {event.__doc__} |")
     return "\n".join(rows)
 
 

@@ -13,6 +13,8 @@ from typing import Any
 from fastapi import FastAPI
 from pydantic import BaseModel
 
+from domino_api.matches import answers
+
 DESCRIPTION = """\
 The contract frontends and bots build on; docs/API.md explains it in prose.
 
@@ -40,7 +42,8 @@ def install(app: FastAPI) -> None:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             document = build()
-            schemas = document.get("components", {}).get("schemas", {})
+            schemas = document.setdefault("components", {}).setdefault("schemas", {})
+            schemas.update(answers.schemas())
             for model in _example_models():
                 examples = model.model_json_schema().get("examples")
                 if model.__name__ in schemas and examples:

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from msgspec import Struct
 from msgspec.structs import replace
 
 from domino_api.engine.errors import IllegalMove
+from domino_api.engine.kinds import EndName, ForfeitCause
 from domino_api.engine.state import LegalAction
 from domino_api.engine.tiles import Tile
 
 END_NAMES = ("left", "right", "up", "down")
-FORFEIT_CAUSES = ("clock", "away", "resign", "check_in")
-ABANDON_REASONS = ("abandoned", "cancelled")
+FORFEIT_CAUSES: tuple[ForfeitCause, ...] = ("clock", "away", "resign", "check_in")
+AbandonReason = Literal["abandoned", "cancelled"]
+ABANDON_REASONS: tuple[AbandonReason, ...] = ("abandoned", "cancelled")
 
 
 class Start(Struct, frozen=True, gc=False):
@@ -23,7 +25,7 @@ class Start(Struct, frozen=True, gc=False):
 
 class Play(Struct, frozen=True, gc=False):
     tile: Tile
-    end: str | None
+    end: EndName | None
     reason: str | None = None
 
 
@@ -41,11 +43,11 @@ class NextHand(Struct, frozen=True, gc=False):
 
 class Forfeit(Struct, frozen=True, gc=False):
     seat: int
-    cause: str
+    cause: ForfeitCause
 
 
 class Abandon(Struct, frozen=True, gc=False):
-    reason: str = "abandoned"
+    reason: AbandonReason = "abandoned"
 
 
 Action = Start | Play | Draw | Pass | NextHand | Forfeit | Abandon
@@ -120,7 +122,7 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
         if len(raw) != 2 or not all(type(p) is int for p in raw):
             raise IllegalMove(f"a tile is a pair of whole numbers [a, b], got {raw!r}")
         end = data.get("end")
-        if end is not None and not isinstance(end, str):
+        if end is not None and end not in END_NAMES:
             raise IllegalMove(f"end must be one of {list(END_NAMES)} or null, got {end!r}")
         return Play(tile=(raw[0], raw[1]), end=end, reason=_reason(data))
     if kind == "draw":

@@ -1,21 +1,51 @@
 """Events: what happened, numbered by `seq`, with the parts only one seat may see kept apart.
 
-Each kind of event is built by one function here. Payloads hold tuples (and LegalAction tuples)
-so nothing shared can be changed; `for_seat` and `to_json` turn them into plain JSON values.
+Each kind of event is built by one function here (the service's own by the table, through
+`rules.record`), as the typed values of engine/event_types.py; `Event.for_seat` is the one
+projection of what a seat may see.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Callable, Mapping
 
-from msgspec import Struct, field
-from msgspec.structs import asdict
+from msgspec import Struct, convert, field
+from msgspec.structs import asdict, replace
 
+from domino_api.engine.event_types import (
+    AnyData,
+    AnyEvent,
+    DrawnPrivate,
+    ForfeitData,
+    ForfeitEvent,
+    HandEndedData,
+    HandEndedEvent,
+    HandPrivate,
+    HandStartedData,
+    HandStartedEvent,
+    MatchEndedData,
+    MatchEndedEvent,
+    MatchStartedData,
+    MatchStartedEvent,
+    MustCoverData,
+    PassedEvent,
+    Private,
+    ScoredData,
+    ScoredEvent,
+    SeatData,
+    TileDrawnData,
+    TileDrawnEvent,
+    TilePlayedData,
+    TilePlayedEvent,
+    TurnData,
+    TurnEvent,
+    TurnPrivate,
+    options,
+)
+from domino_api.engine.kinds import ForfeitCause, ScoreCause
 from domino_api.engine.state import (
     HandResult,
     HandState,
-    LegalAction,
     MatchResult,
     MatchState,
     Move,
@@ -33,64 +63,64 @@ NON_GAME_EVENTS = frozenset(
         "deadline_moved",  # the outage rule moved a deadline: nothing on the table changed
     }
 )
-# Events the service originates; the engine only numbers them (see `record`).
+# Events the service originates; the engine only numbers them (see `rules.record`).
 SERVICE_EVENTS = NON_GAME_EVENTS | {
     "seat_joined",
     "rematch_created",
     "autopilot_on",
     "autopilot_off",
 }
-
-
-# Exact types answered without the isinstance chain: every event payload is walked whole on
-# each step, and most of its values are these.
-_AS_THEY_ARE = frozenset({str, int, float, bool, type(None)})
-
-
-def jsonable(value: object) -> Any:
-    """A plain JSON value: tuples become lists, legal actions their dicts, mappings fresh dicts."""
-    kind = type(value)
-    if kind in _AS_THEY_ARE:
-        return value
-    if kind is tuple or kind is list:
-        return [jsonable(item) for item in cast(Sequence[object], value)]
-    if kind is dict:
-        return {str(key): jsonable(item) for key, item in cast(dict[object, object], value).items()}
-    if isinstance(value, LegalAction):
-        return value.to_dict()
-    if isinstance(value, tuple | list):
-        return [jsonable(item) for item in value]
-    if isinstance(value, Mapping):
-        return {str(key): jsonable(item) for key, item in value.items()}
-    return value
+# Which private part each type may carry (a stored event's come back as these).
+PRIVATE_OF: dict[str, type[Private]] = {
+    "hand_started": HandPrivate,
+    "turn": TurnPrivate,
+    "tile_drawn": DrawnPrivate,
+}
 
 
 class Event(Struct, frozen=True, gc=False):
-    seq: int
-    type: str
-    data: Mapping[str, object]  # the public payload
-    private: Mapping[int, Mapping[str, object]] = field(default_factory=dict)  # per-seat extras
+    """One event as the engine and the store keep it: the public copy and each seat's extras."""
 
-    def for_seat(self, seat: int | None) -> dict[str, Any]:
-        """The copy `seat` may see (None: a spectator); the service adds `at`."""
-        data = jsonable(self.data)
-        if seat is not None and seat in self.private:
-            data.update(jsonable(self.private[seat]))
-        return {"seq": self.seq, "type": self.type, "data": data}
+    public: AnyEvent
+    private: Mapping[int, Private] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
-        """Public payload and private parts apart, as the event store keeps them."""
-        return {
-            "seq": self.seq,
-            "type": self.type,
-            "data": jsonable(self.data),
-            "private": {str(seat): jsonable(part) for seat, part in self.private.items()},
-        }
+    @property
+    def seq(self) -> int:
+        return self.public.seq
+
+    @property
+    def type(self) -> str:
+        return str(self.public.__struct_config__.tag)
+
+    @property
+    def data(self) -> AnyData:
+        return self.public.data
+
+    def for_seat(self, seat: int | None) -> AnyEvent:
+        """The copy `seat` may see (None: a spectator): public data plus that seat's part."""
+        part = None if seat is None else self.private.get(seat)
+        if part is None:
+            return self.public
+        data = replace(self.public.data, **asdict(part))
+        return replace(self.public, data=data)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Event:
-        private = {int(seat): dict(part) for seat, part in data.get("private", {}).items()}
-        return cls(int(data["seq"]), str(data["type"]), dict(data["data"]), private)
+    def stored(
+        cls,
+        seq: int,
+        kind: str,
+        at: str,
+        data: Mapping[str, object],
+        private: Mapping[str, Mapping[str, object]],
+    ) -> Event:
+        """An event as the store keeps it (public data and private parts as JSON) read back;
+        a row that breaks the contract raises msgspec.ValidationError."""
+        wire = {"seq": seq, "type": kind, "at": at, "data": data}
+        public: AnyEvent = convert(wire, AnyEvent)
+        part = PRIVATE_OF.get(kind)
+        if part is None or not private:
+            return cls(public)
+        return cls(public, {int(seat): convert(mine, part) for seat, mine in private.items()})
 
 
 EventsBuilder = Callable[[MatchState], tuple[Event, ...]]  # from the state the action led to
@@ -131,72 +161,79 @@ class Transition(Struct, frozen=True, gc=False):
 
 
 def match_started(seq: int, state: MatchState) -> Event:
-    return Event(seq, "match_started", {"cut": state.cut, "seats": state.ruleset.players})
+    assert state.cut is not None, "a match starts with its cut"
+    data = MatchStartedData(cut=state.cut, seats=state.ruleset.players)
+    return Event(MatchStartedEvent(seq=seq, data=data))
 
 
 def hand_started(seq: int, hand: HandState) -> Event:
     dealt = hand.deal.dealt
-    data = {
-        "hand_number": hand.deal.number,
-        "attempt": hand.deal.attempt,
-        "opener": hand.deal.opener,
-        "tiles": tuple(len(tiles) for tiles in dealt),
-        "stock": len(hand.deal.stock),
-    }
-    return Event(seq, "hand_started", data, {seat: {"hand": t} for seat, t in enumerate(dealt)})
+    data = HandStartedData(
+        hand_number=hand.deal.number,
+        attempt=hand.deal.attempt,
+        opener=hand.deal.opener,
+        tiles=tuple(len(tiles) for tiles in dealt),
+        stock=len(hand.deal.stock),
+    )
+    private = {seat: HandPrivate(hand=tiles) for seat, tiles in enumerate(dealt)}
+    return Event(HandStartedEvent(seq=seq, data=data), private)
 
 
 def turn(seq: int, hand: HandState) -> Event:
     """Whose turn it is, what double it must cover, and (to that seat only) what it may do."""
     assert hand.turn is not None
     must_cover = hand.must_cover
-    cover = None if must_cover is None else {"tile": must_cover.tile, "ends": must_cover.ends}
-    data = {"seat": hand.turn, "deadline": None, "must_cover": cover}
-    return Event(seq, "turn", data, {hand.turn: {"legal": hand.legal}})
+    cover = (
+        None if must_cover is None else MustCoverData(tile=must_cover.tile, ends=must_cover.ends)
+    )
+    data = TurnData(seat=hand.turn, deadline=None, must_cover=cover)
+    return Event(TurnEvent(seq=seq, data=data), {hand.turn: TurnPrivate(legal=options(hand.legal))})
 
 
 def tile_played(move: Move, hand: HandState) -> Event:
     placement = hand.board.tiles[-1]
-    data = {
-        "seat": move.seat,
-        "tile": move.tile,
-        "end": move.end,
-        "outer": placement.outer,
-        "spinner": placement.spinner,
-        "points": move.points,
-        "ends_total": hand.board.total,
-    }
-    return Event(move.seq, "tile_played", data)
+    assert move.tile is not None
+    data = TilePlayedData(
+        seat=move.seat,
+        tile=move.tile,
+        end=move.end,
+        outer=placement.outer,
+        spinner=placement.spinner,
+        points=move.points or 0,
+        ends_total=hand.board.total,
+    )
+    return Event(TilePlayedEvent(seq=move.seq, data=data))
 
 
 def tile_drawn(move: Move, hand: HandState) -> Event:
     """The drawn tile goes to the drawer only; a drawer who keeps the turn also gets its new
     legal actions (no second `turn` event: the deadline does not move, RULES section 12)."""
-    mine: dict[str, object] = {"tile": move.tile}
+    assert move.tile is not None
+    mine = DrawnPrivate(tile=move.tile)
     if hand.turn == move.seat:
-        mine["legal"] = hand.legal
-    data = {"seat": move.seat, "stock": hand.stock_left}
-    return Event(move.seq, "tile_drawn", data, {move.seat: mine})
+        mine = DrawnPrivate(tile=move.tile, legal=options(hand.legal))
+    data = TileDrawnData(seat=move.seat, stock=hand.stock_left)
+    return Event(TileDrawnEvent(seq=move.seq, data=data), {move.seat: mine})
 
 
 def passed(move: Move) -> Event:
-    return Event(move.seq, "passed", {"seat": move.seat})
+    return Event(PassedEvent(seq=move.seq, data=SeatData(seat=move.seat)))
 
 
-def scored(seq: int, seat: int, points: int, score: int, cause: str) -> Event:
-    data = {"seat": seat, "points": points, "score": score, "cause": cause}
-    return Event(seq, "scored", data)
+def scored(seq: int, seat: int, points: int, score: int, cause: ScoreCause) -> Event:
+    data = ScoredData(seat=seat, points=points, score=score, cause=cause)
+    return Event(ScoredEvent(seq=seq, data=data))
 
 
 # A hand's and a match's end carry their result whole, field for field: the result Structs
 # name the fields once.
 def hand_ended(seq: int, result: HandResult) -> Event:
-    return Event(seq, "hand_ended", asdict(result))
+    return Event(HandEndedEvent(seq=seq, data=HandEndedData(**asdict(result))))
 
 
 def match_ended(seq: int, result: MatchResult) -> Event:
-    return Event(seq, "match_ended", asdict(result))
+    return Event(MatchEndedEvent(seq=seq, data=MatchEndedData(**asdict(result))))
 
 
-def forfeit(seq: int, seat: int, cause: str) -> Event:
-    return Event(seq, "forfeit", {"seat": seat, "cause": cause})
+def forfeit(seq: int, seat: int, cause: ForfeitCause) -> Event:
+    return Event(ForfeitEvent(seq=seq, data=ForfeitData(seat=seat, cause=cause)))

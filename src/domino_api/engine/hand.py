@@ -7,6 +7,7 @@ so both play by the same rules. A hand that ends comes back closed, with its res
 
 from __future__ import annotations
 
+from domino_api.engine.kinds import HandReason
 from domino_api.engine.layout import EMPTY_BOARD, Board, place
 from domino_api.engine.legal import cover_after, legal_plays
 from domino_api.engine.scoring import blocked_outcome, domino_points, hand_pips
@@ -75,6 +76,7 @@ def act(
     action = option.action
     if action == "draw":
         return _draw(hand, seat, seq, reason, record)
+    assert action != "next_hand", "a hand's own options are plays, a draw or a pass"
     moves = hand.moves
     if record:  # a play or a pass as taken (a draw records the tile it drew)
         move = Move(
@@ -181,7 +183,7 @@ def close(
     board: Board,
     moves: tuple[Move, ...],
     passes: int,
-    reason: str,
+    reason: HandReason,
     winner: int | None,
     points: int,
     held_at_end: tuple[tuple[tuple[Tile, ...], ...], tuple[int, ...]],
@@ -212,7 +214,7 @@ def close(
     )
 
 
-def cut_short(hand: HandState, reason: str) -> HandState:
+def cut_short(hand: HandState, reason: HandReason) -> HandState:
     """A hand still in play ended with no winner and no points (forfeit or abandonment)."""
     at_end = holdings(hand.deal, hand.held)
     return close(hand, hand.held, hand.board, hand.moves, hand.passes, reason, None, 0, at_end)

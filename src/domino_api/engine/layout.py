@@ -16,23 +16,24 @@ from __future__ import annotations
 
 from msgspec import Struct
 
+from domino_api.engine.kinds import EndName
 from domino_api.engine.tiles import Tile
 
 SPINNER_FIRST = "spinner_first_double"
 SPINNER_OPENING = "spinner_opening_double"
-MAINS = ("left", "right")
-ARMS = ("up", "down")
+MAINS: tuple[EndName, ...] = ("left", "right")
+ARMS: tuple[EndName, ...] = ("up", "down")
 
 
 class OpenEnd(Struct, frozen=True, kw_only=True, gc=False):
-    name: str  # left | right | up | down
+    name: EndName
     pip: int  # the exposed pip a tile must match
     value: int  # what this end adds to ends_total
 
 
 class Placement(Struct, frozen=True, kw_only=True, gc=False):
     tile: Tile
-    end: str | None  # the end it joined; None for the hand's first tile
+    end: EndName | None  # the end it joined; None for the hand's first tile
     outer: int | None  # the pip it left exposed; None for the first tile
     spinner: bool  # it became the hand's spinner
 
@@ -44,7 +45,7 @@ class Board(Struct, frozen=True, kw_only=True, gc=False):
     ends: tuple[OpenEnd, ...]  # open ends only, always in the order left, right, up, down
     total: int  # ends_total
     spinner: int | None  # the spinner's pip once a spinner is on the board
-    spinner_mains: tuple[str, ...]  # main sides the spinner itself still exposes
+    spinner_mains: tuple[EndName, ...]  # main sides the spinner itself still exposes
 
     def pips(self) -> dict[str, int]:
         return {end.name: end.pip for end in self.ends}
@@ -58,7 +59,7 @@ def fives_points(total: int) -> int:
     return total if total > 0 and total % 5 == 0 else 0
 
 
-def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
+def place(board: Board, tile: Tile, end: EndName | None, layout: str) -> Board:
     """The board after `tile` joins `end` (None: it opens the hand); the caller checked it fits."""
     if end is None:
         return _open(tile, layout)
@@ -82,7 +83,7 @@ def place(board: Board, tile: Tile, end: str | None, layout: str) -> Board:
     )
 
 
-def _place_by_spinner(board: Board, tile: Tile, end: str, layout: str) -> Board:
+def _place_by_spinner(board: Board, tile: Tile, end: EndName, layout: str) -> Board:
     """`place` on a board that has a spinner, or with the tile that becomes it."""
     low, high = tile
     becomes_spinner = board.spinner is None
@@ -180,7 +181,7 @@ def _open(tile: Tile, layout: str) -> Board:
 
 
 def _with_spinner_counts(
-    tiles: tuple[Placement, ...], ends: list[OpenEnd], spinner: int, mains: tuple[str, ...]
+    tiles: tuple[Placement, ...], ends: list[OpenEnd], spinner: int, mains: tuple[EndName, ...]
 ) -> Board:
     counted = [_counted(end, spinner, mains) for end in ends]
     return Board(
@@ -192,12 +193,12 @@ def _with_spinner_counts(
     )
 
 
-def _uncovered(mains: tuple[str, ...], end: str) -> tuple[str, ...]:
+def _uncovered(mains: tuple[EndName, ...], end: EndName) -> tuple[EndName, ...]:
     """The main sides the spinner still exposes once a tile joins `end`."""
     return tuple([m for m in mains if m != end])
 
 
-def _counted(end: OpenEnd, spinner: int, mains: tuple[str, ...]) -> OpenEnd:
+def _counted(end: OpenEnd, spinner: int, mains: tuple[EndName, ...]) -> OpenEnd:
     """`end` as it counts with the spinner exposing `mains`: the spinner counts both halves
     once while a main side is empty, only on the first of them, and nothing on the others.
     A side the spinner exposes shows the spinner's own pip, so the table has every such end."""
@@ -211,5 +212,5 @@ def _counted(end: OpenEnd, spinner: int, mains: tuple[str, ...]) -> OpenEnd:
 _PLACE_OF = {"left": 0, "right": 1, "up": 2, "down": 3}
 
 
-def fitting_ends(board: Board, tile: Tile) -> tuple[str, ...]:
+def fitting_ends(board: Board, tile: Tile) -> tuple[EndName, ...]:
     return tuple(end.name for end in board.ends if end.pip in tile)

@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from domino_api.engine.actions import Abandon, Draw, Forfeit, NextHand, Pass, Play, Start
 from domino_api.engine.deal import ALGORITHM, commitment
 from domino_api.engine.errors import EngineError, LedgerSealed
+from domino_api.engine.event_types import DrawnPrivate, TilePlayedData
 from domino_api.engine.rules import OVER, apply
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import HandState, MatchState, Move, new_match
@@ -193,12 +194,14 @@ def _replay_move(
     except EngineError as error:
         raise _Mismatch(f"{label}: move seq {seq} ({kind}) is refused: {error.message}") from None
     first = transition.events[0]
-    if kind == "play" and first.data["points"] != move["points"]:
+    played = first.data
+    if isinstance(played, TilePlayedData) and played.points != move["points"]:
         problems.append(
-            f"{label}: move seq {seq} scores {first.data['points']}, ledger says {move['points']}"
+            f"{label}: move seq {seq} scores {played.points}, ledger says {move['points']}"
         )
-    if kind == "draw":
-        drawn = list(first.private[move["seat"]]["tile"])  # type: ignore[call-overload]
+    mine = first.private.get(move["seat"])
+    if kind == "draw" and isinstance(mine, DrawnPrivate):
+        drawn = list(mine.tile)
         if drawn != list(move["tile"]):
             problems.append(f"{label}: move seq {seq} draws {drawn}, ledger says {move['tile']}")
     return transition.state

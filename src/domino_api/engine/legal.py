@@ -7,6 +7,7 @@ the order the seat holds them, and for each tile end by end (left, right, up, do
 
 from __future__ import annotations
 
+from domino_api.engine.kinds import EndName
 from domino_api.engine.layout import Board, OpenEnd, fives_points, total_after
 from domino_api.engine.state import (
     DRAW_ACTION,
@@ -30,7 +31,9 @@ def open_to(board: Board, must_cover: MustCover | None) -> tuple[OpenEnd, ...]:
     return tuple(end for end in board.ends if end.name in must_cover.ends)
 
 
-def cover_after(cover_doubles: bool, board: Board, tile: Tile, end: str | None) -> MustCover | None:
+def cover_after(
+    cover_doubles: bool, board: Board, tile: Tile, end: EndName | None
+) -> MustCover | None:
     """The double a seat must cover after playing `tile` on `end` (RULES section 6): with
     `cover_doubles`, every double; on any of an opening double's ends, else the end it joined
     (which the double now exposes)."""

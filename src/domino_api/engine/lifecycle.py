@@ -20,6 +20,7 @@ from domino_api.engine.errors import (
 )
 from domino_api.engine.events import Event, Transition
 from domino_api.engine.hand import cut_short, deal_hand
+from domino_api.engine.kinds import HandReason, MatchReason
 from domino_api.engine.openers import open_hand
 from domino_api.engine.scoring import match_winner
 from domino_api.engine.state import HandState, MatchResult, MatchState, rules_of, with_seat
@@ -112,7 +113,9 @@ def end_hand(
             scores = with_seat(scores, result.winner, scores[result.winner] + result.points)
             seq = scored_seq = seq + 1
     ended_seq = seq = seq + 1
-    decided = (result.winner, "target") if result.reason == "target" else None
+    decided: tuple[int | None, MatchReason] | None = None
+    if result.reason == "target":
+        decided = (result.winner, "target")
     decided = decided or match_winner(state.ruleset, scores, hands_won)
     match_result = None
     if decided is not None:
@@ -140,9 +143,9 @@ def end_hand(
         if scored_seq is not None:
             assert result.winner is not None
             score = scores[result.winner]
-            happened.append(
-                events.scored(scored_seq, result.winner, result.points, score, result.reason)
-            )
+            cause = result.reason
+            assert cause in ("domino", "blocked", "target"), "a cut-short hand scores nothing"
+            happened.append(events.scored(scored_seq, result.winner, result.points, score, cause))
         happened.append(events.hand_ended(ended_seq, result))
         if match_result is not None:
             happened.append(events.match_ended(ended_seq + 1, match_result))
@@ -151,7 +154,9 @@ def end_hand(
     return Transition(ended, build)
 
 
-def _cut_short(state: MatchState, reason: str, seq: int, happened: list[Event]) -> HandState | None:
+def _cut_short(
+    state: MatchState, reason: HandReason, seq: int, happened: list[Event]
+) -> HandState | None:
     """End a hand still in play with no winner and no points (forfeit or abandonment)."""
     hand = state.hand
     if state.status != "playing" or hand is None:

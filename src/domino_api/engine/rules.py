@@ -7,7 +7,6 @@ life is in lifecycle. Nothing is changed in place: a refused action raises an En
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import partial
 
 from msgspec.structs import replace
@@ -21,6 +20,7 @@ from domino_api.engine.errors import (
     MatchOver,
     NotYourTurn,
 )
+from domino_api.engine.event_types import AnyEvent
 from domino_api.engine.events import NON_GAME_EVENTS, SERVICE_EVENTS, Event, Transition
 from domino_api.engine.explain import refused_draw_or_pass, refused_play
 from domino_api.engine.hand import act
@@ -161,19 +161,16 @@ def _move_events(move: Move, after: HandState, scores: tuple[int, ...]) -> list[
     return [events.passed(move)]
 
 
-def record(
-    state: MatchState,
-    type: str,
-    data: Mapping[str, object],
-    private: Mapping[int, Mapping[str, object]] | None = None,
-) -> Transition:
-    """Number an event the service originates (joins, presence, chat, ...) after the last one."""
-    if type not in SERVICE_EVENTS:
-        raise ValueError(f"{type!r} is not an event the service may record")
+def record(state: MatchState, event: AnyEvent) -> Transition:
+    """Number an event the service originates (joins, presence, chat, ...) after the last one:
+    `event`'s own `seq` is replaced."""
+    kind = str(event.__struct_config__.tag)
+    if kind not in SERVICE_EVENTS:
+        raise ValueError(f"{kind!r} is not an event the service may record")
     seq = state.seq + 1
-    game_seq = state.game_seq if type in NON_GAME_EVENTS else seq
-    event = Event(seq, type, dict(data), {} if private is None else dict(private))
-    return Transition(replace(state, seq=seq, game_seq=game_seq), (event,))
+    game_seq = state.game_seq if kind in NON_GAME_EVENTS else seq
+    numbered = Event(replace(event, seq=seq))  # the service's events are public to all
+    return Transition(replace(state, seq=seq, game_seq=game_seq), (numbered,))
 
 
 def is_stale(state: MatchState, seq: int) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import chain
 
+from domino_api.engine.kinds import MatchReason
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.tiles import Tile
 
@@ -45,7 +46,7 @@ def blocked_outcome(ruleset: Ruleset, pips: Sequence[int]) -> tuple[int | None, 
 
 def match_winner(
     ruleset: Ruleset, scores: Sequence[int], hands_won: Sequence[int]
-) -> tuple[int, str] | None:
+) -> tuple[int, MatchReason] | None:
     """(winner, reason) once a hand has ended and the match is decided, else None."""
     if ruleset.best_of is None:
         best = max(scores)

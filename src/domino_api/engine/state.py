@@ -17,6 +17,14 @@ from typing import Any, TypeVar
 
 from msgspec import Struct
 
+from domino_api.engine.kinds import (
+    ActionName,
+    EndName,
+    HandReason,
+    MatchReason,
+    OptionName,
+    Status,
+)
 from domino_api.engine.layout import EMPTY_BOARD, Board
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.tiles import Tile, full_set
@@ -34,9 +42,9 @@ def with_seat(values: tuple[V, ...], seat: int, value: V) -> tuple[V, ...]:
 class LegalAction(Struct, frozen=True, kw_only=True, gc=False):
     """One action the seat to act may take now; plays carry what they would score."""
 
-    action: str  # play | draw | pass
+    action: OptionName
     tile: Tile | None
-    end: str | None
+    end: EndName | None
     points: int | None
 
     def to_dict(self) -> dict[str, Any]:
@@ -55,16 +63,16 @@ class Move(Struct, frozen=True, kw_only=True, gc=False):
 
     seq: int
     seat: int
-    action: str  # play | draw | pass
+    action: ActionName
     tile: Tile | None  # the tile played or drawn
-    end: str | None
+    end: EndName | None
     points: int | None
     reason: str | None
 
 
 class HandResult(Struct, frozen=True, kw_only=True, gc=False):
     number: int
-    reason: str  # domino | blocked | target | forfeit | abandoned
+    reason: HandReason
     winner: int | None
     tied: bool
     pips: tuple[int, ...]
@@ -85,7 +93,7 @@ class HandResult(Struct, frozen=True, kw_only=True, gc=False):
 
 class MatchResult(Struct, frozen=True, kw_only=True, gc=False):
     winner: int | None
-    reason: str  # target | best_of | forfeit | abandoned | cancelled
+    reason: MatchReason
     scores: tuple[int, ...]
     hands_won: tuple[int, ...]
     forfeited_by: int | None
@@ -104,10 +112,10 @@ class MustCover(Struct, frozen=True, kw_only=True, gc=False):
     """The double a seat must cover and the ends that cover it (RULES section 6)."""
 
     tile: Tile
-    ends: tuple[str, ...]
+    ends: tuple[EndName, ...]
 
 
-END_NAMES = ("left", "right", "up", "down")
+END_NAMES: tuple[EndName, ...] = ("left", "right", "up", "down")
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,7 +304,7 @@ class MatchState(Struct, frozen=True, kw_only=True, gc=False):
 
     ruleset: Ruleset
     secret: bytes
-    status: str  # waiting | playing | hand_over | finished | abandoned | cancelled
+    status: Status
     seq: int  # seq of the last event
     game_seq: int  # seq of the last game event (what makes a move stale)
     cut: str | None

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from domino_api.engine.clock_text import iso
+
 ACTIONS = {
     "clock": "forfeit",
     "away": "forfeit",
@@ -17,10 +19,6 @@ ACTIONS = {
     "next_hand": "next_hand",
     "check_in": "check_in",
 }
-
-
-def iso(moment: datetime | None) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
 @dataclass

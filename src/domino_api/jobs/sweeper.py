@@ -29,10 +29,12 @@ from typing import Any
 
 from domino_api import engine, metrics
 from domino_api.engine import table as tables
+from domino_api.engine.clock_text import iso
+from domino_api.engine.event_types import ForfeitData, MatchEndedData
 from domino_api.engine.table import Stepped, Table
 from domino_api.errors import database_state
 from domino_api.jobs import CONCURRENCY, liveness
-from domino_api.jobs.report import ACTIONS, Outcome, PassReport, iso
+from domino_api.jobs.report import ACTIONS, Outcome, PassReport
 from domino_api.matches import presence
 from domino_api.matches.unit import Core, Stage
 from domino_api.matches.writes import Write
@@ -223,10 +225,10 @@ def _ends(stepped: Stepped, due: tables.Due | None) -> list[tuple[str, int | Non
     found: list[tuple[str, int | None, str]] = []
     for event in stepped.events:
         data = event.data
-        if event.type == "forfeit":
-            found.append(("forfeit", data["seat"], str(data["cause"])))  # type: ignore[arg-type]
-        elif event.type == "match_ended" and data["reason"] in ("abandoned", "cancelled"):
-            found.append((str(data["reason"]), None, due.kind if due is not None else "unknown"))
+        if isinstance(data, ForfeitData):
+            found.append(("forfeit", data.seat, data.cause))
+        elif isinstance(data, MatchEndedData) and data.reason in ("abandoned", "cancelled"):
+            found.append((data.reason, None, due.kind if due is not None else "unknown"))
     return found
 
 

@@ -18,6 +18,7 @@ from domino_api import engine
 from domino_api.engine import EngineError
 from domino_api.engine import table as tables
 from domino_api.engine.errors import MatchFull
+from domino_api.engine.event_types import SeatJoinedData
 from domino_api.engine.table import Stepped, Table
 from domino_api.errors import RateLimited, ServiceError, ValidationFailed
 from domino_api.matches import access, claims, pacing
@@ -172,10 +173,11 @@ async def join(
 def _joined_seat(stage: Stage, player_id: str) -> int | None:
     """The seat a join just took (None: the caller held one already, and sees its own)."""
     for event in reversed(stage.events):
-        if event.type == "seat_joined" and not event.data.get("released"):
-            seat = event.data["seat"]
-            if isinstance(seat, int) and stage.table.seats[seat].player_id == player_id:
-                return seat
+        data = event.data
+        if not isinstance(data, SeatJoinedData) or data.released is True:
+            continue
+        if stage.table.seats[data.seat].player_id == player_id:
+            return data.seat
     return None
 
 

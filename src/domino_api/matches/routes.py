@@ -7,8 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request
 
 from domino_api import engine
+from domino_api.engine.event_types import MessageEvent
 from domino_api.matches import creation, hosting, locking, service
-from domino_api.matches.event_models import EventsOut, MessageEvent, MoveOut
+from domino_api.matches.answers import EventsOut, MoveOut, struct_answer
 from domino_api.matches.ledger_models import LedgerOut, VerifyBody, VerifyOut
 from domino_api.matches.ruleset_models import RulesetsOut
 from domino_api.matches.schemas import (
@@ -149,8 +150,8 @@ async def get_match(
 @router.post(
     "/matches/{match_id}/moves",
     summary="Play, draw or pass",
-    response_model=MoveOut,
-    responses=problems(
+    responses=struct_answer(MoveOut)
+    | problems(
         *BODY,
         *MATCH,
         "not_seated",
@@ -276,17 +277,18 @@ async def release_seat(
     "/matches/{match_id}/messages",
     status_code=201,
     summary="Table talk",
-    responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat", "rate_limited"),
+    responses=struct_answer(MessageEvent, 201)
+    | problems(*BODY, *MATCH, "not_seated", "not_your_seat", "rate_limited"),
 )
 async def post_message(
     match_id: MatchId, body: MessageBody, request: Request, player: CurrentPlayer
-) -> MessageEvent:
+) -> FastJSONResponse:
     """Table talk (1-500 characters), sent to every seat as a `message` event; it never makes a move
     stale.
     """
     await limits_of(request).hit("chat", f"{match_id}:{player.id}")
     event = await service.message(core_of(request), player, match_id, body.text, body.seat)
-    return MessageEvent.model_validate(event)
+    return FastJSONResponse(event, status_code=201)
 
 
 @router.post(
@@ -345,8 +347,7 @@ async def rematch(
 @router.get(
     "/matches/{match_id}/events",
     summary="Events after a seq, as you may see them",
-    response_model=EventsOut,
-    responses=problems(*MATCH, "not_seated", "not_your_seat"),
+    responses=struct_answer(EventsOut) | problems(*MATCH, "not_seated", "not_your_seat"),
 )
 async def list_events(
     match_id: MatchId,
@@ -360,8 +361,8 @@ async def list_events(
     list of docs/API.md; `data`'s shape is chosen by `type`).
     """
     rows = await service.events(core_of(request), player, match_id, after, seat, limit)
-    # Sent as built, like the move answers: tests/api/test_event_schemas.py holds every event
-    # type to its model, so validating each row here again would only cost time.
+    # Typed events, encoded once here (tests/api/test_event_schemas.py holds them to the
+    # published schemas).
     return FastJSONResponse({"events": rows})
 
 

@@ -110,10 +110,15 @@ def match_create_rules() -> Any:
         counts = overrides.get("players", [entry["players"]])
         keys = [key for key in overrides if key != "players"] + ["spectators"]
         seats = {
-            "type": "array",
+            # No `type` here (MatchCreate's `seats` says array): a type generator then leaves
+            # the seats MatchCreate's type, where a tuple of `unknown` made TypeScript widen
+            # `{type: "human"}` to `{type: string}`.
             "minItems": min(counts),
             "maxItems": max(counts),
-            "prefixItems": [HOST_SEAT],
+            # "Seat 0 is no seat but the host's", not `prefixItems: [HOST_SEAT]`: type
+            # generators read `prefixItems` as the whole tuple (openapi-typescript made the
+            # README's two seats a one-seat tuple), and they leave `not` alone.
+            "not": {"prefixItems": [{"not": HOST_SEAT}]},
         }
         branch: dict[str, Any] = {
             "properties": {

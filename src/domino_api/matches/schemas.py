@@ -379,5 +379,6 @@ class ViewOut(BaseModel):
     )
 
 
-# EventsOut and MoveOut live in matches/event_models.py, beside the event types; the rulesets'
+# EventsOut and MoveOut live in matches/answers.py (msgspec, with the event types of
+# engine/event_types.py); the rulesets'
 # catalogue in matches/ruleset_models.py; the ledger and the deal check in matches/ledger_models.py.

@@ -11,11 +11,13 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+import msgspec
 from fastapi import Request
 
 from domino_api import engine
 from domino_api.engine import table as tables
 from domino_api.engine.errors import LedgerSealed, NotYourSeat
+from domino_api.engine.event_types import AnyEvent
 from domino_api.engine.table import Table
 from domino_api.errors import ValidationFailed
 from domino_api.matches import access
@@ -93,7 +95,7 @@ async def move(
 
         def answer(stage: Stage) -> dict[str, Any]:
             # What the step made: the move and the computers' replies to it.
-            events = [event_for(e, seat, stage.now) for e in stage.events[first:]]
+            events = [event_for(e, seat) for e in stage.events[first:]]
             return {"view": view_for(stage.table, player, core, seat), "events": events}
 
         return Later(answer)
@@ -133,11 +135,11 @@ async def set_autopilot(
 
 async def message(
     core: Core, player: Player, match_id: str, text: str, seat: int | None
-) -> dict[str, Any]:
-    def step(stage: Stage) -> dict[str, Any]:
+) -> AnyEvent:
+    def step(stage: Stage) -> AnyEvent:
         chosen = tables.pick_seat(stage.table, player.id, seat)
         stage.do(tables.Chat(player.id, text, seat))
-        return event_for(stage.events[-1], chosen, stage.now)
+        return event_for(stage.events[-1], chosen)
 
     return await core.run(match_id, step, player_id=player.id)
 
@@ -176,7 +178,7 @@ async def get_view(core: Core, player: Player, match_id: str, seat: int | None) 
 
 async def events(
     core: Core, player: Player, match_id: str, after: int, seat: int | None, limit: int = 1000
-) -> list[dict[str, Any]]:
+) -> list[AnyEvent]:
     def viewer(stage: Stage) -> tuple[str | None, int | None]:
         table = stage.table
         mine = table.seats_of(player.id)
@@ -205,7 +207,7 @@ async def ledger(core: Core, player: Player, match_id: str) -> dict[str, Any]:
 def seat_summaries(table: Table) -> list[dict[str, Any]]:
     out = []
     for row in table.seats:
-        summary = tables.joined_data(table, row)
+        summary = msgspec.to_builtins(tables.joined_data(table, row))
         summary["forfeited"] = bool(row.forfeited or table.state.forfeited[row.seat])
         out.append(summary)
     return out

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from domino_api import engine
+from domino_api.engine.clock_text import iso
+from domino_api.engine.event_types import AnyEvent
+from domino_api.engine.events import Event
 from domino_api.engine.table import Staged, Table, away_deadline, seat_present_until, shown_name
 from domino_api.engine.view import full_option
 from domino_api.players.tile_backs import DEFAULT_TILE_BACK
 from domino_api.store.models import MatchEvent
-
-
-def iso(moment: datetime | None) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
 def is_connected(table: Table, seat: int) -> bool:
@@ -95,19 +95,13 @@ def _shown_ruleset(table: Table, ruleset: dict[str, Any]) -> dict[str, Any]:
     return ruleset
 
 
-def event_for(
-    row: Staged | MatchEvent | dict[str, Any], seat: int | None, at: datetime | None = None
-) -> dict[str, Any]:
+def event_for(row: Staged | MatchEvent | Mapping[str, Any], seat: int | None) -> AnyEvent:
     """One event as `seat` may see it: public data plus that seat's private part only. `row`
-    is a stored event (its own `at`), or one a step just made (`Staged`, stored `at`)."""
-    seq: Any
-    kind: Any
+    is one a step just made (`Staged`, stamped) or a stored one (a row, or its mapping)."""
     if isinstance(row, Staged):
-        data, private, seq, kind = dict(row.data), row.private, row.seq, row.type
+        return row.for_seat(seat)
+    if isinstance(row, Mapping):
+        seq, kind, at, data, private = (row[k] for k in ("seq", "type", "at", "data", "private"))
     else:
-        get = row.get if isinstance(row, dict) else lambda k: getattr(row, k)
-        data, private = dict(get("data") or {}), get("private") or {}
-        seq, kind, at = get("seq"), get("type"), get("at")
-    if seat is not None and str(seat) in private:
-        data.update(private[str(seat)])
-    return {"seq": seq, "type": kind, "at": iso(at), "data": data}
+        seq, kind, at, data, private = row.seq, row.type, row.at, row.data, row.private
+    return Event.stored(seq, kind, iso(at) or "", data, private or {}).for_seat(seat)

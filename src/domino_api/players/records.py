@@ -15,14 +15,11 @@ import asyncpg
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import engine
+from domino_api.engine.clock_text import iso
 from domino_api.engine.table import Table
 from domino_api.store import records_repo
 
 STRENGTH = {"random": 0, "plain": 1, "planner": 2}
-
-
-def _iso(moment: Any) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
 def opponent_kind(table: Table, seat: int) -> str:
@@ -109,9 +106,9 @@ async def records_of(session: AsyncSession, player_id: str) -> list[dict[str, An
             "ruleset": r.ruleset,
             "opponent": r.opponent,
             "best_score": r.best_score,
-            "best_score_at": _iso(r.best_score_at),
+            "best_score_at": iso(r.best_score_at),
             "best_margin": r.best_margin,
-            "best_margin_at": _iso(r.best_margin_at),
+            "best_margin_at": iso(r.best_margin_at),
         }
         for r in await records_repo.records_of(session, player_id)
     ]
@@ -128,7 +125,7 @@ async def leaderboard(session: AsyncSession, ruleset: str, opponent: str) -> lis
             "name": r.name,
             "score": r.score,
             "margin": r.margin,
-            "finished_at": _iso(r.finished_at),
+            "finished_at": iso(r.finished_at),
             "match_id": r.match_id,
         }
         for i, r in enumerate(await records_repo.best_finishes(session, ruleset, opponent))

@@ -173,7 +173,7 @@ class Hub:
             self.notify(step.match_id, step.seq)
             return
         live = [s for s in feed.subscribers if not s.too_slow.is_set()]
-        self._offer(step.events, live, step.at)
+        self._offer(step.events, live)
         if all(s.cursor >= step.seq for s in live):
             feed.read_to = max(feed.read_to, step.seq)
         else:
@@ -293,9 +293,9 @@ class Hub:
         return True
 
     @staticmethod
-    def _offer(rows: Sequence[Any], subscribers: list[Subscriber], at: Any = None) -> None:
+    def _offer(rows: Sequence[Any], subscribers: list[Subscriber]) -> None:
         """Offer each subscriber the events (consecutive seqs) that follow its cursor, each
-        projected once per seat; stored rows carry their `at`, a step's events take `at`."""
+        projected once per seat (a step's events and stored rows each carry their `at`)."""
         copies: dict[tuple[int, int | None], str] = {}
         for row in rows:
             seq = _seq(row)
@@ -305,7 +305,7 @@ class Hub:
                 key = (seq, subscriber.seat)
                 text = copies.get(key)
                 if text is None:
-                    event = event_for(row, subscriber.seat, at)
+                    event = event_for(row, subscriber.seat)
                     text = copies[key] = dumps({"type": "event", "event": event})
                 if subscriber.offer(text):
                     subscriber.cursor = seq

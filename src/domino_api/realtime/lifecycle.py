@@ -24,6 +24,7 @@ from fastapi import FastAPI
 
 from domino_api.clock import Clock
 from domino_api.config import Settings
+from domino_api.engine.clock_text import iso
 from domino_api.errors import database_state
 from domino_api.matches import presence
 from domino_api.realtime.hub import Hub, dumps
@@ -100,7 +101,7 @@ class Realtime:
         return asyncio.get_running_loop().create_task(loop(), name=f"realtime-{name}")
 
     async def _tick(self) -> None:
-        now = self.clock.now().isoformat().replace("+00:00", "Z")
+        now = iso(self.clock.now())
         self.hub.broadcast(dumps({"type": "keepalive", "now": now}))
 
     async def catch_up(self) -> list[str]:

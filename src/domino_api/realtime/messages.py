@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import msgspec
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, WithJsonSchema
 
-from domino_api.matches.event_models import AnyEvent
+from domino_api.engine.event_types import AnyEvent
 from domino_api.matches.schemas import EndName, TileIn, ViewOut
 from domino_api.web.names import ShownText
 from domino_api.web.problems import Problem
@@ -54,6 +55,15 @@ ClientId = Annotated[
         }
     ),
 ]
+
+
+def _event(value: object) -> AnyEvent:
+    """An event as engine/event_types.py types it (its schema is msgspec's, in asyncapi.yaml)."""
+    try:
+        event: AnyEvent = msgspec.convert(value, AnyEvent)
+    except msgspec.ValidationError as error:
+        raise ValueError(str(error)) from None
+    return event
 
 
 SeatField = Annotated[int | None, Field(ge=0, le=3)]
@@ -180,7 +190,7 @@ class EventMessage(BaseModel):
     """One event, filtered for the viewing seat, in seq order without gaps."""
 
     type: Literal["event"]
-    event: AnyEvent
+    event: Annotated[AnyEvent, PlainValidator(_event)]
 
 
 class AckMessage(BaseModel):

@@ -288,7 +288,7 @@ class MatchSocket:
             limits: Limits = self.ws.app.state.limits
             await limits.hit("chat", f"{match_id}:{player.id}")
             event = await service.message(core, player, match_id, request.text, seat)
-            return int(event["seq"])
+            return event.seq
         operation = {
             "next_hand": service.next_hand,
             "ready": service.ready,

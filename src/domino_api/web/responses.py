@@ -1,4 +1,5 @@
-"""A JSON response rendered by orjson, for answers already in their documented shape."""
+"""A JSON response written by msgspec (jsontext), for answers in their documented shape: plain
+values and the contract's Structs alike, encoded once here."""
 
 from __future__ import annotations
 
@@ -12,9 +13,8 @@ from domino_api import jsontext
 class FastJSONResponse(JSONResponse):
     """Skips FastAPI's response-model pass (validate, then dump) for a hot route's answer.
 
-    The route still declares its `response_model`, so the OpenAPI document is unchanged; the
-    answer must already be plain JSON of that shape (tests/api/test_write_core.py checks it
-    against the model for every answer of played matches).
+    The route names its answer's schema (`response_model`, or `answers.struct_answer` for a
+    Struct's); tests/api/test_write_core.py checks every answer of played matches against it.
     """
 
     def render(self, content: Any) -> bytes:

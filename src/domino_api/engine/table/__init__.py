@@ -54,6 +54,7 @@ from domino_api.engine.table.seating import rematch_agreed
 from domino_api.engine.table.seats import (
     LEASE_S,
     holder_present,
+    joined,
     joined_data,
     lapsed,
     needs_number,
@@ -124,6 +125,7 @@ __all__ = [
     "due_at",
     "holder_present",
     "is_due",
+    "joined",
     "joined_data",
     "lapsed",
     "needs_number",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import Literal, Protocol
 
 from domino_api.engine.table.model import Seat, Table
 
@@ -37,11 +37,16 @@ class NoOutages:
         return None
 
 
+DueKind = Literal[
+    "check_in", "abandon_waiting", "clock", "away", "away_tie", "next_hand", "abandon_absent"
+]
+
+
 @dataclass(frozen=True)
 class Due:
     """One thing due for a match now: `kind` names it, `moment` is when it fell due."""
 
-    kind: str  # check_in | abandon_waiting | clock | away | away_tie | next_hand | abandon_absent
+    kind: DueKind
     moment: datetime
     seat: int | None = None
 

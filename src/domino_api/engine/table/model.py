@@ -13,6 +13,9 @@ from datetime import datetime
 from msgspec import Struct, field
 from msgspec.structs import replace
 
+from domino_api.engine.event_types import AnyData, AnyEvent, Private
+from domino_api.engine.events import Event
+from domino_api.engine.kinds import SeatKind
 from domino_api.engine.state import MatchState
 
 OVER = ("finished", "abandoned", "cancelled")
@@ -22,7 +25,7 @@ class Seat(Struct, frozen=True, kw_only=True):
     """One seat: who holds it, who plays it, and the presence marks of its holder."""
 
     seat: int
-    type: str  # human | bot
+    type: SeatKind
     strategy: str | None = None  # a computer seat's strategy
     player_id: str | None = None  # a human seat's holder (None: open)
     name: str | None = None  # the name the seat goes by at this table (None: the profile's)
@@ -94,14 +97,30 @@ class Table(Struct, frozen=True, kw_only=True):
 
 
 class Staged(Struct, frozen=True, kw_only=True):
-    """One event a step made, as it is stored: `action` replays it (`replay`), on its first
-    event only."""
+    """One event a step made, stamped with its moment, as it is sent and stored: `action`
+    replays it (`replay`), on its first event only."""
 
-    seq: int
-    type: str
-    data: dict[str, object]
-    private: dict[str, dict[str, object]]
+    event: Event
     action: dict[str, object] | None = None
+
+    @property
+    def seq(self) -> int:
+        return self.event.seq
+
+    @property
+    def type(self) -> str:
+        return self.event.type
+
+    @property
+    def data(self) -> AnyData:
+        return self.event.data
+
+    @property
+    def private(self) -> Mapping[int, Private]:
+        return self.event.private
+
+    def for_seat(self, seat: int | None) -> AnyEvent:
+        return self.event.for_seat(seat)
 
 
 class Stepped(Struct, frozen=True):

@@ -12,7 +12,7 @@ from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import new_match
 from domino_api.engine.table.clocks import due_at
 from domino_api.engine.table.model import Info, Seat, Stepped, Table
-from domino_api.engine.table.seats import joined_data
+from domino_api.engine.table.seats import joined
 from domino_api.engine.table.transitions import Steps, record
 
 
@@ -56,7 +56,7 @@ def new_table(
     steps = Steps(table)
     for row in rows:
         if row.player_id or row.type == "bot":
-            steps.add(record(steps.table, now, "seat_joined", joined_data(steps.table, row)))
+            steps.add(record(steps.table, now, joined(steps.table, row)))
     steps.change(replace(steps.table, match=replace(steps.table.match, due_at=due_at(steps.table))))
     return steps.result()
 

@@ -4,8 +4,10 @@ everything due (RULES 9 and 10)."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from domino_api.engine import actions
+from domino_api.engine.clock_text import iso
 from domino_api.engine.errors import (
     MatchInProgress,
     MatchNotStarted,
@@ -15,12 +17,14 @@ from domino_api.engine.errors import (
     SeatsEmpty,
     StaleSeq,
 )
+from domino_api.engine.event_types import DeadlineMovedData, DeadlineMovedEvent
+from domino_api.engine.kinds import ForfeitCause
 from domino_api.engine.rules import is_stale
 from domino_api.engine.table import clocks, commands
 from domino_api.engine.table.clocks import Due
 from domino_api.engine.table.model import Stepped, Table, with_info, with_seat
-from domino_api.engine.table.seats import joined_data, pick_seat
-from domino_api.engine.table.transitions import Steps, act, iso, record
+from domino_api.engine.table.seats import joined, pick_seat
+from domino_api.engine.table.transitions import Steps, act, record
 
 # A few steps can fall due at once (a next hand, then ...); bounded so a bug cannot spin.
 MAX_DUE_STEPS = 20
@@ -42,7 +46,7 @@ def start(table: Table, command: commands.Start, now: datetime) -> Stepped:
     steps = Steps(table)
     for number in empty:
         filled = steps.change(with_seat(steps.table, number, type="bot", strategy="planner"))
-        steps.add(record(filled, now, "seat_joined", joined_data(filled, filled.seats[number])))
+        steps.add(record(filled, now, joined(filled, filled.seats[number])))
     host = table.match.host_player_id
     solo = not any(s.type == "human" and s.player_id != host for s in steps.table.seats)
     steps.change(with_info(steps.table, solo=solo, cut=command.cut))
@@ -88,7 +92,7 @@ def computer_move(table: Table, command: commands.ComputerMove, now: datetime) -
     return act(table, now, command.seat, action)
 
 
-def forfeit(table: Table, now: datetime, seat: int, cause: str) -> Stepped:
+def forfeit(table: Table, now: datetime, seat: int, cause: ForfeitCause) -> Stepped:
     """RULES 9: two seats -> the other wins; more -> the computer takes the seat for good."""
     if table.state.status == "waiting":
         if table.match.tournament_id is not None and len(table.seats) == 2:
@@ -112,7 +116,7 @@ def forfeit_before_start(table: Table, now: datetime, seat: int) -> Stepped:
     return act(table, now, None, actions.Forfeit(seat, "check_in"))
 
 
-def abandon(table: Table, now: datetime, reason: str) -> Stepped:
+def abandon(table: Table, now: datetime, reason: actions.AbandonReason) -> Stepped:
     if table.over:
         return Stepped(table)
     return act(table, now, None, actions.Abandon(reason))
@@ -167,7 +171,7 @@ def _carry_out(table: Table, now: datetime, due: Due, outages: clocks.Outages) -
         return check_in_expired(table, now)
     if due.kind in ("abandon_waiting", "abandon_absent", "away_tie"):
         return abandon(table, now, "abandoned")
-    if due.kind in ("clock", "away"):
+    if due.kind == "clock" or due.kind == "away":
         assert due.seat is not None
         return forfeit(table, now, due.seat, due.kind)
     if due.kind == "next_hand":
@@ -193,8 +197,8 @@ def _forgive_outage(
         after = {seat: clocks.away_deadline(table, seat) for seat in before}
         moved = {seat: at for seat, at in after.items() if at is not None and at != before[seat]}
     steps = Steps(with_info(table, due_at=clocks.due_at(table)))
-    kind = "turn" if due.kind == "clock" else "away"
+    kind: Literal["turn", "away"] = "turn" if due.kind == "clock" else "away"
     for seat, at in sorted(moved.items()):
-        data = {"seat": seat, "clock": kind, "deadline": iso(at)}
-        steps.add(record(steps.table, now, "deadline_moved", data))
+        data = DeadlineMovedData(seat=seat, clock=kind, deadline=iso(at) or "")
+        steps.add(record(steps.table, now, DeadlineMovedEvent(seq=0, data=data)))
     return steps.result()

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 from msgspec.structs import replace
 
+from domino_api.engine import event_types as ev
 from domino_api.engine.errors import (
     MatchInProgress,
     MatchOver,
@@ -85,11 +86,12 @@ def _join(table: Table, command: commands.Join, now: datetime) -> Stepped:
     table = with_info(table, solo=False)
     data = joined_data(table, taken)
     if claimed:  # every seat is told; the old holder's sockets close on it
-        data["claimed"] = True
+        data = replace(data, claimed=True)
     steps = Steps(table)
-    steps.add(record(table, now, "seat_joined", data))
+    steps.add(record(table, now, ev.SeatJoinedEvent(seq=0, data=data)))
     if not row.connected:  # the joiner is here: its dot shows it, as the stream says
-        steps.add(record(steps.table, now, "seat_connected", {"seat": row.seat}))
+        seat = ev.SeatData(seat=row.seat)
+        steps.add(record(steps.table, now, ev.SeatConnectedEvent(seq=0, data=seat)))
     return steps.result()
 
 
@@ -126,8 +128,8 @@ def release(table: Table, command: commands.Release, now: datetime) -> Stepped:
         last_seen_at=now,
         away_since=now,
     )
-    data = {**joined_data(table, table.seats[row.seat]), "released": True}
-    return settled.then(record(table, now, "seat_joined", data))
+    data = replace(joined_data(table, table.seats[row.seat]), released=True)
+    return settled.then(record(table, now, ev.SeatJoinedEvent(seq=0, data=data)))
 
 
 def autopilot(table: Table, command: commands.Autopilot, now: datetime) -> Stepped:
@@ -150,8 +152,9 @@ def autopilot(table: Table, command: commands.Autopilot, now: datetime) -> Stepp
     if row.autopilot == on:
         return settled
     table = with_seat(settled.table, row.seat, autopilot=on)
-    kind = "autopilot_on" if on else "autopilot_off"
-    return settled.then(record(table, now, kind, {"seat": row.seat}))
+    seat = ev.SeatData(seat=row.seat)
+    event = ev.AutopilotOnEvent(seq=0, data=seat) if on else ev.AutopilotOffEvent(seq=0, data=seat)
+    return settled.then(record(table, now, event))
 
 
 def ready(table: Table, command: commands.Ready, now: datetime) -> Stepped:
@@ -161,7 +164,7 @@ def ready(table: Table, command: commands.Ready, now: datetime) -> Stepped:
     if table.seats[seat].ready:
         return Stepped(table)
     steps = Steps(with_seat(table, seat, ready=True))
-    steps.add(record(steps.table, now, "ready", {"seat": seat}))
+    steps.add(record(steps.table, now, ev.ReadyEvent(seq=0, data=ev.SeatData(seat=seat))))
     steps.add(start_if_checked_in(steps.table, now, command.cut))
     return steps.result()
 
@@ -169,8 +172,8 @@ def ready(table: Table, command: commands.Ready, now: datetime) -> Stepped:
 def chat(table: Table, command: commands.Chat, now: datetime) -> Stepped:
     seat = pick_seat(table, command.by, command.seat)
     # The name the seat goes by at this table (a join's or hot-seat name), not the profile's.
-    data = {"seat": seat, "name": seat_name(table, table.seats[seat]), "text": command.text}
-    return record(table, now, "message", data)
+    data = ev.MessageData(seat=seat, name=seat_name(table, table.seats[seat]), text=command.text)
+    return record(table, now, ev.MessageEvent(seq=0, data=data))
 
 
 def offer_rematch(table: Table, command: commands.OfferRematch, now: datetime) -> Stepped:
@@ -183,7 +186,8 @@ def offer_rematch(table: Table, command: commands.OfferRematch, now: datetime) -
     for number in table.seats_of(command.by):
         if not steps.table.seats[number].rematch:
             steps.change(with_seat(steps.table, number, rematch=True))
-            steps.add(record(steps.table, now, "rematch_offered", {"seat": number}))
+            offered = ev.RematchOfferedEvent(seq=0, data=ev.SeatData(seat=number))
+            steps.add(record(steps.table, now, offered))
     return steps.result()
 
 
@@ -195,14 +199,15 @@ def rematch_agreed(table: Table) -> bool:
 
 def rematch_created(table: Table, command: commands.RematchCreated, now: datetime) -> Stepped:
     table = with_info(table, rematch_match_id=command.match_id)
-    return record(table, now, "rematch_created", {"match_id": command.match_id})
+    data = ev.RematchCreatedData(match_id=command.match_id)
+    return record(table, now, ev.RematchCreatedEvent(seq=0, data=data))
 
 
 def tile_back(table: Table, command: commands.TileBack, now: datetime) -> Stepped:
     steps = Steps(replace(table, tile_backs={**table.tile_backs, command.by: command.tile_back}))
     for number in table.seats_of(command.by):
-        data = {"seat": number, "tile_back": command.tile_back}
-        steps.add(record(steps.table, now, "tile_back_changed", data))
+        data = ev.TileBackChangedData(seat=number, tile_back=command.tile_back)
+        steps.add(record(steps.table, now, ev.TileBackChangedEvent(seq=0, data=data)))
     return steps.result()
 
 
@@ -223,8 +228,12 @@ def seen(table: Table, command: commands.Seen, now: datetime) -> Stepped:
             steps.change(with_seat(steps.table, number, last_seen_at=now, away_since=None))
         if row.type == "human" and not row.connected:
             steps.change(with_seat(steps.table, number, connected=True))
-            steps.add(record(steps.table, now, "seat_connected", {"seat": number}))
+            steps.add(record(steps.table, now, _connected(number)))
     return steps.result()
+
+
+def _connected(seat: int) -> ev.SeatConnectedEvent:
+    return ev.SeatConnectedEvent(seq=0, data=ev.SeatData(seat=seat))
 
 
 def connect(table: Table, command: commands.Connect, now: datetime) -> Stepped:
@@ -238,7 +247,7 @@ def connect(table: Table, command: commands.Connect, now: datetime) -> Stepped:
         marks = {"connected_until": until, "last_seen_at": now, "away_since": None}
         if not row.connected and not table.over:
             steps.change(with_seat(steps.table, number, connected=True, **marks))
-            steps.add(record(steps.table, now, "seat_connected", {"seat": number}))
+            steps.add(record(steps.table, now, _connected(number)))
         else:
             steps.change(with_seat(steps.table, number, **marks))
     return steps.result()
@@ -254,5 +263,6 @@ def lapse(table: Table, command: commands.Lapse, now: datetime) -> Stepped:
         away = lease_end(row, command.lease_s) or now
         steps.change(with_seat(steps.table, number, connected=False, away_since=away))
         if not table.over:
-            steps.add(record(steps.table, now, "seat_disconnected", {"seat": number}))
+            gone = ev.SeatDisconnectedEvent(seq=0, data=ev.SeatData(seat=number))
+            steps.add(record(steps.table, now, gone))
     return steps.result()

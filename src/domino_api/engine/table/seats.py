@@ -22,6 +22,7 @@ from domino_api.engine.errors import (
     NotYourSeat,
     SeatInUse,
 )
+from domino_api.engine.event_types import SeatJoinedData, SeatJoinedEvent
 from domino_api.engine.table.model import Seat, Table
 
 LEASE_S = 30.0
@@ -42,12 +43,17 @@ def shown_name(table: Table, row: Seat) -> str | None:
     return seat_name(table, row)
 
 
-def joined_data(table: Table, row: Seat) -> dict[str, object]:
+def joined_data(table: Table, row: Seat) -> SeatJoinedData:
     """The public data of a `seat_joined` event (and of the ledger's seat summaries)."""
     name = shown_name(table, row)
     if row.type == "bot" and row.strategy not in ("plain", "planner"):
         name = "Computer"
-    return {"seat": row.seat, "name": name, "type": row.type, "strategy": row.strategy}
+    return SeatJoinedData(seat=row.seat, name=name, type=row.type, strategy=row.strategy)
+
+
+def joined(table: Table, row: Seat) -> SeatJoinedEvent:
+    """`seat_joined` for `row` as it is now, to be numbered by `record`."""
+    return SeatJoinedEvent(seq=0, data=joined_data(table, row))
 
 
 def needs_number(table: Table) -> bool:

@@ -12,11 +12,12 @@ in worker processes, matches/computers.py) and feeds each choice back as `Comput
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Mapping, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from domino_api.engine import actions, rules
+from domino_api.engine.events import Event
 from domino_api.engine.state import MatchState
 from domino_api.engine.table import commands, play, seating
 from domino_api.engine.table.model import Staged, Stepped, Table
@@ -129,7 +130,16 @@ def next_hand_for_computers(table: Table, now: datetime) -> Stepped:
     return act(table, now, None, actions.NextHand())
 
 
-def replay(events: list[Staged], initial: MatchState) -> MatchState:
+class StoredEvent(Protocol):
+    """An event as the store keeps it (store/models.py's MatchEvent)."""
+
+    seq: int
+    type: str
+    data: Mapping[str, Any]
+    action: Mapping[str, Any] | None
+
+
+def replay(events: Sequence[Staged] | Sequence[StoredEvent], initial: MatchState) -> MatchState:
     """Fold stored events back into a state: the snapshot must equal this (a tested property)."""
     state = initial
     for event in events:
@@ -137,8 +147,11 @@ def replay(events: list[Staged], initial: MatchState) -> MatchState:
         if note is None:
             continue
         if "record" in note:
-            private = {int(k): v for k, v in event.private.items()}
-            state = rules.record(state, event.type, event.data, private or None).state
+            if isinstance(event, Staged):
+                public = event.event.public
+            else:
+                public = Event.stored(event.seq, event.type, "", event.data, {}).public
+            state = rules.record(state, public).state
         else:
             action = actions.action_from_json(note["action"])  # type: ignore[arg-type]
             state = rules.apply(state, note["seat"], action).state  # type: ignore[arg-type]

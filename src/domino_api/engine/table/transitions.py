@@ -13,14 +13,12 @@ from msgspec.structs import replace
 
 from domino_api.engine import rules
 from domino_api.engine.actions import Action, action_to_json
+from domino_api.engine.clock_text import iso
+from domino_api.engine.event_types import AnyEvent, TurnEvent
 from domino_api.engine.events import Event, Transition
 from domino_api.engine.table import clocks
 from domino_api.engine.table.model import Staged, Stepped, Table
 from domino_api.engine.table.seats import needs_number
-
-
-def iso(moment: datetime | None) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
 def transit(
@@ -46,18 +44,18 @@ def transit(
     if moved.match.code is not None and not needs_number(moved):
         # Nobody can join or rejoin by it any more: the number is free for another table.
         moved = replace(moved, match=replace(moved.match, code=None))
-    events = [_staged(moved, event) for event in transition.events]
+    events = [_staged(moved, event, now) for event in transition.events]
     if events:
         events[0] = replace(events[0], action=dict(note))
     return Stepped(moved, tuple(events))
 
 
-def _staged(table: Table, event: Event) -> Staged:
-    stored = event.to_json()  # plain JSON: legal actions as objects, tuples as lists
-    data = stored["data"]
-    if event.type == "turn" and data.get("seat") == table.state.turn:
-        data["deadline"] = iso(table.match.turn_deadline)
-    return Staged(seq=event.seq, type=event.type, data=data, private=stored["private"])
+def _staged(table: Table, event: Event, now: datetime) -> Staged:
+    public = event.public
+    if isinstance(public, TurnEvent) and public.data.seat == table.state.turn:
+        deadline = iso(table.match.turn_deadline)
+        public = replace(public, data=replace(public.data, deadline=deadline))
+    return Staged(event=Event(replace(public, at=iso(now) or ""), event.private))
 
 
 def act(table: Table, now: datetime, seat: int | None, action: Action) -> Stepped:
@@ -67,16 +65,11 @@ def act(table: Table, now: datetime, seat: int | None, action: Action) -> Steppe
     return transit(table, now, transition, note)
 
 
-def record(
-    table: Table,
-    now: datetime,
-    event_type: str,
-    data: Mapping[str, object],
-    private: Mapping[int, Mapping[str, object]] | None = None,
-) -> Stepped:
-    """A table event (chat, presence, seats): numbered by the engine, stored alike."""
-    transition = rules.record(table.state, event_type, data, private)
-    return transit(table, now, transition, {"record": event_type})
+def record(table: Table, now: datetime, event: AnyEvent) -> Stepped:
+    """A table event (chat, presence, seats), built with seq 0: numbered by the engine, stored
+    alike."""
+    transition = rules.record(table.state, event)
+    return transit(table, now, transition, {"record": str(event.__struct_config__.tag)})
 
 
 class Steps:

@@ -1,0 +1,10 @@
+"""Moments as the contract writes them: ISO 8601 in UTC, `Z` for +00:00 (one spelling for the
+view, the events and the ledger)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+
+def iso(moment: datetime | None) -> str | None:
+    return moment.isoformat().replace("+00:00", "Z") if moment else None

@@ -1,0 +1,19 @@
+"""The engine's closed sets, named once: the state, the events and the published schemas use
+these Literals (a value outside one is a bug mypy or the contract's tests find)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Status = Literal["waiting", "playing", "hand_over", "finished", "abandoned", "cancelled"]
+ActionName = Literal["play", "draw", "pass"]
+# The options a view lists: the actions, and `next_hand` once a hand has ended.
+OptionName = Literal["play", "draw", "pass", "next_hand"]
+EndName = Literal["left", "right", "up", "down"]
+HandReason = Literal["domino", "blocked", "target", "forfeit", "abandoned"]
+MatchReason = Literal["target", "best_of", "forfeit", "abandoned", "cancelled"]
+# Why points were scored: a play, or a hand's end (the winner's count, a block, the target).
+ScoreCause = Literal["play", "domino", "blocked", "target"]
+ForfeitCause = Literal["clock", "away", "resign", "check_in"]
+SeatKind = Literal["human", "bot"]
+Strategy = Literal["plain", "planner", "random"]
