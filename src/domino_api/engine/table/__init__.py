@@ -53,6 +53,7 @@ from domino_api.engine.table.new import new_table
 from domino_api.engine.table.seating import rematch_agreed
 from domino_api.engine.table.seats import (
     LEASE_S,
+    computer_name,
     holder_present,
     joined_data,
     lapsed,
@@ -112,6 +113,7 @@ __all__ = [
     "Tick",
     "TileBack",
     "away_deadline",
+    "computer_name",
     "computer_seed",
     "computer_turn",
     "computers_due",
