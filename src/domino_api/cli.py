@@ -131,6 +131,9 @@ def _register_optional() -> None:
     from domino_api.tournaments import cli as tournaments_cli
 
     tournaments_cli.register(app)  # plan set PLAYER_ID free|club|corporate
+    from domino_api.matches import civil_cli
+
+    civil_cli.register(app)  # reports
     from domino_api import simulate
 
     simulate.register(app)

@@ -129,6 +129,14 @@ class MessageData(_Data):
     seat: SeatNo
     name: str | None
     text: str = Field(min_length=1, max_length=500)
+    muted: bool = Field(
+        default=False,
+        description="Present (true) only to a caller who muted this seat: shown folded",
+    )
+
+
+class TalkChangedData(_Data):
+    off: bool = Field(description="Talk is off: every message is refused (`409 talk_off`)")
 
 
 class RematchCreatedData(_Data):
@@ -267,6 +275,13 @@ class MessageEvent(_EventBase):
     data: MessageData
 
 
+class TalkChangedEvent(_EventBase):
+    """The host turned table talk off or on again."""
+
+    type: Literal["talk_changed"]
+    data: TalkChangedData
+
+
 class ReadyEvent(_EventBase):
     """A seat checked in (tournament matches)."""
 
@@ -319,6 +334,7 @@ AnyEvent = Annotated[
     | AutopilotOnEvent
     | AutopilotOffEvent
     | MessageEvent
+    | TalkChangedEvent
     | ReadyEvent
     | RematchOfferedEvent
     | RematchCreatedEvent
@@ -345,6 +361,7 @@ EVENT_MODELS: dict[str, type[_EventBase]] = {
     "autopilot_on": AutopilotOnEvent,
     "autopilot_off": AutopilotOffEvent,
     "message": MessageEvent,
+    "talk_changed": TalkChangedEvent,
     "ready": ReadyEvent,
     "rematch_offered": RematchOfferedEvent,
     "rematch_created": RematchCreatedEvent,

@@ -377,6 +377,10 @@ class ViewOut(BaseModel):
         default=False,
         description="The host has locked the table: no seat is taken by number and name.",
     )
+    talk_off: bool = Field(
+        default=False,
+        description="The host has turned table talk off: messages are `409 talk_off`.",
+    )
 
 
 # EventsOut and MoveOut live in matches/event_models.py, beside the event types; the rulesets'

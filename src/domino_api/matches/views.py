@@ -84,6 +84,7 @@ def build_view(
         "result": core["result"],
         "rematch_match_id": match.rematch_match_id,
         "claims_locked": match.claims_locked,
+        "talk_off": match.talk_off,
     }
 
 
@@ -110,3 +111,11 @@ def event_for(
     if seat is not None and str(seat) in private:
         data.update(private[str(seat)])
     return {"seq": seq, "type": kind, "at": iso(at), "data": data}
+
+
+def mark_muted(events: list[dict[str, Any]], muted: list[int]) -> list[dict[str, Any]]:
+    """The events with each muted seat's message marked `data.muted` (matches/civil.py)."""
+    for event in events:
+        if event["type"] == "message" and event["data"]["seat"] in muted:
+            event["data"] = {**event["data"], "muted": True}
+    return events

@@ -36,6 +36,7 @@ from domino_api.engine.table.commands import (
     Resign,
     Seen,
     Start,
+    Talk,
     Tick,
     TileBack,
 )
@@ -110,6 +111,7 @@ __all__ = [
     "Start",
     "Stepped",
     "Table",
+    "Talk",
     "Tick",
     "TileBack",
     "away_deadline",

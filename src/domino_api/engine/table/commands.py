@@ -80,6 +80,13 @@ class Lock(Struct, frozen=True):
     on: bool
 
 
+class Talk(Struct, frozen=True):
+    """The host turns table talk on or off."""
+
+    by: str
+    on: bool
+
+
 class Release(Struct, frozen=True):
     """The host frees another's human seat for the next join by number."""
 
@@ -152,6 +159,7 @@ Command = (
     | Autopilot
     | Join
     | Lock
+    | Talk
     | Release
     | OfferRematch
     | RematchCreated
