@@ -31,6 +31,8 @@ function myTurn(view, table) {
 
 async function chooseBack(table) {
   const { backs } = await catalog();
+  const view = table.view;
+  const current = view?.you ? view.seats[table.viewSeat ?? view.you.seat]?.tile_back : null;
   const dialog = el("dialog", { class: "backs", "aria-label": "Choose your tile back" });
   const pick = async (id) => {
     dialog.close();
@@ -49,10 +51,18 @@ async function chooseBack(table) {
       backs.map((b) =>
         el(
           "button",
-          { type: "button", disabled: b.locked, onclick: () => pick(b.id), "data-back": b.id },
+          {
+            type: "button",
+            disabled: b.locked,
+            onclick: () => pick(b.id),
+            "data-back": b.id,
+            class: b.id === current ? "current" : null,
+            "aria-current": b.id === current ? "true" : null,
+          },
           el("img", { src: backUrl(b.id), alt: "" }),
           el("span", {}, `${b.name} (${b.rarity})`),
-          el("small", {}, b.credit),
+          b.id === current ? el("strong", { class: "yours" }, "Your back") : null,
+          el("small", { class: "credit" }, b.credit),
         ),
       ),
     ),
@@ -112,7 +122,7 @@ function top(view, table) {
           "p",
           { class: "my-back" },
           "Your tile back ",
-          backImg(mine.tile_back),
+          backImg(mine.tile_back, true),
           el(
             "button",
             { type: "button", class: "small", onclick: () => chooseBack(table) },
