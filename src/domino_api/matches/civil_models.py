@@ -7,7 +7,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from domino_api.inputs import Strict
-from domino_api.names import ShownText
+from domino_api.names import ReasonText
 
 
 class MutesOut(BaseModel):
@@ -17,9 +17,7 @@ class MutesOut(BaseModel):
 
 
 class ReportBody(Strict):
-    reason: ShownText | None = Field(
-        default=None, max_length=500, examples=["insults after every hand"]
-    )
+    reason: ReasonText | None = Field(default=None, examples=["insults after every hand"])
 
 
 class ReportOut(BaseModel):

@@ -114,6 +114,7 @@ function top(view, table) {
     el(
       "p",
       { class: "boneyard", "aria-label": `Boneyard: ${view.stock} tiles` },
+      "Boneyard ",
       backImg(view.stock_back || "moon", false),
       ` ${view.stock}`,
     ),
@@ -149,11 +150,18 @@ function resultSummary(view) {
   return `${seatName(view.seats[result.winner])} wins the match (${result.reason}), ${result.scores.join(" – ")}.`;
 }
 
+/** Whether the caller holds the host's seat. @param {import("./api.js").ViewOut} view */
+function hosting(view) {
+  return view.host_seat !== null && Boolean(view.you?.seats.includes(view.host_seat));
+}
+
 /** @param {import("./api.js").ViewOut} view */
 export function statusLine(view, table) {
   const box = el("p", { class: "status", id: "status", role: "status" });
   if (view.status === "waiting" && view.tournament)
     box.append("Check-in: the match starts when both players are ready.");
+  else if (view.status === "waiting" && hosting(view))
+    box.append("Waiting for players to join: start the game when everyone is here.");
   else if (view.status === "waiting") box.append("Waiting for the host to deal.");
   else if (view.status === "hand_over") box.append(handSummary(view));
   else if (OVER.has(view.status))

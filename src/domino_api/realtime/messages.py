@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, 
 
 from domino_api.matches.event_models import AnyEvent
 from domino_api.matches.schemas import EndName, TileIn, ViewOut
-from domino_api.names import ShownText
+from domino_api.names import CutText, TalkText
 from domino_api.problems import Problem
 
 # A client's own id for a request, echoed in its ack or error: only ids the answer can carry
@@ -100,7 +100,7 @@ class StartMessage(ClientMessage):
 
     type: Literal["start"]
     id: ClientId
-    cut: ShownText | None = Field(default=None, max_length=64)
+    cut: CutText | None = None
     fill_with_bots: bool = False
 
 
@@ -133,7 +133,7 @@ class ChatMessage(ClientMessage):
 
     type: Literal["message"]
     id: ClientId
-    text: ShownText = Field(min_length=1, max_length=500)
+    text: TalkText
     seat: SeatField = None
 
 

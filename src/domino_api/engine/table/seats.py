@@ -61,7 +61,7 @@ def computer_name(seats: Iterable[SeatKind], row: SeatKind) -> str:
 def shown_name(table: Table, row: Seat) -> str | None:
     """The seat's name as every view and event shows it (a computer's by its strategy)."""
     if row.type == "bot":
-        return COMPUTER_NAMES.get(row.strategy or "", "Computer")
+        return computer_name(table.seats, row)
     return seat_name(table, row)
 
 
