@@ -8,7 +8,7 @@ from collections.abc import Callable
 from playwright.sync_api import expect
 
 from tests.web.conftest import Player
-from tests.web.helpers import sign_in, start_solo
+from tests.web.helpers import match_view, sign_in, start_solo
 
 
 def test_the_hosts_waiting_screen_and_the_boneyard_label(players: Callable[..., Player]) -> None:
@@ -29,3 +29,39 @@ def test_the_hosts_waiting_screen_and_the_boneyard_label(players: Callable[..., 
     start_solo(host, "draw-50", "plain")
     expect(host.locator(".boneyard")).to_have_text("Boneyard 14")
     lee.shot("boneyard-labelled")
+
+
+# The seats as /play draws them, with a "+10" pop on seat 0 held at its first frame.
+POP_AND_BADGE = """async (view) => {
+  const { renderSeats } = await import("./seats.js");
+  const list = renderSeats(view, { flashes: new Map([[0, 10]]), viewSeat: 0, hidden: false });
+  document.getElementById("app").prepend(list);
+  const plus = list.querySelector("[data-testid='plus-0']");
+  plus.style.animationPlayState = "paused";
+  const a = plus.getBoundingClientRect();
+  const b = list.querySelector(".seat[data-seat='0'] .turn-tag").getBoundingClientRect();
+  return { apart: a.top >= b.bottom || a.bottom <= b.top || a.right <= b.left || a.left >= b.right,
+           plus: [a.left, a.top, a.right, a.bottom], tag: [b.left, b.top, b.right, b.bottom] };
+}"""
+# A hand that ended as a play reached the target: it scored nothing more.
+ON_TARGET = """async (view) => {
+  const { statusLine } = await import("./controls.js");
+  const last = { ...view.last_hand, number: 1, winner: 0, reason: "target", points: 0,
+                 tied: false };
+  const line = statusLine({ ...view, status: "hand_over", hand_number: 1, last_hand: last,
+                            turn: null }, { offset: 0, hidden: false });
+  return line.textContent;
+}"""
+
+
+def test_the_score_pop_clears_the_badge_and_no_plus_zero(players: Callable[..., Player]) -> None:
+    mo = players()
+    page = mo.open("solo")
+    sign_in(page, "Mo")
+    start_solo(page, "all-fives", "plain", cut="badge")
+    view = match_view(page)
+    view["turn"]["seat"] = 0  # seat 0 wears the badge
+    placed = page.evaluate(POP_AND_BADGE, view)
+    assert placed["apart"], placed
+    view["last_hand"] = view["last_hand"] or {}
+    assert page.evaluate(ON_TARGET, view) == "Hand 1: Mo wins (target)."

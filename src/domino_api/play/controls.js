@@ -140,7 +140,9 @@ function handSummary(view) {
   if (last.tied) return `Hand ${last.number} is tied: nobody scores.`;
   if (last.winner === null) return `Hand ${last.number} ends (${last.reason}).`;
   const who = seatName(view.seats[last.winner]);
-  return `Hand ${last.number}: ${who} wins (${last.reason}), +${last.points}.`;
+  // A hand that ends as a play reaches the target scores nothing more: no "+0".
+  const points = last.points ? `, +${last.points}` : "";
+  return `Hand ${last.number}: ${who} wins (${last.reason})${points}.`;
 }
 
 function resultSummary(view) {
