@@ -10,7 +10,6 @@ from pathlib import Path
 
 import httpx
 
-from domino_api.players.tile_backs import IMAGES
 from tests.api.helpers import new_player
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +40,7 @@ async def test_epic_and_legendary_backs_are_the_credited_photographs(
     precious = {e["id"]: e for e in catalog if e["rarity"] in ("epic", "legendary")}
     assert set(precious) == set(CREDITS)
     assert precious["apollo-15-earth"]["rarity"] == "epic"
-    provenance = (IMAGES / "PROVENANCE.md").read_text()
+    provenance = (ROOT / "src/domino_api/data/tile-backs/PROVENANCE.md").read_text()
     for back, credit in CREDITS.items():
         entry = precious[back]
         assert entry["image"] == f"/static/tile-backs/{back}.jpg"
