@@ -50,7 +50,7 @@ IdempotencyKeyReused = _error(
     "IdempotencyKeyReused", 422, "idempotency_key_reused", "Idempotency key reused"
 )
 # A civil table (matches/civil.py).
-OwnSeat = _error("OwnSeat", 422, "own_seat", "A seat of your own")
+OwnSeat = _error("OwnSeat", 409, "own_seat", "A seat of your own")
 Blocked = _error("Blocked", 403, "blocked", "Blocked by the host")
 MessageNotFound = _error("MessageNotFound", 404, "message_not_found", "No such message")
 MatchBusy = _error("MatchBusy", 503, "match_busy", "The match is busy")

@@ -78,7 +78,7 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
         (403,),
         "The table's host has blocked the caller from their tables; no seat is taken.",
     ),
-    "own_seat": ((422,), "A player cannot mute, block or report a seat of its own."),
+    "own_seat": ((409,), "A player cannot mute, block or report a seat of its own."),
     "entrant_limit": (
         (403, 409),
         "The tournament is full (409), or `max_entrants` is above the host's plan (403).",

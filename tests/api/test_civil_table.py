@@ -91,7 +91,7 @@ async def test_mute_refusals(client: httpx.AsyncClient) -> None:
     eve = await new_player(client, "Eve")
     base = f"/v1/matches/{created['id']}/seats"
     cases = [
-        (bob, f"{base}/1/mute", 422, "own_seat"),
+        (bob, f"{base}/1/mute", 409, "own_seat"),
         (bob, f"{base}/3/mute", 404, "seat_not_found"),
         (bob, f"{base}/4/mute", 422, "validation_error"),
         (eve, f"{base}/0/mute", 403, "not_seated"),
@@ -118,7 +118,7 @@ async def test_reports_are_kept_once_and_listed_for_operators(
     again = await client.post(url, headers=bob["headers"])
     assert again.status_code == 201 and again.json()["id"] == first["id"]
     r = await client.post(url, headers=ana["headers"])
-    assert (r.status_code, r.json()["code"]) == (422, "own_seat")
+    assert (r.status_code, r.json()["code"]) == (409, "own_seat")
     r = await client.post(f"/v1/matches/{match_id}/messages/1/report", headers=bob["headers"])
     assert (r.status_code, r.json()["code"]) == (404, "message_not_found")
     r = await client.post(url, json={"reason": "x" * 501}, headers=bob["headers"])
@@ -176,6 +176,6 @@ async def test_block_refusals(client: httpx.AsyncClient) -> None:
     r = await client.put(f"{url}/1/block", headers=ana["headers"])
     assert (r.status_code, r.json()["code"]) == (409, "seat_unavailable")
     r = await client.put(f"{url}/0/block", headers=ana["headers"])
-    assert (r.status_code, r.json()["code"]) == (422, "own_seat")
+    assert (r.status_code, r.json()["code"]) == (409, "own_seat")
     blocks = (await client.get("/v1/players/me/blocks", headers=ana["headers"])).json()
     assert blocks == {"blocks": []}
