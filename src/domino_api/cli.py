@@ -5,9 +5,26 @@ from __future__ import annotations
 import json
 import signal
 from pathlib import Path
+from typing import Any
 
 import typer
 
+
+def _flag_types_unshown() -> None:
+    """Typer's rich help shows a type beside every option, `<bool>` beside a flag too (and
+    beside `--help`), where a flag takes no value: show none there, and keep `<int>`, `<str>`
+    beside the options that take one."""
+    from typer.core import TyperOption
+
+    shown = TyperOption.display_type_rich
+
+    def display(self: TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag else shown(self, ctx)
+
+    TyperOption.display_type_rich = display  # type: ignore[method-assign]
+
+
+_flag_types_unshown()
 # Every command imports what it needs when it runs, so `domino-api --help` starts at once.
 app = typer.Typer(help="domino-api: dominoes as a service.", no_args_is_help=True)
 
@@ -130,6 +147,9 @@ def _register_optional() -> None:
     from domino_api.tournaments import cli as tournaments_cli
 
     tournaments_cli.register(app)  # plan set PLAYER_ID free|club|corporate
+    from domino_api.matches import civil_cli
+
+    civil_cli.register(app)  # reports
     from domino_api import simulate
 
     simulate.register(app)

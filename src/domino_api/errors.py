@@ -49,6 +49,10 @@ OptionNotAllowed = _error(
 IdempotencyKeyReused = _error(
     "IdempotencyKeyReused", 422, "idempotency_key_reused", "Idempotency key reused"
 )
+# A civil table (matches/civil.py).
+OwnSeat = _error("OwnSeat", 409, "own_seat", "A seat of your own")
+Blocked = _error("Blocked", 403, "blocked", "Blocked by the host")
+MessageNotFound = _error("MessageNotFound", 404, "message_not_found", "No such message")
 MatchBusy = _error("MatchBusy", 503, "match_busy", "The match is busy")
 ServiceBusy = _error("ServiceBusy", 503, "service_busy", "The service is busy")
 RateLimited = _error("RateLimited", 429, "rate_limited", "Too many requests")
@@ -165,6 +169,7 @@ ENGINE_STATUS: dict[str, int] = {
     "seat_in_use": 409,
     "seat_unavailable": 409,
     "match_full": 409,
+    "talk_off": 409,
     "not_seated": 403,
     "not_host": 403,
     "not_your_seat": 403,

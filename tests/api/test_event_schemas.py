@@ -51,6 +51,7 @@ SERVICE_ONLY = {
     "rematch_offered",
     "rematch_created",
     "tile_back_changed",
+    "talk_changed",  # tests/api/test_civil_table.py
 }
 
 

@@ -118,11 +118,15 @@ async def test_every_tile_back_image_is_served_by_this_server(client: httpx.Asyn
     catalog = (await client.get("/v1/tile-backs", headers=ana["headers"])).json()
     assert len(catalog) >= 6
     for entry in catalog:
-        assert entry["image"] == f"/static/tile-backs/{entry['id']}.svg"
+        # Drawings are SVG; the photographed backs are JPEG (tests/api/test_photo_backs.py).
+        photo = entry["rarity"] in ("epic", "legendary")
+        suffix, kind = (".jpg", "image/jpeg") if photo else (".svg", "image/svg+xml")
+        assert entry["image"] == f"/static/tile-backs/{entry['id']}{suffix}"
         image = await client.get(entry["image"])
         assert image.status_code == 200, entry["id"]
-        assert image.headers["content-type"].startswith("image/svg+xml")
-        assert image.text.lstrip().startswith("<svg")
+        assert image.headers["content-type"].startswith(kind)
+        if not photo:
+            assert image.text.lstrip().startswith("<svg")
     missing = await client.get("/static/tile-backs/pluto.svg")
     assert missing.status_code == 404
     assert missing.headers["content-type"] == "application/problem+json"

@@ -29,9 +29,8 @@ def test_a_hands_end_shows_the_other_hand_face_up_and_the_points(
         expect(status).to_contain_text("Hand 1 is tied: nobody scores.")
     else:
         winner = "Pia" if last["winner"] == 0 else "Plain"
-        expect(status).to_contain_text(
-            f"Hand 1: {winner} wins ({last['reason']}), +{last['points']}."
-        )
+        points = f", +{last['points']}" if last["points"] else ""  # never "+0"
+        expect(status).to_contain_text(f"Hand 1: {winner} wins ({last['reason']}){points}.")
     # The computer's remaining tiles lie face up under its seat, with their pips.
     shown = page.get_by_test_id("faceup-1")
     expect(shown.locator(".shown-tile")).to_have_count(len(last["hands"][1]))

@@ -121,6 +121,11 @@ class MatchFull(EngineError):
     title = "No free seat"
 
 
+class TalkOff(EngineError):
+    code = "talk_off"
+    title = "Table talk is off"
+
+
 class CodeNotFound(EngineError):
     code = "code_not_found"
     title = "No open match has that code"

@@ -162,6 +162,12 @@ class MessageData(_Data, frozen=True):
     seat: SeatNo
     name: str | None
     text: Annotated[str, Meta(min_length=1, max_length=500)]
+    # Present (true) only in the copy of a caller who muted this seat: shown folded.
+    muted: bool | UnsetType = UNSET
+
+
+class TalkChangedData(_Data, frozen=True):
+    off: Annotated[bool, Meta(description="Talk is off: every message is refused (`409 talk_off`)")]
 
 
 class RematchCreatedData(_Data, frozen=True):
@@ -283,6 +289,12 @@ class MessageEvent(_Event, tag="message", frozen=True):
     data: MessageData
 
 
+class TalkChangedEvent(_Event, tag="talk_changed", frozen=True):
+    """The host turned table talk off or on again."""
+
+    data: TalkChangedData
+
+
 class ReadyEvent(_Event, tag="ready", frozen=True):
     """A seat checked in (tournament matches)."""
 
@@ -330,6 +342,7 @@ AnyEvent = (
     | AutopilotOnEvent
     | AutopilotOffEvent
     | MessageEvent
+    | TalkChangedEvent
     | ReadyEvent
     | RematchOfferedEvent
     | RematchCreatedEvent
@@ -349,6 +362,7 @@ AnyData = (
     | MatchEndedData
     | ForfeitData
     | MessageData
+    | TalkChangedData
     | RematchCreatedData
     | TileBackChangedData
     | DeadlineMovedData

@@ -61,6 +61,7 @@ NON_GAME_EVENTS = frozenset(
         "rematch_offered",
         "tile_back_changed",
         "deadline_moved",  # the outage rule moved a deadline: nothing on the table changed
+        "talk_changed",  # the host turned table talk off or on
     }
 )
 # Events the service originates; the engine only numbers them (see `rules.record`).

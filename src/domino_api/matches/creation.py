@@ -20,14 +20,14 @@ from domino_api.engine import table as tables
 from domino_api.engine.errors import MatchFull
 from domino_api.engine.event_types import SeatJoinedData
 from domino_api.engine.table import Stepped, Table
-from domino_api.errors import RateLimited, ServiceError, ValidationFailed
+from domino_api.errors import Blocked, RateLimited, ServiceError, ValidationFailed
 from domino_api.matches import access, claims, pacing
 from domino_api.matches.hosting import Caps, check_open_tables, rematch_room
 from domino_api.matches.schemas import MatchCreate, SeatSpec
 from domino_api.matches.service import view_for
 from domino_api.matches.unit import Core, Stage
 from domino_api.players import settings
-from domino_api.store import match_codes, match_reads
+from domino_api.store import civil_repo, match_codes, match_reads
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
 from domino_api.web.ratelimit import Limits
@@ -142,7 +142,11 @@ async def find(core: Core, code: str, player: Player) -> tuple[str | None, bool]
     """The live match with this number, and whether the caller holds a seat at it (a player
     of the table, whose joins no stranger's guesses may lock out: routes.join)."""
     async with transaction(core.maker) as session:
-        return await match_reads.live_by_code(session, code, player.id)
+        match_id, seated = await match_reads.live_by_code(session, code, player.id)
+        # A player the host blocked takes no seat there (matches/civil.py); one it holds stays.
+        if match_id and not seated and await civil_repo.host_blocked(session, match_id, player.id):
+            raise Blocked("The host of this table has blocked you from their tables.")
+        return match_id, seated
 
 
 async def join(

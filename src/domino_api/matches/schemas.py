@@ -9,7 +9,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchem
 from domino_api.engine.rulesets import PRESETS
 from domino_api.matches.ruleset_models import RulesetParams, match_create_rules
 from domino_api.web.inputs import Strict
-from domino_api.web.names import PlayerName, ShownText
+from domino_api.web.names import CutText, PlayerName, TalkText
 
 EndName = Literal["left", "right", "up", "down"]
 Status = Literal["waiting", "playing", "hand_over", "finished", "abandoned", "cancelled"]
@@ -146,7 +146,7 @@ class JoinBody(Strict):
 
 
 class StartBody(Strict):
-    cut: ShownText | None = Field(default=None, max_length=64, examples=["moon"])
+    cut: CutText | None = Field(default=None, examples=["moon"])
     fill_with_bots: bool = False
 
 
@@ -194,7 +194,7 @@ class SeatBody(Strict):
 
 
 class MessageBody(Strict):
-    text: ShownText = Field(min_length=1, max_length=500, examples=["good game!"])
+    text: TalkText = Field(examples=["good game!"])
     seat: int | None = Field(default=None, ge=0, le=3)
 
 
@@ -376,6 +376,10 @@ class ViewOut(BaseModel):
     claims_locked: bool = Field(
         default=False,
         description="The host has locked the table: no seat is taken by number and name.",
+    )
+    talk_off: bool = Field(
+        default=False,
+        description="The host has turned table talk off: messages are `409 talk_off`.",
     )
 
 

@@ -23,8 +23,8 @@ from domino_api.errors import ValidationFailed
 from domino_api.matches import access
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.unit import Core, Later, Stage
-from domino_api.matches.views import build_view, event_for
-from domino_api.store import idempotency, match_reads
+from domino_api.matches.views import build_view, event_for, mark_muted
+from domino_api.store import civil_repo, idempotency, match_reads
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
 
@@ -191,7 +191,10 @@ async def events(
     await access.require_member_in(core.maker, pending, player.id)
     async with transaction(core.maker) as session:
         rows = await match_reads.events_after(session, match_id, after, limit)
-    return [event_for(row, chosen) for row in rows]
+        talk = any(row.type == "message" for row in rows)
+        muted = await civil_repo.muted_seats(session, player.id, match_id) if talk else []
+    # The caller's mutes (matches/civil.py): its muted seats' talk comes marked.
+    return mark_muted([event_for(row, chosen) for row in rows], muted)
 
 
 async def ledger(core: Core, player: Player, match_id: str) -> dict[str, Any]:

@@ -6,9 +6,11 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from msgspec.structs import replace
+
 from domino_api import engine
 from domino_api.engine.clock_text import iso
-from domino_api.engine.event_types import AnyEvent
+from domino_api.engine.event_types import AnyEvent, MessageEvent
 from domino_api.engine.events import Event
 from domino_api.engine.table import Staged, Table, away_deadline, seat_present_until, shown_name
 from domino_api.engine.view import full_option
@@ -85,6 +87,7 @@ def build_view(
         "result": core["result"],
         "rematch_match_id": match.rematch_match_id,
         "claims_locked": match.claims_locked,
+        "talk_off": match.talk_off,
     }
 
 
@@ -105,3 +108,13 @@ def event_for(row: Staged | MatchEvent | Mapping[str, Any], seat: int | None) ->
     else:
         seq, kind, at, data, private = row.seq, row.type, row.at, row.data, row.private
     return Event.stored(seq, kind, iso(at) or "", data, private or {}).for_seat(seat)
+
+
+def mark_muted(events: list[AnyEvent], muted: list[int]) -> list[AnyEvent]:
+    """The events with each muted seat's message marked `data.muted` (matches/civil.py)."""
+    return [
+        replace(e, data=replace(e.data, muted=True))
+        if isinstance(e, MessageEvent) and e.data.seat in muted
+        else e
+        for e in events
+    ]

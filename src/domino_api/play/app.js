@@ -4,6 +4,7 @@
 import { becomePlayer, catalog, identity } from "./api.js";
 import { ledgerPage, verifyPage } from "./ledger.js";
 import { hotseatPage, joinPage, newTablePage, soloPage } from "./lobby.js";
+import { myMatches } from "./mymatches.js";
 import { recordsPage } from "./records.js";
 import { soundSwitches } from "./sound.js";
 import { tablePage } from "./table.js";
@@ -12,12 +13,14 @@ import { tournamentPage, tournamentsPage } from "./tournaments.js";
 import { tutorialPage } from "./tutorial.js";
 import { el, field, showError, toggle } from "./ui.js";
 
-function home(root) {
+async function home(root) {
   const me = identity();
   const choice = (href, title, text) =>
     el("li", {}, el("a", { href, class: "choice" }, el("strong", {}, title), el("span", {}, text)));
+  const mine = el("div");
   root.append(
     el("h2", { tabindex: "-1" }, me ? `Welcome back, ${me.name}` : "Play dominoes"),
+    mine,
     el(
       "ul",
       { class: "choices" },
@@ -35,6 +38,7 @@ function home(root) {
       choice("#/verify", "Verify a ledger", "Check any finished match's sealed deal in this page"),
     ),
   );
+  if (me) await myMatches(mine);
 }
 
 /** Pages that read the catalogs need a player (a name) first. */

@@ -31,6 +31,8 @@ function myTurn(view, table) {
 
 async function chooseBack(table) {
   const { backs } = await catalog();
+  const view = table.view;
+  const current = view?.you ? view.seats[table.viewSeat ?? view.you.seat]?.tile_back : null;
   const dialog = el("dialog", { class: "backs", "aria-label": "Choose your tile back" });
   const pick = async (id) => {
     dialog.close();
@@ -49,10 +51,18 @@ async function chooseBack(table) {
       backs.map((b) =>
         el(
           "button",
-          { type: "button", disabled: b.locked, onclick: () => pick(b.id), "data-back": b.id },
+          {
+            type: "button",
+            disabled: b.locked,
+            onclick: () => pick(b.id),
+            "data-back": b.id,
+            class: b.id === current ? "current" : null,
+            "aria-current": b.id === current ? "true" : null,
+          },
           el("img", { src: backUrl(b.id), alt: "" }),
           el("span", {}, `${b.name} (${b.rarity})`),
-          el("small", {}, b.credit),
+          b.id === current ? el("strong", { class: "yours" }, "Your back") : null,
+          el("small", { class: "credit" }, b.credit),
         ),
       ),
     ),
@@ -104,6 +114,7 @@ function top(view, table) {
     el(
       "p",
       { class: "boneyard", "aria-label": `Boneyard: ${view.stock} tiles` },
+      "Boneyard ",
       backImg(view.stock_back || "moon", false),
       ` ${view.stock}`,
     ),
@@ -112,7 +123,7 @@ function top(view, table) {
           "p",
           { class: "my-back" },
           "Your tile back ",
-          backImg(mine.tile_back),
+          backImg(mine.tile_back, true),
           el(
             "button",
             { type: "button", class: "small", onclick: () => chooseBack(table) },
@@ -129,7 +140,9 @@ function handSummary(view) {
   if (last.tied) return `Hand ${last.number} is tied: nobody scores.`;
   if (last.winner === null) return `Hand ${last.number} ends (${last.reason}).`;
   const who = seatName(view.seats[last.winner]);
-  return `Hand ${last.number}: ${who} wins (${last.reason}), +${last.points}.`;
+  // A hand that ends as a play reaches the target scores nothing more: no "+0".
+  const points = last.points ? `, +${last.points}` : "";
+  return `Hand ${last.number}: ${who} wins (${last.reason})${points}.`;
 }
 
 function resultSummary(view) {
@@ -139,11 +152,18 @@ function resultSummary(view) {
   return `${seatName(view.seats[result.winner])} wins the match (${result.reason}), ${result.scores.join(" – ")}.`;
 }
 
+/** Whether the caller holds the host's seat. @param {import("./api.js").ViewOut} view */
+function hosting(view) {
+  return view.host_seat !== null && Boolean(view.you?.seats.includes(view.host_seat));
+}
+
 /** @param {import("./api.js").ViewOut} view */
 export function statusLine(view, table) {
   const box = el("p", { class: "status", id: "status", role: "status" });
   if (view.status === "waiting" && view.tournament)
     box.append("Check-in: the match starts when both players are ready.");
+  else if (view.status === "waiting" && hosting(view))
+    box.append("Waiting for players to join: start the game when everyone is here.");
   else if (view.status === "waiting") box.append("Waiting for the host to deal.");
   else if (view.status === "hand_over") box.append(handSummary(view));
   else if (OVER.has(view.status))

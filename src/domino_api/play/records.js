@@ -65,8 +65,11 @@ export async function recordsPage(root) {
     "planner",
   );
   const out = el("div", { "aria-live": "polite" });
+  let asked = 0;
   const show = async () => {
+    const mine = ++asked;
     const board = await call("GET", `/v1/leaderboards/${game.value}?opponent=${opponent.value}`);
+    if (mine !== asked) return; // two choices in a row: only the last one's answer is drawn
     out.replaceChildren(
       table(
         `Top 10: ${presetName(game.value)} against ${opponent.selectedOptions[0].text}`,

@@ -48,7 +48,10 @@ class Table {
       hand: el("div", { class: "hand-box" }),
       controls: el("div", { class: "controls-box" }),
     };
-    this.talk = chatPanel((text) => this.say(text));
+    this.talk = chatPanel((text) => this.say(text), {
+      matchId,
+      mine: () => this.mySeats(),
+    });
     wireEnds(this.parts.board, this);
     const table = el(
       "div",
@@ -169,7 +172,7 @@ class Table {
       for (const event of events) {
         if (this.seen.has(event.seq) || event.seq > upTo) continue;
         this.seen.add(event.seq);
-        if (event.type === "message") this.talk.add(event.data);
+        if (event.type === "message") this.talk.add(event.data, event.seq);
         const line = logLine(event, this.view);
         if (line) this.talk.log(line);
       }
@@ -220,7 +223,7 @@ class Table {
     if (this.seen.has(event.seq)) return;
     this.seen.add(event.seq);
     const data = event.data;
-    if (event.type === "message") return this.talk.add(data);
+    if (event.type === "message") return this.talk.add(data, event.seq);
     if (event.type === "scored") this.flash(data.seat, data.points);
     if (event.type === "turn" && this.mySeats().includes(data.seat) && event.seq > this.chimed) {
       this.chimed = event.seq;

@@ -1,5 +1,6 @@
 // Table talk (everyone at the table sees it) and the table log of plays, draws and points.
 
+import { mannersBox, messageLine } from "./civil.js";
 import { tileLabel } from "./tiles.js";
 import { el } from "./ui.js";
 
@@ -39,12 +40,15 @@ export function logLine(event, view) {
       return `Autopilot on: the computer plays for ${name(view, d.seat)}`;
     case "autopilot_off":
       return `Autopilot off: ${name(view, d.seat)} plays again`;
+    case "talk_changed":
+      return d.off ? "The host turned table talk off" : "The host turned table talk on";
     default:
       return null;
   }
 }
 
-export function chatPanel(send) {
+/** @param {(text: string) => unknown} send @param {import("./civil.js").Table} [table] */
+export function chatPanel(send, table) {
   const messages = el("ol", {
     class: "messages",
     "aria-live": "polite",
@@ -80,15 +84,14 @@ export function chatPanel(send) {
     el("h2", {}, "Table talk ", state),
     messages,
     form,
+    table ? mannersBox(table, messages) : null,
     el("h2", {}, "Table log"),
     log,
   );
   return {
     node,
-    add(data) {
-      messages.append(
-        el("li", {}, el("strong", {}, `${data.name || `Seat ${data.seat + 1}`}: `), data.text),
-      );
+    add(data, seq) {
+      messages.append(messageLine(data, seq, table));
       messages.scrollTop = messages.scrollHeight;
     },
     log(line) {

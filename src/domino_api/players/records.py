@@ -41,7 +41,10 @@ def finish_rows(table: Table, now: datetime | None) -> list[dict[str, Any]]:
         return []
     scores = list(result["scores"])
     preset = engine.PRESETS[table.state.ruleset.name]
-    default_target = table.state.ruleset.target == preset.target
+    ruleset = table.state.ruleset
+    # A game to the preset's target, not a best-of (a best-of-1 ends at its first hand's
+    # winner: its score is not a game to 100's).
+    default_target = ruleset.target == preset.target and ruleset.best_of == preset.best_of
     rows = []
     holders = [row.player_id for row in table.seats if row.type == "human"]
     for row in table.seats:

@@ -94,7 +94,8 @@ async def patch_me(
 
 @router.get("/tile-backs", summary="The tile-back catalog", responses=problems(*AUTH))
 async def list_tile_backs(_: CurrentPlayer) -> list[TileBack]:
-    """The tile-back catalogue; each entry's `image` is an SVG this server serves."""
+    """The tile-back catalogue; each entry's `image` (an SVG drawing or a NASA photograph cut
+    to a tile, with its `credit`) is served by this server."""
     return [TileBack(**entry) for entry in tile_backs.catalog()]
 
 

@@ -53,7 +53,7 @@ class PlayerCreated(PlayerOut):
 class TileBack(BaseModel):
     id: str
     name: str
-    rarity: Literal["common", "epic", "legendary"]
+    rarity: Literal["common", "rare", "epic", "legendary"]
     image: str
     credit: str
     locked: bool

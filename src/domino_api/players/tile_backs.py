@@ -1,7 +1,10 @@
-"""The tile-back catalog (seed 000): the moon house mark and five space scenes.
+"""The tile-back catalog (seed 000): the moon house mark, four drawn space scenes (rare), and
+NASA's photographs as the Epic and Legendary backs.
 
-Every image is an SVG this project draws (data/tile-backs/), served by this server at
-`/static/tile-backs/<id>.svg` (app/routes.py mounts the folder), so a table renders offline.
+Every image is in data/tile-backs/ (an SVG this project draws, or a photograph cropped to a
+tile once by tools/crop_backs.py, credited in data/tile-backs/PROVENANCE.md), served by this
+server at `/static/tile-backs/<file>` (app/routes.py mounts the folder), so a table renders
+offline.
 """
 
 from __future__ import annotations
@@ -19,40 +22,56 @@ CATALOG: tuple[dict[str, Any], ...] = (
         "image": "/static/tile-backs/moon.svg",
         "credit": "domino-api house mark",
     },
+    # The drawings of seed 000's first round, kept for the players who chose them.
     {
         "id": "apollo-8",
         "name": "Earthrise",
-        "rarity": "epic",
+        "rarity": "rare",
         "image": "/static/tile-backs/apollo-8.svg",
         "credit": "domino-api drawing after NASA's Apollo 8 photograph (William Anders)",
     },
     {
         "id": "apollo-11",
         "name": "Tranquility Base",
-        "rarity": "epic",
+        "rarity": "rare",
         "image": "/static/tile-backs/apollo-11.svg",
         "credit": "domino-api drawing after NASA's Apollo 11 photographs",
     },
     {
         "id": "apollo-17",
         "name": "The Blue Marble",
-        "rarity": "epic",
+        "rarity": "rare",
         "image": "/static/tile-backs/apollo-17.svg",
         "credit": "domino-api drawing after NASA's Apollo 17 photograph",
     },
     {
         "id": "galileo-io",
         "name": "Io",
-        "rarity": "legendary",
+        "rarity": "rare",
         "image": "/static/tile-backs/galileo-io.svg",
         "credit": "domino-api drawing after NASA/JPL's Galileo images",
+    },
+    # Seed 000's photographs (data/tile-backs/PROVENANCE.md; tools/crop_backs.py cut them).
+    {
+        "id": "apollo-15-earth",
+        "name": "Earth from Apollo 15",
+        "rarity": "epic",
+        "image": "/static/tile-backs/apollo-15-earth.jpg",
+        "credit": "Photograph: NASA (Apollo 15 crew, 26 July 1971, AS15-91-12343)",
+    },
+    {
+        "id": "galileo-callisto",
+        "name": "Callisto",
+        "rarity": "legendary",
+        "image": "/static/tile-backs/galileo-callisto.jpg",
+        "credit": "Photograph: NASA/JPL (the Galileo spacecraft)",
     },
     {
         "id": "galileo-europa",
         "name": "Europa",
         "rarity": "legendary",
-        "image": "/static/tile-backs/galileo-europa.svg",
-        "credit": "domino-api drawing after NASA/JPL/DLR's Galileo images",
+        "image": "/static/tile-backs/galileo-europa.jpg",
+        "credit": "Photograph: NASA/JPL-Caltech/SETI Institute (Galileo images, late 1990s)",
     },
 )
 

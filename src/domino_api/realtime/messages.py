@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, 
 
 from domino_api.engine.event_types import AnyEvent
 from domino_api.matches.schemas import EndName, TileIn, ViewOut
-from domino_api.web.names import ShownText
+from domino_api.web.names import CutText, TalkText
 from domino_api.web.problems import Problem
 
 # A client's own id for a request, echoed in its ack or error: only ids the answer can carry
@@ -110,7 +110,7 @@ class StartMessage(ClientMessage):
 
     type: Literal["start"]
     id: ClientId
-    cut: ShownText | None = Field(default=None, max_length=64)
+    cut: CutText | None = None
     fill_with_bots: bool = False
 
 
@@ -143,7 +143,7 @@ class ChatMessage(ClientMessage):
 
     type: Literal["message"]
     id: ClientId
-    text: ShownText = Field(min_length=1, max_length=500)
+    text: TalkText
     seat: SeatField = None
 
 

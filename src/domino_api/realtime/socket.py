@@ -26,7 +26,7 @@ from domino_api.engine import EngineError
 from domino_api.engine import table as tables
 from domino_api.engine.errors import NotYourSeat, StaleSeq
 from domino_api.errors import BadRequest, ServiceError
-from domino_api.matches import access, creation, hosting, pacing, presence, service
+from domino_api.matches import access, civil, creation, hosting, pacing, presence, service
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.unit import Stage
 from domino_api.players.auth import hash_token, parse_bearer
@@ -209,6 +209,10 @@ class MatchSocket:
     async def _write(self, subscriber: Subscriber) -> None:
         while True:
             text = await subscriber.queue.get()
+            if '"message"' in text and self.player is not None:  # this player's mutes
+                text = await civil.muted_frame(
+                    self.realtime.core.maker, self.player.id, self.match_id, text
+                )
             await self.ws.send_text(text)
             if ('"claimed"' in text or '"released"' in text) and await self._lost_a_seat(text):
                 raise Refused(m.CLOSE_SEAT_CLAIMED, m.SEAT_CLAIMED_REASON)

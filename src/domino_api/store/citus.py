@@ -18,6 +18,7 @@ MATCH_TABLES = {
     "match_events": "match_id",
     "idempotency_keys": "match_id",
     "finishes": "match_id",
+    "mutes": "match_id",
 }
 # Distributed on a key of their own, in a colocation group of their own.
 APART = {"match_codes": "code"}
@@ -29,6 +30,8 @@ REFERENCE = (
     "tournament_entrants",
     "tournament_matches",
     "tournament_events",
+    "blocks",  # read by a join, written by a host: small
+    "reports",  # written rarely, read by operators
 )
 # Left on the coordinator: only migrations read it.
 LOCAL = ("alembic_version",)

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from typing import Annotated
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, StringConstraints
 
 # Letters that render as nothing (Hangul fillers, braille blank, Mongolian vowel separator).
 INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
@@ -91,4 +91,24 @@ def shown_text(value: str) -> str:
 
 ShownText = Annotated[
     str, AfterValidator(shown_text), Field(json_schema_extra={"pattern": SHOWN_TEXT})
+]
+# Shown text with its length checked as a string's, before the check of its characters: a
+# `Field(max_length=...)` beside ShownText is checked after it, as a length of "items".
+CutText = Annotated[
+    str,
+    StringConstraints(max_length=64),
+    AfterValidator(shown_text),
+    Field(json_schema_extra={"pattern": SHOWN_TEXT}),
+]
+TalkText = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=500),
+    AfterValidator(shown_text),
+    Field(json_schema_extra={"pattern": SHOWN_TEXT}),
+]
+ReasonText = Annotated[
+    str,
+    StringConstraints(max_length=500),
+    AfterValidator(shown_text),
+    Field(json_schema_extra={"pattern": SHOWN_TEXT}),
 ]

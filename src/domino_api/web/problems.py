@@ -72,6 +72,13 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
         "Autopilot is for human seats; release needs a seat with another human holder.",
     ),
     "ledger_sealed": ((409,), "The ledger opens once the match is over."),
+    "talk_off": ((409,), "The host has turned table talk off at this table."),
+    "message_not_found": ((404,), "The match has no message (table talk) with this `seq`."),
+    "blocked": (
+        (403,),
+        "The table's host has blocked the caller from their tables; no seat is taken.",
+    ),
+    "own_seat": ((409,), "A player cannot mute, block or report a seat of its own."),
     "entrant_limit": (
         (403, 409),
         "The tournament is full (409), or `max_entrants` is above the host's plan (403).",

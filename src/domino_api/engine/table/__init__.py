@@ -36,6 +36,7 @@ from domino_api.engine.table.commands import (
     Resign,
     Seen,
     Start,
+    Talk,
     Tick,
     TileBack,
 )
@@ -53,6 +54,7 @@ from domino_api.engine.table.new import new_table
 from domino_api.engine.table.seating import rematch_agreed
 from domino_api.engine.table.seats import (
     LEASE_S,
+    computer_name,
     holder_present,
     joined,
     joined_data,
@@ -116,9 +118,11 @@ __all__ = [
     "Start",
     "Stepped",
     "Table",
+    "Talk",
     "Tick",
     "TileBack",
     "away_deadline",
+    "computer_name",
     "computer_seed",
     "computer_turn",
     "computers_due",

@@ -80,6 +80,13 @@ class Lock(Struct, frozen=True):
     on: bool
 
 
+class Talk(Struct, frozen=True):
+    """The host turns table talk on or off."""
+
+    by: str
+    on: bool
+
+
 class Release(Struct, frozen=True):
     """The host frees another's human seat for the next join by number, once its holder has
     been away for the lease."""
@@ -154,6 +161,7 @@ Command = (
     | Autopilot
     | Join
     | Lock
+    | Talk
     | Release
     | OfferRematch
     | RematchCreated

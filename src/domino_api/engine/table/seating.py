@@ -17,6 +17,7 @@ from domino_api.engine.errors import (
     SeatInUse,
     SeatNotFound,
     SeatUnavailable,
+    TalkOff,
 )
 from domino_api.engine.table import commands
 from domino_api.engine.table.model import Stepped, Table, with_info, with_seat
@@ -107,6 +108,17 @@ def settle(table: Table, now: datetime, lease_s: float) -> Stepped:
     return lapse(table, commands.Lapse(tuple(range(len(table.seats))), lease_s), now)
 
 
+def talk(table: Table, command: commands.Talk, now: datetime) -> Stepped:
+    """The host turns talk off (every message refused, `409 talk_off`) or on again; every seat
+    is told once, by `talk_changed`, and the view's `talk_off` says which."""
+    _host_hold(table, command.by)
+    if table.match.talk_off == (not command.on):
+        return Stepped(table)
+    table = with_info(table, talk_off=not command.on)
+    event = ev.TalkChangedEvent(seq=0, data=ev.TalkChangedData(off=not command.on))
+    return record(table, now, event)
+
+
 def release(table: Table, command: commands.Release, now: datetime) -> Stepped:
     """The host frees another's human seat once its holder has been away for the lease: the
     next join by number takes it (even on a locked or started table), and the old holder's
@@ -171,6 +183,8 @@ def ready(table: Table, command: commands.Ready, now: datetime) -> Stepped:
 
 def chat(table: Table, command: commands.Chat, now: datetime) -> Stepped:
     seat = pick_seat(table, command.by, command.seat)
+    if table.match.talk_off:
+        raise TalkOff("The host has turned table talk off at this table.")
     # The name the seat goes by at this table (a join's or hot-seat name), not the profile's.
     data = ev.MessageData(seat=seat, name=seat_name(table, table.seats[seat]), text=command.text)
     return record(table, now, ev.MessageEvent(seq=0, data=data))

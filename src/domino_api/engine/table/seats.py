@@ -13,7 +13,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from domino_api.engine.errors import (
     CodeNotFound,
@@ -36,10 +38,31 @@ def seat_name(table: Table, row: Seat) -> str | None:
     return table.names.get(row.player_id) if row.player_id else None
 
 
+class SeatKind(Protocol):
+    @property
+    def seat(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def strategy(self) -> str | None: ...
+
+
+def computer_name(seats: Iterable[SeatKind], row: SeatKind) -> str:
+    """A computer seat's name, by its strategy; the second of one strategy at a table is
+    "Planner 2", and so on, so two computers never share a name."""
+    base = COMPUTER_NAMES.get(row.strategy or "", "Computer")
+    before = sum(
+        1
+        for other in seats
+        if other.type == "bot" and other.seat < row.seat and other.strategy == row.strategy
+    )
+    return f"{base} {before + 1}" if before else base
+
+
 def shown_name(table: Table, row: Seat) -> str | None:
     """The seat's name as every view and event shows it (a computer's by its strategy)."""
     if row.type == "bot":
-        return COMPUTER_NAMES.get(row.strategy or "", "Computer")
+        return computer_name(table.seats, row)
     return seat_name(table, row)
 
 

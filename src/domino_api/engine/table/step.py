@@ -42,6 +42,7 @@ _STEPS: dict[type, Callable[[Any, Any, datetime], Stepped]] = {
     commands.Autopilot: seating.autopilot,
     commands.Join: seating.join,
     commands.Lock: seating.lock,
+    commands.Talk: seating.talk,
     commands.Release: seating.release,
     commands.OfferRematch: seating.offer_rematch,
     commands.RematchCreated: seating.rematch_created,

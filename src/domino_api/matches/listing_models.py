@@ -1,0 +1,44 @@
+"""The caller's matches as `GET /v1/matches` lists them (matches/listing.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from domino_api.matches.schemas import Status
+
+
+class SeatSummary(BaseModel):
+    seat: int
+    type: Literal["human", "bot"]
+    name: str | None = Field(description="The name the seat goes by; null for an open seat")
+    yours: bool = Field(description="The caller holds this seat")
+
+
+class MatchSummary(BaseModel):
+    """One of the caller's matches, enough to find it again and to say where it stands."""
+
+    id: str
+    status: Status
+    live: bool = Field(description="Not finished, abandoned or cancelled: it can be continued")
+    ruleset: str = Field(description="The preset's name")
+    code: str | None = Field(
+        description="The 4-digit number others join by, while the table has one"
+    )
+    host: bool = Field(description="The caller hosts the match")
+    tournament: str | None = Field(description="The tournament the match belongs to, if any")
+    seats: list[SeatSummary]
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+
+
+class MatchesPage(BaseModel):
+    """A page of the caller's matches, newest first."""
+
+    matches: list[MatchSummary]
+    next_cursor: str | None = Field(
+        description="Pass as `cursor` for the next (older) page; null on the last page"
+    )

@@ -1,0 +1,40 @@
+"""HTTP routes that list matches (kept apart from matches/routes.py, which acts on one)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query
+
+from domino_api.matches import listing
+from domino_api.matches.listing_models import MatchesPage
+from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, UnitOfWork
+from domino_api.web.problems import AUTH, INPUT, problems
+
+router = APIRouter(prefix="/v1", tags=["matches"], dependencies=NO_STRAY_BODY)
+
+
+@router.get(
+    "/matches",
+    summary="Your matches, newest first",
+    responses=problems(*AUTH, *INPUT),
+)
+async def my_matches(
+    player: CurrentPlayer,
+    session: UnitOfWork,
+    cursor: Annotated[
+        str | None,
+        Query(max_length=200, description="The `next_cursor` of the page before"),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=100, description="At most this many")] = 20,
+    state: Annotated[
+        Literal["all", "live", "over"],
+        Query(description="`live`: not over yet; `over`: finished, abandoned or cancelled"),
+    ] = "all",
+) -> MatchesPage:
+    """The matches the caller holds a seat at, live and over, newest first, `limit` a page.
+    `next_cursor` fetches the next (older) page; a cursor not given by this server, or a
+    `limit` outside 1-100, is `422 validation_error`. A live match's `code` is shown to its
+    seats only, as in their views.
+    """
+    return await listing.my_matches(session, player.id, cursor, limit, state)
