@@ -86,7 +86,8 @@ HOST_SEAT = {"properties": {"type": {"const": "human"}}}
 
 def _option_rule(allowed: object) -> dict[str, Any]:
     if isinstance(allowed, list):
-        return {"enum": allowed}
+        # A null option is as if it were not given (schemas.py `_as_overrides`).
+        return {"enum": allowed if None in allowed else [*allowed, None]}
     assert isinstance(allowed, dict)
     return {"minimum": allowed["min"]} if "min" in allowed else {}
 
