@@ -94,12 +94,15 @@ def _option_rule(allowed: object) -> dict[str, Any]:
 
 def _opener_pair(entry: dict[str, Any], pair: tuple[str, str]) -> dict[str, Any]:
     first, later = pair
-    rule: dict[str, Any] = {
-        "properties": {"first_opener": {"const": first}, "next_opener": {"const": later}}
+    if (entry["first_opener"], entry["next_opener"]) == pair:
+        # The preset's own pair: an opener not given, or null (schemas.py `_as_overrides`),
+        # is the preset's.
+        both = {"first_opener": {"enum": [first, None]}, "next_opener": {"enum": [later, None]}}
+        return {"properties": both}
+    return {
+        "properties": {"first_opener": {"const": first}, "next_opener": {"const": later}},
+        "required": ["first_opener", "next_opener"],
     }
-    if (entry["first_opener"], entry["next_opener"]) != pair:  # not the preset's own pair
-        rule["required"] = ["first_opener", "next_opener"]
-    return rule
 
 
 def match_create_rules() -> Any:
