@@ -21,11 +21,12 @@ import pytest
 from domino_api.realtime.announce import FAULT_ENV
 from tests.realtime.conftest import SERVER_ENV
 from tests.realtime.steps import run_writer
-from tests.realtime.wsclient import Socket, two_seat_match
+from tests.realtime.wsclient import Socket, new_player
 from tests.support.servers import ServerProcess
 
 BACKENDS = ["postgres", "nats"]
 CATCH_UP_OFF = "3600"  # longer than any test: only an announcement can deliver
+COMPUTER = {"type": "bot", "strategy": "plain"}
 
 
 async def stored_seqs(database_url: str, match_id: str) -> list[int]:
@@ -70,11 +71,19 @@ def writer_env(backend: str, nats_url: str, armed: Path | None) -> dict[str, str
 
 
 async def watched_match(b: ServerProcess) -> tuple[str, dict[str, Any], Socket]:
-    """A waiting match made on B (its id and host) with the host's socket on B."""
+    """A waiting match made on B against the computer (its id and host) with the host's socket
+    on B. The host is its only human and her socket holds her seat, so no step comes between
+    the writers' and the test's own: a guest who joined over REST and did nothing since would
+    be recorded away (`seat_disconnected`) once the lease ran out (docs/API.md, "The away
+    rule"), by whichever process expires it."""
     async with httpx.AsyncClient(base_url=b.base_url) as http:
-        ana, _bob, created = await two_seat_match(http)
-    socket = await Socket.open(b.ws_url, created["id"], ana["token"], after=0)
-    return created["id"], ana, socket
+        ana = await new_player(http, "Ana")
+        body = {"ruleset": "house-nines", "seats": [{"type": "human"}, COMPUTER]}
+        created = await http.post("/v1/matches", json=body, headers=ana["headers"])
+        assert created.status_code == 201, created.text
+    match_id = created.json()["id"]
+    socket = await Socket.open(b.ws_url, match_id, ana["token"], after=0)
+    return match_id, ana, socket
 
 
 async def talk(b: ServerProcess, match_id: str, host: dict[str, Any]) -> int:

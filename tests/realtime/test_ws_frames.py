@@ -167,8 +167,6 @@ async def test_presence_connects_and_lapses_across_processes(servers: list[Serve
         match_id = created["id"]
         watcher = await Socket.open(a.ws_url, match_id, ana["token"])
         assert (await watcher.recv())["type"] == "snapshot"
-        bob_socket = await Socket.open(b.ws_url, match_id, bob["token"])
-        await bob_socket.recv()
 
         async def next_presence() -> dict:
             while True:
@@ -176,7 +174,15 @@ async def test_presence_connects_and_lapses_across_processes(servers: list[Serve
                 if message["type"] == "event" and message["event"]["type"].startswith("seat_"):
                     return message["event"]
 
-        assert (await next_presence())["type"] == "seat_connected"
+        # Bob's join made him present (docs/API.md, "The away rule"); with no socket and no
+        # request since, his seat lapses after the lease (3 s) and he is away.
+        away = await next_presence()
+        assert away == {**away, "type": "seat_disconnected", "data": {"seat": 1}}
+        # He comes back on process B: the watcher on A is told.
+        bob_socket = await Socket.open(b.ws_url, match_id, bob["token"])
+        await bob_socket.recv()
+        back = await next_presence()
+        assert back == {**back, "type": "seat_connected", "data": {"seat": 1}}
         view = (await http.get(f"/v1/matches/{match_id}", headers=ana["headers"])).json()
         assert view["seats"][1]["connected"] is True
         # Held past a lease by process B's refresher (lease 3 s, refresh 1 s).

@@ -1,9 +1,10 @@
 """Every socket message of a played match against realtime/messages.py and asyncapi.yaml.
 
-Two seats watch a whole match over the socket while it is played, talked over, handed to the
-computer and back, re-skinned (a tile back change) and rematched; every message either socket
-receives (keepalives, pongs, errors included) is validated against its pydantic model and
-against the payload schema openapi/asyncapi.yaml publishes for it, events by their `type`.
+Two seats watch a whole match over the socket while a guest goes away and comes back, and it is
+played, talked over, handed to the computer and back, re-skinned (a tile back change) and
+rematched; every message either socket receives (keepalives, pongs, errors included) is
+validated against its pydantic model and against the payload schema openapi/asyncapi.yaml
+publishes for it, events by their `type`.
 """
 
 from __future__ import annotations
@@ -85,6 +86,25 @@ async def _play_talk_and_rematch(
         assert r.status_code == 200, r.text
 
 
+async def _presence_of(socket: Socket, kind: str) -> dict[str, Any]:
+    """The next event of that kind the socket receives (the ones before it are skipped)."""
+    while True:
+        message = await socket.recv(timeout=10.0)
+        if message["type"] == "event" and message["event"]["type"] == kind:
+            return dict(message["event"]["data"])
+
+
+async def _away_and_back(
+    ws_url: str, match_id: str, bob: dict[str, Any], sockets: list[RecordingSocket]
+) -> None:
+    """Bob's join made him present; with no request since, his seat lapses after the lease
+    (3 s here), and he comes back on a socket of his own: the host's socket sees both."""
+    assert await _presence_of(sockets[0], "seat_disconnected") == {"seat": 1}
+    sockets.append(await _recording(ws_url, match_id, bob["token"]))
+    assert (await sockets[1].recv())["type"] == "snapshot"
+    assert await _presence_of(sockets[0], "seat_connected") == {"seat": 1}
+
+
 async def test_every_socket_message_of_a_played_match_fits_its_schema(
     servers: list[ServerProcess],
 ) -> None:
@@ -93,9 +113,10 @@ async def test_every_socket_message_of_a_played_match_fits_its_schema(
         ana, bob, created = await two_seat_match(http, ruleset="all-fives", target=30)
         match_id = created["id"]
         holders = {0: ana, 1: bob}
-        sockets = [await _recording(a.ws_url, match_id, p["token"]) for p in (ana, bob)]
-        for socket in sockets:  # subscribed once its snapshot is here: then the start follows
-            assert (await socket.recv())["type"] == "snapshot"
+        sockets = [await _recording(a.ws_url, match_id, ana["token"])]
+        # Subscribed once its snapshot is here: then the start follows.
+        assert (await sockets[0].recv())["type"] == "snapshot"
+        await _away_and_back(a.ws_url, match_id, bob, sockets)
         await start(http, ana, match_id)
         await _play_talk_and_rematch(http, match_id, holders, sockets[0])
         final = (await http.get(f"/v1/matches/{match_id}", headers=ana["headers"])).json()
@@ -117,6 +138,13 @@ async def test_every_socket_message_of_a_played_match_fits_its_schema(
                 events[message["event"]["type"]] += 1
     print(f"\nsocket messages: {sum(kinds.values())} {dict(kinds)}; events {dict(events)}")
     assert set(kinds) == set(m.SERVER_MESSAGES)
-    wanted = {"seat_connected", "match_started", "message", "autopilot_on", "autopilot_off"}
+    wanted = {
+        "seat_disconnected",
+        "seat_connected",
+        "match_started",
+        "message",
+        "autopilot_on",
+        "autopilot_off",
+    }
     wanted |= {"tile_back_changed", "rematch_offered", "rematch_created", "match_ended"}
     assert wanted <= set(events)
