@@ -49,7 +49,7 @@ async def new_match(client: httpx.AsyncClient) -> tuple[str, int]:
 
 
 async def next_events(subscriber: Subscriber, count: int) -> list[dict[str, Any]]:
-    return [json.loads(await subscriber.queue.get())["event"] for _ in range(count)]
+    return [json.loads((await subscriber.queue.get()).text)["event"] for _ in range(count)]
 
 
 class Side:

@@ -40,7 +40,7 @@ class FakeLog:
 def _drain(subscriber: Subscriber) -> list[dict[str, Any]]:
     out = []
     while not subscriber.queue.empty():
-        out.append(json.loads(subscriber.queue.get_nowait())["event"])
+        out.append(json.loads(subscriber.queue.get_nowait().text)["event"])
     return out
 
 

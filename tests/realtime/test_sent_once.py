@@ -26,7 +26,7 @@ AT = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
 def _drain(subscriber: Subscriber) -> list[dict[str, Any]]:
     out = []
     while not subscriber.queue.empty():
-        out.append(json.loads(subscriber.queue.get_nowait())["event"])
+        out.append(json.loads(subscriber.queue.get_nowait().text)["event"])
     return out
 
 

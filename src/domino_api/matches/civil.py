@@ -13,18 +13,20 @@ Mutes, reports and blocks are for the players seated at the match (a spectator m
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from domino_api import jsontext
 from domino_api.engine import table as tables
 from domino_api.engine.errors import NotSeated, SeatNotFound, SeatUnavailable
+from domino_api.engine.event_types import MessageEvent
 from domino_api.errors import MatchNotFound, MessageNotFound, OwnSeat
 from domino_api.matches.civil_models import BlockOut, BlocksOut, MutesOut, ReportOut
 from domino_api.matches.service import view_for
 from domino_api.matches.unit import Core, Stage
+from domino_api.matches.views import mark_muted
 from domino_api.store import civil_repo
 from domino_api.store.civil_repo import Holder
 from domino_api.store.db import transaction
@@ -123,21 +125,16 @@ async def blocks(session: AsyncSession, player: Player) -> BlocksOut:
 
 
 async def muted_frame(
-    maker: async_sessionmaker[AsyncSession], player_id: str, match_id: str, text: str
-) -> str:
-    """A socket's event frame as this player is sent it: a message from a seat it muted is
-    marked. Read at each message (talk is rare and budgeted), so a mute made on another device
-    holds here at once."""
-    frame = json.loads(text)
-    event = frame.get("event") or {}
-    if event.get("type") != "message":
-        return text
+    maker: async_sessionmaker[AsyncSession], player_id: str, match_id: str, event: MessageEvent
+) -> str | None:
+    """A message event's frame as this player is sent it when it muted the seat that said it
+    (marked `muted`), else None (the frame as it is). Read at each message (talk is rare and
+    budgeted), so a mute made on another device holds here at once."""
     async with transaction(maker) as session:
         muted = await civil_repo.muted_seats(session, player_id, match_id)
-    if event["data"]["seat"] not in muted:
-        return text
-    event["data"] = {**event["data"], "muted": True}
-    return json.dumps(frame, separators=(",", ":"))
+    if event.data.seat not in muted:
+        return None
+    return jsontext.dumps({"type": "event", "event": mark_muted([event], muted)[0]})
 
 
 async def unblock(session: AsyncSession, player: Player, blocked_id: str) -> None:

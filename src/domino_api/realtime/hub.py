@@ -22,11 +22,12 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api import jsontext
+from domino_api.engine.event_types import AnyEvent
 from domino_api.errors import database_state
 from domino_api.matches.ports import Committed
 from domino_api.matches.presence import HeldSeat
@@ -50,6 +51,14 @@ def dumps(message: dict[str, Any]) -> str:
     return jsontext.dumps(message)
 
 
+class Frame(NamedTuple):
+    """One frame as it is sent, and the event it carries as its typed value (None for a
+    snapshot, an ack or an error), so the socket reads the event, never its own JSON."""
+
+    text: str
+    event: AnyEvent | None = None
+
+
 class Subscriber:
     """One socket's place in the hub: its seat, its cursor and its bounded outgoing queue."""
 
@@ -57,15 +66,15 @@ class Subscriber:
         self.match_id = match_id
         self.seat = seat
         self.cursor = cursor
-        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=max(1, queue_size))
+        self.queue: asyncio.Queue[Frame] = asyncio.Queue(maxsize=max(1, queue_size))
         self.too_slow = asyncio.Event()
 
-    def offer(self, text: str) -> bool:
+    def offer(self, text: str, event: AnyEvent | None = None) -> bool:
         """Queue one frame; a full queue means the socket fell too far behind."""
         if self.too_slow.is_set():
             return False
         try:
-            self.queue.put_nowait(text)
+            self.queue.put_nowait(Frame(text, event))
         except asyncio.QueueFull:
             self.too_slow.set()
             return False
@@ -296,18 +305,18 @@ class Hub:
     def _offer(rows: Sequence[Any], subscribers: list[Subscriber]) -> None:
         """Offer each subscriber the events (consecutive seqs) that follow its cursor, each
         projected once per seat (a step's events and stored rows each carry their `at`)."""
-        copies: dict[tuple[int, int | None], str] = {}
+        copies: dict[tuple[int, int | None], Frame] = {}
         for row in rows:
             seq = _seq(row)
             for subscriber in subscribers:
                 if seq != subscriber.cursor + 1:
                     continue
                 key = (seq, subscriber.seat)
-                text = copies.get(key)
-                if text is None:
+                frame = copies.get(key)
+                if frame is None:
                     event = event_for(row, subscriber.seat)
-                    text = copies[key] = dumps({"type": "event", "event": event})
-                if subscriber.offer(text):
+                    frame = copies[key] = Frame(dumps({"type": "event", "event": event}), event)
+                if subscriber.offer(*frame):
                     subscriber.cursor = seq
 
     async def _read_events(self, match_id: str, after: int, limit: int) -> list[Any]:

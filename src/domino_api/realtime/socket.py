@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from typing import Any
@@ -25,6 +24,7 @@ from domino_api import metrics
 from domino_api.engine import EngineError
 from domino_api.engine import table as tables
 from domino_api.engine.errors import NotYourSeat, StaleSeq
+from domino_api.engine.event_types import AnyEvent, ForfeitEvent, MessageEvent, SeatJoinedEvent
 from domino_api.errors import BadRequest, ServiceError
 from domino_api.matches import access, civil, creation, hosting, pacing, presence, service
 from domino_api.matches.schemas import MoveBody
@@ -208,21 +208,20 @@ class MatchSocket:
 
     async def _write(self, subscriber: Subscriber) -> None:
         while True:
-            text = await subscriber.queue.get()
-            if '"message"' in text and self.player is not None:  # this player's mutes
-                text = await civil.muted_frame(
-                    self.realtime.core.maker, self.player.id, self.match_id, text
-                )
+            text, event = await subscriber.queue.get()
+            if isinstance(event, MessageEvent) and self.player is not None:  # its mutes
+                maker = self.realtime.core.maker
+                marked = await civil.muted_frame(maker, self.player.id, self.match_id, event)
+                text = marked or text
             await self.ws.send_text(text)
-            if ('"claimed"' in text or '"released"' in text) and await self._lost_a_seat(text):
+            if isinstance(event, SeatJoinedEvent) and await self._lost_a_seat(event):
                 raise Refused(m.CLOSE_SEAT_CLAIMED, m.SEAT_CLAIMED_REASON)
 
-    async def _lost_a_seat(self, text: str) -> bool:
+    async def _lost_a_seat(self, event: SeatJoinedEvent) -> bool:
         """A seat of this socket was claimed by name or released by the host
         (engine/table/seats.py): is it still ours?"""
-        event = json.loads(text).get("event") or {}
-        seat = (event.get("data") or {}).get("seat")
-        if event.get("type") != "seat_joined" or seat not in self.my_seats:
+        seat = event.data.seat
+        if not (event.data.claimed or event.data.released) or seat not in self.my_seats:
             return False
         assert self.player is not None
         player_id = self.player.id
@@ -336,15 +335,10 @@ class SeatSubscriber(Subscriber):
     `seat` for every event it copies, so the events after the forfeit, in the same delivery,
     are already public copies."""
 
-    def offer(self, text: str) -> bool:
-        queued = super().offer(text)
-        if self.seat is not None and '"forfeit"' in text:
-            event = json.loads(text).get("event") or {}
-            if (
-                event.get("type") == "forfeit"
-                and (event.get("data") or {}).get("seat") == self.seat
-            ):
-                self.seat = None
+    def offer(self, text: str, event: AnyEvent | None = None) -> bool:
+        queued = super().offer(text, event)
+        if isinstance(event, ForfeitEvent) and event.data.seat == self.seat:
+            self.seat = None
         return queued
 
 
