@@ -41,10 +41,21 @@ def follows(view: Mapping[str, Any], event: Mapping[str, Any]) -> bool:
     return int(event["seq"]) == int(view["seq"]) + 1
 
 
-def apply_event(view: Mapping[str, Any], event: Mapping[str, Any]) -> Json:
-    """The view after `event` (a new dict). Raises `Gap` unless the event follows the view."""
+def can_apply(view: Mapping[str, Any], event: Mapping[str, Any]) -> bool:
+    """Whether the view after `event` follows from the two: the event is the next one, and it
+    is not the end of a match in which the viewer's seat may have forfeited (the end shows a
+    forfeited seat's holder its seats again, which a view without `you` cannot know)."""
     if not follows(view, event):
-        raise Gap(f"event {event['seq']} does not follow the view's seq {view['seq']}")
+        return False
+    forfeits = any(seat["forfeited"] for seat in view["seats"])
+    return not (event["type"] == "match_ended" and view.get("you") is None and forfeits)
+
+
+def apply_event(view: Mapping[str, Any], event: Mapping[str, Any]) -> Json:
+    """The view after `event` (a new dict). Raises `Gap` unless `can_apply`: the view must
+    be read again."""
+    if not can_apply(view, event):
+        raise Gap(f"event {event['seq']} ({event['type']}) calls for the view at seq {view['seq']}")
     out = copy.deepcopy(dict(view))
     out["seq"] = int(event["seq"])
     data = event.get("data") or {}

@@ -33,8 +33,21 @@ export function follows(view, event) {
 }
 
 /**
+ * Whether the view after `event` follows from the two: the event is the next one, and it is
+ * not the end of a match in which the viewer's seat may have forfeited (the end shows a
+ * forfeited seat's holder its seats again, which a view without `you` cannot know).
+ * @param {ViewOut} view
+ * @param {TableEvent} event
+ */
+export function canApply(view, event) {
+  if (!follows(view, event)) return false;
+  const forfeits = view.seats.some((seat) => seat.forfeited);
+  return !(event.type === "match_ended" && view.you === null && forfeits);
+}
+
+/**
  * The view after `event`, a new object; `view` is left as it was. The caller applies only an
- * event that `follows` the view.
+ * event it `canApply` to the view, and reads the view again otherwise.
  * @param {ViewOut} view
  * @param {TableEvent} event
  * @returns {ViewOut}

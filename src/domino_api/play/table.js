@@ -5,7 +5,7 @@
 
 import { call } from "./api.js";
 import { renderBoard, scrolls } from "./board.js";
-import { applyEvent, follows } from "./reducer.js";
+import { applyEvent, canApply } from "./reducer.js";
 import { chatPanel, logLine } from "./talk.js";
 import { endTarget, renderHand, revealScreen, wireEnds } from "./hand.js";
 import { renderSeats } from "./seats.js";
@@ -202,12 +202,13 @@ class Table {
   }
 
   /** An event from the socket: told (log, talk, chime), then applied to the view when it is
-   * the next one; one already in the view is skipped, and a gap means a fresh read.
+   * the next one; one already in the view is skipped, and a gap (or an end the view cannot
+   * know: `canApply`) means a fresh read.
    * @param {import("contract/asyncapi").Event} event */
   onEvent(event) {
     this.tell(event);
     if (event.seq <= this.view.seq) return;
-    if (!follows(this.view, event)) return this.refresh();
+    if (!canApply(this.view, event)) return this.refresh();
     const view = applyEvent(this.view, event);
     if (!SEATS_ONLY.has(event.type)) return this.setView(view);
     this.view = view;
