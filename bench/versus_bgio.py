@@ -167,6 +167,17 @@ async def read(table: Table, seat: int) -> None:
         table.take(seat, json.loads(raw))
 
 
+# Every match here has a game number (two human seats), all from one address: the budgets on
+# numbered tables (per player, address and network) would stop the run at 24, not the CPU.
+TABLES_ENV = {
+    **SERVER_ENV,
+    "DOMINO_NUMBERED_TABLES_PER_PLAYER": "1000000",
+    "DOMINO_NUMBERED_TABLES_PER_ADDRESS": "1000000",
+    "DOMINO_NUMBERED_TABLES_PER_NETWORK": "1000000",
+    "DOMINO_CREATE_MATCH_RATE_LIMIT": "1000000",
+}
+
+
 async def new_table(http: Http, port: int, tokens: list[str]) -> Table:
     await http.close()  # the server closes a keep-alive connection idle for 5 s: a new one
     seats = [{"type": "human"}, {"type": "human"}]
@@ -377,7 +388,7 @@ async def main() -> None:
     ours_url = to_plain_url(await fresh_database(OURS_DB, SERVER))
     bgio_url = await create_database(BGIO_DB, SERVER)
     postmaster = await postmaster_of(bgio_url)
-    service = ServerProcess(ours_url, workdir / "service.log", env=SERVER_ENV, ready_path="/readyz")
+    service = ServerProcess(ours_url, workdir / "service.log", env=TABLES_ENV, ready_path="/readyz")
     service.start()
     ours = Ours(service, args.matches)
     sides: list[Ours | Bgio] = [ours]
