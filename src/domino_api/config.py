@@ -63,6 +63,34 @@ class Settings(BaseSettings):
         " processes show after it)",
     )
 
+    # Accounts (docs/API.md, "Accounts"): passkeys (WebAuthn) and link codes.
+    webauthn_rp_id: str = Field(
+        "localhost",
+        description="the passkeys' relying-party id: the site's domain (never an IP address;"
+        " passkeys are bound to it)",
+    )
+    webauthn_rp_name: str = Field("domino-api", description="the site's name a passkey shows")
+    webauthn_origins: str = Field(
+        "http://localhost:8000",
+        description="comma-separated origins whose pages may use passkeys (`https://` but for"
+        " localhost), each on `DOMINO_WEBAUTHN_RP_ID` or a subdomain of it",
+    )
+    webauthn_timeout_s: float = Field(
+        300.0, description="how long a passkey ceremony's challenge stays good (used once)"
+    )
+    link_code_ttl_s: float = Field(
+        300.0, description="how long a device's one-time link code stays good (used once)"
+    )
+    sign_in_rate_limit: int = Field(
+        20,
+        description="sign-in attempts (passkey ceremonies, link codes entered) per client address"
+        " per window",
+    )
+    account_rate_limit: int = Field(
+        20,
+        description="passkey registrations, link codes and API keys one player starts per window",
+    )
+
     # Presence (docs/ARCHITECTURE.md, "Presence").
     presence_lease_s: float = Field(
         30.0, description="a seat is connected while one of its sockets was seen this recently"
@@ -245,6 +273,11 @@ class Settings(BaseSettings):
     log_level: str = Field(
         "INFO", description="`INFO` includes one access line per request; `WARNING` drops them"
     )
+
+    @property
+    def webauthn_origin_list(self) -> list[str]:
+        """`webauthn_origins` as a list (blanks and empty items dropped)."""
+        return [origin.strip() for origin in self.webauthn_origins.split(",") if origin.strip()]
 
     @property
     def nats_servers(self) -> list[str]:

@@ -53,6 +53,18 @@ IdempotencyKeyReused = _error(
 OwnSeat = _error("OwnSeat", 409, "own_seat", "A seat of your own")
 Blocked = _error("Blocked", 403, "blocked", "Blocked by the host")
 MessageNotFound = _error("MessageNotFound", 404, "message_not_found", "No such message")
+# Accounts (accounts/).
+PasskeyRejected = _error("PasskeyRejected", 400, "passkey_rejected", "The passkey did not verify")
+CeremonyInvalid = _error("CeremonyInvalid", 400, "ceremony_invalid", "No such passkey ceremony")
+LinkCodeInvalid = _error("LinkCodeInvalid", 400, "link_code_invalid", "No such link code")
+SessionRequired = _error("SessionRequired", 403, "session_required", "Sign in as a device")
+PasskeyNotFound = _error("PasskeyNotFound", 404, "passkey_not_found", "Passkey not found")
+SessionNotFound = _error("SessionNotFound", 404, "session_not_found", "Session not found")
+ApiKeyNotFound = _error("ApiKeyNotFound", 404, "api_key_not_found", "API key not found")
+PasskeyRegistered = _error(
+    "PasskeyRegistered", 409, "passkey_registered", "Passkey already registered"
+)
+LastWayIn = _error("LastWayIn", 409, "last_way_in", "The last way in")
 MatchBusy = _error("MatchBusy", 503, "match_busy", "The match is busy")
 ServiceBusy = _error("ServiceBusy", 503, "service_busy", "The service is busy")
 RateLimited = _error("RateLimited", 429, "rate_limited", "Too many requests")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 import uuid
 from datetime import datetime, timedelta
 from typing import Any
@@ -104,7 +103,6 @@ async def clone_matches(
                         {
                             "id": mapping[pid],
                             "name": player.name,
-                            "token_hash": secrets.token_hex(32),
                             "tile_back": player.tile_back,
                             "plan": player.plan,
                             "settings": {},

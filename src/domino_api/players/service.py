@@ -11,9 +11,11 @@ from domino_api.clock import Clock
 from domino_api.errors import UnknownTileBack
 from domino_api.players import tile_backs
 from domino_api.players.schemas import PlayerPatch
-from domino_api.store import players_repo
+from domino_api.store import accounts_repo, players_repo
 from domino_api.store.models import Player
 from domino_api.web.tokens import hash_token, new_token
+
+FIRST_DEVICE = "First device"
 
 
 def profile(player: Player) -> dict[str, Any]:
@@ -31,13 +33,17 @@ async def create_player(session: AsyncSession, clock: Clock, name: str) -> dict[
     player = Player(
         id=str(uuid.uuid4()),
         name=name.strip() or name,
-        token_hash=hash_token(token),
         tile_back=tile_backs.DEFAULT_TILE_BACK,
         plan="free",
         settings={},
         created_at=clock.now(),
     )
     players_repo.add(session, player)
+    await session.flush()
+    # The token shown once is the first device's session (docs/API.md, "Accounts").
+    accounts_repo.issue_token(
+        session, player.id, "session", FIRST_DEVICE, hash_token(token), player.created_at
+    )
     await session.flush()
     return {**profile(player), "token": token}
 

@@ -113,7 +113,7 @@ class MatchSocket:
         if token is None:
             token = await self._auth_message()
         async with transaction(self.maker) as session:
-            player = await players_repo.by_token_hash(session, hash_token(token))
+            player = await players_repo.by_token_hash(session, hash_token(token), self.clock.now())
         if player is None:
             raise Refused(4401, "unauthenticated")
         return player

@@ -32,6 +32,11 @@ REFERENCE = (
     "tournament_events",
     "blocks",  # read by a join, written by a host: small
     "reports",  # written rarely, read by operators
+    # Accounts: a player's tokens, passkeys, ceremonies and link codes (small, read by token).
+    "player_tokens",
+    "passkeys",
+    "webauthn_challenges",
+    "link_codes",
 )
 # Left on the coordinator: only migrations read it.
 LOCAL = ("alembic_version",)

@@ -43,7 +43,6 @@ class Player(Base):
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
     name: Mapped[str] = mapped_column(String(32), index=True)
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     tile_back: Mapped[str] = mapped_column(String(32), default="moon")
     plan: Mapped[str] = mapped_column(String(16), default="free")
     settings: Mapped[dict[str, Any]] = mapped_column(default=dict)

@@ -2,15 +2,35 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from domino_api.store.account_models import PlayerToken
 from domino_api.store.models import Player
 
+# A token's `last_used_at` moves in steps of this: a lookup writes at most once a minute.
+LAST_USED_STEP = timedelta(minutes=1)
 
-async def by_token_hash(session: AsyncSession, token_hash: str) -> Player | None:
-    result = await session.execute(select(Player).where(Player.token_hash == token_hash))
-    return result.scalar_one_or_none()
+
+async def by_token_hash(session: AsyncSession, token_hash: str, now: datetime) -> Player | None:
+    """The player a bearer token (a session or an API key) belongs to; marks the token used."""
+    result = await session.execute(
+        select(Player, PlayerToken.id, PlayerToken.last_used_at)
+        .join(PlayerToken, PlayerToken.player_id == Player.id)
+        .where(PlayerToken.token_hash == token_hash)
+    )
+    row = result.one_or_none()
+    if row is None:
+        return None
+    player: Player = row[0]
+    token_id, last_used = row[1], row[2]
+    if last_used is None or now - last_used >= LAST_USED_STEP:
+        await session.execute(
+            update(PlayerToken).where(PlayerToken.id == token_id).values(last_used_at=now)
+        )
+    return player
 
 
 async def by_id(session: AsyncSession, player_id: str) -> Player | None:

@@ -38,10 +38,11 @@ class PlayerBearer(HTTPBearer):
         player = cache.get(token_hash)
         if player is None:
             maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+            now = clock_of(request).now()
             async with transaction(maker) as session:
-                player = await players_repo.by_token_hash(session, token_hash)
+                player = await players_repo.by_token_hash(session, token_hash, now)
             if player is None:
-                raise Unauthenticated("The token is not valid.")
+                raise Unauthenticated("The token is not valid (unknown, revoked or signed out).")
             cache.put(token_hash, player)
         return player
 

@@ -88,6 +88,35 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
         (409,),
         "The tournament has started: entries, leaving and start are closed.",
     ),
+    "passkey_rejected": (
+        (400,),
+        "The passkey's answer did not verify (a forged or replayed signature, another"
+        " challenge, origin or site, or a passkey this service does not hold); nothing changed.",
+    ),
+    "ceremony_invalid": (
+        (400,),
+        "No passkey ceremony of the caller's has this `ceremony` id: never given, answered"
+        " already, or expired (`DOMINO_WEBAUTHN_TIMEOUT_S`).",
+    ),
+    "link_code_invalid": (
+        (400,),
+        "No live link code is this one: never shown, used already, replaced by a newer one or"
+        " expired (`DOMINO_LINK_CODE_TTL_S`).",
+    ),
+    "session_required": (
+        (403,),
+        "An API key cannot manage the account (passkeys, sessions, keys, link codes): use a"
+        " device's session.",
+    ),
+    "passkey_not_found": ((404,), "The caller has no passkey with this id."),
+    "session_not_found": ((404,), "The caller has no session with this id."),
+    "api_key_not_found": ((404,), "The caller has no API key with this id."),
+    "passkey_registered": ((409,), "This passkey is registered already."),
+    "last_way_in": (
+        (409,),
+        'The change would leave the player no way back in (docs/API.md, "Accounts");'
+        " register a passkey or link another device first.",
+    ),
     "validation_error": (
         (422,),
         "A field has the wrong type, is unknown or out of range; `detail` names it.",

@@ -122,6 +122,10 @@ class Limits:
                 _budget("create_player", settings.create_player_rate_limit, window, "new players"),
                 _budget("create_match", settings.create_match_rate_limit, window, "new matches"),
                 _budget("chat", settings.chat_rate_limit, window, "messages at one seat"),
+                _budget("sign_in", settings.sign_in_rate_limit, window, "sign-in attempts"),
+                _budget(
+                    "account", settings.account_rate_limit, window, "passkeys, link codes and keys"
+                ),
                 _budget(
                     "profile", settings.profile_rate_limit, window, "changes of name or tile back"
                 ),

@@ -1,0 +1,140 @@
+"""HTTP routes for a player's devices and keys: sessions, link codes, API keys
+(docs/API.md, "Accounts")."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request, Response
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from domino_api.accounts import devices
+from domino_api.accounts.deps import DEVICE_CODES, RowId, SignedInDevice
+from domino_api.accounts.schemas import (
+    ApiKeyCreate,
+    ApiKeyCreated,
+    LinkCodeOut,
+    LinkSignIn,
+    SessionOut,
+    SignedIn,
+    TokenOut,
+)
+from domino_api.store.db import after_commit
+from domino_api.web.deps import (
+    NO_STRAY_BODY,
+    AuthCache,
+    UnitOfWork,
+    client_address,
+    clock_of,
+    limits_of,
+    settings_of,
+)
+from domino_api.web.problems import BODY, problems
+
+router = APIRouter(prefix="/v1", tags=["accounts"], dependencies=NO_STRAY_BODY)
+
+
+def _forget(request: Request, session: AsyncSession, player_id: str) -> None:
+    """Once the removal has committed, this process stops trusting the player's cached tokens
+    (other processes within `DOMINO_AUTH_CACHE_S`)."""
+    cache: AuthCache = request.app.state.auth_cache
+
+    async def forget() -> None:
+        cache.forget_player(player_id)
+
+    after_commit(session, forget)
+
+
+@router.get(
+    "/players/me/sessions", summary="Your signed-in devices", responses=problems(*DEVICE_CODES)
+)
+async def list_sessions(device: SignedInDevice, session: UnitOfWork) -> list[SessionOut]:
+    """The caller's sessions (one per signed-in device), oldest first; `current` marks the
+    one asking."""
+    rows = await devices.tokens(session, device.player.id, "session")
+    return [devices.session_out(row, device.token.id) for row in rows]
+
+
+@router.delete(
+    "/players/me/sessions/{session_id}",
+    status_code=204,
+    summary="Sign a device out",
+    responses=problems(*DEVICE_CODES, "validation_error", "session_not_found", "last_way_in"),
+)
+async def sign_out(
+    session_id: RowId, request: Request, device: SignedInDevice, session: UnitOfWork
+) -> Response:
+    """The session's token stops working (`401` from then on); the caller's own `current`
+    session signs this device out. Refused (`409 last_way_in`) for the player's only token
+    while it has no passkey."""
+    await devices.remove_token(session, device.player.id, "session", session_id)
+    _forget(request, session, device.player.id)
+    return Response(status_code=204)
+
+
+@router.post(
+    "/players/me/link-codes",
+    status_code=201,
+    summary="Show a code that signs another device in",
+    responses=problems(*DEVICE_CODES, "rate_limited"),
+)
+async def new_link_code(
+    request: Request, device: SignedInDevice, session: UnitOfWork
+) -> LinkCodeOut:
+    """A one-time code (`XXXX-XXXX`) to enter on a new device (POST /v1/sign-in/link) within
+    `DOMINO_LINK_CODE_TTL_S`; a newer code replaces it. Budgeted per player
+    (`DOMINO_ACCOUNT_RATE_LIMIT`)."""
+    await limits_of(request).hit("account", f"player:{device.player.id}")
+    ttl = settings_of(request).link_code_ttl_s
+    return await devices.new_link_code(session, device.player.id, ttl, clock_of(request).now())
+
+
+@router.post(
+    "/sign-in/link",
+    status_code=201,
+    summary="Sign a device in with a link code",
+    responses=problems(*BODY, "link_code_invalid", "rate_limited", "service_busy"),
+)
+async def sign_in_with_code(body: LinkSignIn, request: Request, session: UnitOfWork) -> SignedIn:
+    """Use up a link code: this device gets a session of the code's player (its token shown
+    once). Every entry, right or wrong, is budgeted per client address
+    (`DOMINO_SIGN_IN_RATE_LIMIT`)."""
+    await limits_of(request).hit("sign_in", client_address(request))
+    now = clock_of(request).now()
+    return await devices.link(session, body.code, body.device or "Linked device", now)
+
+
+@router.get("/players/me/api-keys", summary="Your API keys", responses=problems(*DEVICE_CODES))
+async def list_api_keys(device: SignedInDevice, session: UnitOfWork) -> list[TokenOut]:
+    """The caller's API keys, oldest first: name, created, last used (never the key again)."""
+    rows = await devices.tokens(session, device.player.id, "api_key")
+    return [devices.token_out(row) for row in rows]
+
+
+@router.post(
+    "/players/me/api-keys",
+    status_code=201,
+    summary="Create an API key (shown once)",
+    responses=problems(*BODY, *DEVICE_CODES, "rate_limited"),
+)
+async def new_api_key(
+    body: ApiKeyCreate, request: Request, device: SignedInDevice, session: UnitOfWork
+) -> ApiKeyCreated:
+    """A named bearer token for a bot or a script: it plays as the player (matches, moves, the
+    socket) but manages no account (`403 session_required`). Budgeted per player
+    (`DOMINO_ACCOUNT_RATE_LIMIT`)."""
+    await limits_of(request).hit("account", f"player:{device.player.id}")
+    return await devices.new_api_key(session, device.player.id, body.name, clock_of(request).now())
+
+
+@router.delete(
+    "/players/me/api-keys/{key_id}",
+    status_code=204,
+    summary="Revoke an API key",
+    responses=problems(*DEVICE_CODES, "validation_error", "api_key_not_found"),
+)
+async def revoke_api_key(
+    key_id: RowId, request: Request, device: SignedInDevice, session: UnitOfWork
+) -> Response:
+    """The key stops working: `401 unauthenticated` from then on."""
+    await devices.remove_token(session, device.player.id, "api_key", key_id)
+    _forget(request, session, device.player.id)
+    return Response(status_code=204)

@@ -1,0 +1,188 @@
+"""Request and response bodies of accounts: WebAuthn's own JSON (camelCase, as browsers send
+and take it), device sessions, link codes and API keys."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from domino_api.players.schemas import PlayerOut
+from domino_api.web.inputs import Strict
+from domino_api.web.names import PlayerName
+
+# Base64url text (WebAuthn's encoding of bytes), as long as each part can be.
+B64URL = r"^[A-Za-z0-9_-]*={0,2}$"
+# A credential id is at most 1023 bytes (WebAuthn level 3): 1364 characters.
+CredentialId = Annotated[str, StringConstraints(pattern=B64URL, min_length=1, max_length=1400)]
+Short = Annotated[str, StringConstraints(pattern=B64URL, min_length=1, max_length=4096)]
+Long = Annotated[str, StringConstraints(pattern=B64URL, min_length=1, max_length=16384)]
+Handle = Annotated[str, StringConstraints(pattern=B64URL, max_length=128)]
+CeremonyId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+Transport = Annotated[str, StringConstraints(pattern=r"^[a-z-]{1,16}$")]
+
+
+class Credential(BaseModel):
+    """What `PublicKeyCredential.toJSON()` sends; members this service does not read
+    (`clientExtensionResults`, a response's `publicKey`...) are ignored."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+    id: CredentialId
+    rawId: CredentialId
+    type: Literal["public-key"]
+    authenticatorAttachment: Literal["platform", "cross-platform"] | None = None
+
+
+class AttestationResponse(BaseModel):
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+    clientDataJSON: Short
+    attestationObject: Long
+    transports: list[Transport] = Field(default=[], max_length=8)
+
+
+class AssertionResponse(BaseModel):
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+    clientDataJSON: Short
+    authenticatorData: Short
+    signature: Short
+    userHandle: Handle | None = None
+
+
+class RegistrationCredential(Credential):
+    response: AttestationResponse
+
+
+class AuthenticationCredential(Credential):
+    response: AssertionResponse
+
+
+class PasskeyRegister(Strict):
+    ceremony: CeremonyId = Field(description="From POST /v1/players/me/passkeys/options")
+    credential: RegistrationCredential = Field(
+        description="`navigator.credentials.create()`'s answer, as `toJSON()` gives it"
+    )
+    name: PlayerName | None = Field(default=None, description="Default `Passkey N`")
+
+
+class PasskeySignIn(Strict):
+    ceremony: CeremonyId = Field(description="From POST /v1/sign-in/passkey/options")
+    credential: AuthenticationCredential = Field(
+        description="`navigator.credentials.get()`'s answer, as `toJSON()` gives it"
+    )
+    device: PlayerName | None = Field(default=None, description="The session's name")
+
+
+class LinkSignIn(Strict):
+    code: Annotated[str, StringConstraints(max_length=32)] = Field(
+        examples=["7KQ2-M9XD"], description="The code the signed-in device shows"
+    )
+    device: PlayerName | None = Field(default=None, description="The session's name")
+
+
+class ApiKeyCreate(Strict):
+    name: PlayerName = Field(examples=["My bot"])
+
+
+# ---------------------------------------------------------------- WebAuthn's options
+
+
+class RelyingParty(BaseModel):
+    id: str
+    name: str
+
+
+class UserEntity(BaseModel):
+    id: str = Field(description="The user handle (base64url)")
+    name: str
+    displayName: str
+
+
+class CredentialParameter(BaseModel):
+    type: Literal["public-key"]
+    alg: int
+
+
+class CredentialDescriptor(BaseModel):
+    id: str = Field(description="A credential id (base64url)")
+    type: Literal["public-key"]
+    transports: list[str]
+
+
+class AuthenticatorSelection(BaseModel):
+    residentKey: Literal["discouraged", "preferred", "required"]
+    requireResidentKey: bool
+    userVerification: Literal["discouraged", "preferred", "required"]
+
+
+class CreationOptions(BaseModel):
+    """`PublicKeyCredentialCreationOptions` in JSON (`PublicKeyCredential.
+    parseCreationOptionsFromJSON` takes it): bytes as base64url."""
+
+    rp: RelyingParty
+    user: UserEntity
+    challenge: str
+    pubKeyCredParams: list[CredentialParameter]
+    timeout: int
+    excludeCredentials: list[CredentialDescriptor]
+    authenticatorSelection: AuthenticatorSelection
+    attestation: Literal["none"]
+
+
+class RequestOptions(BaseModel):
+    """`PublicKeyCredentialRequestOptions` in JSON (`parseRequestOptionsFromJSON` takes it);
+    no `allowCredentials`: the passkey names its player."""
+
+    challenge: str
+    timeout: int
+    rpId: str
+    allowCredentials: list[CredentialDescriptor]
+    userVerification: Literal["discouraged", "preferred", "required"]
+
+
+class RegistrationStart(BaseModel):
+    ceremony: str = Field(description="Send it back with the credential (once, in time)")
+    publicKey: CreationOptions
+
+
+class SignInStart(BaseModel):
+    ceremony: str = Field(description="Send it back with the credential (once, in time)")
+    publicKey: RequestOptions
+
+
+# ---------------------------------------------------------------- what a player has
+
+
+class PasskeyOut(BaseModel):
+    id: str
+    name: str
+    created_at: str
+    last_used_at: str | None
+
+
+class TokenOut(BaseModel):
+    id: str
+    name: str
+    created_at: str
+    last_used_at: str | None = Field(description="Moves in steps of a minute")
+
+
+class SessionOut(TokenOut):
+    current: bool = Field(description="The session of the request that asks")
+
+
+class ApiKeyCreated(TokenOut):
+    token: str = Field(description="Shown once; send as 'Authorization: Bearer <token>'.")
+
+
+class SignedIn(BaseModel):
+    player: PlayerOut
+    session: SessionOut
+    token: str = Field(description="This device's bearer token, shown once")
+
+
+class LinkCodeOut(BaseModel):
+    code: str = Field(examples=["7KQ2-M9XD"], description="Enter it on the new device, once")
+    expires_at: str
