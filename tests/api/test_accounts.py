@@ -114,7 +114,7 @@ async def test_a_removed_passkey_signs_nobody_in(client: httpx.AsyncClient) -> N
     await register(client, ana, spare)
     await client.delete(f"/v1/players/me/passkeys/{doomed['id']}", headers=ana["headers"])
     refused = await sign_in(client, phone)
-    assert refused.status_code == 400 and refused.json()["code"] == "passkey_rejected"
+    assert refused.status_code == 403 and refused.json()["code"] == "passkey_rejected"
     assert (await sign_in(client, spare)).status_code == 201
 
 
@@ -146,7 +146,7 @@ async def test_a_link_code_signs_one_device_in_once(client: httpx.AsyncClient) -
     tablet = bearer(entered.json()["token"])
     assert (await client.get("/v1/players/me", headers=tablet)).json()["id"] == ana["id"]
     again = await client.post("/v1/sign-in/link", json={"code": code})
-    assert again.status_code == 400 and again.json()["code"] == "link_code_invalid"
+    assert again.status_code == 404 and again.json()["code"] == "link_code_not_found"
     assert code not in again.text
 
 
@@ -157,16 +157,19 @@ async def test_a_link_code_expires_and_a_newer_one_replaces_it(
     old = await link_code(client, ana["headers"])
     new = await link_code(client, ana["headers"])
     replaced = await client.post("/v1/sign-in/link", json={"code": old})
-    assert replaced.status_code == 400 and replaced.json()["code"] == "link_code_invalid"
+    assert replaced.status_code == 404 and replaced.json()["code"] == "link_code_not_found"
     clock.advance(301)  # DOMINO_LINK_CODE_TTL_S is 300
     expired = await client.post("/v1/sign-in/link", json={"code": new})
-    assert expired.status_code == 400 and expired.json()["code"] == "link_code_invalid"
+    assert expired.status_code == 404 and expired.json()["code"] == "link_code_not_found"
     sessions = await client.get("/v1/players/me/sessions", headers=ana["headers"])
     assert len(sessions.json()) == 1
 
 
-async def test_sessions_are_listed_and_a_device_is_signed_out(client: httpx.AsyncClient) -> None:
+async def test_sessions_are_listed_and_a_device_is_signed_out(
+    client: httpx.AsyncClient, clock: FakeClock
+) -> None:
     ana = await new_player(client, "Ana")
+    clock.advance(1)  # oldest first
     code = await link_code(client, ana["headers"])
     other = (await client.post("/v1/sign-in/link", json={"code": code})).json()
     listed = (await client.get("/v1/players/me/sessions", headers=ana["headers"])).json()
@@ -195,7 +198,9 @@ async def test_api_keys_are_named_listed_without_secrets_and_revoked_at_once(
     client: httpx.AsyncClient,
 ) -> None:
     ana = await new_player(client, "Ana")
-    made = await client.post("/v1/players/me/api-keys", json={"name": "Bot"}, headers=ana["headers"])
+    made = await client.post(
+        "/v1/players/me/api-keys", json={"name": "Bot"}, headers=ana["headers"]
+    )
     assert made.status_code == 201, made.text
     key = made.json()
     bot = bearer(key["token"])

@@ -45,16 +45,16 @@ async def test_forged_misdirected_and_replayed_assertions_sign_nobody_in(
     for _, wrong in wrongs:
         options = await options_for_sign_in(client)
         body = {"ceremony": options["ceremony"], "credential": phone.get(options, **wrong)}
-        refused(await client.post("/v1/sign-in/passkey", json=body), 400, "passkey_rejected")
+        refused(await client.post("/v1/sign-in/passkey", json=body), 403, "passkey_rejected")
     # A genuine answer, replayed: its ceremony is spent, and another ceremony's challenge
     # is not the one it signed.
     options = await options_for_sign_in(client)
     body = {"ceremony": options["ceremony"], "credential": phone.get(options)}
     assert (await client.post("/v1/sign-in/passkey", json=body)).status_code == 201
-    refused(await client.post("/v1/sign-in/passkey", json=body), 400, "ceremony_invalid")
+    refused(await client.post("/v1/sign-in/passkey", json=body), 404, "ceremony_not_found")
     fresh = await options_for_sign_in(client)
     replayed = {**body, "ceremony": fresh["ceremony"]}
-    refused(await client.post("/v1/sign-in/passkey", json=replayed), 400, "passkey_rejected")
+    refused(await client.post("/v1/sign-in/passkey", json=replayed), 403, "passkey_rejected")
     assert await sessions_of(client, ana) == 2  # the first device and the one genuine sign-in
 
 
@@ -67,8 +67,8 @@ async def test_a_cloned_authenticator_behind_on_its_counter_is_refused(
     phone.counter = 5
     assert (await sign_in(client, phone)).status_code == 201  # counter 6 stored
     phone.counter = 2  # a copy of the key that has signed less
-    refused(await sign_in(client, phone), 400, "passkey_rejected")
-    assert (await sign_in(client, phone)).status_code == 400  # 4: still behind
+    refused(await sign_in(client, phone), 403, "passkey_rejected")
+    assert (await sign_in(client, phone)).status_code == 403  # 4: still behind
     phone.counter = 10
     assert (await sign_in(client, phone)).status_code == 201
 
@@ -81,14 +81,16 @@ async def test_ceremonies_are_the_callers_own_one_purpose_and_expire(
     options = (await client.post("/v1/players/me/passkeys/options", headers=ana["headers"])).json()
     body = {"ceremony": options["ceremony"], "credential": phone.create(options)}
     as_bob = await client.post("/v1/players/me/passkeys", json=body, headers=bob["headers"])
-    refused(as_bob, 400, "ceremony_invalid")
+    refused(as_bob, 404, "ceremony_not_found")
     sign_in_ceremony = (await options_for_sign_in(client))["ceremony"]
     wrong_purpose = {**body, "ceremony": sign_in_ceremony}
-    answer = await client.post("/v1/players/me/passkeys", json=wrong_purpose, headers=ana["headers"])
-    refused(answer, 400, "ceremony_invalid")
+    answer = await client.post(
+        "/v1/players/me/passkeys", json=wrong_purpose, headers=ana["headers"]
+    )
+    refused(answer, 404, "ceremony_not_found")
     clock.advance(301)  # DOMINO_WEBAUTHN_TIMEOUT_S is 300
     late = await client.post("/v1/players/me/passkeys", json=body, headers=ana["headers"])
-    refused(late, 400, "ceremony_invalid")
+    refused(late, 404, "ceremony_not_found")
     for player in (ana, bob):
         listed = await client.get("/v1/players/me/passkeys", headers=player["headers"])
         assert listed.json() == []
@@ -110,7 +112,7 @@ async def test_a_registration_that_does_not_verify_keeps_nothing(
     for what, credential in bad_parts.items():
         body = {"ceremony": options["ceremony"], "credential": credential}
         answer = await client.post("/v1/players/me/passkeys", json=body, headers=ana["headers"])
-        assert answer.status_code == 400, (what, answer.text)
+        assert answer.status_code == 403, (what, answer.text)
         assert answer.json()["code"] == "passkey_rejected", (what, answer.text)
     # Nothing was kept, and the ceremony is still good for the genuine answer.
     assert (await client.get("/v1/players/me/passkeys", headers=ana["headers"])).json() == []
@@ -167,7 +169,9 @@ async def test_link_code_entries_are_budgeted_per_address(client: httpx.AsyncCli
     code = await link_code(client, ana["headers"])
     wrong = "ZZZZ-ZZZZ" if code != "ZZZZ-ZZZZ" else "YYYY-YYYY"
     for _ in range(20):  # DOMINO_SIGN_IN_RATE_LIMIT
-        refused(await client.post("/v1/sign-in/link", json={"code": wrong}), 400, "link_code_invalid")
+        refused(
+            await client.post("/v1/sign-in/link", json={"code": wrong}), 404, "link_code_not_found"
+        )
     answer = await client.post("/v1/sign-in/link", json={"code": code})
     refused(answer, 429, "rate_limited")
     assert int(answer.headers["retry-after"]) >= 1

@@ -91,7 +91,7 @@ async def new_link_code(
     "/sign-in/link",
     status_code=201,
     summary="Sign a device in with a link code",
-    responses=problems(*BODY, "link_code_invalid", "rate_limited", "service_busy"),
+    responses=problems(*BODY, "link_code_not_found", "rate_limited", "service_busy"),
 )
 async def sign_in_with_code(body: LinkSignIn, request: Request, session: UnitOfWork) -> SignedIn:
     """Use up a link code: this device gets a session of the code's player (its token shown

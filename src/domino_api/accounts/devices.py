@@ -20,7 +20,7 @@ from domino_api.engine.clock_text import iso
 from domino_api.errors import (
     ApiKeyNotFound,
     LastWayIn,
-    LinkCodeInvalid,
+    LinkCodeNotFound,
     PasskeyNotFound,
     SessionNotFound,
 )
@@ -122,7 +122,7 @@ async def link(session: AsyncSession, code: str, device: str, now: datetime) -> 
     if len(typed) == CODE_LENGTH and set(typed) <= set(ALPHABET):
         player_id = await accounts_repo.take_link_code(session, hash_token(typed), now)
     if player_id is None:
-        raise LinkCodeInvalid(
+        raise LinkCodeNotFound(
             "That link code is not valid: it may be mistyped, used already, replaced by a newer"
             " one, or expired. Show a new one on your signed-in device."
         )

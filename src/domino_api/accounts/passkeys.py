@@ -25,7 +25,7 @@ from webauthn.helpers.exceptions import WebAuthnException
 from domino_api.accounts import schemas as s
 from domino_api.config import Settings
 from domino_api.engine.clock_text import iso
-from domino_api.errors import CeremonyInvalid, PasskeyRegistered, PasskeyRejected
+from domino_api.errors import CeremonyNotFound, PasskeyRegistered, PasskeyRejected
 from domino_api.store import accounts_repo
 from domino_api.store.account_models import Ceremony, Passkey, WebauthnChallenge
 from domino_api.store.models import Player
@@ -239,7 +239,7 @@ async def _take(
 ) -> bytes:
     challenge = await accounts_repo.take_challenge(session, ceremony, purpose, player_id, now)
     if challenge is None:
-        raise CeremonyInvalid(
+        raise CeremonyNotFound(
             "No such passkey ceremony: it was never started, was answered already, or expired;"
             " ask for new options."
         )

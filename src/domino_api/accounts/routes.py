@@ -51,7 +51,7 @@ async def passkey_options(
     status_code=201,
     summary="Register a passkey",
     responses=problems(
-        *BODY, *DEVICE_CODES, "ceremony_invalid", "passkey_rejected", "passkey_registered"
+        *BODY, *DEVICE_CODES, "ceremony_not_found", "passkey_rejected", "passkey_registered"
     ),
 )
 async def register_passkey(
@@ -104,7 +104,7 @@ async def sign_in_options(request: Request, session: UnitOfWork) -> SignInStart:
     "/sign-in/passkey",
     status_code=201,
     summary="Sign a device in with a passkey",
-    responses=problems(*BODY, "ceremony_invalid", "passkey_rejected", "rate_limited"),
+    responses=problems(*BODY, "ceremony_not_found", "passkey_rejected", "rate_limited"),
 )
 async def sign_in_with_passkey(
     body: PasskeySignIn, request: Request, session: UnitOfWork

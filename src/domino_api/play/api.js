@@ -50,7 +50,8 @@ export function identity() {
   }
 }
 
-function remember(player) {
+/** This browser becomes (a device of) the player: `{id, name, token}`. */
+export function remember(player) {
   localStorage.setItem(KEY, JSON.stringify(player));
 }
 

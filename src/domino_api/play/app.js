@@ -1,6 +1,7 @@
 // The page's router: #/ (choices), #/new, #/join, #/solo, #/hotseat, #/match/<id>,
 // #/ledger/<id>, #/verify, #/records, #/tournaments, #/tournament/<id>.
 
+import { account } from "./account.js";
 import { becomePlayer, catalog, identity } from "./api.js";
 import { ledgerPage, verifyPage } from "./ledger.js";
 import { hotseatPage, joinPage, newTablePage, soloPage } from "./lobby.js";
@@ -38,6 +39,7 @@ async function home(root) {
       choice("#/verify", "Verify a ledger", "Check any finished match's sealed deal in this page"),
     ),
   );
+  account(root, route);
   if (me) await myMatches(mine);
 }
 

@@ -89,17 +89,17 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
         "The tournament has started: entries, leaving and start are closed.",
     ),
     "passkey_rejected": (
-        (400,),
+        (403,),
         "The passkey's answer did not verify (a forged or replayed signature, another"
         " challenge, origin or site, or a passkey this service does not hold); nothing changed.",
     ),
-    "ceremony_invalid": (
-        (400,),
+    "ceremony_not_found": (
+        (404,),
         "No passkey ceremony of the caller's has this `ceremony` id: never given, answered"
         " already, or expired (`DOMINO_WEBAUTHN_TIMEOUT_S`).",
     ),
-    "link_code_invalid": (
-        (400,),
+    "link_code_not_found": (
+        (404,),
         "No live link code is this one: never shown, used already, replaced by a newer one or"
         " expired (`DOMINO_LINK_CODE_TTL_S`).",
     ),
