@@ -4,9 +4,11 @@ API keys. The refusals of bad input are in tests/api/test_accounts_wrongs.py."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import httpx
+import pytest
 
 from domino_api.clock import FakeClock
 from tests.api.authenticator import Authenticator
@@ -133,7 +135,10 @@ async def test_the_same_authenticator_cannot_register_twice(client: httpx.AsyncC
     assert (await client.get("/v1/players/me/passkeys", headers=bob["headers"])).json() == []
 
 
-async def test_a_link_code_signs_one_device_in_once(client: httpx.AsyncClient) -> None:
+async def test_a_link_code_signs_one_device_in_once(
+    client: httpx.AsyncClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
     ana = await new_player(client, "Ana")
     code = await link_code(client, ana["headers"])
     assert len(code) == 9 and code[4] == "-"
@@ -148,6 +153,9 @@ async def test_a_link_code_signs_one_device_in_once(client: httpx.AsyncClient) -
     again = await client.post("/v1/sign-in/link", json={"code": code})
     assert again.status_code == 404 and again.json()["code"] == "link_code_not_found"
     assert code not in again.text
+    # Every request was logged (its access line), and no line holds the code.
+    assert caplog.text.count("/v1/sign-in/link") >= 2
+    assert code not in caplog.text and code.replace("-", "") not in caplog.text
 
 
 async def test_a_link_code_expires_and_a_newer_one_replaces_it(

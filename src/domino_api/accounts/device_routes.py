@@ -17,6 +17,7 @@ from domino_api.accounts.schemas import (
     SignedIn,
     TokenOut,
 )
+from domino_api.store import accounts_repo
 from domino_api.store.db import after_commit
 from domino_api.web.deps import (
     NO_STRAY_BODY,
@@ -49,7 +50,7 @@ def _forget(request: Request, session: AsyncSession, player_id: str) -> None:
 async def list_sessions(device: SignedInDevice, session: UnitOfWork) -> list[SessionOut]:
     """The caller's sessions (one per signed-in device), oldest first; `current` marks the
     one asking."""
-    rows = await devices.tokens(session, device.player.id, "session")
+    rows = await accounts_repo.tokens_of(session, device.player.id, "session")
     return [devices.session_out(row, device.token.id) for row in rows]
 
 
@@ -105,7 +106,7 @@ async def sign_in_with_code(body: LinkSignIn, request: Request, session: UnitOfW
 @router.get("/players/me/api-keys", summary="Your API keys", responses=problems(*DEVICE_CODES))
 async def list_api_keys(device: SignedInDevice, session: UnitOfWork) -> list[TokenOut]:
     """The caller's API keys, oldest first: name, created, last used (never the key again)."""
-    rows = await devices.tokens(session, device.player.id, "api_key")
+    rows = await accounts_repo.tokens_of(session, device.player.id, "api_key")
     return [devices.token_out(row) for row in rows]
 
 

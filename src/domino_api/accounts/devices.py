@@ -70,10 +70,6 @@ async def new_api_key(
     return s.ApiKeyCreated(**token_out(row).model_dump(), token=token)
 
 
-async def tokens(session: AsyncSession, player_id: str, kind: TokenKind) -> list[PlayerToken]:
-    return await accounts_repo.tokens_of(session, player_id, kind)
-
-
 async def remove_token(
     session: AsyncSession, player_id: str, kind: TokenKind, token_id: str
 ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.store.account_models import (
@@ -157,12 +157,3 @@ async def take_link_code(session: AsyncSession, code_hash: str, now: datetime) -
         .returning(LinkCode.player_id)
     )
     return result.scalar_one_or_none()
-
-
-async def count_tokens(session: AsyncSession, player_id: str, kind: TokenKind) -> int:
-    result = await session.execute(
-        select(func.count())
-        .select_from(PlayerToken)
-        .where(PlayerToken.player_id == player_id, PlayerToken.kind == kind)
-    )
-    return int(result.scalar_one())
