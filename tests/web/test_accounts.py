@@ -151,3 +151,7 @@ def test_passkey_and_link_code_bring_the_player_to_other_browsers(
            catch (e) { return e.status; } return 200; }"""
     )
     assert answer == 401
+    # The signed-out browser forgot the player: it offers to sign in again.
+    third.reload()
+    expect(third.locator("h2")).to_have_text("Play dominoes")
+    expect(third.locator("button:text('Sign in with a passkey')")).to_be_visible()

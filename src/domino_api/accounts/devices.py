@@ -27,7 +27,7 @@ from domino_api.errors import (
 from domino_api.players.schemas import PlayerOut
 from domino_api.players.service import profile
 from domino_api.store import accounts_repo, players_repo
-from domino_api.store.account_models import LinkCode, PlayerToken, TokenKind
+from domino_api.store.account_models import PlayerToken, TokenKind
 from domino_api.web.tokens import hash_token, new_token
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32: no I, L, O or U
@@ -104,10 +104,7 @@ async def new_link_code(
     code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
     expires = now + timedelta(seconds=ttl_s)
     await accounts_repo.drop_expired(session, now)
-    row = LinkCode(
-        code_hash=hash_token(code), player_id=player_id, created_at=now, expires_at=expires
-    )
-    await accounts_repo.replace_link_code(session, row)
+    await accounts_repo.replace_link_code(session, player_id, hash_token(code), now, expires)
     return s.LinkCodeOut(code=f"{code[:4]}-{code[4:]}", expires_at=iso(expires) or "")
 
 

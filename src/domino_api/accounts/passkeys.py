@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, timedelta
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from webauthn import (
     base64url_to_bytes,
@@ -111,7 +112,10 @@ async def register(
         last_used_at=None,
     )
     accounts_repo.add(session, row)
-    await session.flush()
+    try:
+        await session.flush()
+    except IntegrityError:  # the same passkey, registered by a request at the same moment
+        raise PasskeyRegistered("This passkey is registered already.") from None
     return passkey_out(row)
 
 

@@ -72,6 +72,8 @@ export async function call(method, path, body) {
   } catch {
     data = { detail: `The server answered ${response.status} without JSON.` }; // a proxy's page
   }
+  // A refused token was signed out (or revoked) from another device: this browser forgets it.
+  if (response.status === 401 && me) forgetPlayer();
   if (!response.ok) throw new Problem(response.status, data || {});
   return data;
 }

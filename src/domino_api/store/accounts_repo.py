@@ -6,6 +6,7 @@ import secrets
 from datetime import datetime
 
 from sqlalchemy import delete, select
+from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.store.account_models import (
@@ -45,7 +46,7 @@ def issue_token(
     return row
 
 
-def add(session: AsyncSession, row: PlayerToken | Passkey | WebauthnChallenge | LinkCode) -> None:
+def add(session: AsyncSession, row: Passkey | WebauthnChallenge) -> None:
     session.add(row)
 
 
@@ -142,11 +143,16 @@ async def drop_expired(session: AsyncSession, now: datetime) -> None:
     await session.execute(delete(LinkCode).where(LinkCode.expires_at <= now))
 
 
-async def replace_link_code(session: AsyncSession, code: LinkCode) -> None:
-    """The player's one live link code becomes `code` (an earlier one stops working)."""
-    await session.execute(delete(LinkCode).where(LinkCode.player_id == code.player_id))
-    session.add(code)
-    await session.flush()
+async def replace_link_code(
+    session: AsyncSession, player_id: str, code_hash: str, now: datetime, expires: datetime
+) -> None:
+    """The player's one live link code becomes this one (an earlier one stops working); one
+    statement, so two at once (a double click) leave the later one, not a conflict."""
+    values = {"code_hash": code_hash, "created_at": now, "expires_at": expires}
+    statement = insert(LinkCode).values(player_id=player_id, **values)
+    await session.execute(
+        statement.on_conflict_do_update(index_elements=[LinkCode.player_id], set_=values)
+    )
 
 
 async def take_link_code(session: AsyncSession, code_hash: str, now: datetime) -> str | None:
