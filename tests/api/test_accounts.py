@@ -61,6 +61,8 @@ async def test_a_passkey_signs_in_another_device_as_the_same_player_with_its_sea
         f"/v1/matches/{match['id']}/start", json={"cut": "moon"}, headers=ana["headers"]
     )
     assert started.status_code == 200, started.text
+    saved = {"settings": {"target": 150}}
+    assert (await client.patch("/v1/players/me", json=saved, headers=ana["headers"])).is_success
     phone = Authenticator()
     passkey = await register(client, ana, phone, "Phone")
     assert passkey["name"] == "Phone" and passkey["last_used_at"] is None
@@ -72,7 +74,7 @@ async def test_a_passkey_signs_in_another_device_as_the_same_player_with_its_sea
     assert body["session"]["current"] is True
     laptop = bearer(body["token"])
     me = await client.get("/v1/players/me", headers=laptop)
-    assert me.json()["id"] == ana["id"]
+    assert me.json()["id"] == ana["id"] and me.json()["settings"]["target"] == 150
     listed = await client.get("/v1/matches", headers=laptop)
     assert match["id"] in [m["id"] for m in listed.json()["matches"]], listed.text
     # The seat is the player's: the new device sees its hand and moves at it.
