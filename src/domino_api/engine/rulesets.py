@@ -165,7 +165,9 @@ _DRAW = Ruleset(
 
 PRESETS: Mapping[str, Ruleset] = MappingProxyType(
     {
-        "all-fives": dataclasses.replace(_DRAW, name="all-fives",
+        "all-fives": dataclasses.replace(
+            _DRAW,
+            name="all-fives",
             layout="spinner_first_double",
             play_scoring="fives",
             domino_scoring="opponents_pips_round5",
@@ -177,7 +179,9 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
             away_forfeit_s=180,
         ),
         # The preset seats four; a match creator picks 2-4 through its seat list.
-        "house-nines": dataclasses.replace(_DRAW, name="house-nines",
+        "house-nines": dataclasses.replace(
+            _DRAW,
+            name="house-nines",
             max_pip=9,
             players=4,
             draw="one",
@@ -187,14 +191,18 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
             first_opener="highest_double_else_heaviest",
             next_opener="highest_double_else_heaviest",
         ),
-        "draw-50": dataclasses.replace(_DRAW, name="draw-50",
+        "draw-50": dataclasses.replace(
+            _DRAW,
+            name="draw-50",
             block_scoring="lowest_takes_others",
             first_opener="highest_double_else_heaviest",
             target=50,
         ),
         "draw": _DRAW,
         "block": dataclasses.replace(_DRAW, name="block", draw="none"),
-        "classic": dataclasses.replace(_DRAW, name="classic",
+        "classic": dataclasses.replace(
+            _DRAW,
+            name="classic",
             first_opener="highest_double_else_heaviest",
             next_opener="winner_any",
             turn_clock=TurnClock(allowance_s=180, grace_s=120),
@@ -208,7 +216,9 @@ _ALL_FIVES_OPENERS: tuple[tuple[FirstOpener, NextOpener], ...] = (
 )
 
 # Presets whose openers go in pairs: (first_opener, next_opener) must be one of these.
-OPENER_PAIRS: Mapping[str, tuple[tuple[FirstOpener, NextOpener], ...]] = {"all-fives": _ALL_FIVES_OPENERS}
+OPENER_PAIRS: Mapping[str, tuple[tuple[FirstOpener, NextOpener], ...]] = {
+    "all-fives": _ALL_FIVES_OPENERS
+}
 
 # What each preset lets a match override (RULES section 3), as published by the catalog.
 _OVERRIDES: Mapping[str, Overrides] = {

@@ -6,7 +6,9 @@ snapshot must equal what `to_json` writes) while mypy knows each field.
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired
+
+from typing_extensions import TypedDict  # pydantic reads these too (matches/ruleset_models.py)
 
 from domino_api.engine.kinds import (
     ActionName,
@@ -21,7 +23,6 @@ from domino_api.engine.kinds import (
     MatchReason,
     NextOpener,
     PlayScoring,
-    SeatKind,
     Status,
 )
 
@@ -141,11 +142,13 @@ class AbandonJSON(TypedDict):
 ActionJSON = StartJSON | MoveJSON | NextHandJSON | ForfeitJSON | AbandonJSON
 
 
-# A snapshot's rows (values in field order, the form every stored snapshot holds).
-PlacementRow = tuple[TileJSON, EndName | None, int | None, bool]
-OpenEndRow = tuple[EndName, int, int]
-MoveRow = tuple[int, int, ActionName, TileJSON | None, EndName | None, int | None, str | None]
-MustCoverRow = tuple[TileJSON, list[EndName]]
+# A snapshot's rows: values in field order, the form every stored snapshot holds (JSON arrays,
+# lists in Python, so a snapshot equals what storage gives back; serialize.py reads them as the
+# tuples they mean).
+PlacementRow = list[TileJSON | EndName | int | bool | None]  # tile, end, outer, spinner
+OpenEndRow = list[EndName | int]  # name, pip, value
+MoveRow = list[int | str | TileJSON | None]  # seq, seat, action, tile, end, points, reason
+MustCoverRow = list[TileJSON | list[EndName]]  # tile, ends
 
 
 class BoardJSON(TypedDict):
@@ -192,17 +195,6 @@ class Snapshot(TypedDict):
     result: MatchResultJSON | None
 
 
-class LedgerSeatJSON(TypedDict):
-    seat: int
-    name: str | None
-    type: SeatKind
-    strategy: str | None
-
-
-class LedgerSeatOut(LedgerSeatJSON):
-    forfeited: bool
-
-
 class LedgerMoveJSON(TypedDict):
     seq: int
     seat: int
@@ -241,7 +233,7 @@ class LedgerDealJSON(TypedDict):
 class LedgerJSON(TypedDict):
     match_id: str | None
     ruleset: RulesetJSON
-    seats: list[LedgerSeatOut]
+    seats: list[dict[str, object]]  # the service's seat summaries, each with `forfeited`
     deal: LedgerDealJSON
     hands: list[LedgerHandJSON]
     result: MatchResultJSON

@@ -30,6 +30,7 @@ MAX_COMPUTER_MOVES = 2_000
 # (strategy, the seat's view, seed) -> (action, reason)
 Chooser = Callable[[str, SeatView, str], tuple[actions.Action, str]]
 
+
 def _step_one(table: Table, command: commands.Command, now: datetime) -> Stepped:
     # The commands most steps carry first: a class pattern is one isinstance check.
     match command:
