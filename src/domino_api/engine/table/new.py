@@ -4,16 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import NotRequired, TypedDict
 
 from msgspec.structs import replace
 
 from domino_api.engine.deal import commitment
+from domino_api.engine.kinds import SeatKind
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import new_match
 from domino_api.engine.table.clocks import due_at
 from domino_api.engine.table.model import Info, Seat, Stepped, Table
 from domino_api.engine.table.seats import joined
 from domino_api.engine.table.transitions import Steps, record
+
+
+class NewSeat(TypedDict):
+    """A new seat's columns: a computer's strategy, or a human seat's holder and name."""
+
+    type: SeatKind
+    strategy: NotRequired[str | None]
+    player_id: NotRequired[str | None]
+    name: NotRequired[str | None]
 
 
 def new_table(
