@@ -7,10 +7,13 @@ mid-game All Fives snapshot), a few percent of a move request's CPU.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 import msgspec
 import orjson
+
+# Arbitrary JSON, as read from text: only where a value really is any JSON at all.
+JSONValue: TypeAlias = dict[str, "JSONValue"] | list["JSONValue"] | str | int | float | bool | None
 
 # One encoder for plain values and the contract's Structs alike (events go out as they were
 # built, never turned into dicts first); seat numbers keying private maps are written as
@@ -18,13 +21,14 @@ import orjson
 _ENCODE = msgspec.json.Encoder().encode
 
 
-def dumps(value: Any) -> str:
+def dumps(value: object) -> str:
     return _ENCODE(value).decode()
 
 
-def dump_bytes(value: Any) -> bytes:
+def dump_bytes(value: object) -> bytes:
     return _ENCODE(value)
 
 
+# Any, not JSONValue, while store/idempotency.py reads a stored answer through it as a dict.
 def loads(text: str | bytes) -> Any:
     return orjson.loads(text)
