@@ -29,6 +29,7 @@ def dump_bytes(value: object) -> bytes:
     return _ENCODE(value)
 
 
-# Any, not JSONValue, while store/idempotency.py reads a stored answer through it as a dict.
+# Any, not pydantic's JsonValue, while store/idempotency.py reads a stored answer through it as
+# a dict.
 def loads(text: str | bytes) -> Any:
     return orjson.loads(text)
