@@ -7,13 +7,10 @@ mid-game All Fives snapshot), a few percent of a move request's CPU.
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias
+from typing import Any
 
 import msgspec
 import orjson
-
-# Arbitrary JSON, as read from text: only where a value really is any JSON at all.
-JSONValue: TypeAlias = dict[str, "JSONValue"] | list["JSONValue"] | str | int | float | bool | None
 
 # One encoder for plain values and the contract's Structs alike (events go out as they were
 # built, never turned into dicts first); seat numbers keying private maps are written as
@@ -29,7 +26,7 @@ def dump_bytes(value: object) -> bytes:
     return _ENCODE(value)
 
 
-# Any, not pydantic's JsonValue, while store/idempotency.py reads a stored answer through it as
-# a dict.
+# Untyped, not pydantic's JsonValue, while store/idempotency.py reads a stored answer through
+# it as a dict.
 def loads(text: str | bytes) -> Any:
     return orjson.loads(text)

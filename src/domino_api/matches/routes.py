@@ -194,7 +194,7 @@ async def move(
 async def next_hand(
     match_id: MatchId, player: CurrentPlayer, request: Request, body: NextHandBody | None = None
 ) -> ViewOut:
-    """Any seated player starts the next hand once a hand is over; if it has already started, the
+    """A seated player starts the next hand once a hand is over; if it has already started, the
     answer is the view as it is.
     """
     seat = body.seat if body else None
