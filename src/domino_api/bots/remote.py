@@ -24,7 +24,7 @@ import msgspec
 from msgspec import Struct
 
 from domino_api.engine import HistoryEntry, LegalAction, Ruleset, SeatView, Tile, full_set
-from domino_api.engine.kinds import ActionName, EndName
+from domino_api.engine.kinds import ActionName, EndName, Layout
 from domino_api.engine.layout import EMPTY_BOARD, Board, fitting_ends, place
 from domino_api.engine.legal import cover_after, open_to
 from domino_api.engine.state import MustCover
@@ -121,7 +121,7 @@ def legal_from_json(items: Iterable[object]) -> tuple[LegalAction, ...]:
     return tuple(out)
 
 
-def board_from_tiles(tiles: Iterable[_Placed], layout: str) -> Board:
+def board_from_tiles(tiles: Iterable[_Placed], layout: Layout) -> Board:
     """The engine board after playing `tiles` (the view's `board.tiles`, in play order)."""
     board = EMPTY_BOARD
     for item in tiles:
