@@ -142,9 +142,7 @@ def _hand_from_json(ruleset: Ruleset, data: HandSnapshot) -> HandState:
     held = tuple(sum(deal.bit(_tile(t)) for t in tiles) for tiles in data["hands"])
     board = _board_from_json(data["board"])
     cover = data["must_cover"]
-    must_cover = (
-        None if cover is None else _must_cover(*cast(tuple[TileJSON, list[EndName]], cover))
-    )
+    must_cover = None if cover is None else _must_cover(*cast(_Cover, cover))
     turn = data["turn"]
     result = msgspec.convert(data["result"], HandResult | None)
     legal: tuple[LegalAction, ...] = ()

@@ -11,7 +11,8 @@ import secrets
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
-from functools import partial
+
+import asyncpg
 
 from domino_api import engine
 from domino_api.engine import EngineError
@@ -78,7 +79,7 @@ async def create_match(
     seats = _seat_specs(host, specs)
     solo = all(s["type"] == "bot" or s.get("player_id") == host.id for s in seats)
     holders = {host.id: (host.name, host.tile_back)}
-    cap = None if caps is None else partial(check_open_tables, address=address, caps=caps)
+    cap = None if caps is None else _caps_check(address, caps)
     access.refuse_solo_clocks(given, solo)
     table = await insert(
         core,
@@ -94,6 +95,15 @@ async def create_match(
     return view_for(table, host, core)
 
 
+def _caps_check(
+    address: str, caps: Caps
+) -> Callable[[asyncpg.Connection, str, bool], Awaitable[None]]:
+    async def check(connection: asyncpg.Connection, player_id: str, numbered: bool) -> None:
+        await check_open_tables(connection, player_id, address, numbered, caps)
+
+    return check
+
+
 async def insert(
     core: Core,
     ruleset: engine.Ruleset,
@@ -104,7 +114,7 @@ async def insert(
     *,
     solo: bool,
     spectators: bool,
-    before: Callable[..., Awaitable[None]] | None = None,
+    before: Callable[[asyncpg.Connection, str, bool], Awaitable[None]] | None = None,
 ) -> Table:
     """Store a new match, with a free game number if a remote human can join it
     (engine/table `needs_number`), and its seats; announce it once committed.
@@ -126,7 +136,7 @@ async def insert(
     numbered = tables.needs_number(new.table)
     async with core.writer.transaction() as tx:
         if before is not None:
-            await before(tx.connection, host_player_id, numbered=numbered)
+            await before(tx.connection, host_player_id, numbered)
         if numbered:
             code = await match_codes.free_code(tx.connection)
             new = Stepped(tables.with_info(new.table, code=code), new.events)
