@@ -5,28 +5,15 @@ from __future__ import annotations
 import json
 import signal
 from pathlib import Path
-from typing import Any
 
 import typer
 
-
-def _flag_types_unshown() -> None:
-    """Typer's rich help shows a type beside every option, `<bool>` beside a flag too (and
-    beside `--help`), where a flag takes no value: show none there, and keep `<int>`, `<str>`
-    beside the options that take one."""
-    from typer.core import TyperOption
-
-    shown = TyperOption.display_type_rich
-
-    def display(self: TyperOption, ctx: Any) -> str | None:
-        return None if self.is_flag else shown(self, ctx)
-
-    TyperOption.display_type_rich = display  # type: ignore[method-assign]
-
-
-_flag_types_unshown()
 # Every command imports what it needs when it runs, so `domino-api --help` starts at once.
-app = typer.Typer(help="domino-api: dominoes as a service.", no_args_is_help=True)
+# Plain help (click's layout): it names a type only beside an option that takes a value, where
+# typer's rich panels wrote `<bool>` beside every flag and `--help` too.
+app = typer.Typer(
+    help="domino-api: dominoes as a service.", no_args_is_help=True, rich_markup_mode=None
+)
 
 OPENAPI_PATH = Path("openapi/openapi.json")
 

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
+
+from typing_extensions import Unpack
+
+from domino_api.engine.errors import Extra
 
 
 class ServiceError(Exception):
@@ -13,7 +17,7 @@ class ServiceError(Exception):
     code: ClassVar[str] = "bad_request"
     title: ClassVar[str] = "Bad request"
 
-    def __init__(self, detail: str, **extra: Any) -> None:
+    def __init__(self, detail: str, **extra: Unpack[Extra]) -> None:
         super().__init__(detail)
         self.detail = detail
         self.extra = extra
@@ -152,7 +156,17 @@ def _pool_timeout(cause: BaseException) -> bool:
     return isinstance(cause, PoolTimeout)
 
 
-def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:
+class ProblemDoc(Extra, total=True):
+    """An RFC 9457 problem document with our `code` member (web/problems.py `Problem`)."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+
+
+def problem(status: int, code: str, title: str, detail: str, **extra: Unpack[Extra]) -> ProblemDoc:
     """An RFC 9457 problem document with our `code` member."""
     return {
         "type": f"https://domino-api.dev/problems/{code}",

@@ -18,13 +18,15 @@ import orjson
 _ENCODE = msgspec.json.Encoder().encode
 
 
-def dumps(value: Any) -> str:
+def dumps(value: object) -> str:
     return _ENCODE(value).decode()
 
 
-def dump_bytes(value: Any) -> bytes:
+def dump_bytes(value: object) -> bytes:
     return _ENCODE(value)
 
 
+# Untyped, not pydantic's JsonValue, while store/idempotency.py reads a stored answer through
+# it as a dict.
 def loads(text: str | bytes) -> Any:
     return orjson.loads(text)

@@ -8,7 +8,6 @@ import re
 import sys
 from contextvars import ContextVar
 from datetime import UTC, datetime
-from typing import Any
 
 from domino_api.config import Settings
 
@@ -35,7 +34,7 @@ def redact(text: str) -> str:
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, Any] = {
+        entry: dict[str, object] = {
             "ts": datetime.fromtimestamp(record.created, UTC).isoformat(),
             "level": record.levelname.lower(),
             "logger": record.name,

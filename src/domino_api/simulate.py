@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
@@ -24,7 +24,6 @@ from domino_api.engine import (
     EngineError,
     MatchState,
     NextHand,
-    SeatView,
     Start,
     apply,
     ledger,
@@ -36,11 +35,8 @@ from domino_api.engine import (
     with_reason,
 )
 
-
-class Strategy(Protocol):
-    name: str
-
-    def choose(self, view: SeatView, rng: random.Random) -> tuple[Any, str | None]: ...
+if TYPE_CHECKING:
+    from domino_api.bots import Strategy
 
 
 def load_strategy(name: str) -> Strategy:

@@ -30,6 +30,16 @@ def test_help_lists_every_command() -> None:
         assert f" {name.replace('_', '-')} " in shown, name
 
 
+def test_help_names_a_type_only_beside_an_option_that_takes_a_value() -> None:
+    cli._register_optional()
+    shown = CliRunner().invoke(cli.app, ["serve", "--help"], terminal_width=200).output
+    lines = {line.split()[0]: line for line in shown.splitlines() if line.strip().startswith("--")}
+    assert "<int>" in lines["--port"] and "<str>" in lines["--host"]
+    for flag in ("--migrate", "--help"):
+        assert "<" not in lines[flag], lines[flag]
+    assert "<bool>" not in CliRunner().invoke(cli.app, ["--help"], terminal_width=200).output
+
+
 def test_a_text_access_line_names_method_path_status_and_duration() -> None:
     record = logging.LogRecord("domino_api.access", logging.INFO, __file__, 1, "request", (), None)
     extra = {"method": "POST", "path": "/v1/matches/x/moves", "status": 409}

@@ -9,7 +9,6 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -24,7 +23,7 @@ from domino_api.clock import Clock
 from domino_api.config import Settings, get_settings
 from domino_api.documents import openapi_doc
 from domino_api.engine import EngineError
-from domino_api.errors import ServiceError, database_state, problem, unavailable
+from domino_api.errors import ProblemDoc, ServiceError, database_state, problem, unavailable
 from domino_api.matches import pacing
 from domino_api.matches.computers import Computers
 from domino_api.matches.service import announce_tile_back
@@ -52,7 +51,7 @@ READYZ_DATABASE_TIMEOUT_S = 3.0
 
 
 def problem_response(
-    status: int, body: dict[str, Any], headers: dict[str, str] | None = None
+    status: int, body: ProblemDoc, headers: dict[str, str] | None = None
 ) -> JSONResponse:
     return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
 

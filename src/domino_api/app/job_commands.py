@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
 import typer
 
@@ -16,6 +16,11 @@ from domino_api.jobs.report import PassReport
 
 if TYPE_CHECKING:
     from domino_api.config import Settings
+    from domino_api.matches.unit import Core
+
+R = TypeVar("R")
+# What the commands print with (typer.echo; tests collect the lines).
+Echo = Callable[[str], object]
 
 
 def make_clock() -> Clock:
@@ -23,7 +28,7 @@ def make_clock() -> Clock:
     return Clock()
 
 
-def _echo_report(report: PassReport, as_json: bool, echo: Callable[[str], Any]) -> None:
+def _echo_report(report: PassReport, as_json: bool, echo: Echo) -> None:
     if as_json:
         echo(json.dumps(report.to_json(), sort_keys=True))
         return
@@ -32,7 +37,9 @@ def _echo_report(report: PassReport, as_json: bool, echo: Callable[[str], Any]) 
     echo(report.summary_line())
 
 
-async def _with_database(settings: Settings, clock: Clock, job: Callable[[Any], Any]) -> Any:
+async def _with_database(
+    settings: Settings, clock: Clock, job: Callable[[Core], Awaitable[R]]
+) -> R:
     """Run `job(core)` on the write core of the configured database (domino_api/app/wiring.py)."""
     from domino_api.app.wiring import write_core
     from domino_api.jobs.liveness import outages_of
@@ -50,14 +57,14 @@ async def sweep_once(
     dry_run: bool,
     as_json: bool,
     concurrency: int = CONCURRENCY,
-    echo: Callable[[str], Any] = typer.echo,
+    echo: Echo = typer.echo,
 ) -> PassReport:
-    async def job(core: Any) -> PassReport:
+    async def job(core: Core) -> PassReport:
         from domino_api.jobs.sweeper import sweep_pass  # the service stack: not for --help
 
         return await sweep_pass(core, dry_run=dry_run, concurrency=concurrency)
 
-    report: PassReport = await _with_database(settings, clock, job)
+    report = await _with_database(settings, clock, job)
     _echo_report(report, as_json, echo)
     return report
 
@@ -69,7 +76,7 @@ async def work(
     *,
     as_json: bool,
     concurrency: int = CONCURRENCY,
-    echo: Callable[[str], Any] = typer.echo,
+    echo: Echo = typer.echo,
     stop: asyncio.Event | None = None,
 ) -> int:
     """Sweep until SIGTERM or SIGINT; the pass under way finishes first. Returns the passes."""
@@ -86,13 +93,13 @@ async def work(
                 echo(outcome.line())
             echo(report.summary_line())
 
-    async def job(core: Any) -> int:
+    async def job(core: Core) -> int:
         from domino_api.jobs.sweeper import run_worker  # the service stack: not for --help
 
         return await run_worker(core, interval_s, stop, on_report, concurrency)
 
     try:
-        passes: int = await _with_database(settings, clock, job)
+        passes = await _with_database(settings, clock, job)
     finally:
         for number in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(number)

@@ -15,7 +15,7 @@ inflating a compressed one as soon as the output passes it, closing with 1009.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from domino_api.config import Settings
 from domino_api.realtime.messages import MAX_FRAME_BYTES
@@ -26,15 +26,29 @@ def trusted_proxies(settings: Settings) -> list[str]:
     return [part.strip() for part in settings.trusted_proxies.split(",") if part.strip()]
 
 
-def uvicorn_options(settings: Settings) -> dict[str, Any]:
+class UvicornOptions(TypedDict):
+    http: type[GuardedHttp]
+    ws: type[GuardedWebSocket]
+    ws_max_size: int
+    access_log: bool
+    server_header: bool
+    proxy_headers: bool
+    forwarded_allow_ips: str
+
+
+def uvicorn_options(settings: Settings) -> UvicornOptions:
     """Keyword arguments for `uvicorn.run`/`uvicorn.Config`: forwarded headers, the guarded
     protocols (web/transport.py), the WebSocket frame limit, and uvicorn's own access log and
     `server` header off: the app writes the access line (web/middleware.py; uvicorn's, silenced by
     its level, still gathered its fields for every request), and an answer need not name the
     server software."""
-    guarded = {"http": GuardedHttp, "ws": GuardedWebSocket, "ws_max_size": MAX_FRAME_BYTES}
-    guarded |= {"access_log": False, "server_header": False}
     proxies = trusted_proxies(settings)
-    if not proxies:
-        return {**guarded, "proxy_headers": False, "forwarded_allow_ips": ""}
-    return {**guarded, "proxy_headers": True, "forwarded_allow_ips": ",".join(proxies)}
+    return {
+        "http": GuardedHttp,
+        "ws": GuardedWebSocket,
+        "ws_max_size": MAX_FRAME_BYTES,
+        "access_log": False,
+        "server_header": False,
+        "proxy_headers": bool(proxies),
+        "forwarded_allow_ips": ",".join(proxies),
+    }

@@ -20,7 +20,7 @@ class Strategy(Protocol):
 
 
 class RandomStrategy:
-    """Any legal action, uniformly: the baseline for simulations."""
+    """A legal action drawn uniformly: the baseline for simulations."""
 
     name = "random"
 

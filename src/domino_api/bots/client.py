@@ -22,16 +22,22 @@ import asyncio
 import dataclasses
 import json
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
+import msgspec
 import typer
+from msgspec import Struct
 
 from domino_api import engine
-from domino_api.bots import get_strategy
+from domino_api.bots import get_strategy, to_action
 from domino_api.bots.reducer import apply_event, follows
 from domino_api.bots.remote import current_hand_events, legal_from_json, seat_view_from_public
+from domino_api.engine.shapes import MoveJSON
+
+if TYPE_CHECKING:
+    from websockets.asyncio.client import ClientConnection
 
 OVER = ("finished", "abandoned", "cancelled")
 IDLE_RESYNC_S = 45.0
@@ -44,12 +50,82 @@ def socket_url(server: str, match_id: str, after: int | None, seat: int | None) 
     return urlunsplit((scheme, parts.netloc, f"/v1/matches/{match_id}/ws", query, ""))
 
 
+# What the client reads of a server message, of the view and of an event (msgspec reads them);
+# the view and the events themselves are kept as sent, for the reducer to move on.
+class _Refusal(Struct, frozen=True):
+    code: str
+    detail: str
+
+
+class _Message(Struct, frozen=True):
+    type: str
+    view: dict[str, object] | None = None
+    event: dict[str, object] | None = None
+    id: str | None = None
+    error: _Refusal | None = None
+
+
+class _You(Struct, frozen=True):
+    seat: int
+    hand: list[engine.Tile] | None = None
+
+
+class _Ready(Struct, frozen=True):
+    ready: bool = False
+
+
+class _TurnSeat(Struct, frozen=True):
+    seat: int
+
+
+class _Snapshot(Struct, frozen=True):
+    seq: int
+    status: str
+    you: _You | None
+    seats: list[_Ready]
+    tournament: object = None
+    turn: _TurnSeat | None = None
+    legal: list[object] | None = None
+
+
+class _EventData(Struct, frozen=True):
+    seat: int | None = None
+    legal: list[object] | None = None
+    reason: str | None = None
+
+
+class _Page(Struct, frozen=True):
+    events: list[dict[str, object]]
+
+
+class _Event(Struct, frozen=True):
+    seq: int
+    type: str
+    data: _EventData
+
+
+def _seq(item: Mapping[str, object]) -> int:
+    return msgspec.convert(item.get("seq"), int)
+
+
+def move_body(action: engine.Action) -> MoveJSON:
+    """A seat action as a `move` names it (the reason stays with the computer)."""
+    match action:
+        case engine.Play(tile=tile, end=end):
+            return {"action": "play", "tile": list(tile), "end": end}
+        case engine.Draw():
+            return {"action": "draw"}
+        case engine.Pass():
+            return {"action": "pass"}
+    raise ValueError(f"not a seat's move: {action!r}")
+
+
 def choose(
     strategy: str,
     view: engine.SeatView | None,
-    legal: list[Any],
+    legal: list[object],
     rng: random.Random,
-) -> tuple[dict[str, Any], bool]:
+) -> tuple[MoveJSON, bool]:
     """The move body for one turn and whether the strategy chose it: the strategy's pick from
     the seat's rebuilt `SeatView`, else (no view, or one whose legal actions are not the ones
     just sent) any legal action."""
@@ -58,14 +134,8 @@ def choose(
         view = dataclasses.replace(view, legal=options) if set(view.legal) == set(options) else None
     if view is not None and options:
         action, _reason = get_strategy(strategy).choose(view, rng)
-        body = engine.action_to_json(action)
-        chosen = True
-    else:
-        body = rng.choice(list(options)).to_dict()
-        chosen = False
-    body.pop("points", None)
-    body.pop("reason", None)
-    return body, chosen
+        return move_body(action), True
+    return move_body(to_action(rng.choice(list(options)))), False
 
 
 class BotClient:
@@ -83,8 +153,8 @@ class BotClient:
         self.say = say or (lambda _text: None)
         self.after: int | None = None
         self.seat: int | None = seat
-        self.view: dict[str, Any] | None = None  # the last snapshot, moved on by each event
-        self.hand_events: list[dict[str, Any]] = []  # this hand's events, from hand_started
+        self.view: dict[str, object] | None = None  # the last snapshot, moved on by each event
+        self.hand_events: list[dict[str, object]] = []  # this hand's events, from hand_started
         self.acted_at = -1
         self.requests = 0
         self.last_move_id: str | None = None
@@ -94,10 +164,10 @@ class BotClient:
         self.rng = random.Random(f"{match_id}:{seat}")
 
     @property
-    def hand(self) -> list[Any]:
+    def hand(self) -> list[engine.Tile]:
         """This seat's tiles as last seen."""
-        you = None if self.view is None else self.view.get("you")
-        return [] if you is None else list(you.get("hand") or [])
+        you = None if self.view is None else msgspec.convert(self.view.get("you"), _You | None)
+        return [] if you is None else list(you.hand or [])
 
     async def play(self, max_connections: int = 100) -> str:
         """Play to the end; returns the match's final status."""
@@ -129,31 +199,31 @@ class BotClient:
             delay = min(5.0, delay * 2)
         raise RuntimeError("gave up reconnecting")
 
-    async def _session(self, socket: Any) -> str | None:
+    async def _session(self, socket: ClientConnection) -> str | None:
         """One connection: returns the final status, or None to reconnect."""
         while True:
             raw = await asyncio.wait_for(socket.recv(), IDLE_RESYNC_S)
-            message = json.loads(raw)
-            kind = message["type"]
-            if kind == "snapshot":
-                done = await self._on_snapshot(socket, message["view"])
-            elif kind == "event":
-                event = message["event"]
-                if self.view is not None and event["seq"] > self.view["seq"] + 1:
-                    self.say(f"missed the events before {event['seq']}; taking a fresh snapshot")
+            message = msgspec.json.decode(raw, type=_Message)
+            kind = message.type
+            if kind == "snapshot" and message.view is not None:
+                done = await self._on_snapshot(socket, message.view)
+            elif kind == "event" and message.event is not None:
+                event = message.event
+                if self.view is not None and _seq(event) > _seq(self.view) + 1:
+                    self.say(f"missed the events before {_seq(event)}; taking a fresh snapshot")
                     self.after, self.acted_at = None, -1
                     return None
                 done = await self._on_event(socket, event)
             elif kind == "ack":
-                if message.get("id") == self.last_move_id and not self.turn_moved:
+                if message.id == self.last_move_id and not self.turn_moved:
                     # Safe fallback: the events of a move come before its ack, so by now a
                     # `turn` (or the drawer's `tile_drawn` with `legal`) should have said what
                     # to do next. None did (an older server?): take a fresh snapshot.
                     self.after, self.acted_at = None, -1
                     return None
                 continue
-            elif kind == "error":
-                self.say(f"refused: {message['error']['code']}: {message['error']['detail']}")
+            elif kind == "error" and message.error is not None:
+                self.say(f"refused: {message.error.code}: {message.error.detail}")
                 self.after = None  # resync from a fresh snapshot, and decide again
                 self.acted_at = -1
                 return None
@@ -162,61 +232,64 @@ class BotClient:
             if done is not None:
                 return done
 
-    async def _on_snapshot(self, socket: Any, view: dict[str, Any]) -> str | None:
-        self.after = view["seq"]
-        if view["you"] is None:
+    async def _on_snapshot(self, socket: ClientConnection, raw: dict[str, object]) -> str | None:
+        view = msgspec.convert(raw, _Snapshot)
+        self.after = view.seq
+        if view.you is None:
             raise RuntimeError("this token holds no seat at the match")
-        self.seat = view["you"]["seat"]
-        self.view = view
-        if view["status"] in OVER:
-            return str(view["status"])
-        if view["status"] == "playing":
-            self.hand_events = await self._fetch_hand_events(int(view["seq"]))
-        if view["status"] == "hand_over":
+        self.seat = view.you.seat
+        self.view = raw
+        if view.status in OVER:
+            return view.status
+        if view.status == "playing":
+            self.hand_events = await self._fetch_hand_events(view.seq)
+        if view.status == "hand_over":
             await self._send(socket, {"type": "next_hand"})
-        elif view["status"] == "waiting" and view.get("tournament"):
+        elif view.status == "waiting" and view.tournament:
             # A tournament match starts once both seats have checked in (RULES 9, seed 004).
-            if not view["seats"][self.seat]["ready"]:
+            if not view.seats[self.seat].ready:
                 await self._send(socket, {"type": "ready"})
-        elif view["turn"] and view["turn"]["seat"] == self.seat and view["legal"]:
-            await self._move(socket, view["legal"])
+        elif view.turn and view.turn.seat == self.seat and view.legal:
+            await self._move(socket, view.legal)
         return None
 
-    async def _fetch_hand_events(self, upto: int) -> list[dict[str, Any]]:
+    async def _fetch_hand_events(self, upto: int) -> list[dict[str, object]]:
         """The current hand's events up to the snapshot's seq, for the history the snapshot
         lacks: `GET /v1/matches/{id}/events?after=N&seat=S` from this hand's `hand_started`
         when it is known, else from the start. If that fails the history stays empty (the
         strategies then know no other seat's voids) and play goes on."""
         import httpx
 
-        known = [e["seq"] for e in self.hand_events if e["type"] == "hand_started"]
-        after = int(known[-1]) - 1 if known and int(known[-1]) <= upto else 0
+        known = [_seq(e) for e in self.hand_events if e["type"] == "hand_started"]
+        after = known[-1] - 1 if known and known[-1] <= upto else 0
         parts = urlsplit(self.server if "://" in self.server else f"http://{self.server}")
         scheme = {"wss": "https", "ws": "http"}.get(parts.scheme, parts.scheme)
         base = urlunsplit((scheme, parts.netloc, "", "", ""))
         headers = {"Authorization": f"Bearer {self.token}"}
-        events: list[dict[str, Any]] = []
+        events: list[dict[str, object]] = []
         try:
             async with httpx.AsyncClient(base_url=base, headers=headers, timeout=10) as http:
                 while after < upto:
                     params = {"after": after, "seat": self.seat, "limit": 1000}
                     r = await http.get(f"/v1/matches/{self.match_id}/events", params=params)
                     r.raise_for_status()
-                    page = [e for e in r.json()["events"] if int(e["seq"]) <= upto]
+                    sent = msgspec.json.decode(r.content, type=_Page).events
+                    page = [e for e in sent if _seq(e) <= upto]
                     if not page:
                         break
                     events.extend(page)
-                    after = int(page[-1]["seq"])
-        except (httpx.HTTPError, KeyError, ValueError) as exc:
+                    after = _seq(page[-1])
+        except (httpx.HTTPError, ValueError) as exc:
             self.say(f"cannot fetch this hand's events ({exc}); playing without its history")
             return []
         return current_hand_events(events)
 
-    async def _on_event(self, socket: Any, event: dict[str, Any]) -> str | None:
-        if self.after is not None and event["seq"] <= self.after:
+    async def _on_event(self, socket: ClientConnection, event: dict[str, object]) -> str | None:
+        head = msgspec.convert(event, _Event)
+        if self.after is not None and head.seq <= self.after:
             return None  # a resume's missed event the snapshot before it already holds
-        self.after = event["seq"]
-        data, kind = event["data"], event["type"]
+        self.after = head.seq
+        data, kind = head.data, head.type
         if kind == "hand_started":
             self.hand_events = []
         if kind in ("hand_started", "tile_played", "tile_drawn", "passed"):
@@ -225,23 +298,22 @@ class BotClient:
             try:
                 self.view = apply_event(self.view, event)
             except (KeyError, ValueError, TypeError, IndexError) as exc:
-                self.say(f"cannot follow event {event['seq']} ({exc}); choosing at random")
+                self.say(f"cannot follow event {head.seq} ({exc}); choosing at random")
                 self.view = None
-        mine = data.get("seat") == self.seat
+        mine = data.seat == self.seat
         if kind in ("turn", "hand_ended", "match_ended") or (kind == "tile_drawn" and mine):
             self.turn_moved = True
-        if kind == "turn" and mine and data.get("legal"):
-            await self._move(socket, data["legal"])
-        elif kind == "tile_drawn" and mine and data.get("legal"):
+        if kind == "turn" and mine and data.legal:
+            await self._move(socket, data.legal)
+        elif kind == "tile_drawn" and mine and data.legal:
             # The drawer keeps the turn: its own copy carries what it may do now.
-            await self._move(socket, data["legal"])
-        elif kind == "tile_drawn" and mine and "legal" not in data:
+            await self._move(socket, data.legal)
+        elif kind == "tile_drawn" and mine and data.legal is None:
             self.turn_moved = False  # an older server: the ack fallback takes a snapshot
         elif kind == "hand_ended":
             await self._send(socket, {"type": "next_hand"})
         elif kind == "match_ended":
-            reason = data.get("reason")
-            return "abandoned" if reason in ("abandoned", "cancelled") else "finished"
+            return "abandoned" if data.reason in ("abandoned", "cancelled") else "finished"
         return None
 
     def seat_view(self) -> engine.SeatView | None:
@@ -255,7 +327,7 @@ class BotClient:
             self.say(f"cannot rebuild the seat view ({exc})")
             return None
 
-    async def _move(self, socket: Any, legal: list[Any]) -> None:
+    async def _move(self, socket: ClientConnection, legal: list[object]) -> None:
         if self.after is None or self.after <= self.acted_at:
             return
         assert self.seat is not None
@@ -270,7 +342,7 @@ class BotClient:
             socket, {"type": "move", **body, "seq": self.after, "seat": self.seat}
         )
 
-    async def _send(self, socket: Any, message: dict[str, Any]) -> str:
+    async def _send(self, socket: ClientConnection, message: Mapping[str, object]) -> str:
         self.requests += 1
         request_id = f"b{self.requests}"
         await socket.send(json.dumps({**message, "id": request_id}))

@@ -27,6 +27,7 @@ from domino_api.bots.plain import PlainStrategy, forced_action, play_of
 from domino_api.bots.rollout import Outcome, play_out
 from domino_api.engine import Action, Board, LegalAction, SeatView, Tile
 from domino_api.engine.hand import position_hand
+from domino_api.engine.kinds import Layout
 from domino_api.engine.layout import place
 from domino_api.engine.state import HandState, Rules, rules_of
 
@@ -120,7 +121,7 @@ def distinct_plays(view: SeatView, plays: Sequence[LegalAction]) -> list[LegalAc
     return result
 
 
-def board_shape(board: Board, layout: str) -> object:
+def board_shape(board: Board, layout: Layout) -> object:
     """What matters about a board for play from here on, blind to mirror images."""
     if layout == "spinner_opening_double":
         return (tuple(sorted((end.pip, end.value) for end in board.ends)), board.total)

@@ -35,7 +35,7 @@ import socket
 import traceback
 from collections import deque
 from multiprocessing.process import BaseProcess
-from typing import Any, get_args
+from typing import TypeVar, get_args
 
 import msgspec
 
@@ -48,6 +48,7 @@ WORKER_NICENESS = 5
 HEADER = 4  # bytes of a frame's length, big-endian
 READY = b"ready"  # a new worker's first frame: its imports are done
 ERROR = "error"
+R = TypeVar("R")  # what a pending reply resolves to
 
 _requests = msgspec.msgpack.Decoder(tuple[str, str, engine.SeatView])
 _replies = msgspec.msgpack.Decoder(tuple[str, msgspec.Raw, str])
@@ -297,7 +298,7 @@ class Worker:
             self.process.join(timeout)
 
 
-def _settle(future: asyncio.Future[Any] | None, outcome: object) -> None:
+def _settle(future: asyncio.Future[R] | None, outcome: R | BaseException) -> None:
     """Complete `future`, unless it is done (its caller was cancelled) or its loop has closed
     (a test's loop before this one): then its outcome is dropped."""
     if future is None or future.done() or future.get_loop().is_closed():

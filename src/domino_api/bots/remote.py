@@ -19,24 +19,90 @@ pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 import msgspec
+from msgspec import Struct
 
 from domino_api.engine import HistoryEntry, LegalAction, Ruleset, SeatView, Tile, full_set
+from domino_api.engine.kinds import ActionName, EndName, Layout
 from domino_api.engine.layout import EMPTY_BOARD, Board, fitting_ends, place
 from domino_api.engine.legal import cover_after, open_to
 from domino_api.engine.state import MustCover
 
 # The event types that are moves of the hand, and the history kind each records.
-MOVE_KINDS = {"tile_played": "play", "tile_drawn": "draw", "passed": "pass"}
+MOVE_KINDS: Mapping[str, ActionName] = {
+    "tile_played": "play",
+    "tile_drawn": "draw",
+    "passed": "pass",
+}
+_MOVES: Mapping[str, ActionName] = {"play": "play", "draw": "draw", "pass": "pass"}
 
 
-def tile_of(value: Sequence[Any]) -> Tile:
-    return (int(value[0]), int(value[1]))
+# What a bot reads of the view and the events (msgspec reads them; a field of the wrong type is
+# a ValueError, msgspec.ValidationError). Other fields are left alone.
+class _Offered(Struct, frozen=True):
+    action: str
+    tile: Tile | None = None
+    end: EndName | None = None
+    points: int | None = None
 
 
-def legal_from_json(items: Iterable[Any]) -> tuple[LegalAction, ...]:
+class _Placed(Struct, frozen=True):
+    tile: Tile
+    end: EndName | None = None
+    outer: int | None = None
+    spinner: bool | None = None
+
+
+class _ShownEnd(Struct, frozen=True):
+    end: EndName
+    pips: int
+
+
+class _ShownBoard(Struct, frozen=True):
+    tiles: list[_Placed] = []
+    ends: list[_ShownEnd] = []
+    ends_total: int | None = None
+
+
+class _You(Struct, frozen=True):
+    seat: int
+    hand: list[Tile] | None = None
+
+
+class _SeatShown(Struct, frozen=True):
+    seat: int
+    tiles: int
+    score: int
+    hands_won: int
+
+
+class _Turn(Struct, frozen=True):
+    seat: int
+    must_cover: MustCover | None = None  # the end names checked against the contract
+
+
+class _View(Struct, frozen=True):
+    ruleset: dict[str, object]
+    status: str
+    hand_number: int
+    seats: list[_SeatShown]
+    you: _You | None = None
+    seat: int | None = None  # the engine's own view() core names its seat here
+    you_hand: list[Tile] | None = None  # and its tiles here
+    board: _ShownBoard | None = None
+    stock: int | None = None
+    turn: _Turn | None = None
+    legal: list[object] | None = None
+
+
+class _Acted(Struct, frozen=True):
+    seat: int
+    tile: Tile | None = None
+    end: EndName | None = None
+
+
+def legal_from_json(items: Iterable[object]) -> tuple[LegalAction, ...]:
     """Legal actions as sent: objects `{"action", "tile", "end", "points"}` (`LegalOut`), also
     read in the positional `[action, tile, end, points]` form; `next_hand` is not a move:
     dropped."""
@@ -44,56 +110,38 @@ def legal_from_json(items: Iterable[Any]) -> tuple[LegalAction, ...]:
     for item in items:
         if isinstance(item, list | tuple):
             item = dict(zip(("action", "tile", "end", "points"), item, strict=False))
-        action = item.get("action")
-        if action not in ("play", "draw", "pass"):
+        offered = msgspec.convert(item, _Offered)
+        action = _MOVES.get(offered.action)
+        if action is None:
             continue
-        raw_tile = item.get("tile")
-        tile = None if action != "play" or raw_tile is None else tile_of(raw_tile)
-        points = item.get("points") if action == "play" else None
-        end = item.get("end") if action == "play" else None
-        points = None if points is None else int(points)
+        play = action == "play"
+        tile = offered.tile if play else None
+        end, points = (offered.end, offered.points) if play else (None, None)
         out.append(LegalAction(action=action, tile=tile, end=end, points=points))
     return tuple(out)
 
 
-def board_from_tiles(tiles: Iterable[Mapping[str, Any]], layout: str) -> Board:
+def board_from_tiles(tiles: Iterable[_Placed], layout: Layout) -> Board:
     """The engine board after playing `tiles` (the view's `board.tiles`, in play order)."""
     board = EMPTY_BOARD
     for item in tiles:
-        board = place(board, tile_of(item["tile"]), item.get("end"), layout)
+        board = place(board, item.tile, item.end, layout)
     return board
 
 
-def _check_board(board: Board, shown: Mapping[str, Any]) -> None:
+def _check_board(board: Board, shown: _ShownBoard) -> None:
     """Raise ValueError unless the rebuilt board is the one the view shows."""
-    tiles = [
-        {"tile": list(p.tile), "end": p.end, "outer": p.outer, "spinner": p.spinner}
-        for p in board.tiles
-    ]
-    ends = [{"end": end.name, "pips": end.pip} for end in board.ends]
-    shown_tiles = [
-        {
-            "tile": [int(t["tile"][0]), int(t["tile"][1])],
-            "end": t.get("end"),
-            "outer": t.get("outer"),
-            "spinner": bool(t.get("spinner")),
-        }
-        for t in shown.get("tiles", [])
-    ]
-    shown_ends = [{"end": e["end"], "pips": int(e["pips"])} for e in shown.get("ends", [])]
-    if tiles != shown_tiles or ends != shown_ends or board.total != shown.get("ends_total"):
+    tiles = [(p.tile, p.end, p.outer, p.spinner) for p in board.tiles]
+    ends = [(end.name, end.pip) for end in board.ends]
+    shown_tiles = [(t.tile, t.end, t.outer, bool(t.spinner)) for t in shown.tiles]
+    shown_ends = [(e.end, e.pips) for e in shown.ends]
+    if tiles != shown_tiles or ends != shown_ends or board.total != shown.ends_total:
         raise ValueError("the board rebuilt from its tiles differs from the board shown")
 
 
-def _must_cover(raw: Mapping[str, Any] | None) -> MustCover | None:
-    if raw is None:
-        return None
-    return msgspec.convert(raw, MustCover)  # checks the end names against the contract
-
-
-def current_hand_events(events: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def current_hand_events(events: Iterable[Mapping[str, object]]) -> list[dict[str, object]]:
     """The events from the last `hand_started` on (all of them if there is none)."""
-    kept: list[dict[str, Any]] = []
+    kept: list[dict[str, object]] = []
     for event in events:
         if event.get("type") == "hand_started":
             kept = []
@@ -102,7 +150,7 @@ def current_hand_events(events: Iterable[Mapping[str, Any]]) -> list[dict[str, A
 
 
 def history_from_events(
-    ruleset: Ruleset, hand_events: Iterable[Mapping[str, Any]]
+    ruleset: Ruleset, hand_events: Iterable[Mapping[str, object]]
 ) -> tuple[tuple[HistoryEntry, ...], Board]:
     """The hand's public history and the board its plays build, replaying the move events;
     ValueError when a play does not fit (an event is missing)."""
@@ -113,14 +161,15 @@ def history_from_events(
         kind = MOVE_KINDS.get(str(event.get("type")))
         if kind is None:
             continue
-        data = event["data"]
-        seat = int(data["seat"])
+        data = msgspec.convert(event["data"], _Acted)
+        seat, end = data.seat, data.end
         pips = tuple(open_end.pip for open_end in open_to(board, must_cover))
         if kind != "play":
             entries.append(HistoryEntry(seat, kind, None, None, pips))
             continue
-        tile = tile_of(data["tile"])
-        end = data.get("end")
+        if data.tile is None:
+            raise ValueError("a play without its tile")
+        tile = data.tile
         if (end is None) != (not board.tiles) or (
             end is not None and end not in fitting_ends(board, tile)
         ):
@@ -132,7 +181,7 @@ def history_from_events(
 
 
 def seat_view_from_public(
-    view: Mapping[str, Any], hand_events: Sequence[Mapping[str, Any]]
+    raw_view: Mapping[str, object], hand_events: Sequence[Mapping[str, object]]
 ) -> SeatView:
     """The `engine.SeatView` of the view's seat (`view["you"]["seat"]`).
 
@@ -143,15 +192,16 @@ def seat_view_from_public(
     board's tiles (events missed, e.g. after a reconnect that brought only a snapshot), the
     history is left empty rather than wrong. Raises ValueError when the view contradicts itself.
     """
-    ruleset = Ruleset.from_dict(view["ruleset"])
-    you = view.get("you")
-    if you is not None:
-        seat, own_raw = int(you["seat"]), you.get("hand") or []
+    view = msgspec.convert(raw_view, _View)
+    ruleset = Ruleset.from_dict(view.ruleset)
+    if view.you is not None:
+        seat, own = view.you.seat, tuple(view.you.hand or ())
+    elif view.seat is not None:
+        seat, own = view.seat, tuple(view.you_hand or ())
     else:
-        seat, own_raw = int(view["seat"]), view.get("you_hand") or []
-    own = tuple(tile_of(t) for t in own_raw)
-    shown_board = view.get("board") or {}
-    board = board_from_tiles(shown_board.get("tiles", []), ruleset.layout)
+        raise ValueError("the view names no seat")
+    shown_board = view.board or _ShownBoard()
+    board = board_from_tiles(shown_board.tiles, ruleset.layout)
     _check_board(board, shown_board)
     try:
         history, replayed = history_from_events(ruleset, current_hand_events(hand_events))
@@ -159,26 +209,25 @@ def seat_view_from_public(
         history, replayed = (), EMPTY_BOARD
     if replayed.tiles != board.tiles:
         history = ()
-    seats = sorted(view["seats"], key=lambda s: int(s["seat"]))
-    status = str(view["status"])
-    turn_raw = view.get("turn")
-    playing = status == "playing" and turn_raw is not None
+    seats = sorted(view.seats, key=lambda s: s.seat)
+    status = view.status
+    turn = view.turn if status == "playing" else None
     seen = set(own) | {placement.tile for placement in board.tiles}
     return SeatView(
         ruleset=ruleset,
         seat=seat,
         status=status,
-        hand_number=int(view["hand_number"]),
+        hand_number=view.hand_number,
         hand=own,
         board=board,
         ends_total=board.total,
-        counts=tuple(int(s["tiles"]) for s in seats),
-        stock=int(view.get("stock") or 0),
-        scores=tuple(int(s["score"]) for s in seats),
-        hands_won=tuple(int(s["hands_won"]) for s in seats),
-        turn=int(turn_raw["seat"]) if playing and turn_raw is not None else None,
-        must_cover=_must_cover(turn_raw.get("must_cover")) if playing and turn_raw else None,
-        legal=legal_from_json(view.get("legal") or []) if status == "playing" else (),
+        counts=tuple(s.tiles for s in seats),
+        stock=view.stock or 0,
+        scores=tuple(s.score for s in seats),
+        hands_won=tuple(s.hands_won for s in seats),
+        turn=None if turn is None else turn.seat,
+        must_cover=None if turn is None else turn.must_cover,
+        legal=legal_from_json(view.legal or []) if status == "playing" else (),
         history=history,
         unseen=tuple(t for t in full_set(ruleset.max_pip) if t not in seen),
     )

@@ -10,13 +10,16 @@ it has).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
+from pydantic import BaseModel, JsonValue
 
 from domino_api.matches.answers import json_schemas
 from domino_api.matches.schemas import ViewOut
 from domino_api.web.problems import Problem
+
+if TYPE_CHECKING:
+    from yaml import SafeDumper
 
 ASYNCAPI_PATH = Path("openapi/asyncapi.yaml")
 # Schemas written by hand in asyncapi.yaml (the client messages' small parts); kept as they are.
@@ -32,11 +35,13 @@ class _Published(BaseModel):
     problem: Problem
 
 
-def generated_schemas() -> dict[str, Any]:
+def generated_schemas() -> dict[str, JsonValue]:
     """Event (the union by `type`), each event and data type, ViewOut and Problem."""
     schema = _Published.model_json_schema(ref_template="#/components/schemas/{model}")
-    schemas: dict[str, Any] = {**schema["$defs"], **json_schemas()}
-    event = dict(schemas.pop("Event"))
+    schemas: dict[str, JsonValue] = {**schema["$defs"], **json_schemas()}
+    union = schemas.pop("Event")
+    assert isinstance(union, dict)
+    event = dict(union)
     # AsyncAPI's discriminator is the property's name (OpenAPI's is an object with a mapping).
     event["discriminator"] = "type"
     return {"Event": event, **dict(sorted(schemas.items()))}
@@ -55,7 +60,7 @@ def render(text: str) -> str:
     )
 
 
-def _block_strings() -> type:
+def _block_strings() -> type[SafeDumper]:
     import yaml
 
     class Dumper(yaml.SafeDumper):
@@ -69,4 +74,4 @@ def _block_strings() -> type:
     return Dumper
 
 
-_Dumper: Any = _block_strings()
+_Dumper = _block_strings()

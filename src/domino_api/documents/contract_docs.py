@@ -12,7 +12,7 @@ import re
 import types
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin
+from typing import Literal, get_args, get_origin
 
 import msgspec
 from annotated_types import Ge, Le
@@ -43,14 +43,16 @@ TYPE_NAMES = {str: "text", int: "integer", float: "number", bool: "boolean", Pat
 
 
 def _type_of(info: FieldInfo) -> str:
-    annotation: Any = info.annotation
+    annotation: object = info.annotation
     optional = get_origin(annotation) is types.UnionType and type(None) in get_args(annotation)
     if optional:
         (annotation,) = [arg for arg in get_args(annotation) if arg is not type(None)]
     if get_origin(annotation) is Literal:
         name = " or ".join(f"`{choice}`" for choice in get_args(annotation))
-    else:
+    elif isinstance(annotation, type):
         name = TYPE_NAMES[annotation]
+    else:
+        raise TypeError(f"a setting of type {annotation!r} has no name here")
     bounds = [f"at least {m.ge}" for m in info.metadata if isinstance(m, Ge)]
     bounds += [f"at most {m.le}" for m in info.metadata if isinstance(m, Le)]
     return ", ".join([name, *bounds]) + (", optional" if optional else "")

@@ -10,27 +10,27 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
-from domino_api.engine.vectors import published_vectors
+import msgspec
+
+from domino_api.engine.vectors import DealVector, DealVectors, published_vectors
 
 PATH = Path(__file__).resolve().parents[1] / "play" / "deal-vectors.json"
 
 
-def load(path: Path = PATH) -> dict[str, Any]:
-    document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return document
+def load(path: Path = PATH) -> DealVectors:
+    return msgspec.json.decode(path.read_bytes(), type=DealVectors)
 
 
-def reference(document: dict[str, Any]) -> list[dict[str, Any]]:
+def reference(document: DealVectors) -> list[DealVector]:
     """The vectors this engine did not make: those before its own first one. No code here can
     make them again, so a rewrite keeps them as they are."""
     first_own = published_vectors([])["vectors"][0]["secret"]
-    vectors: list[dict[str, Any]] = document["vectors"]
+    vectors = document["vectors"]
     return vectors[: [v["secret"] for v in vectors].index(first_own)]
 
 
-def text(document: dict[str, Any]) -> str:
+def text(document: DealVectors) -> str:
     """The file's text as the command writes it."""
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 

@@ -8,10 +8,8 @@ schema; `install` puts each model's examples back as the model declares them
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import FastAPI
-from pydantic import BaseModel
+from pydantic import BaseModel, JsonValue
 
 from domino_api.matches import answers
 
@@ -39,7 +37,7 @@ def install(app: FastAPI) -> None:
     """Make `app.openapi()` return the document with its models' examples intact."""
     build = app.openapi
 
-    def openapi() -> dict[str, Any]:
+    def openapi() -> dict[str, JsonValue]:
         if app.openapi_schema is None:
             document = build()
             schemas = document.setdefault("components", {}).setdefault("schemas", {})

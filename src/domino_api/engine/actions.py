@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from msgspec import Struct
 from msgspec.structs import replace
 
 from domino_api.engine.errors import IllegalMove
 from domino_api.engine.kinds import EndName, ForfeitCause
+from domino_api.engine.shapes import ActionJSON, MoveJSON
 from domino_api.engine.state import LegalAction
 from domino_api.engine.tiles import Tile
 
-END_NAMES = ("left", "right", "up", "down")
+END_NAMES: tuple[EndName, ...] = ("left", "right", "up", "down")
 FORFEIT_CAUSES: tuple[ForfeitCause, ...] = ("clock", "away", "resign", "check_in")
 AbandonReason = Literal["abandoned", "cancelled"]
 ABANDON_REASONS: tuple[AbandonReason, ...] = ("abandoned", "cancelled")
@@ -55,14 +56,13 @@ SeatAction = Play | Draw | Pass
 A = TypeVar("A", bound=Action | LegalAction)
 
 
-def action_to_json(action: Action | LegalAction) -> dict[str, Any]:
+def action_to_json(action: Action | LegalAction) -> ActionJSON:
     """The JSON of an action; an offered option (`legal_actions`) is the move it names."""
     match action:
         case Start(cut=cut):
             return {"action": "start", "cut": cut}
         case Play(tile=tile, end=end, reason=reason):
-            data: dict[str, Any] = {"action": "play", "tile": list(tile), "end": end}
-            return _with_reason(data, reason)
+            return _with_reason({"action": "play", "tile": list(tile), "end": end}, reason)
         case Draw(reason=reason):
             return _with_reason({"action": "draw"}, reason)
         case Pass(reason=reason):
@@ -73,8 +73,10 @@ def action_to_json(action: Action | LegalAction) -> dict[str, Any]:
             return {"action": "forfeit", "seat": seat, "cause": cause}
         case Abandon(reason=reason):
             return {"action": "abandon", "reason": reason}
-        case LegalAction(action=verb, tile=tile, end=end) if verb in ("draw", "pass"):
-            return {"action": verb}
+        case LegalAction(action="draw"):
+            return {"action": "draw"}
+        case LegalAction(action="pass"):
+            return {"action": "pass"}
         case LegalAction(action="play", tile=tuple() as tile, end=end):
             return {"action": "play", "tile": list(tile), "end": end}
     raise TypeError(f"not an action: {action!r}")
@@ -88,13 +90,16 @@ def with_reason(action: A, reason: str | None) -> A:
     return action
 
 
-def _with_reason(data: dict[str, Any], reason: str | None) -> dict[str, Any]:
+def _with_reason(data: MoveJSON, reason: str | None) -> MoveJSON:
     if reason is not None:
         data["reason"] = reason
     return data
 
 
-def _field(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+T = TypeVar("T")
+
+
+def _field(data: Mapping[str, object], name: str, kind: type[T]) -> T:
     if name not in data:
         raise IllegalMove(f"action {data.get('action')!r} needs a {name!r} field")
     value = data[name]
@@ -103,14 +108,14 @@ def _field(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) ->
     return value
 
 
-def _reason(data: Mapping[str, Any]) -> str | None:
+def _reason(data: Mapping[str, object]) -> str | None:
     reason = data.get("reason")
     if reason is not None and not isinstance(reason, str):
         raise IllegalMove("reason must be a string")
     return reason
 
 
-def action_from_json(data: Mapping[str, Any]) -> Action:
+def action_from_json(data: object) -> Action:
     """Parse an action written by action_to_json; malformed input is an IllegalMove."""
     if not isinstance(data, Mapping):
         raise IllegalMove("an action is an object with an 'action' field")
@@ -118,13 +123,7 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
     if kind == "start":
         return Start(cut=_field(data, "cut", str))
     if kind == "play":
-        raw = _field(data, "tile", (list, tuple))
-        if len(raw) != 2 or not all(type(p) is int for p in raw):
-            raise IllegalMove(f"a tile is a pair of whole numbers [a, b], got {raw!r}")
-        end = data.get("end")
-        if end is not None and end not in END_NAMES:
-            raise IllegalMove(f"end must be one of {list(END_NAMES)} or null, got {end!r}")
-        return Play(tile=(raw[0], raw[1]), end=end, reason=_reason(data))
+        return Play(tile=_tile(data), end=_end(data.get("end")), reason=_reason(data))
     if kind == "draw":
         return Draw(reason=_reason(data))
     if kind == "pass":
@@ -133,12 +132,34 @@ def action_from_json(data: Mapping[str, Any]) -> Action:
         return NextHand()
     if kind == "forfeit":
         cause = _field(data, "cause", str)
-        if cause not in FORFEIT_CAUSES:
-            raise IllegalMove(f"forfeit cause must be one of {list(FORFEIT_CAUSES)}")
-        return Forfeit(seat=_field(data, "seat", int), cause=cause)
+        for known in FORFEIT_CAUSES:
+            if cause == known:
+                return Forfeit(seat=_field(data, "seat", int), cause=known)
+        raise IllegalMove(f"forfeit cause must be one of {list(FORFEIT_CAUSES)}")
     if kind == "abandon":
         reason = data.get("reason", "abandoned")
-        if reason not in ABANDON_REASONS:
-            raise IllegalMove(f"abandon reason must be one of {list(ABANDON_REASONS)}")
-        return Abandon(reason=reason)
+        for known_reason in ABANDON_REASONS:
+            if reason == known_reason:
+                return Abandon(reason=known_reason)
+        raise IllegalMove(f"abandon reason must be one of {list(ABANDON_REASONS)}")
     raise IllegalMove(f"unknown action {kind!r}")
+
+
+def _tile(data: Mapping[str, object]) -> Tile:
+    if "tile" not in data:
+        raise IllegalMove("action 'play' needs a 'tile' field")
+    raw = data["tile"]
+    if not isinstance(raw, list | tuple):
+        raise IllegalMove(f"field 'tile' has the wrong type: {raw!r}")
+    if len(raw) != 2 or not all(type(p) is int for p in raw):
+        raise IllegalMove(f"a tile is a pair of whole numbers [a, b], got {raw!r}")
+    return (raw[0], raw[1])
+
+
+def _end(end: object) -> EndName | None:
+    for name in END_NAMES:
+        if end == name:
+            return name
+    if end is not None:
+        raise IllegalMove(f"end must be one of {list(END_NAMES)} or null, got {end!r}")
+    return None

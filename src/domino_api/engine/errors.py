@@ -6,6 +6,17 @@ its cause (a stale move's current `seq`, a `retry_after`)."""
 
 from __future__ import annotations
 
+from typing_extensions import TypedDict, Unpack
+
+
+class Extra(TypedDict, total=False):
+    """What a problem document adds for its cause."""
+
+    seq: int  # a stale move's match is at this seq
+    retry_after: int  # seconds until trying again may succeed
+    cap: int  # the host's plan's most entrants
+    max_entrants: int  # a full tournament's
+
 
 class EngineError(Exception):
     """Base of every refusal the engine makes; nothing changes when one is raised."""
@@ -13,7 +24,7 @@ class EngineError(Exception):
     code = "engine_error"
     title = "Refused by the rules"
 
-    def __init__(self, message: str, **extra: object) -> None:
+    def __init__(self, message: str, **extra: Unpack[Extra]) -> None:
         super().__init__(message)
         self.message = message
         self.extra = extra

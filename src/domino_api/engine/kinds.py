@@ -17,3 +17,17 @@ ScoreCause = Literal["play", "domino", "blocked", "target"]
 ForfeitCause = Literal["clock", "away", "resign", "check_in"]
 SeatKind = Literal["human", "bot"]
 Strategy = Literal["plain", "planner", "random"]
+# A ruleset's parameters (RULES section 2).
+DrawRule = Literal["until_playable", "one", "none"]
+Layout = Literal["line", "spinner_first_double", "spinner_opening_double"]
+PlayScoring = Literal["none", "fives"]
+DominoScoring = Literal["opponents_pips", "opponents_pips_round5"]
+BlockScoring = Literal[
+    "lowest_takes_others", "lowest_takes_difference", "lowest_takes_others_round5"
+]
+FirstOpener = Literal[
+    "highest_double_else_reshuffle", "highest_double_else_heaviest", "seat_zero_any"
+]
+NextOpener = Literal[
+    "winner_any", "winner_any_lock_reshuffle", "highest_double_else_heaviest", "alternate_any"
+]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from msgspec import Struct
 
 from domino_api.engine.deal import Deal, deal
+from domino_api.engine.kinds import FirstOpener, NextOpener
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import HandState
 from domino_api.engine.tiles import Tile
@@ -43,7 +44,7 @@ def opening_rule(ruleset: Ruleset, previous: HandState | None) -> tuple[str, int
     """(rule, opener for the `*_any` rules) for the hand after `previous` (None: hand 1)."""
     players = ruleset.players
     if previous is None:
-        rule = ruleset.first_opener
+        rule: FirstOpener | NextOpener = ruleset.first_opener
         return rule, 0 if rule == "seat_zero_any" else None
     result = previous.result
     assert result is not None

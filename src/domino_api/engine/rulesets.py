@@ -7,22 +7,29 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import get_args
+
+import msgspec
 
 from domino_api.engine.errors import BadOptions, UnknownRuleset
-
-DRAW_RULES = ("until_playable", "one", "none")
-LAYOUTS = ("line", "spinner_first_double", "spinner_opening_double")
-PLAY_SCORING = ("none", "fives")
-DOMINO_SCORING = ("opponents_pips", "opponents_pips_round5")
-BLOCK_SCORING = ("lowest_takes_others", "lowest_takes_difference", "lowest_takes_others_round5")
-FIRST_OPENERS = ("highest_double_else_reshuffle", "highest_double_else_heaviest", "seat_zero_any")
-NEXT_OPENERS = (
-    "winner_any",
-    "winner_any_lock_reshuffle",
-    "highest_double_else_heaviest",
-    "alternate_any",
+from domino_api.engine.kinds import (
+    BlockScoring,
+    DominoScoring,
+    DrawRule,
+    FirstOpener,
+    Layout,
+    NextOpener,
+    PlayScoring,
 )
+from domino_api.engine.shapes import CatalogEntry, Overrides, RulesetJSON, TurnClockJSON
+
+DRAW_RULES: tuple[DrawRule, ...] = get_args(DrawRule)
+LAYOUTS: tuple[Layout, ...] = get_args(Layout)
+PLAY_SCORING: tuple[PlayScoring, ...] = get_args(PlayScoring)
+DOMINO_SCORING: tuple[DominoScoring, ...] = get_args(DominoScoring)
+BLOCK_SCORING: tuple[BlockScoring, ...] = get_args(BlockScoring)
+FIRST_OPENERS: tuple[FirstOpener, ...] = get_args(FirstOpener)
+NEXT_OPENERS: tuple[NextOpener, ...] = get_args(NextOpener)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +37,7 @@ class TurnClock:
     allowance_s: int
     grace_s: int
 
-    def to_dict(self) -> dict[str, int]:
+    def to_dict(self) -> TurnClockJSON:
         return {"allowance_s": self.allowance_s, "grace_s": self.grace_s}
 
 
@@ -40,41 +47,57 @@ class Ruleset:
     max_pip: int
     players: int
     hand_size: int
-    draw: str
-    layout: str
+    draw: DrawRule
+    layout: Layout
     cover_doubles: bool
-    play_scoring: str
-    domino_scoring: str
-    block_scoring: str
-    first_opener: str
-    next_opener: str
+    play_scoring: PlayScoring
+    domino_scoring: DominoScoring
+    block_scoring: BlockScoring
+    first_opener: FirstOpener
+    next_opener: NextOpener
     target: int
     best_of: int | None
     end_mid_hand: bool
     turn_clock: TurnClock | None
     away_forfeit_s: int | None
 
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        data["turn_clock"] = None if self.turn_clock is None else self.turn_clock.to_dict()
-        return data
+    def to_dict(self) -> RulesetJSON:
+        return {
+            "name": self.name,
+            "max_pip": self.max_pip,
+            "players": self.players,
+            "hand_size": self.hand_size,
+            "draw": self.draw,
+            "layout": self.layout,
+            "cover_doubles": self.cover_doubles,
+            "play_scoring": self.play_scoring,
+            "domino_scoring": self.domino_scoring,
+            "block_scoring": self.block_scoring,
+            "first_opener": self.first_opener,
+            "next_opener": self.next_opener,
+            "target": self.target,
+            "best_of": self.best_of,
+            "end_mid_hand": self.end_mid_hand,
+            "turn_clock": None if self.turn_clock is None else self.turn_clock.to_dict(),
+            "away_forfeit_s": self.away_forfeit_s,
+        }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Ruleset:
+    def from_dict(cls, data: object) -> Ruleset:
         """Rebuild a snapshot's or a ledger's ruleset; a malformed one is refused (BadOptions)."""
         names = [f.name for f in dataclasses.fields(cls)]
         if not isinstance(data, Mapping) or set(data) != set(names):
             raise BadOptions(f"a ruleset needs exactly these fields: {', '.join(names)}")
-        values = dict(data)
-        clock = values["turn_clock"]
+        clock = data["turn_clock"]
         if clock is not None:
             if not isinstance(clock, Mapping) or set(clock) != {"allowance_s", "grace_s"}:
                 raise BadOptions("turn_clock must be null or {allowance_s, grace_s}")
-            values["turn_clock"] = TurnClock(
-                _whole(clock["allowance_s"], "turn_clock.allowance_s", 1),
-                _whole(clock["grace_s"], "turn_clock.grace_s", 1),
-            )
-        ruleset = cls(**values)
+            _whole(clock["allowance_s"], "turn_clock.allowance_s", 1)
+            _whole(clock["grace_s"], "turn_clock.grace_s", 1)
+        try:
+            ruleset = msgspec.convert(data, cls)
+        except msgspec.ValidationError as error:
+            raise BadOptions(f"malformed ruleset: {error}") from None
         _check_ruleset(ruleset)
         return ruleset
 
@@ -118,34 +141,33 @@ def _check_ruleset(r: Ruleset) -> None:
         _whole(r.away_forfeit_s, "away_forfeit_s", 1)
 
 
-def _preset(name: str, **overrides: Any) -> Ruleset:
-    base: dict[str, Any] = {
-        "name": name,
-        "max_pip": 6,
-        "players": 2,
-        "hand_size": 7,
-        "draw": "until_playable",
-        "layout": "line",
-        "cover_doubles": False,
-        "play_scoring": "none",
-        "domino_scoring": "opponents_pips",
-        "block_scoring": "lowest_takes_difference",
-        "first_opener": "seat_zero_any",
-        "next_opener": "alternate_any",
-        "target": 100,
-        "best_of": None,
-        "end_mid_hand": False,
-        "turn_clock": None,
-        "away_forfeit_s": None,
-    }
-    base.update(overrides)
-    return Ruleset(**base)
+# What a preset leaves as it is (the plain Draw game); `dataclasses.replace` makes the others.
+_DRAW = Ruleset(
+    name="draw",
+    max_pip=6,
+    players=2,
+    hand_size=7,
+    draw="until_playable",
+    layout="line",
+    cover_doubles=False,
+    play_scoring="none",
+    domino_scoring="opponents_pips",
+    block_scoring="lowest_takes_difference",
+    first_opener="seat_zero_any",
+    next_opener="alternate_any",
+    target=100,
+    best_of=None,
+    end_mid_hand=False,
+    turn_clock=None,
+    away_forfeit_s=None,
+)
 
 
 PRESETS: Mapping[str, Ruleset] = MappingProxyType(
     {
-        "all-fives": _preset(
-            "all-fives",
+        "all-fives": dataclasses.replace(
+            _DRAW,
+            name="all-fives",
             layout="spinner_first_double",
             play_scoring="fives",
             domino_scoring="opponents_pips_round5",
@@ -157,8 +179,9 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
             away_forfeit_s=180,
         ),
         # The preset seats four; a match creator picks 2-4 through its seat list.
-        "house-nines": _preset(
-            "house-nines",
+        "house-nines": dataclasses.replace(
+            _DRAW,
+            name="house-nines",
             max_pip=9,
             players=4,
             draw="one",
@@ -168,16 +191,18 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
             first_opener="highest_double_else_heaviest",
             next_opener="highest_double_else_heaviest",
         ),
-        "draw-50": _preset(
-            "draw-50",
+        "draw-50": dataclasses.replace(
+            _DRAW,
+            name="draw-50",
             block_scoring="lowest_takes_others",
             first_opener="highest_double_else_heaviest",
             target=50,
         ),
-        "draw": _preset("draw"),
-        "block": _preset("block", draw="none"),
-        "classic": _preset(
-            "classic",
+        "draw": _DRAW,
+        "block": dataclasses.replace(_DRAW, name="block", draw="none"),
+        "classic": dataclasses.replace(
+            _DRAW,
+            name="classic",
             first_opener="highest_double_else_heaviest",
             next_opener="winner_any",
             turn_clock=TurnClock(allowance_s=180, grace_s=120),
@@ -185,16 +210,18 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
     }
 )
 
-_ALL_FIVES_OPENERS = (
+_ALL_FIVES_OPENERS: tuple[tuple[FirstOpener, NextOpener], ...] = (
     ("highest_double_else_reshuffle", "winner_any_lock_reshuffle"),
     ("seat_zero_any", "alternate_any"),
 )
 
 # Presets whose openers go in pairs: (first_opener, next_opener) must be one of these.
-OPENER_PAIRS: Mapping[str, tuple[tuple[str, str], ...]] = {"all-fives": _ALL_FIVES_OPENERS}
+OPENER_PAIRS: Mapping[str, tuple[tuple[FirstOpener, NextOpener], ...]] = {
+    "all-fives": _ALL_FIVES_OPENERS
+}
 
 # What each preset lets a match override (RULES section 3), as published by the catalog.
-_OVERRIDES: Mapping[str, Mapping[str, object]] = {
+_OVERRIDES: Mapping[str, Overrides] = {
     "all-fives": {
         "hand_size": [7, 9],
         "first_opener": [pair[0] for pair in _ALL_FIVES_OPENERS],
@@ -214,8 +241,8 @@ _OVERRIDES: Mapping[str, Mapping[str, object]] = {
 }
 
 
-def _overrides_for(name: str) -> dict[str, object]:
-    return copy.deepcopy({"target": {"min": 1}, **_OVERRIDES[name]})
+def _overrides_for(name: str) -> Overrides:
+    return copy.deepcopy(Overrides(target={"min": 1}, **_OVERRIDES[name]))
 
 
 def _parse_override(key: str, value: object, allowed: object) -> object:
@@ -242,7 +269,7 @@ def make_ruleset(name: str, options: Mapping[str, object]) -> Ruleset:
         raise UnknownRuleset(f"unknown ruleset {name!r}; the presets are {', '.join(PRESETS)}")
     if not isinstance(options, Mapping):
         raise BadOptions("options must be an object of parameter overrides")
-    allowed = _overrides_for(name)
+    allowed: Mapping[str, object] = _overrides_for(name)
     changes: dict[str, object] = {}
     for key, value in options.items():
         if key not in allowed:
@@ -265,9 +292,9 @@ def make_ruleset(name: str, options: Mapping[str, object]) -> Ruleset:
 _FIELD_NAMES = frozenset(f.name for f in dataclasses.fields(Ruleset))
 
 
-def ruleset_catalog() -> list[dict[str, Any]]:
+def ruleset_catalog() -> list[CatalogEntry]:
     """Every preset with all its parameters and what a match may override."""
     return [
-        {**ruleset.to_dict(), "overrides": _overrides_for(name)}
+        CatalogEntry(**ruleset.to_dict(), overrides=_overrides_for(name))
         for name, ruleset in PRESETS.items()
     ]

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import cast
 
 import msgspec
 
+from domino_api.engine.kinds import ActionName, EndName
 from domino_api.engine.layout import Board, OpenEnd, Placement
 from domino_api.engine.legal import legal_plays
 from domino_api.engine.rulesets import Ruleset
+from domino_api.engine.shapes import (
+    BoardJSON,
+    HandSnapshot,
+    MoveRow,
+    Snapshot,
+    TileJSON,
+)
 from domino_api.engine.state import (
     HandDeal,
     HandResult,
@@ -42,7 +50,7 @@ def _opt_tile(raw: Sequence[int] | None) -> Tile | None:
 # a snapshot must equal what storage gives back (lists), as replays compare it. Placements, open
 # ends, moves and the double to cover are rows (values in field order), the form every stored
 # snapshot holds.
-def _board_to_json(board: Board) -> dict[str, Any]:
+def _board_to_json(board: Board) -> BoardJSON:
     return {
         "tiles": [[list(p.tile), p.end, p.outer, p.spinner] for p in board.tiles],
         "ends": [[end.name, end.pip, end.value] for end in board.ends],
@@ -52,28 +60,38 @@ def _board_to_json(board: Board) -> dict[str, Any]:
     }
 
 
-def _move_to_json(move: Move) -> list[Any]:
+def _move_to_json(move: Move) -> MoveRow:
     tile = None if move.tile is None else list(move.tile)
     return [move.seq, move.seat, move.action, tile, move.end, move.points, move.reason]
 
 
 # Rows are read back by hand too: every read of a match from the database reads all of them,
 # and msgspec.convert needs each row made an object first, which made a long match's read a
-# third slower than these constructors. The results are objects, and msgspec reads them.
-def _board_from_json(data: Mapping[str, Any]) -> Board:
+# third slower than these constructors. The results are objects, and msgspec reads them. A row
+# is read as the tuple it means: storage gives back what `to_json` wrote.
+_Placed = tuple[TileJSON, EndName | None, int | None, bool]
+_Open = tuple[EndName, int, int]
+_Cover = tuple[TileJSON, list[EndName]]
+_Moved = tuple[int, int, ActionName, TileJSON | None, EndName | None, int | None, str | None]
+
+
+def _board_from_json(data: BoardJSON) -> Board:
     return Board(
         tiles=tuple(
             Placement(tile=_tile(tile), end=end, outer=outer, spinner=spinner)
-            for tile, end, outer, spinner in data["tiles"]
+            for tile, end, outer, spinner in cast("list[_Placed]", data["tiles"])
         ),
-        ends=tuple(OpenEnd(name=name, pip=pip, value=count) for name, pip, count in data["ends"]),
+        ends=tuple(
+            OpenEnd(name=name, pip=pip, value=count)
+            for name, pip, count in cast("list[_Open]", data["ends"])
+        ),
         total=data["total"],
         spinner=data["spinner"],
         spinner_mains=tuple(data["spinner_mains"]),
     )
 
 
-def _move_from_json(data: Sequence[Any]) -> Move:
+def _move_from_json(data: _Moved) -> Move:
     seq, seat, action, tile, end, points, reason = data
     return Move(
         seq=seq,
@@ -86,7 +104,7 @@ def _move_from_json(data: Sequence[Any]) -> Move:
     )
 
 
-def _hand_to_json(hand: HandState) -> dict[str, Any]:
+def _hand_to_json(hand: HandState) -> HandSnapshot:
     # The state keeps the deal's tables and each seat's tiles as bit sets over the deal; the
     # snapshot keeps the tiles themselves, what from_json deals back from.
     must_cover = hand.must_cover
@@ -110,7 +128,7 @@ def _hand_to_json(hand: HandState) -> dict[str, Any]:
     }
 
 
-def _hand_from_json(ruleset: Ruleset, data: Mapping[str, Any]) -> HandState:
+def _hand_from_json(ruleset: Ruleset, data: HandSnapshot) -> HandState:
     rules = rules_of(ruleset)
     deal = HandDeal.of(
         rules,
@@ -124,7 +142,7 @@ def _hand_from_json(ruleset: Ruleset, data: Mapping[str, Any]) -> HandState:
     held = tuple(sum(deal.bit(_tile(t)) for t in tiles) for tiles in data["hands"])
     board = _board_from_json(data["board"])
     cover = data["must_cover"]
-    must_cover = None if cover is None else MustCover(tile=_tile(cover[0]), ends=tuple(cover[1]))
+    must_cover = None if cover is None else _must_cover(*cast(_Cover, cover))
     turn = data["turn"]
     result = msgspec.convert(data["result"], HandResult | None)
     legal: tuple[LegalAction, ...] = ()
@@ -141,13 +159,17 @@ def _hand_from_json(ruleset: Ruleset, data: Mapping[str, Any]) -> HandState:
         turn=turn,
         must_cover=must_cover,
         passes=data["passes"],
-        moves=tuple(_move_from_json(m) for m in data["moves"]),
+        moves=tuple(_move_from_json(m) for m in cast("list[_Moved]", data["moves"])),
         legal=legal,
         result=result,
     )
 
 
-def to_json(state: MatchState) -> dict[str, Any]:
+def _must_cover(tile: TileJSON, ends: list[EndName]) -> MustCover:
+    return MustCover(tile=_tile(tile), ends=tuple(ends))
+
+
+def to_json(state: MatchState) -> Snapshot:
     """A JSON-able snapshot of the whole match, secret included (hex): keep it server-side."""
     # By hand as well because msgspec would write the secret in base64, not the hex every stored
     # snapshot holds.
@@ -169,7 +191,7 @@ def to_json(state: MatchState) -> dict[str, Any]:
     }
 
 
-def from_json(data: Mapping[str, Any]) -> MatchState:
+def from_json(data: Snapshot) -> MatchState:
     if data.get("version") != SNAPSHOT_VERSION:
         raise ValueError(f"unknown snapshot version {data.get('version')!r}")
     ruleset = Ruleset.from_dict(data["ruleset"])

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from msgspec import Struct
 
@@ -21,12 +21,14 @@ from domino_api.engine.kinds import (
     ActionName,
     EndName,
     HandReason,
+    Layout,
     MatchReason,
     OptionName,
     Status,
 )
 from domino_api.engine.layout import EMPTY_BOARD, Board
 from domino_api.engine.rulesets import Ruleset
+from domino_api.engine.shapes import HandResultJSON, MatchResultJSON, OptionJSON
 from domino_api.engine.tiles import Tile, full_set
 
 V = TypeVar("V")
@@ -47,7 +49,7 @@ class LegalAction(Struct, frozen=True, kw_only=True, gc=False):
     end: EndName | None
     points: int | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> OptionJSON:
         if self.action != "play":
             return {"action": self.action}
         assert self.tile is not None
@@ -79,7 +81,7 @@ class HandResult(Struct, frozen=True, kw_only=True, gc=False):
     points: int
     hands: tuple[tuple[Tile, ...], ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> HandResultJSON:
         return {
             "number": self.number,
             "reason": self.reason,
@@ -98,7 +100,7 @@ class MatchResult(Struct, frozen=True, kw_only=True, gc=False):
     hands_won: tuple[int, ...]
     forfeited_by: int | None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> MatchResultJSON:
         return {
             "winner": self.winner,
             "reason": self.reason,
@@ -124,7 +126,7 @@ class Rules:
 
     ruleset: Ruleset
     players: int
-    layout: str
+    layout: Layout
     fives: bool
     cover_doubles: bool
     may_draw: bool

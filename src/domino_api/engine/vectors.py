@@ -8,9 +8,32 @@ They extend the reference vectors with the corners an implementation gets wrong:
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+
+from typing_extensions import TypedDict
 
 from domino_api.engine.deal import ALGORITHM, commitment, deal
+from domino_api.engine.shapes import TileJSON
+
+
+class DealVector(TypedDict):
+    """One deal and what it deals (docs/RULES.md section 11)."""
+
+    secret: str
+    commitment: str
+    cut: str
+    hand_number: int
+    attempt: int
+    max_pip: int
+    players: int
+    hand_size: int
+    hands: list[list[TileJSON]]
+    stock: list[TileJSON]
+
+
+class DealVectors(TypedDict):
+    algorithm: str
+    vectors: list[DealVector]
+
 
 # (cut, hand number, attempt, max pip, players, hand size)
 CASES: tuple[tuple[str, int, int, int, int, int], ...] = (
@@ -29,7 +52,7 @@ CASES: tuple[tuple[str, int, int, int, int, int], ...] = (
 )
 
 
-def vector(index: int, case: tuple[str, int, int, int, int, int]) -> dict[str, Any]:
+def vector(index: int, case: tuple[str, int, int, int, int, int]) -> DealVector:
     cut, hand_number, attempt, max_pip, players, hand_size = case
     secret = hashlib.sha256(f"domino-api deal vector {index}".encode()).digest()
     dealt = deal(secret, cut, hand_number, attempt, max_pip, players, hand_size)
@@ -47,7 +70,7 @@ def vector(index: int, case: tuple[str, int, int, int, int, int]) -> dict[str, A
     }
 
 
-def published_vectors(reference: list[dict[str, Any]]) -> dict[str, Any]:
+def published_vectors(reference: list[DealVector]) -> DealVectors:
     """The reference vectors first (unchanged), then this project's own."""
     own = [vector(i, case) for i, case in enumerate(CASES)]
     return {"algorithm": ALGORITHM, "vectors": [*reference, *own]}

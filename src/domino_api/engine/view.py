@@ -12,6 +12,7 @@ from typing import Any
 from domino_api.engine.layout import EMPTY_BOARD, Board, place
 from domino_api.engine.legal import cover_after, legal_actions, open_to
 from domino_api.engine.rulesets import Ruleset
+from domino_api.engine.shapes import OptionJSON
 from domino_api.engine.state import HandState, LegalAction, MatchState, MustCover
 from domino_api.engine.tiles import Tile, full_set
 
@@ -71,7 +72,7 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
             "must_cover": _must_cover_dict(hand.must_cover),
         }
     if state.status == "hand_over" and seated:
-        legal: list[dict[str, Any]] = [{"action": "next_hand"}]
+        legal: list[OptionJSON] = [{"action": "next_hand"}]
     else:
         legal = [option.to_dict() for option in legal_actions(state, seat)]
     last_hand = state.last_hand

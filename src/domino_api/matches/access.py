@@ -8,7 +8,7 @@ else gets `403 not_seated`, so a match id alone opens nothing.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -49,7 +49,7 @@ async def require_member_in(
 SOLO_OFF = ("turn_clock", "away_forfeit_s")
 
 
-def table_options(options: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+def table_options(options: Mapping[str, object]) -> tuple[dict[str, object], bool]:
     """The preset's overrides, and the table's own option `spectators` taken out of them."""
     given = dict(options)
     spectators = given.pop("spectators", False)
@@ -58,7 +58,7 @@ def table_options(options: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     return given, spectators
 
 
-def refuse_solo_clocks(options: dict[str, Any], solo: bool) -> None:
+def refuse_solo_clocks(options: Mapping[str, object], solo: bool) -> None:
     """A clock the creator sets is honoured, or refused: never silently dropped."""
     named = [key for key in SOLO_OFF if options.get(key) is not None]
     if solo and named:

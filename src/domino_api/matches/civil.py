@@ -14,7 +14,6 @@ Mutes, reports and blocks are for the players seated at the match (a spectator m
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -33,8 +32,8 @@ from domino_api.store.db import transaction
 from domino_api.store.models import Player
 
 
-async def set_talk(core: Core, player: Player, match_id: str, on: bool) -> dict[str, Any]:
-    def step(stage: Stage) -> dict[str, Any]:
+async def set_talk(core: Core, player: Player, match_id: str, on: bool) -> dict[str, object]:
+    def step(stage: Stage) -> dict[str, object]:
         return view_for(stage.do(tables.Talk(player.id, on)), player, core)
 
     return await core.run(match_id, step, player_id=player.id)

@@ -6,12 +6,27 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import TypedDict
 
 import typer
 
 
-async def read_reports(database_url: str, limit: int) -> list[dict[str, Any]]:
+class ReportLine(TypedDict):
+    """A report as `domino-api reports --json` prints it."""
+
+    id: int
+    at: str
+    match_id: str
+    seq: int
+    seat: int
+    name: str | None
+    reported_id: str | None
+    reporter_id: str
+    text: str
+    reason: str
+
+
+async def read_reports(database_url: str, limit: int) -> list[ReportLine]:
     from sqlalchemy.ext.asyncio import create_async_engine
 
     from domino_api.store import civil_repo
@@ -40,7 +55,7 @@ async def read_reports(database_url: str, limit: int) -> list[dict[str, Any]]:
         await engine.dispose()
 
 
-def _line(report: dict[str, Any]) -> str:
+def _line(report: ReportLine) -> str:
     reason = f"  (reason: {report['reason']})" if report["reason"] else ""
     return (
         f"#{report['id']} {report['at']} match {report['match_id']} seq {report['seq']}"

@@ -30,7 +30,7 @@ async def talk_off(match_id: MatchId, player: CurrentPlayer, request: Request) -
     talk is on again; every seat is told by `talk_changed`, and the view's `talk_off` says so.
     """
     view = await civil.set_talk(core_of(request), player, match_id, False)
-    return ViewOut(**hosting.shown_to(view))
+    return ViewOut.model_validate(hosting.shown_to(view))
 
 
 @router.delete(
@@ -41,7 +41,7 @@ async def talk_off(match_id: MatchId, player: CurrentPlayer, request: Request) -
 async def talk_on(match_id: MatchId, player: CurrentPlayer, request: Request) -> ViewOut:
     """Host only: table talk is allowed again (`talk_changed`)."""
     view = await civil.set_talk(core_of(request), player, match_id, True)
-    return ViewOut(**hosting.shown_to(view))
+    return ViewOut.model_validate(hosting.shown_to(view))
 
 
 @router.get(

@@ -10,9 +10,9 @@ from __future__ import annotations
 import secrets
 import time
 import uuid
-from collections.abc import Awaitable, Callable
-from functools import partial
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+
+import asyncpg
 
 from domino_api import engine
 from domino_api.engine import EngineError
@@ -20,6 +20,7 @@ from domino_api.engine import table as tables
 from domino_api.engine.errors import MatchFull
 from domino_api.engine.event_types import SeatJoinedData
 from domino_api.engine.table import Stepped, Table
+from domino_api.engine.table.new import NewSeat
 from domino_api.errors import Blocked, RateLimited, ServiceError, ValidationFailed
 from domino_api.matches import access, claims, pacing
 from domino_api.matches.hosting import Caps, check_open_tables, rematch_room
@@ -36,7 +37,7 @@ from domino_api.web.ratelimit import Limits
 JOIN_REFUSAL_S = 0.05
 
 
-def _ruleset_for_seats(name: str, options: dict[str, Any], seats: int) -> engine.Ruleset:
+def _ruleset_for_seats(name: str, options: Mapping[str, object], seats: int) -> engine.Ruleset:
     """The seat list sets `players` where the preset allows 2-4, else must equal it."""
     if "players" in options:
         raise engine.BadOptions("players is set by the seat list, not by options.")
@@ -51,8 +52,8 @@ def _ruleset_for_seats(name: str, options: dict[str, Any], seats: int) -> engine
         ) from None
 
 
-def _seat_specs(host: Player, specs: list[SeatSpec]) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def _seat_specs(host: Player, specs: list[SeatSpec]) -> list[NewSeat]:
+    rows: list[NewSeat] = []
     for number, spec in enumerate(specs):
         if spec.type == "bot":
             if spec.holder is not None or spec.name is not None:
@@ -68,7 +69,7 @@ def _seat_specs(host: Player, specs: list[SeatSpec]) -> list[dict[str, Any]]:
 
 async def create_match(
     core: Core, host: Player, body: MatchCreate, caps: Caps | None = None, address: str = ""
-) -> dict[str, Any]:
+) -> dict[str, object]:
     specs = body.seats or [SeatSpec(type="human"), SeatSpec(type="human")]
     if specs[0].type != "human":
         raise ValidationFailed("seats.0: seat 0 is the host's seat and must be human.")
@@ -78,20 +79,42 @@ async def create_match(
     seats = _seat_specs(host, specs)
     solo = all(s["type"] == "bot" or s.get("player_id") == host.id for s in seats)
     holders = {host.id: (host.name, host.tile_back)}
-    cap = None if caps is None else partial(check_open_tables, address=address, caps=caps)
+    cap = None if caps is None else _caps_check(address, caps)
     access.refuse_solo_clocks(given, solo)
-    columns = {"host_player_id": host.id, "solo": solo, "spectators": spectators}
-    table = await insert(core, ruleset, seats, holders, before=cap, host_address=address, **columns)
+    table = await insert(
+        core,
+        ruleset,
+        seats,
+        holders,
+        host.id,
+        address,
+        solo=solo,
+        spectators=spectators,
+        before=cap,
+    )
     return view_for(table, host, core)
+
+
+def _caps_check(
+    address: str, caps: Caps
+) -> Callable[[asyncpg.Connection, str, bool], Awaitable[None]]:
+    async def check(connection: asyncpg.Connection, player_id: str, numbered: bool) -> None:
+        await check_open_tables(connection, player_id, address, numbered, caps)
+
+    return check
 
 
 async def insert(
     core: Core,
     ruleset: engine.Ruleset,
-    seats: list[dict[str, Any]],
+    seats: list[NewSeat],
     holders: dict[str, tuple[str, str]],
-    before: Callable[..., Awaitable[None]] | None = None,
-    **columns: Any,
+    host_player_id: str,
+    host_address: str,
+    *,
+    solo: bool,
+    spectators: bool,
+    before: Callable[[asyncpg.Connection, str, bool], Awaitable[None]] | None = None,
 ) -> Table:
     """Store a new match, with a free game number if a remote human can join it
     (engine/table `needs_number`), and its seats; announce it once committed.
@@ -99,12 +122,21 @@ async def insert(
     `before(connection, player_id, numbered)` runs first in the same transaction (the caps)."""
     now = core.clock.now()
     new = tables.new_table(
-        str(uuid.uuid4()), ruleset, secrets.token_bytes(32), now, seats, holders, **columns
+        str(uuid.uuid4()),
+        ruleset,
+        secrets.token_bytes(32),
+        now,
+        seats,
+        holders,
+        host_player_id=host_player_id,
+        host_address=host_address,
+        solo=solo,
+        spectators=spectators,
     )
     numbered = tables.needs_number(new.table)
     async with core.writer.transaction() as tx:
         if before is not None:
-            await before(tx.connection, columns["host_player_id"], numbered=numbered)
+            await before(tx.connection, host_player_id, numbered)
         if numbered:
             code = await match_codes.free_code(tx.connection)
             new = Stepped(tables.with_info(new.table, code=code), new.events)
@@ -119,7 +151,7 @@ async def join_by_number(
     code: str,
     name: str | None,
     address: str,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """`join` under the budgets against guessing (matches/claims.py): refused at once while one
     is spent out; each refusal spends them and answers no sooner than `JOIN_REFUSAL_S` after
     the request came, so timing does not tell an unknown number from a started table."""
@@ -156,7 +188,7 @@ async def join(
     name: str | None = None,
     match_id: str | None = None,
     outcome: claims.Outcome | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Join by number (`match_id`: the live match `find` found for it): a free seat, or by
     name a seat whose holder has been gone for the presence lease (`core.lease_s`,
     engine/table/seats.py); a started table answers outsiders as unknown."""
@@ -164,7 +196,7 @@ async def join(
         raise tables.unknown_number(code, core.lease_s)
     command = tables.Join(player.id, player.name, player.tile_back, code, name, core.lease_s)
 
-    def step(stage: Stage) -> dict[str, Any]:
+    def step(stage: Stage) -> dict[str, object]:
         if outcome is not None:
             wanted = name or player.name
             outcome.right_name = bool(tables.same_name(stage.table, player.id, wanted))
@@ -187,7 +219,7 @@ def _joined_seat(stage: Stage, player_id: str) -> int | None:
 
 async def rematch(
     core: Core, player: Player, match_id: str, seat: int | None, caps: Caps | None = None
-) -> dict[str, Any]:
+) -> dict[str, object]:
     async with core.pool.acquire() as connection:
         # Drawn before the step knows whether the new table needs one (a rematch against
         # computers does not): with every number in use, only a table that needs one is refused.
@@ -201,7 +233,7 @@ async def rematch(
         # finished match can slip past a cap reached at the same moment.
         room = caps is None or await rematch_room(connection, match_id, caps)
 
-    def step(stage: Stage) -> dict[str, Any]:
+    def step(stage: Stage) -> dict[str, object]:
         chosen = tables.pick_seat(stage.table, player.id, seat)
         table = stage.do(tables.OfferRematch(player.id, seat))
         if tables.rematch_agreed(table):
@@ -220,7 +252,7 @@ async def rematch(
 
 
 def _rematch_table(core: Core, table: Table, code: str | MatchFull) -> Stepped:
-    seats = [
+    seats: list[NewSeat] = [
         {"type": row.type, "strategy": row.strategy, "player_id": row.player_id, "name": row.name}
         for row in table.seats
     ]

@@ -14,7 +14,6 @@ address), so two creations at the same moment cannot both pass a count:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import asyncpg
 
@@ -107,7 +106,7 @@ async def rematch_room(connection: asyncpg.Connection, match_id: str, caps: Caps
     return True
 
 
-def shown_to(view: dict[str, Any]) -> dict[str, Any]:
+def shown_to(view: dict[str, object]) -> dict[str, object]:
     """The view as its caller may see it: the game number only to the table's own seats.
 
     A game number is the key to a table's seats (join by number and name), and public chains

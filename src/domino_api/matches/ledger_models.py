@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired
+from typing import Literal, NotRequired
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 from typing_extensions import TypedDict
 
 from domino_api.matches.ruleset_models import RulesetParams
@@ -13,7 +13,7 @@ from domino_api.matches.schemas import EndName, ResultOut, TileIn
 from domino_api.web.inputs import Strict
 
 
-def _deals_that_fit() -> Any:
+def _deals_that_fit() -> list[JsonValue]:
     """verify_deal's check in the schema: the hands dealt fit in the set (one branch per set and
     number of players, with the largest hand that fits)."""
     return [

@@ -71,7 +71,9 @@ async def create_match(
     """
     address, caps = client_address(request), hosting.caps_of(settings_of(request))
     await limits_of(request).hit_from("create_match", address, f"player:{player.id}")
-    return ViewOut(**await creation.create_match(core_of(request), player, body, caps, address))
+    return ViewOut.model_validate(
+        await creation.create_match(core_of(request), player, body, caps, address)
+    )
 
 
 @router.post(
@@ -103,7 +105,7 @@ async def join(
     joined = await creation.join_by_number(
         core_of(request), limits, player, body.code, body.name, address
     )
-    return ViewOut(**joined)
+    return ViewOut.model_validate(joined)
 
 
 @router.post(
@@ -144,7 +146,7 @@ async def get_match(
     picks which of the caller's seats to see from (default: the lowest).
     """
     view = await service.get_view(core_of(request), player, match_id, seat)
-    return ViewOut(**hosting.shown_to(view))
+    return ViewOut.model_validate(hosting.shown_to(view))
 
 
 @router.post(
@@ -192,7 +194,7 @@ async def move(
 async def next_hand(
     match_id: MatchId, player: CurrentPlayer, request: Request, body: NextHandBody | None = None
 ) -> ViewOut:
-    """Any seated player starts the next hand once a hand is over; if it has already started, the
+    """A seated player starts the next hand once a hand is over; if it has already started, the
     answer is the view as it is.
     """
     seat = body.seat if body else None
@@ -242,7 +244,7 @@ async def lock(match_id: MatchId, player: CurrentPlayer, request: Request) -> Vi
     """Host only: lock the table, so no seat changes hands by a join under its name; a seat then
     changes hands only through its own token or by the host releasing it.
     """
-    return ViewOut(**await locking.set_lock(core_of(request), player, match_id, True))
+    return ViewOut.model_validate(await locking.set_lock(core_of(request), player, match_id, True))
 
 
 @router.delete(
@@ -252,7 +254,7 @@ async def lock(match_id: MatchId, player: CurrentPlayer, request: Request) -> Vi
 )
 async def unlock(match_id: MatchId, player: CurrentPlayer, request: Request) -> ViewOut:
     """Host only: unlock the table again (claims by name, after the presence lease, work again)."""
-    return ViewOut(**await locking.set_lock(core_of(request), player, match_id, False))
+    return ViewOut.model_validate(await locking.set_lock(core_of(request), player, match_id, False))
 
 
 @router.delete(
@@ -270,7 +272,7 @@ async def release_seat(
     holder has had no socket and no request for the presence lease (else 409 `seat_in_use`); the
     old holder's sockets close (4409 `seat_claimed`).
     """
-    return ViewOut(**await locking.release(core_of(request), player, match_id, seat))
+    return ViewOut.model_validate(await locking.release(core_of(request), player, match_id, seat))
 
 
 @router.post(
@@ -341,7 +343,9 @@ async def rematch(
     """
     seat = body.seat if body else None
     caps = hosting.caps_of(settings_of(request))
-    return ViewOut(**await creation.rematch(core_of(request), player, match_id, seat, caps))
+    return ViewOut.model_validate(
+        await creation.rematch(core_of(request), player, match_id, seat, caps)
+    )
 
 
 @router.get(

@@ -18,6 +18,7 @@ from domino_api import engine
 from domino_api.engine import table as tables
 from domino_api.engine.errors import LedgerSealed, NotYourSeat
 from domino_api.engine.event_types import AnyEvent
+from domino_api.engine.shapes import LedgerJSON
 from domino_api.engine.table import Table
 from domino_api.errors import ValidationFailed
 from domino_api.matches import access
@@ -197,8 +198,8 @@ async def events(
     return mark_muted([event_for(row, chosen) for row in rows], muted)
 
 
-async def ledger(core: Core, player: Player, match_id: str) -> dict[str, Any]:
-    def step(stage: Stage) -> dict[str, Any]:
+async def ledger(core: Core, player: Player, match_id: str) -> LedgerJSON:
+    def step(stage: Stage) -> LedgerJSON:
         table = stage.table
         if not table.over:
             raise LedgerSealed("The ledger opens once the match is finished or abandoned.")

@@ -26,8 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
+import asyncpg
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api import engine, metrics
@@ -229,7 +230,7 @@ class Core:
                 loaded[match_id] = Copy(found.table(state), found.version, read_at)
         return loaded, moved
 
-    async def _state(self, connection: Any, found: Read) -> engine.MatchState:
+    async def _state(self, connection: asyncpg.Connection, found: Read) -> engine.MatchState:
         cached = self.copies.get(found.info.id)
         if cached is not None and cached.version == found.version:
             return cached.table.state

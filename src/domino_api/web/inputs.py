@@ -6,7 +6,6 @@ alone refused, and every free string carries the no-NUL pattern."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
@@ -15,20 +14,18 @@ from pydantic_core import CoreSchema
 NO_NUL = "^[^\\u0000]*$"
 
 
-def _document_no_nul(schema: dict[str, Any]) -> None:
+def _document_no_nul(schema: dict[str, object]) -> None:
     """Every string without a pattern of its own gets the no-NUL one (nested ones included)."""
     if schema.get("type") == "string" and not {"pattern", "enum", "const"} & schema.keys():
         schema["pattern"] = NO_NUL
     for key, value in schema.items():
-        if key in ("properties", "$defs"):
-            for part in value.values():
+        if key in ("properties", "$defs") and isinstance(value, dict):
+            parts = list(value.values())  # schemas by name
+        else:
+            parts = value if isinstance(value, list) else [value]
+        for part in parts:
+            if isinstance(part, dict):
                 _document_no_nul(part)
-        elif isinstance(value, dict):
-            _document_no_nul(value)
-        elif isinstance(value, list):
-            for part in value:
-                if isinstance(part, dict):
-                    _document_no_nul(part)
 
 
 # No body of the contract nests deeper than a few levels. The JSON parser accepts up to about
@@ -36,7 +33,7 @@ def _document_no_nul(schema: dict[str, Any]) -> None:
 MAX_DEPTH = 32
 
 
-def _whole_numbers(value: Any, depth: int = 0) -> Any:
+def _whole_numbers(value: object, depth: int = 0) -> object:
     """`3.0` as 3, anywhere in a parsed body: strict mode then refuses only what JSON Schema's
     `integer` does (`3.5`, `"3"`, `true`). A body nested deeper than `MAX_DEPTH` is refused."""
     if isinstance(value, float) and value.is_integer():
@@ -67,7 +64,7 @@ class Strict(BaseModel):
 
     @model_validator(mode="before")
     @classmethod
-    def _integral_floats(cls, data: Any) -> Any:
+    def _integral_floats(cls, data: object) -> object:
         return _whole_numbers(data)
 
     @model_validator(mode="after")
@@ -78,12 +75,12 @@ class Strict(BaseModel):
         return self
 
 
-def holds_nul(value: Any) -> bool:
+def holds_nul(value: object) -> bool:
     """Whether a parsed JSON value holds the NUL character anywhere (keys included)."""
     return _holds_nul(value)
 
 
-def _holds_nul(value: Any) -> bool:
+def _holds_nul(value: object) -> bool:
     if isinstance(value, str):
         return "\x00" in value
     if isinstance(value, dict):
@@ -93,12 +90,14 @@ def _holds_nul(value: Any) -> bool:
     return False  # nested Strict models check themselves
 
 
-def error_summary(errors: Sequence[Mapping[str, Any]], most: int = 5) -> str:
+def error_summary(errors: Sequence[Mapping[str, object]], most: int = 5) -> str:
     """`where: what` for each of the first `most` of pydantic's errors, as a problem's
     detail over REST and over the socket alike: the field's path, list positions kept."""
     parts = []
     for err in errors[:most]:
-        where = ".".join(str(p) for p in err.get("loc", ()) if _named(p)) or "body"
+        loc = err.get("loc", ())
+        path = loc if isinstance(loc, tuple | list) else ()
+        where = ".".join(str(p) for p in path if _named(p)) or "body"
         parts.append(f"{where}: {err.get('msg', 'invalid')}")
     return "; ".join(parts)
 

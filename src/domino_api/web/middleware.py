@@ -15,7 +15,6 @@ import logging
 import re
 import secrets
 import time
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -113,7 +112,7 @@ class ObservabilityMiddleware:
     async def _render_unexpected(
         scope: Scope, receive: Receive, send: Send, exc: Exception
     ) -> None:
-        app: Any = scope.get("app")
+        app: object = scope.get("app")
         handler = getattr(app, "exception_handlers", {}).get(Exception)
         if handler is None:
             raise exc

@@ -8,13 +8,11 @@ which errors.py imports; nothing it imports imports it back.
 
 from __future__ import annotations
 
-from typing import Any
-
 from domino_api.engine import EngineError
-from domino_api.errors import ServiceError, engine_status, problem, unavailable
+from domino_api.errors import ProblemDoc, ServiceError, engine_status, problem, unavailable
 
 
-def problem_of(exc: Exception) -> dict[str, Any]:
+def problem_of(exc: Exception) -> ProblemDoc:
     """The problem document for an expected failure (ServiceError or EngineError), for the
     database out of connections (503 service_busy), or else the 500 `internal_error`, which says
     nothing of the failure."""
@@ -28,6 +26,6 @@ def problem_of(exc: Exception) -> dict[str, Any]:
     return problem(500, "internal_error", "Internal error", "Something went wrong on our side.")
 
 
-def retry_after(body: dict[str, Any]) -> dict[str, str] | None:
+def retry_after(body: ProblemDoc) -> dict[str, str] | None:
     """The `Retry-After` header a problem asks for (its `retry_after` member), if any."""
     return {"Retry-After": str(body["retry_after"])} if "retry_after" in body else None

@@ -8,8 +8,6 @@ class of errors.py and engine/errors.py is here with the same status.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict, Field
 
 # code -> (statuses, meaning). A code with two statuses means the same thing in two contexts.
@@ -196,7 +194,11 @@ SEAT = ("seat_not_found", "seat_unavailable")
 NUMBERED = ("rate_limited", "match_full")
 
 
-def problems(*codes: str) -> dict[int | str, dict[str, Any]]:
+# FastAPI's `responses=` (an OpenAPI response object per status, and its `model`).
+RouteResponse = dict[str, object]
+
+
+def problems(*codes: str) -> dict[int | str, RouteResponse]:
     """The `responses=` of a route that answers these codes: one entry per status."""
     by_status: dict[int, list[str]] = {}
     for entry in dict.fromkeys(codes):
@@ -209,7 +211,7 @@ def problems(*codes: str) -> dict[int | str, dict[str, Any]]:
     return {status: _response(by_status[status], status) for status in sorted(by_status)}
 
 
-def _response(codes: list[str], status: int) -> dict[str, Any]:
+def _response(codes: list[str], status: int) -> RouteResponse:
     lines = [f"`{code}`: {CATALOGUE[code][1]}" for code in codes]
     schema = {"$ref": "#/components/schemas/Problem"}
     return {

@@ -3,8 +3,6 @@ values and the contract's Structs alike, encoded once here."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.responses import JSONResponse
 
 from domino_api import jsontext
@@ -17,5 +15,5 @@ class FastJSONResponse(JSONResponse):
     Struct's); tests/api/test_write_core.py checks every answer of played matches against it.
     """
 
-    def render(self, content: Any) -> bytes:
+    def render(self, content: object) -> bytes:
         return jsontext.dump_bytes(content)

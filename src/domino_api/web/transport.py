@@ -27,10 +27,11 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 from functools import lru_cache
-from typing import Any
 
+from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from uvicorn.server import ServerState
 
 from domino_api import metrics
 from domino_api.config import Settings, get_settings
@@ -135,8 +136,14 @@ class HeadTooLarge(Exception):
 class GuardedHttp(HttpToolsProtocol):
     """uvicorn's httptools protocol with head and body deadlines and the per-address cap."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, object],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
         self._settings, self._count = _guard()
         self._address: str | None = None
         # The deadline in force (loop time) and what its passing means; None: none runs.

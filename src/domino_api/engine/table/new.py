@@ -4,16 +4,39 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import NotRequired, TypedDict, Unpack
 
 from msgspec.structs import replace
 
 from domino_api.engine.deal import commitment
+from domino_api.engine.kinds import SeatKind
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import new_match
 from domino_api.engine.table.clocks import due_at
 from domino_api.engine.table.model import Info, Seat, Stepped, Table
 from domino_api.engine.table.seats import joined
 from domino_api.engine.table.transitions import Steps, record
+
+
+class NewSeat(TypedDict):
+    """A new seat's columns: a computer's strategy, or a human seat's holder and name."""
+
+    type: SeatKind
+    strategy: NotRequired[str | None]
+    player_id: NotRequired[str | None]
+    name: NotRequired[str | None]
+
+
+class Facts(TypedDict, total=False):
+    """What the creator of a table decides about it (`Info`'s fields of the same names)."""
+
+    code: str | None
+    host_player_id: str | None
+    host_address: str | None
+    solo: bool
+    spectators: bool
+    tournament_id: str | None
+    check_in_deadline: datetime | None
 
 
 def new_table(
@@ -23,7 +46,7 @@ def new_table(
     now: datetime,
     seats: Sequence[Mapping[str, object]],
     holders: Mapping[str, tuple[str, str]],
-    **facts: object,
+    **facts: Unpack[Facts],
 ) -> Stepped:
     """The waiting table (the deal's `secret` chosen by the caller, its commitment shown) with
     its seats; `seats` give each seat's columns (type, strategy, player_id, name), `holders`
@@ -36,7 +59,7 @@ def new_table(
         commitment=commitment(secret),
         created_at=now,
         updated_at=now,
-        **facts,  # type: ignore[arg-type]
+        **facts,
     )
     host = facts.get("host_player_id")
     rows = tuple(

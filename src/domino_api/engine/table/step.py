@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from domino_api.engine import actions, rules
 from domino_api.engine.events import Event
@@ -30,27 +30,49 @@ MAX_COMPUTER_MOVES = 2_000
 # (strategy, the seat's view, seed) -> (action, reason)
 Chooser = Callable[[str, SeatView, str], tuple[actions.Action, str]]
 
-_STEPS: dict[type, Callable[[Any, Any, datetime], Stepped]] = {
-    commands.Start: play.start,
-    commands.Move: play.move,
-    commands.NextHand: play.next_hand,
-    commands.Resign: play.resign,
-    commands.ComputerMove: play.computer_move,
-    commands.Tick: play.tick,
-    commands.Ready: seating.ready,
-    commands.Chat: seating.chat,
-    commands.Autopilot: seating.autopilot,
-    commands.Join: seating.join,
-    commands.Lock: seating.lock,
-    commands.Talk: seating.talk,
-    commands.Release: seating.release,
-    commands.OfferRematch: seating.offer_rematch,
-    commands.RematchCreated: seating.rematch_created,
-    commands.TileBack: seating.tile_back,
-    commands.Seen: seating.seen,
-    commands.Connect: seating.connect,
-    commands.Lapse: seating.lapse,
-}
+
+def _step_one(table: Table, command: commands.Command, now: datetime) -> Stepped:
+    # The commands most steps carry first: a class pattern is one isinstance check.
+    match command:
+        case commands.Move():
+            return play.move(table, command, now)
+        case commands.Tick():
+            return play.tick(table, command, now)
+        case commands.ComputerMove():
+            return play.computer_move(table, command, now)
+        case commands.Seen():
+            return seating.seen(table, command, now)
+        case commands.Connect():
+            return seating.connect(table, command, now)
+        case commands.Lapse():
+            return seating.lapse(table, command, now)
+        case commands.Start():
+            return play.start(table, command, now)
+        case commands.NextHand():
+            return play.next_hand(table, command, now)
+        case commands.Resign():
+            return play.resign(table, command, now)
+        case commands.Ready():
+            return seating.ready(table, command, now)
+        case commands.Chat():
+            return seating.chat(table, command, now)
+        case commands.Autopilot():
+            return seating.autopilot(table, command, now)
+        case commands.Join():
+            return seating.join(table, command, now)
+        case commands.Lock():
+            return seating.lock(table, command, now)
+        case commands.Talk():
+            return seating.talk(table, command, now)
+        case commands.Release():
+            return seating.release(table, command, now)
+        case commands.OfferRematch():
+            return seating.offer_rematch(table, command, now)
+        case commands.RematchCreated():
+            return seating.rematch_created(table, command, now)
+        case commands.TileBack():
+            return seating.tile_back(table, command, now)
+    raise TypeError(f"not a command: {command!r}")
 
 
 def step(
@@ -58,7 +80,7 @@ def step(
 ) -> Stepped:
     """The table after `command` at `now`, and the events it made; with a `chooser`, after the
     computer seats' replies too."""
-    stepped = _STEPS[type(command)](table, command, now)
+    stepped = _step_one(table, command, now)
     if chooser is None:
         return stepped
     return stepped.then(reply(stepped.table, now, chooser))
@@ -134,10 +156,14 @@ def next_hand_for_computers(table: Table, now: datetime) -> Stepped:
 class StoredEvent(Protocol):
     """An event as the store keeps it (store/models.py's MatchEvent)."""
 
-    seq: int
-    type: str
-    data: Mapping[str, Any]
-    action: Mapping[str, Any] | None
+    @property
+    def seq(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def data(self) -> Mapping[str, object]: ...
+    @property
+    def action(self) -> Mapping[str, object] | None: ...
 
 
 def replay(events: Sequence[Staged] | Sequence[StoredEvent], initial: MatchState) -> MatchState:
@@ -154,6 +180,8 @@ def replay(events: Sequence[Staged] | Sequence[StoredEvent], initial: MatchState
                 public = Event.stored(event.seq, event.type, "", event.data, {}).public
             state = rules.record(state, public).state
         else:
-            action = actions.action_from_json(note["action"])  # type: ignore[arg-type]
-            state = rules.apply(state, note["seat"], action).state  # type: ignore[arg-type]
+            seat = note["seat"]
+            if seat is not None and type(seat) is not int:
+                raise ValueError(f"a stored action's seat is a number or null, got {seat!r}")
+            state = rules.apply(state, seat, actions.action_from_json(note["action"])).state
     return state
