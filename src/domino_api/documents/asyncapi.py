@@ -2,9 +2,9 @@
 
 The channels, operations and messages of asyncapi.yaml are written by hand; its
 `components.schemas` (every event type, the view, the problem document) are written by
-`domino-api openapi` from engine/event_types.py (msgspec), matches/schemas.py and web/problems.py,
-so the socket's document cannot drift from the REST one (`domino-api openapi --check` fails if
-it has).
+`domino-api openapi` from engine/event_types.py and matches/view_types.py (msgspec) and
+web/problems.py, so the socket's document cannot drift from the REST one (`domino-api openapi
+--check` fails if it has).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from domino_api.matches.answers import json_schemas
-from domino_api.matches.schemas import ViewOut
+from domino_api.matches import answers
+from domino_api.matches.view_types import ViewOut
 from domino_api.web.problems import Problem
 
 ASYNCAPI_PATH = Path("openapi/asyncapi.yaml")
@@ -28,14 +28,13 @@ HEADER = (
 
 
 class _Published(BaseModel):
-    view: ViewOut
     problem: Problem
 
 
 def generated_schemas() -> dict[str, Any]:
     """Event (the union by `type`), each event and data type, ViewOut and Problem."""
     schema = _Published.model_json_schema(ref_template="#/components/schemas/{model}")
-    schemas: dict[str, Any] = {**schema["$defs"], **json_schemas()}
+    schemas: dict[str, Any] = {**schema["$defs"], **answers.schemas((ViewOut,))}
     event = dict(schemas.pop("Event"))
     # AsyncAPI's discriminator is the property's name (OpenAPI's is an object with a mapping).
     event["discriminator"] = "type"
