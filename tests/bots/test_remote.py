@@ -182,7 +182,7 @@ def test_strategies_choose_the_same_from_either_view(name: str, players: int) ->
 
 def test_the_engine_core_view_reads_too() -> None:
     state = run_match("all-fives", 2, seed=4)[12][0]
-    core = wire({**engine.view(state, 1), "seat": 1})
+    core = {**wire(engine.view(state, 1)), "seat": 1}
     rebuilt = seat_view_from_public(core, [])
     assert rebuilt.hand == seat_view(state, 1).hand and rebuilt.history == ()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from domino_api.engine import PRESETS, Start, apply, new_match, view
+from domino_api.engine import PRESETS, MatchState, Start, apply, new_match, view
 from domino_api.engine.layout import EMPTY_BOARD, fives_points, place, total_after
 from tests.engine.helpers import events_of, plain, position, run
 
@@ -12,9 +12,8 @@ FIVES = PRESETS["all-fives"]
 NINES = PRESETS["house-nines"]
 
 
-def ends(state: object) -> dict[str, int]:
-    board = view(state, 0)["board"]  # type: ignore[arg-type]
-    return {e["end"]: e["pips"] for e in board["ends"]}
+def ends(state: MatchState) -> dict[str, int]:
+    return {e.end: e.pips for e in view(state, 0).board.ends}
 
 
 def test_fives_first_tile_2_3_scores_5() -> None:
@@ -127,7 +126,7 @@ def test_fives_points_only_positive_multiples_of_five() -> None:
 def test_legal_plays_show_what_they_would_score() -> None:
     state = position(FIVES, [[(6, 6), (0, 1)], [(3, 6), (1, 6), (2, 2)]])
     state, _ = run(state, ((6, 6), None))
-    legal = {(o["tile"][0], o["tile"][1], o["end"]): o["points"] for o in view(state, 1)["legal"]}
+    legal = {(*o.tile, o.end): o.points for o in view(state, 1).legal if o.tile is not None}
     assert legal == {(3, 6, "left"): 15, (3, 6, "right"): 15, (1, 6, "left"): 0, (1, 6, "right"): 0}
 
 

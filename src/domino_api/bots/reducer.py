@@ -21,9 +21,11 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+import msgspec
+
 from domino_api.engine import Ruleset
 from domino_api.engine.layout import Board, place
-from domino_api.engine.view import board_dict, full_option
+from domino_api.engine.view import board_out
 
 Json = dict[str, Any]
 
@@ -63,6 +65,12 @@ def apply_event(view: Mapping[str, Any], event: Mapping[str, Any]) -> Json:
     if handler is not None:
         handler(out, data, event)
     return out
+
+
+def _option(option: Mapping[str, Any]) -> Json:
+    """An option as a view lists it: an event's short form (`{"action": "draw"}`) with every
+    field of the view's LegalAction, null where a draw, a pass or the next hand has none."""
+    return {key: option.get(key) for key in ("action", "tile", "end", "points")}
 
 
 def _me(view: Json) -> int | None:
@@ -114,7 +122,7 @@ def _turn(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> Non
     seat = int(data["seat"])
     view["turn"] = {"seat": seat, "deadline": data["deadline"], "must_cover": data["must_cover"]}
     mine = seat == _me(view)
-    view["legal"] = [full_option(option) for option in data.get("legal") or []] if mine else []
+    view["legal"] = [_option(option) for option in data.get("legal") or []] if mine else []
 
 
 def _tile_played(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
@@ -126,7 +134,8 @@ def _tile_played(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any])
         you["hand"] = [t for t in you["hand"] if list(t) != tile]
     layout = Ruleset.from_dict(view["ruleset"]).layout
     board = _board(view["board"]["tiles"], layout)
-    view["board"] = board_dict(place(board, (tile[0], tile[1]), data["end"], layout))
+    board = place(board, (tile[0], tile[1]), data["end"], layout)
+    view["board"] = msgspec.json.decode(msgspec.json.encode(board_out(board)))  # as sent
     view["turn"], view["legal"] = None, []
 
 
@@ -145,7 +154,7 @@ def _tile_drawn(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) 
     if you is not None and data.get("tile") is not None:
         you["hand"] = [*you["hand"], list(data["tile"])]
     # The drawer who keeps the turn gets what it may do now in its own copy (no `turn` event).
-    view["legal"] = [full_option(option) for option in data.get("legal") or []]
+    view["legal"] = [_option(option) for option in data.get("legal") or []]
 
 
 def _passed(view: Json, _data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
@@ -159,7 +168,7 @@ def _scored(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> N
 def _hand_ended(view: Json, data: Mapping[str, Any], event: Mapping[str, Any]) -> None:
     view["status"] = "hand_over"
     view["turn"] = None
-    view["legal"] = [full_option({"action": "next_hand"})] if view.get("you") else []
+    view["legal"] = [_option({"action": "next_hand"})] if view.get("you") else []
     view["last_hand"] = copy.deepcopy(dict(data))
     winner = data.get("winner")
     if winner is not None and data.get("reason") not in ("forfeit", "abandoned"):

@@ -2,9 +2,9 @@
 
 The channels, operations and messages of asyncapi.yaml are written by hand; its
 `components.schemas` (every event type, the view, the problem document) are written by
-`domino-api openapi` from engine/event_types.py (msgspec), matches/schemas.py and web/problems.py,
-so the socket's document cannot drift from the REST one (`domino-api openapi --check` fails if
-it has).
+`domino-api openapi` from engine/event_types.py and matches/view_types.py (msgspec) and
+web/problems.py, so the socket's document cannot drift from the REST one (`domino-api openapi
+--check` fails if it has).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, JsonValue
 
-from domino_api.matches.answers import json_schemas
-from domino_api.matches.schemas import ViewOut
+from domino_api.matches import answers
+from domino_api.matches.view_types import ViewOut
 from domino_api.web.problems import Problem
 
 if TYPE_CHECKING:
@@ -31,14 +31,13 @@ HEADER = (
 
 
 class _Published(BaseModel):
-    view: ViewOut
     problem: Problem
 
 
 def generated_schemas() -> dict[str, JsonValue]:
     """Event (the union by `type`), each event and data type, ViewOut and Problem."""
     schema = _Published.model_json_schema(ref_template="#/components/schemas/{model}")
-    schemas: dict[str, JsonValue] = {**schema["$defs"], **json_schemas()}
+    schemas: dict[str, JsonValue] = {**schema["$defs"], **answers.schemas((ViewOut,))}
     union = schemas.pop("Event")
     assert isinstance(union, dict)
     event = dict(union)

@@ -1,9 +1,10 @@
 """The OpenAPI document's text around the routes: its description, and examples kept whole.
 
 FastAPI renders the document with `exclude_none`, which strips every `null` out of schema
-examples too, so ViewOut's example lost `end`, `outer`, `deadline`, ... and failed its own
-schema; `install` puts each model's examples back as the model declares them
-(tests/api/test_openapi_contract.py validates every example against its schema).
+examples too (a view's example lost `end`, `outer`, `deadline`, ... and failed its own schema);
+`install` puts each pydantic model's examples back as the model declares them and adds the
+msgspec types' schemas, examples included (tests/api/test_openapi_contract.py validates every
+example against its schema).
 """
 
 from __future__ import annotations
@@ -27,10 +28,10 @@ The contract frontends and bots build on; docs/API.md explains it in prose.
 
 
 def _example_models() -> list[type[BaseModel]]:
-    from domino_api.matches.schemas import MatchCreate, MoveBody, ViewOut
+    from domino_api.matches.schemas import MatchCreate, MoveBody
     from domino_api.web.problems import Problem
 
-    return [ViewOut, MatchCreate, MoveBody, Problem]
+    return [MatchCreate, MoveBody, Problem]
 
 
 def install(app: FastAPI) -> None:

@@ -4,7 +4,12 @@ view, the events and the ledger)."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import overload
 
 
+@overload
+def iso(moment: datetime) -> str: ...
+@overload
+def iso(moment: datetime | None) -> str | None: ...
 def iso(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None

@@ -7,58 +7,94 @@ secret never leave through these functions (the events hide them with their `pri
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from domino_api.engine.layout import EMPTY_BOARD, Board, place
+from msgspec import Struct
+
+from domino_api.engine.kinds import EndName, Status
+from domino_api.engine.layout import EMPTY_BOARD, Board, Placement, place
 from domino_api.engine.legal import cover_after, legal_actions, open_to
 from domino_api.engine.rulesets import Ruleset
-from domino_api.engine.shapes import OptionJSON
-from domino_api.engine.state import HandState, LegalAction, MatchState, MustCover
+from domino_api.engine.state import (
+    HandResult,
+    HandState,
+    LegalAction,
+    MatchResult,
+    MatchState,
+    MustCover,
+)
 from domino_api.engine.tiles import Tile, full_set
 
-_BLANK_OPTION = {"action": None, "tile": None, "end": None, "points": None}
+NEXT_HAND = LegalAction(action="next_hand", tile=None, end=None, points=None)
 
 
-def full_option(option: dict[str, Any]) -> dict[str, Any]:
-    """An option's JSON with every field a client reads (the API's LegalOut), null where a draw,
-    a pass or the next hand has none; events carry the short form (`LegalAction.to_dict`)."""
-    return {**_BLANK_OPTION, **option}
+class OpenEndOut(Struct, frozen=True, kw_only=True, gc=False):
+    end: EndName
+    pips: int
 
 
-def board_dict(board: Board) -> dict[str, Any]:
-    return {
-        "tiles": [
-            {"tile": list(p.tile), "end": p.end, "outer": p.outer, "spinner": p.spinner}
-            for p in board.tiles
-        ],
-        "ends": [{"end": end.name, "pips": end.pip} for end in board.ends],
-        "ends_total": board.total,
-    }
+class BoardOut(Struct, frozen=True, kw_only=True, gc=False):
+    """The board as a view shows it: its tiles in the order played, its open ends, their total."""
+
+    tiles: tuple[Placement, ...]
+    ends: tuple[OpenEndOut, ...]
+    ends_total: int
 
 
-def _must_cover_dict(must_cover: MustCover | None) -> dict[str, Any] | None:
-    if must_cover is None:
-        return None
-    return {"tile": list(must_cover.tile), "ends": list(must_cover.ends)}
+class TurnOut(Struct, frozen=True, kw_only=True, gc=False):
+    seat: int
+    deadline: str | None  # the turn clock's; the service stamps it (matches/views.py)
+    must_cover: MustCover | None
+
+
+class SeatCount(Struct, frozen=True, kw_only=True, gc=False):
+    """A seat's public counts; the service adds who holds it (matches/view_types.py SeatOut)."""
+
+    seat: int
+    score: int
+    hands_won: int
+    tiles: int
+    forfeited: bool
+
+
+class TableView(Struct, frozen=True, kw_only=True, gc=False):
+    """What the rules let `seat` see of a match; the service wraps it as a ViewOut."""
+
+    status: Status
+    ruleset: Ruleset
+    seq: int
+    hand_number: int
+    seats: tuple[SeatCount, ...]
+    you_hand: tuple[Tile, ...] | None
+    board: BoardOut
+    stock: int
+    turn: TurnOut | None
+    legal: tuple[LegalAction, ...]
+    last_hand: HandResult | None
+    result: MatchResult | None
+
+
+def board_out(board: Board) -> BoardOut:
+    ends = tuple(OpenEndOut(end=end.name, pips=end.pip) for end in board.ends)
+    return BoardOut(tiles=board.tiles, ends=ends, ends_total=board.total)
 
 
 def _seated(state: MatchState, seat: int | None) -> bool:
     return seat is not None and 0 <= seat < state.ruleset.players
 
 
-def view(state: MatchState, seat: int | None) -> dict[str, Any]:
-    """The view (`ViewOut` in openapi/openapi.json) for `seat` (None: a spectator); the service
-    adds names, presence etc.
+def view(state: MatchState, seat: int | None) -> TableView:
+    """What `seat` (None: a spectator) may see of the match; the service adds names, presence
+    etc. (`ViewOut` in openapi/openapi.json).
 
     A seat sees its own tiles and its legal actions; a spectator sees neither, only counts.
 
     >>> from domino_api.engine import PRESETS, Start, apply, new_match
     >>> state = apply(new_match(PRESETS["block"], bytes(32)), None, Start("cut")).state
     >>> mine, watching = view(state, 0), view(state, None)
-    >>> len(mine["you_hand"]), [seat["tiles"] for seat in mine["seats"]], mine["stock"]
+    >>> len(mine.you_hand or ()), [seat.tiles for seat in mine.seats], mine.stock
     (7, [7, 7], 14)
-    >>> watching["you_hand"], watching["legal"], watching["turn"]["seat"]
-    (None, [], 0)
+    >>> watching.you_hand, watching.legal, watching.turn and watching.turn.seat
+    (None, (), 0)
     """
     hand = state.hand
     players = state.ruleset.players
@@ -66,45 +102,38 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
     counts = [len(tiles) for tiles in hand.hands] if hand is not None else [0] * players
     turn = None
     if state.status == "playing" and hand is not None and hand.turn is not None:
-        turn = {
-            "seat": hand.turn,
-            "deadline": None,
-            "must_cover": _must_cover_dict(hand.must_cover),
-        }
-    if state.status == "hand_over" and seated:
-        legal: list[OptionJSON] = [{"action": "next_hand"}]
-    else:
-        legal = [option.to_dict() for option in legal_actions(state, seat)]
-    last_hand = state.last_hand
-    return {
-        "status": state.status,
-        "ruleset": state.ruleset.to_dict(),
-        "seq": state.seq,
-        "hand_number": state.hand_number,
-        "seats": [
-            {
-                "seat": s,
-                "score": state.scores[s],
-                "hands_won": state.hands_won[s],
-                "tiles": counts[s],
-                "forfeited": state.forfeited[s],
-            }
-            for s in range(players)
-        ],
-        "you_hand": _own_tiles(state, seat) if seated else None,
-        "board": board_dict(EMPTY_BOARD if hand is None else hand.board),
-        "stock": 0 if hand is None else hand.stock_left,
-        "turn": turn,
-        "legal": legal,
-        "last_hand": None if last_hand is None else last_hand.to_dict(),
-        "result": None if state.result is None else state.result.to_dict(),
-    }
+        turn = TurnOut(seat=hand.turn, deadline=None, must_cover=hand.must_cover)
+    legal = (NEXT_HAND,) if state.status == "hand_over" and seated else legal_actions(state, seat)
+    seats = tuple(
+        SeatCount(
+            seat=s,
+            score=state.scores[s],
+            hands_won=state.hands_won[s],
+            tiles=counts[s],
+            forfeited=state.forfeited[s],
+        )
+        for s in range(players)
+    )
+    return TableView(
+        status=state.status,
+        ruleset=state.ruleset,
+        seq=state.seq,
+        hand_number=state.hand_number,
+        seats=seats,
+        you_hand=_own_tiles(state, seat) if seated else None,
+        board=board_out(EMPTY_BOARD if hand is None else hand.board),
+        stock=0 if hand is None else hand.stock_left,
+        turn=turn,
+        legal=legal,
+        last_hand=state.last_hand,
+        result=state.result,
+    )
 
 
-def _own_tiles(state: MatchState, seat: int | None) -> list[list[int]]:
+def _own_tiles(state: MatchState, seat: int | None) -> tuple[Tile, ...]:
     if state.hand is None or seat is None:
-        return []
-    return [list(tile) for tile in state.hand.hands[seat]]
+        return ()
+    return state.hand.hands[seat]
 
 
 @dataclass(frozen=True, slots=True)

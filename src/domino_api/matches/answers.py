@@ -2,8 +2,8 @@
 from engine/event_types.py's types, for openapi.json (`openapi_doc.install`) and asyncapi.yaml
 (documents/asyncapi.py).
 
-The service answers with plain dicts of these shapes holding the typed events, encoded once at
-the edge (`responses.FastJSONResponse`); `struct_answer` names the schema on the route.
+The service answers with these values (the view is matches/view_types.py's ViewOut), encoded
+once at the edge (`responses.FastJSONResponse`); `struct_answer` names the schema on the route.
 """
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from pydantic import BaseModel
 
 from domino_api.engine.event_types import AnyEvent
-from domino_api.matches.schemas import ViewOut
+from domino_api.matches.view_types import VIEW_EXAMPLE, ViewOut
 
 REF = "#/components/schemas/{name}"
 
@@ -32,22 +31,15 @@ class MoveOut(msgspec.Struct, frozen=True):
     events: list[AnyEvent]
 
 
-ANSWERS: tuple[type[msgspec.Struct], ...] = (EventsOut, MoveOut)
+ANSWERS: tuple[type[msgspec.Struct], ...] = (ViewOut, EventsOut, MoveOut)
 
 
-def _pydantic_ref(kind: type) -> dict[str, Any]:
-    # The view is still a pydantic model: FastAPI publishes its schema under its name.
-    if isinstance(kind, type) and issubclass(kind, BaseModel):
-        return {"$ref": REF.format(name=kind.__name__)}
-    raise NotImplementedError(kind)
-
-
-def schemas() -> dict[str, Any]:
-    """Every event's schema, `Event` (their union), and the answers that carry them."""
-    _, components = msgspec.json.schema_components(
-        ANSWERS, schema_hook=_pydantic_ref, ref_template=REF
-    )
-    return {**components, **json_schemas(REF)}
+def schemas(answers: tuple[type[msgspec.Struct], ...] = ANSWERS) -> dict[str, Any]:
+    """The view, every event's schema, `Event` (their union), and the answers that carry them."""
+    _, components = msgspec.json.schema_components(answers, ref_template=REF)
+    published = {name: _typable(schema) for name, schema in components.items()}
+    published["ViewOut"]["examples"] = [VIEW_EXAMPLE]
+    return {**published, **json_schemas(REF)}
 
 
 def struct_answer(kind: type, status: int = 200) -> dict[int | str, dict[str, Any]]:

@@ -25,6 +25,7 @@ from domino_api.errors import MatchNotFound, MessageNotFound, OwnSeat
 from domino_api.matches.civil_models import BlockOut, BlocksOut, MutesOut, ReportOut
 from domino_api.matches.service import view_for
 from domino_api.matches.unit import Core, Stage
+from domino_api.matches.view_types import ViewOut
 from domino_api.matches.views import mark_muted
 from domino_api.store import civil_repo
 from domino_api.store.civil_repo import Holder
@@ -32,8 +33,8 @@ from domino_api.store.db import transaction
 from domino_api.store.models import Player
 
 
-async def set_talk(core: Core, player: Player, match_id: str, on: bool) -> dict[str, object]:
-    def step(stage: Stage) -> dict[str, object]:
+async def set_talk(core: Core, player: Player, match_id: str, on: bool) -> ViewOut:
+    def step(stage: Stage) -> ViewOut:
         return view_for(stage.do(tables.Talk(player.id, on)), player, core)
 
     return await core.run(match_id, step, player_id=player.id)

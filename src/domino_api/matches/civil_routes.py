@@ -7,11 +7,13 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request, Response
 
 from domino_api.matches import civil, hosting
+from domino_api.matches.answers import struct_answer
 from domino_api.matches.civil_models import BlockOut, BlocksOut, MutesOut, ReportBody, ReportOut
-from domino_api.matches.schemas import ViewOut
 from domino_api.matches.service import core_of
+from domino_api.matches.view_types import ViewOut
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, UnitOfWork, clock_of
 from domino_api.web.problems import AUTH, BODY, MATCH, problems
+from domino_api.web.responses import FastJSONResponse
 
 router = APIRouter(prefix="/v1", tags=["table talk"], dependencies=NO_STRAY_BODY)
 
@@ -23,25 +25,25 @@ MINE = (*MATCH, "not_seated", "seat_not_found", "own_seat")
 @router.put(
     "/matches/{match_id}/talk-off",
     summary="Host: turn table talk off",
-    responses=problems(*MATCH, "not_host", "match_over"),
+    responses=struct_answer(ViewOut) | problems(*MATCH, "not_host", "match_over"),
 )
-async def talk_off(match_id: MatchId, player: CurrentPlayer, request: Request) -> ViewOut:
+async def talk_off(match_id: MatchId, player: CurrentPlayer, request: Request) -> FastJSONResponse:
     """Host only: every message is refused (`409 talk_off`, over REST and the socket) until
     talk is on again; every seat is told by `talk_changed`, and the view's `talk_off` says so.
     """
     view = await civil.set_talk(core_of(request), player, match_id, False)
-    return ViewOut.model_validate(hosting.shown_to(view))
+    return FastJSONResponse(hosting.shown_to(view))
 
 
 @router.delete(
     "/matches/{match_id}/talk-off",
     summary="Host: turn table talk on again",
-    responses=problems(*MATCH, "not_host", "match_over"),
+    responses=struct_answer(ViewOut) | problems(*MATCH, "not_host", "match_over"),
 )
-async def talk_on(match_id: MatchId, player: CurrentPlayer, request: Request) -> ViewOut:
+async def talk_on(match_id: MatchId, player: CurrentPlayer, request: Request) -> FastJSONResponse:
     """Host only: table talk is allowed again (`talk_changed`)."""
     view = await civil.set_talk(core_of(request), player, match_id, True)
-    return ViewOut.model_validate(hosting.shown_to(view))
+    return FastJSONResponse(hosting.shown_to(view))
 
 
 @router.get(

@@ -27,6 +27,7 @@ from domino_api.matches.hosting import Caps, check_open_tables, rematch_room
 from domino_api.matches.schemas import MatchCreate, SeatSpec
 from domino_api.matches.service import view_for
 from domino_api.matches.unit import Core, Stage
+from domino_api.matches.view_types import ViewOut
 from domino_api.players import settings
 from domino_api.store import civil_repo, match_codes, match_reads
 from domino_api.store.db import transaction
@@ -69,7 +70,7 @@ def _seat_specs(host: Player, specs: list[SeatSpec]) -> list[NewSeat]:
 
 async def create_match(
     core: Core, host: Player, body: MatchCreate, caps: Caps | None = None, address: str = ""
-) -> dict[str, object]:
+) -> ViewOut:
     specs = body.seats or [SeatSpec(type="human"), SeatSpec(type="human")]
     if specs[0].type != "human":
         raise ValidationFailed("seats.0: seat 0 is the host's seat and must be human.")
@@ -151,7 +152,7 @@ async def join_by_number(
     code: str,
     name: str | None,
     address: str,
-) -> dict[str, object]:
+) -> ViewOut:
     """`join` under the budgets against guessing (matches/claims.py): refused at once while one
     is spent out; each refusal spends them and answers no sooner than `JOIN_REFUSAL_S` after
     the request came, so timing does not tell an unknown number from a started table."""
@@ -188,7 +189,7 @@ async def join(
     name: str | None = None,
     match_id: str | None = None,
     outcome: claims.Outcome | None = None,
-) -> dict[str, object]:
+) -> ViewOut:
     """Join by number (`match_id`: the live match `find` found for it): a free seat, or by
     name a seat whose holder has been gone for the presence lease (`core.lease_s`,
     engine/table/seats.py); a started table answers outsiders as unknown."""
@@ -196,7 +197,7 @@ async def join(
         raise tables.unknown_number(code, core.lease_s)
     command = tables.Join(player.id, player.name, player.tile_back, code, name, core.lease_s)
 
-    def step(stage: Stage) -> dict[str, object]:
+    def step(stage: Stage) -> ViewOut:
         if outcome is not None:
             wanted = name or player.name
             outcome.right_name = bool(tables.same_name(stage.table, player.id, wanted))
@@ -219,7 +220,7 @@ def _joined_seat(stage: Stage, player_id: str) -> int | None:
 
 async def rematch(
     core: Core, player: Player, match_id: str, seat: int | None, caps: Caps | None = None
-) -> dict[str, object]:
+) -> ViewOut:
     async with core.pool.acquire() as connection:
         # Drawn before the step knows whether the new table needs one (a rematch against
         # computers does not): with every number in use, only a table that needs one is refused.
@@ -233,7 +234,7 @@ async def rematch(
         # finished match can slip past a cap reached at the same moment.
         room = caps is None or await rematch_room(connection, match_id, caps)
 
-    def step(stage: Stage) -> dict[str, object]:
+    def step(stage: Stage) -> ViewOut:
         chosen = tables.pick_seat(stage.table, player.id, seat)
         table = stage.do(tables.OfferRematch(player.id, seat))
         if tables.rematch_agreed(table):

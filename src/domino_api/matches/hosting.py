@@ -16,9 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import asyncpg
+from msgspec.structs import replace
 
 from domino_api.config import Settings
 from domino_api.errors import RateLimited
+from domino_api.matches.view_types import ViewOut
 from domino_api.store import table_caps
 from domino_api.web.ratelimit import network_key
 
@@ -106,11 +108,11 @@ async def rematch_room(connection: asyncpg.Connection, match_id: str, caps: Caps
     return True
 
 
-def shown_to(view: dict[str, object]) -> dict[str, object]:
+def shown_to(view: ViewOut) -> ViewOut:
     """The view as its caller may see it: the game number only to the table's own seats.
 
     A game number is the key to a table's seats (join by number and name), and public chains
     led to live ones (a leaderboard's finished match -> its rematch -> that table's view)."""
-    if view.get("you") is None and view.get("code") is not None:
-        return {**view, "code": None}
+    if view.you is None and view.code is not None:
+        return replace(view, code=None)
     return view

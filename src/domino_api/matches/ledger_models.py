@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 from typing_extensions import TypedDict
 
 from domino_api.matches.ruleset_models import RulesetParams
-from domino_api.matches.schemas import EndName, ResultOut, TileIn
+from domino_api.matches.schemas import EndName, TileIn
 from domino_api.web.inputs import Strict
 
 
@@ -27,6 +27,14 @@ def _deals_that_fit() -> list[JsonValue]:
         for pip in (6, 9)
         for players in (2, 3, 4)
     ]
+
+
+class ResultOut(BaseModel):
+    winner: int | None
+    reason: Literal["target", "best_of", "forfeit", "abandoned", "cancelled"]
+    scores: list[int]
+    hands_won: list[int]
+    forfeited_by: int | None
 
 
 class VerifyBody(Strict):

@@ -20,9 +20,9 @@ from domino_api.matches.schemas import (
     NextHandBody,
     SeatBody,
     StartBody,
-    ViewOut,
 )
 from domino_api.matches.service import core_of
+from domino_api.matches.view_types import ViewOut
 from domino_api.web.deps import (
     NO_STRAY_BODY,
     CurrentPlayer,
@@ -56,30 +56,30 @@ async def rulesets(_: CurrentPlayer) -> RulesetsOut:
     "/matches",
     status_code=201,
     summary="Create a match",
-    responses=problems(
-        *BODY, *AUTH, "bad_options", "unknown_ruleset", "option_not_allowed", *NUMBERED
-    ),
+    responses=struct_answer(ViewOut, 201)
+    | problems(*BODY, *AUTH, "bad_options", "unknown_ruleset", "option_not_allowed", *NUMBERED),
 )
 async def create_match(
     body: MatchCreate,
     request: Request,
     player: CurrentPlayer,
-) -> ViewOut:
+) -> FastJSONResponse:
     """Create a match; the caller is the host at seat 0. `seats` lists every seat: an open human
     seat, a seat the host also holds (hot-seat play), or a computer. The answer is the host's
     view with the 4-digit `code` others join by and the deal's `commitment`.
     """
     address, caps = client_address(request), hosting.caps_of(settings_of(request))
     await limits_of(request).hit_from("create_match", address, f"player:{player.id}")
-    return ViewOut.model_validate(
-        await creation.create_match(core_of(request), player, body, caps, address)
+    return FastJSONResponse(
+        await creation.create_match(core_of(request), player, body, caps, address), status_code=201
     )
 
 
 @router.post(
     "/matches/join",
     summary="Join a match by its 4-digit code",
-    responses=problems(
+    responses=struct_answer(ViewOut)
+    | problems(
         *BODY,
         *AUTH,
         "code_not_found",
@@ -93,7 +93,7 @@ async def join(
     body: JoinBody,
     request: Request,
     player: CurrentPlayer,
-) -> ViewOut:
+) -> FastJSONResponse:
     """Take a seat by the match's 4-digit number. Joining again returns the same seat; a caller with
     the name of a seat's holder takes that seat over when the holder has not been seen for 30 s.
     Rate-limited per client address, its network and the player; wrong guesses are budgeted per
@@ -105,13 +105,14 @@ async def join(
     joined = await creation.join_by_number(
         core_of(request), limits, player, body.code, body.name, address
     )
-    return ViewOut.model_validate(joined)
+    return FastJSONResponse(joined)
 
 
 @router.post(
     "/matches/{match_id}/start",
     summary="Host: cut and deal hand 1",
-    responses=problems(
+    responses=struct_answer(ViewOut)
+    | problems(
         *BODY,
         *MATCH,
         "not_seated",
@@ -124,29 +125,29 @@ async def join(
 )
 async def start(
     match_id: MatchId, player: CurrentPlayer, request: Request, body: StartBody | None = None
-) -> ViewOut:
+) -> FastJSONResponse:
     """Host only: fix the cut and deal hand 1. With `fill_with_bots`, open human seats become
     `planner` seats; otherwise an open seat is `409 seats_empty`.
     """
     body = body or StartBody()
-    return ViewOut(
-        **await service.start(core_of(request), player, match_id, body.cut, body.fill_with_bots)
+    return FastJSONResponse(
+        await service.start(core_of(request), player, match_id, body.cut, body.fill_with_bots)
     )
 
 
 @router.get(
     "/matches/{match_id}",
     summary="Your view of a match",
-    responses=problems(*MATCH, "not_seated", "not_your_seat"),
+    responses=struct_answer(ViewOut) | problems(*MATCH, "not_seated", "not_your_seat"),
 )
 async def get_match(
     match_id: MatchId, player: CurrentPlayer, request: Request, seat: SeatQuery = None
-) -> ViewOut:
+) -> FastJSONResponse:
     """The caller's view of the match: its own tiles, the public table, its legal actions. `seat`
     picks which of the caller's seats to see from (default: the lowest).
     """
     view = await service.get_view(core_of(request), player, match_id, seat)
-    return ViewOut.model_validate(hosting.shown_to(view))
+    return FastJSONResponse(hosting.shown_to(view))
 
 
 @router.post(
@@ -187,92 +188,96 @@ async def move(
 @router.post(
     "/matches/{match_id}/hands",
     summary="Start the next hand",
-    responses=problems(
-        *BODY, *MATCH, "not_seated", "not_your_seat", "match_not_started", "match_over"
-    ),
+    responses=struct_answer(ViewOut)
+    | problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_not_started", "match_over"),
 )
 async def next_hand(
     match_id: MatchId, player: CurrentPlayer, request: Request, body: NextHandBody | None = None
-) -> ViewOut:
-    """A seated player starts the next hand once a hand is over; if it has already started, the
+) -> FastJSONResponse:
+    """Any seated player starts the next hand once a hand is over; if it has already started, the
     answer is the view as it is.
     """
     seat = body.seat if body else None
-    return ViewOut(**await service.next_hand(core_of(request), player, match_id, seat))
+    return FastJSONResponse(await service.next_hand(core_of(request), player, match_id, seat))
 
 
 @router.put(
     "/matches/{match_id}/seats/{seat}/autopilot",
     summary="Host: let the computer play a seat",
-    responses=problems(*MATCH, "not_seated", "not_host", "match_over", *SEAT, "seat_in_use"),
+    responses=struct_answer(ViewOut)
+    | problems(*MATCH, "not_seated", "not_host", "match_over", *SEAT, "seat_in_use"),
 )
 async def autopilot_on(
     match_id: MatchId,
     seat: Annotated[int, Path(ge=0, le=3)],
     player: CurrentPlayer,
     request: Request,
-) -> ViewOut:
+) -> FastJSONResponse:
     """Host only: the computer plays for a human seat until its holder takes it back."""
-    return ViewOut(**await service.set_autopilot(core_of(request), player, match_id, seat, True))
+    return FastJSONResponse(
+        await service.set_autopilot(core_of(request), player, match_id, seat, True)
+    )
 
 
 @router.delete(
     "/matches/{match_id}/seats/{seat}/autopilot",
     summary="Take a seat back from the computer",
-    responses=problems(
-        *MATCH, "not_seated", "not_your_seat", "match_over", "seat_forfeited", *SEAT
-    ),
+    responses=struct_answer(ViewOut)
+    | problems(*MATCH, "not_seated", "not_your_seat", "match_over", "seat_forfeited", *SEAT),
 )
 async def autopilot_off(
     match_id: MatchId,
     seat: Annotated[int, Path(ge=0, le=3)],
     player: CurrentPlayer,
     request: Request,
-) -> ViewOut:
+) -> FastJSONResponse:
     """The seat's holder (or the host) takes the seat back from the computer; a forfeited seat stays
     with it.
     """
-    return ViewOut(**await service.set_autopilot(core_of(request), player, match_id, seat, False))
+    return FastJSONResponse(
+        await service.set_autopilot(core_of(request), player, match_id, seat, False)
+    )
 
 
 @router.put(
     "/matches/{match_id}/lock",
     summary="Host: lock the table (no seat is taken by number and name)",
-    responses=problems(*MATCH, "not_host", "match_over"),
+    responses=struct_answer(ViewOut) | problems(*MATCH, "not_host", "match_over"),
 )
-async def lock(match_id: MatchId, player: CurrentPlayer, request: Request) -> ViewOut:
+async def lock(match_id: MatchId, player: CurrentPlayer, request: Request) -> FastJSONResponse:
     """Host only: lock the table, so no seat changes hands by a join under its name; a seat then
     changes hands only through its own token or by the host releasing it.
     """
-    return ViewOut.model_validate(await locking.set_lock(core_of(request), player, match_id, True))
+    return FastJSONResponse(await locking.set_lock(core_of(request), player, match_id, True))
 
 
 @router.delete(
     "/matches/{match_id}/lock",
     summary="Host: unlock the table",
-    responses=problems(*MATCH, "not_host", "match_over"),
+    responses=struct_answer(ViewOut) | problems(*MATCH, "not_host", "match_over"),
 )
-async def unlock(match_id: MatchId, player: CurrentPlayer, request: Request) -> ViewOut:
+async def unlock(match_id: MatchId, player: CurrentPlayer, request: Request) -> FastJSONResponse:
     """Host only: unlock the table again (claims by name, after the presence lease, work again)."""
-    return ViewOut.model_validate(await locking.set_lock(core_of(request), player, match_id, False))
+    return FastJSONResponse(await locking.set_lock(core_of(request), player, match_id, False))
 
 
 @router.delete(
     "/matches/{match_id}/seats/{seat}/holder",
     summary="Host: release another's seat for the next join by number",
-    responses=problems(*MATCH, "not_host", "match_over", *SEAT, "seat_in_use"),
+    responses=struct_answer(ViewOut)
+    | problems(*MATCH, "not_host", "match_over", *SEAT, "seat_in_use"),
 )
 async def release_seat(
     match_id: MatchId,
     seat: Annotated[int, Path(ge=0, le=3)],
     player: CurrentPlayer,
     request: Request,
-) -> ViewOut:
+) -> FastJSONResponse:
     """Host only: free another player's human seat, so the next join by number takes it, once its
     holder has had no socket and no request for the presence lease (else 409 `seat_in_use`); the
     old holder's sockets close (4409 `seat_claimed`).
     """
-    return ViewOut.model_validate(await locking.release(core_of(request), player, match_id, seat))
+    return FastJSONResponse(await locking.release(core_of(request), player, match_id, seat))
 
 
 @router.post(
@@ -296,56 +301,53 @@ async def post_message(
 @router.post(
     "/matches/{match_id}/resign",
     summary="Resign your seat",
-    responses=problems(
-        *BODY, *MATCH, "not_seated", "not_your_seat", "match_over", "seat_forfeited"
-    ),
+    responses=struct_answer(ViewOut)
+    | problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_over", "seat_forfeited"),
 )
 async def resign(
     match_id: MatchId, player: CurrentPlayer, request: Request, body: SeatBody | None = None
-) -> ViewOut:
+) -> FastJSONResponse:
     """The caller's seat forfeits (docs/RULES.md section 9). At a two-seat table the other seat
     wins, a computer too; at three or four seats the computer takes the seat, and when it was the
     last human seat in play the match is abandoned.
     """
     seat = body.seat if body else None
-    return ViewOut(**await service.resign(core_of(request), player, match_id, seat))
+    return FastJSONResponse(await service.resign(core_of(request), player, match_id, seat))
 
 
 @router.post(
     "/matches/{match_id}/ready",
     summary="Tournament check-in",
-    responses=problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress"),
+    responses=struct_answer(ViewOut)
+    | problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress"),
 )
 async def ready(
     match_id: MatchId, player: CurrentPlayer, request: Request, body: SeatBody | None = None
-) -> ViewOut:
+) -> FastJSONResponse:
     """Tournament check-in: the match starts by itself once both seats are ready."""
     seat = body.seat if body else None
-    return ViewOut(**await service.ready(core_of(request), player, match_id, seat))
+    return FastJSONResponse(await service.ready(core_of(request), player, match_id, seat))
 
 
 @router.post(
     "/matches/{match_id}/rematch",
     summary="Opt in to a rematch",
-    responses=problems(
-        *BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress", *NUMBERED
-    ),
+    responses=struct_answer(ViewOut)
+    | problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress", *NUMBERED),
 )
 async def rematch(
     match_id: MatchId,
     player: CurrentPlayer,
     request: Request,
     body: SeatBody | None = None,
-) -> ViewOut:
+) -> FastJSONResponse:
     """Opt in to a rematch once the match is over; when every human seat has, a new match with the
     same seats and ruleset is created and announced (`rematch_created`). A rematch with a game
     number counts against its host's and address's open numbered tables (429 past them).
     """
     seat = body.seat if body else None
     caps = hosting.caps_of(settings_of(request))
-    return ViewOut.model_validate(
-        await creation.rematch(core_of(request), player, match_id, seat, caps)
-    )
+    return FastJSONResponse(await creation.rematch(core_of(request), player, match_id, seat, caps))
 
 
 @router.get(

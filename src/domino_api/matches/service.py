@@ -22,8 +22,10 @@ from domino_api.engine.shapes import LedgerJSON
 from domino_api.engine.table import Table
 from domino_api.errors import ValidationFailed
 from domino_api.matches import access
+from domino_api.matches.answers import MoveOut
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.unit import Core, Later, Stage
+from domino_api.matches.view_types import ViewOut
 from domino_api.matches.views import build_view, event_for, mark_muted
 from domino_api.store import civil_repo, idempotency, match_reads
 from domino_api.store.db import transaction
@@ -37,14 +39,14 @@ def core_of(request: Request) -> Core:
     return core
 
 
-def view_for(table: Table, player: Player, core: Core, seat: int | None = None) -> dict[str, Any]:
+def view_for(table: Table, player: Player, core: Core, seat: int | None = None) -> ViewOut:
     mine = table.seats_of(player.id)
     if seat is not None and seat not in mine:
         raise NotYourSeat(f"Seat {seat} is not yours; yours: {mine}.")
     return build_view(table, tables.viewer_seat(table, mine, seat), mine, core.clock.now())
 
 
-def view_later(player: Player, core: Core, seat: int | None = None) -> Later[dict[str, Any]]:
+def view_later(player: Player, core: Core, seat: int | None = None) -> Later[ViewOut]:
     """The caller's view once the computers the step woke have replied."""
     return Later(lambda stage: view_for(stage.table, player, core, seat))
 
@@ -54,11 +56,11 @@ def view_later(player: Player, core: Core, seat: int | None = None) -> Later[dic
 
 async def start(
     core: Core, player: Player, match_id: str, cut: str | None, fill_with_bots: bool
-) -> dict[str, Any]:
+) -> ViewOut:
     chosen_cut = cut if cut is not None else secrets.token_hex(8)
     command = tables.Start(player.id, chosen_cut, fill_with_bots)
 
-    def step(stage: Stage) -> Later[dict[str, Any]]:
+    def step(stage: Stage) -> Later[ViewOut]:
         stage.do(command)
         return view_later(player, core)
 
@@ -86,18 +88,18 @@ def move_request(body: MoveBody) -> dict[str, Any]:
 
 async def move(
     core: Core, player: Player, match_id: str, body: MoveBody, key: str | None = None
-) -> dict[str, Any]:
+) -> MoveOut:
     """A move: the caller's seat acts, the computers reply; the answer with its events."""
 
-    def step(stage: Stage) -> Later[dict[str, Any]]:
+    def step(stage: Stage) -> Later[MoveOut]:
         seat = tables.pick_seat(stage.table, player.id, body.seat, prefer_turn=True)
         first = len(stage.events)
         stage.do(tables.Move(player.id, move_action(body), body.seq, body.seat))
 
-        def answer(stage: Stage) -> dict[str, Any]:
+        def answer(stage: Stage) -> MoveOut:
             # What the step made: the move and the computers' replies to it.
             events = [event_for(e, seat) for e in stage.events[first:]]
-            return {"view": view_for(stage.table, player, core, seat), "events": events}
+            return MoveOut(view=view_for(stage.table, player, core, seat), events=events)
 
         return Later(answer)
 
@@ -116,18 +118,16 @@ async def move_on_socket(core: Core, player: Player, match_id: str, body: MoveBo
     return await core.run(match_id, step, player_id=player.id, action="move")
 
 
-async def next_hand(core: Core, player: Player, match_id: str, seat: int | None) -> dict[str, Any]:
-    def step(stage: Stage) -> Later[dict[str, Any]]:
+async def next_hand(core: Core, player: Player, match_id: str, seat: int | None) -> ViewOut:
+    def step(stage: Stage) -> Later[ViewOut]:
         stage.do(tables.NextHand(player.id, seat))
         return view_later(player, core, tables.pick_seat(stage.table, player.id, seat))
 
     return await core.run(match_id, step, player_id=player.id, action="next_hand")
 
 
-async def set_autopilot(
-    core: Core, player: Player, match_id: str, seat: int, on: bool
-) -> dict[str, Any]:
-    def step(stage: Stage) -> Later[dict[str, Any]]:
+async def set_autopilot(core: Core, player: Player, match_id: str, seat: int, on: bool) -> ViewOut:
+    def step(stage: Stage) -> Later[ViewOut]:
         stage.do(tables.Autopilot(player.id, seat, on, core.lease_s))
         return view_later(player, core)
 
@@ -145,8 +145,8 @@ async def message(
     return await core.run(match_id, step, player_id=player.id)
 
 
-async def resign(core: Core, player: Player, match_id: str, seat: int | None) -> dict[str, Any]:
-    def step(stage: Stage) -> Later[dict[str, Any]]:
+async def resign(core: Core, player: Player, match_id: str, seat: int | None) -> ViewOut:
+    def step(stage: Stage) -> Later[ViewOut]:
         chosen = tables.pick_seat(stage.table, player.id, seat)
         stage.do(tables.Resign(player.id, seat))
         return view_later(player, core, chosen)
@@ -154,10 +154,10 @@ async def resign(core: Core, player: Player, match_id: str, seat: int | None) ->
     return await core.run(match_id, step, player_id=player.id)
 
 
-async def ready(core: Core, player: Player, match_id: str, seat: int | None) -> dict[str, Any]:
+async def ready(core: Core, player: Player, match_id: str, seat: int | None) -> ViewOut:
     command = tables.Ready(player.id, secrets.token_hex(8), seat)  # the server's cut
 
-    def step(stage: Stage) -> Later[dict[str, Any]]:
+    def step(stage: Stage) -> Later[ViewOut]:
         stage.do(command)
         return view_later(player, core, tables.pick_seat(stage.table, player.id, seat))
 
@@ -167,8 +167,8 @@ async def ready(core: Core, player: Player, match_id: str, seat: int | None) -> 
 # ---------------------------------------------------------------- reading
 
 
-async def get_view(core: Core, player: Player, match_id: str, seat: int | None) -> dict[str, Any]:
-    def step(stage: Stage) -> tuple[str | None, dict[str, Any]]:
+async def get_view(core: Core, player: Player, match_id: str, seat: int | None) -> ViewOut:
+    def step(stage: Stage) -> tuple[str | None, ViewOut]:
         table = stage.table
         return access.watch_check(table, player), view_for(table, player, core, seat)
 

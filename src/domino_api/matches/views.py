@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -12,8 +13,10 @@ from domino_api import engine
 from domino_api.engine.clock_text import iso
 from domino_api.engine.event_types import AnyEvent, MessageEvent
 from domino_api.engine.events import Event
+from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.table import Staged, Table, away_deadline, seat_present_until, shown_name
-from domino_api.engine.view import full_option
+from domino_api.engine.view import SeatCount
+from domino_api.matches.view_types import SeatOut, ViewOut, YouOut
 from domino_api.players.tile_backs import DEFAULT_TILE_BACK
 from domino_api.store.models import MatchEvent
 
@@ -25,76 +28,74 @@ def is_connected(table: Table, seat: int) -> bool:
     return row.type == "bot" or bool(row.connected)
 
 
-def _seat_out(table: Table, base: dict[str, Any], now: datetime) -> dict[str, Any]:
-    row = table.seats[base["seat"]]
+def _seat_out(table: Table, count: SeatCount, now: datetime) -> SeatOut:
+    row = table.seats[count.seat]
     connected = is_connected(table, row.seat)
     away_since = None
     if row.type == "human" and not connected and table.state.status in ("playing", "hand_over"):
         # The moment its lease ran out (recorded with `seat_disconnected`), not its last sighting.
         away_since = iso(row.away_since or seat_present_until(row, table))
-    name = shown_name(table, row)
-    tile_back = table.tile_backs.get(row.player_id or "", DEFAULT_TILE_BACK)
-    return {
-        **base,
-        "name": name,
-        "type": row.type,
-        "strategy": row.strategy,
-        "connected": connected,
-        "away_since": away_since,
+    return SeatOut(
+        seat=count.seat,
+        name=shown_name(table, row),
+        type=row.type,
+        strategy=row.strategy,
+        connected=connected,
+        away_since=away_since,
         # When this seat forfeits if it is not seen again (None: the away rule does not apply).
-        "away_deadline": iso(away_deadline(table, row.seat)) if row.type == "human" else None,
-        "autopilot": row.autopilot,
-        "forfeited": row.forfeited or bool(base.get("forfeited")),
-        "ready": row.ready,
-        "tile_back": tile_back,
-    }
+        away_deadline=iso(away_deadline(table, row.seat)) if row.type == "human" else None,
+        autopilot=row.autopilot,
+        forfeited=row.forfeited or count.forfeited,
+        ready=row.ready,
+        score=count.score,
+        hands_won=count.hands_won,
+        tiles=count.tiles,
+        tile_back=table.tile_backs.get(row.player_id or "", DEFAULT_TILE_BACK),
+    )
 
 
-def build_view(
-    table: Table, seat: int | None, my_seats: list[int], now: datetime
-) -> dict[str, Any]:
+def build_view(table: Table, seat: int | None, my_seats: list[int], now: datetime) -> ViewOut:
     """The caller's view: the engine's projection for `seat` plus the table's public facts."""
     core = engine.view(table.state, seat)
     match = table.match
-    turn = core["turn"]
+    turn = core.turn
     if turn is not None:
-        turn = {**turn, "deadline": iso(match.turn_deadline)}
-    legal = [full_option(option) for option in core["legal"]] if seat is not None else []
-    return {
-        "id": match.id,
+        turn = replace(turn, deadline=iso(match.turn_deadline))
+    return ViewOut(
+        id=match.id,
         # The number joins the table: a spectator (no seat) never sees it (docs/API.md).
-        "code": match.code if my_seats else None,
-        "status": core["status"],
-        "ruleset": _shown_ruleset(table, core["ruleset"]),
-        "seq": core["seq"],
-        "now": iso(now),
-        "hand_number": core["hand_number"],
-        "commitment": match.commitment,
-        "host_seat": 0 if match.host_player_id else None,
-        "tournament": match.tournament_id,
-        "check_in_deadline": iso(match.check_in_deadline),
-        "next_hand_at": iso(match.next_hand_at),
-        "seats": [_seat_out(table, base, now) for base in core["seats"]],
-        "you": None
+        code=match.code if my_seats else None,
+        status=core.status,
+        ruleset=_shown_ruleset(table, core.ruleset),
+        seq=core.seq,
+        now=iso(now),
+        hand_number=core.hand_number,
+        commitment=match.commitment,
+        host_seat=0 if match.host_player_id else None,
+        tournament=match.tournament_id,
+        check_in_deadline=iso(match.check_in_deadline),
+        next_hand_at=iso(match.next_hand_at),
+        seats=tuple(_seat_out(table, count, now) for count in core.seats),
+        you=None
         if seat is None
-        else {"seat": seat, "seats": my_seats, "hand": core["you_hand"]},
-        "board": core["board"],
-        "stock": core["stock"],
-        "stock_back": DEFAULT_TILE_BACK,  # the house mark always backs the boneyard
-        "turn": turn,
-        "legal": legal,
-        "last_hand": core["last_hand"],
-        "result": core["result"],
-        "rematch_match_id": match.rematch_match_id,
-        "claims_locked": match.claims_locked,
-        "talk_off": match.talk_off,
-    }
+        else YouOut(seat=seat, seats=tuple(my_seats), hand=core.you_hand or ()),
+        board=core.board,
+        stock=core.stock,
+        stock_back=DEFAULT_TILE_BACK,  # the house mark always backs the boneyard
+        turn=turn,
+        legal=core.legal if seat is not None else (),
+        last_hand=core.last_hand,
+        result=core.result,
+        rematch_match_id=match.rematch_match_id,
+        claims_locked=match.claims_locked,
+        talk_off=match.talk_off,
+    )
 
 
-def _shown_ruleset(table: Table, ruleset: dict[str, Any]) -> dict[str, Any]:
+def _shown_ruleset(table: Table, ruleset: Ruleset) -> Ruleset:
     # A solo match runs no clock (docs/API.md): its ruleset shows none.
     if table.match.solo:
-        return {**ruleset, "turn_clock": None, "away_forfeit_s": None}
+        return dataclasses.replace(ruleset, turn_clock=None, away_forfeit_s=None)
     return ruleset
 
 

@@ -29,6 +29,7 @@ from domino_api.errors import BadRequest, ServiceError
 from domino_api.matches import access, civil, creation, hosting, pacing, presence, service
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.unit import Stage
+from domino_api.matches.view_types import ViewOut
 from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.realtime import frames
 from domino_api.realtime import messages as m
@@ -156,7 +157,7 @@ class MatchSocket:
         player, core, lease = self.player, self.realtime.core, self.settings.presence_lease_s
         named = self.named_seat
 
-        def step(stage: Stage) -> tuple[list[int], int | None, dict[str, Any], int, str | None]:
+        def step(stage: Stage) -> tuple[list[int], int | None, ViewOut, int, str | None]:
             table = stage.table
             pending = access.watch_check(table, player)
             mine = table.seats_of(player.id)
@@ -274,7 +275,7 @@ class MatchSocket:
         seat = named if named is not None else self.named_seat
         if isinstance(request, m.StartMessage):
             cut, fill = request.cut, request.fill_with_bots
-            return int((await service.start(core, player, match_id, cut, fill))["seq"])
+            return (await service.start(core, player, match_id, cut, fill)).seq
         if isinstance(request, m.MoveMessage):
             body = MoveBody.model_construct(
                 action=request.action,
@@ -300,7 +301,7 @@ class MatchSocket:
         }[request.type]
         caps = {"caps": hosting.caps_of(self.settings)} if request.type == "rematch" else {}
         view = await operation(core, player, match_id, seat, **caps)
-        return int(view["seq"])
+        return view.seq
 
     # ------------------------------------------------------------ closing
 
