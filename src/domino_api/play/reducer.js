@@ -135,7 +135,7 @@ export function applyEvent(view, event) {
 
 /**
  * Options as the view lists them: every field, null where a draw, pass or next hand has none.
- * @param {LegalOut[] | null | undefined} items
+ * @param {Array<Pick<LegalOut, "action"> & Partial<LegalOut>> | null | undefined} items
  * @returns {LegalOut[]}
  */
 function options(items) {
