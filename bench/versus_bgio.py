@@ -15,7 +15,11 @@ Needs node and `npm ci` in bench/bgio, and the PostgreSQL server of the other be
   saved (see server.js). The generator is bench/bgio/load.js: the same matches on
   boardgame.io's socket.io transport, each move timed to the mover's update.
 
-Both servers are started first; each round measures each side for `--seconds` (the order
+- The bare route: bench/bare_app.py over REST (the issue's yardstick: cached auth, a pydantic
+  body, the row read, one guarded statement saving the snapshot and an event), carrying the
+  longest snapshot the service stored in its warm-up, one client per match (bench/capacity.py).
+
+Every server is started first; each round measures each side for `--seconds` (the order
 turning from round to round, so a machine whose speed drifts weighs on both alike). A match
 that ends is replaced by a new one inside the window, on both sides: its setup counts. Per
 side and round: moves/s, p50/p99, CPU ms per acknowledged move of the server, of PostgreSQL
@@ -27,11 +31,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,7 +41,6 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
-import psutil
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,43 +48,21 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from bgio_side import Bgio, start_bgio  # noqa: E402
+from capacity import bare_level, start_bare  # noqa: E402
 from client import Http  # noqa: E402
-from load import SERVER, SERVER_ENV, CpuMeter, Level, move_body  # noqa: E402
+from load import SERVER, SERVER_ENV, Level, move_body  # noqa: E402
+from meters import PgMeter, postmaster_of  # noqa: E402
 
 from domino_api.store.db import to_plain_url  # noqa: E402
 from tests.support.servers import (  # noqa: E402
     ServerProcess,
     create_database,
-    free_port,
     fresh_database,
 )
 
-BGIO = ROOT / "bench" / "bgio"
 OURS_DB, BGIO_DB = "domino_ops_versus", "domino_ops_bgio"
 STALL_S = 60.0  # as load.js: a loaded machine answers slowly; a lost ack never
-
-
-class PgMeter(CpuMeter):
-    """bench/load.py's meter with "postgres" narrowed to the bench server's own processes (the
-    machine runs other PostgreSQL servers)."""
-
-    def __init__(self, server_pids: list[int], postmaster: int) -> None:
-        self.postmaster = postmaster
-        super().__init__(server_pids)
-
-    def _processes(self) -> dict[str, list[psutil.Process]]:
-        groups = super()._processes()
-        root = psutil.Process(self.postmaster)
-        groups["postgres"] = [root, *root.children()]
-        return groups
-
-
-async def postmaster_of(url: str) -> int:
-    conn = await asyncpg.connect(url)
-    try:
-        return int(psutil.Process(await conn.fetchval("SELECT pg_backend_pid()")).ppid())
-    finally:
-        await conn.close()
 
 
 # ---------------------------------------------------------------- the service's side
@@ -273,78 +251,25 @@ class Ours:
             await table.close()
 
 
-# ---------------------------------------------------------------- boardgame.io's side
+# ---------------------------------------------------------------- the bare route's side
 
 
-class Bgio:
-    """boardgame.io's server and its generator (bench/bgio/load.js), which keeps its matches
-    from level to level as the service's side does."""
+class Bare:
+    """bench/bare_app.py (FastAPI + asyncpg: cached auth, a pydantic body, the row read, one
+    guarded statement saving the snapshot and an event) carrying the service's own longest
+    snapshot, with as many clients as the others have matches (bench/capacity.py's level)."""
 
-    name = "bgio"
+    name = "bare"
 
-    def __init__(self, server: subprocess.Popen[bytes], port: int, matches: int) -> None:
-        self.server, self.port, self.matches = server, port, matches
-        self.generator: asyncio.subprocess.Process | None = None
-
-    async def _command(self, line: str, timeout: float) -> bytes:
-        assert self.generator is not None
-        assert self.generator.stdin is not None and self.generator.stdout is not None
-        self.generator.stdin.write(line.encode() + b"\n")
-        await self.generator.stdin.drain()
-        return await asyncio.wait_for(self.generator.stdout.readline(), timeout)
+    def __init__(self, server: ServerProcess, snapshot: object, clients: int) -> None:
+        self.server, self.snapshot, self.clients = server, snapshot, clients
 
     async def level(self, seconds: float, postmaster: int) -> Level:
-        if self.generator is None:
-            self.generator = await asyncio.create_subprocess_exec(
-                *["node", "load.js", str(self.port), str(self.matches)],
-                cwd=BGIO,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                limit=1 << 24,  # a level's latencies come as one line
-            )
-            assert self.generator.stdout is not None
-            line = await asyncio.wait_for(self.generator.stdout.readline(), 120)
-            assert line.strip() == b"ready", line
-        level = Level(self.matches)
-        meter, started = PgMeter([self.server.pid], postmaster), time.perf_counter()
-        out = json.loads(await self._command(f"go {seconds}", seconds + 60))
-        level.elapsed = time.perf_counter() - started
-        level.cpu = {**meter.used(), "load generator": out["cpu_s"]}
-        assert not out["errors"], out["errors"]
-        level.latencies = [ms / 1000 for ms in out["latencies_ms"]]
-        level.statuses[200] = len(level.latencies)
-        level.matches_done = out["matches_finished"]
-        return level
-
-    def check(self, log_path: Path) -> None:
-        """server.js logs any update sent without a write of its match before it."""
-        text = log_path.read_text()
-        assert "unguarded" not in text and "not sent" not in text, text[-2000:]
+        port, pid = self.server.port, self.server.pid
+        return await bare_level(port, pid, self.clients, seconds, self.snapshot)
 
     async def close(self) -> None:
-        if self.generator is not None and self.generator.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                self.generator.terminate()
-            await self.generator.wait()
-        self.server.terminate()
-        self.server.wait(timeout=15)
-
-
-async def start_bgio(url: str, workdir: Path, matches: int) -> Bgio:
-    if not (BGIO / "node_modules").exists() or shutil.which("node") is None:
-        raise SystemExit("needs node and `npm ci` in bench/bgio")
-    port = free_port()
-    log_path = workdir / "bgio.log"
-    with log_path.open("ab") as log:
-        argv = ["node", "server.js", str(port), url]
-        server = subprocess.Popen(argv, cwd=BGIO, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while b"ready" not in log_path.read_bytes():
-        if server.poll() is not None or time.monotonic() > deadline:
-            server.kill()
-            raise RuntimeError(log_path.read_text())
-        await asyncio.sleep(0.1)
-    return Bgio(server, port, matches)
+        self.server.stop(timeout=15)
 
 
 async def sizes(ours_url: str, bgio_url: str) -> str:
@@ -391,21 +316,27 @@ async def main() -> None:
     service = ServerProcess(ours_url, workdir / "service.log", env=TABLES_ENV, ready_path="/readyz")
     service.start()
     ours = Ours(service, args.matches)
-    sides: list[Ours | Bgio] = [ours]
-    per_move: dict[str, list[float]] = {"service": [], "bgio": []}
+    sides: list[Ours | Bgio | Bare] = [ours]
+    per_move: dict[str, list[float]] = {"service": [], "bgio": [], "bare": []}
     try:
         bgio = await start_bgio(bgio_url, workdir, args.matches)
         sides.append(bgio)
         await service.wait_ready_async()
         for side in sides:
             await side.level(args.warmup, postmaster)
+        # The bare route carries the longest snapshot the service's warm-up stored.
+        bare_server, snapshot = await start_bare(workdir, ours_url)
+        sides.append(Bare(bare_server, snapshot, args.matches))
+        print(f"bare route's snapshot: {len(json.dumps(snapshot))} B", flush=True)
         for number in range(args.rounds):
             turn = number % len(sides)
             for side in sides[turn:] + sides[:turn]:
                 level = await side.level(args.seconds, postmaster)
                 per_move[side.name].append(level.cpu["server"] / max(len(level.latencies), 1))
                 print_level(f"round {number + 1} {side.name}", level)
-            print(f"    ratio service / bgio: {per_move['service'][-1] / per_move['bgio'][-1]:.2f}")
+            for other in ("bgio", "bare"):
+                ratio = per_move["service"][-1] / per_move[other][-1]
+                print(f"    ratio service / {other}: {ratio:.2f}")
         print(await sizes(ours_url, bgio_url))
         bgio.check(workdir / "bgio.log")
     finally:
@@ -416,9 +347,11 @@ async def main() -> None:
     for name, values in per_move.items():
         each = ", ".join(f"{1000 * v:.2f}" for v in values)
         print(f"    {name:8s} median {1000 * statistics.median(values):.2f}  ({each})")
-    ratios = [a / b for a, b in zip(per_move["service"], per_move["bgio"], strict=True)]
-    each = ", ".join(f"{r:.2f}" for r in ratios)
-    print(f"    service / bgio: median {statistics.median(ratios):.2f} ({each}; goal <= 0.5)")
+    for other, goal in (("bgio", 0.5), ("bare", 1.0)):
+        ratios = [a / b for a, b in zip(per_move["service"], per_move[other], strict=True)]
+        each = ", ".join(f"{r:.2f}" for r in ratios)
+        median = statistics.median(ratios)
+        print(f"    service / {other}: median {median:.2f} ({each}; goal <= {goal})")
     print(f"logs in {workdir}")
 
 
