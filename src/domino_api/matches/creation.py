@@ -27,6 +27,7 @@ from domino_api.matches.schemas import MatchCreate, SeatSpec
 from domino_api.matches.service import view_for
 from domino_api.matches.unit import Core, Stage
 from domino_api.players import settings
+from domino_api.ratings import rules as rating_rules
 from domino_api.store import civil_repo, match_codes, match_reads
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
@@ -67,7 +68,12 @@ def _seat_specs(host: Player, specs: list[SeatSpec]) -> list[dict[str, Any]]:
 
 
 async def create_match(
-    core: Core, host: Player, body: MatchCreate, caps: Caps | None = None, address: str = ""
+    core: Core,
+    host: Player,
+    body: MatchCreate,
+    caps: Caps | None = None,
+    address: str = "",
+    rated: bool | None = None,
 ) -> dict[str, Any]:
     specs = body.seats or [SeatSpec(type="human"), SeatSpec(type="human")]
     if specs[0].type != "human":
@@ -81,6 +87,7 @@ async def create_match(
     cap = None if caps is None else partial(check_open_tables, address=address, caps=caps)
     access.refuse_solo_clocks(given, solo)
     columns = {"host_player_id": host.id, "solo": solo, "spectators": spectators}
+    columns["rated"] = rating_rules.at_creation(rated, seats)
     table = await insert(core, ruleset, seats, holders, before=cap, host_address=address, **columns)
     return view_for(table, host, core)
 
@@ -237,6 +244,7 @@ def _rematch_table(core: Core, table: Table, code: str | MatchFull) -> Stepped:
         host_address=table.match.host_address,
         solo=table.match.solo,
         spectators=table.match.spectators,
+        rated=table.match.rated,
     )
     if not tables.needs_number(new.table):  # a rematch against computers only: no number
         return Stepped(tables.with_info(new.table, code=None), new.events)
