@@ -52,7 +52,7 @@ export function ratingsBoard(root, presets) {
     "all-fives",
   );
   const rows = el("tbody", {});
-  const more = el("button", { type: "button", class: "small", hidden: true }, "More");
+  const more = el("button", { type: "button", class: "small" }, "More");
   let cursor = null;
   let asked = 0;
   const load = async (fresh) => {
@@ -63,12 +63,18 @@ export function ratingsBoard(root, presets) {
     if (fresh) rows.replaceChildren();
     for (const e of page.entries) {
       const cells = [e.rank, e.name, e.rating, e.deviation, e.games];
-      rows.append(el("tr", { "data-testid": "rating-row" }, cells.map((c) => el("td", {}, `${c}`))));
+      rows.append(
+        el(
+          "tr",
+          { "data-testid": "rating-row" },
+          cells.map((c) => el("td", {}, `${c}`)),
+        ),
+      );
     }
     if (!rows.children.length)
       rows.append(el("tr", {}, el("td", { colspan: 5 }, "No rated matches yet.")));
     cursor = page.next_cursor;
-    more.hidden = !cursor;
+    more.style.display = cursor ? "" : "none"; // `hidden` loses to the buttons' display rule
   };
   game.addEventListener("change", () => load(true));
   more.addEventListener("click", () => load(false));
@@ -80,7 +86,15 @@ export function ratingsBoard(root, presets) {
       "table",
       { "data-testid": "ratings-board" },
       el("caption", {}, "Leaderboard by rating (rating minus three deviations)"),
-      el("thead", {}, el("tr", {}, heads.map((h) => el("th", { scope: "col" }, h)))),
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          heads.map((h) => el("th", { scope: "col" }, h)),
+        ),
+      ),
       rows,
     ),
     more,

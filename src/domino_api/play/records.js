@@ -84,5 +84,8 @@ export async function recordsPage(root) {
   opponent.addEventListener("change", show);
   root.append(el("div", { class: "row" }, field("Game", game), field("Against", opponent)), out);
   await show();
-  await ratingsBoard(root, rulesets.map((r) => r.name));
+  await ratingsBoard(
+    root,
+    rulesets.map((r) => r.name),
+  );
 }
