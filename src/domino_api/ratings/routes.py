@@ -80,7 +80,7 @@ async def ratings(
 @router.get(
     "/matches/{match_id}/ratings",
     summary="Each seat's rating at the match's preset",
-    responses=problems(*AUTH, "match_not_found", "not_seated"),
+    responses=problems(*AUTH, *INPUT, "match_not_found", "not_seated"),
 )
 async def match_ratings(
     match_id: Annotated[str, Path(max_length=36, description="The match id")],
@@ -96,7 +96,7 @@ async def match_ratings(
 @router.get(
     "/players/{player_id}/ratings",
     summary="A player's ratings at every preset",
-    responses=problems(*AUTH, "player_not_found"),
+    responses=problems(*AUTH, *INPUT, "player_not_found"),
 )
 async def player_ratings(
     player_id: Annotated[str, Path(max_length=36, description="The player id")],
