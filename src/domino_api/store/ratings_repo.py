@@ -136,4 +136,6 @@ async def match_seats(session: AsyncSession, match_id: str) -> MatchRow | None:
         .where(Seat.match_id == match_id)
         .order_by(Seat.seat)
     )
-    return MatchRow(*found, seats=[SeatRow(*row) for row in seats])
+    ruleset, rated, spectators, tournament_id = found
+    held = [SeatRow(*row) for row in seats]
+    return MatchRow(ruleset, rated, spectators, tournament_id, held)
