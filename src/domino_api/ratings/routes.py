@@ -3,13 +3,12 @@ player's ratings, and a preset's leaderboard a page at a time (docs/API.md, "Rat
 
 from __future__ import annotations
 
-import re
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
 from domino_api.engine.rulesets import PRESETS
-from domino_api.errors import PlayerNotFound, ValidationFailed
+from domino_api.errors import PlayerNotFound
 from domino_api.ratings import service
 from domino_api.ratings.schemas import BoardPage, MatchRatings, PlayerRatings, PresetRatings
 from domino_api.store import players_repo
@@ -35,19 +34,8 @@ RatedQuery = Annotated[
 ]
 
 
-PLAYER_ID = re.compile(r"[0-9A-Za-z-]{1,36}")
-
-
-def player_ids(text: str) -> list[str]:
-    """The comma-separated ids (letters, digits and hyphens, 1-36 of them: no NUL reaches
-    PostgreSQL), at most `MAX_PLAYERS`."""
-    ids = text.split(",")
-    if len(ids) > MAX_PLAYERS or not all(PLAYER_ID.fullmatch(pid) for pid in ids):
-        raise ValidationFailed(
-            f"players: 1-{MAX_PLAYERS} player ids, comma-separated, each 1-36 letters, digits"
-            " or hyphens."
-        )
-    return ids
+ID = "[0-9A-Za-z-]{1,36}"  # a player id's characters (no NUL reaches PostgreSQL)
+PLAYER_IDS = f"^{ID}(,{ID}){{0,{MAX_PLAYERS - 1}}}$"
 
 
 @router.get(
@@ -62,7 +50,7 @@ async def ratings(
     players: Annotated[
         str,
         Query(
-            max_length=8 * 37,
+            pattern=PLAYER_IDS,
             description="Player ids, comma-separated (at most 8): a table's seats' holders",
         ),
     ],
@@ -70,7 +58,7 @@ async def ratings(
     """Each player's rating at the preset, in the order asked (a player without a rated match
     there: the starting 1500 with deviation 500 and 0 games), and the computers' fixed
     ratings. An unknown player is `404 player_not_found`."""
-    ids = player_ids(players)
+    ids = players.split(",")
     known = await players_repo.by_ids(session, ids)
     if missing := [pid for pid in ids if pid not in known]:
         raise PlayerNotFound(f"No player has the id {missing[0][:36]!r}.")
