@@ -31,11 +31,6 @@ class Rating(Struct, frozen=True):
     sigma: float = SIGMA
     games: int = 0
 
-    @property
-    def ordinal(self) -> float:
-        """The conservative estimate the leaderboard orders by (mu - 3 sigma)."""
-        return self.mu - 3 * self.sigma
-
 
 class Entrant(Struct, frozen=True):
     """One seat of a rated match: its rating, its place (1 is best) and whether it is a
