@@ -110,7 +110,7 @@ def measure(preset: str, matches: int, seed: int) -> dict[str, tuple[float, floa
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--matches", type=int, default=80, help="matches per pairing and preset")
+    parser.add_argument("--matches", type=int, default=120, help="matches per pairing and preset")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--presets", default=",".join(PRESETS))
     args = parser.parse_args()
