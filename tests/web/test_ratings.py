@@ -48,7 +48,9 @@ def test_a_seats_rating_shows_beside_its_name_and_the_board_ranks_rated_players(
     gus = players()
     page = gus.open("solo")
     sign_in(page, "Gus")
+    page.check("#rated")  # against the computer, rated only when asked
     start_solo(page, "all-fives", "planner")
+    expect(page.locator("ul.seats")).to_have_attribute("aria-description", "a rated match")
     mu, sigma = COMPUTERS["all-fives"]["planner"]
     expect(page.get_by_test_id("rating-1")).to_have_text(f"{round(mu)} ± {round(sigma)}")
     expect(page.get_by_test_id("rating-0")).to_have_text("1500 ± 500")

@@ -40,7 +40,16 @@ export async function showSeatRatings(list, matchId, status) {
     );
     head.querySelector(".seat-name")?.after(tag);
   }
-  list.setAttribute("aria-description", found.rated ? "a rated match" : "not rated");
+  const seats = list.querySelector("ul.seats");
+  seats?.setAttribute("aria-description", found.rated ? "a rated match" : "not rated");
+}
+
+/** The solo form's "Rated match" box: a match against the computer is rated only when asked.
+ * @returns {{node: HTMLElement, query: () => string}} */
+export function ratedBox() {
+  const box = el("input", { type: "checkbox", id: "rated", name: "rated" });
+  const node = el("label", { class: "row" }, box, " Rated match (moves your rating)");
+  return { node, query: () => (box.checked ? "?rated=true" : "") };
 }
 
 /** The records page's board by rating: a preset to choose, 20 players a page.
