@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import asyncpg
 import httpx
 
 from domino_api.ratings.computers import COMPUTERS
-from tests.api.helpers import new_player, play_to_end
+from domino_api.store.db import to_plain_url
+from tests.api.helpers import new_player, play_to_end, view
 
 HUMANS = [{"type": "human"}, {"type": "human"}]
 FAST = {"target": 10}  # draw-50 to 10 points: a hand or two
@@ -224,3 +226,41 @@ async def test_bad_input_is_a_problem_document_and_changes_nothing(
     assert anonymous.status_code == 401
     mine = await client.get(f"/v1/players/{ana['id']}/ratings", headers=h)
     assert mine.json()["ratings"] == []
+
+
+REFUSE = """
+CREATE FUNCTION ratings_refused() RETURNS trigger LANGUAGE plpgsql
+AS $$ BEGIN RAISE EXCEPTION 'ratings refused (a test)'; END $$;
+CREATE TRIGGER ratings_refused BEFORE INSERT OR UPDATE ON ratings
+FOR EACH ROW EXECUTE FUNCTION ratings_refused();
+"""
+ALLOW = "DROP TRIGGER ratings_refused ON ratings; DROP FUNCTION ratings_refused();"
+
+
+async def test_the_ratings_commit_with_the_end_or_nothing_does(
+    app: Any, client: httpx.AsyncClient, database_url: str
+) -> None:
+    ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
+    mid = await _table(client, ana, bob)
+    resign = f"/v1/matches/{mid}/resign"
+    finishes = "SELECT count(*) FROM finishes WHERE match_id = $1"
+    db = await asyncpg.connect(to_plain_url(database_url))
+    try:
+        await db.execute(REFUSE)  # PostgreSQL itself refuses the ratings' write
+        try:
+            transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as lenient:
+                failed = await lenient.post(resign, json={}, headers=ana["headers"])
+            assert failed.status_code == 500
+        finally:
+            await db.execute(ALLOW)
+        # Nothing of the end was committed: no finish, no record, the match still on.
+        assert (await view(client, bob, mid))["status"] == "playing"
+        assert await db.fetchval(finishes, mid) == 0
+        done = await client.post(resign, json={}, headers=ana["headers"])
+        assert done.json()["status"] == "finished"
+        assert await db.fetchval(finishes, mid) == 1  # Bob's; a resignation earns none
+    finally:
+        await db.close()
+    after = await _ratings(client, bob, ana, bob)
+    assert after[ana["id"]]["games"] == after[bob["id"]]["games"] == 1
