@@ -30,6 +30,7 @@ def include_routers(app: FastAPI) -> None:
     from domino_api.matches.routes import router as matches
     from domino_api.players.routes import router as players
     from domino_api.players.tile_backs import IMAGES, URL_PREFIX
+    from domino_api.ratings.routes import router as ratings
     from domino_api.realtime.socket import router as realtime
     from domino_api.tournaments.routes import router as tournaments
 
@@ -38,7 +39,7 @@ def include_routers(app: FastAPI) -> None:
     # the probes' and the players' (no path of one area is a path of another, so the order
     # changes no answer). A move was matched against 19 routes before its own, 5 now.
     add_routes(app, matches, first=True)
-    for router in (listing, civil, players, passkeys, devices, realtime, tournaments):
+    for router in (listing, civil, players, ratings, passkeys, devices, realtime, tournaments):
         add_routes(app, router)
     # Every tile back's image (the catalogue's `image` URLs), drawn by this project.
     app.mount(URL_PREFIX, StaticFiles(directory=IMAGES), name="tile-backs")

@@ -20,6 +20,7 @@ from domino_api.matches.ends import Ends
 from domino_api.matches.ports import OutagesOf
 from domino_api.matches.unit import Core
 from domino_api.matches.writes import Writer
+from domino_api.ratings.service import finish as ratings_finish
 from domino_api.realtime.announce import make_announcer
 from domino_api.store.db import Pool, make_engine, make_sessionmaker
 from domino_api.tournaments.hooks import END_HOOK
@@ -48,8 +49,10 @@ async def write_core(
     try:
         await announcer.start()
         maker = make_sessionmaker(engine, announcer)
-        # Tournaments see their matches end (tournaments/hooks.py).
-        writer = Writer(pool, maker, clock, announcer, Ends([END_HOOK]))
+        # Ratings move (ratings/service.py) and tournaments see their matches end
+        # (tournaments/hooks.py), in the transaction of the step that ended them.
+        ends = Ends([END_HOOK], [ratings_finish])
+        writer = Writer(pool, maker, clock, announcer, ends)
         core = Core(writer, deciders.choose, outages_of(maker), lease_s=settings.presence_lease_s)
         yield core, engine
     finally:

@@ -29,6 +29,7 @@ from domino_api.matches.service import view_for
 from domino_api.matches.unit import Core, Stage
 from domino_api.matches.view_types import ViewOut
 from domino_api.players import settings
+from domino_api.ratings import rules as rating_rules
 from domino_api.store import civil_repo, match_codes, match_reads
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
@@ -69,7 +70,12 @@ def _seat_specs(host: Player, specs: list[SeatSpec]) -> list[NewSeat]:
 
 
 async def create_match(
-    core: Core, host: Player, body: MatchCreate, caps: Caps | None = None, address: str = ""
+    core: Core,
+    host: Player,
+    body: MatchCreate,
+    caps: Caps | None = None,
+    address: str = "",
+    rated: bool | None = None,
 ) -> ViewOut:
     specs = body.seats or [SeatSpec(type="human"), SeatSpec(type="human")]
     if specs[0].type != "human":
@@ -91,6 +97,7 @@ async def create_match(
         address,
         solo=solo,
         spectators=spectators,
+        rated=rating_rules.at_creation(rated, seats),
         before=cap,
     )
     return view_for(table, host, core)
@@ -115,6 +122,7 @@ async def insert(
     *,
     solo: bool,
     spectators: bool,
+    rated: bool = False,
     before: Callable[[asyncpg.Connection, str, bool], Awaitable[None]] | None = None,
 ) -> Table:
     """Store a new match, with a free game number if a remote human can join it
@@ -133,6 +141,7 @@ async def insert(
         host_address=host_address,
         solo=solo,
         spectators=spectators,
+        rated=rated,
     )
     numbered = tables.needs_number(new.table)
     async with core.writer.transaction() as tx:
@@ -270,6 +279,7 @@ def _rematch_table(core: Core, table: Table, code: str | MatchFull) -> Stepped:
         host_address=table.match.host_address,
         solo=table.match.solo,
         spectators=table.match.spectators,
+        rated=table.match.rated,
     )
     if not tables.needs_number(new.table):  # a rematch against computers only: no number
         return Stepped(tables.with_info(new.table, code=None), new.events)

@@ -2,8 +2,8 @@
 
 Every finish with a winner folds into its players' records (players/records.py). Other parts
 of the service hand their own hooks to the write core where the process is wired (tournaments
-record the result and move their bracket on: tournaments/hooks.py; domino_api/app/wiring.py), so
-matches never import what builds on them.
+record the result and move their bracket on: tournaments/hooks.py; ratings move:
+ratings/service.py; domino_api/app/wiring.py), so matches never import what builds on them.
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ class Within(Protocol):
 
 
 Hook = Callable[[Within, Table], Awaitable[None]]
+# Run once with every match a transaction ended (the sweep ends many in one), in their order.
+BatchHook = Callable[[Within, Sequence[Table]], Awaitable[None]]
 Applies = Callable[[Table], bool]
 
 
@@ -49,9 +51,11 @@ class EndHook:
 
 @dataclass(frozen=True)
 class Ends:
-    """The finishes of one write core: records, then the hooks it was handed."""
+    """The finishes of one write core: records, then the hooks it was handed: those of all
+    the ended matches at once (`batch`), then each match's own."""
 
     hooks: Sequence[EndHook] = ()
+    batch: Sequence[BatchHook] = ()
 
     async def finish(self, within: Within, tables: Sequence[Table]) -> None:
         """The ended matches' finishes and records, then every hook that applies to each."""
@@ -59,6 +63,8 @@ class Ends:
             row for table in tables for row in records.finish_rows(table, table.match.finished_at)
         ]
         await records.write_finishes(within.connection, rows)
+        for hook in self.batch:
+            await hook(within, tables)
         for table in tables:
             for entry in self.hooks:
                 if entry.applies(table):

@@ -23,6 +23,7 @@ from domino_api.matches.schemas import (
 )
 from domino_api.matches.service import core_of
 from domino_api.matches.view_types import ViewOut
+from domino_api.ratings.routes import RatedQuery
 from domino_api.web.deps import (
     NO_STRAY_BODY,
     CurrentPlayer,
@@ -63,16 +64,15 @@ async def create_match(
     body: MatchCreate,
     request: Request,
     player: CurrentPlayer,
+    rated: RatedQuery = None,
 ) -> FastJSONResponse:
     """Create a match; the caller is the host at seat 0. `seats` lists every seat: an open human
     seat, a seat the host also holds (hot-seat play), or a computer. The answer is the host's
-    view with the 4-digit `code` others join by and the deal's `commitment`.
-    """
+    view with the 4-digit `code` others join by and the deal's `commitment`."""
     address, caps = client_address(request), hosting.caps_of(settings_of(request))
     await limits_of(request).hit_from("create_match", address, f"player:{player.id}")
-    return FastJSONResponse(
-        await creation.create_match(core_of(request), player, body, caps, address), status_code=201
-    )
+    made = await creation.create_match(core_of(request), player, body, caps, address, rated)
+    return FastJSONResponse(made, status_code=201)
 
 
 @router.post(

@@ -4,6 +4,7 @@
 import { accepts, becomePlayer, call, catalog, identity } from "./api.js";
 import { presetName } from "./controls.js";
 import { optionControls, seatCounts } from "./options.js";
+import { ratedBox } from "./ratings.js";
 import { el, field, fill, select, showError } from "./ui.js";
 
 const SEAT_KINDS = [
@@ -41,7 +42,7 @@ async function submit(work) {
 }
 
 /** Create the match (and deal at once when nobody else has to join). */
-async function createAndGo(name, ruleset, seats, options, cut) {
+async function createAndGo(name, ruleset, seats, options, cut, query = "") {
   await becomePlayer(name);
   const named = await accepts("SeatSpec", "name");
   const body = {
@@ -49,7 +50,7 @@ async function createAndGo(name, ruleset, seats, options, cut) {
     seats: seats.map((s) => (named ? s : { ...s, name: undefined })),
     options,
   };
-  const view = await call("POST", "/v1/matches", JSON.parse(JSON.stringify(body)));
+  const view = await call("POST", `/v1/matches${query}`, JSON.parse(JSON.stringify(body)));
   const waitsForOthers = seats.slice(1).some((s) => s.type === "human" && !s.holder);
   if (!waitsForOthers) await call("POST", `/v1/matches/${view.id}/start`, cut ? { cut } : {});
   location.hash = `#/match/${view.id}`;
@@ -179,6 +180,7 @@ export async function soloPage(root) {
     "planner",
   );
   const cut = el("input", { id: "cut", name: "cut", maxlength: 64, required: true });
+  const rated = ratedBox();
   const randomize = el(
     "button",
     { type: "button", onclick: () => (cut.value = Math.random().toString(36).slice(2, 10)) },
@@ -190,14 +192,14 @@ export async function soloPage(root) {
       onsubmit: (event) => {
         event.preventDefault();
         const seats = [{ type: "human" }, { type: "bot", strategy: opponent.value }];
-        submit(() =>
-          createAndGo(name.value.trim(), chooser.value(), seats, chooser.options(), cut.value),
-        );
+        const chosen = [chooser.value(), seats, chooser.options(), cut.value, rated.query()];
+        submit(() => createAndGo(name.value.trim(), ...chosen));
       },
     },
     field("Your name", name),
     chooser.node,
     field("Opponent", opponent),
+    rated.node,
     el(
       "div",
       { class: "row" },

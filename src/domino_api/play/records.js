@@ -2,6 +2,7 @@
 
 import { call, catalog, identity } from "./api.js";
 import { presetName } from "./controls.js";
+import { myRatings, ratingsBoard } from "./ratings.js";
 import { el, field, select } from "./ui.js";
 
 function table(caption, heads, rows) {
@@ -37,7 +38,8 @@ function table(caption, heads, rows) {
 export async function recordsPage(root) {
   root.append(el("h2", { tabindex: "-1" }, "Records"));
   if (identity()) {
-    const { records } = await call("GET", "/v1/players/me/records");
+    const { records, ratings } = await call("GET", "/v1/players/me/records");
+    root.append(el("h3", {}, "Your ratings"), myRatings(ratings));
     root.append(
       table(
         "Your records",
@@ -82,4 +84,8 @@ export async function recordsPage(root) {
   opponent.addEventListener("change", show);
   root.append(el("div", { class: "row" }, field("Game", game), field("Against", opponent)), out);
   await show();
+  await ratingsBoard(
+    root,
+    rulesets.map((r) => r.name),
+  );
 }

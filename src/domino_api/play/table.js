@@ -8,6 +8,7 @@ import { renderBoard, scrolls } from "./board.js";
 import { applyEvent, canApply } from "./reducer.js";
 import { chatPanel, logLine } from "./talk.js";
 import { endTarget, renderHand, revealScreen, wireEnds } from "./hand.js";
+import { showSeatRatings } from "./ratings.js";
 import { renderSeats } from "./seats.js";
 import { TableSocket } from "./socket.js";
 import { chime } from "./sound.js";
@@ -384,6 +385,7 @@ class Table {
 
   renderSeats() {
     this.parts.seats.replaceChildren(renderSeats(this.view, this));
+    showSeatRatings(this.parts.seats, this.matchId, this.view.status);
   }
 
   renderBoard() {

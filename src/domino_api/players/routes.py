@@ -19,6 +19,7 @@ from domino_api.players.schemas import (
     RecordsOut,
     TileBack,
 )
+from domino_api.ratings import service as ratings
 from domino_api.store import players_repo
 from domino_api.store.db import after_commit
 from domino_api.store.models import Player
@@ -106,9 +107,10 @@ async def list_tile_backs(_: CurrentPlayer) -> list[TileBack]:
 )
 async def my_records(player: CurrentPlayer, session: UnitOfWork) -> RecordsOut:
     """The caller's best final score and widest margin per (ruleset, opponent kind),
-    counting what the leaderboards count (docs/API.md, Leaderboards).
+    counting what the leaderboards count (docs/API.md, Leaderboards), and the caller's ratings.
     """
-    return RecordsOut(records=await records.records_of(session, player.id))
+    rated = await ratings.of_player(session, player.id)
+    return RecordsOut(records=await records.records_of(session, player.id), ratings=rated.ratings)
 
 
 @router.get(

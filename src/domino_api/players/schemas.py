@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from domino_api.players.tile_backs import IDS as TILE_BACK_IDS
+from domino_api.ratings.schemas import RatingOut
 from domino_api.web.inputs import Strict
 from domino_api.web.names import PlayerName
 
@@ -72,6 +73,9 @@ class RecordOut(BaseModel):
 
 class RecordsOut(BaseModel):
     records: list[RecordOut]
+    ratings: list[RatingOut] = Field(
+        description="The caller's rating at every preset with a rated match (docs/API.md, Ratings)"
+    )
 
 
 class LeaderboardRow(BaseModel):

@@ -25,6 +25,7 @@ APART = {"match_codes": "code"}
 REFERENCE = (
     "players",
     "records",
+    "ratings",
     "service_starts",
     "tournaments",
     "tournament_entrants",

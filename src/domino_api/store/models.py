@@ -8,7 +8,9 @@ from typing import Any
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    Computed,
     DateTime,
+    Double,
     ForeignKey,
     Index,
     Integer,
@@ -88,6 +90,8 @@ class Match(Base):
     )
     # The host turned table talk off (engine/table/seating.py, migration 0013).
     talk_off: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    # Whether its finish moves its players' ratings (ratings/rules.py, migration 0017).
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
     started_at: Mapped[datetime | None]
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]
@@ -193,6 +197,23 @@ class Record(Base):
     best_margin: Mapped[int | None] = mapped_column(Integer)
     best_margin_at: Mapped[datetime | None]
     leaderboard_eligible: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class Rating(Base):
+    """A player's rating at one preset (ratings/model.py): OpenSkill's mean and uncertainty."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
+    games: Mapped[int] = mapped_column(Integer)
+    # What the leaderboard orders by, kept by PostgreSQL beside the two it is made of.
+    ordinal: Mapped[float] = mapped_column(Double, Computed("mu - 3 * sigma", persisted=True))
+    updated_at: Mapped[datetime]
+
+    __table_args__ = (Index("ix_ratings_board", "preset", "ordinal", "player_id"),)
 
 
 class Finish(Base):

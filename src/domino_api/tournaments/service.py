@@ -318,6 +318,7 @@ async def open_match(
         holders,
         tournament_id=tournament.id,
         check_in_deadline=deadline,
+        rated=True,  # as Lichess's tournaments: a no-show moves nothing (ratings/rules.py)
     )
     match_id = new.table.match.id
     await insert(new, now)

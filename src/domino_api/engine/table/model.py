@@ -57,6 +57,7 @@ class Info(Struct, frozen=True, kw_only=True):
     tournament_id: str | None = None
     claims_locked: bool = False
     talk_off: bool = False  # the host turned table talk off (engine/table/seating.py)
+    rated: bool = False  # its finish moves its players' ratings (domino_api/ratings/rules.py)
     rematch_match_id: str | None = None
     turn_deadline: datetime | None = None
     next_hand_at: datetime | None = None

@@ -35,6 +35,7 @@ class Facts(TypedDict, total=False):
     host_address: str | None
     solo: bool
     spectators: bool
+    rated: bool
     tournament_id: str | None
     check_in_deadline: datetime | None
 

@@ -1,0 +1,66 @@
+"""Which matches are rated, and how a rated match's seats finished (docs/API.md, "Ratings").
+
+As Lichess decides: a table is rated when its creator asks (`POST /v1/matches?rated=true`);
+without asking, a table of humans only is rated and one with a computer is not. A table where
+one player holds several seats (hot-seat play) is never rated, and asking for it is refused.
+A rated match moves ratings only when it finished after it started: an abandoned or cancelled
+match, or one decided before its start (a tournament's no-show), moves nothing. A seat that
+forfeited (resigned, or lost to the clock or the away rule) finishes last, whatever its score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from msgspec import Struct
+
+from domino_api.engine.table import Table
+from domino_api.errors import OptionNotAllowed
+from domino_api.ratings.model import places
+
+HOT_SEAT = (
+    "rated: a table where one player holds several seats (hot-seat play) is never rated;"
+    " leave `rated` out or seat other players."
+)
+
+
+def at_creation(asked: bool | None, seats: Sequence[Mapping[str, object]]) -> bool:
+    """Whether a new table is rated: `asked` if given, else whether only humans sit at it."""
+    held = sum(1 for seat in seats if seat["type"] == "human" and seat.get("player_id"))
+    if held > 1:
+        if asked:
+            raise OptionNotAllowed(HOT_SEAT)
+        return False
+    if asked is None:
+        return all(seat["type"] == "human" for seat in seats)
+    return asked
+
+
+class Placed(Struct, frozen=True):
+    """A seat of a rated match as it finished: its holder (None: a computer, then its
+    strategy) and its place (1 is best)."""
+
+    seat: int
+    place: int
+    player_id: str | None = None
+    strategy: str | None = None
+
+
+def outcome(table: Table) -> list[Placed]:
+    """Every seat of a rated match that finished, in seat order; [] when it moves nothing."""
+    state, result = table.state, table.state.result
+    if not table.match.rated or state.status != "finished" or result is None:
+        return []
+    holders = [row.player_id for row in table.seats if row.type == "human"]
+    if None in holders or len(set(holders)) < len(holders):
+        return []  # an open seat, or hot-seat play
+    if table.match.started_at is None:
+        return []  # decided before its start (an abort, as Lichess calls it)
+    forfeited = [row.seat for row in table.seats if row.forfeited]
+    ranks = places(list(result.scores), result.winner, forfeited)
+    return [
+        Placed(row.seat, ranks[row.seat], row.player_id)
+        if row.type == "human"
+        else Placed(row.seat, ranks[row.seat], strategy=table.strategy_of(row.seat))
+        for row in table.seats
+    ]
