@@ -27,6 +27,7 @@ def include_routers(app: FastAPI) -> None:
     from domino_api.accounts.routes import router as passkeys
     from domino_api.matches.civil_routes import router as civil
     from domino_api.matches.listing_routes import router as listing
+    from domino_api.matches.lock_routes import router as locks
     from domino_api.matches.routes import router as matches
     from domino_api.players.routes import router as players
     from domino_api.players.tile_backs import IMAGES, URL_PREFIX
@@ -39,7 +40,17 @@ def include_routers(app: FastAPI) -> None:
     # the probes' and the players' (no path of one area is a path of another, so the order
     # changes no answer). A move was matched against 19 routes before its own, 5 now.
     add_routes(app, matches, first=True)
-    for router in (listing, civil, players, ratings, passkeys, devices, realtime, tournaments):
+    for router in (
+        locks,
+        listing,
+        civil,
+        players,
+        ratings,
+        passkeys,
+        devices,
+        realtime,
+        tournaments,
+    ):
         add_routes(app, router)
     # Every tile back's image (the catalogue's `image` URLs), drawn by this project.
     app.mount(URL_PREFIX, StaticFiles(directory=IMAGES), name="tile-backs")
