@@ -20,7 +20,9 @@ function deal(G, random) {
 
 function log(G, type, data) {
   G.seq += 1;
-  G.events.push({ seq: G.seq, type, at: new Date().toISOString(), data });
+  // No timestamp: the service's snapshot keeps its moves without one (its events table has them,
+  // as bgio-postgres's own log column has boardgame.io's).
+  G.events.push({ seq: G.seq, type, data });
 }
 
 function ends(G) {
