@@ -28,7 +28,9 @@ from domino_api.engine import (
     new_match,
     seat_view,
 )
+from domino_api.engine.event_types import AnyEvent
 from domino_api.engine.table import Info, Seat, Table
+from domino_api.matches.view_types import ViewOut
 from domino_api.matches.views import build_view, event_for
 from domino_api.store.models import MatchEvent
 from tests.bots.helpers import CONFIGS, rules_for
@@ -138,8 +140,10 @@ def test_rebuilt_view_equals_the_engines(name: str, players: int, seed: int) -> 
             if index == snapshot_at[seat]:
                 followed[seat] = view
             elif seat in followed:
+                typed = msgspec.convert(followed[seat], ViewOut)
                 for event in mine:
-                    followed[seat] = apply_event(followed[seat], event)
+                    typed = apply_event(typed, msgspec.convert(event, AnyEvent))
+                followed[seat] = wire(typed)
                 if followed[seat]["you"] is None:
                     # The seat forfeited: its holder sees nothing private any more (docs/API.md).
                     assert state.forfeited[seat]

@@ -22,11 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domino_api.bots.reducer import apply_event, can_apply
+from domino_api.engine.event_types import AnyEvent
+from domino_api.matches.view_types import ViewOut
 from tests.support.servers import ServerProcess, fresh_database_sync
 
 DB = os.environ.get("DOMINO_CLIENTS_DB", f"domino_clients_{os.getpid()}")
@@ -219,12 +222,15 @@ def assert_same(got: dict[str, Any], served: dict[str, Any], events: list[dict[s
 
 def reduce_all(view: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The view after the events, or None where the client must read the view again (an end
-    that shows a forfeited seat's holder its seats: `can_apply`)."""
-    for event in events:
-        if not can_apply(view, event):
+    that shows a forfeited seat's holder its seats: `can_apply`). The Python reducer reads what
+    was sent as the contract's types and its result is compared as the JSON it would send."""
+    typed = msgspec.convert(view, ViewOut)
+    for event in msgspec.convert(events, list[AnyEvent]):
+        if not can_apply(typed, event):
             return None
-        view = apply_event(view, event)
-    return view
+        typed = apply_event(typed, event)
+    reduced: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(typed))
+    return reduced
 
 
 def node_reduced(triples: list[Triple], folder: Path) -> list[dict[str, Any]]:

@@ -34,7 +34,9 @@ from domino_api import engine
 from domino_api.bots import get_strategy, to_action
 from domino_api.bots.reducer import apply_event, follows
 from domino_api.bots.remote import current_hand_events, legal_from_json, seat_view_from_public
+from domino_api.engine.event_types import AnyEvent
 from domino_api.engine.shapes import MoveJSON
+from domino_api.matches.view_types import ViewOut
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
@@ -153,7 +155,7 @@ class BotClient:
         self.say = say or (lambda _text: None)
         self.after: int | None = None
         self.seat: int | None = seat
-        self.view: dict[str, object] | None = None  # the last snapshot, moved on by each event
+        self.view: ViewOut | None = None  # the last snapshot, moved on by each event
         self.hand_events: list[dict[str, object]] = []  # this hand's events, from hand_started
         self.acted_at = -1
         self.requests = 0
@@ -166,8 +168,8 @@ class BotClient:
     @property
     def hand(self) -> list[engine.Tile]:
         """This seat's tiles as last seen."""
-        you = None if self.view is None else msgspec.convert(self.view.get("you"), _You | None)
-        return [] if you is None else list(you.hand or [])
+        you = None if self.view is None else self.view.you
+        return [] if you is None else list(you.hand)
 
     async def play(self, max_connections: int = 100) -> str:
         """Play to the end; returns the match's final status."""
@@ -209,7 +211,7 @@ class BotClient:
                 done = await self._on_snapshot(socket, message.view)
             elif kind == "event" and message.event is not None:
                 event = message.event
-                if self.view is not None and _seq(event) > _seq(self.view) + 1:
+                if self.view is not None and _seq(event) > self.view.seq + 1:
                     self.say(f"missed the events before {_seq(event)}; taking a fresh snapshot")
                     self.after, self.acted_at = None, -1
                     return None
@@ -238,7 +240,7 @@ class BotClient:
         if view.you is None:
             raise RuntimeError("this token holds no seat at the match")
         self.seat = view.you.seat
-        self.view = raw
+        self.view = msgspec.convert(raw, ViewOut)
         if view.status in OVER:
             return view.status
         if view.status == "playing":
@@ -294,9 +296,10 @@ class BotClient:
             self.hand_events = []
         if kind in ("hand_started", "tile_played", "tile_drawn", "passed"):
             self.hand_events.append(event)
-        if self.view is not None and follows(self.view, event):
+        typed = msgspec.convert(event, AnyEvent)
+        if self.view is not None and follows(self.view, typed):
             try:
-                self.view = apply_event(self.view, event)
+                self.view = apply_event(self.view, typed)
             except (KeyError, ValueError, TypeError, IndexError) as exc:
                 self.say(f"cannot follow event {head.seq} ({exc}); choosing at random")
                 self.view = None
@@ -322,7 +325,8 @@ class BotClient:
         if self.view is None:
             return None
         try:
-            return seat_view_from_public(self.view, self.hand_events)
+            shown = msgspec.json.decode(msgspec.json.encode(self.view))  # the view as sent
+            return seat_view_from_public(shown, self.hand_events)
         except (KeyError, ValueError, TypeError, IndexError) as exc:
             self.say(f"cannot rebuild the seat view ({exc})")
             return None

@@ -1,261 +1,294 @@
-"""The client's reducer: a seat's view JSON moved on by one of its event copies.
+"""The client's reducer: a seat's view moved on by one of its event copies, typed by the contract.
 
 `apply_event(view, event)` is what a client that took one view (a snapshot, a REST read or a
 move's answer) does with each later event its seat receives, in `seq` order, instead of fetching
-the view again: the events carry everything the view shows that changes. It is the Python twin
-of /play's `play/reducer.js`, one case per event type of docs/API.md, and
-tests/clients/test_reducer_property.py holds both to the server's own next view.
+the view again: the events carry everything the view shows that changes. A client decodes what
+it receives straight into the contract's types (`msgspec.json.decode(text, type=ViewOut)`, and
+`AnyEvent` for an event). It is the Python twin of /play's `play/reducer.js`, one case per event
+type of docs/API.md, and tests/clients/test_reducer_property.py holds both to the server's own
+next view.
 
 What no event carries is kept as it was: `now`, and each seat's `away_deadline` and
 `away_since`, which move with every sighting of a holder (docs/API.md, "The away rule"); a
 client that shows them reads the view again after a presence event.
 
-Pure: `view` is not changed, nothing is fetched. The caller applies only the event whose `seq`
+Pure: views are frozen values; nothing is fetched. The caller applies only the event whose `seq`
 follows the view's; a gap means events were missed, and then only a fresh view helps.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Any
 
-import msgspec
+from msgspec.structs import replace
 
-from domino_api.engine import Ruleset
-from domino_api.engine.layout import Board, place
-from domino_api.engine.view import board_out
-
-Json = dict[str, Any]
+from domino_api.engine.clock_text import iso
+from domino_api.engine.event_types import (
+    AnyEvent,
+    AutopilotOffEvent,
+    AutopilotOnEvent,
+    DeadlineMovedData,
+    DeadlineMovedEvent,
+    DrawOption,
+    ForfeitEvent,
+    HandEndedData,
+    HandEndedEvent,
+    HandStartedData,
+    HandStartedEvent,
+    MatchEndedData,
+    MatchEndedEvent,
+    MatchStartedEvent,
+    PassedEvent,
+    PassOption,
+    PlayOption,
+    ReadyEvent,
+    RematchCreatedEvent,
+    ScoredEvent,
+    SeatConnectedEvent,
+    SeatDisconnectedEvent,
+    SeatJoinedEvent,
+    TalkChangedEvent,
+    TileBackChangedEvent,
+    TileDrawnData,
+    TileDrawnEvent,
+    TilePlayedData,
+    TilePlayedEvent,
+    TurnData,
+    TurnEvent,
+)
+from domino_api.engine.layout import EMPTY_BOARD, Board, place
+from domino_api.engine.state import HandResult, LegalAction, MatchResult, MustCover
+from domino_api.engine.view import NEXT_HAND, BoardOut, TurnOut, board_out
+from domino_api.matches.view_types import SeatOut, ViewOut
 
 # RULES section 10 / docs/API.md: a clocked match deals the next hand this long after one ends.
 NEXT_HAND_DELAY = timedelta(seconds=30)
-OVER = ("finished", "abandoned", "cancelled")
+EMPTY = board_out(EMPTY_BOARD)
 
 
 class Gap(ValueError):
     """The event does not follow the view: events were missed (fetch the view again)."""
 
 
-def follows(view: Mapping[str, Any], event: Mapping[str, Any]) -> bool:
+def follows(view: ViewOut, event: AnyEvent) -> bool:
     """Whether `event` is the next one for `view` (else it is old, or there is a gap)."""
-    return int(event["seq"]) == int(view["seq"]) + 1
+    return event.seq == view.seq + 1
 
 
-def can_apply(view: Mapping[str, Any], event: Mapping[str, Any]) -> bool:
+def can_apply(view: ViewOut, event: AnyEvent) -> bool:
     """Whether the view after `event` follows from the two: the event is the next one, and it
     is not the end of a match in which the viewer's seat may have forfeited (the end shows a
     forfeited seat's holder its seats again, which a view without `you` cannot know)."""
     if not follows(view, event):
         return False
-    forfeits = any(seat["forfeited"] for seat in view["seats"])
-    return not (event["type"] == "match_ended" and view.get("you") is None and forfeits)
+    forfeits = any(seat.forfeited for seat in view.seats)
+    return not (isinstance(event, MatchEndedEvent) and view.you is None and forfeits)
 
 
-def apply_event(view: Mapping[str, Any], event: Mapping[str, Any]) -> Json:
-    """The view after `event` (a new dict). Raises `Gap` unless `can_apply`: the view must
-    be read again."""
+def apply_event(view: ViewOut, event: AnyEvent) -> ViewOut:
+    """The view after `event`. Raises `Gap` unless `can_apply`: the view must be read again."""
     if not can_apply(view, event):
-        raise Gap(f"event {event['seq']} ({event['type']}) calls for the view at seq {view['seq']}")
-    out = copy.deepcopy(dict(view))
-    out["seq"] = int(event["seq"])
-    data = event.get("data") or {}
-    handler = _HANDLERS.get(str(event["type"]))
-    if handler is not None:
-        handler(out, data, event)
-    return out
+        kind = event.__struct_config__.tag
+        raise Gap(f"event {event.seq} ({kind}) calls for the view at seq {view.seq}")
+    return _moved(replace(view, seq=event.seq), event)
 
 
-def _option(option: Mapping[str, Any]) -> Json:
-    """An option as a view lists it: an event's short form (`{"action": "draw"}`) with every
-    field of the view's LegalAction, null where a draw, a pass or the next hand has none."""
-    return {key: option.get(key) for key in ("action", "tile", "end", "points")}
+def _moved(view: ViewOut, event: AnyEvent) -> ViewOut:
+    match event:
+        case SeatJoinedEvent(data=d):
+            return _seat(view, d.seat, name=d.name, type=d.type, strategy=d.strategy)
+        case SeatConnectedEvent(data=d):
+            return _seat(view, d.seat, connected=True, away_since=None)
+        case SeatDisconnectedEvent(data=d):
+            return _seat(view, d.seat, connected=False)
+        case MatchStartedEvent():
+            return replace(view, status="playing", check_in_deadline=None)
+        case HandStartedEvent(data=d):
+            return _hand_started(view, d)
+        case TurnEvent(data=d):
+            return _turn(view, d)
+        case TilePlayedEvent(data=d):
+            return _tile_played(view, d)
+        case TileDrawnEvent(data=d):
+            return _tile_drawn(view, d)
+        case PassedEvent():
+            return replace(view, turn=None, legal=())
+        case ScoredEvent(data=d):
+            return _seat(view, d.seat, score=d.score)
+        case HandEndedEvent(data=d):
+            return _hand_ended(view, d, event.at)
+        case MatchEndedEvent(data=d):
+            return _match_ended(view, d)
+        case ForfeitEvent(data=d):
+            return _forfeit(view, d.seat)
+        case AutopilotOnEvent(data=d) | AutopilotOffEvent(data=d):
+            return _seat(view, d.seat, autopilot=isinstance(event, AutopilotOnEvent))
+        case ReadyEvent(data=d):
+            return _seat(view, d.seat, ready=True)
+        case RematchCreatedEvent(data=d):
+            return replace(view, rematch_match_id=d.match_id)
+        case TileBackChangedEvent(data=d):
+            return _seat(view, d.seat, tile_back=d.tile_back)
+        case DeadlineMovedEvent(data=d):
+            return _deadline_moved(view, d)
+        case TalkChangedEvent(data=d):
+            return replace(view, talk_off=d.off)
+    # `message` and `rematch_offered` change nothing the view shows.
+    return view
 
 
-def _me(view: Json) -> int | None:
-    you = view.get("you")
-    return None if you is None else int(you["seat"])
+def _seat(view: ViewOut, seat: int, **changes: object) -> ViewOut:
+    seats = list(view.seats)
+    seats[seat] = replace(seats[seat], **changes)
+    return replace(view, seats=tuple(seats))
 
 
-def _seat(view: Json, data: Mapping[str, Any]) -> Json:
-    seat: Json = view["seats"][int(data["seat"])]
-    return seat
-
-
-def _seat_joined(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-    seat = _seat(view, data)
-    for key in ("name", "type", "strategy"):
-        seat[key] = data.get(key)
-
-
-def _connected(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-    seat = _seat(view, data)
-    seat["connected"] = True
-    seat["away_since"] = None
-
-
-def _disconnected(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-    _seat(view, data)["connected"] = False
-
-
-def _match_started(view: Json, _data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-    view["status"] = "playing"
-    view["check_in_deadline"] = None
-
-
-def _hand_started(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-    view["status"] = "playing"
-    view["hand_number"] = int(data["hand_number"])
-    view["next_hand_at"] = None
-    for seat, count in zip(view["seats"], data["tiles"], strict=True):
-        seat["tiles"] = int(count)
-    view["stock"] = int(data["stock"])
-    view["board"] = {"tiles": [], "ends": [], "ends_total": 0}
-    view["turn"], view["legal"] = None, []
-    you = view.get("you")
-    if you is not None:
-        you["hand"] = [list(tile) for tile in data.get("hand") or []]
-
-
-def _turn(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-    seat = int(data["seat"])
-    view["turn"] = {"seat": seat, "deadline": data["deadline"], "must_cover": data["must_cover"]}
-    mine = seat == _me(view)
-    view["legal"] = [_option(option) for option in data.get("legal") or []] if mine else []
-
-
-def _tile_played(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-    seat = _seat(view, data)
-    seat["tiles"] = int(seat["tiles"]) - 1
-    tile = [int(pip) for pip in data["tile"]]
-    you = view.get("you")
-    if you is not None and int(data["seat"]) == int(you["seat"]):
-        you["hand"] = [t for t in you["hand"] if list(t) != tile]
-    layout = Ruleset.from_dict(view["ruleset"]).layout
-    board = _board(view["board"]["tiles"], layout)
-    board = place(board, (tile[0], tile[1]), data["end"], layout)
-    view["board"] = msgspec.json.decode(msgspec.json.encode(board_out(board)))  # as sent
-    view["turn"], view["legal"] = None, []
-
-
-def _board(tiles: list[Json], layout: str) -> Board:
-    board = Board(tiles=(), ends=(), total=0, spinner=None, spinner_mains=())
-    for item in tiles:
-        board = place(board, (int(item["tile"][0]), int(item["tile"][1])), item["end"], layout)
-    return board
-
-
-def _tile_drawn(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-    seat = _seat(view, data)
-    seat["tiles"] = int(seat["tiles"]) + 1
-    view["stock"] = int(data["stock"])
-    you = view.get("you")
-    if you is not None and data.get("tile") is not None:
-        you["hand"] = [*you["hand"], list(data["tile"])]
-    # The drawer who keeps the turn gets what it may do now in its own copy (no `turn` event).
-    view["legal"] = [_option(option) for option in data.get("legal") or []]
-
-
-def _passed(view: Json, _data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-    view["turn"], view["legal"] = None, []
-
-
-def _scored(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-    _seat(view, data)["score"] = int(data["score"])
-
-
-def _hand_ended(view: Json, data: Mapping[str, Any], event: Mapping[str, Any]) -> None:
-    view["status"] = "hand_over"
-    view["turn"] = None
-    view["legal"] = [_option({"action": "next_hand"})] if view.get("you") else []
-    view["last_hand"] = copy.deepcopy(dict(data))
-    winner = data.get("winner")
-    if winner is not None and data.get("reason") not in ("forfeit", "abandoned"):
-        seat = view["seats"][int(winner)]
-        seat["hands_won"] = int(seat["hands_won"]) + 1
-    if view["ruleset"].get("turn_clock") is not None:
-        view["next_hand_at"] = _later(str(event["at"]), NEXT_HAND_DELAY)
-
-
-def _later(moment: str, delay: timedelta) -> str:
-    later = datetime.fromisoformat(moment.replace("Z", "+00:00")) + delay
-    return later.isoformat().replace("+00:00", "Z")
-
-
-def _match_ended(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-    reason = data["reason"]
-    view["status"] = reason if reason in ("abandoned", "cancelled") else "finished"
-    view["turn"], view["legal"] = None, []
-    view["result"] = copy.deepcopy(dict(data))
-    view["code"] = None  # nobody joins a table that is over: its number is freed
-    view["next_hand_at"] = None
-    for seat, score, won in zip(view["seats"], data["scores"], data["hands_won"], strict=True):
-        seat["score"], seat["hands_won"] = int(score), int(won)
-
-
-def _forfeit(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-    _seat(view, data)["forfeited"] = True
-    if _me(view) == int(data["seat"]):
-        # A forfeited seat shows its holder nothing private while the match runs (docs/API.md).
-        view["you"], view["legal"] = None, []
-    if view.get("code") is not None and not _joinable(view):
-        view["code"] = None
-
-
-def _joinable(view: Json) -> bool:
-    """Whether a guest can still join or rejoin by number: a human seat in play that is not
-    the host's (the seats a client knows to be the host's: seat 0, and the host's own)."""
-    host = view.get("host_seat")
-    you = view.get("you")
-    hosts = {host} | (set(you["seats"]) if you is not None and host in you["seats"] else set())
-    return any(
-        s["type"] == "human" and not s["forfeited"] and s["seat"] not in hosts
-        for s in view["seats"]
+def _options(legal: tuple[PlayOption | DrawOption | PassOption, ...]) -> tuple[LegalAction, ...]:
+    """An event's options as a view lists them: every field, null where a draw or pass has none."""
+    return tuple(
+        LegalAction(action="play", tile=o.tile, end=o.end, points=o.points)
+        if isinstance(o, PlayOption)
+        else LegalAction(
+            action="draw" if isinstance(o, DrawOption) else "pass", tile=None, end=None, points=None
+        )
+        for o in legal
     )
 
 
-def _flag(key: str, value: bool) -> Any:
-    def handler(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-        _seat(view, data)[key] = value
-
-    return handler
+def _mine(view: ViewOut, seat: int) -> bool:
+    return view.you is not None and view.you.seat == seat
 
 
-def _rematch_created(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-    view["rematch_match_id"] = data["match_id"]
+def _hand_started(view: ViewOut, data: HandStartedData) -> ViewOut:
+    seats = tuple(replace(s, tiles=n) for s, n in zip(view.seats, data.tiles, strict=True))
+    you = view.you
+    if you is not None and isinstance(data.hand, tuple):
+        you = replace(you, hand=data.hand)
+    return replace(
+        view,
+        status="playing",
+        hand_number=data.hand_number,
+        next_hand_at=None,
+        seats=seats,
+        stock=data.stock,
+        board=EMPTY,
+        turn=None,
+        legal=(),
+        you=you,
+    )
 
 
-def _tile_back_changed(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-    _seat(view, data)["tile_back"] = data["tile_back"]
+def _turn(view: ViewOut, data: TurnData) -> ViewOut:
+    cover = data.must_cover
+    must_cover = None if cover is None else MustCover(tile=cover.tile, ends=cover.ends)
+    turn = TurnOut(seat=data.seat, deadline=data.deadline, must_cover=must_cover)
+    legal = data.legal if _mine(view, data.seat) and isinstance(data.legal, tuple) else ()
+    return replace(view, turn=turn, legal=_options(legal))
 
 
-def _deadline_moved(view: Json, data: Mapping[str, Any], _event: Mapping[str, Any]) -> None:
-    if data["clock"] == "turn" and view.get("turn") is not None:
-        view["turn"]["deadline"] = data["deadline"]
-    elif data["clock"] == "away":
-        _seat(view, data)["away_deadline"] = data["deadline"]
+def _tile_played(view: ViewOut, data: TilePlayedData) -> ViewOut:
+    view = _seat(view, data.seat, tiles=view.seats[data.seat].tiles - 1)
+    you = view.you
+    if you is not None and _mine(view, data.seat):
+        you = replace(you, hand=tuple(t for t in you.hand if t != data.tile))
+    board = _placed(view.board, view.ruleset.layout)
+    board = place(board, data.tile, data.end, view.ruleset.layout)
+    return replace(view, you=you, board=board_out(board), turn=None, legal=())
 
 
-# `message` and `rematch_offered` change nothing the view shows.
-_HANDLERS = {
-    "seat_joined": _seat_joined,
-    "seat_connected": _connected,
-    "seat_disconnected": _disconnected,
-    "match_started": _match_started,
-    "hand_started": _hand_started,
-    "turn": _turn,
-    "tile_played": _tile_played,
-    "tile_drawn": _tile_drawn,
-    "passed": _passed,
-    "scored": _scored,
-    "hand_ended": _hand_ended,
-    "match_ended": _match_ended,
-    "forfeit": _forfeit,
-    "autopilot_on": _flag("autopilot", True),
-    "autopilot_off": _flag("autopilot", False),
-    "ready": _flag("ready", True),
-    "rematch_created": _rematch_created,
-    "tile_back_changed": _tile_back_changed,
-    "deadline_moved": _deadline_moved,
-}
+def _placed(shown: BoardOut, layout: str) -> Board:
+    board = EMPTY_BOARD
+    for placement in shown.tiles:
+        board = place(board, placement.tile, placement.end, layout)
+    return board
+
+
+def _tile_drawn(view: ViewOut, data: TileDrawnData) -> ViewOut:
+    view = _seat(view, data.seat, tiles=view.seats[data.seat].tiles + 1)
+    you = view.you
+    if you is not None and isinstance(data.tile, tuple):
+        you = replace(you, hand=(*you.hand, data.tile))
+    # The drawer who keeps the turn gets what it may do now in its own copy (no `turn` event).
+    legal = _options(data.legal) if isinstance(data.legal, tuple) else ()
+    return replace(view, stock=data.stock, you=you, legal=legal)
+
+
+def _hand_ended(view: ViewOut, data: HandEndedData, at: str) -> ViewOut:
+    result = HandResult(
+        number=data.number,
+        reason=data.reason,
+        winner=data.winner,
+        tied=data.tied,
+        pips=data.pips,
+        points=data.points,
+        hands=data.hands,
+    )
+    if data.winner is not None and data.reason not in ("forfeit", "abandoned"):
+        view = _seat(view, data.winner, hands_won=view.seats[data.winner].hands_won + 1)
+    clocked = view.ruleset.turn_clock is not None
+    return replace(
+        view,
+        status="hand_over",
+        turn=None,
+        legal=(NEXT_HAND,) if view.you is not None else (),
+        last_hand=result,
+        next_hand_at=_later(at, NEXT_HAND_DELAY) if clocked else view.next_hand_at,
+    )
+
+
+def _later(moment: str, delay: timedelta) -> str:
+    return iso(datetime.fromisoformat(moment.replace("Z", "+00:00")) + delay)
+
+
+def _match_ended(view: ViewOut, data: MatchEndedData) -> ViewOut:
+    seats = tuple(
+        replace(seat, score=score, hands_won=won)
+        for seat, score, won in zip(view.seats, data.scores, data.hands_won, strict=True)
+    )
+    result = MatchResult(
+        winner=data.winner,
+        reason=data.reason,
+        scores=data.scores,
+        hands_won=data.hands_won,
+        forfeited_by=data.forfeited_by,
+    )
+    return replace(
+        view,
+        status=data.reason if data.reason in ("abandoned", "cancelled") else "finished",
+        turn=None,
+        legal=(),
+        result=result,
+        code=None,  # nobody joins a table that is over: its number is freed
+        next_hand_at=None,
+        seats=seats,
+    )
+
+
+def _forfeit(view: ViewOut, seat: int) -> ViewOut:
+    view = _seat(view, seat, forfeited=True)
+    if _mine(view, seat):
+        # A forfeited seat shows its holder nothing private while the match runs (docs/API.md).
+        view = replace(view, you=None, legal=())
+    if view.code is not None and not _joinable(view):
+        view = replace(view, code=None)
+    return view
+
+
+def _joinable(view: ViewOut) -> bool:
+    """Whether a guest can still join or rejoin by number: a human seat in play that is not
+    the host's (the seats a client knows to be the host's: seat 0, and the host's own)."""
+    host, you = view.host_seat, view.you
+    hosts = {host} | (set(you.seats) if you is not None and host in you.seats else set())
+    return any(_open_to_guests(s, hosts) for s in view.seats)
+
+
+def _open_to_guests(seat: SeatOut, hosts: set[int | None]) -> bool:
+    return seat.type == "human" and not seat.forfeited and seat.seat not in hosts
+
+
+def _deadline_moved(view: ViewOut, data: DeadlineMovedData) -> ViewOut:
+    if data.clock == "turn" and view.turn is not None:
+        return replace(view, turn=replace(view.turn, deadline=data.deadline))
+    if data.clock == "away":
+        return _seat(view, data.seat, away_deadline=data.deadline)
+    return view
