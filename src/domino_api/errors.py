@@ -53,6 +53,9 @@ IdempotencyKeyReused = _error(
 OwnSeat = _error("OwnSeat", 409, "own_seat", "A seat of your own")
 Blocked = _error("Blocked", 403, "blocked", "Blocked by the host")
 MessageNotFound = _error("MessageNotFound", 404, "message_not_found", "No such message")
+# The lobby (lobby/).
+SeekNotFound = _error("SeekNotFound", 404, "seek_not_found", "Seek not found")
+TableNotListed = _error("TableNotListed", 404, "table_not_listed", "No such open table")
 MatchBusy = _error("MatchBusy", 503, "match_busy", "The match is busy")
 ServiceBusy = _error("ServiceBusy", 503, "service_busy", "The service is busy")
 RateLimited = _error("RateLimited", 429, "rate_limited", "Too many requests")

@@ -23,6 +23,8 @@ def add_routes(app: FastAPI, router: APIRouter, *, first: bool = False) -> None:
 def include_routers(app: FastAPI) -> None:
     from fastapi.staticfiles import StaticFiles
 
+    from domino_api.lobby.routes import router as lobby
+    from domino_api.lobby.socket import router as lobby_socket
     from domino_api.matches.civil_routes import router as civil
     from domino_api.matches.listing_routes import router as listing
     from domino_api.matches.routes import router as matches
@@ -36,7 +38,7 @@ def include_routers(app: FastAPI) -> None:
     # the probes' and the players' (no path of one area is a path of another, so the order
     # changes no answer). A move was matched against 19 routes before its own, 5 now.
     add_routes(app, matches, first=True)
-    for router in (listing, civil, players, realtime, tournaments):
+    for router in (listing, civil, players, realtime, tournaments, lobby, lobby_socket):
         add_routes(app, router)
     # Every tile back's image (the catalogue's `image` URLs), drawn by this project.
     app.mount(URL_PREFIX, StaticFiles(directory=IMAGES), name="tile-backs")

@@ -86,7 +86,7 @@ HOST_SEAT = {"properties": {"type": {"const": "human"}}}
 
 def _option_rule(allowed: object) -> dict[str, Any]:
     if isinstance(allowed, list):
-        # A null option is as if it were not given (schemas.py `_as_overrides`).
+        # A null option is as if it were not given (schemas.py `as_overrides`).
         return {"enum": allowed if None in allowed else [*allowed, None]}
     assert isinstance(allowed, dict)
     return {"minimum": allowed["min"]} if "min" in allowed else {}
@@ -95,7 +95,7 @@ def _option_rule(allowed: object) -> dict[str, Any]:
 def _opener_pair(entry: dict[str, Any], pair: tuple[str, str]) -> dict[str, Any]:
     first, later = pair
     if (entry["first_opener"], entry["next_opener"]) == pair:
-        # The preset's own pair: an opener not given, or null (schemas.py `_as_overrides`),
+        # The preset's own pair: an opener not given, or null (schemas.py `as_overrides`),
         # is the preset's.
         both = {"first_opener": {"enum": [first, None]}, "next_opener": {"enum": [later, None]}}
         return {"properties": both}

@@ -1,0 +1,77 @@
+"""Request and response bodies of the lobby's routes (lobby/routes.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, Field, JsonValue
+
+from domino_api.engine.rulesets import PRESETS
+from domino_api.matches.schemas import MatchOptions, ViewOut, as_overrides
+from domino_api.web.inputs import Strict
+from domino_api.web.names import PlayerName
+
+SeekStatus = Literal["open", "paired", "cancelled", "expired"]
+PRESET_SCHEMA: dict[str, JsonValue] = {"enum": list(PRESETS)}
+
+
+class LobbyTableOut(BaseModel):
+    """A public table: its public id (never its game number), preset, host and seats."""
+
+    id: str = Field(description="The table's public id: join with POST /v1/lobby/tables/{id}/join")
+    ruleset: str
+    host: str = Field(description="The host's name")
+    seats: int
+    free_seats: int
+    created_at: datetime
+
+
+class LobbyPage(BaseModel):
+    """Open public tables of one preset, newest first."""
+
+    tables: list[LobbyTableOut]
+    next_cursor: str | None = Field(
+        description="Pass as `cursor` for the next (older) page; null on the last page"
+    )
+
+
+class PublicTableCreated(BaseModel):
+    """A new table, listed in the lobby: its listing and the host's view."""
+
+    table: LobbyTableOut
+    view: ViewOut
+
+
+class PublicJoinBody(Strict):
+    name: PlayerName | None = Field(
+        default=None, description="The name to sit under at this table (default: the profile's)"
+    )
+
+
+class SeekCreate(Strict):
+    ruleset: str = Field(max_length=32, examples=["all-fives"], json_schema_extra=PRESET_SCHEMA)
+    if TYPE_CHECKING:
+        options: dict[str, JsonValue]
+    else:
+        options: Annotated[MatchOptions, AfterValidator(as_overrides)] = Field(
+            default_factory=dict,
+            examples=[{"target": 100}],
+            description="The preset's overrides, as a new match takes them: only seekers with"
+            " the same preset and the same options are paired",
+        )
+
+
+class SeekOut(BaseModel):
+    """A seek and where it stands; once `paired`, the caller's seat at the new match."""
+
+    id: str
+    status: SeekStatus = Field(
+        description="`open`: waiting (renew it by polling or a lobby socket); `paired`: seated"
+        " at `match`; `cancelled`; `expired`: its lease lapsed"
+    )
+    ruleset: str
+    options: dict[str, JsonValue]
+    match: str | None = Field(description="The new match's id, once paired")
+    seat: int | None = Field(description="The caller's seat there, once paired")
+    lease_s: float = Field(description="An open seek lapses this long after its last renewal")
