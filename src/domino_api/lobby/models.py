@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, Field, JsonValue
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue
 
 from domino_api.engine.rulesets import PRESETS
+from domino_api.matches.ruleset_models import match_create_rules
 from domino_api.matches.schemas import MatchOptions, ViewOut, as_overrides
 from domino_api.web.inputs import Strict
 from domino_api.web.names import PlayerName
@@ -49,7 +50,23 @@ class PublicJoinBody(Strict):
     )
 
 
+def seek_rules() -> list[JsonValue]:
+    """What a seek's options may be, per preset: a new match's (matches/ruleset_models.py),
+    for the presets played by two (a branch that needs a seat list seats more)."""
+    branches: list[JsonValue] = []
+    for branch in match_create_rules():
+        if "required" in branch:
+            continue
+        properties = {k: v for k, v in branch["properties"].items() if k != "seats"}
+        branches.append({"properties": properties})
+    return branches
+
+
 class SeekCreate(Strict):
+    model_config = ConfigDict(
+        extra="forbid", strict=True, json_schema_extra={"oneOf": seek_rules()}
+    )
+
     ruleset: str = Field(max_length=32, examples=["all-fives"], json_schema_extra=PRESET_SCHEMA)
     if TYPE_CHECKING:
         options: dict[str, JsonValue]

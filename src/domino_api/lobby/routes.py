@@ -41,7 +41,14 @@ def _preset(name: str) -> str:
 async def lobby(
     request: Request,
     _: CurrentPlayer,
-    preset: Annotated[str, Query(max_length=32, description="The preset's name")],
+    preset: Annotated[
+        str,
+        Query(
+            max_length=32,
+            description="The preset's name",
+            json_schema_extra={"enum": list(PRESETS)},
+        ),
+    ],
     cursor: Annotated[
         str | None, Query(max_length=200, description="The `next_cursor` of the page before")
     ] = None,

@@ -3,7 +3,7 @@ seekers of the same preset and options are seated at a new two-seat match, the o
 as its host at seat 0.
 
 A seek is open while its lease holds: its holder renews it by polling it, or by a lobby socket
-that names it (realtime/lobby_socket.py); a seek whose lease lapsed is never paired and reads
+that names it (lobby/socket.py); a seek whose lease lapsed is never paired and reads
 `expired`. Pairing runs right after a seek is stored, on a poll, and in every process's lobby
 sweep (`pair_waiting`). A pairing reads two candidates, then in the transaction that inserts
 their match claims both seeks `FOR UPDATE SKIP LOCKED` (store/lobby_repo.py `claim`): if

@@ -32,6 +32,9 @@ REFERENCE = (
     "tournament_events",
     "blocks",  # read by a join, written by a host: small
     "reports",  # written rarely, read by operators
+    "lobby_tables",  # the lobby (store/lobby_models.py): small, short-lived rows
+    "seeks",
+    "lobby_events",
 )
 # Left on the coordinator: only migrations read it.
 LOCAL = ("alembic_version",)
