@@ -383,3 +383,32 @@ async def test_bad_input_is_refused_and_changes_nothing(
         )
         await asyncio.wait_for(ws.recv(), BOUND_S)
     assert other.value.rcvd is not None and other.value.rcvd.code == 4404
+
+
+async def test_a_lobby_socket_holds_its_seek_until_it_closes(
+    servers: list[ServerProcess], http: list[httpx.AsyncClient], lobby_database: str
+) -> None:
+    a, b = http
+    kim = await player(a, "Kim")
+    wanted = {"ruleset": "draw-50", "options": {"target": 150}}
+    seek = (await a.post("/v1/lobby/seeks", json=wanted, headers=kim["headers"])).json()
+    ws = await lobby_socket(servers[1], kim, "draw-50", seek=seek["id"])
+    try:
+        await asyncio.sleep(LEASE_S * 2)  # two leases with no poll: the socket renewed it
+        conn = await asyncpg.connect(lobby_database)
+        try:
+            row = await conn.fetchrow(
+                "SELECT status, lease_until > now() AS alive FROM seeks WHERE id = $1", seek["id"]
+            )
+        finally:
+            await conn.close()
+        assert (row["status"], row["alive"]) == ("open", True)
+    finally:
+        await ws.close()
+    await asyncio.sleep(LEASE_S + 0.5)  # the socket gone, the lease runs out
+    lee = await player(b, "Lee")
+    r = await b.post("/v1/lobby/seeks", json=wanted, headers=lee["headers"])
+    assert r.json()["status"] == "open"  # not paired with the seeker who left
+    left = await a.get(f"/v1/lobby/seeks/{seek['id']}", headers=kim["headers"])
+    assert left.json()["status"] == "expired"
+    await b.delete(f"/v1/lobby/seeks/{r.json()['id']}", headers=lee["headers"])

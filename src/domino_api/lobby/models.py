@@ -88,7 +88,7 @@ class SeekOut(BaseModel):
         " at `match`; `cancelled`; `expired`: its lease lapsed"
     )
     ruleset: str
-    options: dict[str, JsonValue]
+    options: MatchOptions = Field(description="The options the seek was made with")
     match: str | None = Field(description="The new match's id, once paired")
     seat: int | None = Field(description="The caller's seat there, once paired")
     lease_s: float = Field(description="An open seek lapses this long after its last renewal")

@@ -30,6 +30,7 @@ from domino_api.lobby.events import SeekPaired
 from domino_api.lobby.models import SeekCreate, SeekOut, SeekStatus
 from domino_api.lobby.tables import Publish, stored
 from domino_api.matches import access, creation
+from domino_api.matches.schemas import MatchOptions
 from domino_api.matches.unit import Core
 from domino_api.store import lobby_repo, players_repo
 from domino_api.store.db import transaction
@@ -52,7 +53,7 @@ def _out(row: SeekRow, lease_s: float) -> SeekOut:
         id=row.id,
         status=cast(SeekStatus, row.status),  # the column holds these alone
         ruleset=row.ruleset,
-        options=loads(row.options_key),
+        options=MatchOptions.model_validate_json(row.options_key),
         match=row.match_id,
         seat=row.seat,
         lease_s=lease_s,
