@@ -5,7 +5,8 @@ accepted, with 4000 + the HTTP status and the problem code as reason. It is sent
 then every lobby event of the preset (`table_opened`, `seats_changed`, `table_closed`) as it
 happens, in order (realtime/lobby_feed.py). With `seek`, one of the caller's own open seeks,
 the socket holds that seek's lease while it is open (a seek needs no polling then) and is sent
-its `seek_paired`. It answers `ping` with `pong`; anything else is an error frame.
+its `seek_paired`. It answers `ping` with `pong`, anything else with an error frame, and
+sends `keepalive` as the match socket does.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from domino_api.engine.clock_text import iso
 from domino_api.engine.rulesets import PRESETS
 from domino_api.errors import BadRequest, SeekNotFound
 from domino_api.jsontext import dumps
@@ -125,6 +127,7 @@ async def _serve(
         loop.create_task(_write(websocket, subscriber)),
         loop.create_task(_read(websocket, subscriber)),
         loop.create_task(_hold(lobby, player, subscriber)),
+        loop.create_task(_keepalive(lobby, subscriber)),
         slow,
     }
     try:
@@ -170,6 +173,14 @@ async def _hold(lobby: Lobby, player: Player, subscriber: LobbySubscriber) -> No
     while True:
         await asyncio.sleep(lobby.lease_s / 3)
         await seeks.hold(lobby.core, player, sorted(subscriber.seeks), lobby.lease_s)
+
+
+async def _keepalive(lobby: Lobby, subscriber: LobbySubscriber) -> None:
+    """As the match socket's: a frame at least every `keepalive_s`, so proxies keep it open."""
+    interval = max(0.5, lobby.settings.keepalive_s * 0.75)
+    while True:
+        await asyncio.sleep(interval)
+        subscriber.offer(dumps({"type": "keepalive", "now": iso(lobby.core.clock.now())}))
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:

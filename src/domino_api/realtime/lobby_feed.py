@@ -72,6 +72,8 @@ class LobbyFeed:
         self._started = False
 
     async def start(self) -> None:
+        if self._started:
+            return
         async with self._lock:
             if self._started:
                 return
