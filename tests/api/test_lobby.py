@@ -165,8 +165,15 @@ async def test_public_tables_are_listed_newest_first_with_free_seats_and_no_numb
         return ids[1] not in await listing(b, bob, "draw")
 
     await until(gone)
-    r = await a.delete(f"/v1/matches/{made[2]['view']['id']}/public", headers=ana["headers"])
+    listed = f"/v1/matches/{made[2]['view']['id']}/public"
+    r = await a.get(listed, headers=ana["headers"])
+    assert r.status_code == 200 and r.json()["id"] == ids[2]
+    r = await a.get(listed, headers=bob["headers"])
+    assert r.status_code == 403 and r.json()["code"] == "not_host"
+    r = await a.delete(listed, headers=ana["headers"])
     assert r.status_code == 204
+    r = await a.get(listed, headers=ana["headers"])
+    assert r.status_code == 404 and r.json()["code"] == "table_not_listed"
     assert ids[2] not in await listing(b, bob, "draw")
     # ... and back under a new public id.
     r = await a.put(f"/v1/matches/{made[2]['view']['id']}/public", headers=ana["headers"])

@@ -1,6 +1,7 @@
 """/play's "Play now" (docs/API.md, "The lobby"): two people press "Play anyone now" and land at
 the same table; a host lists a new table in the lobby and a guest, watching the open tables,
-sees it appear live and joins it from the list. Screenshots: test-output/web/lobby-*.png."""
+sees it appear live, go when the host takes it out of the lobby and come back, and joins it from
+the list. Screenshots: test-output/web/lobby-*.png."""
 
 from __future__ import annotations
 
@@ -68,6 +69,18 @@ def test_a_public_table_is_joined_from_the_list(players: Callable[..., Player]) 
     expect(row).to_contain_text("1 seat free")
     guest.shot("lobby-open-tables")
     assert table not in guest_page.content()  # the list names no match id, nor a game number
+
+    # The host takes the waiting table out of the lobby and lists it again, from the table.
+    switch = page.locator(".lobby-switch")
+    expect(switch).to_have_text("Take it out of the lobby")
+    switch.click()
+    expect(switch).to_have_text("List it in the lobby")
+    expect(row).to_have_count(0)
+    expect(guest_page.locator(".open-tables")).to_contain_text("No open table")
+    host.shot("lobby-host-switch")
+    switch.click()
+    expect(switch).to_have_text("Take it out of the lobby")
+    expect(row).to_have_count(1)
 
     row.locator("button:text('Join')").click()
     assert match_of(guest_page) == table

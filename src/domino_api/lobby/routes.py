@@ -98,6 +98,17 @@ async def make_public(match_id: MatchId, request: Request, player: CurrentPlayer
     return await tables.make_public(lobby_state.core, player, match_id, lobby_state.publish)
 
 
+@router.get(
+    "/matches/{match_id}/public",
+    summary="Host: the table's listing in the lobby",
+    responses=problems(*MATCH, "not_host", "table_not_listed"),
+)
+async def listing(match_id: MatchId, request: Request, player: CurrentPlayer) -> LobbyTableOut:
+    """Host only: the table's listing while it is in the lobby, else `404 table_not_listed`."""
+    lobby_state = await lobby_of(request)
+    return await tables.listing_of(lobby_state.core, player, match_id)
+
+
 @router.delete(
     "/matches/{match_id}/public",
     status_code=204,

@@ -90,6 +90,20 @@ async def make_public(core: Core, player: Player, match_id: str, publish: Publis
     return out(row)
 
 
+async def listing_of(core: Core, player: Player, match_id: str) -> LobbyTableOut:
+    """Host only: the table's listing while it is in the lobby."""
+    async with core.pool.acquire() as connection:
+        facts = await lobby_repo.match_facts(connection, match_id)
+        row = await lobby_repo.table_by(connection, match_id=match_id)
+    if facts is None:
+        raise MatchNotFound(f"No match {match_id}.")
+    if facts.host_player_id != player.id:
+        raise NotHost("Only the host may ask whether the table is in the lobby.")
+    if row is None or not row.open:
+        raise TableNotListed("The table is not in the lobby.")
+    return out(row)
+
+
 async def make_private(core: Core, player: Player, match_id: str, publish: Publish) -> None:
     """Host only: take the table out of the lobby (nothing to do if it is not listed)."""
     async with core.pool.acquire() as connection, connection.transaction():
