@@ -28,6 +28,13 @@ class LobbyTableOut(BaseModel):
     created_at: datetime
 
 
+class PublicState(BaseModel):
+    """Whether a table is in the lobby, and its listing while it is."""
+
+    listed: bool
+    table: LobbyTableOut | None
+
+
 class LobbyPage(BaseModel):
     """Open public tables of one preset, newest first."""
 

@@ -13,6 +13,7 @@ from domino_api.lobby.models import (
     LobbyPage,
     LobbyTableOut,
     PublicJoinBody,
+    PublicState,
     PublicTableCreated,
     SeekCreate,
     SeekOut,
@@ -100,11 +101,11 @@ async def make_public(match_id: MatchId, request: Request, player: CurrentPlayer
 
 @router.get(
     "/matches/{match_id}/public",
-    summary="Host: the table's listing in the lobby",
-    responses=problems(*MATCH, "not_host", "table_not_listed"),
+    summary="Host: whether the table is in the lobby",
+    responses=problems(*MATCH, "not_host"),
 )
-async def listing(match_id: MatchId, request: Request, player: CurrentPlayer) -> LobbyTableOut:
-    """Host only: the table's listing while it is in the lobby, else `404 table_not_listed`."""
+async def listing(match_id: MatchId, request: Request, player: CurrentPlayer) -> PublicState:
+    """Host only: `{"listed", "table"}`, the table's listing while it is in the lobby."""
     lobby_state = await lobby_of(request)
     return await tables.listing_of(lobby_state.core, player, match_id)
 

@@ -20,7 +20,7 @@ from domino_api.engine.errors import MatchFull, MatchInProgress, NotHost
 from domino_api.errors import MatchNotFound, TableNotListed
 from domino_api.jsontext import dumps
 from domino_api.lobby.events import LobbyEvent, LobbyTable, SeatsChanged, TableClosed, TableOpened
-from domino_api.lobby.models import LobbyPage, LobbyTableOut
+from domino_api.lobby.models import LobbyPage, LobbyTableOut, PublicState
 from domino_api.matches import creation
 from domino_api.matches.listing import decode_cursor, encode_cursor
 from domino_api.matches.unit import Core
@@ -90,8 +90,8 @@ async def make_public(core: Core, player: Player, match_id: str, publish: Publis
     return out(row)
 
 
-async def listing_of(core: Core, player: Player, match_id: str) -> LobbyTableOut:
-    """Host only: the table's listing while it is in the lobby."""
+async def listing_of(core: Core, player: Player, match_id: str) -> PublicState:
+    """Host only: whether the table is in the lobby, and its listing while it is."""
     async with core.pool.acquire() as connection:
         facts = await lobby_repo.match_facts(connection, match_id)
         row = await lobby_repo.table_by(connection, match_id=match_id)
@@ -99,9 +99,8 @@ async def listing_of(core: Core, player: Player, match_id: str) -> LobbyTableOut
         raise MatchNotFound(f"No match {match_id}.")
     if facts.host_player_id != player.id:
         raise NotHost("Only the host may ask whether the table is in the lobby.")
-    if row is None or not row.open:
-        raise TableNotListed("The table is not in the lobby.")
-    return out(row)
+    listed = row is not None and row.open
+    return PublicState(listed=listed, table=out(row) if row is not None and listed else None)
 
 
 async def make_private(core: Core, player: Player, match_id: str, publish: Publish) -> None:

@@ -191,7 +191,7 @@ export function lobbySwitch(matchId) {
     button.disabled = false;
   };
   call("GET", path).then(
-    () => ((listed = true), show()),
+    (state) => ((listed = state.listed), show()),
     () => show(),
   );
   button.addEventListener("click", async () => {
