@@ -19,6 +19,7 @@ import pytest_asyncio
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from domino_api.store import lobby_repo
 from domino_api.store.db import to_plain_url
 from tests.conftest import TEST_DB
 from tests.support.servers import ServerProcess, fresh_database_sync, uvicorn_argv
@@ -419,3 +420,33 @@ async def test_a_lobby_socket_holds_its_seek_until_it_closes(
     left = await a.get(f"/v1/lobby/seeks/{seek['id']}", headers=kim["headers"])
     assert left.json()["status"] == "expired"
     await b.delete(f"/v1/lobby/seeks/{r.json()['id']}", headers=lee["headers"])
+
+
+async def test_prune_forgets_old_events_and_closed_seeks_only(
+    http: list[httpx.AsyncClient], lobby_database: str
+) -> None:
+    mo = await player(http[0], "Mo")
+    wanted = {"ruleset": "block", "options": {"target": 60}}
+    kept = (await http[0].post("/v1/lobby/seeks", json=wanted, headers=mo["headers"])).json()
+    conn = await asyncpg.connect(lobby_database)
+    try:
+        old = "now() - interval '2 hours'"
+        await conn.execute(
+            f"INSERT INTO lobby_events (ruleset, body, at) VALUES ('block', '{{}}', {old})"
+        )
+        await conn.execute(
+            "INSERT INTO seeks (id, player_id, ruleset, options, options_key, status,"
+            f" lease_until, created_at) VALUES ('old-seek', $1, 'block', '{{}}', '{{}}',"
+            f" 'cancelled', {old}, {old})",
+            mo["id"],
+        )
+        events_before = await conn.fetchval("SELECT count(*) FROM lobby_events")
+        await lobby_repo.prune(conn, 3600)
+        events_after = await conn.fetchval("SELECT count(*) FROM lobby_events")
+        seeks = {
+            r["id"] for r in await conn.fetch("SELECT id FROM seeks WHERE player_id = $1", mo["id"])
+        }
+    finally:
+        await conn.close()
+    assert events_after == events_before - 1
+    assert seeks == {kept["id"]}

@@ -14,12 +14,16 @@ from domino_api.errors import database_state
 from domino_api.lobby import seeks, tables
 from domino_api.matches.unit import Core
 from domino_api.realtime.lobby_feed import LobbyFeed
+from domino_api.store import lobby_repo
 
 log = logging.getLogger(__name__)
 
 # How often each process's sweep announces the listed tables' changes and pairs the seekers
 # that no request paired (each request pairs at once what it can: lobby/seeks.py).
 SWEEP_S = 0.5
+# Lobby events and closed seeks are kept this long, and pruned once per this many passes.
+KEEP_S = 3600.0
+PRUNE_EVERY = 120
 
 
 class Lobby:
@@ -50,11 +54,16 @@ class Lobby:
         await self.feed.stop()
 
     async def _sweeping(self) -> None:
+        passes = 0
         while True:
             await asyncio.sleep(SWEEP_S)
+            passes += 1
             try:
                 await tables.reconcile(self.core, self.publish)
                 await seeks.pair_waiting(self.core, self.publish)
+                if passes % PRUNE_EVERY == 0:
+                    async with self.core.pool.acquire() as connection:
+                        await lobby_repo.prune(connection, KEEP_S)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

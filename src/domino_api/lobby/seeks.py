@@ -16,7 +16,6 @@ commit like any lobby event.
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 from functools import partial
 from typing import cast
 
@@ -166,7 +165,7 @@ async def _seat(core: Core, older: SeekRow, newer: SeekRow) -> None:
     seats = [{"type": "human", "player_id": s.player_id, "name": None} for s in (older, newer)]
     holders = {p.id: (p.name, p.tile_back) for p in players.values()}
     match_id = str(uuid.uuid4())
-    claim = partial(_claim, seeks=(older, newer), match_id=match_id, at=core.clock.now())
+    claim = partial(_claim, seeks=(older, newer), match_id=match_id)
     await creation.insert(
         core,
         ruleset,
@@ -187,7 +186,6 @@ async def _claim(
     numbered: bool,
     seeks: tuple[SeekRow, SeekRow],
     match_id: str,
-    at: datetime,
 ) -> None:
     ids = [seek.id for seek in seeks]
     if sorted(await lobby_repo.claim(connection, ids)) != sorted(ids):
@@ -198,7 +196,7 @@ async def _claim(
         stored(SeekPaired(ruleset=seek.ruleset, seek=seek.id, match=match_id, seat=seat), seek.id)
         for seek, seat in zip(seeks, (0, 1), strict=True)
     ]
-    await lobby_repo.append_events(connection, events, at)
+    await lobby_repo.append_events(connection, events)
 
 
 async def hold(core: Core, player: Player, seek_ids: list[str], lease_s: float) -> None:

@@ -84,7 +84,7 @@ async def make_public(core: Core, player: Player, match_id: str, publish: Publis
         assert row is not None
         if added:
             opened = TableOpened(ruleset=row.ruleset, table=shown(row))
-            await lobby_repo.append_events(connection, [stored(opened)], now)
+            await lobby_repo.append_events(connection, [stored(opened)])
     if added:
         publish()
     return out(row)
@@ -116,7 +116,7 @@ async def make_private(core: Core, player: Player, match_id: str, publish: Publi
             return
         await lobby_repo.unlist(connection, [row.public_id])
         closed = TableClosed(ruleset=row.ruleset, id=row.public_id)
-        await lobby_repo.append_events(connection, [stored(closed)], core.clock.now())
+        await lobby_repo.append_events(connection, [stored(closed)])
     publish()
 
 
@@ -168,6 +168,6 @@ async def reconcile(core: Core, publish: Publish) -> int:
         gone = [row.public_id for row in rows if not row.open]
         if gone:
             await lobby_repo.unlist(connection, gone)
-        await lobby_repo.append_events(connection, [stored(e) for e in events], core.clock.now())
+        await lobby_repo.append_events(connection, [stored(e) for e in events])
     publish()
     return len(rows)

@@ -16,7 +16,7 @@ _FREE = "(SELECT count(*) FROM seats s WHERE s.match_id = l.match_id AND s.type 
 _FREE += " AND s.player_id IS NULL)"
 _SEATS = "(SELECT count(*) FROM seats s WHERE s.match_id = l.match_id)"
 _TABLE_COLUMNS = f"""
-l.public_id, l.match_id, l.ruleset, l.created_at, l.free_seats AS announced,
+l.public_id, l.match_id, l.ruleset, l.created_at,
 m.status, m.code, m.host_player_id, coalesce(p.name, '') AS host,
 {_SEATS}::int AS seats, {_FREE}::int AS free_seats
 FROM lobby_tables l
@@ -31,7 +31,6 @@ class TableRow:
     match_id: str
     ruleset: str
     created_at: datetime
-    announced: int  # the free seats last announced
     status: str | None  # None: the match is gone
     code: str | None
     host_player_id: str | None
@@ -135,12 +134,12 @@ async def drifted(connection: asyncpg.Connection, limit: int) -> list[TableRow]:
 
 
 async def append_events(
-    connection: asyncpg.Connection, rows: list[tuple[str, str | None, str]], at: datetime
+    connection: asyncpg.Connection, rows: list[tuple[str, str | None, str]]
 ) -> None:
-    """Store events as (ruleset, seek id or None, body), in order."""
+    """Store events as (ruleset, seek id or None, body), in order, stamped by the database's
+    clock (the one `prune` reads)."""
     await connection.executemany(
-        "INSERT INTO lobby_events (ruleset, seek_id, body, at) VALUES ($1, $2, $3, $4)",
-        [(*row, at) for row in rows],
+        "INSERT INTO lobby_events (ruleset, seek_id, body, at) VALUES ($1, $2, $3, now())", rows
     )
 
 
@@ -291,3 +290,16 @@ async def match_facts(connection: asyncpg.Connection, match_id: str) -> MatchFac
         match_id,
     )
     return None if record is None else MatchFacts(**dict(record))
+
+
+async def prune(connection: asyncpg.Connection, keep_s: float) -> None:
+    """Forget lobby events, and seeks no longer open, older than `keep_s`: a feed reads only
+    what follows its cursor, and a seeker polls its seek within a lease."""
+    await connection.execute(
+        "DELETE FROM lobby_events WHERE at < now() - $1 * interval '1 second'", keep_s
+    )
+    await connection.execute(
+        "DELETE FROM seeks WHERE status <> 'open' AND created_at < now() - $1 * interval"
+        " '1 second'",
+        keep_s,
+    )
