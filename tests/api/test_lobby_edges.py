@@ -148,6 +148,13 @@ async def test_bad_input_is_refused_and_changes_nothing(
         )
         await asyncio.wait_for(ws.recv(), BOUND_S)
     assert other.value.rcvd is not None and other.value.rcvd.code == 4404
+    with pytest.raises(ConnectionClosed) as long_id:
+        ws = await connect(
+            f"{servers[0].ws_url}/v1/lobby/ws?preset=all-fives&seek={'x' * 37}",
+            additional_headers={"Authorization": f"Bearer {ana['token']}"},
+        )
+        await asyncio.wait_for(ws.recv(), BOUND_S)
+    assert long_id.value.rcvd is not None and long_id.value.rcvd.code == 4422
 
 
 async def test_a_lobby_socket_holds_its_seek_until_it_closes(

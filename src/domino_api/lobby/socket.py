@@ -98,11 +98,13 @@ async def _open(websocket: WebSocket, lobby: Lobby, player: Player) -> LobbySubs
     if preset not in PRESETS:
         raise Refused(4422, "unknown_ruleset")
     seek_id = params.get("seek")
+    if seek_id is not None and not 0 < len(seek_id) <= 36:
+        raise Refused(4422, "validation_error")
     held: set[str] = set()
     first: list[str] = [dumps({"type": "subscribed", "preset": preset})]
     if seek_id is not None:
         try:
-            seek = await seeks.read(lobby.core, player, seek_id[:36], lobby.lease_s, lobby.publish)
+            seek = await seeks.read(lobby.core, player, seek_id, lobby.lease_s, lobby.publish)
         except SeekNotFound as exc:
             body = problem_of(exc)
             raise Refused(4000 + int(body["status"]), str(body["code"])) from exc
