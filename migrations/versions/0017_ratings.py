@@ -5,7 +5,7 @@ ratings: one row per player and preset, OpenSkill's mean (mu) and uncertainty (s
 rated matches that made it, and the leaderboard's order (mu - 3 sigma, kept by PostgreSQL).
 
 Revision ID: 0017
-Revises: 0015
+Revises: 0016
 Create Date: 2026-12-05
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0017"
-down_revision: str | None = "0015"
+down_revision: str | None = "0016"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -99,6 +99,12 @@ class Settings(BaseSettings):
         10.0, description="how often each process renews its sockets' leases"
     )
     keepalive_s: float = Field(20.0, description="the server's WebSocket keepalive")
+    seek_lease_s: float = Field(
+        10.0,
+        gt=0,
+        le=300,
+        description="a lobby seek lapses this long after its last poll or lobby-socket renewal",
+    )
     ws_auth_timeout_s: float = Field(
         5.0, description="a browser socket must send its auth message within this"
     )

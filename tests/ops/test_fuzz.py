@@ -40,9 +40,9 @@ checks.negative_data_rejection.expected-statuses = [
 ]
 """
 
-# GET /v1/matches's and GET /v1/ratings/leaderboard's `cursor` is opaque (docs/API.md): a
-# string of the schema's shape that this server did not give is refused, 422, as documented;
-# every other check holds them as any route.
+# GET /v1/matches's, GET /v1/ratings/leaderboard's and GET /v1/lobby's `cursor` is opaque
+# (docs/API.md): a string of the schema's shape that this server did not give is refused, 422,
+# as documented; every other check holds them as any route.
 OPAQUE_CURSOR = (
     """
 [[operations]]
@@ -51,6 +51,10 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404",
 
 [[operations]]
 include-name = "GET /v1/ratings/leaderboard"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "422"]
+
+[[operations]]
+include-name = "GET /v1/lobby"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "422"]
 """
     + FIXED_ID_NOT_NEGATIVE

@@ -25,6 +25,8 @@ def include_routers(app: FastAPI) -> None:
 
     from domino_api.accounts.device_routes import router as devices
     from domino_api.accounts.routes import router as passkeys
+    from domino_api.lobby.routes import router as lobby
+    from domino_api.lobby.socket import router as lobby_socket
     from domino_api.matches.civil_routes import router as civil
     from domino_api.matches.listing_routes import router as listing
     from domino_api.matches.lock_routes import router as locks
@@ -50,6 +52,8 @@ def include_routers(app: FastAPI) -> None:
         devices,
         realtime,
         tournaments,
+        lobby,
+        lobby_socket,
     ):
         add_routes(app, router)
     # Every tile back's image (the catalogue's `image` URLs), drawn by this project.

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, JsonValue
 
+from domino_api.lobby.events import LobbyEvent
 from domino_api.matches import answers
 from domino_api.matches.view_types import ViewOut
 from domino_api.web.problems import Problem
@@ -43,7 +44,20 @@ def generated_schemas() -> dict[str, JsonValue]:
     event = dict(union)
     # AsyncAPI's discriminator is the property's name (OpenAPI's is an object with a mapping).
     event["discriminator"] = "type"
+    schemas.update(_lobby_schemas())
     return {"Event": event, **dict(sorted(schemas.items()))}
+
+
+def _lobby_schemas() -> dict[str, JsonValue]:
+    """The lobby socket's events (lobby/events.py): `LobbyEvent`, the union by `type`."""
+    import msgspec
+
+    (union,), parts = msgspec.json.schema_components(
+        [LobbyEvent], ref_template="#/components/schemas/{name}"
+    )
+    union["description"] = "A lobby event: its fields are chosen by `type`."
+    union["discriminator"] = "type"
+    return {"LobbyEvent": union, **parts}
 
 
 def render(text: str) -> str:

@@ -39,7 +39,7 @@ from domino_api.web.ratelimit import Limits
 JOIN_REFUSAL_S = 0.05
 
 
-def _ruleset_for_seats(name: str, options: Mapping[str, object], seats: int) -> engine.Ruleset:
+def ruleset_for_seats(name: str, options: Mapping[str, object], seats: int) -> engine.Ruleset:
     """The seat list sets `players` where the preset allows 2-4, else must equal it."""
     if "players" in options:
         raise engine.BadOptions("players is set by the seat list, not by options.")
@@ -82,7 +82,7 @@ async def create_match(
         raise ValidationFailed("seats.0: seat 0 is the host's seat and must be human.")
     given, spectators = access.table_options(body.options)
     options = settings.match_options(host.settings, body.ruleset, given)
-    ruleset = _ruleset_for_seats(body.ruleset, options, len(specs))
+    ruleset = ruleset_for_seats(body.ruleset, options, len(specs))
     seats = _seat_specs(host, specs)
     solo = all(s["type"] == "bot" or s.get("player_id") == host.id for s in seats)
     holders = {host.id: (host.name, host.tile_back)}
@@ -123,15 +123,17 @@ async def insert(
     solo: bool,
     spectators: bool,
     rated: bool = False,
+    match_id: str | None = None,
     before: Callable[[asyncpg.Connection, str, bool], Awaitable[None]] | None = None,
 ) -> Table:
     """Store a new match, with a free game number if a remote human can join it
     (engine/table `needs_number`), and its seats; announce it once committed.
 
-    `before(connection, player_id, numbered)` runs first in the same transaction (the caps)."""
+    `before(connection, player_id, numbered)` runs first in the same transaction (the caps;
+    a pairing's claim of its seeks, which names the match by the `match_id` it chose)."""
     now = core.clock.now()
     new = tables.new_table(
-        str(uuid.uuid4()),
+        match_id or str(uuid.uuid4()),
         ruleset,
         secrets.token_bytes(32),
         now,

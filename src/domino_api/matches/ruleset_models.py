@@ -68,7 +68,7 @@ HOST_SEAT: dict[str, JsonValue] = {"properties": {"type": {"const": "human"}}}
 
 def _option_rule(allowed: object) -> JsonValue:
     if isinstance(allowed, list):
-        # A null option is as if it were not given (schemas.py `_as_overrides`).
+        # A null option is as if it were not given (schemas.py `as_overrides`).
         return {"enum": allowed if None in allowed else [*allowed, None]}
     assert isinstance(allowed, dict)
     return {"minimum": allowed["min"]} if "min" in allowed else {}
@@ -77,7 +77,7 @@ def _option_rule(allowed: object) -> JsonValue:
 def _opener_pair(entry: CatalogEntry, pair: tuple[FirstOpener, NextOpener]) -> JsonValue:
     first, later = pair
     if (entry["first_opener"], entry["next_opener"]) == pair:
-        # The preset's own pair: an opener not given, or null (schemas.py `_as_overrides`),
+        # The preset's own pair: an opener not given, or null (schemas.py `as_overrides`),
         # is the preset's.
         return {
             "properties": {

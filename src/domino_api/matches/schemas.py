@@ -95,7 +95,7 @@ class MatchOptions(Strict):
 NULL_MEANS = ("turn_clock", "best_of")
 
 
-def _as_overrides(options: MatchOptions) -> dict[str, Any]:
+def as_overrides(options: MatchOptions) -> dict[str, Any]:
     # Only what the client sent, as plain JSON values: the engine parses overrides itself. Any
     # other null (the schema allows it) is as if the option were not given.
     sent = options.model_dump(exclude_unset=True)
@@ -109,7 +109,7 @@ class MatchCreate(Strict):
     if TYPE_CHECKING:
         options: dict[str, Any]
     else:
-        options: Annotated[MatchOptions, AfterValidator(_as_overrides)] = Field(
+        options: Annotated[MatchOptions, AfterValidator(as_overrides)] = Field(
             default_factory=dict, examples=[{"target": 150}]
         )
     seats: list[SeatSpec] | None = Field(

@@ -6,6 +6,7 @@ import { becomePlayer, catalog, identity } from "./api.js";
 import { ledgerPage, verifyPage } from "./ledger.js";
 import { hotseatPage, joinPage, newTablePage, soloPage } from "./lobby.js";
 import { myMatches } from "./mymatches.js";
+import { openTables } from "./open-tables.js";
 import { recordsPage } from "./records.js";
 import { soundSwitches } from "./sound.js";
 import { tablePage } from "./table.js";
@@ -19,8 +20,10 @@ async function home(root) {
   const choice = (href, title, text) =>
     el("li", {}, el("a", { href, class: "choice" }, el("strong", {}, title), el("span", {}, text)));
   const mine = el("div");
+  const now = el("div");
   root.append(
     el("h2", { tabindex: "-1" }, me ? `Welcome back, ${me.name}` : "Play dominoes"),
+    now,
     mine,
     el(
       "ul",
@@ -40,7 +43,9 @@ async function home(root) {
     ),
   );
   account(root, route);
-  if (me) await myMatches(mine);
+  if (!me) return undefined;
+  const [, leave] = await Promise.all([myMatches(mine), openTables(now)]);
+  return leave;
 }
 
 /** Pages that read the catalogs need a player (a name) first. */

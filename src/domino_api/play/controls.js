@@ -3,6 +3,7 @@
 
 import { call, catalog } from "./api.js";
 import { backImg, backUrl } from "./tiles.js";
+import { lobbySwitch } from "./open-tables.js";
 import { restartButton } from "./restart.js";
 import { hasTutorial, openTutorial } from "./tutorial.js";
 import { countdown, el, field, seatName, showError } from "./ui.js";
@@ -236,7 +237,7 @@ function waiting(view, table) {
       : null,
     el("button", { type: "submit", class: "primary" }, "Start the game"),
   );
-  return [form];
+  return open ? [form, lobbySwitch(table.matchId)] : [form];
 }
 
 function playing(view, table) {

@@ -41,8 +41,10 @@ async function submit(work) {
   }
 }
 
-/** Create the match (and deal at once when nobody else has to join). */
-async function createAndGo(name, ruleset, seats, options, cut, query = "") {
+/** Create the match (and deal at once when nobody else has to join); `query`: POST
+ * /v1/matches's query (`?rated=true`); `listed`: list it in the lobby (POST /v1/lobby/tables),
+ * where anyone may join its open seats. */
+async function createAndGo(name, ruleset, seats, options, cut, query = "", listed = false) {
   await becomePlayer(name);
   const named = await accepts("SeatSpec", "name");
   const body = {
@@ -50,8 +52,12 @@ async function createAndGo(name, ruleset, seats, options, cut, query = "") {
     seats: seats.map((s) => (named ? s : { ...s, name: undefined })),
     options,
   };
-  const view = await call("POST", `/v1/matches${query}`, JSON.parse(JSON.stringify(body)));
   const waitsForOthers = seats.slice(1).some((s) => s.type === "human" && !s.holder);
+  const sent = JSON.parse(JSON.stringify(body));
+  const view =
+    listed && waitsForOthers
+      ? (await call("POST", "/v1/lobby/tables", sent)).view
+      : await call("POST", `/v1/matches${query}`, sent);
   if (!waitsForOthers) await call("POST", `/v1/matches/${view.id}/start`, cut ? { cut } : {});
   location.hash = `#/match/${view.id}`;
 }
@@ -86,6 +92,7 @@ export async function newTablePage(root) {
   const seatsBox = el("fieldset", { class: "seat-list" });
   const chooser = presetChooser(rulesets, (preset) => drawSeats(preset));
   let count = null;
+  const listed = el("input", { type: "checkbox", id: "public-table", name: "public" });
   function drawSeats(preset) {
     const counts = seatCounts(preset);
     count = select(
@@ -121,14 +128,14 @@ export async function newTablePage(root) {
           { type: "human" },
           ...kinds.map((k, i) => seatSpec(k, k === "hotseat" ? `Player ${i + 2}` : null)),
         ];
-        submit(() =>
-          createAndGo(name.value.trim(), chooser.value(), seats, chooser.options(), null),
-        );
+        const chosen = [chooser.value(), seats, chooser.options(), null, "", listed.checked];
+        submit(() => createAndGo(name.value.trim(), ...chosen));
       },
     },
     field("Your name", name),
     chooser.node,
     seatsBox,
+    field("List it in the lobby: anyone may take an open seat", listed),
     el("button", { type: "submit", class: "primary" }, "Create the table"),
   );
   root.append(el("h2", { tabindex: "-1" }, "New table"), form);

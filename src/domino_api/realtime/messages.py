@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, 
 
 from domino_api.engine.event_types import AnyEvent
 from domino_api.matches.schemas import EndName, TileIn
-from domino_api.matches.view_types import ViewOut
+from domino_api.matches.view_field import ViewField
 from domino_api.web.names import CutText, TalkText
 from domino_api.web.problems import Problem
 
@@ -65,16 +65,6 @@ def _event(value: object) -> AnyEvent:
     except msgspec.ValidationError as error:
         raise ValueError(str(error)) from None
     return event
-
-
-def _view(value: object) -> ViewOut:
-    """A view as matches/view_types.py types it (its schema is msgspec's, in asyncapi.yaml)."""
-    if isinstance(value, ViewOut):
-        return value
-    try:
-        return msgspec.convert(value, ViewOut)
-    except msgspec.ValidationError as error:
-        raise ValueError(str(error)) from None
 
 
 SeatField = Annotated[int | None, Field(ge=0, le=3)]
@@ -194,7 +184,7 @@ class SnapshotMessage(BaseModel):
     the events after N follow; those up to the view's seq are already reflected in it)."""
 
     type: Literal["snapshot"]
-    view: Annotated[ViewOut, PlainValidator(_view)]
+    view: ViewField
 
 
 class EventMessage(BaseModel):

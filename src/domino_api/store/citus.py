@@ -38,6 +38,9 @@ REFERENCE = (
     "passkeys",
     "webauthn_challenges",
     "link_codes",
+    "lobby_tables",  # the lobby (store/lobby_models.py): small, short-lived rows
+    "seeks",
+    "lobby_events",
 )
 # Left on the coordinator: only migrations read it.
 LOCAL = ("alembic_version",)

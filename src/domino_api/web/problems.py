@@ -35,6 +35,11 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
         " `Retry-After` is the presence lease, after which a seat of one's own is free to claim.",
     ),
     "seat_not_found": ((404,), "The match has no seat with this number."),
+    "seek_not_found": ((404,), "The caller has no seek with this id (another player's neither)."),
+    "table_not_listed": (
+        (404,),
+        "No public table with this id is open in the lobby (unlisted, full, started or over).",
+    ),
     "stale_seq": (
         (409,),
         "A game event came after the `seq` sent (or it is ahead of the match);"

@@ -1,0 +1,1 @@
+"""The lobby: public tables listed by preset, and quick pairing ("Play anyone now")."""

@@ -1,0 +1,61 @@
+"""The lobby socket's events: one union tagged by `type`, as engine/event_types.py's are.
+
+`table_opened`, `seats_changed` and `table_closed` go to every socket watching the table's
+preset; `seek_paired` only to the sockets holding that seek. A listed table is named by its
+public id, never by its game number or match id: the lobby is read by outsiders.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from msgspec import Meta, Struct
+
+from domino_api.engine.event_types import Moment, SeatNo
+
+Count = Annotated[int, Meta(ge=0, le=4)]
+
+
+class LobbyTable(Struct, frozen=True, kw_only=True):
+    """A public table as the lobby shows it."""
+
+    id: str  # the table's public id (POST /v1/lobby/tables/{id}/join)
+    ruleset: str
+    host: str  # the host's name
+    seats: Count
+    free_seats: Count
+    created_at: Moment
+
+
+class _LobbyEvent(Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
+    ruleset: str
+
+
+class TableOpened(_LobbyEvent, tag="table_opened", frozen=True):
+    """A host made a waiting table public."""
+
+    table: LobbyTable
+
+
+class SeatsChanged(_LobbyEvent, tag="seats_changed", frozen=True):
+    """A public table's free seats changed (a join, a seat released); still open."""
+
+    table: LobbyTable
+
+
+class TableClosed(_LobbyEvent, tag="table_closed", frozen=True):
+    """A public table left the lobby: full, started, over, or its host unlisted it."""
+
+    id: str
+
+
+class SeekPaired(_LobbyEvent, tag="seek_paired", frozen=True):
+    """The holder's seek was paired: its seat at the new match (the holder's own token plays
+    it)."""
+
+    seek: str
+    match: str
+    seat: SeatNo
+
+
+LobbyEvent = TableOpened | SeatsChanged | TableClosed | SeekPaired

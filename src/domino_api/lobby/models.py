@@ -1,0 +1,104 @@
+"""Request and response bodies of the lobby's routes (lobby/routes.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue
+
+from domino_api.engine.rulesets import PRESETS
+from domino_api.matches.ruleset_models import match_create_rules
+from domino_api.matches.schemas import MatchOptions, as_overrides
+from domino_api.matches.view_field import ViewField
+from domino_api.web.inputs import Strict
+from domino_api.web.names import PlayerName
+
+SeekStatus = Literal["open", "paired", "cancelled", "expired"]
+PRESET_SCHEMA: dict[str, JsonValue] = {"enum": list(PRESETS)}
+
+
+class LobbyTableOut(BaseModel):
+    """A public table: its public id (never its game number), preset, host and seats."""
+
+    id: str = Field(description="The table's public id: join with POST /v1/lobby/tables/{id}/join")
+    ruleset: str
+    host: str = Field(description="The host's name")
+    seats: int
+    free_seats: int
+    created_at: datetime
+
+
+class PublicState(BaseModel):
+    """Whether a table is in the lobby, and its listing while it is."""
+
+    listed: bool
+    table: LobbyTableOut | None
+
+
+class LobbyPage(BaseModel):
+    """Open public tables of one preset, newest first."""
+
+    tables: list[LobbyTableOut]
+    next_cursor: str | None = Field(
+        description="Pass as `cursor` for the next (older) page; null on the last page"
+    )
+
+
+class PublicTableCreated(BaseModel):
+    """A new table, listed in the lobby: its listing and the host's view."""
+
+    table: LobbyTableOut
+    view: ViewField
+
+
+class PublicJoinBody(Strict):
+    name: PlayerName | None = Field(
+        default=None, description="The name to sit under at this table (default: the profile's)"
+    )
+
+
+def seek_rules() -> list[JsonValue]:
+    """What a seek's options may be, per preset: a new match's (matches/ruleset_models.py),
+    for the presets played by two (a branch that needs a seat list seats more)."""
+    branches: list[JsonValue] = []
+    for branch in match_create_rules():
+        if not isinstance(branch, dict) or "required" in branch:
+            continue
+        shown = branch["properties"]
+        assert isinstance(shown, dict)
+        properties: dict[str, JsonValue] = {k: v for k, v in shown.items() if k != "seats"}
+        branches.append({"properties": properties})
+    return branches
+
+
+class SeekCreate(Strict):
+    model_config = ConfigDict(
+        extra="forbid", strict=True, json_schema_extra={"oneOf": seek_rules()}
+    )
+
+    ruleset: str = Field(max_length=32, examples=["all-fives"], json_schema_extra=PRESET_SCHEMA)
+    if TYPE_CHECKING:
+        options: dict[str, JsonValue]
+    else:
+        options: Annotated[MatchOptions, AfterValidator(as_overrides)] = Field(
+            default_factory=dict,
+            examples=[{"target": 100}],
+            description="The preset's overrides, as a new match takes them: only seekers with"
+            " the same preset and the same options are paired",
+        )
+
+
+class SeekOut(BaseModel):
+    """A seek and where it stands; once `paired`, the caller's seat at the new match."""
+
+    id: str
+    status: SeekStatus = Field(
+        description="`open`: waiting (renew it by polling or a lobby socket); `paired`: seated"
+        " at `match`; `cancelled`; `expired`: its lease lapsed"
+    )
+    ruleset: str
+    options: MatchOptions = Field(description="The options the seek was made with")
+    match: str | None = Field(description="The new match's id, once paired")
+    seat: int | None = Field(description="The caller's seat there, once paired")
+    lease_s: float = Field(description="An open seek lapses this long after its last renewal")

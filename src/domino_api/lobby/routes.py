@@ -1,0 +1,198 @@
+"""HTTP routes of the lobby: public tables and quick pairing (docs/API.md, "The lobby")."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query, Request, Response
+
+from domino_api.engine.errors import MatchFull, UnknownRuleset
+from domino_api.engine.rulesets import PRESETS
+from domino_api.lobby import seeks, tables
+from domino_api.lobby.models import (
+    LobbyPage,
+    LobbyTableOut,
+    PublicJoinBody,
+    PublicState,
+    PublicTableCreated,
+    SeekCreate,
+    SeekOut,
+)
+from domino_api.lobby.runtime import lobby_of
+from domino_api.matches import creation, hosting
+from domino_api.matches.answers import struct_answer
+from domino_api.matches.schemas import MatchCreate
+from domino_api.matches.view_types import ViewOut
+from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, client_address, limits_of, settings_of
+from domino_api.web.problems import AUTH, BODY, INPUT, MATCH, NUMBERED, problems
+from domino_api.web.responses import FastJSONResponse
+
+router = APIRouter(prefix="/v1", tags=["lobby"], dependencies=NO_STRAY_BODY)
+
+MatchId = Annotated[str, Path(max_length=36, description="The match id")]
+TableId = Annotated[str, Path(max_length=22, description="The table's public id")]
+SeekId = Annotated[str, Path(max_length=36, description="The seek's id")]
+PRESET_ERRORS = ("unknown_ruleset", "bad_options", "option_not_allowed")
+
+
+def _preset(name: str) -> str:
+    if name not in PRESETS:
+        raise UnknownRuleset(f"No preset is called {name!r} (see GET /v1/rulesets).")
+    return name
+
+
+@router.get("/lobby", summary="Open public tables of a preset", responses=problems(*AUTH, *INPUT))
+async def lobby(
+    request: Request,
+    _: CurrentPlayer,
+    preset: Annotated[
+        str,
+        Query(
+            max_length=32,
+            description="The preset's name",
+            json_schema_extra={"enum": list(PRESETS)},
+        ),
+    ],
+    cursor: Annotated[
+        str | None, Query(max_length=200, description="The `next_cursor` of the page before")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=100, description="At most this many")] = 20,
+) -> LobbyPage:
+    """The public tables of `preset` that wait for players with a free seat, newest first,
+    `limit` a page; `next_cursor` fetches the next (older) page. A table is named by its public
+    id, never by its game number. An unknown preset is `422 unknown_ruleset`."""
+    lobby_state = await lobby_of(request)
+    return await tables.page(lobby_state.core, _preset(preset), cursor, limit)
+
+
+@router.post(
+    "/lobby/tables",
+    status_code=201,
+    summary="Create a public table",
+    responses=problems(*BODY, *AUTH, *PRESET_ERRORS, *NUMBERED, "match_full"),
+)
+async def create_public(
+    body: MatchCreate, request: Request, player: CurrentPlayer
+) -> PublicTableCreated:
+    """`POST /v1/matches` and `PUT /v1/matches/{id}/public` at once: the new table, listed in
+    the lobby (a table with no free seat, such as one against computers only, is `409
+    match_full` and is not created)."""
+    if body.seats is not None and not any(
+        seat.type == "human" and seat.holder is None for seat in body.seats[1:]
+    ):
+        raise MatchFull("A public table needs a free seat for someone to join.")
+    lobby_state = await lobby_of(request)
+    address, caps = client_address(request), hosting.caps_of(settings_of(request))
+    await limits_of(request).hit_from("create_match", address, f"player:{player.id}")
+    view = await creation.create_match(lobby_state.core, player, body, caps, address)
+    listed = await tables.make_public(lobby_state.core, player, view.id, lobby_state.publish)
+    return PublicTableCreated(table=listed, view=view)
+
+
+@router.put(
+    "/matches/{match_id}/public",
+    summary="Host: list a waiting table in the lobby",
+    responses=problems(*MATCH, "not_host", "match_in_progress", "match_full"),
+)
+async def make_public(match_id: MatchId, request: Request, player: CurrentPlayer) -> LobbyTableOut:
+    """Host only: list the table in the lobby under a public id of its own while it waits for
+    players with a free seat (again: the listing as it is). It leaves the lobby by itself once
+    full, started or over."""
+    lobby_state = await lobby_of(request)
+    return await tables.make_public(lobby_state.core, player, match_id, lobby_state.publish)
+
+
+@router.get(
+    "/matches/{match_id}/public",
+    summary="Host: whether the table is in the lobby",
+    responses=problems(*MATCH, "not_host"),
+)
+async def listing(match_id: MatchId, request: Request, player: CurrentPlayer) -> PublicState:
+    """Host only: `{"listed", "table"}`, the table's listing while it is in the lobby."""
+    lobby_state = await lobby_of(request)
+    return await tables.listing_of(lobby_state.core, player, match_id)
+
+
+@router.delete(
+    "/matches/{match_id}/public",
+    status_code=204,
+    summary="Host: take a table out of the lobby",
+    responses=problems(*MATCH, "not_host"),
+)
+async def make_private(match_id: MatchId, request: Request, player: CurrentPlayer) -> Response:
+    """Host only: take the table out of the lobby (`table_closed`); its game number still
+    works for those it was given to."""
+    lobby_state = await lobby_of(request)
+    await tables.make_private(lobby_state.core, player, match_id, lobby_state.publish)
+    return Response(status_code=204)
+
+
+@router.post(
+    "/lobby/tables/{table_id}/join",
+    summary="Join a public table by its public id",
+    responses=struct_answer(ViewOut)
+    | problems(*BODY, *AUTH, "table_not_listed", "blocked", "match_full", "rate_limited"),
+)
+async def join_public(
+    table_id: TableId, request: Request, player: CurrentPlayer, body: PublicJoinBody | None = None
+) -> FastJSONResponse:
+    """Take a free seat of an open public table; the answer is the joiner's view (with the
+    table's game number, as every seat's view has it). A table unlisted, full, started or over
+    is `404 table_not_listed`."""
+    lobby_state = await lobby_of(request)
+    name = body.name if body else None
+    view = await tables.join(
+        lobby_state.core,
+        limits_of(request),
+        player,
+        table_id,
+        name,
+        client_address(request),
+        lobby_state.publish,
+    )
+    return FastJSONResponse(view)
+
+
+@router.post(
+    "/lobby/seeks",
+    status_code=201,
+    summary="Play anyone now: ask to be paired",
+    responses=problems(*BODY, *AUTH, *PRESET_ERRORS, "rate_limited", "match_full"),
+)
+async def create_seek(body: SeekCreate, request: Request, player: CurrentPlayer) -> SeekOut:
+    """Ask to be paired with another seeker of the same preset and options; the caller's other
+    open seeks are cancelled. Paired at once if someone waits (`status: paired`, with `match`
+    and `seat`), else `open` until paired: poll `GET /v1/lobby/seeks/{id}` or hold it on a lobby
+    socket (`seek=`) at least every `lease_s`, or it lapses (`expired`)."""
+    await limits_of(request).hit_from(
+        "create_match", client_address(request), f"player:{player.id}"
+    )
+    lobby_state = await lobby_of(request)
+    return await seeks.create(
+        lobby_state.core, player, body, lobby_state.lease_s, lobby_state.publish
+    )
+
+
+@router.get(
+    "/lobby/seeks/{seek_id}",
+    summary="Your seek (a poll renews it)",
+    responses=problems(*AUTH, *INPUT, "seek_not_found"),
+)
+async def read_seek(seek_id: SeekId, request: Request, player: CurrentPlayer) -> SeekOut:
+    """The caller's seek; reading an open one renews its lease. Another player's seek is `404
+    seek_not_found`, as an unknown one."""
+    lobby_state = await lobby_of(request)
+    return await seeks.read(
+        lobby_state.core, player, seek_id, lobby_state.lease_s, lobby_state.publish
+    )
+
+
+@router.delete(
+    "/lobby/seeks/{seek_id}",
+    summary="Leave the queue",
+    responses=problems(*AUTH, *INPUT, "seek_not_found"),
+)
+async def cancel_seek(seek_id: SeekId, request: Request, player: CurrentPlayer) -> SeekOut:
+    """Cancel the caller's open seek; one already paired stays `paired` (its seat is taken)."""
+    lobby_state = await lobby_of(request)
+    return await seeks.cancel(lobby_state.core, player, seek_id, lobby_state.lease_s)

@@ -1,0 +1,194 @@
+"""`GET /v1/lobby/ws?preset=P[&seek=S]`: the lobby of one preset, live (openapi/asyncapi.yaml).
+
+Authenticated as a match socket is (a bearer header, or an `auth` frame first); refused, once
+accepted, with 4000 + the HTTP status and the problem code as reason. It is sent `subscribed`,
+then every lobby event of the preset (`table_opened`, `seats_changed`, `table_closed`) as it
+happens, in order (realtime/lobby_feed.py). With `seek`, one of the caller's own open seeks,
+the socket holds that seek's lease while it is open (a seek needs no polling then) and is sent
+its `seek_paired`. It answers `ping` with `pong`, anything else with an error frame, and
+sends `keepalive` as the match socket does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from pydantic import ValidationError
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from domino_api.engine.clock_text import iso
+from domino_api.engine.rulesets import PRESETS
+from domino_api.errors import BadRequest, SeekNotFound
+from domino_api.jsontext import dumps
+from domino_api.lobby import seeks
+from domino_api.lobby.events import SeekPaired
+from domino_api.lobby.runtime import Lobby, lobby_of
+from domino_api.players.auth import hash_token, parse_bearer
+from domino_api.realtime import frames
+from domino_api.realtime import messages as m
+from domino_api.realtime.lobby_feed import LobbySubscriber
+from domino_api.store import players_repo
+from domino_api.store.db import transaction
+from domino_api.store.models import Player
+from domino_api.web.problem_docs import problem_of
+
+router = APIRouter(prefix="/v1", tags=["lobby"])
+
+
+class Refused(Exception):
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code, self.reason = code, reason
+
+
+@router.websocket("/lobby/ws")
+async def lobby_socket(websocket: WebSocket) -> None:
+    """The lobby of `preset`, live; with `seek`, that seek held and its pairing told."""
+    await websocket.accept()
+    lobby = await lobby_of(websocket)
+    counts = websocket.app.state.socket_count
+    player: Player | None = None
+    try:
+        player = await _authenticate(websocket, lobby)
+        if not counts.open(player.id, lobby.settings.sockets_per_token):
+            player = None
+            raise Refused(4429, "rate_limited")
+        subscriber = await _open(websocket, lobby, player)
+    except Refused as refused:
+        if player is not None:
+            counts.close(player.id)
+        await _close(websocket, refused.code, refused.reason)
+        return
+    except WebSocketDisconnect:
+        if player is not None:
+            counts.close(player.id)
+        return
+    lobby.feed.subscribe(subscriber)
+    try:
+        await _serve(websocket, lobby, player, subscriber)
+    finally:
+        lobby.feed.unsubscribe(subscriber)
+        counts.close(player.id)
+
+
+async def _authenticate(websocket: WebSocket, lobby: Lobby) -> Player:
+    token = parse_bearer(websocket.headers.get("authorization"))
+    if token is None:
+        timeout = lobby.settings.ws_auth_timeout_s
+        try:
+            text = await asyncio.wait_for(websocket.receive_text(), timeout)
+            token = m.AuthMessage.model_validate_json(text[: m.MAX_FRAME_BYTES]).token
+        except TimeoutError:
+            raise Refused(4408, "unauthenticated") from None
+        except (KeyError, RuntimeError, ValidationError):
+            raise Refused(4401, "unauthenticated") from None
+    async with transaction(lobby.core.maker) as session:
+        player = await players_repo.by_token_hash(
+            session, hash_token(token), lobby.core.clock.now()
+        )
+    if player is None:
+        raise Refused(4401, "unauthenticated")
+    return player
+
+
+async def _open(websocket: WebSocket, lobby: Lobby, player: Player) -> LobbySubscriber:
+    params = websocket.query_params
+    preset = params.get("preset") or ""
+    if preset not in PRESETS:
+        raise Refused(4422, "unknown_ruleset")
+    seek_id = params.get("seek")
+    if seek_id is not None and not 0 < len(seek_id) <= 36:
+        raise Refused(4422, "validation_error")
+    held: set[str] = set()
+    first: list[str] = [dumps({"type": "subscribed", "preset": preset})]
+    if seek_id is not None:
+        try:
+            seek = await seeks.read(lobby.core, player, seek_id, lobby.lease_s, lobby.publish)
+        except SeekNotFound as exc:
+            body = problem_of(exc)
+            raise Refused(4000 + int(body["status"]), str(body["code"])) from exc
+        held.add(seek.id)
+        if seek.match is not None and seek.seat is not None:  # paired before the socket came
+            paired = SeekPaired(
+                ruleset=seek.ruleset, seek=seek.id, match=seek.match, seat=seek.seat
+            )
+            first.append(dumps(paired))
+    subscriber = LobbySubscriber(preset, held, lobby.settings.ws_send_queue)
+    for text in first:
+        subscriber.offer(text)
+    return subscriber
+
+
+async def _serve(
+    websocket: WebSocket, lobby: Lobby, player: Player, subscriber: LobbySubscriber
+) -> None:
+    loop = asyncio.get_running_loop()
+    slow = loop.create_task(subscriber.too_slow.wait())
+    tasks: set[asyncio.Task[object]] = {
+        loop.create_task(_write(websocket, subscriber)),
+        loop.create_task(_read(websocket, subscriber)),
+        loop.create_task(_hold(lobby, player, subscriber)),
+        loop.create_task(_keepalive(lobby, subscriber)),
+        slow,
+    }
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    if slow in done:
+        await _close(websocket, m.CLOSE_TOO_SLOW, m.TOO_SLOW_REASON)
+    else:
+        await _close(websocket, 1000, "")
+
+
+async def _write(websocket: WebSocket, subscriber: LobbySubscriber) -> None:
+    while True:
+        await websocket.send_text(await subscriber.queue.get())
+
+
+async def _read(websocket: WebSocket, subscriber: LobbySubscriber) -> None:
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        subscriber.offer(dumps(_answer(message.get("text"), message.get("bytes"))))
+
+
+def _answer(text: str | None, data: bytes | None) -> dict[str, Any]:
+    request = frames.request_of(text, data)
+    if isinstance(request, dict):
+        return request  # the error frame that refuses it
+    if isinstance(request, m.PingMessage):
+        return {"type": "pong", "id": request.id}
+    return frames.error_frame(
+        getattr(request, "id", None), BadRequest("The lobby socket takes `ping` frames only.")
+    )
+
+
+async def _hold(lobby: Lobby, player: Player, subscriber: LobbySubscriber) -> None:
+    """Renew the held seeks' leases a few times per lease while the socket is open."""
+    if not subscriber.seeks:
+        await asyncio.Event().wait()
+    while True:
+        await asyncio.sleep(lobby.lease_s / 3)
+        await seeks.hold(lobby.core, player, sorted(subscriber.seeks), lobby.lease_s)
+
+
+async def _keepalive(lobby: Lobby, subscriber: LobbySubscriber) -> None:
+    """As the match socket's: a frame at least every `keepalive_s`, so proxies keep it open."""
+    interval = max(0.5, lobby.settings.keepalive_s * 0.75)
+    while True:
+        await asyncio.sleep(interval)
+        subscriber.offer(dumps({"type": "keepalive", "now": iso(lobby.core.clock.now())}))
+
+
+async def _close(websocket: WebSocket, code: int, reason: str) -> None:
+    if websocket.application_state == WebSocketState.DISCONNECTED:
+        return
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(websocket.close(code, reason), 2.0)

@@ -1,0 +1,183 @@
+"""The lobby's fan-out: every lobby event reaches every process's lobby sockets.
+
+The lobby's events are rows of `lobby_events`, numbered by `seq` (store/lobby_repo.py), as a
+match's events are rows of `match_events`; the feed of each process reads what follows its
+cursor and hands each of its sockets the events it may see (`LobbySubscriber.wants`): a
+preset's public events to the sockets watching that preset, a seek's `seek_paired` to the
+sockets holding that seek alone. As for matches (docs/ARCHITECTURE.md, "Fan-out"), the write
+that stored events publishes after its commit (`publish`): this process's feed is woken at
+once (local first), and the other processes are told "the lobby moved" on the configured
+backend, NATS subject `LOBBY_SUBJECT` or PostgreSQL channel `LOBBY_CHANNEL`, from which their
+feeds read. A hint is only a hint: a lost one is repaired by the read every `POLL_S`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+import asyncpg
+from nats.aio.client import Client as Nats
+from nats.aio.msg import Msg
+
+from domino_api.config import Settings
+from domino_api.realtime.announce import close_quietly, connect
+from domino_api.store import lobby_repo, notify
+from domino_api.store.db import Pool, to_plain_url
+
+log = logging.getLogger(__name__)
+
+LOBBY_SUBJECT = "domino.lobby"
+LOBBY_CHANNEL = "domino_lobby"
+# The repair read, and how long a backend that cannot be reached is waited for again.
+POLL_S = 1.0
+RETRY_S = 2.0
+READ_BATCH = 500
+
+
+class LobbySubscriber:
+    """One lobby socket: the preset it watches, the seeks it holds, its bounded queue."""
+
+    def __init__(self, ruleset: str, seeks: set[str], queue_size: int) -> None:
+        self.ruleset = ruleset
+        self.seeks = seeks
+        self.queue: asyncio.Queue[str] = asyncio.Queue(queue_size)
+        self.too_slow = asyncio.Event()
+
+    def wants(self, ruleset: str, seek_id: str | None) -> bool:
+        return seek_id in self.seeks if seek_id is not None else ruleset == self.ruleset
+
+    def offer(self, text: str) -> None:
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.too_slow.set()
+
+
+class LobbyFeed:
+    """This process's lobby sockets, its cursor in `lobby_events` and its backend's hints."""
+
+    def __init__(self, pool: Pool, settings: Settings, database_url: str) -> None:
+        self._pool = pool
+        self._settings = settings
+        self._url = to_plain_url(database_url)
+        self._subscribers: set[LobbySubscriber] = set()
+        self._cursor = 0
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._nc: Nats | None = None
+        self._lock = asyncio.Lock()
+        self._started = False
+
+    async def start(self) -> None:
+        if self._started:
+            return
+        async with self._lock:
+            if self._started:
+                return
+            async with self._pool.acquire() as connection:
+                self._cursor = await lobby_repo.last_seq(connection)
+            loop = asyncio.get_running_loop()
+            self._tasks.append(loop.create_task(self._pump(), name="lobby-feed"))
+            self._tasks.append(loop.create_task(self._hear(), name="lobby-hints"))
+            self._started = True
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks.clear()
+        if self._nc is not None:
+            nc, self._nc = self._nc, None
+            await close_quietly(nc)
+        self._started = False
+
+    def subscribe(self, subscriber: LobbySubscriber) -> None:
+        self._subscribers.add(subscriber)
+
+    def unsubscribe(self, subscriber: LobbySubscriber) -> None:
+        self._subscribers.discard(subscriber)
+
+    def publish(self) -> None:
+        """After a commit that stored lobby events: this process reads them at once, and the
+        others are told (sent in the background; never awaited by the request)."""
+        self._wake.set()
+        task = asyncio.get_running_loop().create_task(self._tell_others())
+        task.add_done_callback(_log_failure)
+
+    async def _tell_others(self) -> None:
+        if self._settings.announce_backend == "nats":
+            if self._nc is not None:
+                await self._nc.publish(LOBBY_SUBJECT, b"")
+            return
+        await notify.notify_batch(self._pool, [LOBBY_CHANNEL], [""])
+
+    async def _pump(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), POLL_S)
+            self._wake.clear()
+            try:
+                await self._read()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the database away: the next pass reads it
+                log.warning("lobby feed read failed (%s)", exc)
+
+    async def _read(self) -> None:
+        while True:
+            async with self._pool.acquire() as connection:
+                rows = await lobby_repo.events_after(connection, self._cursor, READ_BATCH)
+            for seq, ruleset, seek_id, body in rows:
+                self._cursor = seq
+                for subscriber in list(self._subscribers):
+                    if subscriber.wants(ruleset, seek_id):
+                        subscriber.offer(body)
+            if len(rows) < READ_BATCH:
+                return
+
+    async def _hear(self) -> None:
+        """Wake the pump on the other processes' hints, for as long as the process runs."""
+        listen: Callable[[], Awaitable[None]] = (
+            self._hear_nats if self._settings.announce_backend == "nats" else self._hear_pg
+        )
+        while True:
+            try:
+                await listen()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("lobby hints lost (%s); again in %.0f s", exc, RETRY_S)
+            await asyncio.sleep(RETRY_S)
+
+    async def _hear_nats(self) -> None:
+        if self._nc is None:
+            self._nc = await connect(self._settings.nats_servers, "domino-lobby")
+
+        async def on_hint(_: Msg) -> None:
+            self._wake.set()
+
+        await self._nc.subscribe(LOBBY_SUBJECT, cb=on_hint)
+        await asyncio.Event().wait()  # the connection reconnects by itself
+
+    async def _hear_pg(self) -> None:
+        connection = await asyncpg.connect(self._url)
+        lost = asyncio.Event()
+        try:
+            connection.add_termination_listener(lambda _: lost.set())
+            await connection.add_listener(LOBBY_CHANNEL, lambda *_: self._wake.set())
+            while not lost.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(lost.wait(), 15.0)
+                if not lost.is_set():
+                    await asyncio.wait_for(notify.ping(connection), 10.0)
+        finally:
+            if not connection.is_closed():
+                await connection.close()
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("lobby hint not sent (%s)", task.exception())
