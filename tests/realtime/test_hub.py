@@ -9,6 +9,7 @@ from typing import Any
 
 from domino_api.realtime.hub import Hub, Subscriber
 from domino_api.realtime.listener import parse_payload
+from domino_api.store.models import MatchEvent
 
 AT = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -17,22 +18,23 @@ class FakeLog:
     """An event table: rows appended by `commit`, read by seq like the repository does."""
 
     def __init__(self) -> None:
-        self.rows: list[dict[str, Any]] = []
+        self.rows: list[MatchEvent] = []
 
     def commit(self, count: int) -> None:
         for _ in range(count):
             seq = len(self.rows) + 1
             self.rows.append(
-                {
-                    "seq": seq,
-                    "type": "tile_drawn",
-                    "at": AT,
-                    "data": {"seat": 1, "stock": 10},
-                    "private": {"1": {"tile": [seq % 7, 6]}},
-                }
+                MatchEvent(
+                    match_id="m1",
+                    seq=seq,
+                    type="tile_drawn",
+                    at=AT,
+                    data={"seat": 1, "stock": 10},
+                    private={"1": {"tile": [seq % 7, 6]}},
+                )
             )
 
-    async def read(self, match_id: str, after: int, limit: int) -> list[dict[str, Any]]:
+    async def read(self, match_id: str, after: int, limit: int) -> list[MatchEvent]:
         await asyncio.sleep(0)
         return self.rows[after : after + limit]
 

@@ -16,6 +16,7 @@ from domino_api.engine.table import Staged
 from domino_api.matches.ports import Committed
 from domino_api.realtime.hub import Hub, Subscriber
 from domino_api.realtime.lifecycle import realtime_of
+from domino_api.store.models import MatchEvent
 from tests.api.helpers import first_legal
 from tests.jobs.factory import two_seat_match
 from tests.realtime.test_hub import FakeLog
@@ -30,9 +31,8 @@ def _drain(subscriber: Subscriber) -> list[dict[str, Any]]:
     return out
 
 
-def _staged(row: dict[str, Any]) -> Staged:
-    at = iso(row["at"]) or ""
-    return Staged(event=Event.stored(row["seq"], row["type"], at, row["data"], row["private"]))
+def _staged(row: MatchEvent) -> Staged:
+    return Staged(event=Event.stored(row.seq, row.type, iso(row.at), row.data, row.private))
 
 
 async def test_a_step_handed_over_is_sent_without_a_read_each_seat_its_own_part() -> None:
@@ -52,7 +52,7 @@ async def test_a_step_handed_over_is_sent_without_a_read_each_seat_its_own_part(
         got = _drain(subscriber)
         assert [e["seq"] for e in got] == [1, 2, 3]
         assert all(("tile" in e["data"]) == (seat == 1) for e in got)  # seat 1's draws
-        assert [e["at"] for e in got] == [iso(row["at"]) for row in log.rows]  # each its own
+        assert [e["at"] for e in got] == [iso(row.at) for row in log.rows]  # each its own
 
 
 async def test_a_step_handed_over_after_a_gap_is_read_and_the_order_holds() -> None:

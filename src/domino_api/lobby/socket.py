@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
@@ -159,7 +158,7 @@ async def _read(websocket: WebSocket, subscriber: LobbySubscriber) -> None:
         subscriber.offer(dumps(_answer(message.get("text"), message.get("bytes"))))
 
 
-def _answer(text: str | None, data: bytes | None) -> dict[str, Any]:
+def _answer(text: str | None, data: bytes | None) -> frames.Answer:
     request = frames.request_of(text, data)
     if isinstance(request, dict):
         return request  # the error frame that refuses it

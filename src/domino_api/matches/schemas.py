@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import AfterValidator, ConfigDict, Field, WithJsonSchema
+from pydantic import AfterValidator, ConfigDict, Field, JsonValue, WithJsonSchema
 
 from domino_api.engine.rulesets import PRESETS
 from domino_api.matches.ruleset_models import match_create_rules
@@ -15,7 +15,7 @@ EndName = Literal["left", "right", "up", "down"]
 Status = Literal["waiting", "playing", "hand_over", "finished", "abandoned", "cancelled"]
 # A tile is a pair of pips, published as a two-item array of pips rather than 3.1 `prefixItems`:
 # schemathesis read nested `prefixItems` as an invalid `items: [...]`, and generators type both.
-TILE_SCHEMA: dict[str, Any] = {
+TILE_SCHEMA: dict[str, JsonValue] = {
     "type": "array",
     "items": {"type": "integer", "minimum": 0, "maximum": 9},
     "minItems": 2,
@@ -95,7 +95,7 @@ class MatchOptions(Strict):
 NULL_MEANS = ("turn_clock", "best_of")
 
 
-def as_overrides(options: MatchOptions) -> dict[str, Any]:
+def as_overrides(options: MatchOptions) -> dict[str, JsonValue]:
     # Only what the client sent, as plain JSON values: the engine parses overrides itself. Any
     # other null (the schema allows it) is as if the option were not given.
     sent = options.model_dump(exclude_unset=True)
@@ -107,7 +107,7 @@ class MatchCreate(Strict):
         max_length=32, examples=["all-fives"], json_schema_extra={"enum": list(PRESETS)}
     )
     if TYPE_CHECKING:
-        options: dict[str, Any]
+        options: dict[str, JsonValue]
     else:
         options: Annotated[MatchOptions, AfterValidator(as_overrides)] = Field(
             default_factory=dict, examples=[{"target": 150}]

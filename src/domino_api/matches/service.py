@@ -9,7 +9,6 @@ matches/creation.py.
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 import msgspec
 from fastapi import Request
@@ -77,7 +76,7 @@ def move_action(body: MoveBody) -> engine.Action:
     return engine.Draw() if body.action == "draw" else engine.Pass()
 
 
-def move_request(body: MoveBody) -> dict[str, Any]:
+def move_request(body: MoveBody) -> dict[str, object]:
     """The move a body asks for, as an Idempotency-Key's digest reads it: its tile either way
     round is one move."""
     request = body.model_dump()
@@ -208,8 +207,8 @@ async def ledger(core: Core, player: Player, match_id: str) -> LedgerJSON:
     return await core.run(match_id, step, player_id=player.id, fresh=True)
 
 
-def seat_summaries(table: Table) -> list[dict[str, Any]]:
-    out = []
+def seat_summaries(table: Table) -> list[dict[str, object]]:
+    out: list[dict[str, object]] = []
     for row in table.seats:
         summary = msgspec.to_builtins(tables.joined_data(table, row))
         summary["forfeited"] = bool(row.forfeited or table.state.forfeited[row.seat])

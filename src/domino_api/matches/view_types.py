@@ -9,6 +9,7 @@ from typing import Annotated
 
 import msgspec
 from msgspec import Meta, Struct
+from pydantic import JsonValue
 
 from domino_api.engine.kinds import SeatKind, Status
 from domino_api.engine.rulesets import PRESETS, Ruleset
@@ -89,7 +90,7 @@ class ViewOut(Struct, frozen=True, kw_only=True, gc=False):
     ]
 
 
-VIEW_EXAMPLE: dict[str, object] = {
+VIEW_EXAMPLE: dict[str, JsonValue] = {
     "id": "7d1c2b8e-4f5a-4c1e-9a51-1f0c9d7e2a10",
     "code": "4821",
     "status": "playing",

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from msgspec.structs import replace
 
@@ -99,16 +97,13 @@ def _shown_ruleset(table: Table, ruleset: Ruleset) -> Ruleset:
     return ruleset
 
 
-def event_for(row: Staged | MatchEvent | Mapping[str, Any], seat: int | None) -> AnyEvent:
+def event_for(row: Staged | MatchEvent, seat: int | None) -> AnyEvent:
     """One event as `seat` may see it: public data plus that seat's private part only. `row`
-    is one a step just made (`Staged`, stamped) or a stored one (a row, or its mapping)."""
+    is one a step just made (`Staged`, stamped) or a stored row."""
     if isinstance(row, Staged):
         return row.for_seat(seat)
-    if isinstance(row, Mapping):
-        seq, kind, at, data, private = (row[k] for k in ("seq", "type", "at", "data", "private"))
-    else:
-        seq, kind, at, data, private = row.seq, row.type, row.at, row.data, row.private
-    return Event.stored(seq, kind, iso(at) or "", data, private or {}).for_seat(seat)
+    stored = Event.stored(row.seq, row.type, iso(row.at), row.data, row.private or {})
+    return stored.for_seat(seat)
 
 
 def mark_muted(events: list[AnyEvent], muted: list[int]) -> list[AnyEvent]:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import Literal, TypedDict
 
 from pydantic import ValidationError
 
-from domino_api.errors import BadRequest, ValidationFailed
+from domino_api.errors import BadRequest, ProblemDoc, ValidationFailed
 from domino_api.realtime import messages as m
 from domino_api.web.inputs import error_summary, holds_nul
 from domino_api.web.problem_docs import problem_of
@@ -23,11 +23,31 @@ from domino_api.web.problem_docs import problem_of
 log = logging.getLogger(__name__)
 
 
-def error_frame(client_id: Any, exc: Exception) -> dict[str, Any]:
+class ErrorFrame(TypedDict):
+    type: Literal["error"]
+    id: int | str | None
+    error: ProblemDoc
+
+
+class AckFrame(TypedDict):
+    type: Literal["ack"]
+    id: int | str
+    seq: int
+
+
+class PongFrame(TypedDict):
+    type: Literal["pong"]
+    id: int | str | None
+
+
+Answer = AckFrame | PongFrame | ErrorFrame
+
+
+def error_frame(client_id: int | str | None, exc: Exception) -> ErrorFrame:
     return {"type": "error", "id": client_id, "error": problem_of(exc)}
 
 
-def request_of(text: str | None, data: bytes | None) -> Any:
+def request_of(text: str | None, data: bytes | None) -> m.Incoming | ErrorFrame:
     """The client message a frame holds, or the error frame (a dict) that refuses it."""
     if text is None:
         size = len(data or b"")
@@ -42,7 +62,7 @@ def request_of(text: str | None, data: bytes | None) -> Any:
         return error_frame(None, BadRequest("The frame's JSON is nested too deeply."))
 
 
-def _parsed(text: str) -> Any:
+def _parsed(text: str) -> m.Incoming | ErrorFrame:
     try:
         raw = json.loads(text)
     except ValueError:
@@ -60,6 +80,6 @@ def _parsed(text: str) -> Any:
         return error_frame(client_id, ValidationFailed(error_summary(exc.errors())))
 
 
-def _client_id(raw: Any) -> Any:
-    value = raw.get("id") if isinstance(raw, dict) else None
+def _client_id(raw: object) -> int | str | None:
+    value: object = raw.get("id") if isinstance(raw, dict) else None
     return value if m.echoable_id(value) else None

@@ -20,20 +20,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api import jsontext
 from domino_api.engine.event_types import AnyEvent
+from domino_api.engine.table import Staged
 from domino_api.errors import database_state
 from domino_api.matches.ports import Committed
 from domino_api.matches.presence import HeldSeat
 from domino_api.matches.views import event_for
 from domino_api.store import match_reads
 from domino_api.store.db import transaction
+from domino_api.store.models import MatchEvent
 
 log = logging.getLogger(__name__)
 
@@ -41,13 +43,15 @@ READ_BATCH = 500
 # Concurrent event reads across matches: leaves the pool to the request handlers.
 READ_SLOTS = 8
 
-Reader = Callable[[str, int, int], Any]
+# A step's own events (`hand_over`) or rows read back: each is projected per seat by `event_for`.
+Row = Staged | MatchEvent
+Reader = Callable[[str, int, int], Awaitable[Sequence[Row]]]
 # Called with a match id when its first local subscriber arrives and when its last one leaves:
 # the NATS listener subscribes to just those matches.
 Watcher = Callable[[str], None]
 
 
-def dumps(message: dict[str, Any]) -> str:
+def dumps(message: Mapping[str, object]) -> str:
     return jsontext.dumps(message)
 
 
@@ -291,7 +295,7 @@ class Hub:
             if len(rows) < READ_BATCH:
                 return
 
-    def _deliver(self, rows: list[Any], low: int, subscribers: list[Subscriber]) -> bool:
+    def _deliver(self, rows: Sequence[Row], low: int, subscribers: list[Subscriber]) -> bool:
         """Hand each subscriber the rows after its cursor; False at a hole in the seqs."""
         for index, row in enumerate(rows):
             if _seq(row) != low + 1 + index:
@@ -302,7 +306,7 @@ class Hub:
         return True
 
     @staticmethod
-    def _offer(rows: Sequence[Any], subscribers: list[Subscriber]) -> None:
+    def _offer(rows: Sequence[Row], subscribers: list[Subscriber]) -> None:
         """Offer each subscriber the events (consecutive seqs) that follow its cursor, each
         projected once per seat (a step's events and stored rows each carry their `at`)."""
         copies: dict[tuple[int, int | None], Frame] = {}
@@ -319,12 +323,11 @@ class Hub:
                 if subscriber.offer(*frame):
                     subscriber.cursor = seq
 
-    async def _read_events(self, match_id: str, after: int, limit: int) -> list[Any]:
+    async def _read_events(self, match_id: str, after: int, limit: int) -> list[MatchEvent]:
         assert self._maker is not None
         async with transaction(self._maker) as session:
             return await match_reads.events_after(session, match_id, after, limit)
 
 
-def _seq(row: Any) -> int:
-    value = row["seq"] if isinstance(row, dict) else row.seq
-    return int(value)
+def _seq(row: Row) -> int:
+    return row.seq

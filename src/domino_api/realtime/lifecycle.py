@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from fastapi import FastAPI
 
@@ -83,7 +82,7 @@ class Realtime:
         await self.listener.stop()
 
     def _every(
-        self, seconds: float, job: Callable[[], Awaitable[Any]], name: str
+        self, seconds: float, job: Callable[[], Awaitable[object]], name: str
     ) -> asyncio.Task[None]:
         async def loop() -> None:
             while True:

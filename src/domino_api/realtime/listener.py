@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Protocol
+from typing import Protocol
 
 import asyncpg
 from nats.aio.client import Client as Nats
@@ -67,12 +67,12 @@ class PgListener:
             await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
 
-    def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+    def _on_notify(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
         announced = parse_payload(payload)
         if announced is not None:
             self._hub.notify(*announced)
 
-    def _on_terminate(self, _conn: Any) -> None:
+    def _on_terminate(self, _conn: object) -> None:
         self._lost.set()
 
     async def _run(self) -> None:

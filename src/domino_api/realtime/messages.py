@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal, TypeGuard
 
 import msgspec
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, TypeAdapter, WithJsonSchema
@@ -23,7 +23,7 @@ def _unicode(text: str) -> bool:
     return text.encode("utf-8", "replace") == text.encode("utf-8", "surrogatepass")
 
 
-def echoable_id(value: Any) -> bool:
+def echoable_id(value: object) -> TypeGuard[int | str]:
     """Whether `value` is an id a request may carry: one its ack or error frame can carry
     back (an integer within signed 64 bits, or 1-64 characters of writable Unicode)."""
     if isinstance(value, int) and not isinstance(value, bool):
@@ -33,13 +33,13 @@ def echoable_id(value: Any) -> bool:
     return False
 
 
-def _client_id(value: Any) -> int | str:
+def _client_id(value: object) -> int | str:
     if not echoable_id(value):
         raise ValueError(
             "an id is an integer from -2^63 to 2^63-1 or a string of 1 to 64 characters"
             " (no lone surrogate)"
         )
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 # One check (`echoable_id`), so that the error pydantic writes names the field alone and not
@@ -153,19 +153,19 @@ class PingMessage(ClientMessage):
     id: ClientId | None = None
 
 
-AnyClientMessage = Annotated[
-    AuthMessage
-    | MoveMessage
+# What a client asks of the match (each acknowledged with the match's seq), and every message.
+Request = (
+    MoveMessage
     | StartMessage
     | NextHandMessage
     | ReadyMessage
     | ResignMessage
     | RematchMessage
     | ChatMessage
-    | PingMessage,
-    Field(discriminator="type"),
-]
-CLIENT_MESSAGES: TypeAdapter[Any] = TypeAdapter(AnyClientMessage)
+)
+Incoming = AuthMessage | Request | PingMessage
+AnyClientMessage = Annotated[Incoming, Field(discriminator="type")]
+CLIENT_MESSAGES: TypeAdapter[Incoming] = TypeAdapter(AnyClientMessage)
 CLIENT_TYPES = (
     "auth",
     "move",

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
+from collections.abc import Iterable
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
@@ -242,14 +242,14 @@ class MatchSocket:
 
     async def _answer(
         self, text: str | None, data: bytes | None, subscriber: Subscriber
-    ) -> dict[str, Any] | None:
+    ) -> frames.Answer | None:
         """One client frame -> its answer; a refused frame changes nothing."""
         request = frames.request_of(text, data)
         if isinstance(request, dict):
             return request  # the error frame that refuses it
         return await self._dispatch(request, subscriber)
 
-    async def _dispatch(self, request: Any, subscriber: Subscriber) -> dict[str, Any] | None:
+    async def _dispatch(self, request: m.Incoming, subscriber: Subscriber) -> frames.Answer:
         if isinstance(request, m.PingMessage):
             return {"type": "pong", "id": request.id}
         if isinstance(request, m.AuthMessage):
@@ -268,7 +268,7 @@ class MatchSocket:
             await self.hub.sync(self.match_id)
         return {"type": "ack", "id": request.id, "seq": seq}
 
-    async def _act(self, request: Any) -> int:
+    async def _act(self, request: m.Request) -> int:
         assert self.player is not None
         player, core, match_id = self.player, self.realtime.core, self.match_id
         named = getattr(request, "seat", None)  # `start` names no seat: the host starts
@@ -343,10 +343,11 @@ class SeatSubscriber(Subscriber):
         return queued
 
 
-def _refusal_of(tasks: set[asyncio.Task[Any]]) -> Refused | None:
+def _refusal_of(tasks: Iterable[asyncio.Task[object]]) -> Refused | None:
     for task in tasks:
-        if not task.cancelled() and isinstance(task.exception(), Refused):
-            return task.exception()  # type: ignore[return-value]
+        error = None if task.cancelled() else task.exception()
+        if isinstance(error, Refused):
+            return error
     return None
 
 
