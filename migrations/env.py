@@ -8,7 +8,10 @@ from alembic import context
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from domino_api.store import account_models  # noqa: F401  (its tables join Base.metadata)
+from domino_api.store import (
+    account_models,  # noqa: F401  (its tables join Base.metadata)
+    lobby_models,  # noqa: F401  (its tables join Base.metadata)
+)
 from domino_api.store.models import Base
 
 config = context.config

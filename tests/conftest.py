@@ -23,7 +23,10 @@ from domino_api.app.api import create_app
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
 from domino_api.matches.computers import Computers
-from domino_api.store import account_models  # noqa: F401  (its tables join Base.metadata)
+from domino_api.store import (
+    account_models,  # noqa: F401  (its tables join Base.metadata)
+    lobby_models,  # noqa: F401  (its tables join Base.metadata)
+)
 from domino_api.store.db import start_embedded, to_plain_url
 from domino_api.store.models import Base
 

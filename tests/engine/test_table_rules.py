@@ -1,6 +1,7 @@
 """The table reducer's rules, one by one (docs/RULES.md sections 9 and 10): the start, moves,
-the turn clocks and absence. No database: a table is a value. The seats' rules (joins and
-claims, autopilot, check-in, presence, talk and rematches) are in test_table_seats.py."""
+the turn clocks and absence. No database: a table is a value. The seats' rules are in
+test_table_joins.py (joins, claims, autopilot) and test_table_presence.py (check-in, presence,
+talk, rematches)."""
 
 from __future__ import annotations
 

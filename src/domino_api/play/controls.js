@@ -3,7 +3,7 @@
 
 import { call, catalog } from "./api.js";
 import { backImg, backUrl } from "./tiles.js";
-import { lobbySwitch } from "./open-tables.js";
+import { lobbySwitch } from "./lobby-switch.js";
 import { restartButton } from "./restart.js";
 import { hasTutorial, openTutorial } from "./tutorial.js";
 import { countdown, el, field, seatName, showError } from "./ui.js";

@@ -374,7 +374,3 @@ class Report(Base):
     created_at: Mapped[datetime] = mapped_column(index=True)
 
     __table_args__ = (Index("uq_reports_once", "reporter_id", "match_id", "seq", unique=True),)
-
-
-# The lobby's tables join the metadata (tests truncate every table of it).
-from domino_api.store import lobby_models as lobby_models  # noqa: E402
