@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import (
     BigInteger,
@@ -30,6 +30,8 @@ NAMING = {
 }
 
 OVER_STATUSES = ("finished", "abandoned", "cancelled")
+# How a tournament match was decided (its row's `reason`, the `match_decided` event's).
+DecidedBy = Literal["played", "forfeit", "no_show"]
 NUMBERED = "code IS NOT NULL AND status NOT IN ('finished', 'abandoned', 'cancelled')"
 
 
@@ -279,7 +281,7 @@ class TournamentMatch(Base):
     player_a: Mapped[str] = mapped_column(String(36))
     player_b: Mapped[str] = mapped_column(String(36))
     winner: Mapped[str | None] = mapped_column(String(36))
-    reason: Mapped[str | None] = mapped_column(String(16))  # played|forfeit|no_show
+    reason: Mapped[DecidedBy | None] = mapped_column(String(16))
     hands_a: Mapped[int] = mapped_column(Integer, default=0)
     hands_b: Mapped[int] = mapped_column(Integer, default=0)
     points_a: Mapped[int] = mapped_column(Integer, default=0)

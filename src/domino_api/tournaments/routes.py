@@ -6,9 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
 
+from domino_api.matches.answers import struct_answer
 from domino_api.matches.service import core_of
 from domino_api.tournaments import service, views
-from domino_api.tournaments.event_models import TournamentEventsOut
+from domino_api.tournaments.event_types import TournamentEventsOut
 from domino_api.tournaments.schemas import TournamentCreate, TournamentOut
 from domino_api.web.deps import (
     NO_STRAY_BODY,
@@ -18,6 +19,7 @@ from domino_api.web.deps import (
     settings_of,
 )
 from domino_api.web.problems import AUTH, BODY, TOURNAMENT, problems
+from domino_api.web.responses import FastJSONResponse
 
 router = APIRouter(prefix="/v1", tags=["tournaments"], dependencies=NO_STRAY_BODY)
 
@@ -101,7 +103,7 @@ async def start(
 @router.get(
     "/tournaments/{tournament_id}/events",
     summary="The tournament's events after a seq (entrants, rounds, matches, results)",
-    responses=problems(*TOURNAMENT),
+    responses=struct_answer(TournamentEventsOut) | problems(*TOURNAMENT),
 )
 async def list_events(
     tournament_id: TournamentId,
@@ -111,7 +113,7 @@ async def list_events(
         int, Query(ge=0, le=2**31 - 1, description="Only events with a larger seq")
     ] = 0,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
-) -> TournamentEventsOut:
+) -> FastJSONResponse:
     """The tournament's events after `after`: entrants, rounds, matches and results."""
-    rows = await views.events(session, tournament_id, after, limit)
-    return TournamentEventsOut.model_validate({"events": rows})
+    events = await views.events(session, tournament_id, after, limit)
+    return FastJSONResponse(TournamentEventsOut(events))

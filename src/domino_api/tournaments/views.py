@@ -15,6 +15,7 @@ from domino_api.store import players_repo, tournaments_repo
 from domino_api.store.models import Tournament, TournamentMatch
 from domino_api.tournaments import pairing
 from domino_api.tournaments import standings as standings_mod
+from domino_api.tournaments.event_types import TournamentEvent, event
 
 # What a tournament created before the host could set the clock plays (the classic preset's).
 DEFAULT_CLOCK = {"allowance_s": 180, "grace_s": 120}
@@ -64,14 +65,14 @@ def records_of(rows: Sequence[TournamentMatch]) -> list[standings_mod.MatchRecor
 
 async def events(
     session: AsyncSession, tournament_id: str, after: int, limit: int
-) -> list[dict[str, Any]]:
+) -> list[TournamentEvent]:
     """The tournament's feed after ``after``, oldest first."""
     if len(tournament_id) > 36:
         raise TournamentNotFound(f"No tournament {tournament_id[:40]!r}.")
     if await tournaments_repo.get(session, tournament_id) is None:
         raise TournamentNotFound(f"No tournament {tournament_id!r}.")
     rows = await tournaments_repo.events_after(session, tournament_id, after, limit)
-    return [{"seq": r.seq, "type": r.type, "at": r.at, "data": r.data} for r in rows]
+    return [event(r.seq, r.type, r.at, r.data) for r in rows]
 
 
 async def get_view(session: AsyncSession, tournament_id: str) -> dict[str, Any]:
