@@ -44,7 +44,7 @@ async def create_tournament(
     view = await service.create(
         session, clock_of(request), player, body, settings_of(request).check_in_s
     )
-    return TournamentOut(**view)
+    return view
 
 
 @router.get(
@@ -57,7 +57,7 @@ async def get_tournament(
 ) -> TournamentOut:
     """The tournament view: entrants, rounds and matches, standings and the champion."""
     await service.enforce_due(core_of(request), tournament_id)  # before the view's first read
-    return TournamentOut(**await views.get_view(session, tournament_id))
+    return await views.get_view(session, tournament_id)
 
 
 @router.post(
@@ -69,7 +69,7 @@ async def enter(
     tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, request: Request
 ) -> TournamentOut:
     """Enter the tournament before it starts (entering again changes nothing)."""
-    return TournamentOut(**await service.enter(session, clock_of(request), player, tournament_id))
+    return await service.enter(session, clock_of(request), player, tournament_id)
 
 
 @router.delete(
@@ -81,7 +81,7 @@ async def leave(
     tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, request: Request
 ) -> TournamentOut:
     """Leave the tournament before it starts."""
-    return TournamentOut(**await service.leave(session, clock_of(request), player, tournament_id))
+    return await service.leave(session, clock_of(request), player, tournament_id)
 
 
 @router.post(
@@ -97,7 +97,7 @@ async def start(
     """
     tx = await core_of(request).writer.within(session)  # the matches it opens
     opened = await service.start(session, clock_of(request), player, tournament_id, tx.insert)
-    return TournamentOut(**opened)
+    return opened
 
 
 @router.get(

@@ -21,7 +21,6 @@ import functools
 import secrets
 import uuid
 from datetime import timedelta
-from typing import Any
 
 import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -55,7 +54,7 @@ from domino_api.store.models import (
 from domino_api.tournaments import event_types as ev
 from domino_api.tournaments import pairing
 from domino_api.tournaments import standings as standings_mod
-from domino_api.tournaments.schemas import TournamentCreate
+from domino_api.tournaments.schemas import TournamentCreate, TournamentOut
 from domino_api.tournaments.views import build_view, rebuild_bracket, records_of, seeded
 
 # Seed 004: free up to 10 players, Club up to 20, corporate without a cap.
@@ -94,7 +93,7 @@ def _announce_after_commit(session: AsyncSession, tournament_id: str, seq: int) 
 
 async def create(
     session: AsyncSession, clock: Clock, host: Player, body: TournamentCreate, check_in_s: float
-) -> dict[str, Any]:
+) -> TournamentOut:
     # The plan is read fresh: operators change it from another process (`plan set`).
     plan = await players_repo.plan_of(session, host.id) or host.plan
     cap = plan_cap(plan)
@@ -103,7 +102,7 @@ async def create(
             f"max_entrants {body.max_entrants} is above the {plan} plan's cap of {cap}.",
             cap=cap,
         )
-    options: dict[str, Any] = body.match.model_dump()
+    options: JSONObject = body.match.model_dump()
     if body.next_opener is not None:
         options["next_opener"] = body.next_opener
     options["turn_clock"] = body.clock.model_dump()  # the host's clock for every match
@@ -142,7 +141,7 @@ async def _locked(session: AsyncSession, tournament_id: str) -> Tournament:
 
 async def enter(
     session: AsyncSession, clock: Clock, player: Player, tournament_id: str
-) -> dict[str, Any]:
+) -> TournamentOut:
     tournament = await _locked(session, tournament_id)
     if await tournaments_repo.entrant(session, tournament.id, player.id) is not None:
         return await build_view(session, tournament)
@@ -172,7 +171,7 @@ async def enter(
 
 async def leave(
     session: AsyncSession, clock: Clock, player: Player, tournament_id: str
-) -> dict[str, Any]:
+) -> TournamentOut:
     tournament = await _locked(session, tournament_id)
     if tournament.status != "open":
         raise TournamentStarted("The tournament has started; entrants can no longer leave.")
@@ -185,7 +184,7 @@ async def leave(
 
 async def start(
     session: AsyncSession, clock: Clock, player: Player, tournament_id: str, insert: Insert
-) -> dict[str, Any]:
+) -> TournamentOut:
     tournament = await _locked(session, tournament_id)
     if tournament.host_player_id != player.id:
         raise NotHost("Only the host may start the tournament.")
