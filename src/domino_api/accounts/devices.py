@@ -24,7 +24,6 @@ from domino_api.errors import (
     PasskeyNotFound,
     SessionNotFound,
 )
-from domino_api.players.schemas import PlayerOut
 from domino_api.players.service import profile
 from domino_api.store import accounts_repo, players_repo
 from domino_api.store.account_models import PlayerToken, TokenKind
@@ -56,9 +55,7 @@ async def sign_in(session: AsyncSession, player_id: str, device: str, now: datet
     await session.flush()
     player = await players_repo.by_id(session, player_id)
     assert player is not None  # its token row was just written under its foreign key
-    return s.SignedIn(
-        player=PlayerOut(**profile(player)), session=session_out(row, row.id), token=token
-    )
+    return s.SignedIn(player=profile(player), session=session_out(row, row.id), token=token)
 
 
 async def new_api_key(

@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from pydantic import BaseModel, JsonValue
 
 from domino_api.matches import answers
+from domino_api.tournaments import event_types as tournament_events
 
 DESCRIPTION = """\
 The contract frontends and bots build on; docs/API.md explains it in prose.
@@ -43,6 +44,7 @@ def install(app: FastAPI) -> None:
             document = build()
             schemas = document.setdefault("components", {}).setdefault("schemas", {})
             schemas.update(answers.schemas())
+            schemas.update(tournament_events.schemas(answers.REF))
             for model in _example_models():
                 examples = model.model_json_schema().get("examples")
                 if model.__name__ in schemas and examples:

@@ -22,8 +22,8 @@ import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
+from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api.clock import Clock
@@ -157,14 +157,14 @@ class Heartbeat:
             log.warning("could not record the service stop", exc_info=True)
 
 
-async def start_api_heartbeat(app: Any) -> None:
+async def start_api_heartbeat(app: FastAPI) -> None:
     """Called by a server process's runtime: record its start and keep beating."""
     heartbeat = Heartbeat(app.state.sessionmaker, app.state.clock, kind=API)
     await heartbeat.start()
     app.state.heartbeat = heartbeat
 
 
-async def stop_api_heartbeat(app: Any) -> None:
+async def stop_api_heartbeat(app: FastAPI) -> None:
     heartbeat = getattr(app.state, "heartbeat", None)
     if heartbeat is not None:
         await heartbeat.stop()

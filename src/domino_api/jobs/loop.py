@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+
+from fastapi import FastAPI
 
 from domino_api.jobs.sweeper import run_worker
 
@@ -19,7 +20,7 @@ from domino_api.jobs.sweeper import run_worker
 INTERVAL_S = 0.5
 
 
-def start_sweep_loop(app: Any) -> None:
+def start_sweep_loop(app: FastAPI) -> None:
     stop = asyncio.Event()
     task = asyncio.get_running_loop().create_task(
         run_worker(app.state.core, INTERVAL_S, stop, heartbeat=False, expire_presence=False),
@@ -28,7 +29,7 @@ def start_sweep_loop(app: Any) -> None:
     app.state.sweep_loop = (stop, task)
 
 
-async def stop_sweep_loop(app: Any) -> None:
+async def stop_sweep_loop(app: FastAPI) -> None:
     """Let the pass under way finish, then stop."""
     running = getattr(app.state, "sweep_loop", None)
     if running is None:

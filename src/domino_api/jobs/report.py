@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from domino_api.engine.clock_text import iso
 
@@ -19,6 +19,28 @@ ACTIONS = {
     "next_hand": "next_hand",
     "check_in": "check_in",
 }
+
+
+class OutcomeJSON(TypedDict):
+    match_id: str
+    code: str | None
+    ruleset: str
+    action: str
+    due: str | None
+    seat: int | None
+    due_at: str | None
+    detail: str
+    events: int
+    status: str
+
+
+class PassJSON(TypedDict):
+    dry_run: bool
+    now: str | None
+    held_since: str | None
+    matches: list[OutcomeJSON]
+    # The counts, the seats whose presence expired (None: not run) and the pass's pace.
+    summary: dict[str, int | float | None]
 
 
 @dataclass
@@ -43,7 +65,7 @@ class Outcome:
         tail = f"({events}, now {self.status})" if self.status else ""
         return f"{self.match_id}  {self.code or '----'}  {self.ruleset:<11}  {self.detail}  {tail}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OutcomeJSON:
         return {
             "match_id": self.match_id,
             "code": self.code,
@@ -110,7 +132,7 @@ class PassReport:
             f"{self.elapsed_s:.2f} s ({self.rate():.0f} matches/s)"
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PassJSON:
         return {
             "dry_run": self.dry_run,
             "now": iso(self.now),

@@ -23,9 +23,8 @@ import contextlib
 import gc
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
-from typing import Any
 
 from domino_api import engine, metrics
 from domino_api.engine import table as tables
@@ -336,7 +335,7 @@ async def run_worker(
     core: Core,
     interval_s: float,
     stop: asyncio.Event,
-    on_report: Any = None,
+    on_report: Callable[[PassReport], None] | None = None,
     concurrency: int = CONCURRENCY,
     *,
     heartbeat: bool = True,

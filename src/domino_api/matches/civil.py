@@ -87,7 +87,7 @@ async def report(
     event = await civil_repo.message(session, match_id, seq)
     if event is None:
         raise MessageNotFound(f"The match has no message at seq {seq}.")
-    seat = int(event.data["seat"])
+    seat = event.seat
     _other(holders, seat, player.id)
     kept = {
         "match_id": match_id,
@@ -95,8 +95,8 @@ async def report(
         "reporter_id": player.id,
         "reported_id": holders[seat].player_id,
         "seat": seat,
-        "name": event.data.get("name"),
-        "text": event.data["text"],
+        "name": event.name,
+        "text": event.text,
         "reason": reason or "",
         "created_at": now,
     }

@@ -52,7 +52,7 @@ async def create_player(body: PlayerCreate, request: Request, session: UnitOfWor
     client address.
     """
     await limits_of(request).hit_from("create_player", client_address(request))
-    return PlayerCreated(**await service.create_player(session, clock_of(request), body.name))
+    return await service.create_player(session, clock_of(request), body.name)
 
 
 @router.get("/players/me", summary="Your profile", responses=problems(*AUTH))
@@ -60,7 +60,7 @@ async def me(player: CurrentPlayer, session: UnitOfWork) -> PlayerOut:
     """The caller's profile: name, tile back, plan and match defaults."""
     # Read fresh: the auth cache may hold a profile an operator changed (`plan set`) a moment ago.
     fresh = await players_repo.by_id(session, player.id)
-    return PlayerOut(**service.profile(fresh or player))
+    return service.profile(fresh or player)
 
 
 @router.patch(
@@ -90,7 +90,7 @@ async def patch_me(
         # of its own (before the answer, which then shows it everywhere).
         on_tile_back: TileBackChanged = request.app.state.on_tile_back
         after_commit(session, functools.partial(on_tile_back, fresh))
-    return PlayerOut(**service.profile(fresh))
+    return service.profile(fresh)
 
 
 @router.get("/tile-backs", summary="The tile-back catalog", responses=problems(*AUTH))

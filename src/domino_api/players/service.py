@@ -3,32 +3,34 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.clock import Clock
 from domino_api.errors import UnknownTileBack
 from domino_api.players import tile_backs
-from domino_api.players.schemas import PlayerPatch
+from domino_api.players.schemas import PlayerCreated, PlayerOut, PlayerPatch
 from domino_api.store import accounts_repo, players_repo
+from domino_api.store.json_types import JSONObject
 from domino_api.store.models import Player
 from domino_api.web.tokens import hash_token, new_token
 
 FIRST_DEVICE = "First device"
 
 
-def profile(player: Player) -> dict[str, Any]:
-    return {
-        "id": player.id,
-        "name": player.name,
-        "tile_back": player.tile_back,
-        "plan": player.plan,
-        "settings": player.settings or {},
-    }
+def profile(player: Player) -> PlayerOut:
+    return PlayerOut.model_validate(
+        {
+            "id": player.id,
+            "name": player.name,
+            "tile_back": player.tile_back,
+            "plan": player.plan,
+            "settings": player.settings or {},
+        }
+    )
 
 
-async def create_player(session: AsyncSession, clock: Clock, name: str) -> dict[str, Any]:
+async def create_player(session: AsyncSession, clock: Clock, name: str) -> PlayerCreated:
     token = new_token()
     player = Player(
         id=str(uuid.uuid4()),
@@ -45,7 +47,7 @@ async def create_player(session: AsyncSession, clock: Clock, name: str) -> dict[
         session, player.id, "session", FIRST_DEVICE, hash_token(token), player.created_at
     )
     await session.flush()
-    return {**profile(player), "token": token}
+    return PlayerCreated(**dict(profile(player)), token=token)
 
 
 async def update_player(session: AsyncSession, player: Player, patch: PlayerPatch) -> Player:
@@ -67,7 +69,7 @@ async def update_player(session: AsyncSession, player: Player, patch: PlayerPatc
     return fresh
 
 
-def merged_settings(saved: dict[str, Any] | None, given: dict[str, Any]) -> dict[str, Any]:
+def merged_settings(saved: JSONObject | None, given: JSONObject) -> JSONObject:
     """The saved settings with the keys a PATCH names (issue 41: setting `target` erased a
     saved `draw`); a key given as null is cleared."""
     merged = {**(saved or {}), **given}

@@ -9,7 +9,7 @@ explicit option is still `422 bad_options`.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from domino_api import engine
 
@@ -17,8 +17,8 @@ SETTING_KEYS = ("target", "draw", "next_opener")
 
 
 def match_options(
-    settings: dict[str, Any] | None, ruleset: str, options: dict[str, Any]
-) -> dict[str, Any]:
+    settings: Mapping[str, object] | None, ruleset: str, options: Mapping[str, object]
+) -> dict[str, object]:
     """`options` with every stored setting the preset accepts alongside them filled in."""
     merged = dict(options)
     for key in SETTING_KEYS:
@@ -30,7 +30,7 @@ def match_options(
     return merged
 
 
-def _accepted(ruleset: str, options: dict[str, Any]) -> bool:
+def _accepted(ruleset: str, options: Mapping[str, object]) -> bool:
     try:
         engine.make_ruleset(ruleset, options)
     except (engine.BadOptions, engine.UnknownRuleset):

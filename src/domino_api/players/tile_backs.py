@@ -10,11 +10,24 @@ offline.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Literal, TypedDict
 
 DEFAULT_TILE_BACK = "moon"
 
-CATALOG: tuple[dict[str, Any], ...] = (
+
+class Entry(TypedDict):
+    id: str
+    name: str
+    rarity: Literal["common", "rare", "epic", "legendary"]
+    image: str
+    credit: str
+
+
+class Listed(Entry):
+    locked: bool
+
+
+CATALOG: tuple[Entry, ...] = (
     {
         "id": "moon",
         "name": "House mark",
@@ -80,6 +93,6 @@ IMAGES = Path(__file__).resolve().parents[1] / "data" / "tile-backs"
 URL_PREFIX = "/static/tile-backs"
 
 
-def catalog() -> list[dict[str, Any]]:
+def catalog() -> list[Listed]:
     # Nothing is locked yet (seed 000), but clients get the field so they can show locks later.
-    return [{**entry, "locked": False} for entry in CATALOG]
+    return [Listed(**entry, locked=False) for entry in CATALOG]

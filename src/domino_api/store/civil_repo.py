@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+import msgspec
 from sqlalchemy import delete, func, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from domino_api.engine.event_types import MessageData
 from domino_api.store.models import Block, Match, MatchEvent, Mute, Player, Report, Seat
 
 
@@ -87,11 +89,13 @@ async def host_blocked(session: AsyncSession, match_id: str, player_id: str) -> 
     return (await session.execute(stmt)).first() is not None
 
 
-async def message(session: AsyncSession, match_id: str, seq: int) -> MatchEvent | None:
-    stmt = select(MatchEvent).where(
+async def message(session: AsyncSession, match_id: str, seq: int) -> MessageData | None:
+    """The match's message at `seq`, as it was said (its public data)."""
+    stmt = select(MatchEvent.data).where(
         MatchEvent.match_id == match_id, MatchEvent.seq == seq, MatchEvent.type == "message"
     )
-    return (await session.execute(stmt)).scalar_one_or_none()
+    data = (await session.execute(stmt)).scalar_one_or_none()
+    return None if data is None else msgspec.convert(data, MessageData)
 
 
 async def add_report(session: AsyncSession, report: dict[str, object]) -> int:

@@ -8,13 +8,15 @@ with the first request's answer, which would tell the client its second move was
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import asyncpg
 
 from domino_api import jsontext
 from domino_api.errors import IdempotencyKeyReused
+from domino_api.store.json_types import JSONObject
 
 
 class Key(NamedTuple):
@@ -24,7 +26,7 @@ class Key(NamedTuple):
     request: str
 
 
-def key_for(value: str, request: dict[str, Any]) -> Key:
+def key_for(value: str, request: Mapping[str, object]) -> Key:
     """The key of a request; `request` is its validated body with every field (in the model's
     order, so members sent in another order make the same digest), put in the engine's form
     where two spellings mean one thing (a tile named either way round)."""
@@ -33,7 +35,7 @@ def key_for(value: str, request: dict[str, Any]) -> Key:
 
 async def idempotent_answer(
     connection: asyncpg.Connection, player_id: str, match_id: str, key: Key
-) -> tuple[int, dict[str, Any]] | None:
+) -> tuple[int, JSONObject] | None:
     """The stored answer to this player's key on this match (keys are scoped per match);
     IdempotencyKeyReused when the key came with another request."""
     row = await connection.fetchrow(
@@ -51,7 +53,8 @@ async def idempotent_answer(
             "This Idempotency-Key made another move on this match; a new move needs a new key."
         )
     body = row["body"]
-    return int(row["status_code"]), body if isinstance(body, dict) else jsontext.loads(body)
+    answer: JSONObject = body if isinstance(body, dict) else jsontext.loads(body)
+    return int(row["status_code"]), answer
 
 
 async def store_answer(
@@ -59,7 +62,7 @@ async def store_answer(
     player_id: str,
     match_id: str,
     key: Key,
-    body: dict[str, Any],
+    body: Mapping[str, object],
     now: datetime,
 ) -> None:
     """In the step's transaction: a retry of the same key finds this answer, never a 500."""

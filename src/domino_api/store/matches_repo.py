@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, cast
+from typing import cast
 
 import asyncpg
 from msgspec import structs
@@ -27,6 +27,7 @@ from domino_api import engine, jsontext
 from domino_api.engine.errors import MatchFull
 from domino_api.engine.table import Info, Seat, Staged, Table, with_info
 from domino_api.store import match_codes
+from domino_api.store.json_types import JSONObject
 from domino_api.store.models import Match, MatchEvent
 from domino_api.store.models import Seat as SeatModel
 
@@ -40,6 +41,10 @@ DERIVED = ("status", "seq", "game_seq")  # the engine state's, written beside th
 # A seat's presence marks: no rule reads them but through `Lapse`, `Seen` and `Connect`.
 LEASE_MARKS = frozenset({"connected_until", "last_seen_at", "away_since"})
 EVENT_COLUMNS = ("match_id", "seq", "type", "at", "data", "private", "action")
+Columns = dict[str, object]  # a row's values by column, as asyncpg takes them (see `_value`)
+Values = list[object]  # one column's values, for `unnest`
+SeatRow = tuple[str, int, Columns]  # match id, seat, changed columns
+Snapshot = JSONObject | None  # a match's engine state as JSON; None: the row has moved on
 _JSON = frozenset(
     c.name for t in (MATCHES, SEATS, EVENTS) for c in t.columns if isinstance(c.type, JSON)
 )
@@ -80,7 +85,7 @@ class Read:
     names: dict[str, str]
     tile_backs: dict[str, str]
     version: int
-    snapshot: Any = None
+    snapshot: Snapshot = None
 
     def table(self, state: engine.MatchState) -> Table:
         return Table(
@@ -93,7 +98,7 @@ class Read:
 
 
 def _seats(
-    rows: Iterable[Sequence[Any]], offset: int
+    rows: Iterable[asyncpg.Record], offset: int
 ) -> tuple[tuple[Seat, ...], dict[str, str], dict[str, str]]:
     seats: list[Seat] = []
     names: dict[str, str] = {}
@@ -132,9 +137,9 @@ async def read_many(connection: asyncpg.Connection, match_ids: list[str]) -> dic
     return reads
 
 
-async def snapshot(connection: asyncpg.Connection, match_id: str, version: int) -> Any:
+async def snapshot(connection: asyncpg.Connection, match_id: str, version: int) -> Snapshot:
     """The snapshot of the version read, or None once the row has moved on."""
-    return await connection.fetchval(SNAPSHOT, match_id, version)
+    return cast(Snapshot, await connection.fetchval(SNAPSHOT, match_id, version))
 
 
 async def claim_due(connection: asyncpg.Connection, now: datetime, limit: int) -> list[Read]:
@@ -162,19 +167,19 @@ class Change:
     version: int
     events: Sequence[Staged]
     at: datetime
-    _columns: dict[str, Any] | None = None
+    _columns: Columns | None = None
 
     @property
     def id(self) -> str:
         return self.after.match.id
 
-    def columns(self) -> dict[str, Any]:
+    def columns(self) -> Columns:
         """The match's changed columns, derived ones included (computed once)."""
         if self._columns is None:
             self._columns = self._changed_columns()
         return self._columns
 
-    def _changed_columns(self) -> dict[str, Any]:
+    def _changed_columns(self) -> Columns:
         before, after = self.before, self.after
         changed = {
             name: getattr(after.match, name)
@@ -186,7 +191,7 @@ class Change:
             changed["snapshot"] = engine.to_json(after.state)
         return changed
 
-    def seats(self) -> list[tuple[int, dict[str, Any]]]:
+    def seats(self) -> list[tuple[int, Columns]]:
         """(seat, changed columns) of every seat that changed."""
         out = []
         for old, new in zip(self.before.seats, self.after.seats, strict=True):
@@ -205,7 +210,7 @@ class Change:
         return all(columns.keys() <= LEASE_MARKS for _, columns in self.seats())
 
 
-def _value(key: str, value: Any) -> Any:
+def _value(key: str, value: object) -> object:
     # The pool's (and SQLAlchemy's) codec takes JSON as text already encoded.
     return jsontext.dumps(value) if value is not None and key in _JSON else value
 
@@ -219,17 +224,14 @@ def _cast(kind: str) -> str:
     return f"::{kind.lower()}" if kind in ("JSON", "JSONB") else ""
 
 
-SeatRow = tuple[str, int, dict[str, Any]]  # match id, seat, changed columns
-
-
 class _Statement:
     """The one guarded statement for a set of changes, built from its shape, with its values."""
 
     def __init__(self) -> None:
         self.parts: list[str] = []
-        self.values: list[Any] = []
+        self.values: list[object] = []
 
-    def arrays(self, names: Sequence[str], kinds: Sequence[str], columns: list[list[Any]]) -> str:
+    def arrays(self, names: Sequence[str], kinds: Sequence[str], columns: list[Values]) -> str:
         start = len(self.values) + 1
         self.values += columns
         given = ", ".join(f"${start + n}::{kind}" for n, kind in enumerate(kinds))
@@ -244,7 +246,7 @@ class _Statement:
 
     def update_matches(self, number: int, keys: tuple[str, ...], group: list[Change]) -> None:
         kinds = ["text[]", "xid[]", *(_array(_TYPES[k]) for k in keys)]
-        columns: list[list[Any]] = [[c.id for c in group], [c.version for c in group]]
+        columns: list[Values] = [[c.id for c in group], [c.version for c in group]]
         columns += [[_value(k, c.columns()[k]) for c in group] for k in keys]
         found = self.keys("id", {c.id for c in group})
         source = self.arrays(("id", "version", *keys), kinds, columns)
@@ -258,7 +260,7 @@ class _Statement:
         """The version guard without an update: the rows are share-locked, so a writer that
         moves one waits for this statement, and one that moved it first leaves no row here
         (PostgreSQL re-checks the locked row's version)."""
-        columns: list[list[Any]] = [[c.id for c in group], [c.version for c in group]]
+        columns: list[Values] = [[c.id for c in group], [c.version for c in group]]
         found = self.keys("id", {c.id for c in group})
         source = self.arrays(("id", "version"), ("text[]", "xid[]"), columns)
         self.parts.append(
@@ -268,7 +270,7 @@ class _Statement:
 
     def update_seats(self, number: int, keys: tuple[str, ...], rows: list[SeatRow]) -> None:
         kinds = ["text[]", "int[]", *(_array(_TYPES[k]) for k in keys)]
-        columns: list[list[Any]] = [[r[0] for r in rows], [r[1] for r in rows]]
+        columns: list[Values] = [[r[0] for r in rows], [r[1] for r in rows]]
         columns += [[_value(k, r[2][k]) for r in rows] for k in keys]
         found = self.keys("match_id", {r[0] for r in rows})
         source = self.arrays(("match_id", "seat", *keys), kinds, columns)
@@ -284,7 +286,7 @@ class _Statement:
         if not rows:
             return
         kinds = ("text[]", "int[]", "text[]", "timestamptz[]", "text[]", "text[]", "text[]")
-        columns: list[list[Any]] = [
+        columns: list[Values] = [
             [r[0] for r in rows],
             [r[1].seq for r in rows],
             [r[1].type for r in rows],
@@ -378,11 +380,10 @@ async def insert(
     return with_info(table, code=code)
 
 
-async def _insert_row(connection: asyncpg.Connection, table: str, columns: dict[str, Any]) -> int:
-    names = list(columns)
-    values = [_value(name, columns[name]) for name in names]
-    placeholders = ", ".join(f"${n}" for n in range(1, len(names) + 1))
-    sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({placeholders}) RETURNING xmin"
+async def _insert_row(connection: asyncpg.Connection, table: str, columns: Columns) -> int:
+    values = [_value(name, value) for name, value in columns.items()]
+    placeholders = ", ".join(f"${n}" for n in range(1, len(values) + 1))
+    sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({placeholders}) RETURNING xmin"
     return int(await connection.fetchval(sql, *values))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Literal
 
 from sqlalchemy import (
     BigInteger,
@@ -23,6 +23,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSON, JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from domino_api.store.json_types import JSONObject
+
 NAMING = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -32,12 +34,14 @@ NAMING = {
 }
 
 OVER_STATUSES = ("finished", "abandoned", "cancelled")
+# How a tournament match was decided (its row's `reason`, the `match_decided` event's).
+DecidedBy = Literal["played", "forfeit", "no_show"]
 NUMBERED = "code IS NOT NULL AND status NOT IN ('finished', 'abandoned', 'cancelled')"
 
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
-    type_annotation_map = {dict[str, Any]: JSONB, datetime: DateTime(timezone=True)}
+    type_annotation_map = {JSONObject: JSONB, datetime: DateTime(timezone=True)}
 
 
 class Player(Base):
@@ -47,7 +51,7 @@ class Player(Base):
     name: Mapped[str] = mapped_column(String(32), index=True)
     tile_back: Mapped[str] = mapped_column(String(32), default="moon")
     plan: Mapped[str] = mapped_column(String(16), default="free")
-    settings: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    settings: Mapped[JSONObject] = mapped_column(default=dict)
     created_at: Mapped[datetime]
 
 
@@ -65,7 +69,7 @@ class Match(Base):
     tournament_id: Mapped[str | None] = mapped_column(String(36), index=True)
     # The engine state as JSON: a cache of the event log (replaying the events gives it).
     # Plain json, not jsonb: it is only ever read and written whole (migration 0006).
-    snapshot: Mapped[dict[str, Any]] = mapped_column(JSON)
+    snapshot: Mapped[JSONObject] = mapped_column(JSON)
     seq: Mapped[int] = mapped_column(Integer, default=0)
     game_seq: Mapped[int] = mapped_column(Integer, default=0)
     secret: Mapped[bytes] = mapped_column(LargeBinary)
@@ -163,12 +167,12 @@ class MatchEvent(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     type: Mapped[str] = mapped_column(String(32))
     at: Mapped[datetime]
-    data: Mapped[dict[str, Any]]
+    data: Mapped[JSONObject]
     # Per-seat private parts, keyed by seat number as a string; merged only for that seat.
-    private: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    private: Mapped[JSONObject] = mapped_column(default=dict)
     # The engine action (or recorded note) that produced this event, on the first event of
     # each transition: replaying these rebuilds the snapshot.
-    action: Mapped[dict[str, Any] | None]
+    action: Mapped[JSONObject | None]
 
 
 class IdempotentAnswer(Base):
@@ -179,7 +183,7 @@ class IdempotentAnswer(Base):
     match_id: Mapped[str] = mapped_column(String(36), primary_key=True)
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
     status_code: Mapped[int] = mapped_column(Integer)
-    body: Mapped[dict[str, Any]]
+    body: Mapped[JSONObject]
     created_at: Mapped[datetime]
     # SHA-256 of the request the key came with (migration 0012; null for keys stored before).
     request_hash: Mapped[str | None] = mapped_column(String(64))
@@ -261,7 +265,7 @@ class Tournament(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)  # open|running|finished|cancelled
     host_player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
     # {"target": 100} or {"best_of": 3}, plus "next_opener" when the host chose one.
-    match_options: Mapped[dict[str, Any]]
+    match_options: Mapped[JSONObject]
     max_entrants: Mapped[int] = mapped_column(Integer)
     check_in_s: Mapped[int] = mapped_column(Integer, default=300)
     seed: Mapped[bytes | None] = mapped_column(LargeBinary)
@@ -300,7 +304,7 @@ class TournamentMatch(Base):
     player_a: Mapped[str] = mapped_column(String(36))
     player_b: Mapped[str] = mapped_column(String(36))
     winner: Mapped[str | None] = mapped_column(String(36))
-    reason: Mapped[str | None] = mapped_column(String(16))  # played|forfeit|no_show
+    reason: Mapped[DecidedBy | None] = mapped_column(String(16))
     hands_a: Mapped[int] = mapped_column(Integer, default=0)
     hands_b: Mapped[int] = mapped_column(Integer, default=0)
     points_a: Mapped[int] = mapped_column(Integer, default=0)
@@ -319,7 +323,7 @@ class TournamentEvent(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     type: Mapped[str] = mapped_column(String(32))
     at: Mapped[datetime]
-    data: Mapped[dict[str, Any]]
+    data: Mapped[JSONObject]
 
 
 # --- a civil table (matches/civil.py) ---------------------------------------------------------

@@ -2,15 +2,46 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TypedDict, cast
 
 import asyncpg
-from sqlalchemy import Row, Table, case, select
+from sqlalchemy import ColumnElement, Row, Table, case, select
 from sqlalchemy.dialects.postgresql import Insert, insert
 from sqlalchemy.dialects.postgresql import asyncpg as asyncpg_dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.store.models import Finish, Player, Record
+
+
+class FinishRow(TypedDict):
+    """A `finishes` row: one human holder's finish of one match."""
+
+    match_id: str
+    player_id: str
+    ruleset: str
+    opponent: str
+    score: int
+    margin: int
+    won: bool
+    default_target: bool
+    finished_at: datetime | None
+
+
+class RecordRow(TypedDict):
+    """The parameters of one `records` upsert (every column)."""
+
+    player_id: str
+    ruleset: str
+    opponent: str
+    best_score: int
+    best_score_at: datetime | None
+    best_score_match_id: str
+    best_margin: int | None
+    best_margin_at: datetime | None
+    leaderboard_eligible: bool
+
 
 FINISHES = cast(Table, Finish.__table__)
 RECORDS = cast(Table, Record.__table__)
@@ -30,7 +61,7 @@ def _record_upsert() -> Insert:
         old.best_margin.is_(None) | (ex.best_margin > old.best_margin)
     )
 
-    def pick(when: Any, column: str) -> Any:
+    def pick(when: ColumnElement[bool], column: str) -> ColumnElement[object]:
         return case((when, ex[column]), else_=old[column])
 
     return new.on_conflict_do_update(
@@ -65,11 +96,14 @@ _ON_DRIVER = (
 
 
 async def write_finishes(
-    connection: asyncpg.Connection, finishes: list[dict[str, Any]], records: list[dict[str, Any]]
+    connection: asyncpg.Connection, finishes: Sequence[FinishRow], records: Sequence[RecordRow]
 ) -> None:
     """Two statements for any number of rows (executemany), in the caller's transaction, each
     row applied in the order given."""
-    for (sql, names), params in ((_ON_DRIVER[0], finishes), (_ON_DRIVER[1], records)):
+    for (sql, names), params in (
+        (_ON_DRIVER[0], [dict(f) for f in finishes]),
+        (_ON_DRIVER[1], [dict(r) for r in records]),
+    ):
         await connection.executemany(sql, [tuple(p[name] for name in names) for p in params])
 
 
@@ -82,7 +116,9 @@ async def records_of(session: AsyncSession, player_id: str) -> list[Record]:
     return list((await session.execute(stmt)).scalars())
 
 
-async def best_finishes(session: AsyncSession, ruleset: str, opponent: str) -> list[Row[Any]]:
+async def best_finishes(
+    session: AsyncSession, ruleset: str, opponent: str
+) -> Sequence[Row[tuple[str, str, str, str, int, int, bool, bool, datetime, str]]]:
     """The top 10 players' best finishes at the preset's default target against `opponent`,
     with their names."""
     # Each player's best finish: highest score, then widest margin, then the earlier finish.
@@ -99,4 +135,4 @@ async def best_finishes(session: AsyncSession, ruleset: str, opponent: str) -> l
         .order_by(best.c.score.desc(), best.c.margin.desc(), best.c.finished_at)
         .limit(10)
     )
-    return list((await session.execute(stmt)).all())
+    return (await session.execute(stmt)).all()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import delete, exists, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from domino_api.store.json_types import JSONObject
 from domino_api.store.models import (
     OVER_STATUSES,
     Match,
@@ -140,7 +140,7 @@ async def overdue_matches(session: AsyncSession, tournament_id: str, now: dateti
 
 
 async def add_event(
-    session: AsyncSession, tournament_id: str, type_: str, at: datetime, data: dict[str, Any]
+    session: AsyncSession, tournament_id: str, type_: str, at: datetime, data: JSONObject
 ) -> int:
     """Append one event; returns its seq (the tournament's last + 1).
 

@@ -14,6 +14,7 @@ from domino_api.engine.table import Table
 from domino_api.matches import ends
 from domino_api.store import tournaments_repo
 from domino_api.store.models import Tournament, TournamentMatch
+from domino_api.tournaments import event_types as ev
 from domino_api.tournaments import service
 
 
@@ -57,7 +58,7 @@ async def record_result(within: ends.Within, table: Table) -> None:
     if tournament.status == "running" and await service.round_complete(
         session, tournament, row.round
     ):
-        await service.emit(session, clock, tournament, "round_completed", {"round": row.round})
+        await service.emit(session, clock, tournament, ev.RoundCompletedData(round=row.round))
     await service.progress(session, clock, tournament, within.insert)
     await session.flush()
 
@@ -65,14 +66,14 @@ async def record_result(within: ends.Within, table: Table) -> None:
 async def _match_decided(
     session: AsyncSession, clock: Clock, tournament: Tournament, row: TournamentMatch
 ) -> None:
-    data = {
-        "round": row.round,
-        "index": row.index,
-        "match_id": row.match_id,
-        "winner": row.winner,
-        "reason": row.reason,
-    }
-    await service.emit(session, clock, tournament, "match_decided", data)
+    data = ev.MatchDecidedData(
+        round=row.round,
+        index=row.index,
+        match_id=row.match_id,
+        winner=row.winner,
+        reason=row.reason,
+    )
+    await service.emit(session, clock, tournament, data)
 
 
 END_HOOK = ends.EndHook(record_result, applies=_is_tournament_match)

@@ -6,9 +6,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
 
+from domino_api.matches.answers import struct_answer
 from domino_api.matches.service import core_of
 from domino_api.tournaments import service, views
-from domino_api.tournaments.event_models import TournamentEventsOut
+from domino_api.tournaments.event_types import TournamentEventsOut
 from domino_api.tournaments.schemas import TournamentCreate, TournamentOut
 from domino_api.web.deps import (
     NO_STRAY_BODY,
@@ -18,6 +19,7 @@ from domino_api.web.deps import (
     settings_of,
 )
 from domino_api.web.problems import AUTH, BODY, TOURNAMENT, problems
+from domino_api.web.responses import FastJSONResponse
 
 router = APIRouter(prefix="/v1", tags=["tournaments"], dependencies=NO_STRAY_BODY)
 
@@ -42,7 +44,7 @@ async def create_tournament(
     view = await service.create(
         session, clock_of(request), player, body, settings_of(request).check_in_s
     )
-    return TournamentOut(**view)
+    return view
 
 
 @router.get(
@@ -55,7 +57,7 @@ async def get_tournament(
 ) -> TournamentOut:
     """The tournament view: entrants, rounds and matches, standings and the champion."""
     await service.enforce_due(core_of(request), tournament_id)  # before the view's first read
-    return TournamentOut(**await views.get_view(session, tournament_id))
+    return await views.get_view(session, tournament_id)
 
 
 @router.post(
@@ -67,7 +69,7 @@ async def enter(
     tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, request: Request
 ) -> TournamentOut:
     """Enter the tournament before it starts (entering again changes nothing)."""
-    return TournamentOut(**await service.enter(session, clock_of(request), player, tournament_id))
+    return await service.enter(session, clock_of(request), player, tournament_id)
 
 
 @router.delete(
@@ -79,7 +81,7 @@ async def leave(
     tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, request: Request
 ) -> TournamentOut:
     """Leave the tournament before it starts."""
-    return TournamentOut(**await service.leave(session, clock_of(request), player, tournament_id))
+    return await service.leave(session, clock_of(request), player, tournament_id)
 
 
 @router.post(
@@ -95,13 +97,13 @@ async def start(
     """
     tx = await core_of(request).writer.within(session)  # the matches it opens
     opened = await service.start(session, clock_of(request), player, tournament_id, tx.insert)
-    return TournamentOut(**opened)
+    return opened
 
 
 @router.get(
     "/tournaments/{tournament_id}/events",
     summary="The tournament's events after a seq (entrants, rounds, matches, results)",
-    responses=problems(*TOURNAMENT),
+    responses=struct_answer(TournamentEventsOut) | problems(*TOURNAMENT),
 )
 async def list_events(
     tournament_id: TournamentId,
@@ -111,7 +113,7 @@ async def list_events(
         int, Query(ge=0, le=2**31 - 1, description="Only events with a larger seq")
     ] = 0,
     limit: Annotated[int, Query(ge=1, le=5000)] = 1000,
-) -> TournamentEventsOut:
+) -> FastJSONResponse:
     """The tournament's events after `after`: entrants, rounds, matches and results."""
-    rows = await views.events(session, tournament_id, after, limit)
-    return TournamentEventsOut.model_validate({"events": rows})
+    events = await views.events(session, tournament_id, after, limit)
+    return FastJSONResponse(TournamentEventsOut(events))

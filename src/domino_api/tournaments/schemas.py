@@ -124,4 +124,4 @@ class TournamentOut(BaseModel):
     champion: str | None
 
 
-# The events feed's models: tournaments/event_models.py.
+# The events feed's types: tournaments/event_types.py.

@@ -21,8 +21,8 @@ import functools
 import secrets
 import uuid
 from datetime import timedelta
-from typing import Any
 
+import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import engine
@@ -44,16 +44,17 @@ from domino_api.store.db import (
     ANNOUNCER,
     after_commit,
 )
+from domino_api.store.json_types import JSONObject
 from domino_api.store.models import (
     Player,
     Tournament,
     TournamentEntrant,
     TournamentMatch,
 )
+from domino_api.tournaments import event_types as ev
 from domino_api.tournaments import pairing
 from domino_api.tournaments import standings as standings_mod
-from domino_api.tournaments.event_models import EVENT_DATA
-from domino_api.tournaments.schemas import TournamentCreate
+from domino_api.tournaments.schemas import TournamentCreate, TournamentOut
 from domino_api.tournaments.views import build_view, rebuild_bracket, records_of, seeded
 
 # Seed 004: free up to 10 players, Club up to 20, corporate without a cap.
@@ -67,12 +68,14 @@ def plan_cap(plan: str) -> int | None:
 
 
 async def emit(
-    session: AsyncSession, clock: Clock, tournament: Tournament, type_: str, data: dict[str, Any]
+    session: AsyncSession, clock: Clock, tournament: Tournament, data: ev.TournamentData
 ) -> int:
-    """Append to the feed; each caller holds the tournament row lock (`tournaments_repo.lock`)."""
-    # The feed's documented shape (tournaments/event_models.py), held at the source.
-    EVENT_DATA[type_].model_validate(data)
-    seq = await tournaments_repo.add_event(session, tournament.id, type_, clock.now(), data)
+    """Append to the feed; each caller holds the tournament row lock (`tournaments_repo.lock`).
+    The data's type (tournaments/event_types.py) names the event."""
+    stored: JSONObject = msgspec.to_builtins(data)
+    seq = await tournaments_repo.add_event(
+        session, tournament.id, ev.EVENT_TYPE[type(data)], clock.now(), stored
+    )
     _announce_after_commit(session, tournament.id, seq)
     return seq
 
@@ -90,7 +93,7 @@ def _announce_after_commit(session: AsyncSession, tournament_id: str, seq: int) 
 
 async def create(
     session: AsyncSession, clock: Clock, host: Player, body: TournamentCreate, check_in_s: float
-) -> dict[str, Any]:
+) -> TournamentOut:
     # The plan is read fresh: operators change it from another process (`plan set`).
     plan = await players_repo.plan_of(session, host.id) or host.plan
     cap = plan_cap(plan)
@@ -99,7 +102,7 @@ async def create(
             f"max_entrants {body.max_entrants} is above the {plan} plan's cap of {cap}.",
             cap=cap,
         )
-    options: dict[str, Any] = body.match.model_dump()
+    options: JSONObject = body.match.model_dump()
     if body.next_opener is not None:
         options["next_opener"] = body.next_opener
     options["turn_clock"] = body.clock.model_dump()  # the host's clock for every match
@@ -138,7 +141,7 @@ async def _locked(session: AsyncSession, tournament_id: str) -> Tournament:
 
 async def enter(
     session: AsyncSession, clock: Clock, player: Player, tournament_id: str
-) -> dict[str, Any]:
+) -> TournamentOut:
     tournament = await _locked(session, tournament_id)
     if await tournaments_repo.entrant(session, tournament.id, player.id) is not None:
         return await build_view(session, tournament)
@@ -161,27 +164,27 @@ async def enter(
     )
     await session.flush()
     await emit(
-        session, clock, tournament, "entrant_joined", {"player_id": player.id, "name": player.name}
+        session, clock, tournament, ev.EntrantJoinedData(player_id=player.id, name=player.name)
     )
     return await build_view(session, tournament)
 
 
 async def leave(
     session: AsyncSession, clock: Clock, player: Player, tournament_id: str
-) -> dict[str, Any]:
+) -> TournamentOut:
     tournament = await _locked(session, tournament_id)
     if tournament.status != "open":
         raise TournamentStarted("The tournament has started; entrants can no longer leave.")
     if await tournaments_repo.entrant(session, tournament.id, player.id) is not None:
         await tournaments_repo.remove_entrant(session, tournament.id, player.id)
         await session.flush()
-        await emit(session, clock, tournament, "entrant_left", {"player_id": player.id})
+        await emit(session, clock, tournament, ev.EntrantLeftData(player_id=player.id))
     return await build_view(session, tournament)
 
 
 async def start(
     session: AsyncSession, clock: Clock, player: Player, tournament_id: str, insert: Insert
-) -> dict[str, Any]:
+) -> TournamentOut:
     tournament = await _locked(session, tournament_id)
     if tournament.host_player_id != player.id:
         raise NotHost("Only the host may start the tournament.")
@@ -199,9 +202,7 @@ async def start(
     tournament.status = "running"
     tournament.started_at = clock.now()
     await session.flush()
-    await emit(
-        session, clock, tournament, "tournament_started", {"seed": seed.hex(), "order": order}
-    )
+    await emit(session, clock, tournament, ev.TournamentStartedData(seed=seed.hex(), order=order))
     await progress(session, clock, tournament, insert)
     return await build_view(session, tournament)
 
@@ -263,8 +264,8 @@ async def _round_opened(
     byes: list[str],
     rests: list[str],
 ) -> None:
-    data = {"round": round_number, "byes": byes, "rests": rests}
-    await emit(session, clock, tournament, "round_opened", data)
+    data = ev.RoundOpenedData(round=round_number, byes=byes, rests=rests)
+    await emit(session, clock, tournament, data)
 
 
 async def _finish(
@@ -273,13 +274,13 @@ async def _finish(
     tournament.status = "finished"
     tournament.champion_id = champion
     tournament.finished_at = clock.now()
-    await emit(session, clock, tournament, "tournament_finished", {"champion": champion})
+    await emit(session, clock, tournament, ev.TournamentFinishedData(champion=champion))
 
 
 async def cancel(session: AsyncSession, clock: Clock, tournament: Tournament) -> None:
     tournament.status = "cancelled"
     tournament.finished_at = clock.now()
-    await emit(session, clock, tournament, "tournament_cancelled", {})
+    await emit(session, clock, tournament, ev.TournamentCancelledData())
 
 
 async def round_complete(session: AsyncSession, tournament: Tournament, round_number: int) -> bool:
@@ -339,19 +340,14 @@ async def open_match(
         )
     )
     await session.flush()
-    await emit(
-        session,
-        clock,
-        tournament,
-        "match_opened",
-        {
-            "round": round_number,
-            "index": index,
-            "match_id": match_id,
-            "players": list(pair),
-            "check_in_deadline": deadline.isoformat(),
-        },
+    opened = ev.MatchOpenedData(
+        round=round_number,
+        index=index,
+        match_id=match_id,
+        players=list(pair),
+        check_in_deadline=deadline.isoformat(),
     )
+    await emit(session, clock, tournament, opened)
     return match_id
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -15,6 +14,8 @@ from domino_api.store import players_repo, tournaments_repo
 from domino_api.store.models import Tournament, TournamentMatch
 from domino_api.tournaments import pairing
 from domino_api.tournaments import standings as standings_mod
+from domino_api.tournaments.event_types import TournamentEvent, event
+from domino_api.tournaments.schemas import RoundMatchOut, RoundOut, StandingOut, TournamentOut
 
 # What a tournament created before the host could set the clock plays (the classic preset's).
 DEFAULT_CLOCK = {"allowance_s": 180, "grace_s": 120}
@@ -64,17 +65,17 @@ def records_of(rows: Sequence[TournamentMatch]) -> list[standings_mod.MatchRecor
 
 async def events(
     session: AsyncSession, tournament_id: str, after: int, limit: int
-) -> list[dict[str, Any]]:
+) -> list[TournamentEvent]:
     """The tournament's feed after ``after``, oldest first."""
     if len(tournament_id) > 36:
         raise TournamentNotFound(f"No tournament {tournament_id[:40]!r}.")
     if await tournaments_repo.get(session, tournament_id) is None:
         raise TournamentNotFound(f"No tournament {tournament_id!r}.")
     rows = await tournaments_repo.events_after(session, tournament_id, after, limit)
-    return [{"seq": r.seq, "type": r.type, "at": r.at, "data": r.data} for r in rows]
+    return [event(r.seq, r.type, r.at, r.data) for r in rows]
 
 
-async def get_view(session: AsyncSession, tournament_id: str) -> dict[str, Any]:
+async def get_view(session: AsyncSession, tournament_id: str) -> TournamentOut:
     """The tournament view (`enforce_due` first applies what is due to its matches)."""
     if len(tournament_id) > 36:
         raise TournamentNotFound(f"No tournament {tournament_id[:40]!r}.")
@@ -84,7 +85,7 @@ async def get_view(session: AsyncSession, tournament_id: str) -> dict[str, Any]:
     return await build_view(session, tournament)
 
 
-async def build_view(session: AsyncSession, tournament: Tournament) -> dict[str, Any]:
+async def build_view(session: AsyncSession, tournament: Tournament) -> TournamentOut:
     entrants = await tournaments_repo.entrants(session, tournament.id)
     names = await players_repo.names(session, [e.player_id for e in entrants])
     started = tournament.seed is not None
@@ -97,7 +98,7 @@ async def build_view(session: AsyncSession, tournament: Tournament) -> dict[str,
     match = (
         {"target": options["target"]} if "target" in options else {"best_of": options["best_of"]}
     )
-    return {
+    view = {
         "clock": options.get("turn_clock") or DEFAULT_CLOCK,
         "id": tournament.id,
         "name": tournament.name,
@@ -116,11 +117,12 @@ async def build_view(session: AsyncSession, tournament: Tournament) -> dict[str,
         "standings": _standings(tournament, order, rows) if started else [],
         "champion": tournament.champion_id,
     }
+    return TournamentOut.model_validate(view)
 
 
 def _standings(
     tournament: Tournament, order: list[str], rows: list[TournamentMatch]
-) -> list[dict[str, Any]]:
+) -> list[StandingOut]:
     """Round-robin by wins and tiebreaks; single elimination by the round reached."""
     records = records_of(rows)
     if tournament.format == "single_elimination":
@@ -128,7 +130,7 @@ def _standings(
         ranked = standings_mod.elimination_standings(order, records, reached)
     else:
         ranked = standings_mod.standings(order, records)
-    return [dataclasses.asdict(standing) for standing in ranked]
+    return [StandingOut.model_validate(dataclasses.asdict(standing)) for standing in ranked]
 
 
 def _live(
@@ -150,14 +152,14 @@ def _match_out(
     progress: dict[str, tournaments_repo.MatchProgress],
     names: dict[str, str],
     rounds: int | None,
-) -> dict[str, Any]:
+) -> RoundMatchOut:
     """A bracket slot's match; `rounds` (single elimination) says where its winner goes."""
     table = progress.get(row.match_id)
     status = MATCH_STATUS.get(table.status if table else "waiting", "check_in")
     following = None
     if rounds is not None and row.round < rounds:
         following = {"round": row.round + 1, "index": row.index // 2, "side": row.index % 2}
-    return {
+    match = {
         "id": row.match_id,
         "round": row.round,
         "index": row.index,
@@ -171,6 +173,7 @@ def _match_out(
         "hands_won": [row.hands_a, row.hands_b],
         "live": _live(row, table),
     }
+    return RoundMatchOut.model_validate(match)
 
 
 def _rounds(
@@ -179,11 +182,11 @@ def _rounds(
     rows: list[TournamentMatch],
     progress: dict[str, tournaments_repo.MatchProgress],
     names: dict[str, str],
-) -> list[dict[str, Any]]:
+) -> list[RoundOut]:
     by_round: dict[int, list[TournamentMatch]] = {}
     for row in rows:
         by_round.setdefault(row.round, []).append(row)
-    out: list[dict[str, Any]] = []
+    out: list[RoundOut] = []
     if tournament.format == "single_elimination":
         bracket = rebuild_bracket(order, rows)
         for number, slots in enumerate(bracket.rounds, start=1):
@@ -195,17 +198,31 @@ def _rounds(
                 s.status in (pairing.SlotStatus.BYE, pairing.SlotStatus.DECIDED) for s in slots
             )
             out.append(
-                {
-                    "number": number,
-                    "status": "complete" if done else "open",
-                    "matches": [
+                RoundOut(
+                    number=number,
+                    status="complete" if done else "open",
+                    matches=[
                         _match_out(row, progress, names, len(bracket.rounds)) for row in matches
                     ],
-                    "byes": byes,
-                    "rests": [],
-                }
+                    byes=byes,
+                    rests=[],
+                )
             )
         return out
+    schedule = pairing.round_robin_schedule(order)
+    for number in range(1, min(tournament.current_round, len(schedule)) + 1):
+        matches = by_round.get(number, [])
+        done = bool(matches) and all(row.winner is not None for row in matches)
+        out.append(
+            RoundOut(
+                number=number,
+                status="complete" if done else "open",
+                matches=[_match_out(row, progress, names, None) for row in matches],
+                byes=[],
+                rests=list(schedule[number - 1].rests),
+            )
+        )
+    return out
     schedule = pairing.round_robin_schedule(order)
     for number in range(1, min(tournament.current_round, len(schedule)) + 1):
         matches = by_round.get(number, [])
