@@ -7,10 +7,10 @@ mid-game All Fives snapshot), a few percent of a move request's CPU.
 
 from __future__ import annotations
 
-from typing import Any
 
 import msgspec
 import orjson
+from pydantic import JsonValue
 
 # One encoder for plain values and the contract's Structs alike (events go out as they were
 # built, never turned into dicts first); seat numbers keying private maps are written as
@@ -28,5 +28,14 @@ def dump_bytes(value: object) -> bytes:
 
 # Untyped, not pydantic's JsonValue, while store/idempotency.py reads a stored answer through
 # it as a dict.
-def loads(text: str | bytes) -> Any:
-    return orjson.loads(text)
+def loads(text: str | bytes) -> JsonValue:
+    value: JsonValue = orjson.loads(text)
+    return value
+
+
+def load_object(text: str | bytes) -> dict[str, JsonValue]:
+    """A JSON object the service wrote itself (a stored answer, a seek's options key)."""
+    value = loads(text)
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a JSON object, got {type(value).__name__}")
+    return value

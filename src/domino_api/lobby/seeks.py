@@ -25,7 +25,7 @@ import msgspec
 from domino_api import engine
 from domino_api.engine.table.new import NewSeat
 from domino_api.errors import SeekNotFound
-from domino_api.jsontext import loads
+from domino_api.jsontext import load_object
 from domino_api.lobby.events import SeekPaired
 from domino_api.lobby.models import SeekCreate, SeekOut, SeekStatus
 from domino_api.lobby.tables import Publish, stored
@@ -61,7 +61,7 @@ def _out(row: SeekRow, lease_s: float) -> SeekOut:
 
 
 def _ruleset(name: str, options_key: str) -> engine.Ruleset:
-    given, _ = access.table_options(loads(options_key))
+    given, _ = access.table_options(load_object(options_key))
     return creation.ruleset_for_seats(name, given, 2)
 
 
@@ -162,7 +162,7 @@ async def _seat(core: Core, older: SeekRow, newer: SeekRow) -> None:
     if len(players) < 2:
         raise _Taken  # a player gone meanwhile
     ruleset = _ruleset(older.ruleset, older.options_key)
-    _, spectators = access.table_options(loads(older.options_key))
+    _, spectators = access.table_options(load_object(older.options_key))
     seats: list[NewSeat] = [
         {"type": "human", "player_id": s.player_id, "name": None} for s in (older, newer)
     ]

@@ -22,7 +22,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 import asyncpg
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -37,7 +36,7 @@ from domino_api.store.db import Pool, after_commit, raw_connection, transaction
 from domino_api.store.matches_repo import Change
 
 # An idempotency key's answer, stored with the step: (player, key, body).
-Answer = tuple[str, idempotency.Key, Any]
+Answer = tuple[str, idempotency.Key, object]
 # A new match inserted in a transaction of the writer (`Tx.insert`), announced after it.
 Insert = Callable[[Stepped, datetime], Awaitable[Stepped]]
 

@@ -53,7 +53,7 @@ async def idempotent_answer(
             "This Idempotency-Key made another move on this match; a new move needs a new key."
         )
     body = row["body"]
-    answer: JSONObject = body if isinstance(body, dict) else jsontext.loads(body)
+    answer: JSONObject = body if isinstance(body, dict) else jsontext.load_object(body)
     return int(row["status_code"]), answer
 
 
@@ -62,7 +62,7 @@ async def store_answer(
     player_id: str,
     match_id: str,
     key: Key,
-    body: Mapping[str, object],
+    body: object,  # the answer as sent (a Struct or plain JSON values), written as JSON
     now: datetime,
 ) -> None:
     """In the step's transaction: a retry of the same key finds this answer, never a 500."""

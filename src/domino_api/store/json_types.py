@@ -1,7 +1,9 @@
 """JSON as the JSONB columns hold it, for the few values that really are arbitrary JSON (an
-idempotent request's stored answer, a column read back before its typed reader checks it)."""
+idempotent request's stored answer, a column read back before its typed reader checks it):
+pydantic's `JsonValue`, the one JSON type of the code base."""
 
 from __future__ import annotations
 
-JSONValue = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
-JSONObject = dict[str, JSONValue]
+from pydantic import JsonValue
+
+JSONObject = dict[str, JsonValue]

@@ -7,11 +7,11 @@ lobby's sweep, lobby/tables.py)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import BigInteger, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
+from domino_api.store.json_types import JSONObject
 from domino_api.store.models import Base
 
 
@@ -39,7 +39,7 @@ class Seek(Base):
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
     ruleset: Mapped[str] = mapped_column(String(32))
-    options: Mapped[dict[str, Any]]
+    options: Mapped[JSONObject]
     options_key: Mapped[str] = mapped_column(Text)  # the options as canonical JSON
     status: Mapped[str] = mapped_column(String(16))  # open, paired, cancelled, expired
     match_id: Mapped[str | None] = mapped_column(String(36))

@@ -25,9 +25,9 @@ from sqlalchemy.dialects import postgresql
 
 from domino_api import engine, jsontext
 from domino_api.engine.errors import MatchFull
+from domino_api.engine.shapes import Snapshot
 from domino_api.engine.table import Info, Seat, Staged, Table, with_info
 from domino_api.store import match_codes
-from domino_api.store.json_types import JSONObject
 from domino_api.store.models import Match, MatchEvent
 from domino_api.store.models import Seat as SeatModel
 
@@ -44,7 +44,8 @@ EVENT_COLUMNS = ("match_id", "seq", "type", "at", "data", "private", "action")
 Columns = dict[str, object]  # a row's values by column, as asyncpg takes them (see `_value`)
 Values = list[object]  # one column's values, for `unnest`
 SeatRow = tuple[str, int, Columns]  # match id, seat, changed columns
-Snapshot = JSONObject | None  # a match's engine state as JSON; None: the row has moved on
+# A match's engine state as storage keeps it; None: the row has moved on.
+Stored = Snapshot | None
 _JSON = frozenset(
     c.name for t in (MATCHES, SEATS, EVENTS) for c in t.columns if isinstance(c.type, JSON)
 )
@@ -85,7 +86,7 @@ class Read:
     names: dict[str, str]
     tile_backs: dict[str, str]
     version: int
-    snapshot: Snapshot = None
+    snapshot: Stored = None
 
     def table(self, state: engine.MatchState) -> Table:
         return Table(
@@ -137,9 +138,9 @@ async def read_many(connection: asyncpg.Connection, match_ids: list[str]) -> dic
     return reads
 
 
-async def snapshot(connection: asyncpg.Connection, match_id: str, version: int) -> Snapshot:
+async def snapshot(connection: asyncpg.Connection, match_id: str, version: int) -> Stored:
     """The snapshot of the version read, or None once the row has moved on."""
-    return cast(Snapshot, await connection.fetchval(SNAPSHOT, match_id, version))
+    return cast(Stored, await connection.fetchval(SNAPSHOT, match_id, version))
 
 
 async def claim_due(connection: asyncpg.Connection, now: datetime, limit: int) -> list[Read]:

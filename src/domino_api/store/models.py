@@ -23,6 +23,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSON, JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from domino_api.engine.shapes import Snapshot
 from domino_api.store.json_types import JSONObject
 
 NAMING = {
@@ -69,7 +70,7 @@ class Match(Base):
     tournament_id: Mapped[str | None] = mapped_column(String(36), index=True)
     # The engine state as JSON: a cache of the event log (replaying the events gives it).
     # Plain json, not jsonb: it is only ever read and written whole (migration 0006).
-    snapshot: Mapped[JSONObject] = mapped_column(JSON)
+    snapshot: Mapped[Snapshot] = mapped_column(JSON)
     seq: Mapped[int] = mapped_column(Integer, default=0)
     game_seq: Mapped[int] = mapped_column(Integer, default=0)
     secret: Mapped[bytes] = mapped_column(LargeBinary)
@@ -169,7 +170,7 @@ class MatchEvent(Base):
     at: Mapped[datetime]
     data: Mapped[JSONObject]
     # Per-seat private parts, keyed by seat number as a string; merged only for that seat.
-    private: Mapped[JSONObject] = mapped_column(default=dict)
+    private: Mapped[dict[str, JSONObject]] = mapped_column(JSONB, default=dict)
     # The engine action (or recorded note) that produced this event, on the first event of
     # each transition: replaying these rebuilds the snapshot.
     action: Mapped[JSONObject | None]

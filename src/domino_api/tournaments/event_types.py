@@ -13,8 +13,8 @@ from typing import Annotated, get_args
 
 import msgspec
 from msgspec import Meta, Struct
+from pydantic import JsonValue
 
-from domino_api.store.json_types import JSONValue
 from domino_api.store.models import DecidedBy
 
 Round = Annotated[int, Meta(ge=1)]
@@ -170,14 +170,14 @@ class TournamentEventsOut(Struct, frozen=True):
     events: list[TournamentEvent]
 
 
-def event(seq: int, type_: str, at: datetime, data: JSONValue) -> TournamentEvent:
+def event(seq: int, type_: str, at: datetime, data: JsonValue) -> TournamentEvent:
     """An event of the feed as stored (type, data) read back into its Struct."""
     raw = {"seq": seq, "type": type_, "at": at, "data": data}
     read: TournamentEvent = msgspec.convert(raw, TournamentEvent)
     return read
 
 
-def schemas(ref_template: str) -> dict[str, JSONValue]:
+def schemas(ref_template: str) -> dict[str, JsonValue]:
     """TournamentEventsOut and every schema it names, as openapi.json publishes them."""
     _, components = msgspec.json.schema_components([TournamentEventsOut], ref_template=ref_template)
     return dict(components)
