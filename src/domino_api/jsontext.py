@@ -7,7 +7,6 @@ mid-game All Fives snapshot), a few percent of a move request's CPU.
 
 from __future__ import annotations
 
-
 import msgspec
 import orjson
 from pydantic import JsonValue
