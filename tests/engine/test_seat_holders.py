@@ -135,12 +135,12 @@ def check_hands(table: Table, now: datetime) -> None:
     for account in ACCOUNTS:
         mine = table.seats_of(account)
         view = build_view(table, tables.viewer_seat(table, mine, None), mine, now)
-        you = view["you"]
-        if you is None or not you["hand"]:
+        you = view.you
+        if you is None or not you.hand:
             continue
-        assert table.seats[you["seat"]].player_id == account
+        assert table.seats[you.seat].player_id == account
         assert hand is not None
-        assert you["hand"] == [list(t) for t in hand.hands[you["seat"]]]
+        assert you.hand == hand.hands[you.seat]
 
 
 ROLLS = st.tuples(st.integers(0, 10), st.integers(0, 20), st.integers(0, 11))

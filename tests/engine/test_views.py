@@ -7,8 +7,11 @@ import json
 import random
 from typing import Any
 
+import msgspec
+
 from domino_api.engine import (
     PRESETS,
+    MatchState,
     NextHand,
     SeatView,
     Start,
@@ -16,9 +19,15 @@ from domino_api.engine import (
     full_set,
     new_match,
     seat_view,
-    view,
 )
+from domino_api.engine import view as typed_view
 from tests.engine.helpers import SECRET, position, random_match, ruleset, run, to_action
+
+
+def view(state: MatchState, seat: int | None) -> Any:
+    """The engine's view as JSON, as the service sends it."""
+    return msgspec.json.decode(msgspec.json.encode(typed_view(state, seat)))
+
 
 VIEW_KEYS = {
     "status",
@@ -80,7 +89,9 @@ def test_view_in_play_hides_other_hands_the_stock_and_the_secret() -> None:
     assert v["you_hand"] == [list(t) for t in hand.hands[1]]
     assert v["stock"] == 14 and v["seats"][0]["tiles"] == 6
     assert view(state, 0)["legal"] == [] and view(state, None)["legal"] == []
-    assert v["legal"] == [o.to_dict() for o in hand.legal]
+    assert v["legal"] == [
+        msgspec.to_builtins(o) | {"tile": o.tile and list(o.tile)} for o in hand.legal
+    ]
 
 
 def test_view_board_and_must_cover() -> None:
@@ -98,7 +109,7 @@ def test_hand_over_offers_next_hand_to_seated_viewers() -> None:
     state, _ = run(state, ((1, 2), None))
     v = view(state, 1)
     assert v["status"] == "hand_over" and v["turn"] is None
-    assert v["legal"] == [{"action": "next_hand"}]
+    assert v["legal"] == [{"action": "next_hand", "tile": None, "end": None, "points": None}]
     assert view(state, None)["legal"] == []
     assert v["last_hand"] == {
         "number": 1,

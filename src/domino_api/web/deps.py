@@ -102,9 +102,9 @@ CurrentPlayer = Annotated[Player, Depends(PLAYER_BEARER)]
 # The process's objects are read off the app (`clock_of`, ...; the write core by the matches'
 # `service.core_of`, as this module is below matches), not declared as
 # dependencies: each is the same object for every request, and each dependency FastAPI resolves
-# costs a request about 2% of the API process's CPU (bench/README.md, "Fewer steps per
-# request"). Dependencies are what OpenAPI declares (the caller) or what wraps the route (its
-# unit of work).
+# costs a request about 2% of the API process's CPU (measured in the history of
+# bench/README.md: `git log -p`). Dependencies are what OpenAPI declares (the caller) or what
+# wraps the route (its unit of work).
 
 
 def clock_of(request: Request) -> Clock:
