@@ -35,6 +35,15 @@ def _example_models() -> list[type[BaseModel]]:
     return [MatchCreate, MoveBody, Problem]
 
 
+def _add(schemas: dict[str, JsonValue], generated: dict[str, JsonValue]) -> None:
+    """The msgspec types' schemas beside pydantic's: two types of one name would make one
+    schema stand for both (a tournament's clock once lost its minimum this way)."""
+    clash = [name for name, schema in generated.items() if schemas.get(name, schema) != schema]
+    if clash:
+        raise RuntimeError(f"two schemas named {', '.join(clash)}: rename one of the types")
+    schemas.update(generated)
+
+
 def install(app: FastAPI) -> None:
     """Make `app.openapi()` return the document with its models' examples intact."""
     build = app.openapi
@@ -43,8 +52,8 @@ def install(app: FastAPI) -> None:
         if app.openapi_schema is None:
             document = build()
             schemas = document.setdefault("components", {}).setdefault("schemas", {})
-            schemas.update(answers.schemas())
-            schemas.update(tournament_events.schemas(answers.REF))
+            _add(schemas, answers.schemas())
+            _add(schemas, tournament_events.schemas(answers.REF))
             for model in _example_models():
                 examples = model.model_json_schema().get("examples")
                 if model.__name__ in schemas and examples:

@@ -27,7 +27,7 @@ class BestOfHands(Strict):
 MatchFormat = PointsTarget | BestOfHands
 
 
-class TurnClock(Strict):
+class TournamentClock(Strict):
     """Each turn's allowance and the grace after it (docs/RULES.md section 10)."""
 
     allowance_s: int = Field(default=180, ge=1, le=86_400)
@@ -40,8 +40,8 @@ class TournamentCreate(Strict):
     match: MatchFormat
     next_opener: Literal["winner_any", "alternate_any"] | None = None
     max_entrants: int = Field(ge=2, le=10_000, examples=[8])
-    clock: TurnClock = Field(
-        default_factory=TurnClock,
+    clock: TournamentClock = Field(
+        default_factory=TournamentClock,
         description="The turn clock of every match (default 180 s + 120 s grace)",
     )
 
@@ -113,7 +113,7 @@ class TournamentOut(BaseModel):
     status: Literal["open", "running", "finished", "cancelled"]
     format: Literal["single_elimination", "round_robin"]
     match: MatchFormat
-    clock: TurnClock = Field(description="The turn clock of every match")
+    clock: TournamentClock = Field(description="The turn clock of every match")
     next_opener: str | None
     max_entrants: int
     seed: str | None
