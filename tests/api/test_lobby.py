@@ -8,18 +8,15 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import asyncpg
 import httpx
 import pytest
-import pytest_asyncio
 
-from domino_api.store.db import to_plain_url
 from tests.api.lobby_support import (
     LEASE_S,
-    LOBBY_DB,
     listing,
     lobby_socket,
     next_event,
@@ -28,22 +25,7 @@ from tests.api.lobby_support import (
     two_servers,
     until,
 )
-from tests.support.servers import ServerProcess, fresh_database_sync
-
-
-@pytest.fixture(scope="module")
-def lobby_database() -> str:
-    return to_plain_url(fresh_database_sync(LOBBY_DB))
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def http(servers: list[ServerProcess]) -> AsyncIterator[list[httpx.AsyncClient]]:
-    clients = [httpx.AsyncClient(base_url=s.base_url, timeout=30) for s in servers]
-    try:
-        yield clients
-    finally:
-        for client in clients:
-            await client.aclose()
+from tests.support.servers import ServerProcess
 
 
 @pytest.fixture(scope="module")

@@ -5,22 +5,19 @@ socket holds its seek while open, and the sweep prunes what is old."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import asyncpg
 import httpx
 import pytest
-import pytest_asyncio
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from domino_api.store import lobby_repo
-from domino_api.store.db import to_plain_url
 from tests.api.lobby_support import (
     BOUND_S,
     LEASE_S,
-    LOBBY_DB,
     listing,
     lobby_socket,
     next_event,
@@ -28,22 +25,7 @@ from tests.api.lobby_support import (
     public_table,
     two_servers,
 )
-from tests.support.servers import ServerProcess, fresh_database_sync
-
-
-@pytest.fixture(scope="module")
-def lobby_database() -> str:
-    return to_plain_url(fresh_database_sync(LOBBY_DB))
-
-
-@pytest_asyncio.fixture(loop_scope="session")
-async def http(servers: list[ServerProcess]) -> AsyncIterator[list[httpx.AsyncClient]]:
-    clients = [httpx.AsyncClient(base_url=s.base_url, timeout=30) for s in servers]
-    try:
-        yield clients
-    finally:
-        for client in clients:
-            await client.aclose()
+from tests.support.servers import ServerProcess
 
 
 @pytest.fixture(scope="module")
