@@ -14,7 +14,8 @@ import msgspec
 from domino_api import engine, errors
 from domino_api.app.api import create_app
 from domino_api.engine.event_types import EVENT_TYPES
-from domino_api.matches.view_types import VIEW_EXAMPLE, ViewOut
+from domino_api.engine.view_types import ViewOut
+from domino_api.matches.answers import VIEW_EXAMPLE
 from domino_api.web.problems import CATALOGUE, CODES
 
 ROOT = Path(__file__).resolve().parents[2]

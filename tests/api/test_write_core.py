@@ -18,8 +18,8 @@ from domino_api import engine
 from domino_api.clock import FakeClock
 from domino_api.engine import table as tables
 from domino_api.engine.event_types import AnyEvent
+from domino_api.engine.view_types import ViewOut
 from domino_api.matches import unit
-from domino_api.matches.view_types import ViewOut
 from domino_api.realtime.announce import CHANNEL
 from domino_api.store import matches_repo as repo
 from domino_api.store.db import to_plain_url

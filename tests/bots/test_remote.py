@@ -30,7 +30,7 @@ from domino_api.engine import (
 )
 from domino_api.engine.event_types import AnyEvent
 from domino_api.engine.table import Info, Seat, Table
-from domino_api.matches.view_types import ViewOut
+from domino_api.engine.view_types import ViewOut
 from domino_api.matches.views import build_view, event_for
 from domino_api.store.models import MatchEvent
 from tests.bots.helpers import CONFIGS, rules_for

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from domino_api.bots.reducer import apply_event, can_apply
 from domino_api.engine.event_types import AnyEvent
-from domino_api.matches.view_types import ViewOut
+from domino_api.engine.view_types import ViewOut
 from tests.support.servers import ServerProcess, fresh_database_sync
 
 DB = os.environ.get("DOMINO_CLIENTS_DB", f"domino_clients_{os.getpid()}")

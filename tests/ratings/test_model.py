@@ -10,9 +10,10 @@ from msgspec.structs import replace
 from domino_api import engine
 from domino_api.engine import table as tables
 from domino_api.errors import OptionNotAllowed
+from domino_api.matches.rated import at_creation
 from domino_api.ratings.computers import COMPUTERS, computer_rating
 from domino_api.ratings.model import MU, SIGMA, Entrant, Rating, places, rate
-from domino_api.ratings.rules import at_creation, outcome
+from domino_api.ratings.rules import outcome
 
 NEW = Rating()
 

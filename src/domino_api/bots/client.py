@@ -36,7 +36,7 @@ from domino_api.bots.reducer import apply_event, follows
 from domino_api.bots.remote import current_hand_events, legal_from_json, seat_view_from_public
 from domino_api.engine.event_types import AnyEvent
 from domino_api.engine.shapes import MoveJSON
-from domino_api.matches.view_types import ViewOut
+from domino_api.engine.view_types import ViewOut
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection

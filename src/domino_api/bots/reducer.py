@@ -59,7 +59,7 @@ from domino_api.engine.event_types import (
 from domino_api.engine.layout import EMPTY_BOARD, Board, place
 from domino_api.engine.state import HandResult, LegalAction, MatchResult, MustCover
 from domino_api.engine.view import NEXT_HAND, BoardOut, TurnOut, board_out
-from domino_api.matches.view_types import SeatOut, ViewOut
+from domino_api.engine.view_types import SeatOut, ViewOut
 
 # RULES section 10 / docs/API.md: a clocked match deals the next hand this long after one ends.
 NEXT_HAND_DELAY = timedelta(seconds=30)

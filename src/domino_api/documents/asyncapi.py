@@ -2,7 +2,7 @@
 
 The channels, operations and messages of asyncapi.yaml are written by hand; its
 `components.schemas` (every event type, the view, the problem document) are written by
-`domino-api openapi` from engine/event_types.py and matches/view_types.py (msgspec) and
+`domino-api openapi` from engine/event_types.py and engine/view_types.py (msgspec) and
 web/problems.py, so the socket's document cannot drift from the REST one (`domino-api openapi
 --check` fails if it has).
 """
@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, JsonValue
 
+from domino_api.engine.view_types import ViewOut
 from domino_api.lobby.events import LobbyEvent
 from domino_api.matches import answers
-from domino_api.matches.view_types import ViewOut
 from domino_api.web.problems import Problem
 
 if TYPE_CHECKING:

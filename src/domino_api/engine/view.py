@@ -47,7 +47,7 @@ class TurnOut(Struct, frozen=True, kw_only=True, gc=False):
 
 
 class SeatCount(Struct, frozen=True, kw_only=True, gc=False):
-    """A seat's public counts; the service adds who holds it (matches/view_types.py SeatOut)."""
+    """A seat's public counts; the service adds who holds it (engine/view_types.py SeatOut)."""
 
     seat: int
     score: int

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Path, Query, Request, Response
 
 from domino_api.engine.errors import MatchFull, UnknownRuleset
 from domino_api.engine.rulesets import PRESETS
+from domino_api.engine.view_types import ViewOut
 from domino_api.lobby import seeks, tables
 from domino_api.lobby.models import (
     LobbyPage,
@@ -22,7 +23,6 @@ from domino_api.lobby.runtime import lobby_of
 from domino_api.matches import creation, hosting
 from domino_api.matches.answers import struct_answer
 from domino_api.matches.schemas import MatchCreate
-from domino_api.matches.view_types import ViewOut
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, client_address, limits_of, settings_of
 from domino_api.web.problems import AUTH, BODY, INPUT, MATCH, NUMBERED, problems
 from domino_api.web.responses import FastJSONResponse

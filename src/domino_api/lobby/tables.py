@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from domino_api.engine.clock_text import iso
 from domino_api.engine.errors import MatchFull, MatchInProgress, NotHost
+from domino_api.engine.view_types import ViewOut
 from domino_api.errors import MatchNotFound, TableNotListed
 from domino_api.jsontext import dumps
 from domino_api.lobby.events import LobbyEvent, LobbyTable, SeatsChanged, TableClosed, TableOpened
@@ -23,7 +24,6 @@ from domino_api.lobby.models import LobbyPage, LobbyTableOut, PublicState
 from domino_api.matches import creation
 from domino_api.matches.listing import decode_cursor, encode_cursor
 from domino_api.matches.unit import Core
-from domino_api.matches.view_types import ViewOut
 from domino_api.store import lobby_repo
 from domino_api.store.lobby_repo import TableRow
 from domino_api.store.models import Player

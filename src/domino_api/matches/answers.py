@@ -2,7 +2,7 @@
 from engine/event_types.py's types, for openapi.json (`openapi_doc.install`) and asyncapi.yaml
 (documents/asyncapi.py).
 
-The service answers with these values (the view is matches/view_types.py's ViewOut), encoded
+The service answers with these values (the view is engine/view_types.py's ViewOut), encoded
 once at the edge (`responses.FastJSONResponse`); `struct_answer` names the schema on the route.
 """
 
@@ -12,9 +12,82 @@ import msgspec
 from pydantic import JsonValue
 
 from domino_api.engine.event_types import AnyEvent
-from domino_api.matches.view_types import VIEW_EXAMPLE, ViewOut
+from domino_api.engine.rulesets import PRESETS
+from domino_api.engine.view_types import ViewOut
 
 REF = "#/components/schemas/{name}"
+
+
+# ViewOut's published example (tests/api/test_openapi_contract.py decodes it into ViewOut).
+VIEW_EXAMPLE: dict[str, JsonValue] = {
+    "id": "7d1c2b8e-4f5a-4c1e-9a51-1f0c9d7e2a10",
+    "code": "4821",
+    "status": "playing",
+    "ruleset": msgspec.to_builtins(PRESETS["all-fives"]),
+    "seq": 42,
+    "now": "2026-11-29T16:00:00Z",
+    "hand_number": 2,
+    "commitment": "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925",
+    "host_seat": 0,
+    "tournament": None,
+    "check_in_deadline": None,
+    "next_hand_at": None,
+    "seats": [
+        {
+            "seat": 0,
+            "name": "Ana",
+            "type": "human",
+            "strategy": None,
+            "connected": True,
+            "away_since": None,
+            "away_deadline": None,
+            "autopilot": False,
+            "forfeited": False,
+            "ready": False,
+            "score": 35,
+            "hands_won": 1,
+            "tiles": 3,
+            "tile_back": "moon",
+        },
+        {
+            "seat": 1,
+            "name": "Planner",
+            "type": "bot",
+            "strategy": "planner",
+            "connected": True,
+            "away_since": None,
+            "away_deadline": None,
+            "autopilot": False,
+            "forfeited": False,
+            "ready": False,
+            "score": 20,
+            "hands_won": 0,
+            "tiles": 4,
+            "tile_back": "moon",
+        },
+    ],
+    "you": {"seat": 0, "seats": [0], "hand": [[2, 6], [3, 4], [5, 5]]},
+    "board": {
+        "tiles": [
+            {"tile": [6, 6], "end": None, "outer": None, "spinner": True},
+            {"tile": [3, 6], "end": "right", "outer": 3, "spinner": False},
+        ],
+        "ends": [{"end": "left", "pips": 6}, {"end": "right", "pips": 3}],
+        "ends_total": 15,
+    },
+    "stock": 12,
+    "stock_back": "moon",
+    "turn": {"seat": 0, "deadline": None, "must_cover": None},
+    "legal": [
+        {"action": "play", "tile": [2, 6], "end": "left", "points": 5},
+        {"action": "play", "tile": [3, 4], "end": "right", "points": 0},
+    ],
+    "last_hand": None,
+    "result": None,
+    "rematch_match_id": None,
+    "claims_locked": False,
+    "talk_off": False,
+}
 
 
 class EventsOut(msgspec.Struct, frozen=True):

@@ -21,11 +21,11 @@ from domino_api import jsontext
 from domino_api.engine import table as tables
 from domino_api.engine.errors import NotSeated, SeatNotFound, SeatUnavailable
 from domino_api.engine.event_types import MessageEvent
+from domino_api.engine.view_types import ViewOut
 from domino_api.errors import MatchNotFound, MessageNotFound, OwnSeat
 from domino_api.matches.civil_models import BlockOut, BlocksOut, MutesOut, ReportOut
 from domino_api.matches.service import view_for
 from domino_api.matches.unit import Core, Stage
-from domino_api.matches.view_types import ViewOut
 from domino_api.matches.views import mark_muted
 from domino_api.store import civil_repo
 from domino_api.store.civil_repo import Holder

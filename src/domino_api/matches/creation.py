@@ -21,15 +21,15 @@ from domino_api.engine.errors import MatchFull
 from domino_api.engine.event_types import SeatJoinedData
 from domino_api.engine.table import Stepped, Table
 from domino_api.engine.table.new import NewSeat
+from domino_api.engine.view_types import ViewOut
 from domino_api.errors import Blocked, RateLimited, ServiceError, ValidationFailed
 from domino_api.matches import access, claims, pacing
+from domino_api.matches import rated as rating_rules
 from domino_api.matches.hosting import Caps, check_open_tables, rematch_room
 from domino_api.matches.schemas import MatchCreate, SeatSpec
 from domino_api.matches.service import view_for
 from domino_api.matches.unit import Core, Stage
-from domino_api.matches.view_types import ViewOut
 from domino_api.players import settings
-from domino_api.ratings import rules as rating_rules
 from domino_api.store import civil_repo, match_codes, match_reads
 from domino_api.store.db import transaction
 from domino_api.store.models import Player

@@ -19,8 +19,8 @@ import asyncpg
 from msgspec.structs import replace
 
 from domino_api.config import Settings
+from domino_api.engine.view_types import ViewOut
 from domino_api.errors import RateLimited
-from domino_api.matches.view_types import ViewOut
 from domino_api.store import table_caps
 from domino_api.web.ratelimit import network_key
 

@@ -5,9 +5,9 @@ Each is a step of the write core, the rule the table reducer's (engine/table/sea
 from __future__ import annotations
 
 from domino_api.engine import table as tables
+from domino_api.engine.view_types import ViewOut
 from domino_api.matches.service import view_for
 from domino_api.matches.unit import Core, Stage
-from domino_api.matches.view_types import ViewOut
 from domino_api.store.models import Player
 
 

@@ -8,9 +8,11 @@ from fastapi import APIRouter, Path, Query, Request
 
 from domino_api import engine
 from domino_api.engine.event_types import MessageEvent
+from domino_api.engine.view_types import ViewOut
 from domino_api.matches import creation, hosting, service
 from domino_api.matches.answers import EventsOut, MoveOut, struct_answer
 from domino_api.matches.ledger_models import LedgerOut, VerifyBody, VerifyOut
+from domino_api.matches.rated import RatedQuery
 from domino_api.matches.ruleset_models import RulesetsOut
 from domino_api.matches.schemas import (
     JoinBody,
@@ -22,8 +24,6 @@ from domino_api.matches.schemas import (
     StartBody,
 )
 from domino_api.matches.service import core_of
-from domino_api.matches.view_types import ViewOut
-from domino_api.ratings.routes import RatedQuery
 from domino_api.web.deps import (
     NO_STRAY_BODY,
     CurrentPlayer,

@@ -198,6 +198,6 @@ class MessageBody(Strict):
     seat: int | None = Field(default=None, ge=0, le=3)
 
 
-# The view (ViewOut) is a msgspec Struct in matches/view_types.py; EventsOut and MoveOut are in
+# The view (ViewOut) is a msgspec Struct in engine/view_types.py; EventsOut and MoveOut are in
 # matches/answers.py; the rulesets' catalogue in matches/ruleset_models.py; the ledger and the
 # deal check in matches/ledger_models.py.

@@ -19,12 +19,12 @@ from domino_api.engine.errors import LedgerSealed, NotYourSeat
 from domino_api.engine.event_types import AnyEvent
 from domino_api.engine.shapes import LedgerJSON
 from domino_api.engine.table import Table
+from domino_api.engine.view_types import ViewOut
 from domino_api.errors import ValidationFailed
 from domino_api.matches import access
 from domino_api.matches.answers import MoveOut
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.unit import Core, Later, Stage
-from domino_api.matches.view_types import ViewOut
 from domino_api.matches.views import build_view, event_for, mark_muted
 from domino_api.store import civil_repo, idempotency, match_reads
 from domino_api.store.db import transaction

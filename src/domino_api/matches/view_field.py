@@ -1,5 +1,5 @@
 """The view as a field of a pydantic model (a socket's snapshot, an answer carrying the view):
-validated and written as the msgspec Struct it is (matches/view_types.py), published as a
+validated and written as the msgspec Struct it is (engine/view_types.py), published as a
 reference to the one generated `ViewOut` schema."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Annotated
 import msgspec
 from pydantic import PlainSerializer, PlainValidator, WithJsonSchema
 
-from domino_api.matches.view_types import ViewOut
+from domino_api.engine.view_types import ViewOut
 
 
 def _as_view(value: object) -> ViewOut:

@@ -14,7 +14,7 @@ from domino_api.engine.events import Event
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.table import Staged, Table, away_deadline, seat_present_until, shown_name
 from domino_api.engine.view import SeatCount
-from domino_api.matches.view_types import SeatOut, ViewOut, YouOut
+from domino_api.engine.view_types import SeatOut, ViewOut, YouOut
 from domino_api.players.tile_backs import DEFAULT_TILE_BACK
 from domino_api.store.models import MatchEvent
 

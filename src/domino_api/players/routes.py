@@ -16,10 +16,8 @@ from domino_api.players.schemas import (
     PlayerCreated,
     PlayerOut,
     PlayerPatch,
-    RecordsOut,
     TileBack,
 )
-from domino_api.ratings import service as ratings
 from domino_api.store import players_repo
 from domino_api.store.db import after_commit
 from domino_api.store.models import Player
@@ -98,19 +96,6 @@ async def list_tile_backs(_: CurrentPlayer) -> list[TileBack]:
     """The tile-back catalogue; each entry's `image` (an SVG drawing or a NASA photograph cut
     to a tile, with its `credit`) is served by this server."""
     return [TileBack(**entry) for entry in tile_backs.catalog()]
-
-
-@router.get(
-    "/players/me/records",
-    summary="Your best final score and widest margin per game",
-    responses=problems(*AUTH),
-)
-async def my_records(player: CurrentPlayer, session: UnitOfWork) -> RecordsOut:
-    """The caller's best final score and widest margin per (ruleset, opponent kind),
-    counting what the leaderboards count (docs/API.md, Leaderboards), and the caller's ratings.
-    """
-    rated = await ratings.of_player(session, player.id)
-    return RecordsOut(records=await records.records_of(session, player.id), ratings=rated.ratings)
 
 
 @router.get(

@@ -7,7 +7,6 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from domino_api.players.tile_backs import IDS as TILE_BACK_IDS
-from domino_api.ratings.schemas import RatingOut
 from domino_api.web.inputs import Strict
 from domino_api.web.names import PlayerName
 
@@ -69,13 +68,6 @@ class RecordOut(BaseModel):
         description="The widest margin (score minus the best other seat's; negative for a loss)"
     )
     best_margin_at: str | None
-
-
-class RecordsOut(BaseModel):
-    records: list[RecordOut]
-    ratings: list[RatingOut] = Field(
-        description="The caller's rating at every preset with a rated match (docs/API.md, Ratings)"
-    )
 
 
 class LeaderboardRow(BaseModel):

@@ -9,8 +9,15 @@ from fastapi import APIRouter, Path, Query
 
 from domino_api.engine.rulesets import PRESETS
 from domino_api.errors import PlayerNotFound
+from domino_api.players import records
 from domino_api.ratings import service
-from domino_api.ratings.schemas import BoardPage, MatchRatings, PlayerRatings, PresetRatings
+from domino_api.ratings.schemas import (
+    BoardPage,
+    MatchRatings,
+    PlayerRatings,
+    PresetRatings,
+    RecordsOut,
+)
 from domino_api.store import players_repo
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, UnitOfWork
 from domino_api.web.problems import AUTH, INPUT, problems
@@ -20,17 +27,6 @@ router = APIRouter(prefix="/v1", tags=["ratings"], dependencies=NO_STRAY_BODY)
 MAX_PLAYERS = 8  # two tables' seats
 Preset = Annotated[
     str, Query(max_length=32, description="The preset", json_schema_extra={"enum": list(PRESETS)})
-]
-
-
-# POST /v1/matches's `rated` (matches/routes.py), decided by ratings/rules.py `at_creation`.
-RatedQuery = Annotated[
-    bool | None,
-    Query(
-        description="Whether the match moves its players' ratings (docs/API.md, Ratings): by"
-        " default a table of humans only is rated, one with a computer is not; a hot-seat"
-        " table never is (`true` for one is `422 option_not_allowed`)"
-    ),
 ]
 
 
@@ -117,3 +113,17 @@ async def leaderboard(
     by player id; `next_cursor` fetches the next page. A cursor this server did not give is
     `422 validation_error`."""
     return await service.board(session, preset, cursor, limit)
+
+
+@router.get(
+    "/players/me/records",
+    tags=["players"],
+    summary="Your best final score and widest margin per game",
+    responses=problems(*AUTH),
+)
+async def my_records(player: CurrentPlayer, session: UnitOfWork) -> RecordsOut:
+    """The caller's best final score and widest margin per (ruleset, opponent kind),
+    counting what the leaderboards count (docs/API.md, Leaderboards), and the caller's ratings.
+    """
+    rated = await service.of_player(session, player.id)
+    return RecordsOut(records=await records.records_of(session, player.id), ratings=rated.ratings)

@@ -1,8 +1,6 @@
-"""Which matches are rated, and how a rated match's seats finished (docs/API.md, "Ratings").
+"""How a rated match's seats finished (docs/API.md, "Ratings"); which tables are rated is
+decided at their creation (matches/rated.py).
 
-As Lichess decides: a table is rated when its creator asks (`POST /v1/matches?rated=true`);
-without asking, a table of humans only is rated and one with a computer is not. A table where
-one player holds several seats (hot-seat play) is never rated, and asking for it is refused.
 A rated match moves ratings only when it finished after it started: an abandoned or cancelled
 match, or one decided before its start (a tournament's no-show), moves nothing. A seat that
 forfeited (resigned, or lost to the clock or the away rule) finishes last, whatever its score.
@@ -10,30 +8,10 @@ forfeited (resigned, or lost to the clock or the away rule) finishes last, whate
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
 from msgspec import Struct
 
 from domino_api.engine.table import Table
-from domino_api.errors import OptionNotAllowed
 from domino_api.ratings.model import places
-
-HOT_SEAT = (
-    "rated: a table where one player holds several seats (hot-seat play) is never rated;"
-    " leave `rated` out or seat other players."
-)
-
-
-def at_creation(asked: bool | None, seats: Sequence[Mapping[str, object]]) -> bool:
-    """Whether a new table is rated: `asked` if given, else whether only humans sit at it."""
-    held = sum(1 for seat in seats if seat["type"] == "human" and seat.get("player_id"))
-    if held > 1:
-        if asked:
-            raise OptionNotAllowed(HOT_SEAT)
-        return False
-    if asked is None:
-        return all(seat["type"] == "human" for seat in seats)
-    return asked
 
 
 class Placed(Struct, frozen=True):

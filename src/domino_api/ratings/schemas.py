@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from domino_api.players.schemas import RecordOut
+
 
 class RatingOut(BaseModel):
     player_id: str
@@ -67,4 +69,11 @@ class MatchRatings(BaseModel):
     rated: bool = Field(description="Whether the match moves its players' ratings")
     seats: list[SeatRatingOut] = Field(
         description="Each seat's rating at the preset, as it stands now; an open seat is left out"
+    )
+
+
+class RecordsOut(BaseModel):
+    records: list[RecordOut]
+    ratings: list[RatingOut] = Field(
+        description="The caller's rating at every preset with a rated match (docs/API.md, Ratings)"
     )

@@ -25,11 +25,11 @@ from domino_api.engine import EngineError
 from domino_api.engine import table as tables
 from domino_api.engine.errors import NotYourSeat, StaleSeq
 from domino_api.engine.event_types import AnyEvent, ForfeitEvent, MessageEvent, SeatJoinedEvent
+from domino_api.engine.view_types import ViewOut
 from domino_api.errors import BadRequest, ServiceError
 from domino_api.matches import access, civil, creation, hosting, pacing, presence, service
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.unit import Stage
-from domino_api.matches.view_types import ViewOut
 from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.realtime import frames
 from domino_api.realtime import messages as m
