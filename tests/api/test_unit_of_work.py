@@ -47,15 +47,15 @@ def add_routes(app: FastAPI, clock: Clock, database_url: str, log: Log) -> None:
         created = await service.create_player(session, clock, "Staged")
 
         async def after() -> None:
-            stored = await player_stored(database_url, created["id"])
+            stored = await player_stored(database_url, created.id)
             log.append("after commit: stored" if stored else "after commit: missing")
 
         after_commit(session, after)
-        return {"id": created["id"]}
+        return {"id": created.id}
 
     async def stage_and_fail(session: UnitOfWork) -> dict[str, Any]:
         created = await service.create_player(session, clock, "Rolled back")
-        log.append(created["id"])
+        log.append(created.id)
         raise TournamentStarted("refused after staging a row")
 
     app.add_api_route("/test/unit-of-work/answer", stage_and_answer, methods=["POST"])
