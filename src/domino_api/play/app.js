@@ -93,8 +93,12 @@ const ROUTES = {
 };
 
 let leave = null;
+// Each navigation's number: a page whose catalog arrives after a newer navigation began draws
+// nothing (two quick hash changes drew the first page twice into one root).
+let navigations = 0;
 
 async function route() {
+  const turn = ++navigations;
   const [name = "", ...args] = location.hash.replace(/^#\/?/, "").split("/");
   const page = !identity() && !OPEN.has(name) ? namePage : ROUTES[name] || home;
   if (leave) leave();
@@ -105,8 +109,12 @@ async function route() {
   document.body.dataset.page = name || "home";
   try {
     if (identity()) setBackCatalog((await catalog()).backs);
+    if (turn !== navigations) return;
     const cleanup = await page(root, args);
-    if (typeof cleanup === "function") leave = cleanup;
+    if (typeof cleanup === "function") {
+      if (turn === navigations) leave = cleanup;
+      else cleanup(); // left meanwhile: its sockets close now
+    }
   } catch (error) {
     showError(error);
   }
