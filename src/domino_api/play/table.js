@@ -1,19 +1,16 @@
 // The table page: the view from the socket's snapshot (or REST), moved on by each event the
 // socket brings (reducer.js), and every action a seat can take. The view is read again only
-// after a gap in the events or a reconnect (a snapshot). Rendering of the parts lives in
-// seats.js, hand.js, board.js.
+// after a gap in the events or a reconnect (a snapshot). The page is drawn by table-screen.js
+// (its parts by seats.js, hand.js, board.js).
 
 import { call } from "./api.js";
-import { renderBoard, scrolls } from "./board.js";
 import { applyEvent, canApply } from "./reducer.js";
 import { chatPanel, logLine } from "./talk.js";
-import { endTarget, renderHand, revealScreen, wireEnds } from "./hand.js";
-import { showSeatRatings } from "./ratings.js";
-import { renderSeats } from "./seats.js";
+import { wireEnds } from "./hand.js";
 import { TableSocket } from "./socket.js";
+import { drawBoard, drawHand, drawSeats, drawTable, flash, focusedPart } from "./table-screen.js";
 import { chime } from "./sound.js";
-import { controls, statusLine } from "./controls.js";
-import { announce, clear, countdown, el, fill, showError } from "./ui.js";
+import { countdown, el, showError } from "./ui.js";
 
 const PRESENCE = new Set(["seat_connected", "seat_disconnected"]);
 // Events that change only the seats (or nothing shown): the hand and a tile being picked stay.
@@ -66,8 +63,8 @@ class Table {
     );
     root.append(el("div", { class: "table-page" }, table, this.talk.node));
     this.timer = setInterval(() => this.tick(), 1000);
-    this.onResize = () => this.view && this.renderBoard();
-    this.onHints = () => this.view && this.render();
+    this.onResize = () => this.view && drawBoard(this);
+    this.onHints = () => this.view && drawTable(this);
     window.addEventListener("resize", this.onResize);
     window.addEventListener("hints", this.onHints);
   }
@@ -109,7 +106,7 @@ class Table {
     this.view = { ...this.view, seats: view.seats };
     this.offset = Date.parse(view.now) - Date.now();
     nameSeats(this.view);
-    this.renderSeats();
+    drawSeats(this);
   }
 
   /** After a presence event: the seats' away deadlines, which move with every sighting and no
@@ -156,7 +153,7 @@ class Table {
       )
     )
       this.selected = null;
-    this.render();
+    drawTable(this);
   }
 
   /** Table talk and the log from the events feed: what was said before this page opened, or
@@ -214,7 +211,7 @@ class Table {
     if (!SEATS_ONLY.has(event.type)) return this.setView(view);
     this.view = view;
     nameSeats(view);
-    this.renderSeats();
+    drawSeats(this);
     // The away deadline moves with every sighting: only a fresh view knows the new one.
     if (PRESENCE.has(event.type)) this.refreshSeats();
   }
@@ -226,27 +223,13 @@ class Table {
     this.seen.add(event.seq);
     const data = event.data;
     if (event.type === "message") return this.talk.add(data, event.seq);
-    if (event.type === "scored") this.flash(data.seat, data.points);
+    if (event.type === "scored") flash(this, data.seat, data.points);
     if (event.type === "turn" && this.mySeats().includes(data.seat) && event.seq > this.chimed) {
       this.chimed = event.seq;
       if (!this.view?.seats[data.seat]?.autopilot) chime();
     }
     const line = logLine(event, this.view);
     if (line) this.talk.log(line);
-  }
-
-  flash(seat, points) {
-    this.flashes.set(seat, points);
-    announce(`${this.view?.seats[seat]?.name || `Seat ${seat + 1}`} scores ${points}`);
-    this.renderSeats();
-    clearTimeout(this.flashTimers?.[seat]);
-    this.flashTimers = {
-      ...this.flashTimers,
-      [seat]: setTimeout(() => {
-        this.flashes.delete(seat);
-        this.renderSeats();
-      }, 4000),
-    };
   }
 
   tick() {
@@ -279,7 +262,7 @@ class Table {
     this.setBusy(true);
     const answer = await this.act(() => call("POST", `/v1/matches/${this.matchId}/moves`, body));
     this.setBusy(false);
-    if (!answer) return this.render();
+    if (!answer) return drawTable(this);
     // The answer's view already holds its events: they are told, not applied.
     for (const event of answer.events) this.tell(event);
     this.setView(answer.view);
@@ -287,7 +270,7 @@ class Table {
 
   /** While a request is out, nothing else can be sent (its answer brings the next view). */
   setBusy(busy) {
-    if (busy && !this.busy) this.refocus = this.focusedPart();
+    if (busy && !this.busy) this.refocus = focusedPart(this);
     this.busy = busy;
     this.root.querySelector(".table-page")?.setAttribute("aria-busy", String(busy));
     if (!busy) return;
@@ -300,23 +283,12 @@ class Table {
     return this.send(option);
   }
 
-  focusedPart() {
-    this.focusLabel = document.activeElement?.textContent;
-    // A redrawn hand gives the focus back to the tile that had it.
-    const tile = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.tile;
-    if (tile && this.parts.hand.contains(document.activeElement))
-      this.lastFocus = tile.split("-").map(Number);
-    return ["hand", "board", "controls"].find((k) =>
-      this.parts[k].contains(document.activeElement),
-    );
-  }
-
   pick(tile, dragging = false) {
     this.selected = tile;
     if (tile) this.lastFocus = tile;
-    this.renderBoard();
+    drawBoard(this);
     if (dragging) return;
-    this.renderHand();
+    drawHand(this);
     const glow = this.parts.board.querySelector(".end-target.glow");
     if (tile && glow) glow.focus();
     if (!tile) this.parts.hand.querySelector(".tile[tabindex='0']")?.focus();
@@ -351,60 +323,7 @@ class Table {
       this.setView(await call("POST", `/v1/matches/${this.matchId}/${path}`, body)),
     );
     this.setBusy(false);
-    this.render();
-  }
-
-  // ------------------------------------------------------------ rendering
-
-  render() {
-    const focusIn = this.focusedPart() || this.refocus;
-    const topKey = controls.topKey(this.view, this);
-    if (topKey !== this.topKey) fill(this.parts.top, controls.top(this.view, this));
-    this.topKey = topKey;
-    this.renderSeats();
-    this.renderBoard();
-    this.parts.status.replaceChildren(statusLine(this.view, this));
-    this.renderHand();
-    fill(this.parts.controls, controls.actions(this.view, this));
-    if (this.busy) this.setBusy(true);
-    else if (focusIn) this.restoreFocus(focusIn);
-  }
-
-  /** After a re-render, focus goes back to the same kind of place (keyboard play goes on). */
-  restoreFocus(where) {
-    this.refocus = null;
-    const hand =
-      this.parts.hand.querySelector(".tile[tabindex='0']") ||
-      this.parts.hand.querySelector("button");
-    const enabled = [...this.parts.controls.querySelectorAll("button:not([disabled]), a")];
-    const same = enabled.find((b) => b.textContent === this.focusLabel);
-    const glow = this.selected && this.parts.board.querySelector(".end-target.glow");
-    const target = { board: glow || hand, hand, controls: same || hand || enabled[0] }[where];
-    (target || enabled[0])?.focus();
-  }
-
-  renderSeats() {
-    this.parts.seats.replaceChildren(renderSeats(this.view, this));
-    showSeatRatings(this.parts.seats, this.matchId, this.view.status);
-  }
-
-  renderBoard() {
-    renderBoard(
-      this.parts.board,
-      this.view.board,
-      (end) => (this.hidden ? null : endTarget(this.view, this, end)),
-      scrolls(this.view.ruleset.name),
-    );
-  }
-
-  renderHand() {
-    clear(this.parts.hand);
-    if (this.hidden) {
-      const seat = this.view.seats[this.handoverTo];
-      this.parts.hand.append(revealScreen(seat, () => this.viewAs(this.handoverTo)));
-      return;
-    }
-    if (this.view.you) this.parts.hand.append(renderHand(this.view, this));
+    drawTable(this);
   }
 }
 
