@@ -33,7 +33,7 @@ def moments_to_check(table: Table, now: datetime) -> list[datetime]:
     for row in table.seats:
         marks.append(tables.away_deadline(table, row.seat))
         present = tables.seat_present_until(row, table)
-        marks.append(present and present + tables.ABANDON_AFTER)
+        marks.append(present and present + tables.abandon_after(table))
         marks.append(row.connected_until)
     tiny = timedelta(microseconds=1)
     found = [m for m in marks if m is not None]

@@ -348,13 +348,21 @@ def test_a_seat_on_autopilot_is_never_away() -> None:
     assert not out.table.seats[1].forfeited
 
 
-def test_a_match_no_human_has_been_at_for_a_day_is_abandoned() -> None:
-    table = started(new(PRESETS["draw"]), T0)
+@pytest.mark.parametrize(
+    ("code", "after"),
+    [(CODE, tables.NUMBERED_ABANDON_AFTER), (None, tables.ABANDON_AFTER)],
+    ids=["numbered: 30 min", "no number: a day"],
+)
+def test_a_match_no_human_has_been_at_for_a_while_is_abandoned(
+    code: str | None, after: timedelta
+) -> None:
+    table = started(new(PRESETS["draw"], code=code), T0)
+    assert table.match.code == code
     table = tables.step(table, Lapse((0, 1)), at(31)).table  # both gone; Bob comes back
     table = tables.step(table, Seen("p1"), at(60)).table
-    day = tables.ABANDON_AFTER
-    assert table.match.due_at == at(60) + day  # the last human seen, plus a day
-    assert tables.step(table, Tick(), at(59) + day).events == ()
-    out = tables.step(table, Tick(), at(60) + day)
+    assert table.match.due_at == at(60) + after  # the last human seen, plus the wait
+    assert tables.step(table, Tick(), at(59) + after).events == ()
+    out = tables.step(table, Tick(), at(60) + after)
     assert out.table.state.status == "abandoned"
+    assert out.table.match.code is None  # the number is given back with the end
     assert of_type(out, "match_ended")[0].data.winner is None

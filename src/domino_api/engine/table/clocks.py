@@ -14,9 +14,11 @@ from typing import Literal, Protocol
 
 from domino_api.engine.table.model import Seat, Table
 
-# docs/API.md: a match that waits this long without a start, or that no human seat has been
-# connected to for this long, is abandoned by the recovery job.
+# docs/API.md: a match no human seat has been connected to for this long is abandoned by the
+# recovery job; a table holding a game number sooner, so that its number is given back while
+# the people it was given to may still remember it (issue 43: it was held for a day).
 ABANDON_AFTER = timedelta(hours=24)
+NUMBERED_ABANDON_AFTER = timedelta(minutes=30)
 # A waiting table nobody starts gives its game number back this soon.
 WAITING_EXPIRES = timedelta(minutes=30)
 NEXT_HAND_DELAY_S = 30.0
@@ -126,8 +128,8 @@ def due_at(table: Table) -> datetime | None:
             moments.append(moment)
         marks.append(seat_present_until(table.seats[seat], table))
     if marks and all(m is not None for m in marks):
-        # docs/API.md: no human seat connected for 24 h abandons the match.
-        moments.append(max(m for m in marks if m is not None) + ABANDON_AFTER)
+        # docs/API.md: no human seat connected for a while abandons the match.
+        moments.append(max(m for m in marks if m is not None) + abandon_after(table))
     return min(moments) if moments else None
 
 
@@ -183,9 +185,15 @@ def next_due(table: Table, now: datetime) -> Due | None:
     if match.next_hand_at is not None and match.next_hand_at <= now and state.status == "hand_over":
         return Due("next_hand", match.next_hand_at)
     absent_since = _all_absent_since(table)
-    if absent_since is not None and now - absent_since >= ABANDON_AFTER:
-        return Due("abandon_absent", absent_since + ABANDON_AFTER)
+    if absent_since is not None and now - absent_since >= abandon_after(table):
+        return Due("abandon_absent", absent_since + abandon_after(table))
     return None
+
+
+def abandon_after(table: Table) -> timedelta:
+    """How long a started match no human seat is connected to lasts: 30 minutes while it holds
+    a game number (others may be told it), a day otherwise (solo, hot-seat)."""
+    return NUMBERED_ABANDON_AFTER if table.match.code is not None else ABANDON_AFTER
 
 
 def _all_absent_since(table: Table) -> datetime | None:
