@@ -153,6 +153,12 @@ class Settings(BaseSettings):
         description="refused joins and seat claims per network (an IPv4 /24, an IPv6 /64) per"
         " `guess_window_s`, whichever numbers and names its addresses try",
     )
+    household_players: int = Field(
+        6,
+        description="a client address gets this many players' worth of the joins and new"
+        " matches of signed-in players (a household or an office behind one router), each"
+        " player keeping its own budget; an anonymous request (a new player) gets one player's",
+    )
     network_share: int = Field(
         4,
         description="a network (IPv4 /24, IPv6 /64) gets this many addresses' worth of each"

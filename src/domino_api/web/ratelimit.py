@@ -9,6 +9,10 @@ window has passed, so memory is bounded by the keys seen in two windows, not by 
 
 Keys are the client address (an IPv6 address counts by its /64: one subscriber gets a whole
 /64 and rotates freely inside it) and, where the caller has one, the player behind the token.
+A signed-in caller spends its player's budget and its address's household budget,
+`DOMINO_HOUSEHOLD_PLAYERS` players' worth, so players behind one router do not spend each
+other's (issue 43); an anonymous request (a new player) spends one player's worth of its
+address's.
 Every budget kept per address is kept per network as well (`network_key`: an IPv4 /24, an IPv6
 /64), `DOMINO_NETWORK_SHARE` times larger, so one host with a whole /24 of addresses gets a few
 addresses' worth, not 256 (issue 41). The address is uvicorn's: forwarded headers count only
@@ -58,9 +62,11 @@ def network_key(address: str) -> str:
     return f"net:{ipaddress.IPv4Network(f'{address}/24', strict=False)}"
 
 
-# The budgets kept per address, each kept per network too under this name.
+# The budgets kept per address, each kept per network too under this name; and the address's
+# budget when a player is behind the request (a household's).
 PER_NETWORK = {"join": "network_join", "create_player": "network_create_player"}
 PER_NETWORK |= {"create_match": "network_create_match"}
+HOUSEHOLD = {"join": "household_join", "create_match": "household_create_match"}
 
 
 def storage_uri(configured: str) -> str:
@@ -90,12 +96,27 @@ class Limits:
 
     def __init__(self, settings: Settings) -> None:
         window, hour = settings.rate_window_s, settings.guess_window_s
-        share = settings.network_share
+        share, home = settings.network_share, settings.household_players
         self.budgets = {
             budget.name: budget
             for budget in (
                 _budget(
-                    "network_join", share * settings.join_rate_limit, window, "joins by game number"
+                    "network_join",
+                    share * home * settings.join_rate_limit,
+                    window,
+                    "joins by game number from one network",
+                ),
+                _budget(
+                    "household_join",
+                    home * settings.join_rate_limit,
+                    window,
+                    "joins by game number from one address",
+                ),
+                _budget(
+                    "household_create_match",
+                    home * settings.create_match_rate_limit,
+                    window,
+                    "new matches from one address",
                 ),
                 _budget(
                     "network_create_player",
@@ -105,7 +126,7 @@ class Limits:
                 ),
                 _budget(
                     "network_create_match",
-                    share * settings.create_match_rate_limit,
+                    share * home * settings.create_match_rate_limit,
                     window,
                     "new matches from one network",
                 ),
@@ -185,11 +206,13 @@ class Limits:
             await self._refuse(budget, refused)
 
     async def hit_from(self, name: str, address: str, *keys: str) -> None:
-        """`hit` for a budget kept per address: the address, the other `keys` (a player), and
-        the address's network under the network's budget."""
+        """`hit` for a budget kept per address: the other `keys` (a player), the address (a
+        household's budget when a player is behind the request), and the address's network
+        under the network's budget."""
         refused: Exception | None = None
         network = (PER_NETWORK[name], (network_key(address),))
-        for budget, spent in ((name, (address, *keys)), network):
+        spends = [(HOUSEHOLD[name], (address,)), (name, keys)] if keys else [(name, (address,))]
+        for budget, spent in (*spends, network):
             try:
                 await self.hit(budget, *spent)
             except RateLimited as exc:
