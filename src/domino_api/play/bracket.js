@@ -44,21 +44,33 @@ function matchCard(m) {
   );
 }
 
+/**
+ * Who holds each first-round bye, by slot: round 1's slots without a match are its byes, in
+ * slot order, and the view's round-1 `byes` names their entrants in the same order.
+ * @returns {Map<number, string>}
+ */
+function byeHolders(view, slots, count) {
+  const names = new Map(view.entrants.map((e) => [e.player_id, e.name]));
+  const free = [...Array(count).keys()].filter((index) => !slots.has(`1-${index}`));
+  const byes = view.rounds[0]?.byes ?? [];
+  return new Map(free.map((index, k) => [index, names.get(byes[k]) ?? "a player with a bye"]));
+}
+
 /** Who comes into a slot from (round, index): a decided match's winner, a bye's player. */
 function fromSlot(slots, byes, round, index) {
   const m = slots.get(`${round}-${index}`);
   if (m?.winner) return m.names[m.players.indexOf(m.winner)];
-  if (!m && round === 1 && byes) return "a player with a bye";
+  if (!m && round === 1) return byes.get(index) ?? null;
   return null;
 }
 
-/** A slot the view has no match for: a first-round bye (its player is in the next slot once
- * that opens), else who is known to come in and who it waits for. */
+/** A slot the view has no match for: a first-round bye (named), else who is known to come in
+ * and who it waits for. */
 function openCard(slots, byes, round, index) {
   let text;
   if (round === 1) {
-    const next = slots.get(`2-${Math.floor(index / 2)}`);
-    text = next ? `${next.names[index % 2]}: bye` : "Bye";
+    const holder = byes.get(index);
+    text = holder ? `${holder}: bye` : "Bye";
   } else {
     const sides = [0, 1].map((side) => fromSlot(slots, byes, round - 1, 2 * index + side));
     text = sides.map((who) => who ?? "to be decided").join(" vs ");
@@ -75,7 +87,7 @@ function elimination(view) {
     view.rounds.flatMap((r) => r.matches).map((m) => [`${m.round}-${m.index}`, m]),
   );
   const rounds = Math.max(1, Math.ceil(Math.log2(Math.max(2, view.entrants.length))));
-  const byes = view.rounds[0]?.byes.length > 0;
+  const byes = byeHolders(view, slots, 2 ** (rounds - 1));
   const columns = [];
   for (let round = 1; round <= rounds; round += 1) {
     const count = 2 ** (rounds - round);
