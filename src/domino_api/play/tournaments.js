@@ -33,6 +33,18 @@ export function tournamentsPage(root) {
     ],
     "target:100",
   );
+  const opener = select(
+    "t-opener",
+    [
+      ["winner_any", "The winner of a hand leads the next"],
+      ["alternate_any", "Players take turns leading (alternating starters)"],
+    ],
+    "winner_any",
+  );
+  const number = (id, min, max, value) => el("input", { id, type: "number", min, max, value });
+  const allowance = number("t-allowance", 1, 86400, 180);
+  const grace = number("t-grace", 1, 86400, 120);
+  const checkIn = number("t-check-in", 30, 3600, 300);
   const create = el(
     "form",
     {
@@ -40,12 +52,15 @@ export function tournamentsPage(root) {
         event.preventDefault();
         try {
           await becomePlayer(you.value.trim());
-          const [kind, number] = goal.value.split(":");
+          const [kind, count] = goal.value.split(":");
           const body = {
             name: name.value,
             format: format.value,
             max_entrants: Number(size.value),
-            match: { [kind]: Number(number) },
+            match: { [kind]: Number(count) },
+            next_opener: opener.value,
+            clock: { allowance_s: Number(allowance.value), grace_s: Number(grace.value) },
+            check_in_s: Number(checkIn.value),
           };
           const view = await call("POST", "/v1/tournaments", body);
           location.hash = `#/tournament/${view.id}`;
@@ -59,6 +74,10 @@ export function tournamentsPage(root) {
     field("Format", format),
     field("Most entrants", size),
     field("Matches", goal),
+    field("Who leads each hand", opener),
+    field("Seconds per turn", allowance),
+    field("Extra seconds once per turn", grace),
+    field("Seconds to say you are ready for a match", checkIn),
     el("button", { type: "submit", class: "primary" }, "Create the tournament"),
   );
   const id = el("input", { id: "t-id", required: true, placeholder: "tournament id" });

@@ -41,9 +41,8 @@ async def create_tournament(
     """Create a tournament; the caller is its host. The host's plan caps `max_entrants` (free 10,
     club 20, corporate unlimited).
     """
-    view = await service.create(
-        session, clock_of(request), player, body, settings_of(request).check_in_s
-    )
+    check_in_s = body.check_in_s or settings_of(request).check_in_s
+    view = await service.create(session, clock_of(request), player, body, check_in_s)
     return view
 
 

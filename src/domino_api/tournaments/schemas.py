@@ -44,6 +44,13 @@ class TournamentCreate(Strict):
         default_factory=TournamentClock,
         description="The turn clock of every match (default 180 s + 120 s grace)",
     )
+    check_in_s: int | None = Field(
+        default=None,
+        ge=30,
+        le=3600,
+        description="How long both players have to say they are ready once a match is drawn"
+        " (default: the service's DOMINO_CHECK_IN_S, 300 s); a seat not ready by then forfeits",
+    )
 
 
 class EntrantOut(BaseModel):
@@ -116,6 +123,7 @@ class TournamentOut(BaseModel):
     clock: TournamentClock = Field(description="The turn clock of every match")
     next_opener: str | None
     max_entrants: int
+    check_in_s: int = Field(description="Seconds both players have to be ready for a match")
     seed: str | None
     host: str
     entrants: list[EntrantOut]

@@ -107,6 +107,7 @@ async def build_view(session: AsyncSession, tournament: Tournament) -> Tournamen
         "match": match,
         "next_opener": options.get("next_opener"),
         "max_entrants": tournament.max_entrants,
+        "check_in_s": tournament.check_in_s,
         "seed": tournament.seed.hex() if tournament.seed is not None else None,
         "host": tournament.host_player_id,
         "entrants": [

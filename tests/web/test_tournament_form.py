@@ -1,0 +1,46 @@
+"""The tournament form at /play offers every option POST /v1/tournaments takes (issue 43): the
+format, the entrants, the matches, who leads each hand (alternating starters), the turn clock
+and the check-in window; the tournament made has them all."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import httpx
+
+from tests.support.servers import ServerProcess
+from tests.web.conftest import Player
+
+
+def test_the_form_sets_alternating_starters_the_clock_and_the_check_in_window(
+    players: Callable[..., Player], play_server: ServerProcess
+) -> None:
+    ana = players(width=1280, height=1000)
+    page = ana.open("tournaments")
+    page.fill("#your-name", "Ana")
+    page.fill("#t-name", "Sunday league")
+    page.select_option("#t-format", "round_robin")
+    page.fill("#t-size", "6")
+    page.select_option("#t-goal", "best_of:3")
+    page.select_option("#t-opener", "alternate_any")
+    page.fill("#t-allowance", "90")
+    page.fill("#t-grace", "45")
+    page.fill("#t-check-in", "600")
+    ana.shot("tournament-form")
+    page.click("button:text('Create the tournament')")
+    page.wait_for_url("**/#/tournament/*")
+    tid = page.url.split("#/tournament/")[1]
+    token = page.evaluate("() => JSON.parse(localStorage.getItem('domino.identity')).token")
+    with httpx.Client(base_url=play_server.base_url) as client:
+        made = client.get(f"/v1/tournaments/{tid}", headers={"Authorization": f"Bearer {token}"})
+    assert made.status_code == 200, made.text
+    view = made.json()
+    assert (view["name"], view["format"], view["max_entrants"]) == (
+        "Sunday league",
+        "round_robin",
+        6,
+    )
+    assert view["match"] == {"best_of": 3}
+    assert view["next_opener"] == "alternate_any"
+    assert view["clock"] == {"allowance_s": 90, "grace_s": 45}
+    assert view["check_in_s"] == 600
