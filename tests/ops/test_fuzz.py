@@ -40,9 +40,9 @@ checks.negative_data_rejection.expected-statuses = [
 ]
 """
 
-# GET /v1/matches's, GET /v1/ratings/leaderboard's and GET /v1/lobby's `cursor` is opaque
-# (docs/API.md): a string of the schema's shape that this server did not give is refused, 422,
-# as documented; every other check holds them as any route.
+# The `cursor` of GET /v1/matches, /v1/ratings/leaderboard, /v1/lobby and /v1/tournaments is
+# opaque (docs/API.md): a string of the schema's shape that this server did not give is refused,
+# 422, as documented; every other check holds them as any route.
 OPAQUE_CURSOR = (
     """
 [[operations]]
@@ -55,6 +55,10 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404",
 
 [[operations]]
 include-name = "GET /v1/lobby"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "422"]
+
+[[operations]]
+include-name = "GET /v1/tournaments"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "422"]
 """
     + FIXED_ID_NOT_NEGATIVE

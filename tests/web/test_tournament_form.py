@@ -1,12 +1,13 @@
 """The tournament form at /play offers every option POST /v1/tournaments takes (issue 43): the
 format, the entrants, the matches, who leads each hand (alternating starters), the turn clock
-and the check-in window; the tournament made has them all."""
+and the check-in window; the tournament made has them all, and is found again in the lists."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 import httpx
+from playwright.sync_api import expect
 
 from tests.support.servers import ServerProcess
 from tests.web.conftest import Player
@@ -44,3 +45,10 @@ def test_the_form_sets_alternating_starters_the_clock_and_the_check_in_window(
     assert view["next_opener"] == "alternate_any"
     assert view["clock"] == {"allowance_s": 90, "grace_s": 45}
     assert view["check_in_s"] == 600
+    # Found again: the tournaments page lists the caller's own and those taking entrants.
+    page.goto(page.url.split("#")[0] + "#/tournaments")
+    expect(page.locator("#my-tournaments")).to_contain_text("Sunday league (Round-robin, open")
+    expect(page.locator("#open-tournaments")).to_contain_text("Sunday league")
+    ana.shot("tournament-list")
+    page.click("#my-tournaments a:text('Sunday league')")
+    page.wait_for_url(f"**/#/tournament/{tid}")

@@ -35,6 +35,7 @@ def include_routers(app: FastAPI) -> None:
     from domino_api.players.tile_backs import IMAGES, URL_PREFIX
     from domino_api.ratings.routes import router as ratings
     from domino_api.realtime.socket import router as realtime
+    from domino_api.tournaments.listing import router as tournament_list
     from domino_api.tournaments.routes import router as tournaments
 
     # A request is matched against the list in order, one route after another, and most
@@ -52,6 +53,7 @@ def include_routers(app: FastAPI) -> None:
         devices,
         realtime,
         tournaments,
+        tournament_list,
         lobby,
         lobby_socket,
     ):

@@ -92,12 +92,44 @@ export function tournamentsPage(root) {
     field("Tournament id (from its link)", id),
     el("button", { type: "submit" }, "Open"),
   );
+  const yours = el("ul", { class: "tournament-list", id: "my-tournaments" });
+  const taking = el("ul", { class: "tournament-list", id: "open-tournaments" });
   root.append(
     el("h2", { tabindex: "-1" }, "Tournaments"),
+    el("h3", {}, "Yours"),
+    yours,
+    el("h3", {}, "Taking entrants"),
+    taking,
+    el("h3", {}, "Create a tournament"),
     create,
     el("h3", {}, "Open a tournament"),
     open,
   );
+  if (identity()) listInto(yours, "mine=true", "None yet: create one or enter one below.");
+  if (identity()) listInto(taking, "status=open", "None is taking entrants now.");
+}
+
+/** GET /v1/tournaments (newest first) into `list`: each a link to its page. */
+async function listInto(list, query, none) {
+  try {
+    /** @type {import("./api.js").Schemas["TournamentsPage"]} */
+    const page = await call("GET", `/v1/tournaments?${query}&limit=20`);
+    fill(
+      list,
+      page.tournaments.length
+        ? page.tournaments.map((t) =>
+            el(
+              "li",
+              {},
+              el("a", { href: `#/tournament/${t.id}` }, t.name),
+              ` (${FORMATS[t.format]}, ${t.status}, ${t.entrants}/${t.max_entrants} entrants)`,
+            ),
+          )
+        : [el("li", { class: "none" }, none)],
+    );
+  } catch (error) {
+    showError(error);
+  }
 }
 
 function standings(view, names) {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, exists, func, or_, select
+from sqlalchemy import delete, exists, func, or_, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.store.json_types import JSONObject
@@ -180,3 +180,32 @@ async def may_watch(session: AsyncSession, tournament_id: str, player_id: str) -
         Tournament.id == tournament_id, or_(Tournament.host_player_id == player_id, entrant)
     )
     return (await session.execute(query)).first() is not None
+
+
+async def page(
+    session: AsyncSession,
+    after: tuple[datetime, str] | None,
+    limit: int,
+    status: str | None,
+    player_id: str | None,
+) -> list[tuple[Tournament, int]]:
+    """Up to `limit` tournaments with their entrant counts, newest first (created_at, id),
+    strictly after the keyset `after`; of one `status`, and those `player_id` hosts or entered."""
+    entrants = (
+        select(func.count())
+        .where(TournamentEntrant.tournament_id == Tournament.id)
+        .scalar_subquery()
+    )
+    stmt = select(Tournament, entrants).order_by(Tournament.created_at.desc(), Tournament.id.desc())
+    if after is not None:
+        stmt = stmt.where(tuple_(Tournament.created_at, Tournament.id) < after)
+    if status is not None:
+        stmt = stmt.where(Tournament.status == status)
+    if player_id is not None:
+        entered = exists().where(
+            TournamentEntrant.tournament_id == Tournament.id,
+            TournamentEntrant.player_id == player_id,
+        )
+        stmt = stmt.where(or_(Tournament.host_player_id == player_id, entered))
+    rows = await session.execute(stmt.limit(limit))
+    return [(tournament, int(count)) for tournament, count in rows.all()]

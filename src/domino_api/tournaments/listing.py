@@ -1,0 +1,78 @@
+"""Tournaments listed and found (issue 43): every tournament newest first, a page at a time,
+of one status, or the caller's own (hosted or entered); GET /v1/tournaments."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
+
+from domino_api.matches.listing import decode_cursor, encode_cursor
+from domino_api.store import tournaments_repo
+from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, UnitOfWork
+from domino_api.web.problems import AUTH, INPUT, problems
+
+router = APIRouter(prefix="/v1", tags=["tournaments"], dependencies=NO_STRAY_BODY)
+Status = Literal["open", "running", "finished", "cancelled"]
+
+
+class TournamentSummary(BaseModel):
+    id: str
+    name: str
+    format: Literal["single_elimination", "round_robin"]
+    status: Status
+    entrants: int
+    max_entrants: int
+    created_at: datetime
+
+
+class TournamentsPage(BaseModel):
+    """Tournaments, newest first."""
+
+    tournaments: list[TournamentSummary]
+    next_cursor: str | None = Field(
+        description="Pass as `cursor` for the next (older) page; null on the last page"
+    )
+
+
+@router.get(
+    "/tournaments",
+    summary="Tournaments, newest first",
+    responses=problems(*AUTH, *INPUT),
+)
+async def list_tournaments(
+    player: CurrentPlayer,
+    session: UnitOfWork,
+    status: Annotated[Status | None, Query(description="Only tournaments in this state")] = None,
+    mine: Annotated[bool, Query(description="Only those the caller hosts or entered")] = False,
+    cursor: Annotated[
+        str | None, Query(max_length=200, description="The `next_cursor` of the page before")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=100, description="At most this many")] = 20,
+) -> TournamentsPage:
+    """Every tournament, newest first, `limit` a page: `status=open` finds those taking
+    entrants, `mine=true` the caller's own. A cursor this server did not give is `422`."""
+    after = decode_cursor(cursor) if cursor is not None else None
+    owner = player.id if mine else None
+    rows = await tournaments_repo.page(session, after, limit + 1, status, owner)
+    shown = rows[:limit]
+    last = shown[-1][0] if len(rows) > limit else None
+    return TournamentsPage(
+        tournaments=[
+            TournamentSummary.model_validate(
+                {
+                    "id": t.id,
+                    "name": t.name,
+                    "format": t.format,
+                    "status": t.status,
+                    "entrants": count,
+                    "max_entrants": t.max_entrants,
+                    "created_at": t.created_at,
+                }
+            )
+            for t, count in shown
+        ],
+        next_cursor=None if last is None else encode_cursor(last.created_at, last.id),
+    )
