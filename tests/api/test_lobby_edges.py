@@ -196,3 +196,25 @@ async def test_prune_forgets_old_events_and_closed_seeks_only(
         await conn.close()
     assert events_after == events_before - 1
     assert seeks == {kept["id"]}
+
+
+async def test_a_listed_table_shows_its_hosts_rating_at_its_preset(
+    http: list[httpx.AsyncClient], lobby_database: str
+) -> None:
+    """The lobby shows ratings (issue 43): the host's at the table's preset, null until rated."""
+    rae, una = await player(http[0], "Rae"), await player(http[0], "Una")
+    conn = await asyncpg.connect(lobby_database)
+    try:
+        await conn.execute(
+            "INSERT INTO ratings (player_id, preset, mu, sigma, games, updated_at)"
+            " VALUES ($1, 'draw', 1612.4, 140.0, 9, now())",
+            rae["id"],
+        )
+    finally:
+        await conn.close()
+    rated = (await public_table(http[0], rae, "draw"))["table"]
+    unrated = (await public_table(http[0], una, "draw"))["table"]
+    assert (rated["host_rating"], unrated["host_rating"]) == (1612, None)
+    r = await http[1].get("/v1/lobby", params={"preset": "draw"}, headers=una["headers"])
+    shown = {t["id"]: t["host_rating"] for t in r.json()["tables"]}
+    assert shown[rated["id"]] == 1612 and shown[unrated["id"]] is None

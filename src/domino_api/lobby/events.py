@@ -22,6 +22,7 @@ class LobbyTable(Struct, frozen=True, kw_only=True):
     id: str  # the table's public id (POST /v1/lobby/tables/{id}/join)
     ruleset: str
     host: str  # the host's name
+    host_rating: int | None  # the host's rating at this preset; None: not rated there yet
     seats: Count
     free_seats: Count
     created_at: Moment

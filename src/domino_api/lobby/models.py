@@ -24,6 +24,9 @@ class LobbyTableOut(BaseModel):
     id: str = Field(description="The table's public id: join with POST /v1/lobby/tables/{id}/join")
     ruleset: str
     host: str = Field(description="The host's name")
+    host_rating: int | None = Field(
+        description="The host's rating at this preset (docs/API.md, Ratings); null: not rated yet"
+    )
     seats: int
     free_seats: int
     created_at: datetime

@@ -21,6 +21,9 @@ function tableRow(table, join) {
     "li",
     { class: "open-table", "data-table": table.id },
     el("strong", {}, `${table.host}'s table`),
+    table.host_rating === null
+      ? null
+      : el("span", { class: "tag rating", title: "The host's rating" }, String(table.host_rating)),
     el("span", {}, ` · ${table.seats} players · ${free} `),
     el("button", { type: "button", class: "primary", onclick: () => join(table.id) }, "Join"),
   );

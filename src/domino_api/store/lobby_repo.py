@@ -18,10 +18,12 @@ _SEATS = "(SELECT count(*) FROM seats s WHERE s.match_id = l.match_id)"
 _TABLE_COLUMNS = f"""
 l.public_id, l.match_id, l.ruleset, l.created_at,
 m.status, m.code, m.host_player_id, coalesce(p.name, '') AS host,
+round(r.mu)::int AS host_rating,
 {_SEATS}::int AS seats, {_FREE}::int AS free_seats
 FROM lobby_tables l
 LEFT JOIN matches m ON m.id = l.match_id
 LEFT JOIN players p ON p.id = m.host_player_id
+LEFT JOIN ratings r ON r.player_id = m.host_player_id AND r.preset = l.ruleset
 """
 
 
@@ -35,6 +37,7 @@ class TableRow:
     code: str | None
     host_player_id: str | None
     host: str
+    host_rating: int | None  # at the table's preset (ratings/); None: not rated there yet
     seats: int
     free_seats: int
 
