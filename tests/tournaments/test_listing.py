@@ -53,3 +53,20 @@ async def test_bad_queries_are_422_problems(client: httpx.AsyncClient) -> None:
         r = await client.get("/v1/tournaments", params=query, headers=eve["headers"])
         assert r.status_code == 422, (query, r.text)
         assert r.headers["content-type"].startswith("application/problem+json")
+
+
+async def test_a_check_in_window_out_of_range_or_of_a_wrong_type_is_refused(
+    client: httpx.AsyncClient,
+) -> None:
+    ola = await new_player(client, "Ola")
+    body = {"name": "Cup", "format": "round_robin", "match": {"best_of": 1}, "max_entrants": 4}
+    for check_in in (0, 29, 3601, 10**30, "300", None, [300]):
+        sent = {**body, "check_in_s": check_in}
+        r = await client.post("/v1/tournaments", json=sent, headers=ola["headers"])
+        if check_in is None:  # null: the service's default
+            assert r.status_code == 201, r.text
+            continue
+        assert r.status_code == 422, (check_in, r.text)
+        assert r.headers["content-type"].startswith("application/problem+json")
+    mine = await listed(client, ola, mine=True)
+    assert len(mine["tournaments"]) == 1  # only the one with the default window was made

@@ -14,6 +14,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 
+import msgspec
+
 from domino_api.engine.clock_text import iso
 from domino_api.engine.errors import MatchFull, MatchInProgress, NotHost
 from domino_api.engine.view_types import ViewOut
@@ -54,15 +56,8 @@ def shown(row: TableRow) -> LobbyTable:
 
 
 def out(row: TableRow) -> LobbyTableOut:
-    return LobbyTableOut(
-        id=row.public_id,
-        ruleset=row.ruleset,
-        host=row.host,
-        host_rating=row.host_rating,
-        seats=row.seats,
-        free_seats=row.free_seats,
-        created_at=row.created_at,
-    )
+    """The listing an answer carries: the same table the lobby's events show."""
+    return LobbyTableOut.model_validate(msgspec.to_builtins(shown(row)))
 
 
 async def make_public(core: Core, player: Player, match_id: str, publish: Publish) -> LobbyTableOut:
