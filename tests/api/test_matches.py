@@ -308,36 +308,45 @@ async def test_codes_are_unique_among_live_matches_and_free_again_when_over(
 ) -> None:
     from domino_api.store import match_codes
 
-    draws = iter([1234, 1234, 1234, 5678, 1234])
-    monkeypatch.setattr(match_codes.secrets, "randbelow", lambda _n: next(draws))
+    # One candidate per length, and one free candidate is room enough: the draws are chosen.
+    draws = iter([["1234"], ["1234"], ["12345"], ["1234"]])
+    monkeypatch.setattr(match_codes, "draw", lambda *_length: next(draws))
+    monkeypatch.setattr(match_codes, "ROOMY", 1)
     ana = await new_player(client, "Ana")
     first = await create_match(client, ana, "draw-50", HUMANS)
     second = await create_match(client, ana, "draw-50", HUMANS)
-    assert (first["code"], second["code"]) == ("1234", "5678")  # the collision was redrawn
+    # 1234 is live: the second table's 4-digit candidate was taken, so it got 5 digits.
+    assert (first["code"], second["code"]) == ("1234", "12345")
     joined = await client.post("/v1/matches/join", json={"code": "1234"}, headers=ana["headers"])
     assert joined.json()["id"] == first["id"]
     bob = await new_player(client, "Bob")
+    by_five = await client.post("/v1/matches/join", json={"code": "12345"}, headers=bob["headers"])
+    assert by_five.status_code == 200 and by_five.json()["id"] == second["id"]
     await client.post("/v1/matches/join", json={"code": "1234"}, headers=bob["headers"])
     await client.post(f"/v1/matches/{first['id']}/start", json={}, headers=ana["headers"])
     await client.post(f"/v1/matches/{first['id']}/resign", json={}, headers=bob["headers"])
     third = await create_match(client, ana, "draw-50", HUMANS)
     assert third["code"] == "1234"  # the first match is over: its number is free again
+    assert next(draws, None) is None
 
 
-async def test_a_crowded_code_space_draws_among_the_free_codes(
-    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from domino_api.store import match_codes
+def test_a_length_is_used_while_half_its_sample_is_free() -> None:
+    from domino_api.store.match_codes import ROOMY, SAMPLE, pick
 
-    # One lookup only before every live number is read; then the draws skip taken ones.
-    monkeypatch.setattr(match_codes, "CODE_DRAWS", 1)
-    draws = iter([1234, 1234, 1234, 42])
-    monkeypatch.setattr(match_codes.secrets, "randbelow", lambda _n: next(draws))
+    roomy = [f"{n:04d}" for n in range(ROOMY)]
+    crowded = roomy[: ROOMY - 1]
+    assert pick([roomy]) in roomy
+    assert pick([crowded, ["54321"] * ROOMY]) == "54321"  # 4 digits crowded: 5 digits
+    assert pick([crowded, crowded, ["654321"]]) == "654321"  # all crowded: any free 6-digit
+    assert pick([crowded, crowded, []]) is None  # nothing free at all: match_full
+    assert SAMPLE >= 2 * ROOMY - 1
+
+
+@pytest.mark.parametrize("code", ["123", "1234567", "0123a", "12 34", "١٢٣٤"])
+async def test_a_number_of_another_shape_is_refused(client: httpx.AsyncClient, code: str) -> None:
     ana = await new_player(client, "Ana")
-    first = await create_match(client, ana, "draw-50", HUMANS)
-    second = await create_match(client, ana, "draw-50", HUMANS)
-    assert (first["code"], second["code"]) == ("1234", "0042")
-    assert next(draws, None) is None  # every draw was used: the lookup, then the free draw
+    refused = await client.post("/v1/matches/join", json={"code": code}, headers=ana["headers"])
+    assert refused.status_code == 422 and refused.json()["code"] == "validation_error"
 
 
 async def test_rematch_needs_every_human_seat(client: httpx.AsyncClient) -> None:

@@ -56,7 +56,11 @@ class ViewOut(Struct, frozen=True, kw_only=True, gc=False):
 
     id: str
     code: Annotated[
-        str | None, Meta(description="The 4-digit number to join by; null for a spectator")
+        str | None,
+        Meta(
+            description="The game number to join by (4 digits; 5 or 6 once a deployment"
+            " holds many live tables); null for a spectator"
+        ),
     ]
     status: Status
     ruleset: Ruleset

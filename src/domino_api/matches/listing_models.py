@@ -25,7 +25,7 @@ class MatchSummary(BaseModel):
     live: bool = Field(description="Not finished, abandoned or cancelled: it can be continued")
     ruleset: str = Field(description="The preset's name")
     code: str | None = Field(
-        description="The 4-digit number others join by, while the table has one"
+        description="The game number others join by (4 to 6 digits), while the table has one"
     )
     host: bool = Field(description="The caller hosts the match")
     tournament: str | None = Field(description="The tournament the match belongs to, if any")

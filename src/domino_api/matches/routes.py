@@ -68,7 +68,7 @@ async def create_match(
 ) -> FastJSONResponse:
     """Create a match; the caller is the host at seat 0. `seats` lists every seat: an open human
     seat, a seat the host also holds (hot-seat play), or a computer. The answer is the host's
-    view with the 4-digit `code` others join by and the deal's `commitment`."""
+    view with the game number (`code`) others join by and the deal's `commitment`."""
     address, caps = client_address(request), hosting.caps_of(settings_of(request))
     await limits_of(request).hit_from("create_match", address, f"player:{player.id}")
     made = await creation.create_match(core_of(request), player, body, caps, address, rated)
@@ -77,7 +77,7 @@ async def create_match(
 
 @router.post(
     "/matches/join",
-    summary="Join a match by its 4-digit code",
+    summary="Join a match by its game number",
     responses=struct_answer(ViewOut)
     | problems(
         *BODY,
@@ -94,7 +94,7 @@ async def join(
     request: Request,
     player: CurrentPlayer,
 ) -> FastJSONResponse:
-    """Take a seat by the match's 4-digit number. Joining again returns the same seat; a caller with
+    """Take a seat by the match's game number. Joining again returns the same seat; a caller with
     the name of a seat's holder takes that seat over when the holder has not been seen for 30 s.
     Rate-limited per client address, its network and the player; wrong guesses are budgeted per
     number, a rejoin under a seat's own name is not.

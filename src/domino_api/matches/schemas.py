@@ -136,7 +136,7 @@ class MatchCreate(Strict):
 
 
 class JoinBody(Strict):
-    code: str = Field(pattern=r"^[0-9]{4}$", examples=["4821"])
+    code: str = Field(pattern=r"^[0-9]{4,6}$", examples=["4821"])
     name: PlayerName | None = Field(
         default=None,
         examples=["Ana"],

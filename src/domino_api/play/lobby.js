@@ -148,8 +148,8 @@ export function joinPage(root) {
     name: "code",
     required: true,
     inputmode: "numeric",
-    pattern: "[0-9]{4}",
-    maxlength: 4,
+    pattern: "[0-9]{4,6}",
+    maxlength: 6,
     autocomplete: "off",
   });
   const name = nameInput();
@@ -167,7 +167,7 @@ export function joinPage(root) {
         });
       },
     },
-    field("Game number", code, "The host's 4-digit number"),
+    field("Game number", code, "The host's game number"),
     field("Your name", name, "Use the same name to get your seat back"),
     el("button", { type: "submit", class: "primary" }, "Join the game"),
   );

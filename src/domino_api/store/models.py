@@ -60,7 +60,7 @@ class Match(Base):
     __tablename__ = "matches"
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
-    code: Mapped[str | None] = mapped_column(String(4))
+    code: Mapped[str | None] = mapped_column(String(6))
     status: Mapped[str] = mapped_column(String(16), index=True)
     ruleset: Mapped[str] = mapped_column(String(32))
     host_player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
@@ -130,7 +130,7 @@ class MatchCode(Base):
 
     __tablename__ = "match_codes"
 
-    code: Mapped[str] = mapped_column(String(4), primary_key=True)
+    code: Mapped[str] = mapped_column(String(6), primary_key=True)
     match_id: Mapped[str] = mapped_column(String(36))
 
 

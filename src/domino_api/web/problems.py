@@ -30,7 +30,7 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
     "player_not_found": ((404,), "No player has this id."),
     "code_not_found": (
         (404,),
-        "No match that is not over has this 4-digit number with a seat for the caller (a"
+        "No match that is not over has this game number with a seat for the caller (a"
         " started table, or a seat still held on another device, answers the same);"
         " `Retry-After` is the presence lease, after which a seat of one's own is free to claim.",
     ),
