@@ -66,6 +66,9 @@ VARIANTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("classic-draw-one", "classic", {"draw": "one"}),
     ("classic-best-of-3", "classic", {"best_of": 3}),
     ("classic-alternate", "classic", {"next_opener": "alternate_any"}),
+    ("fives-and-threes-2", "fives-and-threes", {}),
+    ("fives-and-threes-3", "fives-and-threes", {"players": 3}),
+    ("fives-and-threes-4", "fives-and-threes", {"players": 4}),
 )
 
 

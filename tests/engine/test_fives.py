@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from domino_api.engine import PRESETS, MatchState, Start, apply, new_match, view
-from domino_api.engine.layout import EMPTY_BOARD, fives_points, place, total_after
+from domino_api.engine.layout import EMPTY_BOARD, place, play_points, total_after
 from tests.engine.helpers import events_of, plain, position, run
 
 FIVES = PRESETS["all-fives"]
@@ -120,7 +120,8 @@ def test_line_double_opener_counts_once_alone_and_across_later() -> None:
 
 
 def test_fives_points_only_positive_multiples_of_five() -> None:
-    assert [fives_points(n) for n in (0, 4, 5, 12, 30, 35, 40)] == [0, 0, 5, 0, 30, 35, 40]
+    totals = (0, 4, 5, 12, 30, 35, 40)
+    assert [play_points("fives", n) for n in totals] == [0, 0, 5, 0, 30, 35, 40]
 
 
 def test_legal_plays_show_what_they_would_score() -> None:

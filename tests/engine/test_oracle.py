@@ -1,12 +1,13 @@
 """The legal list against an oracle written from docs/RULES.md alone.
 
-The oracle rebuilds each hand from its deal and its moves, with none of the engine's code:
-what each seat holds, the open ends (RULES 4: the line, the spinner and when its arms open),
-the ends total (RULES 7), the double that must be covered (RULES 6), who is to act (RULES 5)
-and the opening tile (RULES 9). Its legal list is a brute force over every held tile and every
-open end; with nothing to play, a draw while the stock lasts (`until_playable`, `one`), else a
-pass. Over random reachable states of every preset, player count and override, the engine's
-legal list must be exactly the oracle's, in the seat's tile order and end order.
+The oracle rebuilds each hand from its deal and its moves, with none of the engine's code: what
+each seat holds, the open ends (RULES 4: the line, the spinner and when its arms open), the ends
+total and what it scores (RULES 7: fives, fives and threes), the double that must be covered
+(RULES 6), who is to act (RULES 5) and the opening tile (RULES 9). Its legal list is a brute
+force over every held tile and every open end; with nothing to play, a draw while the stock
+lasts (`until_playable`, `one`), else a pass. Over random reachable states of every preset,
+player count and override, the engine's legal list must be exactly the oracle's, in the seat's
+tile order and end order.
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def oracle_turn_and_legal(state: MatchState) -> tuple[int, list[LegalAction]]:
         required = opening_tile(state)
         for tile in held[turn]:
             if required is None or tile == required:
-                points = _fives(rules.play_scoring, tile[0] + tile[1])
+                points = _play_points(rules.play_scoring, tile[0] + tile[1])
                 options.append(LegalAction(action="play", tile=tile, end=None, points=points))
         return turn, options
     ends = [(n, p) for n, p in board.open_ends() if board.cover is None or n in board.cover]
@@ -167,7 +168,7 @@ def oracle_turn_and_legal(state: MatchState) -> tuple[int, list[LegalAction]]:
                         action="play",
                         tile=tile,
                         end=name,
-                        points=_fives(rules.play_scoring, after.total()),
+                        points=_play_points(rules.play_scoring, after.total()),
                     )
                 )
     if options:
@@ -177,8 +178,16 @@ def oracle_turn_and_legal(state: MatchState) -> tuple[int, list[LegalAction]]:
     return turn, [LegalAction(action="pass", tile=None, end=None, points=None)]
 
 
-def _fives(scoring: str, total: int) -> int:
-    return total if scoring == "fives" and total > 0 and total % 5 == 0 else 0
+def _play_points(scoring: str, total: int) -> int:
+    """RULES 7: fives scores a total that is a multiple of 5; fives and threes one point for
+    every 5 and every 3 in a total that is a multiple of either (15 scores 3 + 5)."""
+    if total <= 0:
+        return 0
+    if scoring == "fives":
+        return total if total % 5 == 0 else 0
+    if scoring == "fives_and_threes":
+        return sum(total // n for n in (5, 3) if total % n == 0)
+    return 0
 
 
 @pytest.mark.parametrize(("stem", "preset", "options"), VARIANTS, ids=[v[0] for v in VARIANTS])

@@ -98,12 +98,14 @@ def check_hand_end(state: MatchState, events: tuple[Event, ...]) -> None:
         assert isinstance(winner, int) and not hand.hands[winner]
         others = sum(pips) - pips[winner]
         expected = round5(others) if rules.domino_scoring.endswith("round5") else others
+        if rules.domino_scoring == "one_point":
+            expected = 1  # Fives and Threes: one point for chipping out
         assert data.points == expected
     elif data.reason == "blocked":
         assert [m.action for m in hand.moves[-rules.players :]] == ["pass"] * rules.players
         assert all(hand.hands)
         low = min(pips)
-        if pips.count(low) > 1:
+        if rules.block_scoring == "nobody" or pips.count(low) > 1:
             assert winner is None and data.tied and data.points == 0
         else:
             assert winner == pips.index(low)

@@ -76,3 +76,20 @@ def test_the_table_log_records_autopilot_and_seat_claims(players: Callable[..., 
     claimed.click("button:text('Take my seat back')")  # the claim leaves the computer on
     expect(log).to_contain_text("Autopilot off: Ben plays again")
     ana.shot("table-log-autopilot-claims")
+
+
+def test_fives_and_threes_is_played_whole_against_the_planner(
+    players: Callable[..., Player],
+) -> None:
+    pia = players()
+    page = pia.open("solo")
+    sign_in(page, "Pia")
+    start_solo(page, "fives-and-threes", "planner", cut="pub")
+    expect(page.locator(".hand .tile")).to_have_count(7)  # two seats: seven tiles each
+    # A play's points on the glowing ends are the pub's (15 scores 8), shown as the hint.
+    assert play_until_over(page)[-1] == "over"
+    final = match_view(page)
+    assert final["status"] == "finished"
+    assert max(seat["score"] for seat in final["seats"]) >= 61
+    assert final["ruleset"]["play_scoring"] == "fives_and_threes"
+    pia.shot("fives-and-threes-over")

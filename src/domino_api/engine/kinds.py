@@ -20,10 +20,12 @@ Strategy = Literal["plain", "planner", "random"]
 # A ruleset's parameters (RULES section 2).
 DrawRule = Literal["until_playable", "one", "none"]
 Layout = Literal["line", "spinner_first_double", "spinner_opening_double"]
-PlayScoring = Literal["none", "fives"]
-DominoScoring = Literal["opponents_pips", "opponents_pips_round5"]
+PlayScoring = Literal["none", "fives", "fives_and_threes"]
+# What the seat that empties its hand scores: the others' pips, or the one point of Fives and
+# Threes' "chip out".
+DominoScoring = Literal["opponents_pips", "opponents_pips_round5", "one_point"]
 BlockScoring = Literal[
-    "lowest_takes_others", "lowest_takes_difference", "lowest_takes_others_round5"
+    "lowest_takes_others", "lowest_takes_difference", "lowest_takes_others_round5", "nobody"
 ]
 FirstOpener = Literal[
     "highest_double_else_reshuffle", "highest_double_else_heaviest", "seat_zero_any"

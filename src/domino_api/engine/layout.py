@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from msgspec import Struct
 
-from domino_api.engine.kinds import EndName
+from domino_api.engine.kinds import EndName, PlayScoring
 from domino_api.engine.tiles import Tile
 
 SPINNER_FIRST = "spinner_first_double"
@@ -54,9 +54,15 @@ class Board(Struct, frozen=True, kw_only=True, gc=False):
 EMPTY_BOARD = Board(tiles=(), ends=(), total=0, spinner=None, spinner_mains=())
 
 
-def fives_points(total: int) -> int:
-    """What a play scores under `fives`: the ends total when it is a positive multiple of 5."""
-    return total if total > 0 and total % 5 == 0 else 0
+def play_points(scoring: PlayScoring, total: int) -> int:
+    """What a play scores (RULES section 7): under `fives` the ends total when it is a positive
+    multiple of 5; under `fives_and_threes` one point per five and one per three it holds
+    (15 = 3 fives + 5 threes = 8)."""
+    if total <= 0 or scoring == "none":
+        return 0
+    if scoring == "fives":
+        return total if total % 5 == 0 else 0
+    return (total // 5 if total % 5 == 0 else 0) + (total // 3 if total % 3 == 0 else 0)
 
 
 def place(board: Board, tile: Tile, end: EndName | None, layout: str) -> Board:

@@ -8,7 +8,7 @@ the order the seat holds them, and for each tile end by end (left, right, up, do
 from __future__ import annotations
 
 from domino_api.engine.kinds import EndName
-from domino_api.engine.layout import Board, OpenEnd, fives_points, total_after
+from domino_api.engine.layout import Board, OpenEnd, play_points, total_after
 from domino_api.engine.state import (
     DRAW_ACTION,
     PASS_ACTION,
@@ -57,7 +57,7 @@ def legal_plays(
     if not ends:  # the hand's first tile: the opener acts, holding what it was dealt
         openers = deal.dealt[deal.opener] if opening_tile is None else (opening_tile,)
         opening = rules.plain_plays[None]
-        if rules.fives:
+        if rules.scores_plays:
             return tuple([_scored(rules, board, tile, None, opening) for tile in openers])
         return tuple([opening[tile] for tile in openers])
     if must_cover is not None:
@@ -71,7 +71,7 @@ def legal_plays(
         return ONLY_DRAW if rules.may_draw and stock_left > 0 else ONLY_PASS
     plain = rules.plain_plays
     order = deal.order
-    fives = rules.fives
+    scores = rules.scores_plays
     plays = []
     while playable:  # the playable tiles, lowest tile number (the seat's order) first
         lowest = playable & -playable
@@ -80,16 +80,16 @@ def legal_plays(
         for end in ends:
             if end.pip in tile:
                 onto = plain[end.name]
-                plays.append(_scored(rules, board, tile, end, onto) if fives else onto[tile])
+                plays.append(_scored(rules, board, tile, end, onto) if scores else onto[tile])
     return tuple(plays)
 
 
 def _scored(
     rules: Rules, board: Board, tile: Tile, end: OpenEnd | None, onto: dict[Tile, LegalAction]
 ) -> LegalAction:
-    """Under fives, the play of `tile` on `end` (None: it opens the hand) with its points; a
-    play worth none is the ruleset's shared object of `onto`, the plain plays onto that end."""
-    points = fives_points(total_after(board, tile, end, rules.layout))
+    """Where plays score, the play of `tile` on `end` (None: it opens the hand) with its points;
+    a play worth none is the ruleset's shared object of `onto`, the plain plays onto that end."""
+    points = play_points(rules.ruleset.play_scoring, total_after(board, tile, end, rules.layout))
     if not points:
         return onto[tile]
     return LegalAction(

@@ -207,8 +207,23 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
             next_opener="winner_any",
             turn_clock=TurnClock(allowance_s=180, grace_s=120),
         ),
+        # The British pub game: a line, no drawing, fives and threes scored as played, one point
+        # for chipping out, to 61 (a cribbage board's length). Two seat 7 tiles, three or four 5.
+        "fives-and-threes": dataclasses.replace(
+            _DRAW,
+            name="fives-and-threes",
+            draw="none",
+            play_scoring="fives_and_threes",
+            domino_scoring="one_point",
+            block_scoring="nobody",
+            target=61,
+            end_mid_hand=True,
+        ),
     }
 )
+
+# Presets whose hand size follows the number of seats (unless a match sets it).
+HAND_BY_PLAYERS: Mapping[str, Mapping[int, int]] = {"fives-and-threes": {2: 7, 3: 5, 4: 5}}
 
 _ALL_FIVES_OPENERS: tuple[tuple[FirstOpener, NextOpener], ...] = (
     ("highest_double_else_reshuffle", "winner_any_lock_reshuffle"),
@@ -232,6 +247,7 @@ _OVERRIDES: Mapping[str, Overrides] = {
     "draw-50": {},
     "draw": {},
     "block": {},
+    "fives-and-threes": {"players": [2, 3, 4]},
     "classic": {
         "draw": ["until_playable", "one"],
         "next_opener": ["winner_any", "alternate_any"],
@@ -278,6 +294,11 @@ def make_ruleset(name: str, options: Mapping[str, object]) -> Ruleset:
                 f"option {key!r} is {what}; {name} allows overriding only {', '.join(allowed)}"
             )
         changes[key] = _parse_override(key, value, allowed[key])
+    sizes = HAND_BY_PLAYERS.get(name)
+    if sizes is not None and "hand_size" not in changes:
+        players = changes.get("players", PRESETS[name].players)
+        assert isinstance(players, int)  # _parse_override took it from [2, 3, 4]
+        changes["hand_size"] = sizes[players]
     ruleset = dataclasses.replace(PRESETS[name], **changes)  # type: ignore[arg-type]
     if name == "all-fives" and (ruleset.first_opener, ruleset.next_opener) not in (
         _ALL_FIVES_OPENERS

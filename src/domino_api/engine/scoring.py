@@ -24,12 +24,17 @@ _flatten = chain.from_iterable
 
 
 def domino_points(ruleset: Ruleset, winner: int, pips: Sequence[int]) -> int:
+    if ruleset.domino_scoring == "one_point":
+        return 1
     others = sum(pips) - pips[winner]
     return round5(others) if ruleset.domino_scoring == "opponents_pips_round5" else others
 
 
 def blocked_outcome(ruleset: Ruleset, pips: Sequence[int]) -> tuple[int | None, int]:
-    """(winner, points) of a blocked hand; winner None when the lowest total is shared."""
+    """(winner, points) of a blocked hand; winner None when the lowest total is shared, or when
+    a blocked hand scores for nobody (`nobody`: Fives and Threes)."""
+    if ruleset.block_scoring == "nobody":
+        return None, 0
     lowest = min(pips)
     holders = [seat for seat, total in enumerate(pips) if total == lowest]
     if len(holders) > 1:

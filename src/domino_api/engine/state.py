@@ -127,7 +127,7 @@ class Rules:
     ruleset: Ruleset
     players: int
     layout: Layout
-    fives: bool
+    scores_plays: bool  # plays score during the hand (RULES section 7)
     cover_doubles: bool
     may_draw: bool
     draw_one: bool
@@ -144,7 +144,7 @@ def rules_of(ruleset: Ruleset) -> Rules:
         ruleset=ruleset,
         players=ruleset.players,
         layout=ruleset.layout,
-        fives=ruleset.play_scoring == "fives",
+        scores_plays=ruleset.play_scoring != "none",
         cover_doubles=ruleset.cover_doubles,
         may_draw=ruleset.draw != "none",
         draw_one=ruleset.draw == "one",

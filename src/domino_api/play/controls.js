@@ -16,6 +16,7 @@ const PRESET_NAMES = {
   draw: "Draw",
   block: "Block",
   classic: "Classic",
+  "fives-and-threes": "Fives and Threes",
 };
 
 export function presetName(name) {

@@ -81,7 +81,7 @@ export function endTarget(view, ctx, end) {
     return end === null ? null : { label: String(pips), aria: `${end} end shows ${pips}` };
   }
   const where = end === null ? "to open the hand" : `on the ${end} end (${pips})`;
-  const scoring = view.ruleset.play_scoring === "fives" && hints();
+  const scoring = view.ruleset.play_scoring !== "none" && hints();
   const points = scoring ? `+${play.points || 0}` : end === null ? "Play here" : `${pips}`;
   return {
     glow: true,

@@ -129,7 +129,7 @@ export function optionControls(preset, solo = false) {
   };
 }
 
-/** How many seats a preset seats: a choice for house-nines (overrides.players), else fixed. */
+/** How many seats a preset seats: a choice where it allows one (overrides.players), else fixed. */
 export function seatCounts(preset) {
   const allowed = preset.overrides?.players;
   return Array.isArray(allowed) ? allowed : [preset.players];

@@ -20,6 +20,12 @@ COMPUTERS: dict[str, dict[str, tuple[float, float]]] = {
     "draw": {"random": (1000.0, 25.0), "plain": (1499.0, 75.0), "planner": (2170.0, 102.0)},
     "block": {"random": (1000.0, 25.0), "plain": (1992.0, 129.0), "planner": (2659.0, 151.0)},
     "classic": {"random": (1000.0, 25.0), "plain": (1556.0, 78.0), "planner": (2177.0, 102.0)},
+    # --presets fives-and-threes --matches 120 --seed 0 (2026-12-07, 898 s, the same machine)
+    "fives-and-threes": {
+        "random": (1000.0, 25.0),
+        "plain": (2565.0, 252.0),
+        "planner": (2891.0, 256.0),
+    },
 }
 
 
