@@ -37,10 +37,10 @@ def finish_rows(table: Table, now: datetime | None) -> list[FinishRow]:
     """The `finishes` rows of a match that just finished with a winner: one per human holder."""
     if table.state.result is None or table.state.status != "finished":
         return []
-    result = table.state.result.to_dict()
-    if result["winner"] is None:
+    result = table.state.result
+    if result.winner is None:
         return []
-    scores = list(result["scores"])
+    scores = result.scores
     preset = engine.PRESETS[table.state.ruleset.name]
     ruleset = table.state.ruleset
     # A game to the preset's target, not a best-of (a best-of-1 ends at its first hand's
@@ -63,7 +63,7 @@ def finish_rows(table: Table, now: datetime | None) -> list[FinishRow]:
                 opponent=opponent_kind(table, row.seat),
                 score=score,
                 margin=score - best_other,
-                won=result["winner"] == row.seat,
+                won=result.winner == row.seat,
                 default_target=default_target,
                 finished_at=now,
             )

@@ -25,7 +25,7 @@ from sqlalchemy.dialects import postgresql
 
 from domino_api import engine, jsontext
 from domino_api.engine.errors import MatchFull
-from domino_api.engine.shapes import Snapshot
+from domino_api.engine.shapes import Snapshot, decode_snapshot
 from domino_api.engine.table import Info, Seat, Staged, Table, with_info
 from domino_api.store import match_codes
 from domino_api.store.models import Match, MatchEvent
@@ -65,11 +65,11 @@ _WITH_SEATS = (
     "LEFT JOIN players p ON p.id = s.player_id WHERE m.id "
 )
 MATCH_WITH_SEATS, MATCHES_WITH_SEATS = _WITH_SEATS + "= $1", _WITH_SEATS + "= ANY($1::text[])"
-SNAPSHOT = "SELECT snapshot FROM matches WHERE id = $1 AND xmin = $2::xid"
+SNAPSHOT = "SELECT snapshot::text FROM matches WHERE id = $1 AND xmin = $2::xid"
 # The recovery job's claim: the most overdue matches nobody holds, locked, with snapshots.
 CLAIM_DUE = (
-    "SELECT id, snapshot FROM matches WHERE due_at <= $1 ORDER BY due_at LIMIT $2 "
-    "FOR UPDATE SKIP LOCKED"
+    "SELECT id, snapshot::text AS snapshot FROM matches WHERE due_at <= $1 "
+    "ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED"
 )
 
 
@@ -140,7 +140,8 @@ async def read_many(connection: asyncpg.Connection, match_ids: list[str]) -> dic
 
 async def snapshot(connection: asyncpg.Connection, match_id: str, version: int) -> Stored:
     """The snapshot of the version read, or None once the row has moved on."""
-    return cast(Stored, await connection.fetchval(SNAPSHOT, match_id, version))
+    text = await connection.fetchval(SNAPSHOT, match_id, version)
+    return None if text is None else decode_snapshot(text)
 
 
 async def claim_due(connection: asyncpg.Connection, now: datetime, limit: int) -> list[Read]:
@@ -152,7 +153,7 @@ async def claim_due(connection: asyncpg.Connection, now: datetime, limit: int) -
     """
     found = await connection.fetch(CLAIM_DUE, now, limit)
     reads = await read_many(connection, [row["id"] for row in found]) if found else {}
-    return [replace(reads[row["id"]], snapshot=row["snapshot"]) for row in found]
+    return [replace(reads[row["id"]], snapshot=decode_snapshot(row["snapshot"])) for row in found]
 
 
 # ---------------------------------------------------------------- the guarded save
