@@ -44,7 +44,7 @@ from domino_api.engine.state import (
 def _ledger_move(move: Move) -> LedgerMove:
     reason = UNSET if move.reason is None else move.reason
     if move.action == "play":
-        assert move.tile is not None
+        assert move.tile is not None and move.points is not None
         return LedgerMove(
             seq=move.seq,
             seat=move.seat,

@@ -37,8 +37,10 @@ class TurnClock(Struct, frozen=True, gc=False):
 
 
 class Ruleset(Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
-    """Every parameter of the ruleset a match plays (docs/RULES.md section 2): the one type of
-    the engine, the snapshot, the ledger, the view and `GET /v1/rulesets`."""
+    """Every parameter of the ruleset a match plays (docs/RULES.md section 2)."""
+
+    # The one ruleset type: the engine's, the snapshot's, the ledger's, the view's and the
+    # catalogue's (`RulesetOut`), its schema generated from here.
 
     name: Annotated[str, Meta(extra_json_schema={"enum": list(PRESET_NAMES)})]
     max_pip: int
@@ -77,11 +79,11 @@ class Ruleset(Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields
         return checked(ruleset)
 
 
-class Minimum(Struct, frozen=True, gc=False):
+class Minimum(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     min: int
 
 
-class ClockOverride(Struct, frozen=True, gc=False):
+class ClockOverride(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     allowance_s: Minimum
     grace_s: Minimum
     nullable: bool

@@ -137,7 +137,7 @@ class LedgerMove(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     action: ActionName
     tile: Tile | UnsetType = UNSET
     end: EndName | UnsetType | None = UNSET
-    points: int | UnsetType | None = UNSET
+    points: int | UnsetType = UNSET
     reason: str | UnsetType = UNSET
 
 
