@@ -101,7 +101,9 @@ async def move(
 
         return Later(answer)
 
-    keyed = None if key is None else idempotency.key_for(key, move_request(body))
+    keyed = None
+    if key is not None:
+        keyed = idempotency.Keyed(idempotency.key_for(key, move_request(body)), MoveOut)
     return await core.run(match_id, step, player_id=player.id, action="move", key=keyed)
 
 

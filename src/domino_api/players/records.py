@@ -85,18 +85,18 @@ def _statement_rows(
     rows: list[FinishRow],
 ) -> tuple[list[FinishRow], list[RecordRow]]:
     """The parameters of the finishes insert and of the records upsert, in key order."""
-    rows = sorted(rows, key=lambda r: (r["player_id"], r["ruleset"], r["opponent"]))
-    counted = [row for row in rows if row["default_target"]]  # the board's rule, in both
+    rows = sorted(rows, key=lambda r: (r.player_id, r.ruleset, r.opponent))
+    counted = [row for row in rows if row.default_target]  # the board's rule, in both
     records = [
         RecordRow(
-            player_id=row["player_id"],
-            ruleset=row["ruleset"],
-            opponent=row["opponent"],
-            best_score=row["score"],
-            best_score_at=row["finished_at"],
-            best_score_match_id=row["match_id"],
-            best_margin=row["margin"],
-            best_margin_at=row["finished_at"],
+            player_id=row.player_id,
+            ruleset=row.ruleset,
+            opponent=row.opponent,
+            best_score=row.score,
+            best_score_at=row.finished_at,
+            best_score_match_id=row.match_id,
+            best_margin=row.margin,
+            best_margin_at=row.finished_at,
             leaderboard_eligible=True,
         )
         for row in counted

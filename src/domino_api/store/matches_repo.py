@@ -15,25 +15,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import cast
 
 import asyncpg
 from msgspec import structs
-from sqlalchemy import JSON
-from sqlalchemy import Table as SqlTable
-from sqlalchemy.dialects import postgresql
+from sqlalchemy import JSON, create_mock_engine
 
 from domino_api import engine, jsontext
 from domino_api.engine.errors import MatchFull
 from domino_api.engine.shapes import Snapshot, decode_snapshot
 from domino_api.engine.table import Info, Seat, Staged, Table, with_info
 from domino_api.store import match_codes
-from domino_api.store.models import Match, MatchEvent
+from domino_api.store.models import Base, Match, MatchEvent
 from domino_api.store.models import Seat as SeatModel
 
-MATCHES = cast(SqlTable, Match.__table__)
-SEATS = cast(SqlTable, SeatModel.__table__)
-EVENTS = cast(SqlTable, MatchEvent.__table__)
+MATCHES, SEATS, EVENTS = (
+    Base.metadata.tables[m.__tablename__] for m in (Match, SeatModel, MatchEvent)
+)
 
 INFO_COLUMNS = tuple(f.name for f in structs.fields(Info))
 SEAT_COLUMNS = tuple(f.name for f in structs.fields(Seat))
@@ -49,11 +46,8 @@ Stored = Snapshot | None
 _JSON = frozenset(
     c.name for t in (MATCHES, SEATS, EVENTS) for c in t.columns if isinstance(c.type, JSON)
 )
-_TYPES = {
-    c.name: c.type.compile(dialect=postgresql.dialect())  # type: ignore[no-untyped-call]
-    for t in (MATCHES, SEATS)
-    for c in t.columns
-}
+_DIALECT = create_mock_engine("postgresql+asyncpg://", None).dialect  # compiles, runs nothing
+_TYPES = {c.name: c.type.compile(dialect=_DIALECT) for t in (MATCHES, SEATS) for c in t.columns}
 
 _INFO_FIELDS = ", ".join(f"m.{name}" for name in INFO_COLUMNS)
 _SEAT_FIELDS = ", ".join(f"s.{name}" for name in SEAT_COLUMNS)
