@@ -21,6 +21,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from domino_api.bots import get_strategy
 from domino_api.bots import planner as planner_module
 from domino_api.engine import PRESETS, NextHand, Ruleset, Start, apply, new_match, seat_view
@@ -51,7 +53,10 @@ planner_module.play_out = _counted_play_out  # type: ignore[assignment]
 
 
 def bench_ruleset(preset: str) -> Ruleset:
-    return dataclasses.replace(PRESETS[preset], players=2)
+    ruleset = PRESETS[preset]
+    if dataclasses.is_dataclass(ruleset):  # an older engine's, in an A/B run
+        return dataclasses.replace(ruleset, players=2)
+    return msgspec.structs.replace(ruleset, players=2)
 
 
 def play_match(preset: str, index: int) -> dict[str, Any]:

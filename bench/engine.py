@@ -33,6 +33,9 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
@@ -47,9 +50,16 @@ from domino_api.engine import (
 Playout = Callable[[int, random.Random], int]  # (games, rng) -> plays made
 
 BLOCK = PRESETS["block"]
-FOUR_SEATS = dataclasses.replace(
-    BLOCK, name="bench-4-seats", players=4, block_scoring="lowest_takes_others"
-)
+
+
+def _replace(ruleset: Any, **changes: object) -> Any:
+    # A/B runs load older engines too, whose rulesets were dataclasses.
+    if dataclasses.is_dataclass(ruleset):
+        return dataclasses.replace(ruleset, **changes)
+    return msgspec.structs.replace(ruleset, **changes)
+
+
+FOUR_SEATS = _replace(BLOCK, name="bench-4-seats", players=4, block_scoring="lowest_takes_others")
 
 
 def ours(rules: object, events: bool = False) -> Playout:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import msgspec
 import typer
 from rich.console import Console
 from rich.progress import Progress
@@ -34,6 +35,7 @@ from domino_api.engine import (
     verify_ledger,
     with_reason,
 )
+from domino_api.engine.event_types import SeatJoinedData
 
 if TYPE_CHECKING:
     from domino_api.bots import Strategy
@@ -139,12 +141,12 @@ def simulate(
     if ledger_dir is not None:
         ledger_dir.mkdir(parents=True, exist_ok=True)
     seats = [
-        {
-            "seat": s,
-            "name": f"{name.title()} {s}",
-            "type": "bot",
-            "strategy": None if name == "random" else name,
-        }
+        SeatJoinedData(
+            seat=s,
+            name=f"{name.title()} {s}",
+            type="bot",
+            strategy=None if name == "random" else name,
+        )
         for s, name in enumerate(names)
     ]
     for index in range(matches):
@@ -153,7 +155,7 @@ def simulate(
         if ledger_dir is not None:
             record = ledger(state, seats, match_id=f"sim-{seed}-{index}")
             path = ledger_dir / f"match-{seed}-{index:05d}.json"
-            path.write_text(json.dumps(record, indent=1) + "\n")
+            path.write_text(json.dumps(msgspec.to_builtins(record), indent=1) + "\n")
         if on_match is not None:
             on_match()
     return summary

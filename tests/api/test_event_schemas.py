@@ -19,6 +19,7 @@ import jsonschema
 import msgspec
 import pytest
 import yaml
+from msgspec import UnsetType
 
 from domino_api.engine import (
     PRESETS,
@@ -56,8 +57,9 @@ SERVICE_ONLY = {
 
 
 def _seat_counts(name: str) -> list[int]:
-    entry = next(r for r in ruleset_catalog() if r["name"] == name)
-    return list(entry["overrides"].get("players", [entry["players"]]))
+    entry = next(r for r in ruleset_catalog() if r.name == name)
+    players = entry.overrides.players
+    return [entry.players] if isinstance(players, UnsetType) else list(players)
 
 
 def _play(name: str, players: int, index: int, cut_short: str | None) -> list[Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import msgspec
 import pytest
 
 from domino_api.clock import FakeClock
@@ -255,7 +256,7 @@ async def test_rulesets_catalog(client: httpx.AsyncClient) -> None:
 async def test_verify_deal_matches_published_vector(client: httpx.AsyncClient) -> None:
     from domino_api.documents import deal_vectors
 
-    vector = deal_vectors.load()["vectors"][0]
+    vector = msgspec.json.decode(deal_vectors.PATH.read_bytes())["vectors"][0]
     ana = await new_player(client, "Ana")
     body = {
         k: vector[k]

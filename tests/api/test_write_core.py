@@ -5,7 +5,6 @@ announcements after the commit."""
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 import asyncpg
@@ -18,6 +17,7 @@ from domino_api import engine
 from domino_api.clock import FakeClock
 from domino_api.engine import table as tables
 from domino_api.engine.event_types import AnyEvent
+from domino_api.engine.shapes import decode_snapshot
 from domino_api.engine.view_types import ViewOut
 from domino_api.matches import unit
 from domino_api.realtime.announce import CHANNEL
@@ -316,7 +316,7 @@ async def test_a_step_that_loses_the_race_leaves_no_state_behind(
         snapshot = await conn.fetchval("SELECT snapshot::text FROM matches WHERE id = $1", mid)
     finally:
         await conn.close()
-    stored = engine.from_json(json.loads(snapshot))
+    stored = engine.from_json(decode_snapshot(snapshot))
     # What the service shows (from its parsed-state cache) is what is stored, and the winner.
     shown = await view(client, host, mid)
     assert (

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Sequence
+
+from msgspec.structs import replace
 
 from domino_api.bots import Strategy
 from domino_api.engine import (
@@ -31,7 +32,7 @@ CONFIGS: list[tuple[str, int]] = [
 
 def rules_for(name: str, players: int, target: int | None = None) -> Ruleset:
     base = PRESETS[name]
-    return dataclasses.replace(base, players=players, target=target or base.target)
+    return replace(base, players=players, target=target or base.target)
 
 
 def is_listed(action: object, legal: Sequence[LegalAction]) -> bool:

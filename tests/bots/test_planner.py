@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
+
+from msgspec.structs import replace
 
 from domino_api.bots.knowledge import known_voids, lacks
 from domino_api.bots.planner import PlannerStrategy, sample_world
@@ -16,7 +17,7 @@ EXACT = PlannerStrategy(max_samples=60, work_budget=50_000)
 
 
 def test_seat_view_holds_no_hidden_tiles() -> None:
-    names = {f.name for f in dataclasses.fields(SeatView)}
+    names = set(SeatView.__struct_fields__)
     assert names == {
         "ruleset", "seat", "status", "hand_number", "hand", "board", "ends_total", "counts",
         "stock", "scores", "hands_won", "turn", "must_cover", "legal", "history", "unseen",
@@ -69,7 +70,7 @@ def test_sampled_deals_respect_counts_and_known_voids() -> None:
 
 
 def test_takes_the_points_that_win_the_match() -> None:
-    rules = dataclasses.replace(ALL_FIVES_ANY, target=150)
+    rules = replace(ALL_FIVES_ANY, target=150)
     state = position(
         rules,
         [
@@ -90,7 +91,7 @@ def test_stops_at_its_budgets_and_reads_no_clock() -> None:
     """The search ends at its sample cap (here 4), however long each deal took: a busy machine
     makes the Planner slower, never weaker, and the same view and seed give the same choice."""
     planner = PlannerStrategy(max_samples=4)
-    rules = dataclasses.replace(PRESETS["house-nines"], players=4)
+    rules = replace(PRESETS["house-nines"], players=4)
     state = position(
         rules,
         [

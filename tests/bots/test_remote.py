@@ -94,7 +94,7 @@ def random_action(state: MatchState, rng: random.Random) -> tuple[int | None, en
 def assert_same(state: MatchState, seat: int, view: dict[str, Any], events: list[Any]) -> None:
     rebuilt = seat_view_from_public(view, events)
     expected = seat_view(state, seat)
-    for name in expected.__dataclass_fields__:
+    for name in expected.__struct_fields__:
         assert getattr(rebuilt, name) == getattr(expected, name), (name, state.seq)
     assert rebuilt == expected
 

@@ -37,6 +37,8 @@ from domino_api.engine import (
     view,
 )
 from domino_api.engine.events import Event
+from domino_api.engine.shapes import LedgerOut
+from domino_api.engine.state import LegalAction
 from domino_api.engine.vectors import published_vectors
 from domino_api.engine.view import TableView
 
@@ -95,10 +97,20 @@ def _recorded_view(shown: TableView) -> object:
 
 
 def _dump(value: object) -> bytes:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    # Structs (a snapshot, a ledger) as the plain JSON values they write.
+    plain = to_builtins(value)
+    return json.dumps(plain, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def play(stem: str, preset: str, options: dict[str, Any], index: int) -> tuple[str, dict[str, Any]]:
+def _option(option: LegalAction) -> dict[str, Any]:
+    """An offered option as the digests recorded it: a play with its tile, end and points, the
+    others by their action alone."""
+    if option.action != "play":
+        return {"action": option.action}
+    return {"action": "play", "tile": option.tile, "end": option.end, "points": option.points}
+
+
+def play(stem: str, preset: str, options: dict[str, Any], index: int) -> tuple[str, LedgerOut]:
     """One match: (hex digest of every step, its ledger)."""
     rules = make_ruleset(preset, options)
     secret = hashlib.sha256(f"compat|{stem}|{index}".encode()).digest()
@@ -127,7 +139,7 @@ def play(stem: str, preset: str, options: dict[str, Any], index: int) -> tuple[s
         assert seat is not None
         legal = legal_actions(state, seat)
         if full:
-            digest.update(_dump([option.to_dict() for option in legal]))
+            digest.update(_dump([_option(option) for option in legal]))
         if plain is not None:
             action, reason = plain.choose(seat_view(state, seat), rng)
             digest.update(reason.encode())

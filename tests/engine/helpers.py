@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Sequence
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
 from domino_api.engine import (
     Action,
@@ -32,7 +32,7 @@ SECRET = bytes(range(32))
 
 
 def ruleset(base: Ruleset, **changes: object) -> Ruleset:
-    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+    return replace(base, **changes)
 
 
 def position(

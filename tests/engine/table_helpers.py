@@ -3,10 +3,11 @@ legal move, a three-seat clocked ruleset and an outage that answers every moment
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+
+from msgspec.structs import replace
 
 from domino_api.bots import get_strategy
 from domino_api.engine import (
@@ -81,7 +82,7 @@ def first_move(table: Table) -> Move:
 def three_with_clock() -> Ruleset:
     # No preset seats three with a turn clock; the reducer's rule for it is tested alike.
     nines = make_ruleset("house-nines", {"players": 3})
-    return dataclasses.replace(nines, turn_clock=TurnClock(allowance_s=180, grace_s=120))
+    return replace(nines, turn_clock=TurnClock(allowance_s=180, grace_s=120))
 
 
 class Outage:

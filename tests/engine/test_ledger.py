@@ -7,6 +7,7 @@ import json
 import random
 from typing import Any
 
+import msgspec
 import pytest
 
 from domino_api.engine import (
@@ -21,12 +22,13 @@ from domino_api.engine import (
     new_match,
     verify_ledger,
 )
+from domino_api.engine.event_types import SeatJoinedData
 from tests.engine.helpers import random_match, ruleset
 
 
 def finished_ledger(name: str = "all-fives", seed: int = 11) -> dict[str, Any]:
     state, _ = random_match(PRESETS[name], random.Random(seed))
-    return json.loads(json.dumps(ledger(state, match_id="m-1")))
+    return json.loads(msgspec.json.encode(ledger(state, match_id="m-1")))
 
 
 def test_ledger_shape() -> None:
@@ -70,10 +72,10 @@ def test_ledger_carries_seats_and_reasons() -> None:
     state = apply(state, 0, Play(option.tile, None, reason="heaviest first")).state
     state = apply(state, None, Forfeit(seat=1, cause="resign")).state
     seats = [
-        {"seat": 0, "name": "Ana", "type": "human", "strategy": None},
-        {"seat": 1, "name": "Planner", "type": "bot", "strategy": "planner"},
+        SeatJoinedData(seat=0, name="Ana", type="human", strategy=None),
+        SeatJoinedData(seat=1, name="Planner", type="bot", strategy="planner"),
     ]
-    record = ledger(state, seats)
+    record = json.loads(msgspec.json.encode(ledger(state, seats)))
     assert record["seats"][1]["forfeited"] is True and record["seats"][1]["name"] == "Planner"
     assert record["hands"][0]["moves"][0]["reason"] == "heaviest first"
     assert record["hands"][0]["result"]["reason"] == "forfeit"
@@ -83,7 +85,7 @@ def test_ledger_carries_seats_and_reasons() -> None:
 
 def test_a_match_that_never_started() -> None:
     state = apply(new_match(PRESETS["classic"], b"s" * 32), None, Abandon("cancelled")).state
-    record = ledger(state)
+    record = json.loads(msgspec.json.encode(ledger(state)))
     assert record["deal"]["cut"] is None and record["hands"] == []
     assert record["result"]["reason"] == "cancelled"
     assert verify_ledger(record) == []
@@ -102,7 +104,7 @@ def test_random_matches_verify(name: str) -> None:
 
 def test_three_seat_match_verifies() -> None:
     state, _ = random_match(ruleset(PRESETS["house-nines"], players=3), random.Random(2))
-    assert verify_ledger(json.loads(json.dumps(ledger(state)))) == []
+    assert verify_ledger(json.loads(msgspec.json.encode(ledger(state)))) == []
 
 
 def test_tampered_points_are_caught() -> None:

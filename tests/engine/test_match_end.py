@@ -14,6 +14,7 @@ from domino_api.engine import (
     apply,
 )
 from domino_api.engine.scoring import match_winner
+from domino_api.engine.state import MatchResult
 from tests.engine.helpers import events_of, plain, position, ruleset, run
 
 FIVES = PRESETS["all-fives"]
@@ -26,13 +27,9 @@ def test_target_is_checked_when_the_hand_ends() -> None:
     state = position(DRAW50, [[(1, 2)], [(6, 6), (5, 6)]], scores=(30, 45))
     state, events = run(state, ((1, 2), None))
     assert state.status == "finished"
-    assert state.result is not None and state.result.to_dict() == {
-        "winner": 0,
-        "reason": "target",
-        "scores": [53, 45],
-        "hands_won": [1, 0],
-        "forfeited_by": None,
-    }
+    assert state.result == MatchResult(
+        winner=0, reason="target", scores=(53, 45), hands_won=(1, 0), forfeited_by=None
+    )
     assert [e.type for e in events] == ["tile_played", "scored", "hand_ended", "match_ended"]
     assert events[-1].data.winner == 0
 
@@ -159,13 +156,9 @@ def test_abandon_in_play() -> None:
     assert transition.events[0].data.reason == "abandoned"
     assert transition.state.status == "abandoned"
     assert transition.state.result is not None
-    assert transition.state.result.to_dict() == {
-        "winner": None,
-        "reason": "abandoned",
-        "scores": [10, 5],
-        "hands_won": [0, 0],
-        "forfeited_by": None,
-    }
+    assert transition.state.result == MatchResult(
+        winner=None, reason="abandoned", scores=(10, 5), hands_won=(0, 0), forfeited_by=None
+    )
     with pytest.raises(MatchOver):
         apply(transition.state, None, Abandon())
 

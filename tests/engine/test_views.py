@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from typing import Any
@@ -56,9 +55,9 @@ def pairs(value: Any) -> set[tuple[int, int]]:
     elif isinstance(value, dict):
         for item in value.values():
             found |= pairs(item)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for field in dataclasses.fields(value):
-            found |= pairs(getattr(value, field.name))
+    elif isinstance(value, msgspec.Struct):
+        for name in value.__struct_fields__:
+            found |= pairs(getattr(value, name))
     return found
 
 
@@ -146,7 +145,7 @@ def test_seat_view_holds_only_what_the_seat_may_see() -> None:
             t for s, h in enumerate(hand.hands) if s != seat for t in h
         }
         assert not pairs(sv) & hidden - set(sv.unseen)
-        field_names = {f.name for f in dataclasses.fields(SeatView)}
+        field_names = set(SeatView.__struct_fields__)
         assert not field_names & {"hands", "stock_tiles", "dealt", "secret"}
         assert set(sv.hand) == set(hand.hands[seat])
         board_tiles = {p.tile for p in hand.board.tiles}

@@ -21,6 +21,7 @@ import httpx
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from domino_api import engine
+from domino_api.engine.shapes import snapshot_of
 from domino_api.engine.table import replay
 from domino_api.store import match_reads
 from domino_api.store.db import make_sessionmaker, transaction
@@ -123,9 +124,9 @@ async def audit(database_url: str, clients: list[Client]) -> dict[str, int]:
             assert len(human_actions_after) <= (1 if client.in_flight else 0)
             key = "in_flight_applied" if human_actions_after else "in_flight_absent"
             totals[key] += 1 if client.in_flight else 0
-            ruleset = engine.from_json(match.snapshot).ruleset
+            ruleset = snapshot_of(match.snapshot).ruleset
             initial = engine.new_match(ruleset, match.secret)
-            assert engine.to_json(replay(rows, initial)) == match.snapshot
+            assert engine.to_json(replay(rows, initial)) == snapshot_of(match.snapshot)
     finally:
         await db.dispose()
     return totals

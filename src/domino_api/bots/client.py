@@ -19,7 +19,6 @@ fails the history stays empty.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import random
 from collections.abc import Callable, Mapping
@@ -133,7 +132,11 @@ def choose(
     just sent) any legal action."""
     options = legal_from_json(legal)
     if view is not None and view.legal != options:
-        view = dataclasses.replace(view, legal=options) if set(view.legal) == set(options) else None
+        view = (
+            msgspec.structs.replace(view, legal=options)
+            if set(view.legal) == set(options)
+            else None
+        )
     if view is not None and options:
         action, _reason = get_strategy(strategy).choose(view, rng)
         return move_body(action), True

@@ -22,17 +22,17 @@ def load(path: Path = PATH) -> DealVectors:
     return msgspec.json.decode(path.read_bytes(), type=DealVectors)
 
 
-def reference(document: DealVectors) -> list[DealVector]:
+def reference(document: DealVectors) -> tuple[DealVector, ...]:
     """The vectors this engine did not make: those before its own first one. No code here can
     make them again, so a rewrite keeps them as they are."""
-    first_own = published_vectors([])["vectors"][0]["secret"]
-    vectors = document["vectors"]
-    return vectors[: [v["secret"] for v in vectors].index(first_own)]
+    first_own = published_vectors(()).vectors[0].secret
+    vectors = document.vectors
+    return vectors[: [v.secret for v in vectors].index(first_own)]
 
 
 def text(document: DealVectors) -> str:
     """The file's text as the command writes it."""
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    return json.dumps(msgspec.to_builtins(document), indent=1, ensure_ascii=False) + "\n"
 
 
 def rewritten(path: Path = PATH) -> str:

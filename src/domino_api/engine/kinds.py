@@ -6,6 +6,9 @@ from __future__ import annotations
 from typing import Literal
 
 Status = Literal["waiting", "playing", "hand_over", "finished", "abandoned", "cancelled"]
+# The statuses of a match that is over: nothing is played in it any more. `is_over` is the one
+# test (MatchState.over and Table.over ask it; the store's queries use OVER).
+OVER: tuple[Status, ...] = ("finished", "abandoned", "cancelled")
 ActionName = Literal["play", "draw", "pass"]
 # The options a view lists: the actions, and `next_hand` once a hand has ended.
 OptionName = Literal["play", "draw", "pass", "next_hand"]
@@ -33,3 +36,8 @@ FirstOpener = Literal[
 NextOpener = Literal[
     "winner_any", "winner_any_lock_reshuffle", "highest_double_else_heaviest", "alternate_any"
 ]
+
+
+def is_over(status: str) -> bool:
+    """The match is over: finished, abandoned or cancelled."""
+    return status in OVER

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import msgspec
-from msgspec import Struct
+from msgspec import UNSET, Struct, UnsetType
 from msgspec.structs import replace
 
 from domino_api.engine.actions import (
@@ -20,135 +20,131 @@ from domino_api.engine.actions import (
 )
 from domino_api.engine.deal import ALGORITHM, commitment
 from domino_api.engine.errors import EngineError, LedgerSealed
-from domino_api.engine.event_types import DrawnPrivate, TilePlayedData
-from domino_api.engine.kinds import ActionName, EndName, HandReason
-from domino_api.engine.rules import OVER, apply
-from domino_api.engine.rulesets import Ruleset
-from domino_api.engine.shapes import LedgerHandJSON, LedgerJSON, LedgerMoveJSON, TileJSON
-from domino_api.engine.state import HandState, MatchResult, MatchState, Move, new_match
-from domino_api.engine.tiles import Tile
+from domino_api.engine.event_types import DrawnPrivate, SeatJoinedData, TilePlayedData
+from domino_api.engine.rules import apply
+from domino_api.engine.rulesets import Ruleset, checked
+from domino_api.engine.shapes import (
+    LedgerDeal,
+    LedgerHand,
+    LedgerHandResult,
+    LedgerMove,
+    LedgerOut,
+    LedgerSeat,
+)
+from domino_api.engine.state import (
+    HandResult,
+    HandState,
+    MatchResult,
+    MatchState,
+    Move,
+    new_match,
+)
 
 
-def _tiles(tiles: Sequence[tuple[int, int]]) -> list[TileJSON]:
-    return [list(t) for t in tiles]
-
-
-def _move_dict(move: Move) -> LedgerMoveJSON:
-    data: LedgerMoveJSON = {"seq": move.seq, "seat": move.seat, "action": move.action}
+def _ledger_move(move: Move) -> LedgerMove:
+    reason = UNSET if move.reason is None else move.reason
     if move.action == "play":
-        assert move.tile is not None
-        data["tile"], data["end"], data["points"] = list(move.tile), move.end, move.points
-    elif move.action == "draw":
-        assert move.tile is not None
-        data["tile"] = list(move.tile)
-    if move.reason is not None:
-        data["reason"] = move.reason
-    return data
+        assert move.tile is not None and move.points is not None
+        return LedgerMove(
+            seq=move.seq,
+            seat=move.seat,
+            action="play",
+            tile=move.tile,
+            end=move.end,
+            points=move.points,
+            reason=reason,
+        )
+    tile = UNSET if move.action == "pass" or move.tile is None else move.tile
+    return LedgerMove(seq=move.seq, seat=move.seat, action=move.action, tile=tile, reason=reason)
 
 
-def _hand_dict(hand: HandState) -> LedgerHandJSON:
+def _ledger_hand(hand: HandState) -> LedgerHand:
     result = hand.result
     assert result is not None
-    return {
-        "number": hand.number,
-        "attempt": hand.attempt,
-        "opener": hand.opener,
-        "dealt": [_tiles(tiles) for tiles in hand.dealt],
-        "stock": _tiles(hand.stock),
-        "moves": [_move_dict(m) for m in hand.moves],
-        "result": {
-            "reason": result.reason,
-            "winner": result.winner,
-            "tied": result.tied,
-            "pips": list(result.pips),
-            "points": result.points,
-        },
-    }
+    return LedgerHand(
+        number=hand.number,
+        attempt=hand.attempt,
+        opener=hand.opener,
+        dealt=hand.dealt,
+        stock=hand.stock,
+        moves=tuple(_ledger_move(m) for m in hand.moves),
+        result=_hand_result(result),
+    )
+
+
+def _hand_result(result: HandResult) -> LedgerHandResult:
+    return LedgerHandResult(
+        reason=result.reason,
+        winner=result.winner,
+        tied=result.tied,
+        pips=result.pips,
+        points=result.points,
+    )
 
 
 def ledger(
     state: MatchState,
-    seats: Sequence[Mapping[str, object]] | None = None,
+    seats: Sequence[SeatJoinedData] | None = None,
     match_id: str | None = None,
-) -> LedgerJSON:
+) -> LedgerOut:
     """The full record of a match that is over; sealed (LedgerSealed) before that."""
-    if state.status not in OVER or state.result is None:
+    if not state.over or state.result is None:
         raise LedgerSealed("the ledger is sealed until the match is finished or abandoned")
-    players = state.ruleset.players
     if seats is None:
         seats = [
-            {"seat": s, "name": f"Seat {s}", "type": "human", "strategy": None}
-            for s in range(players)
+            SeatJoinedData(seat=s, name=f"Seat {s}", type="human", strategy=None)
+            for s in range(state.ruleset.players)
         ]
     hands = [*state.history, *([state.hand] if state.hand is not None else [])]
-    return {
-        "match_id": match_id,
-        "ruleset": state.ruleset.to_dict(),
-        "seats": [{**seat, "forfeited": state.forfeited[i]} for i, seat in enumerate(seats)],
-        "deal": {
-            "algorithm": ALGORITHM,
-            "commitment": commitment(state.secret),
-            "secret": state.secret.hex(),
-            "cut": state.cut,
-        },
-        "hands": [_hand_dict(hand) for hand in hands],
-        "result": state.result.to_dict(),
-    }
+    return LedgerOut(
+        match_id=match_id,
+        ruleset=state.ruleset,
+        seats=tuple(
+            LedgerSeat(
+                seat=seat.seat,
+                name=seat.name,
+                type=seat.type,
+                strategy=seat.strategy,
+                forfeited=state.forfeited[i],
+            )
+            for i, seat in enumerate(seats)
+        ),
+        deal=LedgerDeal(
+            algorithm=ALGORITHM,
+            commitment=commitment(state.secret),
+            secret=state.secret.hex(),
+            cut=state.cut,
+        ),
+        hands=tuple(_ledger_hand(hand) for hand in hands),
+        result=state.result,
+    )
 
 
 class _Mismatch(Exception):
     """Replay cannot go on past this disagreement."""
 
 
-# A ledger as read back for its check: untrusted JSON, read into these by msgspec (a field of
-# the wrong type or missing is a malformed ledger, not a crash).
-class _Deal(Struct, frozen=True):
-    algorithm: str
-    commitment: str
-    secret: str
-    cut: str | None
-
-
-class _Move(Struct, frozen=True):
-    seq: int
-    seat: int
-    action: ActionName
-    tile: Tile | None = None
-    end: EndName | None = None
-    points: int | None = None
-    reason: str | None = None
-
-
-class _HandResult(Struct, frozen=True):
-    reason: HandReason
-    winner: int | None
-    tied: bool
-    pips: tuple[int, ...]
-    points: int
-
-
-class _Hand(Struct, frozen=True):
-    number: int
-    attempt: int
-    opener: int
-    dealt: list[list[TileJSON]]
-    stock: list[TileJSON]
-    moves: tuple[_Move, ...]
-    result: _HandResult
-
-
 class _Record(Struct, frozen=True):
-    ruleset: dict[str, object]
-    deal: _Deal
-    hands: tuple[_Hand, ...]
+    """What a ledger's check reads of it: untrusted JSON, read by msgspec (a field of the wrong
+    type or missing is a malformed ledger, not a crash)."""
+
+    ruleset: Ruleset
+    deal: LedgerDeal
+    hands: tuple[LedgerHand, ...]
     result: MatchResult
+
+
+def _read(record: object) -> _Record:
+    if isinstance(record, LedgerOut):
+        return _Record(record.ruleset, record.deal, record.hands, record.result)
+    return msgspec.convert(record, _Record)
 
 
 def verify_ledger(record: object) -> list[str]:
     """Every disagreement between the ledger and a replay through the engine; empty means ok."""
     problems: list[str] = []
     try:
-        _verify(msgspec.convert(record, _Record), problems)
+        _verify(_read(record), problems)
     except _Mismatch as stop:
         problems.append(str(stop))
     except EngineError as error:
@@ -159,7 +155,7 @@ def verify_ledger(record: object) -> list[str]:
 
 
 def _verify(record: _Record, problems: list[str]) -> None:
-    ruleset = Ruleset.from_dict(record.ruleset)
+    ruleset = checked(record.ruleset)
     deal_info = record.deal
     if deal_info.algorithm != ALGORITHM:
         raise _Mismatch(f"unknown deal algorithm {deal_info.algorithm!r}")
@@ -180,12 +176,13 @@ def _verify(record: _Record, problems: list[str]) -> None:
         state = _verify_hand(state, hand_record, record.result, problems)
     state = _finish(state, record.result)
     if state.result != record.result:
-        shown = None if state.result is None else state.result.to_dict()
-        problems.append(f"match result: ledger {record.result.to_dict()}, replay gives {shown}")
+        shown = msgspec.to_builtins(state.result)
+        ledgered = msgspec.to_builtins(record.result)
+        problems.append(f"match result: ledger {ledgered}, replay gives {shown}")
 
 
 def _verify_hand(
-    state: MatchState, hand_record: _Hand, match_result: MatchResult, problems: list[str]
+    state: MatchState, hand_record: LedgerHand, match_result: MatchResult, problems: list[str]
 ) -> MatchState:
     hand = state.hand
     assert hand is not None
@@ -194,8 +191,8 @@ def _verify_hand(
         "number": (hand.number, hand_record.number),
         "attempt": (hand.attempt, hand_record.attempt),
         "opener": (hand.opener, hand_record.opener),
-        "dealt": ([_tiles(t) for t in hand.dealt], hand_record.dealt),
-        "stock": (_tiles(hand.stock), hand_record.stock),
+        "dealt": (hand.dealt, hand_record.dealt),
+        "stock": (hand.stock, hand_record.stock),
     }
     for name, (replayed, recorded) in deal_fields.items():
         if replayed != recorded:
@@ -214,7 +211,7 @@ def _verify_hand(
     done = state.hand.result
     if done is None:
         raise _Mismatch(f"{label}: the moves end before the hand does")
-    replayed = _HandResult(done.reason, done.winner, done.tied, done.pips, done.points)
+    replayed = _hand_result(done)
     if replayed != hand_record.result:
         problems.append(
             f"{label}: result {msgspec.to_builtins(hand_record.result)} in the ledger, "
@@ -227,7 +224,9 @@ def _abandon_reason(result: MatchResult) -> AbandonReason:
     return "cancelled" if result.reason == "cancelled" else "abandoned"
 
 
-def _replay_move(state: MatchState, move: _Move, label: str, problems: list[str]) -> MatchState:
+def _replay_move(
+    state: MatchState, move: LedgerMove, label: str, problems: list[str]
+) -> MatchState:
     seq = move.seq
     if seq <= state.seq:
         problems.append(f"{label}: move seq {seq!r} does not follow seq {state.seq}")
@@ -235,14 +234,16 @@ def _replay_move(state: MatchState, move: _Move, label: str, problems: list[str]
         # Events the service adds (joins, chat) sit between moves; line the replay up with them.
         state = replace(state, seq=seq - 1, game_seq=seq - 1)
     action: Play | Draw | Pass
+    reason = None if isinstance(move.reason, UnsetType) else move.reason
     if move.action == "play":
-        if move.tile is None:
+        if isinstance(move.tile, UnsetType):
             raise _Mismatch(f"{label}: move seq {seq} plays no tile")
-        action = Play(tile=move.tile, end=move.end, reason=move.reason)
+        end = None if isinstance(move.end, UnsetType) else move.end
+        action = Play(tile=move.tile, end=end, reason=reason)
     elif move.action == "draw":
-        action = Draw(reason=move.reason)
+        action = Draw(reason=reason)
     else:
-        action = Pass(reason=move.reason)
+        action = Pass(reason=reason)
     try:
         transition = apply(state, move.seat, action)
     except EngineError as error:
@@ -251,7 +252,8 @@ def _replay_move(state: MatchState, move: _Move, label: str, problems: list[str]
         ) from None
     first = transition.events[0]
     played = first.data
-    if isinstance(played, TilePlayedData) and played.points != move.points:
+    points = None if isinstance(move.points, UnsetType) else move.points
+    if isinstance(played, TilePlayedData) and played.points != points:
         problems.append(
             f"{label}: move seq {seq} scores {played.points}, ledger says {move.points}"
         )
@@ -263,7 +265,7 @@ def _replay_move(state: MatchState, move: _Move, label: str, problems: list[str]
 
 def _finish(state: MatchState, match_result: MatchResult) -> MatchState:
     """Apply the ending the moves alone cannot show: a forfeit or abandonment between hands."""
-    if state.status in OVER:
+    if state.over:
         return state
     reason = match_result.reason
     if reason == "forfeit" and match_result.forfeited_by is not None:

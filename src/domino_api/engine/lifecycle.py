@@ -25,11 +25,9 @@ from domino_api.engine.openers import open_hand
 from domino_api.engine.scoring import match_winner
 from domino_api.engine.state import HandState, MatchResult, MatchState, rules_of, with_seat
 
-OVER = frozenset({"finished", "abandoned", "cancelled"})
-
 
 def refuse_if_over(state: MatchState) -> None:
-    if state.status in OVER:
+    if state.over:
         raise MatchOver(f"the match is over ({state.status})")
 
 

@@ -28,8 +28,7 @@ from domino_api.engine.legal import legal_actions
 from domino_api.engine.state import HandState, LegalAction, MatchState, Move, with_seat
 from domino_api.engine.tiles import tile_problem
 
-OVER = lifecycle.OVER
-__all__ = ["OVER", "apply", "is_stale", "legal_actions", "record"]
+__all__ = ["apply", "is_stale", "legal_actions", "record"]
 
 SEAT_ACTIONS = (LegalAction, Play, Draw, Pass)  # what a seat does on its turn
 

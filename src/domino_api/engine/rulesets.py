@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import get_args
+from typing import Annotated, get_args
 
 import msgspec
+from msgspec import UNSET, Meta, Struct, UnsetType, structs
+from msgspec.structs import replace
 
 from domino_api.engine.errors import BadOptions, UnknownRuleset
 from domino_api.engine.kinds import (
@@ -21,7 +20,6 @@ from domino_api.engine.kinds import (
     NextOpener,
     PlayScoring,
 )
-from domino_api.engine.shapes import CatalogEntry, Overrides, RulesetJSON, TurnClockJSON
 
 DRAW_RULES: tuple[DrawRule, ...] = get_args(DrawRule)
 LAYOUTS: tuple[Layout, ...] = get_args(Layout)
@@ -30,76 +28,105 @@ DOMINO_SCORING: tuple[DominoScoring, ...] = get_args(DominoScoring)
 BLOCK_SCORING: tuple[BlockScoring, ...] = get_args(BlockScoring)
 FIRST_OPENERS: tuple[FirstOpener, ...] = get_args(FirstOpener)
 NEXT_OPENERS: tuple[NextOpener, ...] = get_args(NextOpener)
+PRESET_NAMES = (
+    "all-fives",
+    "house-nines",
+    "draw-50",
+    "draw",
+    "block",
+    "classic",
+    "fives-and-threes",
+)
 
 
-@dataclass(frozen=True, slots=True)
-class TurnClock:
-    allowance_s: int
-    grace_s: int
-
-    def to_dict(self) -> TurnClockJSON:
-        return {"allowance_s": self.allowance_s, "grace_s": self.grace_s}
+class TurnClock(Struct, frozen=True, gc=False):
+    allowance_s: Annotated[int, Meta(description="Seconds per turn")]
+    grace_s: Annotated[int, Meta(description="Extra seconds once per turn")]
 
 
-@dataclass(frozen=True, slots=True)
-class Ruleset:
-    name: str
+class Ruleset(Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
+    """Every parameter of the ruleset a match plays (docs/RULES.md section 2)."""
+
+    # The one ruleset type: the engine's, the snapshot's, the ledger's, the view's and the
+    # catalogue's (`RulesetOut`), its schema generated from here.
+
+    name: Annotated[str, Meta(extra_json_schema={"enum": list(PRESET_NAMES)})]
     max_pip: int
     players: int
     hand_size: int
-    draw: DrawRule
-    layout: Layout
+    draw: Annotated[DrawRule, Meta(description="When a seat that cannot play draws")]
+    layout: Annotated[Layout, Meta(description="Line, or a spinner and which double it is")]
     cover_doubles: bool
-    play_scoring: PlayScoring
-    domino_scoring: DominoScoring
-    block_scoring: BlockScoring
-    first_opener: FirstOpener
-    next_opener: NextOpener
+    play_scoring: Annotated[PlayScoring, Meta(description="Points scored by plays")]
+    domino_scoring: Annotated[DominoScoring, Meta(description="Points for going out")]
+    block_scoring: Annotated[BlockScoring, Meta(description="Points for a blocked hand")]
+    first_opener: Annotated[FirstOpener, Meta(description="Who opens the first hand")]
+    next_opener: Annotated[NextOpener, Meta(description="Who opens later hands")]
     target: int
     best_of: int | None
     end_mid_hand: bool
     turn_clock: TurnClock | None
     away_forfeit_s: int | None
 
-    def to_dict(self) -> RulesetJSON:
-        return {
-            "name": self.name,
-            "max_pip": self.max_pip,
-            "players": self.players,
-            "hand_size": self.hand_size,
-            "draw": self.draw,
-            "layout": self.layout,
-            "cover_doubles": self.cover_doubles,
-            "play_scoring": self.play_scoring,
-            "domino_scoring": self.domino_scoring,
-            "block_scoring": self.block_scoring,
-            "first_opener": self.first_opener,
-            "next_opener": self.next_opener,
-            "target": self.target,
-            "best_of": self.best_of,
-            "end_mid_hand": self.end_mid_hand,
-            "turn_clock": None if self.turn_clock is None else self.turn_clock.to_dict(),
-            "away_forfeit_s": self.away_forfeit_s,
-        }
-
     @classmethod
     def from_dict(cls, data: object) -> Ruleset:
-        """Rebuild a snapshot's or a ledger's ruleset; a malformed one is refused (BadOptions)."""
-        names = [f.name for f in dataclasses.fields(cls)]
+        """Read an untrusted ruleset (a ledger's, a view's); a malformed one is refused
+        (BadOptions)."""
+        names = cls.__struct_fields__
         if not isinstance(data, Mapping) or set(data) != set(names):
             raise BadOptions(f"a ruleset needs exactly these fields: {', '.join(names)}")
         clock = data["turn_clock"]
-        if clock is not None:
-            if not isinstance(clock, Mapping) or set(clock) != {"allowance_s", "grace_s"}:
-                raise BadOptions("turn_clock must be null or {allowance_s, grace_s}")
-            _whole(clock["allowance_s"], "turn_clock.allowance_s", 1)
-            _whole(clock["grace_s"], "turn_clock.grace_s", 1)
+        if clock is not None and (
+            not isinstance(clock, Mapping) or set(clock) != {"allowance_s", "grace_s"}
+        ):
+            raise BadOptions("turn_clock must be null or {allowance_s, grace_s}")
         try:
             ruleset = msgspec.convert(data, cls)
         except msgspec.ValidationError as error:
             raise BadOptions(f"malformed ruleset: {error}") from None
-        _check_ruleset(ruleset)
-        return ruleset
+        return checked(ruleset)
+
+
+class Minimum(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+    min: int
+
+
+class ClockOverride(Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+    allowance_s: Minimum
+    grace_s: Minimum
+    nullable: bool
+
+
+Allowed = Minimum | ClockOverride | tuple[object, ...]  # what one overridable parameter allows
+
+
+class Overrides(Struct, frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fields=True):
+    """What a match may override: the values a parameter allows, or its minimum; a preset lists
+    only the parameters it lets a match change."""
+
+    target: Minimum | UnsetType = UNSET
+    players: tuple[int, ...] | UnsetType = UNSET
+    hand_size: tuple[int, ...] | UnsetType = UNSET
+    draw: tuple[DrawRule, ...] | UnsetType = UNSET
+    first_opener: tuple[FirstOpener, ...] | UnsetType = UNSET
+    next_opener: tuple[NextOpener, ...] | UnsetType = UNSET
+    best_of: tuple[int | None, ...] | UnsetType = UNSET
+    away_forfeit_s: Minimum | UnsetType = UNSET
+    turn_clock: ClockOverride | UnsetType = UNSET
+
+    def allowed(self) -> dict[str, Allowed]:
+        """The parameters a match may override, each with what it allows, in field order."""
+        return {
+            name: value
+            for name in self.__struct_fields__
+            if not isinstance(value := getattr(self, name), UnsetType)
+        }
+
+
+class RulesetOut(Ruleset, frozen=True, kw_only=True):
+    """A preset with all its parameters and what a match may override (`GET /v1/rulesets`)."""
+
+    overrides: Overrides
 
 
 def _whole(value: object, name: str, minimum: int) -> int:
@@ -115,8 +142,8 @@ def _one_of(value: object, name: str, allowed: tuple[object, ...]) -> None:
         raise BadOptions(f"{name} must be one of {list(allowed)}, got {value!r}")
 
 
-def _check_ruleset(r: Ruleset) -> None:
-    """The structural checks every ruleset must pass, preset or restored."""
+def checked(r: Ruleset) -> Ruleset:
+    """`r` if it passes the structural checks every ruleset must pass, preset or restored."""
     if not isinstance(r.name, str) or not r.name:
         raise BadOptions("name must be a non-empty string")
     _one_of(r.max_pip, "max_pip", (6, 9))
@@ -139,9 +166,13 @@ def _check_ruleset(r: Ruleset) -> None:
         _one_of(r.best_of, "best_of", (1, 2, 3, 4, 5))
     if r.away_forfeit_s is not None:
         _whole(r.away_forfeit_s, "away_forfeit_s", 1)
+    if r.turn_clock is not None:
+        _whole(r.turn_clock.allowance_s, "turn_clock.allowance_s", 1)
+        _whole(r.turn_clock.grace_s, "turn_clock.grace_s", 1)
+    return r
 
 
-# What a preset leaves as it is (the plain Draw game); `dataclasses.replace` makes the others.
+# What a preset leaves as it is (the plain Draw game); `replace` makes the others.
 _DRAW = Ruleset(
     name="draw",
     max_pip=6,
@@ -165,7 +196,7 @@ _DRAW = Ruleset(
 
 PRESETS: Mapping[str, Ruleset] = MappingProxyType(
     {
-        "all-fives": dataclasses.replace(
+        "all-fives": replace(
             _DRAW,
             name="all-fives",
             layout="spinner_first_double",
@@ -179,7 +210,7 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
             away_forfeit_s=180,
         ),
         # The preset seats four; a match creator picks 2-4 through its seat list.
-        "house-nines": dataclasses.replace(
+        "house-nines": replace(
             _DRAW,
             name="house-nines",
             max_pip=9,
@@ -191,7 +222,7 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
             first_opener="highest_double_else_heaviest",
             next_opener="highest_double_else_heaviest",
         ),
-        "draw-50": dataclasses.replace(
+        "draw-50": replace(
             _DRAW,
             name="draw-50",
             block_scoring="lowest_takes_others",
@@ -199,8 +230,8 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
             target=50,
         ),
         "draw": _DRAW,
-        "block": dataclasses.replace(_DRAW, name="block", draw="none"),
-        "classic": dataclasses.replace(
+        "block": replace(_DRAW, name="block", draw="none"),
+        "classic": replace(
             _DRAW,
             name="classic",
             first_opener="highest_double_else_heaviest",
@@ -209,7 +240,7 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
         ),
         # The British pub game: a line, no drawing, fives and threes scored as played, one point
         # for chipping out, to 61 (a cribbage board's length). Two seat 7 tiles, three or four 5.
-        "fives-and-threes": dataclasses.replace(
+        "fives-and-threes": replace(
             _DRAW,
             name="fives-and-threes",
             draw="none",
@@ -225,6 +256,8 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
 # Presets whose hand size follows the number of seats (unless a match sets it).
 HAND_BY_PLAYERS: Mapping[str, Mapping[int, int]] = {"fives-and-threes": {2: 7, 3: 5, 4: 5}}
 
+assert tuple(PRESETS) == PRESET_NAMES  # the names Ruleset's schema lists
+
 _ALL_FIVES_OPENERS: tuple[tuple[FirstOpener, NextOpener], ...] = (
     ("highest_double_else_reshuffle", "winner_any_lock_reshuffle"),
     ("seat_zero_any", "alternate_any"),
@@ -237,43 +270,42 @@ OPENER_PAIRS: Mapping[str, tuple[tuple[FirstOpener, NextOpener], ...]] = {
 
 # What each preset lets a match override (RULES section 3), as published by the catalog.
 _OVERRIDES: Mapping[str, Overrides] = {
-    "all-fives": {
-        "hand_size": [7, 9],
-        "first_opener": [pair[0] for pair in _ALL_FIVES_OPENERS],
-        "next_opener": [pair[1] for pair in _ALL_FIVES_OPENERS],
-        "away_forfeit_s": {"min": 1},
-    },
-    "house-nines": {"players": [2, 3, 4]},
-    "draw-50": {},
-    "draw": {},
-    "block": {},
-    "fives-and-threes": {"players": [2, 3, 4]},
-    "classic": {
-        "draw": ["until_playable", "one"],
-        "next_opener": ["winner_any", "alternate_any"],
-        "best_of": [None, 1, 2, 3, 4, 5],
-        "turn_clock": {"allowance_s": {"min": 1}, "grace_s": {"min": 1}, "nullable": True},
-    },
+    "all-fives": Overrides(
+        hand_size=(7, 9),
+        first_opener=tuple(pair[0] for pair in _ALL_FIVES_OPENERS),
+        next_opener=tuple(pair[1] for pair in _ALL_FIVES_OPENERS),
+        away_forfeit_s=Minimum(1),
+    ),
+    "house-nines": Overrides(players=(2, 3, 4)),
+    "draw-50": Overrides(),
+    "draw": Overrides(),
+    "block": Overrides(),
+    "fives-and-threes": Overrides(players=(2, 3, 4)),
+    "classic": Overrides(
+        draw=("until_playable", "one"),
+        next_opener=("winner_any", "alternate_any"),
+        best_of=(None, 1, 2, 3, 4, 5),
+        turn_clock=ClockOverride(Minimum(1), Minimum(1), nullable=True),
+    ),
 }
 
 
 def _overrides_for(name: str) -> Overrides:
-    return copy.deepcopy(Overrides(target={"min": 1}, **_OVERRIDES[name]))
+    return replace(_OVERRIDES[name], target=Minimum(1))  # every preset lets a match set it
 
 
-def _parse_override(key: str, value: object, allowed: object) -> object:
-    if key == "turn_clock":
+def _parse_override(key: str, value: object, allowed: Allowed) -> object:
+    if isinstance(allowed, ClockOverride):
         if value is None:
             return None
         if not isinstance(value, Mapping) or set(value) != {"allowance_s", "grace_s"}:
             raise BadOptions("turn_clock must be null or {allowance_s, grace_s}, each at least 1")
         return TurnClock(
-            _whole(value["allowance_s"], "turn_clock.allowance_s", 1),
-            _whole(value["grace_s"], "turn_clock.grace_s", 1),
+            _whole(value["allowance_s"], "turn_clock.allowance_s", allowed.allowance_s.min),
+            _whole(value["grace_s"], "turn_clock.grace_s", allowed.grace_s.min),
         )
-    if isinstance(allowed, Mapping):
-        return _whole(value, key, int(allowed["min"]))
-    assert isinstance(allowed, list)
+    if isinstance(allowed, Minimum):
+        return _whole(value, key, allowed.min)
     if not any(value == a and type(value) is type(a) for a in allowed):
         raise BadOptions(f"{key} must be one of {allowed}, got {value!r}")
     return value
@@ -285,8 +317,8 @@ def make_ruleset(name: str, options: Mapping[str, object]) -> Ruleset:
         raise UnknownRuleset(f"unknown ruleset {name!r}; the presets are {', '.join(PRESETS)}")
     if not isinstance(options, Mapping):
         raise BadOptions("options must be an object of parameter overrides")
-    allowed: Mapping[str, object] = _overrides_for(name)
-    changes: dict[str, object] = {}
+    allowed = _overrides_for(name).allowed()
+    changes = {}
     for key, value in options.items():
         if key not in allowed:
             what = "not a ruleset parameter" if key not in _FIELD_NAMES else "fixed by this preset"
@@ -299,7 +331,7 @@ def make_ruleset(name: str, options: Mapping[str, object]) -> Ruleset:
         players = changes.get("players", PRESETS[name].players)
         assert isinstance(players, int)  # _parse_override took it from [2, 3, 4]
         changes["hand_size"] = sizes[players]
-    ruleset = dataclasses.replace(PRESETS[name], **changes)  # type: ignore[arg-type]
+    ruleset = replace(PRESETS[name], **changes)
     if name == "all-fives" and (ruleset.first_opener, ruleset.next_opener) not in (
         _ALL_FIVES_OPENERS
     ):
@@ -310,12 +342,12 @@ def make_ruleset(name: str, options: Mapping[str, object]) -> Ruleset:
     return ruleset
 
 
-_FIELD_NAMES = frozenset(f.name for f in dataclasses.fields(Ruleset))
+_FIELD_NAMES = frozenset(Ruleset.__struct_fields__)
 
 
-def ruleset_catalog() -> list[CatalogEntry]:
+def ruleset_catalog() -> list[RulesetOut]:
     """Every preset with all its parameters and what a match may override."""
     return [
-        CatalogEntry(**ruleset.to_dict(), overrides=_overrides_for(name))
+        RulesetOut(**structs.asdict(ruleset), overrides=_overrides_for(name))
         for name, ruleset in PRESETS.items()
     ]

@@ -1,113 +1,185 @@
-"""The JSON shapes the engine writes: a ruleset, a result, an action, a snapshot and a ledger.
+"""The forms the engine stores and publishes itself, as frozen msgspec Structs: a snapshot (what
+storage keeps of a match), the ledger (`GET /v1/matches/{id}/ledger`) and an action as an event
+stores it.
 
-TypedDicts, so the dicts stay the plain values storage and the wire have always held (a stored
-snapshot must equal what `to_json` writes) while mypy knows each field.
+Each type owns its wire form: msgspec writes a snapshot and reads it back (`decode_snapshot`),
+and the published schemas are generated from these types. A snapshot's placements, open ends,
+moves and double to cover are rows (`array_like`: values in field order), the form every stored
+snapshot holds.
 """
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired
+from typing import Annotated, Literal, NotRequired
 
-from typing_extensions import TypedDict  # pydantic reads these too (matches/ruleset_models.py)
+import msgspec
+from msgspec import UNSET, Meta, Struct, UnsetType
+from typing_extensions import TypedDict
 
 from domino_api.engine.kinds import (
     ActionName,
-    BlockScoring,
-    DominoScoring,
-    DrawRule,
     EndName,
-    FirstOpener,
     ForfeitCause,
     HandReason,
-    Layout,
-    MatchReason,
-    NextOpener,
-    PlayScoring,
+    SeatKind,
     Status,
 )
+from domino_api.engine.rulesets import Ruleset
+from domino_api.engine.state import HandResult, MatchResult
+from domino_api.engine.tiles import Tile
 
-TileJSON = list[int]  # [low, high]
-
-
-class TurnClockJSON(TypedDict):
-    allowance_s: int
-    grace_s: int
+# ---------------------------------------------------------------- a snapshot
 
 
-class RulesetJSON(TypedDict):
-    name: str
-    max_pip: int
-    players: int
-    hand_size: int
-    draw: DrawRule
-    layout: Layout
-    cover_doubles: bool
-    play_scoring: PlayScoring
-    domino_scoring: DominoScoring
-    block_scoring: BlockScoring
-    first_opener: FirstOpener
-    next_opener: NextOpener
-    target: int
-    best_of: int | None
-    end_mid_hand: bool
-    turn_clock: TurnClockJSON | None
-    away_forfeit_s: int | None
+class PlacementRow(Struct, frozen=True, array_like=True, gc=False):
+    tile: Tile
+    end: EndName | None
+    outer: int | None
+    spinner: bool
 
 
-class Minimum(TypedDict):
-    min: int
+class OpenEndRow(Struct, frozen=True, array_like=True, gc=False):
+    name: EndName
+    pip: int
+    value: int
 
 
-class ClockOverride(TypedDict):
-    allowance_s: Minimum
-    grace_s: Minimum
-    nullable: bool
+class MoveRow(Struct, frozen=True, array_like=True, gc=False):
+    seq: int
+    seat: int
+    action: ActionName
+    tile: Tile | None
+    end: EndName | None
+    points: int | None
+    reason: str | None
 
 
-class Overrides(TypedDict, total=False):
-    """What a match may override: the values a parameter allows, or its minimum; a preset lists
-    only the parameters it lets a match change."""
-
-    target: Minimum
-    players: list[int]
-    hand_size: list[int]
-    draw: list[DrawRule]
-    first_opener: list[FirstOpener]
-    next_opener: list[NextOpener]
-    best_of: list[int | None]
-    away_forfeit_s: Minimum
-    turn_clock: ClockOverride
+class MustCoverRow(Struct, frozen=True, array_like=True, gc=False):
+    tile: Tile
+    ends: tuple[EndName, ...]
 
 
-class CatalogEntry(RulesetJSON):
-    overrides: Overrides
+class BoardSnapshot(Struct, frozen=True, kw_only=True, gc=False):
+    tiles: tuple[PlacementRow, ...]
+    ends: tuple[OpenEndRow, ...]
+    total: int
+    spinner: int | None
+    spinner_mains: tuple[EndName, ...]
 
 
-class HandResultJSON(TypedDict):
+class HandSnapshot(Struct, frozen=True, kw_only=True, gc=False):
     number: int
+    attempt: int
+    opener: int
+    dealt: tuple[tuple[Tile, ...], ...]
+    stock: tuple[Tile, ...]
+    drawn: int
+    hands: tuple[tuple[Tile, ...], ...]
+    board: BoardSnapshot
+    turn: int | None
+    opening_tile: Tile | None
+    must_cover: MustCoverRow | None
+    passes: int
+    moves: tuple[MoveRow, ...]
+    result: HandResult | None
+
+
+class Snapshot(Struct, frozen=True, kw_only=True, gc=False):
+    """A whole match as storage keeps it (`serialize.to_json`); the secret in hex."""
+
+    version: int
+    ruleset: Ruleset
+    secret: str
+    status: Status
+    seq: int
+    game_seq: int
+    cut: str | None
+    hand_number: int
+    scores: tuple[int, ...]
+    hands_won: tuple[int, ...]
+    forfeited: tuple[bool, ...]
+    hand: HandSnapshot | None
+    history: tuple[HandSnapshot, ...]
+    result: MatchResult | None
+
+
+_SNAPSHOT = msgspec.json.Decoder(Snapshot)
+
+
+def decode_snapshot(text: str | bytes) -> Snapshot:
+    """A stored snapshot read from its JSON text (a malformed one: msgspec.ValidationError)."""
+    return _SNAPSHOT.decode(text)
+
+
+def snapshot_of(value: object) -> Snapshot:
+    """A snapshot from plain JSON values (a column SQLAlchemy or a test read back)."""
+    return msgspec.convert(value, Snapshot)
+
+
+# ---------------------------------------------------------------- the ledger
+
+
+class LedgerSeat(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    seat: int
+    name: str | None
+    type: SeatKind
+    strategy: str | None
+    forfeited: bool
+
+
+class LedgerMove(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A play has `tile`, `end` (null for a hand's first tile) and `points`; a draw names the
+    `tile` drawn; a pass has neither. A computer seat's moves carry the `reason` it chose them for.
+    """
+
+    seq: int
+    seat: int
+    action: ActionName
+    tile: Tile | UnsetType = UNSET
+    end: EndName | UnsetType | None = UNSET
+    points: int | UnsetType = UNSET
+    reason: str | UnsetType = UNSET
+
+
+class LedgerHandResult(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     reason: HandReason
     winner: int | None
     tied: bool
-    pips: list[int]
+    pips: tuple[int, ...]
     points: int
-    hands: list[list[TileJSON]]
 
 
-class MatchResultJSON(TypedDict):
-    winner: int | None
-    reason: MatchReason
-    scores: list[int]
-    hands_won: list[int]
-    forfeited_by: int | None
+class LedgerHand(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    number: int
+    attempt: int
+    opener: int
+    dealt: Annotated[
+        tuple[tuple[Tile, ...], ...], Meta(description="Each seat's dealt tiles, in dealt order")
+    ]
+    stock: tuple[Tile, ...]
+    moves: tuple[LedgerMove, ...]
+    result: LedgerHandResult
 
 
-class OptionJSON(TypedDict):
-    """An offered option (`legal`): a play names its tile, end and what it scores."""
+class LedgerDeal(Struct, frozen=True, kw_only=True):
+    algorithm: Annotated[str, Meta(extra_json_schema={"enum": ["sha256-fy-v1"]})]
+    commitment: str
+    secret: str
+    cut: str | None
 
-    action: Literal["play", "draw", "pass", "next_hand"]
-    tile: NotRequired[TileJSON]
-    end: NotRequired[EndName | None]
-    points: NotRequired[int | None]
+
+class LedgerOut(Struct, frozen=True, kw_only=True):
+    """The full record of a finished, abandoned or cancelled match (the deal: docs/RULES.md 11)."""
+
+    match_id: str | None
+    ruleset: Ruleset
+    seats: tuple[LedgerSeat, ...]
+    deal: LedgerDeal
+    hands: tuple[LedgerHand, ...]
+    result: MatchResult
+
+
+# ---------------------------------------------------------------- an action as stored
 
 
 class StartJSON(TypedDict):
@@ -119,7 +191,7 @@ class MoveJSON(TypedDict):
     """A seat's move: a play names its tile and end; a computer's carries its reason."""
 
     action: Literal["play", "draw", "pass"]
-    tile: NotRequired[TileJSON]
+    tile: NotRequired[list[int]]
     end: NotRequired[EndName | None]
     reason: NotRequired[str]
 
@@ -140,100 +212,3 @@ class AbandonJSON(TypedDict):
 
 
 ActionJSON = StartJSON | MoveJSON | NextHandJSON | ForfeitJSON | AbandonJSON
-
-
-# A snapshot's rows: values in field order, the form every stored snapshot holds (JSON arrays,
-# lists in Python, so a snapshot equals what storage gives back; serialize.py reads them as the
-# tuples they mean).
-PlacementRow = list[TileJSON | EndName | int | bool | None]  # tile, end, outer, spinner
-OpenEndRow = list[EndName | int]  # name, pip, value
-MoveRow = list[int | str | TileJSON | None]  # seq, seat, action, tile, end, points, reason
-MustCoverRow = list[TileJSON | list[EndName]]  # tile, ends
-
-
-class BoardJSON(TypedDict):
-    tiles: list[PlacementRow]
-    ends: list[OpenEndRow]
-    total: int
-    spinner: int | None
-    spinner_mains: list[EndName]
-
-
-class HandSnapshot(TypedDict):
-    number: int
-    attempt: int
-    opener: int
-    dealt: list[list[TileJSON]]
-    stock: list[TileJSON]
-    drawn: int
-    hands: list[list[TileJSON]]
-    board: BoardJSON
-    turn: int | None
-    opening_tile: TileJSON | None
-    must_cover: MustCoverRow | None
-    passes: int
-    moves: list[MoveRow]
-    result: HandResultJSON | None
-
-
-class Snapshot(TypedDict):
-    """A whole match as storage keeps it (`serialize.to_json`)."""
-
-    version: int
-    ruleset: RulesetJSON
-    secret: str
-    status: Status
-    seq: int
-    game_seq: int
-    cut: str | None
-    hand_number: int
-    scores: list[int]
-    hands_won: list[int]
-    forfeited: list[bool]
-    hand: HandSnapshot | None
-    history: list[HandSnapshot]
-    result: MatchResultJSON | None
-
-
-class LedgerMoveJSON(TypedDict):
-    seq: int
-    seat: int
-    action: ActionName
-    tile: NotRequired[TileJSON]
-    end: NotRequired[EndName | None]
-    points: NotRequired[int | None]
-    reason: NotRequired[str]
-
-
-class LedgerHandResultJSON(TypedDict):
-    reason: HandReason
-    winner: int | None
-    tied: bool
-    pips: list[int]
-    points: int
-
-
-class LedgerHandJSON(TypedDict):
-    number: int
-    attempt: int
-    opener: int
-    dealt: list[list[TileJSON]]
-    stock: list[TileJSON]
-    moves: list[LedgerMoveJSON]
-    result: LedgerHandResultJSON
-
-
-class LedgerDealJSON(TypedDict):
-    algorithm: str
-    commitment: str
-    secret: str
-    cut: str | None
-
-
-class LedgerJSON(TypedDict):
-    match_id: str | None
-    ruleset: RulesetJSON
-    seats: list[dict[str, object]]  # the service's seat summaries, each with `forfeited`
-    deal: LedgerDealJSON
-    hands: list[LedgerHandJSON]
-    result: MatchResultJSON

@@ -10,7 +10,6 @@ end are one intersection (python-chess finds its moves with bitboards the same w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from itertools import chain
 from typing import TypeVar
@@ -25,10 +24,10 @@ from domino_api.engine.kinds import (
     MatchReason,
     OptionName,
     Status,
+    is_over,
 )
 from domino_api.engine.layout import EMPTY_BOARD, Board
 from domino_api.engine.rulesets import Ruleset
-from domino_api.engine.shapes import HandResultJSON, MatchResultJSON, OptionJSON
 from domino_api.engine.tiles import Tile, full_set
 
 V = TypeVar("V")
@@ -48,12 +47,6 @@ class LegalAction(Struct, frozen=True, kw_only=True, gc=False):
     tile: Tile | None
     end: EndName | None
     points: int | None
-
-    def to_dict(self) -> OptionJSON:
-        if self.action != "play":
-            return {"action": self.action}
-        assert self.tile is not None
-        return {"action": "play", "tile": list(self.tile), "end": self.end, "points": self.points}
 
 
 DRAW_ACTION = LegalAction(action="draw", tile=None, end=None, points=None)
@@ -81,17 +74,6 @@ class HandResult(Struct, frozen=True, kw_only=True, gc=False):
     points: int
     hands: tuple[tuple[Tile, ...], ...]
 
-    def to_dict(self) -> HandResultJSON:
-        return {
-            "number": self.number,
-            "reason": self.reason,
-            "winner": self.winner,
-            "tied": self.tied,
-            "pips": list(self.pips),
-            "points": self.points,
-            "hands": [[list(t) for t in tiles] for tiles in self.hands],
-        }
-
 
 class MatchResult(Struct, frozen=True, kw_only=True, gc=False):
     winner: int | None
@@ -99,15 +81,6 @@ class MatchResult(Struct, frozen=True, kw_only=True, gc=False):
     scores: tuple[int, ...]
     hands_won: tuple[int, ...]
     forfeited_by: int | None
-
-    def to_dict(self) -> MatchResultJSON:
-        return {
-            "winner": self.winner,
-            "reason": self.reason,
-            "scores": list(self.scores),
-            "hands_won": list(self.hands_won),
-            "forfeited_by": self.forfeited_by,
-        }
 
 
 class MustCover(Struct, frozen=True, kw_only=True, gc=False):
@@ -120,8 +93,7 @@ class MustCover(Struct, frozen=True, kw_only=True, gc=False):
 END_NAMES: tuple[EndName, ...] = ("left", "right", "up", "down")
 
 
-@dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(Struct, frozen=True, kw_only=True):
     """What the generator and the reducer read from a ruleset, worked out once per ruleset."""
 
     ruleset: Ruleset
@@ -317,6 +289,10 @@ class MatchState(Struct, frozen=True, kw_only=True, gc=False):
     hand: HandState | None  # the current hand, or the last one once it is over
     history: tuple[HandState, ...]  # hands before `hand`, oldest first
     result: MatchResult | None
+
+    @property
+    def over(self) -> bool:
+        return is_over(self.status)
 
     @property
     def turn(self) -> int | None:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import hashlib
 
-from typing_extensions import TypedDict
+from msgspec import Struct
 
 from domino_api.engine.deal import ALGORITHM, commitment, deal
-from domino_api.engine.shapes import TileJSON
+from domino_api.engine.tiles import Tile
 
 
-class DealVector(TypedDict):
+class DealVector(Struct, frozen=True, kw_only=True):
     """One deal and what it deals (docs/RULES.md section 11)."""
 
     secret: str
@@ -26,13 +26,13 @@ class DealVector(TypedDict):
     max_pip: int
     players: int
     hand_size: int
-    hands: list[list[TileJSON]]
-    stock: list[TileJSON]
+    hands: tuple[tuple[Tile, ...], ...]
+    stock: tuple[Tile, ...]
 
 
-class DealVectors(TypedDict):
+class DealVectors(Struct, frozen=True, kw_only=True):
     algorithm: str
-    vectors: list[DealVector]
+    vectors: tuple[DealVector, ...]
 
 
 # (cut, hand number, attempt, max pip, players, hand size)
@@ -56,21 +56,21 @@ def vector(index: int, case: tuple[str, int, int, int, int, int]) -> DealVector:
     cut, hand_number, attempt, max_pip, players, hand_size = case
     secret = hashlib.sha256(f"domino-api deal vector {index}".encode()).digest()
     dealt = deal(secret, cut, hand_number, attempt, max_pip, players, hand_size)
-    return {
-        "secret": secret.hex(),
-        "commitment": commitment(secret),
-        "cut": cut,
-        "hand_number": hand_number,
-        "attempt": attempt,
-        "max_pip": max_pip,
-        "players": players,
-        "hand_size": hand_size,
-        "hands": [[list(tile) for tile in hand] for hand in dealt.hands],
-        "stock": [list(tile) for tile in dealt.stock],
-    }
+    return DealVector(
+        secret=secret.hex(),
+        commitment=commitment(secret),
+        cut=cut,
+        hand_number=hand_number,
+        attempt=attempt,
+        max_pip=max_pip,
+        players=players,
+        hand_size=hand_size,
+        hands=dealt.hands,
+        stock=dealt.stock,
+    )
 
 
-def published_vectors(reference: list[DealVector]) -> DealVectors:
+def published_vectors(reference: tuple[DealVector, ...]) -> DealVectors:
     """The reference vectors first (unchanged), then this project's own."""
-    own = [vector(i, case) for i, case in enumerate(CASES)]
-    return {"algorithm": ALGORITHM, "vectors": [*reference, *own]}
+    own = tuple(vector(i, case) for i, case in enumerate(CASES))
+    return DealVectors(algorithm=ALGORITHM, vectors=(*reference, *own))

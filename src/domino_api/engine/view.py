@@ -6,8 +6,6 @@ secret never leave through these functions (the events hide them with their `pri
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from msgspec import Struct
 
 from domino_api.engine.kinds import EndName, Status
@@ -136,8 +134,7 @@ def _own_tiles(state: MatchState, seat: int | None) -> tuple[Tile, ...]:
     return state.hand.hands[seat]
 
 
-@dataclass(frozen=True, slots=True)
-class HistoryEntry:
+class HistoryEntry(Struct, frozen=True, gc=False):
     """One public action of the current hand, with the pips the seat could have played on."""
 
     seat: int
@@ -147,8 +144,7 @@ class HistoryEntry:
     pips: tuple[int, ...]  # exposed pips of the ends open to this seat just before it acted
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatView(Struct, frozen=True, kw_only=True, gc=False):
     """Everything one seat may know, for computer players; nothing about other seats' tiles."""
 
     ruleset: Ruleset

@@ -13,7 +13,9 @@ from pydantic import JsonValue
 
 from domino_api.engine.event_types import AnyEvent
 from domino_api.engine.rulesets import PRESETS
+from domino_api.engine.shapes import LedgerOut
 from domino_api.engine.view_types import ViewOut
+from domino_api.matches.ruleset_models import RulesetsOut
 
 REF = "#/components/schemas/{name}"
 
@@ -103,7 +105,7 @@ class MoveOut(msgspec.Struct, frozen=True):
     events: list[AnyEvent]
 
 
-ANSWERS: tuple[type[msgspec.Struct], ...] = (ViewOut, EventsOut, MoveOut)
+ANSWERS: tuple[type[msgspec.Struct], ...] = (ViewOut, EventsOut, MoveOut, LedgerOut, RulesetsOut)
 
 
 def schemas(answers: tuple[type[msgspec.Struct], ...] = ANSWERS) -> dict[str, JsonValue]:

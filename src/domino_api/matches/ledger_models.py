@@ -1,15 +1,13 @@
-"""The ledger of a match that is over (engine/ledger.py writes it) and the deal check of
-`POST /v1/deals/verify` (docs/RULES.md section 11)."""
+"""The deal check of `POST /v1/deals/verify` (docs/RULES.md section 11); the ledger itself is
+the engine's `LedgerOut` (engine/shapes.py)."""
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
-from typing_extensions import TypedDict
 
-from domino_api.matches.ruleset_models import RulesetParams
-from domino_api.matches.schemas import EndName, TileIn
+from domino_api.matches.schemas import TileIn
 from domino_api.web.inputs import Strict
 
 
@@ -27,14 +25,6 @@ def _deals_that_fit() -> list[JsonValue]:
         for pip in (6, 9)
         for players in (2, 3, 4)
     ]
-
-
-class ResultOut(BaseModel):
-    winner: int | None
-    reason: Literal["target", "best_of", "forfeit", "abandoned", "cancelled"]
-    scores: list[int]
-    hands_won: list[int]
-    forfeited_by: int | None
 
 
 class VerifyBody(Strict):
@@ -63,67 +53,3 @@ class VerifyOut(BaseModel):
     commitment_ok: bool
     hands: list[list[TileIn]]
     stock: list[TileIn]
-
-
-class LedgerDeal(BaseModel):
-    algorithm: Literal["sha256-fy-v1"]
-    commitment: str
-    secret: str
-    cut: str | None
-
-
-class _Record(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class LedgerSeat(_Record):
-    seat: int
-    name: str | None
-    type: Literal["human", "bot"]
-    strategy: str | None
-    forfeited: bool
-
-
-class LedgerMove(TypedDict):
-    """A play has `tile`, `end` (null for a hand's first tile) and `points`; a draw names the
-    `tile` drawn; a pass has neither. A computer seat's moves carry the `reason` it chose them for.
-    """
-
-    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
-
-    seq: int
-    seat: int
-    action: Literal["play", "draw", "pass"]
-    tile: NotRequired[TileIn]
-    end: NotRequired[EndName | None]
-    points: NotRequired[int]
-    reason: NotRequired[str]
-
-
-class LedgerHandResult(_Record):
-    reason: Literal["domino", "blocked", "target", "forfeit", "abandoned"]
-    winner: int | None
-    tied: bool
-    pips: list[int]
-    points: int
-
-
-class LedgerHand(_Record):
-    number: int
-    attempt: int
-    opener: int
-    dealt: list[list[TileIn]] = Field(description="Each seat's dealt tiles, in dealt order")
-    stock: list[TileIn]
-    moves: list[LedgerMove]
-    result: LedgerHandResult
-
-
-class LedgerOut(BaseModel):
-    """The full record of a finished, abandoned or cancelled match (the deal: docs/RULES.md 11)."""
-
-    match_id: str | None
-    ruleset: RulesetParams
-    seats: list[LedgerSeat]
-    deal: LedgerDeal
-    hands: list[LedgerHand]
-    result: ResultOut | None

@@ -8,10 +8,11 @@ from fastapi import APIRouter, Path, Query, Request
 
 from domino_api import engine
 from domino_api.engine.event_types import MessageEvent
+from domino_api.engine.shapes import LedgerOut
 from domino_api.engine.view_types import ViewOut
 from domino_api.matches import creation, hosting, service
 from domino_api.matches.answers import EventsOut, MoveOut, struct_answer
-from domino_api.matches.ledger_models import LedgerOut, VerifyBody, VerifyOut
+from domino_api.matches.ledger_models import VerifyBody, VerifyOut
 from domino_api.matches.rated import RatedQuery
 from domino_api.matches.ruleset_models import RulesetsOut
 from domino_api.matches.schemas import (
@@ -44,13 +45,13 @@ SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="Which of your s
 @router.get(
     "/rulesets",
     summary="Every preset with its parameters and allowed overrides",
-    responses=problems(*AUTH),
+    responses=struct_answer(RulesetsOut) | problems(*AUTH),
 )
-async def rulesets(_: CurrentPlayer) -> RulesetsOut:
+async def rulesets(_: CurrentPlayer) -> FastJSONResponse:
     """Every preset with all its parameters and its `overrides`: each overridable parameter with the
     values it allows (docs/RULES.md section 3).
     """
-    return RulesetsOut.model_validate({"rulesets": engine.ruleset_catalog()})
+    return FastJSONResponse(RulesetsOut(tuple(engine.ruleset_catalog())))
 
 
 @router.post(
@@ -334,13 +335,15 @@ async def list_events(
 @router.get(
     "/matches/{match_id}/ledger",
     summary="The full record of a finished match",
-    responses=problems(*MATCH, "ledger_sealed"),
+    responses=struct_answer(LedgerOut) | problems(*MATCH, "ledger_sealed"),
 )
-async def get_ledger(match_id: MatchId, player: CurrentPlayer, request: Request) -> LedgerOut:
+async def get_ledger(
+    match_id: MatchId, player: CurrentPlayer, request: Request
+) -> FastJSONResponse:
     """The full record of a finished, abandoned or cancelled match: every deal, secret and move, to
     check the sealed deal and the scores (`domino-api verify-ledger`).
     """
-    return LedgerOut.model_validate(await service.ledger(core_of(request), player, match_id))
+    return FastJSONResponse(await service.ledger(core_of(request), player, match_id))
 
 
 @router.post(

@@ -1,82 +1,37 @@
-"""A ruleset's parameters (docs/RULES.md section 2) and each preset's overrides, as published in
-the view, the ledger and `GET /v1/rulesets`."""
+"""The published list of rulesets (`GET /v1/rulesets`, the engine's `RulesetOut`s) and
+MatchCreate's per-preset constraint branches, read from the engine's catalogue."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from msgspec import Struct, UnsetType
+from pydantic import JsonValue
 
-from domino_api.engine import rulesets, shapes
-from domino_api.engine.kinds import (
-    BlockScoring,
-    DominoScoring,
-    DrawRule,
-    FirstOpener,
-    Layout,
-    NextOpener,
-    PlayScoring,
-)
-from domino_api.engine.shapes import CatalogEntry
+from domino_api.engine import rulesets
+from domino_api.engine.kinds import FirstOpener, NextOpener
+from domino_api.engine.rulesets import RulesetOut
 
 
-class TurnClockOut(BaseModel):
-    allowance_s: int = Field(description="Seconds per turn")
-    grace_s: int = Field(description="Extra seconds once per turn")
+class RulesetsOut(Struct, frozen=True):
+    """Every preset with its parameters and what a match may override."""
 
-
-class RulesetParams(BaseModel):
-    """Every parameter of the ruleset a match plays (docs/RULES.md section 2)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(json_schema_extra={"enum": list(rulesets.PRESETS)})
-    max_pip: int
-    players: int
-    hand_size: int
-    draw: DrawRule = Field(description="When a seat that cannot play draws")
-    layout: Layout = Field(description="Line, or a spinner and which double it is")
-    cover_doubles: bool
-    play_scoring: PlayScoring = Field(description="Points scored by plays")
-    domino_scoring: DominoScoring = Field(description="Points for going out")
-    block_scoring: BlockScoring = Field(description="Points for a blocked hand")
-    first_opener: FirstOpener = Field(description="Who opens the first hand")
-    next_opener: NextOpener = Field(description="Who opens later hands")
-    target: int
-    best_of: int | None
-    end_mid_hand: bool
-    turn_clock: TurnClockOut | None
-    away_forfeit_s: int | None
-
-
-class Overrides(shapes.Overrides, total=False):
-    """What a match may override: the values a parameter allows, or its minimum; a preset lists
-    only the parameters it lets a match change."""
-
-    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
-
-
-class RulesetOut(RulesetParams):
-    overrides: Overrides
-
-
-class RulesetsOut(BaseModel):
-    rulesets: list[RulesetOut]
+    rulesets: tuple[RulesetOut, ...]
 
 
 # Seat 0 is the host's, so a human's.
 HOST_SEAT: dict[str, JsonValue] = {"properties": {"type": {"const": "human"}}}
 
 
-def _option_rule(allowed: object) -> JsonValue:
-    if isinstance(allowed, list):
+def _option_rule(allowed: rulesets.Allowed) -> JsonValue:
+    if isinstance(allowed, tuple):
         # A null option is as if it were not given (schemas.py `as_overrides`).
-        return {"enum": allowed if None in allowed else [*allowed, None]}
-    assert isinstance(allowed, dict)
-    return {"minimum": allowed["min"]} if "min" in allowed else {}
+        values: list[JsonValue] = [v for v in allowed if isinstance(v, str | int) or v is None]
+        return {"enum": values if None in values else [*values, None]}
+    return {"minimum": allowed.min} if isinstance(allowed, rulesets.Minimum) else {}
 
 
-def _opener_pair(entry: CatalogEntry, pair: tuple[FirstOpener, NextOpener]) -> JsonValue:
+def _opener_pair(entry: RulesetOut, pair: tuple[FirstOpener, NextOpener]) -> JsonValue:
     first, later = pair
-    if (entry["first_opener"], entry["next_opener"]) == pair:
+    if (entry.first_opener, entry.next_opener) == pair:
         # The preset's own pair: an opener not given, or null (schemas.py `as_overrides`),
         # is the preset's.
         return {
@@ -96,8 +51,9 @@ def match_create_rules() -> list[JsonValue]:
     from the engine's catalogue): the seats it seats, and the options it lets a match change."""
     branches: list[JsonValue] = []
     for entry in rulesets.ruleset_catalog():
-        overrides = entry["overrides"]
-        counts = overrides.get("players", [entry["players"]])
+        overrides = entry.overrides.allowed()
+        players = entry.overrides.players
+        counts = (entry.players,) if isinstance(players, UnsetType) else players
         rules = {key: _option_rule(allowed) for key, allowed in overrides.items()}
         rules.pop("players", None)
         keys: list[JsonValue] = [*rules, "spectators"]
@@ -113,12 +69,12 @@ def match_create_rules() -> list[JsonValue]:
             "not": {"prefixItems": [{"not": HOST_SEAT}]},
         }
         options: dict[str, JsonValue] = {"propertyNames": {"enum": keys}, "properties": rules}
-        pairs = rulesets.OPENER_PAIRS.get(entry["name"])
+        pairs = rulesets.OPENER_PAIRS.get(entry.name)
         if pairs:
             options["oneOf"] = [_opener_pair(entry, pair) for pair in pairs]
         branch: dict[str, JsonValue] = {
             "properties": {
-                "ruleset": {"const": entry["name"]},
+                "ruleset": {"const": entry.name},
                 "seats": {"anyOf": [seats, {"type": "null"}]},
                 "options": options,
             }

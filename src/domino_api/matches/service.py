@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import secrets
 
-import msgspec
 from fastapi import Request
 
 from domino_api import engine
 from domino_api.engine import table as tables
 from domino_api.engine.errors import LedgerSealed, NotYourSeat
 from domino_api.engine.event_types import AnyEvent
-from domino_api.engine.shapes import LedgerJSON
+from domino_api.engine.shapes import LedgerOut
 from domino_api.engine.table import Table
 from domino_api.engine.view_types import ViewOut
 from domino_api.errors import ValidationFailed
@@ -102,7 +101,9 @@ async def move(
 
         return Later(answer)
 
-    keyed = None if key is None else idempotency.key_for(key, move_request(body))
+    keyed = None
+    if key is not None:
+        keyed = idempotency.Keyed(idempotency.key_for(key, move_request(body)), MoveOut)
     return await core.run(match_id, step, player_id=player.id, action="move", key=keyed)
 
 
@@ -197,23 +198,15 @@ async def events(
     return mark_muted([event_for(row, chosen) for row in rows], muted)
 
 
-async def ledger(core: Core, player: Player, match_id: str) -> LedgerJSON:
-    def step(stage: Stage) -> LedgerJSON:
+async def ledger(core: Core, player: Player, match_id: str) -> LedgerOut:
+    def step(stage: Stage) -> LedgerOut:
         table = stage.table
         if not table.over:
             raise LedgerSealed("The ledger opens once the match is finished or abandoned.")
-        return engine.ledger(table.state, seat_summaries(table), match_id=table.match.id)
+        seats = [tables.joined_data(table, row) for row in table.seats]
+        return engine.ledger(table.state, seats, match_id=table.match.id)
 
     return await core.run(match_id, step, player_id=player.id, fresh=True)
-
-
-def seat_summaries(table: Table) -> list[dict[str, object]]:
-    out: list[dict[str, object]] = []
-    for row in table.seats:
-        summary = msgspec.to_builtins(tables.joined_data(table, row))
-        summary["forfeited"] = bool(row.forfeited or table.state.forfeited[row.seat])
-        out.append(summary)
-    return out
 
 
 async def announce_tile_back(core: Core, player: Player) -> None:

@@ -132,7 +132,7 @@ class Core:
         *,
         player_id: str | None = None,
         action: str = "other",
-        key: idempotency.Key | None = None,
+        key: idempotency.Keyed[T] | None = None,
         fresh: bool = False,
         due_first: bool = True,
         outages: tables.Outages | None = None,
@@ -284,7 +284,7 @@ class _Unit(Generic[T]):
     step: Step[T]
     player_id: str | None
     action: str
-    key: idempotency.Key | None
+    key: idempotency.Keyed[T] | None
     due_first: bool
     outages: tables.Outages | None
 
@@ -293,10 +293,10 @@ class _Unit(Generic[T]):
         if self.key is not None and self.player_id is not None:
             async with core.pool.acquire() as connection:
                 earlier = await idempotency.idempotent_answer(
-                    connection, self.player_id, self.match_id, self.key
+                    connection, self.player_id, self.match_id, self.key.key
                 )
             if earlier is not None:
-                return earlier[1]  # type: ignore[return-value]
+                return self.key.read(earlier[1])
         loaded = await core.load(self.match_id, copy)
         base, version = loaded.table, loaded.version
         now = core.clock.now()
@@ -327,7 +327,7 @@ class _Unit(Generic[T]):
         if _changed(base, stage):
             saved = None
             if self.key is not None and self.player_id is not None:
-                saved = (self.player_id, self.key, answer)
+                saved = (self.player_id, self.key.key, answer)
             version = await core.save(base, stage, version, saved)
             more = saved or stage.created or stage.table.over != base.over
             metrics.count_write_path(self.action, "transaction" if more else "statement")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import datetime
 
 from msgspec.structs import replace
@@ -93,7 +92,7 @@ def build_view(table: Table, seat: int | None, my_seats: list[int], now: datetim
 def _shown_ruleset(table: Table, ruleset: Ruleset) -> Ruleset:
     # A solo match runs no clock (docs/API.md): its ruleset shows none.
     if table.match.solo:
-        return dataclasses.replace(ruleset, turn_clock=None, away_forfeit_s=None)
+        return replace(ruleset, turn_clock=None, away_forfeit_s=None)
     return ruleset
 
 

@@ -37,10 +37,10 @@ def finish_rows(table: Table, now: datetime | None) -> list[FinishRow]:
     """The `finishes` rows of a match that just finished with a winner: one per human holder."""
     if table.state.result is None or table.state.status != "finished":
         return []
-    result = table.state.result.to_dict()
-    if result["winner"] is None:
+    result = table.state.result
+    if result.winner is None:
         return []
-    scores = list(result["scores"])
+    scores = result.scores
     preset = engine.PRESETS[table.state.ruleset.name]
     ruleset = table.state.ruleset
     # A game to the preset's target, not a best-of (a best-of-1 ends at its first hand's
@@ -63,7 +63,7 @@ def finish_rows(table: Table, now: datetime | None) -> list[FinishRow]:
                 opponent=opponent_kind(table, row.seat),
                 score=score,
                 margin=score - best_other,
-                won=result["winner"] == row.seat,
+                won=result.winner == row.seat,
                 default_target=default_target,
                 finished_at=now,
             )
@@ -85,18 +85,18 @@ def _statement_rows(
     rows: list[FinishRow],
 ) -> tuple[list[FinishRow], list[RecordRow]]:
     """The parameters of the finishes insert and of the records upsert, in key order."""
-    rows = sorted(rows, key=lambda r: (r["player_id"], r["ruleset"], r["opponent"]))
-    counted = [row for row in rows if row["default_target"]]  # the board's rule, in both
+    rows = sorted(rows, key=lambda r: (r.player_id, r.ruleset, r.opponent))
+    counted = [row for row in rows if row.default_target]  # the board's rule, in both
     records = [
         RecordRow(
-            player_id=row["player_id"],
-            ruleset=row["ruleset"],
-            opponent=row["opponent"],
-            best_score=row["score"],
-            best_score_at=row["finished_at"],
-            best_score_match_id=row["match_id"],
-            best_margin=row["margin"],
-            best_margin_at=row["finished_at"],
+            player_id=row.player_id,
+            ruleset=row.ruleset,
+            opponent=row.opponent,
+            best_score=row.score,
+            best_score_at=row.finished_at,
+            best_score_match_id=row.match_id,
+            best_margin=row.margin,
+            best_margin_at=row.finished_at,
             leaderboard_eligible=True,
         )
         for row in counted

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import msgspec
-from sqlalchemy import delete, func, select
+from sqlalchemy import CursorResult, delete, func, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -72,7 +72,8 @@ async def unblock(session: AsyncSession, player_id: str, blocked_id: str) -> boo
     result = await session.execute(
         delete(Block).where(Block.player_id == player_id, Block.blocked_id == blocked_id)
     )
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    assert isinstance(result, CursorResult)  # a DML statement's result
+    return bool(result.rowcount)
 
 
 async def blocks(session: AsyncSession, player_id: str) -> list[Block]:

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar
 
 import asyncpg
+import msgspec
 
 from domino_api import jsontext
 from domino_api.errors import IdempotencyKeyReused
 from domino_api.store.json_types import JSONObject
+
+T = TypeVar("T")
 
 
 class Key(NamedTuple):
@@ -24,6 +28,18 @@ class Key(NamedTuple):
 
     value: str
     request: str
+
+
+@dataclass(frozen=True, slots=True)
+class Keyed(Generic[T]):
+    """A request's key and the type its answer is: a repeat is answered with the stored answer
+    read back as that type."""
+
+    key: Key
+    answer: type[T]
+
+    def read(self, stored: JSONObject) -> T:
+        return msgspec.convert(stored, self.answer)
 
 
 def key_for(value: str, request: Mapping[str, object]) -> Key:

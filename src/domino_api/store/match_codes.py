@@ -12,9 +12,9 @@ import secrets
 import asyncpg
 
 from domino_api.engine.errors import MatchFull
-from domino_api.store.models import OVER_STATUSES
+from domino_api.engine.kinds import OVER
 
-OVER_SQL = ", ".join(f"'{status}'" for status in sorted(OVER_STATUSES))
+OVER_SQL = ", ".join(f"'{status}'" for status in sorted(OVER))
 
 # A game number's row: new, or taken over from the match named in it once that match is over.
 CLAIM_CODE = (

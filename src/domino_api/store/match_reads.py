@@ -9,7 +9,8 @@ from datetime import datetime
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from domino_api.store.models import OVER_STATUSES, Match, MatchEvent, Seat
+from domino_api.engine.kinds import OVER
+from domino_api.store.models import Match, MatchEvent, Seat
 
 
 async def get(session: AsyncSession, match_id: str) -> Match | None:
@@ -21,7 +22,7 @@ async def live_by_code(session: AsyncSession, code: str, player_id: str) -> tupl
     seated = (
         select(Seat.seat).where(Seat.match_id == Match.id, Seat.player_id == player_id).exists()
     )
-    stmt = select(Match.id, seated).where(Match.code == code, Match.status.not_in(OVER_STATUSES))
+    stmt = select(Match.id, seated).where(Match.code == code, Match.status.not_in(OVER))
     row = (await session.execute(stmt)).first()
     return (None, False) if row is None else (str(row[0]), bool(row[1]))
 
@@ -43,7 +44,7 @@ async def matches_of_player(session: AsyncSession, player_id: str) -> list[str]:
     stmt = (
         select(Seat.match_id)
         .join(Match, Match.id == Seat.match_id)
-        .where(Seat.player_id == player_id, Match.status.not_in(OVER_STATUSES))
+        .where(Seat.player_id == player_id, Match.status.not_in(OVER))
         .distinct()
     )
     return list((await session.execute(stmt)).scalars())

@@ -15,25 +15,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import cast
 
 import asyncpg
 from msgspec import structs
-from sqlalchemy import JSON
-from sqlalchemy import Table as SqlTable
-from sqlalchemy.dialects import postgresql
+from sqlalchemy import JSON, create_mock_engine
 
 from domino_api import engine, jsontext
 from domino_api.engine.errors import MatchFull
-from domino_api.engine.shapes import Snapshot
+from domino_api.engine.shapes import Snapshot, decode_snapshot
 from domino_api.engine.table import Info, Seat, Staged, Table, with_info
 from domino_api.store import match_codes
-from domino_api.store.models import Match, MatchEvent
+from domino_api.store.models import Base, Match, MatchEvent
 from domino_api.store.models import Seat as SeatModel
 
-MATCHES = cast(SqlTable, Match.__table__)
-SEATS = cast(SqlTable, SeatModel.__table__)
-EVENTS = cast(SqlTable, MatchEvent.__table__)
+MATCHES, SEATS, EVENTS = (
+    Base.metadata.tables[m.__tablename__] for m in (Match, SeatModel, MatchEvent)
+)
 
 INFO_COLUMNS = tuple(f.name for f in structs.fields(Info))
 SEAT_COLUMNS = tuple(f.name for f in structs.fields(Seat))
@@ -49,11 +46,8 @@ Stored = Snapshot | None
 _JSON = frozenset(
     c.name for t in (MATCHES, SEATS, EVENTS) for c in t.columns if isinstance(c.type, JSON)
 )
-_TYPES = {
-    c.name: c.type.compile(dialect=postgresql.dialect())  # type: ignore[no-untyped-call]
-    for t in (MATCHES, SEATS)
-    for c in t.columns
-}
+_DIALECT = create_mock_engine("postgresql+asyncpg://", None).dialect  # compiles, runs nothing
+_TYPES = {c.name: c.type.compile(dialect=_DIALECT) for t in (MATCHES, SEATS) for c in t.columns}
 
 _INFO_FIELDS = ", ".join(f"m.{name}" for name in INFO_COLUMNS)
 _SEAT_FIELDS = ", ".join(f"s.{name}" for name in SEAT_COLUMNS)
@@ -65,11 +59,11 @@ _WITH_SEATS = (
     "LEFT JOIN players p ON p.id = s.player_id WHERE m.id "
 )
 MATCH_WITH_SEATS, MATCHES_WITH_SEATS = _WITH_SEATS + "= $1", _WITH_SEATS + "= ANY($1::text[])"
-SNAPSHOT = "SELECT snapshot FROM matches WHERE id = $1 AND xmin = $2::xid"
+SNAPSHOT = "SELECT snapshot::text FROM matches WHERE id = $1 AND xmin = $2::xid"
 # The recovery job's claim: the most overdue matches nobody holds, locked, with snapshots.
 CLAIM_DUE = (
-    "SELECT id, snapshot FROM matches WHERE due_at <= $1 ORDER BY due_at LIMIT $2 "
-    "FOR UPDATE SKIP LOCKED"
+    "SELECT id, snapshot::text AS snapshot FROM matches WHERE due_at <= $1 "
+    "ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED"
 )
 
 
@@ -140,7 +134,8 @@ async def read_many(connection: asyncpg.Connection, match_ids: list[str]) -> dic
 
 async def snapshot(connection: asyncpg.Connection, match_id: str, version: int) -> Stored:
     """The snapshot of the version read, or None once the row has moved on."""
-    return cast(Stored, await connection.fetchval(SNAPSHOT, match_id, version))
+    text = await connection.fetchval(SNAPSHOT, match_id, version)
+    return None if text is None else decode_snapshot(text)
 
 
 async def claim_due(connection: asyncpg.Connection, now: datetime, limit: int) -> list[Read]:
@@ -152,7 +147,7 @@ async def claim_due(connection: asyncpg.Connection, now: datetime, limit: int) -
     """
     found = await connection.fetch(CLAIM_DUE, now, limit)
     reads = await read_many(connection, [row["id"] for row in found]) if found else {}
-    return [replace(reads[row["id"]], snapshot=row["snapshot"]) for row in found]
+    return [replace(reads[row["id"]], snapshot=decode_snapshot(row["snapshot"])) for row in found]
 
 
 # ---------------------------------------------------------------- the guarded save

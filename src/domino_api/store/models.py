@@ -23,7 +23,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSON, JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from domino_api.engine.shapes import Snapshot
+from domino_api.engine.kinds import OVER
 from domino_api.store.json_types import JSONObject
 
 NAMING = {
@@ -34,10 +34,10 @@ NAMING = {
     "pk": "pk_%(table_name)s",
 }
 
-OVER_STATUSES = ("finished", "abandoned", "cancelled")
+OVER_SQL = ", ".join(f"'{status}'" for status in OVER)  # 'finished', 'abandoned', 'cancelled'
 # How a tournament match was decided (its row's `reason`, the `match_decided` event's).
 DecidedBy = Literal["played", "forfeit", "no_show"]
-NUMBERED = "code IS NOT NULL AND status NOT IN ('finished', 'abandoned', 'cancelled')"
+NUMBERED = f"code IS NOT NULL AND status NOT IN ({OVER_SQL})"
 
 
 class Base(DeclarativeBase):
@@ -70,7 +70,8 @@ class Match(Base):
     tournament_id: Mapped[str | None] = mapped_column(String(36), index=True)
     # The engine state as JSON: a cache of the event log (replaying the events gives it).
     # Plain json, not jsonb: it is only ever read and written whole (migration 0006).
-    snapshot: Mapped[Snapshot] = mapped_column(JSON)
+    # The engine's Snapshot (engine/shapes.py); store/matches_repo.py reads it as one.
+    snapshot: Mapped[JSONObject] = mapped_column(JSON)
     seq: Mapped[int] = mapped_column(Integer, default=0)
     game_seq: Mapped[int] = mapped_column(Integer, default=0)
     secret: Mapped[bytes] = mapped_column(LargeBinary)
@@ -107,7 +108,7 @@ class Match(Base):
         Index(
             "ix_matches_live_code",
             "code",
-            postgresql_where=text("status NOT IN ('finished', 'abandoned', 'cancelled')"),
+            postgresql_where=text(f"status NOT IN ({OVER_SQL})"),
         ),
         # The caps on live numbered tables count these (matches/hosting.py).
         Index(

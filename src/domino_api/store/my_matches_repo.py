@@ -8,7 +8,8 @@ from datetime import datetime
 from sqlalchemy import and_, exists, literal, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from domino_api.store.models import OVER_STATUSES, Match, Player, Seat
+from domino_api.engine.kinds import OVER, is_over
+from domino_api.store.models import Match, Player, Seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +67,7 @@ async def page(
             tuple_(Match.created_at, Match.id) < tuple_(literal(after[0]), literal(after[1]))
         )
     if live is not None:
-        over = Match.status.in_(OVER_STATUSES)
+        over = Match.status.in_(OVER)
         query = query.where(~over if live else over)
     query = query.order_by(Match.created_at.desc(), Match.id.desc()).limit(limit)
     matches = list(await session.execute(query))
@@ -92,4 +93,4 @@ async def _seats(session: AsyncSession, ids: list[str]) -> dict[str, tuple[SeatR
 
 
 def is_live(status: str) -> bool:
-    return status not in OVER_STATUSES
+    return not is_over(status)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import CursorResult, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.store.account_models import PlayerToken
@@ -63,4 +63,5 @@ async def names(session: AsyncSession, player_ids: list[str]) -> dict[str, str]:
 async def set_plan(session: AsyncSession, player_id: str, plan: str) -> bool:
     """Set a player's plan (operators only); False when there is no such player."""
     result = await session.execute(update(Player).where(Player.id == player_id).values(plan=plan))
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    assert isinstance(result, CursorResult)  # a DML statement's result
+    return bool(result.rowcount)

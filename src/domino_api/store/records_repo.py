@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TypedDict, cast
 
 import asyncpg
-from sqlalchemy import ColumnElement, Row, Table, case, select
+from msgspec import Struct
+from sqlalchemy import ColumnElement, Row, case, create_mock_engine, select
 from sqlalchemy.dialects.postgresql import Insert, insert
-from sqlalchemy.dialects.postgresql import asyncpg as asyncpg_dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from domino_api.store.models import Finish, Player, Record
+from domino_api.store.models import Base, Finish, Player, Record
 
 
-class FinishRow(TypedDict):
+class FinishRow(Struct, frozen=True, kw_only=True):
     """A `finishes` row: one human holder's finish of one match."""
 
     match_id: str
@@ -29,7 +28,7 @@ class FinishRow(TypedDict):
     finished_at: datetime | None
 
 
-class RecordRow(TypedDict):
+class RecordRow(Struct, frozen=True, kw_only=True):
     """The parameters of one `records` upsert (every column)."""
 
     player_id: str
@@ -43,8 +42,7 @@ class RecordRow(TypedDict):
     leaderboard_eligible: bool
 
 
-FINISHES = cast(Table, Finish.__table__)
-RECORDS = cast(Table, Record.__table__)
+FINISHES, RECORDS = (Base.metadata.tables[m.__tablename__] for m in (Finish, Record))
 
 
 def _record_upsert() -> Insert:
@@ -82,7 +80,7 @@ _RECORD_UPSERT = _record_upsert()
 
 
 def _compiled_for_driver(statement: Insert, names: list[str]) -> tuple[str, list[str]]:
-    dialect = asyncpg_dialect.dialect()  # type: ignore[no-untyped-call]
+    dialect = create_mock_engine("postgresql+asyncpg://", None).dialect
     compiled = statement.compile(dialect=dialect, column_keys=names)
     return compiled.string, list(compiled.positiontup or ())
 
@@ -101,10 +99,10 @@ async def write_finishes(
     """Two statements for any number of rows (executemany), in the caller's transaction, each
     row applied in the order given."""
     for (sql, names), params in (
-        (_ON_DRIVER[0], [dict(f) for f in finishes]),
-        (_ON_DRIVER[1], [dict(r) for r in records]),
+        (_ON_DRIVER[0], finishes),
+        (_ON_DRIVER[1], records),
     ):
-        await connection.executemany(sql, [tuple(p[name] for name in names) for p in params])
+        await connection.executemany(sql, [tuple(getattr(p, n) for n in names) for p in params])
 
 
 async def records_of(session: AsyncSession, player_id: str) -> list[Record]:

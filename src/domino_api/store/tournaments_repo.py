@@ -8,9 +8,9 @@ from datetime import datetime
 from sqlalchemy import delete, exists, func, or_, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from domino_api.engine.kinds import OVER
 from domino_api.store.json_types import JSONObject
 from domino_api.store.models import (
-    OVER_STATUSES,
     Match,
     Seat,
     Tournament,
@@ -130,7 +130,7 @@ async def overdue_matches(session: AsyncSession, tournament_id: str, now: dateti
         select(Match.id)
         .where(
             Match.tournament_id == tournament_id,
-            Match.status.not_in(OVER_STATUSES),
+            Match.status.not_in(OVER),
             Match.due_at.is_not(None),
             Match.due_at <= now,
         )

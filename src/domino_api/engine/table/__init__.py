@@ -43,7 +43,6 @@ from domino_api.engine.table.commands import (
     TileBack,
 )
 from domino_api.engine.table.model import (
-    OVER,
     Info,
     Seat,
     Staged,
@@ -91,7 +90,6 @@ __all__ = [
     "MAX_COMPUTER_MOVES",
     "NEXT_HAND_DELAY_S",
     "NUMBERED_ABANDON_AFTER",
-    "OVER",
     "WAITING_EXPIRES",
     "Autopilot",
     "Chat",

@@ -18,8 +18,6 @@ from domino_api.engine.events import Event
 from domino_api.engine.kinds import SeatKind
 from domino_api.engine.state import MatchState
 
-OVER = ("finished", "abandoned", "cancelled")
-
 
 class Seat(Struct, frozen=True, kw_only=True):
     """One seat: who holds it, who plays it, and the presence marks of its holder."""
@@ -79,7 +77,7 @@ class Table(Struct, frozen=True, kw_only=True):
 
     @property
     def over(self) -> bool:
-        return self.state.status in OVER
+        return self.state.over
 
     def is_computer(self, seat: int) -> bool:
         """A computer plays the seat: a computer seat, or a human's on autopilot or forfeited."""

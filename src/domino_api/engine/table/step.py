@@ -123,7 +123,9 @@ def reply(table: Table, now: datetime, chooser: Chooser) -> Stepped:
         while True:
             decision = loop.send(chooser(*decision))
     except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
+        finished = done.value  # the generator's return value (typed Any by StopIteration)
+        assert isinstance(finished, Stepped)
+        return finished
 
 
 def computer_seed(table: Table) -> str:
