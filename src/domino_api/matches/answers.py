@@ -12,6 +12,7 @@ import msgspec
 from pydantic import JsonValue
 
 from domino_api.engine.event_types import AnyEvent
+from domino_api.engine.move_types import MoveBody
 from domino_api.engine.rulesets import PRESETS
 from domino_api.engine.view_types import ViewOut
 
@@ -106,6 +107,12 @@ class MoveOut(msgspec.Struct, frozen=True):
 ANSWERS: tuple[type[msgspec.Struct], ...] = (ViewOut, EventsOut, MoveOut)
 
 
+MOVE_EXAMPLES: list[JsonValue] = [
+    {"action": "play", "tile": [2, 6], "end": "left", "points": 5, "seq": 42},
+    {"action": "draw", "seq": 42},
+]
+
+
 def schemas(answers: tuple[type[msgspec.Struct], ...] = ANSWERS) -> dict[str, JsonValue]:
     """The view, every event's schema, `Event` (their union), and the answers that carry them."""
     _, components = msgspec.json.schema_components(answers, ref_template=REF)
@@ -114,6 +121,17 @@ def schemas(answers: tuple[type[msgspec.Struct], ...] = ANSWERS) -> dict[str, Js
     assert isinstance(view, dict)
     view["examples"] = [VIEW_EXAMPLE]
     return {**published, **json_schemas(REF)}
+
+
+def request_schemas() -> dict[str, JsonValue]:
+    """The bodies typed by Structs (web/struct_bodies.py): the move a client sends, `MoveBody`
+    (engine/move_types.py), and its members."""
+    (move,), components = msgspec.json.schema_components([MoveBody], ref_template=REF)
+    move_body = _typable(move)
+    assert isinstance(move_body, dict)
+    move_body["description"] = "A move: one of the view's `legal` options with `seq`."
+    move_body["examples"] = MOVE_EXAMPLES
+    return {"MoveBody": move_body, **{name: _typable(s) for name, s in components.items()}}
 
 
 def struct_answer(kind: type, status: int = 200) -> dict[int | str, dict[str, JsonValue]]:
@@ -135,12 +153,16 @@ def json_schemas(ref_template: str = "#/components/schemas/{name}") -> dict[str,
 def _typable(node: JsonValue) -> JsonValue:
     """A tuple of like items (a tile) as `items` with its length, not `prefixItems`: type
     generators read `prefixItems` as the whole tuple (openapi-typescript made a tile `[[a, b],
-    [a, b]]`), and schemathesis refused nested `prefixItems`."""
+    [a, b]]`), and schemathesis refused nested `prefixItems`. A tagged union is `oneOf` with its
+    `discriminator` (msgspec writes `anyOf`): its members exclude each other, and
+    openapi-python-client reads a discriminator only on a `oneOf`."""
     if isinstance(node, list):
         return [_typable(item) for item in node]
     if not isinstance(node, dict):
         return node
     out = {key: _typable(value) for key, value in node.items()}
+    if "discriminator" in out and "anyOf" in out:
+        out["oneOf"] = out.pop("anyOf")
     prefix = out.get("prefixItems")
     if isinstance(prefix, list) and prefix and all(item == prefix[0] for item in prefix):
         del out["prefixItems"]

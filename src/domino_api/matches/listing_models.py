@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from domino_api.matches.schemas import Status
+from domino_api.engine.kinds import Status
 
 
 class SeatSummary(BaseModel):

@@ -3,7 +3,7 @@ the view, the ledger and `GET /v1/rulesets`."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field
 
 from domino_api.engine import rulesets, shapes
 from domino_api.engine.kinds import (
@@ -15,7 +15,6 @@ from domino_api.engine.kinds import (
     NextOpener,
     PlayScoring,
 )
-from domino_api.engine.shapes import CatalogEntry
 
 
 class TurnClockOut(BaseModel):
@@ -60,70 +59,3 @@ class RulesetOut(RulesetParams):
 
 class RulesetsOut(BaseModel):
     rulesets: list[RulesetOut]
-
-
-# Seat 0 is the host's, so a human's.
-HOST_SEAT: dict[str, JsonValue] = {"properties": {"type": {"const": "human"}}}
-
-
-def _option_rule(allowed: object) -> JsonValue:
-    if isinstance(allowed, list):
-        # A null option is as if it were not given (schemas.py `as_overrides`).
-        return {"enum": allowed if None in allowed else [*allowed, None]}
-    assert isinstance(allowed, dict)
-    return {"minimum": allowed["min"]} if "min" in allowed else {}
-
-
-def _opener_pair(entry: CatalogEntry, pair: tuple[FirstOpener, NextOpener]) -> JsonValue:
-    first, later = pair
-    if (entry["first_opener"], entry["next_opener"]) == pair:
-        # The preset's own pair: an opener not given, or null (schemas.py `as_overrides`),
-        # is the preset's.
-        return {
-            "properties": {
-                "first_opener": {"enum": [first, None]},
-                "next_opener": {"enum": [later, None]},
-            }
-        }
-    return {
-        "properties": {"first_opener": {"const": first}, "next_opener": {"const": later}},
-        "required": ["first_opener", "next_opener"],
-    }
-
-
-def match_create_rules() -> list[JsonValue]:
-    """What creation checks per preset, in MatchCreate's schema (one branch per preset, read
-    from the engine's catalogue): the seats it seats, and the options it lets a match change."""
-    branches: list[JsonValue] = []
-    for entry in rulesets.ruleset_catalog():
-        overrides = entry["overrides"]
-        counts = overrides.get("players", [entry["players"]])
-        rules = {key: _option_rule(allowed) for key, allowed in overrides.items()}
-        rules.pop("players", None)
-        keys: list[JsonValue] = [*rules, "spectators"]
-        seats: dict[str, JsonValue] = {
-            # No `type` here (MatchCreate's `seats` says array): a type generator then leaves
-            # the seats MatchCreate's type, where a tuple of `unknown` made TypeScript widen
-            # `{type: "human"}` to `{type: string}`.
-            "minItems": min(counts),
-            "maxItems": max(counts),
-            # "Seat 0 is no seat but the host's", not `prefixItems: [HOST_SEAT]`: type
-            # generators read `prefixItems` as the whole tuple (openapi-typescript made the
-            # README's two seats a one-seat tuple), and they leave `not` alone.
-            "not": {"prefixItems": [{"not": HOST_SEAT}]},
-        }
-        options: dict[str, JsonValue] = {"propertyNames": {"enum": keys}, "properties": rules}
-        pairs = rulesets.OPENER_PAIRS.get(entry["name"])
-        if pairs:
-            options["oneOf"] = [_opener_pair(entry, pair) for pair in pairs]
-        branch: dict[str, JsonValue] = {
-            "properties": {
-                "ruleset": {"const": entry["name"]},
-                "seats": {"anyOf": [seats, {"type": "null"}]},
-                "options": options,
-            }
-        }
-        if 2 not in counts:  # no seat list means the host and one open seat
-            branch["required"] = ["ruleset", "seats"]
-        branches.append(branch)
-    return branches
