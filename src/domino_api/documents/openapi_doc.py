@@ -102,7 +102,8 @@ def install(app: FastAPI) -> None:
             schemas = document.setdefault("components", {}).setdefault("schemas", {})
             _add(schemas, answers.schemas())
             _add(schemas, answers.request_schemas())
-            _add(schemas, tournament_events.schemas(answers.REF))
+            tournament = tournament_events.schemas(answers.REF)
+            _add(schemas, {name: answers.typable(s) for name, s in tournament.items()})
             for model in _example_models():
                 examples = model.model_json_schema().get("examples")
                 if model.__name__ in schemas and examples:

@@ -116,7 +116,7 @@ MOVE_EXAMPLES: list[JsonValue] = [
 def schemas(answers: tuple[type[msgspec.Struct], ...] = ANSWERS) -> dict[str, JsonValue]:
     """The view, every event's schema, `Event` (their union), and the answers that carry them."""
     _, components = msgspec.json.schema_components(answers, ref_template=REF)
-    published = {name: _typable(schema) for name, schema in components.items()}
+    published = {name: typable(schema) for name, schema in components.items()}
     view = published["ViewOut"]
     assert isinstance(view, dict)
     view["examples"] = [VIEW_EXAMPLE]
@@ -127,11 +127,11 @@ def request_schemas() -> dict[str, JsonValue]:
     """The bodies typed by Structs (web/struct_bodies.py): the move a client sends, `MoveBody`
     (engine/move_types.py), and its members."""
     (move,), components = msgspec.json.schema_components([MoveBody], ref_template=REF)
-    move_body = _typable(move)
+    move_body = typable(move)
     assert isinstance(move_body, dict)
     move_body["description"] = "A move: one of the view's `legal` options with `seq`."
     move_body["examples"] = MOVE_EXAMPLES
-    return {"MoveBody": move_body, **{name: _typable(s) for name, s in components.items()}}
+    return {"MoveBody": move_body, **{name: typable(s) for name, s in components.items()}}
 
 
 def struct_answer(kind: type, status: int = 200) -> dict[int | str, dict[str, JsonValue]]:
@@ -145,22 +145,24 @@ def struct_answer(kind: type, status: int = 200) -> dict[int | str, dict[str, Js
 
 def json_schemas(ref_template: str = "#/components/schemas/{name}") -> dict[str, JsonValue]:
     """`Event` (the union by `type`) and every schema it names, as the documents publish them."""
-    (event,), components = msgspec.json.schema_components([AnyEvent], ref_template=ref_template)
+    (union,), components = msgspec.json.schema_components([AnyEvent], ref_template=ref_template)
+    event = typable(union)
+    assert isinstance(event, dict)
     event["description"] = "An event: `data`'s shape is chosen by `type`."
-    return {"Event": event, **{name: _typable(s) for name, s in sorted(components.items())}}
+    return {"Event": event, **{name: typable(s) for name, s in sorted(components.items())}}
 
 
-def _typable(node: JsonValue) -> JsonValue:
+def typable(node: JsonValue) -> JsonValue:
     """A tuple of like items (a tile) as `items` with its length, not `prefixItems`: type
     generators read `prefixItems` as the whole tuple (openapi-typescript made a tile `[[a, b],
     [a, b]]`), and schemathesis refused nested `prefixItems`. A tagged union is `oneOf` with its
     `discriminator` (msgspec writes `anyOf`): its members exclude each other, and
     openapi-python-client reads a discriminator only on a `oneOf`."""
     if isinstance(node, list):
-        return [_typable(item) for item in node]
+        return [typable(item) for item in node]
     if not isinstance(node, dict):
         return node
-    out = {key: _typable(value) for key, value in node.items()}
+    out = {key: typable(value) for key, value in node.items()}
     if "discriminator" in out and "anyOf" in out:
         out["oneOf"] = out.pop("anyOf")
     prefix = out.get("prefixItems")
