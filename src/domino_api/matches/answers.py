@@ -157,7 +157,7 @@ def typable(node: JsonValue) -> JsonValue:
     generators read `prefixItems` as the whole tuple (openapi-typescript made a tile `[[a, b],
     [a, b]]`), and schemathesis refused nested `prefixItems`. A tagged union is `oneOf` with its
     `discriminator` (msgspec writes `anyOf`): its members exclude each other, and
-    openapi-python-client reads a discriminator only on a `oneOf`."""
+    openapi-python-client reads a discriminator only on a `oneOf`; a tag is a `const`."""
     if isinstance(node, list):
         return [typable(item) for item in node]
     if not isinstance(node, dict):
@@ -165,6 +165,11 @@ def typable(node: JsonValue) -> JsonValue:
     out = {key: typable(value) for key, value in node.items()}
     if "discriminator" in out and "anyOf" in out:
         out["oneOf"] = out.pop("anyOf")
+    tag = out.get("enum")
+    if isinstance(tag, list) and len(tag) == 1:
+        # A union member's tag as `const`: generators type it as the literal itself
+        # (openapi-python-client made a one-value enum class of each `enum`).
+        out["const"] = out.pop("enum")[0]
     prefix = out.get("prefixItems")
     if isinstance(prefix, list) and prefix and all(item == prefix[0] for item in prefix):
         del out["prefixItems"]

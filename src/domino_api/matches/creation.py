@@ -58,7 +58,7 @@ def _seat_specs(host: Player, specs: list[HumanSeat | BotSeat]) -> list[NewSeat]
     rows: list[NewSeat] = []
     for number, spec in enumerate(specs):
         if isinstance(spec, BotSeat):
-            rows.append({"type": "bot", "strategy": spec.strategy or "planner"})
+            rows.append({"type": "bot", "strategy": spec.strategy})
             continue
         holder = host.id if number == 0 or spec.holder == "host" else None
         rows.append({"type": "human", "player_id": holder, "name": spec.name})

@@ -44,7 +44,7 @@ class BotSeat(Strict):
     """A seat the computer plays."""
 
     type: Literal["bot"]
-    strategy: Strategy | None = Field(default=None, description="Default: planner")
+    strategy: Strategy = "planner"
 
 
 SeatSpec = Annotated[HumanSeat | BotSeat, Field(discriminator="type")]
