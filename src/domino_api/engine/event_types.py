@@ -22,6 +22,7 @@ from domino_api.engine.kinds import (
     MatchReason,
     ScoreCause,
     SeatKind,
+    Strategy,
 )
 from domino_api.engine.move_types import Option
 
@@ -47,7 +48,7 @@ class SeatJoinedData(_Data, frozen=True):
     seat: SeatNo
     name: str | None  # the holder's name at this table (None: not known)
     type: SeatKind
-    strategy: str | None  # a computer seat's strategy, else None
+    strategy: Strategy | None  # a computer seat's strategy, else None
     # True: taken over by name from a holder gone for the lease (the old device lost it)
     claimed: bool | UnsetType = UNSET
     released: bool | UnsetType = UNSET  # True: the host released the seat for the next join

@@ -10,7 +10,7 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from domino_api.engine.kinds import SeatKind, Status
+from domino_api.engine.kinds import SeatKind, Status, Strategy
 from domino_api.engine.move_types import Option
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import HandResult, MatchResult
@@ -24,7 +24,7 @@ class SeatOut(Struct, frozen=True, kw_only=True, gc=False):
     seat: int
     name: str | None
     type: SeatKind
-    strategy: str | None
+    strategy: Strategy | None
     connected: bool
     away_since: Annotated[
         Moment | None, Meta(description="When the absent seat's presence lease ran out")

@@ -165,11 +165,12 @@ def typable(node: JsonValue) -> JsonValue:
     out = {key: typable(value) for key, value in node.items()}
     if "discriminator" in out and "anyOf" in out:
         out["oneOf"] = out.pop("anyOf")
-    tag = out.get("enum")
-    if isinstance(tag, list) and len(tag) == 1:
-        # A union member's tag as `const`: generators type it as the literal itself
-        # (openapi-python-client made a one-value enum class of each `enum`).
-        out["const"] = out.pop("enum")[0]
+    match out.get("enum"):
+        case [tag]:
+            # A union member's tag as `const`: generators type it as the literal itself
+            # (openapi-python-client made a one-value enum class of each `enum`).
+            del out["enum"]
+            out["const"] = tag
     prefix = out.get("prefixItems")
     if isinstance(prefix, list) and prefix and all(item == prefix[0] for item in prefix):
         del out["prefixItems"]

@@ -8,6 +8,7 @@ from typing import Literal, NotRequired
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import TypedDict
 
+from domino_api.engine.kinds import Strategy
 from domino_api.matches.ruleset_models import RulesetParams
 from domino_api.matches.schemas import EndName, TileIn
 from domino_api.web.inputs import Strict
@@ -63,7 +64,7 @@ class LedgerSeat(_Record):
     seat: int
     name: str | None
     type: Literal["human", "bot"]
-    strategy: str | None
+    strategy: Strategy | None
     forfeited: bool
 
 
