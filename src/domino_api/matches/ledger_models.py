@@ -8,7 +8,7 @@ from typing import Literal, NotRequired
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import TypedDict
 
-from domino_api.engine.kinds import Strategy
+from domino_api.engine.kinds import ActionName, HandReason, MatchReason, SeatKind, Strategy
 from domino_api.matches.ruleset_models import RulesetParams
 from domino_api.matches.schemas import EndName, TileIn
 from domino_api.web.inputs import Strict
@@ -16,7 +16,7 @@ from domino_api.web.inputs import Strict
 
 class ResultOut(BaseModel):
     winner: int | None
-    reason: Literal["target", "best_of", "forfeit", "abandoned", "cancelled"]
+    reason: MatchReason
     scores: list[int]
     hands_won: list[int]
     forfeited_by: int | None
@@ -63,7 +63,7 @@ class _Record(BaseModel):
 class LedgerSeat(_Record):
     seat: int
     name: str | None
-    type: Literal["human", "bot"]
+    type: SeatKind
     strategy: Strategy | None
     forfeited: bool
 
@@ -77,7 +77,7 @@ class LedgerMove(TypedDict):
 
     seq: int
     seat: int
-    action: Literal["play", "draw", "pass"]
+    action: ActionName
     tile: NotRequired[TileIn]
     end: NotRequired[EndName | None]
     points: NotRequired[int]
@@ -85,7 +85,7 @@ class LedgerMove(TypedDict):
 
 
 class LedgerHandResult(_Record):
-    reason: Literal["domino", "blocked", "target", "forfeit", "abandoned"]
+    reason: HandReason
     winner: int | None
     tied: bool
     pips: list[int]
