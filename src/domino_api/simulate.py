@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
 import msgspec
 import typer
@@ -36,6 +36,7 @@ from domino_api.engine import (
     with_reason,
 )
 from domino_api.engine.event_types import SeatJoinedData
+from domino_api.engine.kinds import Strategy as StrategyName
 
 if TYPE_CHECKING:
     from domino_api.bots import Strategy
@@ -109,8 +110,18 @@ def play_match(
     return state
 
 
-def seat_strategies(spec: str, players: int) -> list[str]:
-    names = [name.strip() for name in spec.split(",") if name.strip()]
+STRATEGY_NAMES: tuple[StrategyName, ...] = get_args(StrategyName)
+
+
+def _strategy_name(name: str) -> StrategyName:
+    for known in STRATEGY_NAMES:
+        if name == known:
+            return known
+    raise typer.BadParameter(f"unknown strategy {name!r}; choose from plain, planner, random")
+
+
+def seat_strategies(spec: str, players: int) -> list[StrategyName]:
+    names = [_strategy_name(name.strip()) for name in spec.split(",") if name.strip()]
     if len(names) == 1:
         return names * players
     if len(names) != players:

@@ -38,12 +38,8 @@ async def view(
 
 
 def first_legal(v: dict[str, Any]) -> dict[str, Any]:
-    action = dict(v["legal"][0])
-    action.pop("points", None)
-    if action["action"] != "play":
-        action.pop("tile", None)
-        action.pop("end", None)
-    return action
+    """The view's first legal entry, as it is: with `seq` it is a move body."""
+    return dict(v["legal"][0])
 
 
 async def play_to_end(

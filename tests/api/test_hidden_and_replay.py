@@ -14,7 +14,7 @@ from domino_api.store import match_reads
 from domino_api.store.db import transaction
 from tests.api.helpers import create_match, first_legal, new_player, view
 
-PRESETS = ["all-fives", "house-nines", "draw-50", "draw", "block", "classic"]
+PRESETS = ["all-fives", "house-nines", "draw-50", "draw", "block", "classic", "fives-and-threes"]
 
 
 def _assert_event_hides(event: dict[str, Any], seat: int, over: bool) -> None:

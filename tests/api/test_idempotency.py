@@ -7,9 +7,9 @@ import json
 from typing import Any
 
 import httpx
+import msgspec
 
-from domino_api.matches import service
-from domino_api.matches.schemas import MoveBody
+from domino_api.engine.move_types import MoveBody, move_request
 from domino_api.store.idempotency import key_for
 from tests.api.helpers import first_legal, view
 from tests.jobs.factory import two_seat_match
@@ -90,14 +90,16 @@ def test_a_key_reads_the_move_not_its_spelling() -> None:
     field that differs makes another request."""
 
     def digest(**fields: Any) -> str:
-        body = MoveBody.model_validate({"action": "play", "end": "left", "seq": 4, **fields})
-        return key_for("k", service.move_request(body)).request
+        body = msgspec.convert({"action": "play", "end": "left", "seq": 4, **fields}, MoveBody)
+        return key_for("k", move_request(body)).request
 
     assert digest(tile=[3, 5]) == digest(tile=[5, 3])
     assert digest(tile=[3, 5]) != digest(tile=[3, 4])
     assert digest(tile=[3, 5]) != digest(tile=[3, 5], seq=5)
     assert digest(tile=[3, 5]) != digest(tile=[3, 5], end="right")
     assert digest(tile=[3, 5]) != digest(tile=[3, 5], seat=1)
+    # What a play scores is sent back as `legal` offered it, and never read.
+    assert digest(tile=[3, 5]) == digest(tile=[3, 5], points=10)
 
 
 async def _until_the_turn_of(

@@ -248,7 +248,15 @@ async def test_rulesets_catalog(client: httpx.AsyncClient) -> None:
     ana = await new_player(client, "Ana")
     body = (await client.get("/v1/rulesets", headers=ana["headers"])).json()
     names = {r["name"] for r in body["rulesets"]}
-    assert names == {"all-fives", "house-nines", "draw-50", "draw", "block", "classic"}
+    assert names == {
+        "all-fives",
+        "house-nines",
+        "draw-50",
+        "draw",
+        "block",
+        "classic",
+        "fives-and-threes",
+    }
     fives = next(r for r in body["rulesets"] if r["name"] == "all-fives")
     assert fives["overrides"]["hand_size"] == [7, 9]
 
@@ -285,7 +293,8 @@ async def test_verify_deal_matches_published_vector(client: httpx.AsyncClient) -
 
 
 @pytest.mark.parametrize(
-    "ruleset", ["all-fives", "house-nines", "draw-50", "draw", "block", "classic"]
+    "ruleset",
+    ["all-fives", "house-nines", "draw-50", "draw", "block", "classic", "fives-and-threes"],
 )
 async def test_whole_match_per_preset_then_ledger_verifies(
     client: httpx.AsyncClient, ruleset: str

@@ -134,24 +134,48 @@ async def test_docs_load_every_asset_from_this_server(client: httpx.AsyncClient)
         assert served.status_code == 200 and len(served.content) > 10_000
 
 
-def _match_create_validator() -> jsonschema.Draft202012Validator:
+def _unions(node: Any) -> list[dict[str, Any]]:
+    """Every schema in `node` that is a `oneOf` or an `anyOf`."""
+    if isinstance(node, list):
+        return [u for item in node for u in _unions(item)]
+    if not isinstance(node, dict):
+        return []
+    here = [node] if "oneOf" in node or "anyOf" in node else []
+    return here + [u for value in node.values() for u in _unions(value)]
+
+
+def _typed(branch: Any) -> bool:
+    """A branch a type generator can type: a reference, or a schema of its own type."""
+    return isinstance(branch, dict) and bool({"$ref", "type", "enum", "const"} & branch.keys())
+
+
+def test_no_union_in_the_document_is_a_constraint_only_branch() -> None:
+    """openapi-python-client could not type `MatchCreate`, `SeekCreate` or `MoveBody` when their
+    properties were narrowed by `oneOf` branches holding constraints only: every branch of every
+    union names a type now, and a union of objects is a `oneOf` with its discriminator."""
     document = json.loads((ROOT / "openapi" / "openapi.json").read_text())
-    schema = {
-        **document["components"]["schemas"]["MatchCreate"],
-        "components": document["components"],
-    }
-    return jsonschema.Draft202012Validator(schema)
+    unions = _unions(document)
+    assert len(unions) > 50
+    for union in unions:
+        for branch in union.get("oneOf", union.get("anyOf")):
+            assert _typed(branch), union
+        assert "discriminator" not in union or "oneOf" in union, union
+    schemas = document["components"]["schemas"]
+    for name, tag in (("MoveBody", "action"), ("Event", "type")):
+        assert schemas[name]["discriminator"]["propertyName"] == tag
+        assert "oneOf" in schemas[name]
 
 
-def test_match_create_schema_holds_the_host_seat_and_the_seat_counts() -> None:
-    """The preset branches still refuse a computer in seat 0 and a seat count the preset does
-    not seat, with the host rule written as `not` (type generators misread `prefixItems`)."""
-    valid = _match_create_validator()
-    readme = {
-        "ruleset": "all-fives",
-        "seats": [{"type": "human"}, {"type": "bot", "strategy": "planner"}],
-    }
-    assert valid.is_valid(readme)
-    assert valid.is_valid({"ruleset": "house-nines", "seats": [{"type": "human"}] * 4})
-    assert not valid.is_valid({**readme, "seats": readme["seats"][::-1]})
-    assert not valid.is_valid({**readme, "seats": [{"type": "human"}] * 3})
+def test_each_legal_option_with_seq_is_a_move_body() -> None:
+    """A `legal` entry, sent back as it is with `seq`, decodes as the move body it offers."""
+    from domino_api.engine.move_types import DrawMove, MoveBody, PassMove, PlayMove
+
+    state = engine.new_match(engine.PRESETS["all-fives"], bytes(32))
+    state = engine.apply(state, None, engine.Start("cut")).state
+    shown = msgspec.to_builtins(engine.view(state, state.hand.turn if state.hand else 0).legal)
+    assert shown
+    for option in [*shown, {"action": "draw"}, {"action": "pass"}]:
+        move = msgspec.convert({**option, "seq": state.seq}, MoveBody)
+        assert isinstance(
+            move, {"play": PlayMove, "draw": DrawMove, "pass": PassMove}[option["action"]]
+        )

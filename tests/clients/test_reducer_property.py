@@ -35,7 +35,7 @@ from tests.support.servers import ServerProcess, fresh_database_sync
 DB = os.environ.get("DOMINO_CLIENTS_DB", f"domino_clients_{os.getpid()}")
 ROOT = Path(__file__).resolve().parents[2]
 REPLAY = ROOT / "tools" / "replay-reducer.mjs"
-PRESETS = ["all-fives", "house-nines", "draw-50", "draw", "block", "classic"]
+PRESETS = ["all-fives", "house-nines", "draw-50", "draw", "block", "classic", "fives-and-threes"]
 OVER = ("finished", "abandoned", "cancelled")
 STEPS = 36  # actions per table: a hand or two at these targets
 

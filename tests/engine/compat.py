@@ -87,12 +87,12 @@ def _stored(event: Event) -> dict[str, Any]:
 
 def _recorded_view(shown: TableView) -> object:
     """The view as the digests recorded it: the engine's view was a dict then, whose draw, pass
-    and next-hand options were `{"action"}` alone; the typed view lists every field of an
-    option, null where it has none. Everything else is the same JSON."""
+    and next-hand options were `{"action"}` alone (as the options are now), and a seat's view
+    of a hand that is over offered `next_hand` (now `status` says so: `legal` holds moves only).
+    Everything else is the same JSON."""
     plain = msgspec.json.decode(msgspec.json.encode(shown))
-    plain["legal"] = [
-        o if o["action"] == "play" else {"action": o["action"]} for o in plain["legal"]
-    ]
+    if plain["status"] == "hand_over" and plain["you_hand"] is not None:
+        plain["legal"] = [{"action": "next_hand"}]
     return plain
 
 

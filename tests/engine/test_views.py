@@ -103,12 +103,14 @@ def test_view_board_and_must_cover() -> None:
     assert v["turn"]["must_cover"] == {"tile": [9, 9], "ends": ["left", "right", "up", "down"]}
 
 
-def test_hand_over_offers_next_hand_to_seated_viewers() -> None:
+def test_hand_over_offers_no_move() -> None:
+    """`legal` holds moves only: once a hand is over, `status` tells a seat it may start the
+    next (POST .../hands), which is no move."""
     state = position(PRESETS["draw"], [[(1, 2)], [(2, 4), (3, 4)]])
     state, _ = run(state, ((1, 2), None))
     v = view(state, 1)
     assert v["status"] == "hand_over" and v["turn"] is None
-    assert v["legal"] == [{"action": "next_hand", "tile": None, "end": None, "points": None}]
+    assert v["legal"] == []
     assert view(state, None)["legal"] == []
     assert v["last_hand"] == {
         "number": 1,

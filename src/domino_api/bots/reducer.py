@@ -29,7 +29,6 @@ from domino_api.engine.event_types import (
     AutopilotOnEvent,
     DeadlineMovedData,
     DeadlineMovedEvent,
-    DrawOption,
     ForfeitEvent,
     HandEndedData,
     HandEndedEvent,
@@ -39,8 +38,6 @@ from domino_api.engine.event_types import (
     MatchEndedEvent,
     MatchStartedEvent,
     PassedEvent,
-    PassOption,
-    PlayOption,
     ReadyEvent,
     RematchCreatedEvent,
     ScoredEvent,
@@ -57,8 +54,8 @@ from domino_api.engine.event_types import (
     TurnEvent,
 )
 from domino_api.engine.layout import EMPTY_BOARD, Board, place
-from domino_api.engine.state import HandResult, LegalAction, MatchResult, MustCover
-from domino_api.engine.view import NEXT_HAND, BoardOut, TurnOut, board_out
+from domino_api.engine.state import HandResult, MatchResult, MustCover
+from domino_api.engine.view import BoardOut, TurnOut, board_out
 from domino_api.engine.view_types import SeatOut, ViewOut
 
 # RULES section 10 / docs/API.md: a clocked match deals the next hand this long after one ends.
@@ -143,18 +140,6 @@ def _seat(view: ViewOut, seat: int, **changes: object) -> ViewOut:
     return replace(view, seats=tuple(seats))
 
 
-def _options(legal: tuple[PlayOption | DrawOption | PassOption, ...]) -> tuple[LegalAction, ...]:
-    """An event's options as a view lists them: every field, null where a draw or pass has none."""
-    return tuple(
-        LegalAction(action="play", tile=o.tile, end=o.end, points=o.points)
-        if isinstance(o, PlayOption)
-        else LegalAction(
-            action="draw" if isinstance(o, DrawOption) else "pass", tile=None, end=None, points=None
-        )
-        for o in legal
-    )
-
-
 def _mine(view: ViewOut, seat: int) -> bool:
     return view.you is not None and view.you.seat == seat
 
@@ -183,7 +168,7 @@ def _turn(view: ViewOut, data: TurnData) -> ViewOut:
     must_cover = None if cover is None else MustCover(tile=cover.tile, ends=cover.ends)
     turn = TurnOut(seat=data.seat, deadline=data.deadline, must_cover=must_cover)
     legal = data.legal if _mine(view, data.seat) and isinstance(data.legal, tuple) else ()
-    return replace(view, turn=turn, legal=_options(legal))
+    return replace(view, turn=turn, legal=legal)
 
 
 def _tile_played(view: ViewOut, data: TilePlayedData) -> ViewOut:
@@ -209,7 +194,7 @@ def _tile_drawn(view: ViewOut, data: TileDrawnData) -> ViewOut:
     if you is not None and isinstance(data.tile, tuple):
         you = replace(you, hand=(*you.hand, data.tile))
     # The drawer who keeps the turn gets what it may do now in its own copy (no `turn` event).
-    legal = _options(data.legal) if isinstance(data.legal, tuple) else ()
+    legal = data.legal if isinstance(data.legal, tuple) else ()
     return replace(view, stock=data.stock, you=you, legal=legal)
 
 
@@ -230,7 +215,7 @@ def _hand_ended(view: ViewOut, data: HandEndedData, at: str) -> ViewOut:
         view,
         status="hand_over",
         turn=None,
-        legal=(NEXT_HAND,) if view.you is not None else (),
+        legal=(),
         last_hand=result,
         next_hand_at=_later(at, NEXT_HAND_DELAY) if clocked else view.next_hand_at,
     )

@@ -9,6 +9,9 @@ example against its schema).
 
 from __future__ import annotations
 
+import json
+import re
+
 from fastapi import FastAPI
 from pydantic import BaseModel, JsonValue
 
@@ -29,10 +32,10 @@ The contract frontends and bots build on; docs/API.md explains it in prose.
 
 
 def _example_models() -> list[type[BaseModel]]:
-    from domino_api.matches.schemas import MatchCreate, MoveBody
+    from domino_api.matches.schemas import MatchCreate
     from domino_api.web.problems import Problem
 
-    return [MatchCreate, MoveBody, Problem]
+    return [MatchCreate, Problem]
 
 
 def _add(schemas: dict[str, JsonValue], generated: dict[str, JsonValue]) -> None:
@@ -44,6 +47,51 @@ def _add(schemas: dict[str, JsonValue], generated: dict[str, JsonValue]) -> None
     schemas.update(generated)
 
 
+def _sent_schemas(document: dict[str, JsonValue], schemas: dict[str, JsonValue]) -> set[str]:
+    """The names of the schemas a request body holds, at any depth."""
+    seen: set[str] = set()
+    todo = [text for text in _refs(document.get("paths")) if "requestBody" in text]
+    names = [ref.rsplit("/", 1)[-1] for text in todo for ref in _refs_in(text)]
+    while names:
+        name = names.pop()
+        if name not in seen and name in schemas:
+            seen.add(name)
+            names.extend(ref.rsplit("/", 1)[-1] for ref in _refs_in(json.dumps(schemas[name])))
+    return seen
+
+
+def _refs(paths: JsonValue) -> list[str]:
+    """Each operation's request body, as JSON text."""
+    assert isinstance(paths, dict)
+    bodies = []
+    for item in paths.values():
+        assert isinstance(item, dict)
+        for operation in item.values():
+            if isinstance(operation, dict) and "requestBody" in operation:
+                bodies.append(json.dumps({"requestBody": operation["requestBody"]}))
+    return bodies
+
+
+def _refs_in(text: str) -> list[str]:
+    return re.findall(r'"\$ref": "(#/components/schemas/[^"]+)"', text)
+
+
+def _defaults_said(schema: JsonValue) -> None:
+    """A default in what a client sends is said in its description, not as `default`:
+    openapi-typescript types a property with a `default` as always there (right for answers),
+    which made `fill_with_bots` required in `{cut: "moon"}`. The server applies the default."""
+    if not isinstance(schema, dict):
+        return
+    properties = schema.get("properties")
+    for part in properties.values() if isinstance(properties, dict) else ():
+        if isinstance(part, dict) and "default" in part:
+            default = part.pop("default")
+            if default not in (None, [], {}):
+                said = f"Default: {json.dumps(default)}."
+                text = part.get("description")
+                part["description"] = f"{text} ({said})" if isinstance(text, str) else said
+
+
 def install(app: FastAPI) -> None:
     """Make `app.openapi()` return the document with its models' examples intact."""
     build = app.openapi
@@ -53,11 +101,15 @@ def install(app: FastAPI) -> None:
             document = build()
             schemas = document.setdefault("components", {}).setdefault("schemas", {})
             _add(schemas, answers.schemas())
-            _add(schemas, tournament_events.schemas(answers.REF))
+            _add(schemas, answers.request_schemas())
+            tournament = tournament_events.schemas(answers.REF)
+            _add(schemas, {name: answers.typable(s) for name, s in tournament.items()})
             for model in _example_models():
                 examples = model.model_json_schema().get("examples")
                 if model.__name__ in schemas and examples:
                     schemas[model.__name__]["examples"] = examples
+            for name in _sent_schemas(document, schemas):
+                _defaults_said(schemas[name])
         return app.openapi_schema or build()
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -22,8 +22,9 @@ from domino_api.engine.kinds import (
     MatchReason,
     ScoreCause,
     SeatKind,
+    Strategy,
 )
-from domino_api.engine.state import LegalAction
+from domino_api.engine.move_types import Option
 
 SeatNo = Annotated[int, Meta(ge=0, le=3)]
 Pip = Annotated[int, Meta(ge=0, le=9)]
@@ -32,39 +33,7 @@ Count = Annotated[int, Meta(ge=0)]
 Moment = Annotated[str, Meta(description="ISO 8601, UTC")]
 
 
-class PlayOption(Struct, frozen=True, kw_only=True, tag_field="action", tag="play"):
-    """A play the seat may make, and what it would score."""
-
-    tile: Tile
-    end: EndName | None  # None: the hand's first tile
-    points: int
-
-
-class DrawOption(Struct, frozen=True, tag_field="action", tag="draw"):
-    """The seat may draw."""
-
-
-class PassOption(Struct, frozen=True, tag_field="action", tag="pass"):
-    """The seat may pass."""
-
-
-Option = PlayOption | DrawOption | PassOption
 Legal = Annotated[tuple[Option, ...], Meta(description="The seat's legal actions")]
-_DRAW, _PASS = DrawOption(), PassOption()
-
-
-def options(legal: tuple[LegalAction, ...]) -> tuple[Option, ...]:
-    """The engine's legal actions as events carry them (a draw or a pass is its name alone)."""
-    return tuple(_option(action) for action in legal)
-
-
-def _option(action: LegalAction) -> Option:
-    if action.action == "draw":
-        return _DRAW
-    if action.action == "pass":
-        return _PASS
-    assert action.tile is not None and action.points is not None
-    return PlayOption(tile=action.tile, end=action.end, points=action.points)
 
 
 class _Data(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -79,7 +48,7 @@ class SeatJoinedData(_Data, frozen=True):
     seat: SeatNo
     name: str | None  # the holder's name at this table (None: not known)
     type: SeatKind
-    strategy: str | None  # a computer seat's strategy, else None
+    strategy: Strategy | None  # a computer seat's strategy, else None
     # True: taken over by name from a holder gone for the lease (the old device lost it)
     claimed: bool | UnsetType = UNSET
     released: bool | UnsetType = UNSET  # True: the host released the seat for the next join

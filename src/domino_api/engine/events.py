@@ -40,9 +40,9 @@ from domino_api.engine.event_types import (
     TurnData,
     TurnEvent,
     TurnPrivate,
-    options,
 )
 from domino_api.engine.kinds import ForfeitCause, ScoreCause
+from domino_api.engine.move_types import options
 from domino_api.engine.state import (
     HandResult,
     HandState,

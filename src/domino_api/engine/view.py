@@ -11,6 +11,7 @@ from msgspec import Struct
 from domino_api.engine.kinds import EndName, Status
 from domino_api.engine.layout import EMPTY_BOARD, Board, Placement, place
 from domino_api.engine.legal import cover_after, legal_actions, open_to
+from domino_api.engine.move_types import Option, options
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import (
     HandResult,
@@ -21,8 +22,6 @@ from domino_api.engine.state import (
     MustCover,
 )
 from domino_api.engine.tiles import Tile, full_set
-
-NEXT_HAND = LegalAction(action="next_hand", tile=None, end=None, points=None)
 
 
 class OpenEndOut(Struct, frozen=True, kw_only=True, gc=False):
@@ -66,7 +65,7 @@ class TableView(Struct, frozen=True, kw_only=True, gc=False):
     board: BoardOut
     stock: int
     turn: TurnOut | None
-    legal: tuple[LegalAction, ...]
+    legal: tuple[Option, ...]
     last_hand: HandResult | None
     result: MatchResult | None
 
@@ -101,7 +100,6 @@ def view(state: MatchState, seat: int | None) -> TableView:
     turn = None
     if state.status == "playing" and hand is not None and hand.turn is not None:
         turn = TurnOut(seat=hand.turn, deadline=None, must_cover=hand.must_cover)
-    legal = (NEXT_HAND,) if state.status == "hand_over" and seated else legal_actions(state, seat)
     seats = tuple(
         SeatCount(
             seat=s,
@@ -122,7 +120,8 @@ def view(state: MatchState, seat: int | None) -> TableView:
         board=board_out(EMPTY_BOARD if hand is None else hand.board),
         stock=0 if hand is None else hand.stock_left,
         turn=turn,
-        legal=legal,
+        # Moves only: once a hand is over any seat may start the next (`status` says so).
+        legal=options(legal_actions(state, seat)),
         last_hand=state.last_hand,
         result=state.result,
     )

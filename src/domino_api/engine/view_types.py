@@ -10,9 +10,10 @@ from typing import Annotated
 
 from msgspec import Meta, Struct
 
-from domino_api.engine.kinds import SeatKind, Status
+from domino_api.engine.kinds import SeatKind, Status, Strategy
+from domino_api.engine.move_types import Option
 from domino_api.engine.rulesets import Ruleset
-from domino_api.engine.state import HandResult, LegalAction, MatchResult
+from domino_api.engine.state import HandResult, MatchResult
 from domino_api.engine.tiles import Tile
 from domino_api.engine.view import BoardOut, TurnOut
 
@@ -23,7 +24,7 @@ class SeatOut(Struct, frozen=True, kw_only=True, gc=False):
     seat: int
     name: str | None
     type: SeatKind
-    strategy: str | None
+    strategy: Strategy | None
     connected: bool
     away_since: Annotated[
         Moment | None, Meta(description="When the absent seat's presence lease ran out")
@@ -80,7 +81,14 @@ class ViewOut(Struct, frozen=True, kw_only=True, gc=False):
         str, Meta(description="The tile back the boneyard shows (a catalogue id)")
     ]
     turn: TurnOut | None
-    legal: tuple[LegalAction, ...]
+    legal: Annotated[
+        tuple[Option, ...],
+        Meta(
+            description="The moves the seat may make now: any one, sent back with `seq`, is a"
+            " move body (POST .../moves). Empty when it is not the seat's turn; once a hand is"
+            " over (`status` hand_over) a seat starts the next with POST .../hands."
+        ),
+    ]
     last_hand: HandResult | None
     result: MatchResult | None
     rematch_match_id: str | None

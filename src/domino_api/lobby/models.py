@@ -5,10 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue
+from pydantic import AfterValidator, BaseModel, Field, JsonValue
 
 from domino_api.engine.rulesets import PRESETS
-from domino_api.matches.ruleset_models import match_create_rules
 from domino_api.matches.schemas import MatchOptions, as_overrides
 from domino_api.matches.view_field import ViewField
 from domino_api.web.inputs import Strict
@@ -61,24 +60,10 @@ class PublicJoinBody(Strict):
     )
 
 
-def seek_rules() -> list[JsonValue]:
-    """What a seek's options may be, per preset: a new match's (matches/ruleset_models.py),
-    for the presets played by two (a branch that needs a seat list seats more)."""
-    branches: list[JsonValue] = []
-    for branch in match_create_rules():
-        if not isinstance(branch, dict) or "required" in branch:
-            continue
-        shown = branch["properties"]
-        assert isinstance(shown, dict)
-        properties: dict[str, JsonValue] = {k: v for k, v in shown.items() if k != "seats"}
-        branches.append({"properties": properties})
-    return branches
-
-
 class SeekCreate(Strict):
-    model_config = ConfigDict(
-        extra="forbid", strict=True, json_schema_extra={"oneOf": seek_rules()}
-    )
+    """A seek for a two-player match of a preset. `options` are a new match's, checked as at
+    creation against what the preset lets a match change (`GET /v1/rulesets`; otherwise
+    `422 bad_options`)."""
 
     ruleset: str = Field(max_length=32, examples=["all-fives"], json_schema_extra=PRESET_SCHEMA)
     if TYPE_CHECKING:

@@ -12,6 +12,7 @@ import msgspec
 from pydantic import JsonValue
 
 from domino_api.engine.event_types import AnyEvent
+from domino_api.engine.move_types import MoveBody
 from domino_api.engine.rulesets import PRESETS
 from domino_api.engine.shapes import LedgerOut
 from domino_api.engine.view_types import ViewOut
@@ -108,14 +109,31 @@ class MoveOut(msgspec.Struct, frozen=True):
 ANSWERS: tuple[type[msgspec.Struct], ...] = (ViewOut, EventsOut, MoveOut, LedgerOut, RulesetsOut)
 
 
+MOVE_EXAMPLES: list[JsonValue] = [
+    {"action": "play", "tile": [2, 6], "end": "left", "points": 5, "seq": 42},
+    {"action": "draw", "seq": 42},
+]
+
+
 def schemas(answers: tuple[type[msgspec.Struct], ...] = ANSWERS) -> dict[str, JsonValue]:
     """The view, every event's schema, `Event` (their union), and the answers that carry them."""
     _, components = msgspec.json.schema_components(answers, ref_template=REF)
-    published = {name: _typable(schema) for name, schema in components.items()}
+    published = {name: typable(schema) for name, schema in components.items()}
     view = published["ViewOut"]
     assert isinstance(view, dict)
     view["examples"] = [VIEW_EXAMPLE]
     return {**published, **json_schemas(REF)}
+
+
+def request_schemas() -> dict[str, JsonValue]:
+    """The bodies typed by Structs (web/struct_bodies.py): the move a client sends, `MoveBody`
+    (engine/move_types.py), and its members."""
+    (move,), components = msgspec.json.schema_components([MoveBody], ref_template=REF)
+    move_body = typable(move)
+    assert isinstance(move_body, dict)
+    move_body["description"] = "A move: one of the view's `legal` options with `seq`."
+    move_body["examples"] = MOVE_EXAMPLES
+    return {"MoveBody": move_body, **{name: typable(s) for name, s in components.items()}}
 
 
 def struct_answer(kind: type, status: int = 200) -> dict[int | str, dict[str, JsonValue]]:
@@ -129,20 +147,32 @@ def struct_answer(kind: type, status: int = 200) -> dict[int | str, dict[str, Js
 
 def json_schemas(ref_template: str = "#/components/schemas/{name}") -> dict[str, JsonValue]:
     """`Event` (the union by `type`) and every schema it names, as the documents publish them."""
-    (event,), components = msgspec.json.schema_components([AnyEvent], ref_template=ref_template)
+    (union,), components = msgspec.json.schema_components([AnyEvent], ref_template=ref_template)
+    event = typable(union)
+    assert isinstance(event, dict)
     event["description"] = "An event: `data`'s shape is chosen by `type`."
-    return {"Event": event, **{name: _typable(s) for name, s in sorted(components.items())}}
+    return {"Event": event, **{name: typable(s) for name, s in sorted(components.items())}}
 
 
-def _typable(node: JsonValue) -> JsonValue:
+def typable(node: JsonValue) -> JsonValue:
     """A tuple of like items (a tile) as `items` with its length, not `prefixItems`: type
     generators read `prefixItems` as the whole tuple (openapi-typescript made a tile `[[a, b],
-    [a, b]]`), and schemathesis refused nested `prefixItems`."""
+    [a, b]]`), and schemathesis refused nested `prefixItems`. A tagged union is `oneOf` with its
+    `discriminator` (msgspec writes `anyOf`): its members exclude each other, and
+    openapi-python-client reads a discriminator only on a `oneOf`; a tag is a `const`."""
     if isinstance(node, list):
-        return [_typable(item) for item in node]
+        return [typable(item) for item in node]
     if not isinstance(node, dict):
         return node
-    out = {key: _typable(value) for key, value in node.items()}
+    out = {key: typable(value) for key, value in node.items()}
+    if "discriminator" in out and "anyOf" in out:
+        out["oneOf"] = out.pop("anyOf")
+    match out.get("enum"):
+        case [tag]:
+            # A union member's tag as `const`: generators type it as the literal itself
+            # (openapi-python-client made a one-value enum class of each `enum`).
+            del out["enum"]
+            out["const"] = tag
     prefix = out.get("prefixItems")
     if isinstance(prefix, list) and prefix and all(item == prefix[0] for item in prefix):
         del out["prefixItems"]

@@ -26,7 +26,7 @@ from domino_api.errors import Blocked, RateLimited, ServiceError, ValidationFail
 from domino_api.matches import access, claims, pacing
 from domino_api.matches import rated as rating_rules
 from domino_api.matches.hosting import Caps, check_open_tables, rematch_room
-from domino_api.matches.schemas import MatchCreate, SeatSpec
+from domino_api.matches.schemas import BotSeat, HumanSeat, MatchCreate
 from domino_api.matches.service import view_for
 from domino_api.matches.unit import Core, Stage
 from domino_api.players import settings
@@ -54,16 +54,12 @@ def ruleset_for_seats(name: str, options: Mapping[str, object], seats: int) -> e
         ) from None
 
 
-def _seat_specs(host: Player, specs: list[SeatSpec]) -> list[NewSeat]:
+def _seat_specs(host: Player, specs: list[HumanSeat | BotSeat]) -> list[NewSeat]:
     rows: list[NewSeat] = []
     for number, spec in enumerate(specs):
-        if spec.type == "bot":
-            if spec.holder is not None or spec.name is not None:
-                raise ValidationFailed(f"seats.{number}: a computer seat has no holder or name.")
-            rows.append({"type": "bot", "strategy": spec.strategy or "planner"})
+        if isinstance(spec, BotSeat):
+            rows.append({"type": "bot", "strategy": spec.strategy})
             continue
-        if spec.strategy is not None:
-            raise ValidationFailed(f"seats.{number}: a human seat has no strategy.")
         holder = host.id if number == 0 or spec.holder == "host" else None
         rows.append({"type": "human", "player_id": holder, "name": spec.name})
     return rows
@@ -77,7 +73,7 @@ async def create_match(
     address: str = "",
     rated: bool | None = None,
 ) -> ViewOut:
-    specs = body.seats or [SeatSpec(type="human"), SeatSpec(type="human")]
+    specs = body.seats or [HumanSeat(type="human"), HumanSeat(type="human")]
     if specs[0].type != "human":
         raise ValidationFailed("seats.0: seat 0 is the host's seat and must be human.")
     given, spectators = access.table_options(body.options)

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from domino_api.matches.schemas import Status
+from domino_api.engine.kinds import SeatKind, Status
 
 
 class SeatSummary(BaseModel):
     seat: int
-    type: Literal["human", "bot"]
+    type: SeatKind
     name: str | None = Field(description="The name the seat goes by; null for an open seat")
     yours: bool = Field(description="The caller holds this seat")
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 
 from domino_api import engine
 from domino_api.engine.event_types import MessageEvent
+from domino_api.engine.move_types import MoveBody
 from domino_api.engine.shapes import LedgerOut
 from domino_api.engine.view_types import ViewOut
 from domino_api.matches import creation, hosting, service
@@ -19,7 +20,6 @@ from domino_api.matches.schemas import (
     JoinBody,
     MatchCreate,
     MessageBody,
-    MoveBody,
     NextHandBody,
     SeatBody,
     StartBody,
@@ -35,6 +35,7 @@ from domino_api.web.deps import (
 )
 from domino_api.web.problems import AUTH, BODY, MATCH, NUMBERED, SEAT, problems
 from domino_api.web.responses import FastJSONResponse
+from domino_api.web.struct_bodies import reader, request_body
 
 router = APIRouter(prefix="/v1", tags=["matches"], dependencies=NO_STRAY_BODY)
 
@@ -154,6 +155,7 @@ async def get_match(
 @router.post(
     "/matches/{match_id}/moves",
     summary="Play, draw or pass",
+    openapi_extra=request_body("MoveBody"),
     responses=struct_answer(MoveOut)
     | problems(
         *BODY,
@@ -171,12 +173,13 @@ async def get_match(
 )
 async def move(
     match_id: MatchId,
-    body: MoveBody,
+    body: Annotated[MoveBody, Depends(reader(MoveBody, "MoveBody"))],
     player: CurrentPlayer,
     request: Request,
     idempotency_key: IdempotencyKey,
 ) -> FastJSONResponse:
-    """Play, draw or pass, with the `seq` the client last saw. The answer is the mover's view and
+    """Play, draw or pass: one of the view's `legal` options sent back as it is, with the `seq`
+    the client last saw. The answer is the mover's view and
     every event the move caused (the computers' replies included), as the mover's seat may see
     them. An `Idempotency-Key` of a move made, sent again with the same move, returns the first
     answer; with another move it is `422 idempotency_key_reused` and nothing is done."""

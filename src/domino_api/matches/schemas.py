@@ -6,13 +6,12 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, JsonValue, WithJsonSchema
 
+from domino_api.engine.kinds import EndName as EndName  # the socket's frames name it here
+from domino_api.engine.kinds import Strategy
 from domino_api.engine.rulesets import PRESETS
-from domino_api.matches.ruleset_models import match_create_rules
 from domino_api.web.inputs import Strict
 from domino_api.web.names import CutText, PlayerName, TalkText
 
-EndName = Literal["left", "right", "up", "down"]
-Status = Literal["waiting", "playing", "hand_over", "finished", "abandoned", "cancelled"]
 # A tile is a pair of pips, published as a two-item array of pips rather than 3.1 `prefixItems`:
 # schemathesis read nested `prefixItems` as an invalid `items: [...]`, and generators type both.
 TILE_SCHEMA: dict[str, JsonValue] = {
@@ -24,39 +23,31 @@ TILE_SCHEMA: dict[str, JsonValue] = {
 # A tile's pips as the largest set (double-nine) has them: a number outside is no tile (422).
 Pip = Annotated[int, Field(ge=0, le=9)]
 TileIn = Annotated[tuple[Pip, Pip], WithJsonSchema(TILE_SCHEMA)]
-# Request bodies arrive as parsed JSON, where a tile is a list: strict mode would refuse a tuple.
-TileBody = Annotated[list[Pip], Field(min_length=2, max_length=2)]
 
 
-class SeatSpec(Strict):
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        json_schema_extra={
-            # What creation checks: a human seat has no strategy; a computer's no holder or name.
-            "oneOf": [
-                {"properties": {"type": {"const": "human"}, "strategy": {"type": "null"}}},
-                {
-                    "properties": {
-                        "type": {"const": "bot"},
-                        "holder": {"type": "null"},
-                        "name": {"type": "null"},
-                    }
-                },
-            ]
-        },
-    )
+class HumanSeat(Strict):
+    """A seat for a person: open for someone to join, or the host's (seat 0, and any seat with
+    `holder` "host": hot-seat play)."""
 
-    type: Literal["human", "bot"]
+    type: Literal["human"]
     holder: Literal["host"] | None = Field(
         default=None, description="'host': the host holds this seat too (hot-seat play)."
     )
-    strategy: Literal["plain", "planner", "random"] | None = None
     name: PlayerName | None = Field(
         default=None,
         description="A human seat's name at this table (hot-seat play: one per player at the"
         " device); default: its holder's profile name",
     )
+
+
+class BotSeat(Strict):
+    """A seat the computer plays."""
+
+    type: Literal["bot"]
+    strategy: Strategy = "planner"
+
+
+SeatSpec = Annotated[HumanSeat | BotSeat, Field(discriminator="type")]
 
 
 # Upper bounds on every number a client sets (issue 16: a target of 2**64 was a 500, clocks of
@@ -103,6 +94,11 @@ def as_overrides(options: MatchOptions) -> dict[str, JsonValue]:
 
 
 class MatchCreate(Strict):
+    """A new match. What each preset allows is checked on creation and listed by
+    `GET /v1/rulesets`: how many seats it seats (`seats`, when given, has one per player; seat 0
+    is the host's, a human seat), and which `options` it lets a match change, with their values
+    (`422 bad_options` otherwise)."""
+
     ruleset: str = Field(
         max_length=32, examples=["all-fives"], json_schema_extra={"enum": list(PRESETS)}
     )
@@ -116,7 +112,8 @@ class MatchCreate(Strict):
         default=None,
         min_length=1,
         max_length=4,
-        description="Every seat, seat 0 first (the host). Default: the host and one open seat.",
+        description="Every seat, seat 0 first (the host's, a human seat). Default: the host and"
+        " one open seat.",
     )
 
     model_config = ConfigDict(
@@ -130,7 +127,6 @@ class MatchCreate(Strict):
                     "seats": [{"type": "human"}, {"type": "bot", "strategy": "planner"}],
                 }
             ],
-            "oneOf": match_create_rules(),
         },
     )
 
@@ -147,40 +143,8 @@ class JoinBody(Strict):
 
 class StartBody(Strict):
     cut: CutText | None = Field(default=None, examples=["moon"])
-    fill_with_bots: bool = False
-
-
-class MoveBody(Strict):
-    action: Literal["play", "draw", "pass"]
-    tile: TileBody | None = None
-    end: EndName | None = None
-    seq: int = Field(ge=0, le=2**31 - 1)
-    seat: int | None = Field(default=None, ge=0, le=3)
-
-    model_config = ConfigDict(
-        extra="forbid",
-        strict=True,
-        json_schema_extra={
-            "examples": [
-                {"action": "play", "tile": [3, 5], "end": "right", "seq": 42},
-                {"action": "draw", "seq": 42},
-            ],
-            # What service._move_action checks, in the schema: a play names its tile; a draw
-            # or a pass names neither tile nor end.
-            "oneOf": [
-                {
-                    "properties": {"action": {"const": "play"}, "tile": {"type": "array"}},
-                    "required": ["action", "tile"],
-                },
-                {
-                    "properties": {
-                        "action": {"enum": ["draw", "pass"]},
-                        "tile": {"type": "null"},
-                        "end": {"type": "null"},
-                    }
-                },
-            ],
-        },
+    fill_with_bots: bool = Field(
+        default=False, description="Open human seats become `planner` seats"
     )
 
 
@@ -198,6 +162,6 @@ class MessageBody(Strict):
     seat: int | None = Field(default=None, ge=0, le=3)
 
 
-# The view (ViewOut) is a msgspec Struct in engine/view_types.py; EventsOut and MoveOut are in
-# matches/answers.py; the rulesets' catalogue in matches/ruleset_models.py; the ledger and the
-# deal check in matches/ledger_models.py.
+# The move (MoveBody) is engine/move_types.py's. The view (ViewOut) is a msgspec Struct in
+# engine/view_types.py; EventsOut and MoveOut are in matches/answers.py; the rulesets' catalogue
+# in matches/ruleset_models.py; the ledger and the deal check in matches/ledger_models.py.

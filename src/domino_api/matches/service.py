@@ -16,13 +16,12 @@ from domino_api import engine
 from domino_api.engine import table as tables
 from domino_api.engine.errors import LedgerSealed, NotYourSeat
 from domino_api.engine.event_types import AnyEvent
+from domino_api.engine.move_types import MoveBody, move_request, to_action
 from domino_api.engine.shapes import LedgerOut
 from domino_api.engine.table import Table
 from domino_api.engine.view_types import ViewOut
-from domino_api.errors import ValidationFailed
 from domino_api.matches import access
 from domino_api.matches.answers import MoveOut
-from domino_api.matches.schemas import MoveBody
 from domino_api.matches.unit import Core, Later, Stage
 from domino_api.matches.views import build_view, event_for, mark_muted
 from domino_api.store import civil_repo, idempotency, match_reads
@@ -65,25 +64,6 @@ async def start(
     return await core.run(match_id, step, player_id=player.id, action="start")
 
 
-def move_action(body: MoveBody) -> engine.Action:
-    if body.action == "play":
-        if body.tile is None:
-            raise ValidationFailed("tile: a play names its tile, e.g. [3, 5].")
-        return engine.Play(engine.canonical(body.tile), body.end)
-    if body.tile is not None or body.end is not None:
-        raise ValidationFailed(f"A {body.action} takes no tile or end.")
-    return engine.Draw() if body.action == "draw" else engine.Pass()
-
-
-def move_request(body: MoveBody) -> dict[str, object]:
-    """The move a body asks for, as an Idempotency-Key's digest reads it: its tile either way
-    round is one move."""
-    request = body.model_dump()
-    if body.tile is not None:
-        request["tile"] = engine.canonical(body.tile)
-    return request
-
-
 async def move(
     core: Core, player: Player, match_id: str, body: MoveBody, key: str | None = None
 ) -> MoveOut:
@@ -92,7 +72,7 @@ async def move(
     def step(stage: Stage) -> Later[MoveOut]:
         seat = tables.pick_seat(stage.table, player.id, body.seat, prefer_turn=True)
         first = len(stage.events)
-        stage.do(tables.Move(player.id, move_action(body), body.seq, body.seat))
+        stage.do(tables.Move(player.id, to_action(body), body.seq, body.seat))
 
         def answer(stage: Stage) -> MoveOut:
             # What the step made: the move and the computers' replies to it.
@@ -112,7 +92,7 @@ async def move_on_socket(core: Core, player: Player, match_id: str, body: MoveBo
     the socket from the step itself (realtime/hub.py), so no view is built for it."""
 
     def step(stage: Stage) -> Later[int]:
-        stage.do(tables.Move(player.id, move_action(body), body.seq, body.seat))
+        stage.do(tables.Move(player.id, to_action(body), body.seq, body.seat))
         return Later(lambda stage: stage.table.state.seq)
 
     return await core.run(match_id, step, player_id=player.id, action="move")

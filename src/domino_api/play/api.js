@@ -7,7 +7,7 @@
  * @typedef {import("contract/openapi").components["schemas"]} Schemas
  * @typedef {Schemas["ViewOut"]} ViewOut
  * @typedef {Schemas["SeatOut"]} SeatOut
- * @typedef {Schemas["LegalAction"]} LegalOut
+ * @typedef {ViewOut["legal"][number]} LegalOut
  * @typedef {Schemas["LedgerOut"]} LedgerOut
  * @typedef {Schemas["VerifyOut"]} VerifyOut
  * @typedef {Schemas["RulesetOut"]} RulesetOut

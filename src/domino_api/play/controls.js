@@ -283,7 +283,7 @@ function actions(view, table) {
   if (view.status === "waiting") return waiting(view, table);
   if (view.status === "playing") return playing(view, table);
   if (view.status === "hand_over") {
-    const next = view.legal.some((o) => o.action === "next_hand");
+    const next = view.you != null; // any seat may start the next hand once one is over
     const at = view.next_hand_at;
     return [
       next

@@ -134,17 +134,12 @@ export function applyEvent(view, event) {
 }
 
 /**
- * Options as the view lists them: every field, null where a draw, pass or next hand has none.
- * @param {Array<Pick<LegalOut, "action"> & Partial<LegalOut>> | null | undefined} items
+ * Options as the view lists them: an event carries them in the view's own form.
+ * @param {LegalOut[] | null | undefined} items
  * @returns {LegalOut[]}
  */
 function options(items) {
-  return (items || []).map((o) => ({
-    action: o.action,
-    tile: o.tile ?? null,
-    end: o.end ?? null,
-    points: o.points ?? null,
-  }));
+  return structuredClone(items || []);
 }
 
 /**
@@ -219,7 +214,7 @@ function openEnds(board, layout) {
 function handEnded(view, data, at) {
   view.status = "hand_over";
   view.turn = null;
-  view.legal = view.you ? options([{ action: "next_hand" }]) : [];
+  view.legal = []; // moves only: a seat starts the next hand from `status` (POST .../hands)
   view.last_hand = structuredClone(data);
   const { winner, reason } = data;
   if (winner !== null && reason !== "forfeit" && reason !== "abandoned")

@@ -149,7 +149,8 @@ class Table {
     if (
       this.selected &&
       !view.legal.some(
-        (o) => o.tile && o.tile[0] === this.selected[0] && o.tile[1] === this.selected[1],
+        (o) =>
+          o.action === "play" && o.tile[0] === this.selected[0] && o.tile[1] === this.selected[1],
       )
     )
       this.selected = null;
@@ -256,8 +257,8 @@ class Table {
   }
 
   async send(option) {
-    const body = { action: option.action, seq: this.view.seq, ...this.seatField() };
-    if (option.action === "play") Object.assign(body, { tile: option.tile, end: option.end });
+    // A `legal` entry is sent back as it is, with the view's seq.
+    const body = { ...option, seq: this.view.seq, ...this.seatField() };
     this.selected = null;
     this.setBusy(true);
     const answer = await this.act(() => call("POST", `/v1/matches/${this.matchId}/moves`, body));

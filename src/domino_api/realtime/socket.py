@@ -25,10 +25,10 @@ from domino_api.engine import EngineError
 from domino_api.engine import table as tables
 from domino_api.engine.errors import NotYourSeat, StaleSeq
 from domino_api.engine.event_types import AnyEvent, ForfeitEvent, MessageEvent, SeatJoinedEvent
+from domino_api.engine.move_types import DrawMove, MoveBody, PassMove, PlayMove
 from domino_api.engine.view_types import ViewOut
-from domino_api.errors import BadRequest, ServiceError
+from domino_api.errors import BadRequest, ServiceError, ValidationFailed
 from domino_api.matches import access, civil, creation, hosting, pacing, presence, service
-from domino_api.matches.schemas import MoveBody
 from domino_api.matches.unit import Stage
 from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.realtime import frames
@@ -44,6 +44,18 @@ from domino_api.web.ratelimit import Limits, SocketCount
 log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/v1", tags=["matches"])
+
+
+def move_of(request: m.MoveMessage, seat: int | None) -> MoveBody:
+    """The move a `move` frame asks for, as engine/move_types.py types it."""
+    if request.action == "play":
+        if request.tile is None:
+            raise ValidationFailed("tile: a play names its tile, e.g. [3, 5].")
+        return PlayMove(tile=request.tile, end=request.end, seq=request.seq, seat=seat)
+    if request.tile is not None or request.end is not None:
+        raise ValidationFailed(f"A {request.action} takes no tile or end.")
+    kind = DrawMove if request.action == "draw" else PassMove
+    return kind(seq=request.seq, seat=seat)
 
 
 class Refused(Exception):
@@ -277,13 +289,7 @@ class MatchSocket:
             cut, fill = request.cut, request.fill_with_bots
             return (await service.start(core, player, match_id, cut, fill)).seq
         if isinstance(request, m.MoveMessage):
-            body = MoveBody.model_construct(
-                action=request.action,
-                tile=None if request.tile is None else list(request.tile),
-                end=request.end,
-                seq=request.seq,
-                seat=seat,
-            )
+            body = move_of(request, seat)
             started = time.perf_counter()
             seq = await service.move_on_socket(core, player, match_id, body)
             metrics.observe_move(time.perf_counter() - started, "ws")

@@ -149,10 +149,17 @@ async def refuse_stray_body(request: Request) -> None:
     locked the table, as if the body had been read and found good. Every route of the API's
     routers depends on it; a route with a body returns at once (its body is its model's)."""
     route = request.scope.get("route")
-    if request.method == "GET" or getattr(route, "body_field", None) is not None:
+    if request.method == "GET" or _takes_body(route):
         return
     if b"".join((await request.body()).split()) not in (b"", b"{}"):
         raise ValidationFailed("body: this route takes no body (send none, or {}).")
+
+
+def _takes_body(route: object) -> bool:
+    # A pydantic body is the route's `body_field`; a Struct's is read by web/struct_bodies.py
+    # and named in the route's `openapi_extra`.
+    extra = getattr(route, "openapi_extra", None) or {}
+    return getattr(route, "body_field", None) is not None or "requestBody" in extra
 
 
 NO_STRAY_BODY = [Depends(refuse_stray_body)]

@@ -33,7 +33,7 @@ def _document_no_nul(schema: dict[str, object]) -> None:
 MAX_DEPTH = 32
 
 
-def _whole_numbers(value: object, depth: int = 0) -> object:
+def whole_numbers(value: object, depth: int = 0) -> object:
     """`3.0` as 3, anywhere in a parsed body: strict mode then refuses only what JSON Schema's
     `integer` does (`3.5`, `"3"`, `true`). A body nested deeper than `MAX_DEPTH` is refused."""
     if isinstance(value, float) and value.is_integer():
@@ -41,9 +41,9 @@ def _whole_numbers(value: object, depth: int = 0) -> object:
     if isinstance(value, dict | list) and depth >= MAX_DEPTH:
         raise ValueError(f"the body is nested more than {MAX_DEPTH} levels deep")
     if isinstance(value, dict):
-        return {key: _whole_numbers(item, depth + 1) for key, item in value.items()}
+        return {key: whole_numbers(item, depth + 1) for key, item in value.items()}
     if isinstance(value, list):
-        return [_whole_numbers(item, depth + 1) for item in value]
+        return [whole_numbers(item, depth + 1) for item in value]
     return value
 
 
@@ -65,7 +65,7 @@ class Strict(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _integral_floats(cls, data: object) -> object:
-        return _whole_numbers(data)
+        return whole_numbers(data)
 
     @model_validator(mode="after")
     def _no_nul_characters(self) -> Strict:

@@ -15,7 +15,7 @@ from msgspec.structs import replace
 
 from domino_api.engine.event_types import AnyData, AnyEvent, Private
 from domino_api.engine.events import Event
-from domino_api.engine.kinds import SeatKind
+from domino_api.engine.kinds import SeatKind, Strategy
 from domino_api.engine.state import MatchState
 
 
@@ -24,7 +24,7 @@ class Seat(Struct, frozen=True, kw_only=True):
 
     seat: int
     type: SeatKind
-    strategy: str | None = None  # a computer seat's strategy
+    strategy: Strategy | None = None  # a computer seat's strategy
     player_id: str | None = None  # a human seat's holder (None: open)
     name: str | None = None  # the name the seat goes by at this table (None: the profile's)
     autopilot: bool = False

@@ -9,7 +9,7 @@ from typing import NotRequired, TypedDict, Unpack
 from msgspec.structs import replace
 
 from domino_api.engine.deal import commitment
-from domino_api.engine.kinds import SeatKind
+from domino_api.engine.kinds import SeatKind, Strategy
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import new_match
 from domino_api.engine.table.clocks import due_at
@@ -22,7 +22,7 @@ class NewSeat(TypedDict):
     """A new seat's columns: a computer's strategy, or a human seat's holder and name."""
 
     type: SeatKind
-    strategy: NotRequired[str | None]
+    strategy: NotRequired[Strategy | None]
     player_id: NotRequired[str | None]
     name: NotRequired[str | None]
 
