@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 
 from fastapi import FastAPI
 
@@ -34,6 +35,8 @@ from domino_api.store.db import transaction
 log = logging.getLogger(__name__)
 
 CATCH_UP_BATCH = 1000
+# (the pass's start, the refresh interval, whether a pass failed since the last recorded one)
+Witnessed = Callable[[datetime, float, bool], Awaitable[None]]
 
 
 class Realtime:
@@ -51,6 +54,10 @@ class Realtime:
         self._lock = asyncio.Lock()
         self._started = False
         self._presence_started = False
+        # Records that a presence pass renewed this process's leases (jobs/witness.py): handed
+        # in by the runtime once the process's liveness row exists (None: nothing recorded).
+        self.witnessed: Witnessed | None = None
+        self._unwitnessed = False  # a pass failed since the last recorded one
 
     async def ensure_started(self) -> None:
         if self._started:
@@ -114,8 +121,17 @@ class Realtime:
         return self.hub.catch_up(stored)
 
     async def refresh_presence(self) -> None:
-        lease = self.settings.presence_lease_s
-        await presence.hold_leases(self.core, self.hub.held_seats(), lease)
+        """Renew this process's sockets' leases, record that it did (so other processes know
+        its sockets were looked at up to then), then expire what lapsed."""
+        settings, began = self.settings, self.clock.now()
+        try:
+            await presence.hold_leases(self.core, self.hub.held_seats(), settings.presence_lease_s)
+            if self.witnessed is not None:
+                await self.witnessed(began, settings.presence_refresh_s, self._unwitnessed)
+        except BaseException:
+            self._unwitnessed = True  # the next recorded pass starts a new run of watching
+            raise
+        self._unwitnessed = False
         await presence.expire_presence(self.core, self.clock.now())
 
 

@@ -84,6 +84,7 @@ from domino_api.engine.table.step import (
     reply,
     step,
 )
+from domino_api.engine.table.witness import Witness
 
 __all__ = [
     "ABANDON_AFTER",
@@ -124,6 +125,7 @@ __all__ = [
     "Talk",
     "Tick",
     "TileBack",
+    "Witness",
     "abandon_after",
     "away_deadline",
     "computer_name",
