@@ -171,9 +171,12 @@ def create_app(
         redirect_slashes=False,
     )
     app.state.settings = settings
+    from domino_api.realtime.revocation import Credentials
     from domino_api.web.deps import AuthCache
 
     app.state.auth_cache = AuthCache(settings.auth_cache_s)
+    # The process's open sockets by credential, closed when it is revoked (issue 48).
+    app.state.credentials = Credentials()
     app.state.clock = clock
     openapi_doc.install(app)
     app.state.limits = Limits(settings)

@@ -29,7 +29,8 @@ from domino_api.errors import database_state
 from domino_api.matches import presence
 from domino_api.realtime.hub import Hub, dumps
 from domino_api.realtime.listener import make_listener
-from domino_api.store import match_reads
+from domino_api.realtime.revocation import Credentials, revoke_here
+from domino_api.store import match_reads, players_repo
 from domino_api.store.db import transaction
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,9 @@ class Realtime:
         self.maker = app.state.sessionmaker
         self.core = app.state.core  # the write core (matches/unit.py)
         self.hub = Hub(self.maker)
-        self.listener = make_listener(self.settings, app.state.database_url, self.hub)
+        self.cache = app.state.auth_cache
+        self.credentials: Credentials = app.state.credentials
+        self.listener = make_listener(self.settings, app.state.database_url, self.hub, self.revoked)
         self.core.announcer.deliver_locally(self.hub.hand_over)
         self._tasks: list[asyncio.Task[None]] = []
         self._lock = asyncio.Lock()
@@ -110,8 +113,18 @@ class Realtime:
         now = iso(self.clock.now())
         self.hub.broadcast(dumps({"type": "keepalive", "now": now}))
 
+    def revoked(self, token_hash: str) -> None:
+        """A credential was revoked (announced by whichever process revoked it)."""
+        revoke_here(self.cache, self.credentials, [token_hash])
+
     async def catch_up(self) -> list[str]:
-        """Read the matches whose sockets are behind the table; returns their ids."""
+        """Read the matches whose sockets are behind the table; returns their ids. Sockets
+        whose credential is gone close too: a revocation's lost announcement, repaired."""
+        held = self.credentials.held()
+        if held:
+            async with transaction(self.maker) as session:
+                kept = await players_repo.existing_tokens(session, held)
+            revoke_here(self.cache, self.credentials, [h for h in held if h not in kept])
         ids = list(self.hub.cursors())
         stored: dict[str, int] = {}
         for start in range(0, len(ids), CATCH_UP_BATCH):
