@@ -10,6 +10,11 @@ turn a lease into `seat_connected` and `seat_disconnected` events are the table 
 (engine/table/seating.py); the view shows the flag those events set, so a view and the event
 stream never disagree. Presence events are steps of the write core, so they never make a move
 stale.
+
+A lease runs out only in time the service could see (issue 48): after each pass of renewals
+a process records it (jobs/witness.py), and the lapses, like a release, a claim or autopilot,
+are decided with the service's `Witness` (engine/table/witness.py), so an outage of the
+database never makes a holder whose socket is still open look gone.
 """
 
 from __future__ import annotations

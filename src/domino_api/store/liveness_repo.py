@@ -87,11 +87,12 @@ Watch = tuple[datetime, datetime | None, datetime | None, datetime | None]
 
 
 async def watches(session: AsyncSession, kind: str) -> tuple[Watch, ...]:
-    """What every process of `kind` ever recorded witnessed (jobs/witness.py)."""
+    """What every process of `kind` not stopped cleanly witnessed (jobs/witness.py): a clean
+    stop closed its sockets, so its row has nothing to say."""
     stmt = select(
         ServiceStart.started_at,
         ServiceStart.witnessed_at,
         ServiceStart.witness_since,
         ServiceStart.stopped_at,
-    ).where(_of_kind(kind))
+    ).where(_of_kind(kind), ServiceStart.stopped_at.is_(None))
     return tuple((a, b, c, d) for a, b, c, d in (await session.execute(stmt)).all())
