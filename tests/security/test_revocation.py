@@ -11,12 +11,14 @@ import asyncio
 import json
 from typing import Any
 
+import asyncpg
 import httpx
 import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from domino_api.store import players_repo
+from domino_api.store.db import to_plain_url
 from domino_api.web.tokens import hash_token
 from tests.realtime.wsclient import Socket
 from tests.security.conftest import LiveServer, Secured, player
@@ -195,3 +197,31 @@ async def test_a_lookup_in_flight_during_a_revocation_does_not_cache_the_token(
             for _ in range(10)
         ]
         assert answers == [401] * 10
+
+
+async def test_a_revocation_whose_announcement_was_lost_is_repaired_by_the_catch_up(
+    live_server: LiveServer, security_database: str
+) -> None:
+    """The token's row is gone with no announcement at all (as when the broker was away): the
+    process's catch-up finds its socket's token missing and closes it."""
+    async with (
+        live_server(DOMINO_CATCH_UP_S="0.5") as a,
+        httpx.AsyncClient(base_url=a.base_url) as http,
+    ):
+        ana = await player(http, "Ana")
+        mid = await _table(http, ana)
+        made = await http.post(
+            "/v1/players/me/api-keys", json={"name": "Bot"}, headers=ana["headers"]
+        )
+        key = made.json()
+        bot = await Socket.open(a.ws_url, mid, key["token"])
+        assert (await bot.recv())["type"] == "snapshot"
+        connection = await asyncpg.connect(to_plain_url(security_database))
+        try:
+            deleted = await connection.execute(
+                "DELETE FROM player_tokens WHERE token_hash = $1", hash_token(key["token"])
+            )
+        finally:
+            await connection.close()
+        assert deleted == "DELETE 1"
+        assert await _closed_with(bot) == (4401, "revoked")
