@@ -3,13 +3,13 @@ presence lease, while a player's socket stays open on another API process, must 
 player look gone to the first request after it.
 
 The attack: H hosts a two-seat All Fives table, V joins and plays with a socket on process B;
-PostgreSQL stops for longer than the lease; the moment it is back, H's release of V's seat,
-a stranger's claim by V's name and H's autopilot all succeeded, and H's second account, joining
-by number, saw V's whole hand. Nobody could renew the socket's lease while the database was
-away. Here the lease is short (`DOMINO_PRESENCE_LEASE_S`) so the outage is too, and B stays
-frozen (SIGSTOP) while the acts are tried on A, so B cannot renew first by luck: each is
-refused however the processes are scheduled. Then a holder who really left (the socket closed)
-is still released once the lease has run out.
+PostgreSQL stops (or is frozen with SIGSTOP) for longer than the lease; the moment it is back,
+H's release of V's seat, a stranger's claim by V's name and H's autopilot all succeeded, and
+H's second account, joining by number, saw V's whole hand. Nobody could renew the socket's
+lease while the database was away. Here the lease is short (`DOMINO_PRESENCE_LEASE_S`) so the
+outage is too, and B stays frozen (SIGSTOP) while the acts are tried on A, so B cannot renew
+first by luck: each is refused however the processes are scheduled. Then a holder who really
+left (the socket closed) is still released once the lease has run out.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
+import pytest
 
 from tests.faults.conftest import api_processes
 from tests.faults.load import Answers, answering
@@ -72,8 +74,35 @@ async def _nobody_takes_the_seat(
             assert you is None or you["hand"] != hand, view.text
 
 
+def _signal_all(server: PgServer, sig: int) -> None:
+    """`sig` to the postmaster and every backend: SIGSTOP freezes the whole server (its
+    clients' statements hang rather than fail), SIGCONT thaws it."""
+    pid = server.pid()
+    assert pid is not None
+    postmaster = psutil.Process(pid)
+    for process in [postmaster, *postmaster.children(recursive=True)]:
+        process.send_signal(sig)
+
+
+async def _away(server: PgServer, how: str) -> None:
+    """PostgreSQL away for longer than the lease: stopped, or frozen."""
+    if how == "stop":
+        await asyncio.to_thread(server.stop)
+    else:
+        _signal_all(server, signal.SIGSTOP)
+    await asyncio.sleep(LEASE_S * 1.5)  # longer than the lease: nobody could renew it
+
+
+async def _back(server: PgServer, how: str) -> None:
+    if how == "stop":
+        await asyncio.to_thread(server.start)
+    else:
+        _signal_all(server, signal.SIGCONT)
+
+
+@pytest.mark.parametrize("how", ["stop", "freeze"])
 async def test_an_outage_does_not_age_a_present_holders_lease(
-    pg_dir: ServerDir, tmp_path: Path, record_property: Any
+    pg_dir: ServerDir, tmp_path: Path, record_property: Any, how: str
 ) -> None:
     server = PgServer(pg_dir, "presence")
     server.init()
@@ -89,11 +118,10 @@ async def test_an_outage_does_not_age_a_present_holders_lease(
         assert (await socket.recv())["type"] == "snapshot"
         await _nobody_takes_the_seat(http, host, code, mid, hand)  # present: as before
 
-        await asyncio.to_thread(server.stop)
-        await asyncio.sleep(LEASE_S * 1.5)  # longer than the lease: nobody could renew it
+        await _away(server, how)
         os.kill(b.pid, signal.SIGSTOP)  # B, holding V's socket, cannot renew before A acts
         try:
-            await asyncio.to_thread(server.start)
+            await _back(server, how)
             up = time.monotonic()
             await answering(http, 0, Answers(), up)
             await _nobody_takes_the_seat(http, host, code, mid, hand)
