@@ -60,7 +60,7 @@ class Settings(BaseSettings):
     auth_cache_s: float = Field(
         5.0,
         description="how long a process trusts a token lookup (profile changes from other"
-        " processes show after it)",
+        " processes show after it; a sign-out or a revoked key is dropped at once everywhere)",
     )
 
     # Accounts (docs/API.md, "Accounts"): passkeys (WebAuthn) and link codes.
@@ -96,7 +96,9 @@ class Settings(BaseSettings):
         30.0, description="a seat is connected while one of its sockets was seen this recently"
     )
     presence_refresh_s: float = Field(
-        10.0, description="how often each process renews its sockets' leases"
+        10.0,
+        description="how often each process renews its sockets' leases and records that it"
+        " did; a process silent 3 times this long while others could see is counted gone",
     )
     keepalive_s: float = Field(20.0, description="the server's WebSocket keepalive")
     seek_lease_s: float = Field(

@@ -4,6 +4,8 @@ autopilot) and the claim's other half (the old holder's sockets close with 4409)
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from typing import Any
 
 import httpx
@@ -55,16 +57,31 @@ async def test_autopilot_waits_until_the_holder_has_left(live_server: LiveServer
 
 
 async def test_a_claim_closes_the_old_holders_sockets(live_server: LiveServer) -> None:
-    # Sockets that never renew their lease: the seat counts as gone a second after it opened,
-    # while the old device's socket is still open (a phone asleep with its socket half-dead).
-    env = {"DOMINO_PRESENCE_LEASE_S": "1", "DOMINO_PRESENCE_REFRESH_S": "3600"}
-    async with live_server(**env) as server, httpx.AsyncClient(base_url=server.base_url) as http:
+    # A present holder keeps its seat (issue 48): the seat is claimable while its socket is
+    # still open only once the process holding that socket is gone. Process B, holding the old
+    # device's socket, is frozen (SIGSTOP) until A has watched it stay silent and the lease
+    # ran out; then the claim on A succeeds, and B, thawed, closes its socket with 4409.
+    env = {"DOMINO_PRESENCE_LEASE_S": "1", "DOMINO_PRESENCE_REFRESH_S": "0.2"}
+    async with (
+        live_server(**env) as server,
+        live_server(**env) as frozen,
+        httpx.AsyncClient(base_url=server.base_url) as http,
+    ):
         ana, bob, code, mid_id = await _started(http)
-        old = await Socket.open(server.ws_url, mid_id, bob["token"])
+        old = await Socket.open(frozen.ws_url, mid_id, bob["token"])
         assert (await old.recv())["type"] == "snapshot"
-        await asyncio.sleep(1.5)
         new_bob = await player(http, "Bob")
-        taken = await http.post("/v1/matches/join", json={"code": code}, headers=new_bob["headers"])
+        os.kill(frozen.pid, signal.SIGSTOP)
+        try:
+            for _ in range(200):
+                taken = await http.post(
+                    "/v1/matches/join", json={"code": code}, headers=new_bob["headers"]
+                )
+                if taken.status_code != 404:
+                    break
+                await asyncio.sleep(0.1)
+        finally:
+            os.kill(frozen.pid, signal.SIGCONT)
         assert taken.status_code == 200, taken.text
         assert taken.json()["you"]["seat"] == 1
         seen = []

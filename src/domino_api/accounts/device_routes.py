@@ -17,6 +17,7 @@ from domino_api.accounts.schemas import (
     SignedIn,
     TokenOut,
 )
+from domino_api.realtime import revocation
 from domino_api.store import accounts_repo
 from domino_api.store.db import after_commit
 from domino_api.web.deps import (
@@ -33,15 +34,18 @@ from domino_api.web.problems import BODY, problems
 router = APIRouter(prefix="/v1", tags=["accounts"], dependencies=NO_STRAY_BODY)
 
 
-def _forget(request: Request, session: AsyncSession, player_id: str) -> None:
-    """Once the removal has committed, this process stops trusting the player's cached tokens
-    (other processes within `DOMINO_AUTH_CACHE_S`)."""
-    cache: AuthCache = request.app.state.auth_cache
+def _revoked(request: Request, session: AsyncSession, token_hash: str) -> None:
+    """Once the removal has committed, no process trusts the token any more and every socket
+    opened with it closes (4401 `revoked`): this one at once, the others when the revocation's
+    announcement reaches them (realtime/revocation.py)."""
+    state = request.app.state
+    cache: AuthCache = state.auth_cache
 
-    async def forget() -> None:
-        cache.forget_player(player_id)
+    async def revoke() -> None:
+        revocation.revoke_here(cache, state.credentials, [token_hash])
+        await state.announcer.announce_revoked(token_hash)
 
-    after_commit(session, forget)
+    after_commit(session, revoke)
 
 
 @router.get(
@@ -64,10 +68,11 @@ async def sign_out(
     session_id: RowId, request: Request, device: SignedInDevice, session: UnitOfWork
 ) -> Response:
     """The session's token stops working (`401` from then on); the caller's own `current`
-    session signs this device out. Refused (`409 last_way_in`) for the player's only token
-    while it has no passkey."""
-    await devices.remove_token(session, device.player.id, "session", session_id)
-    _forget(request, session, device.player.id)
+    session signs this device out. Every socket opened with it closes (4401 `revoked`), on
+    every server process, within about a second. Refused (`409 last_way_in`) for the
+    player's only token while it has no passkey."""
+    token_hash = await devices.remove_token(session, device.player.id, "session", session_id)
+    _revoked(request, session, token_hash)
     return Response(status_code=204)
 
 
@@ -135,7 +140,8 @@ async def new_api_key(
 async def revoke_api_key(
     key_id: RowId, request: Request, device: SignedInDevice, session: UnitOfWork
 ) -> Response:
-    """The key stops working: `401 unauthenticated` from then on."""
-    await devices.remove_token(session, device.player.id, "api_key", key_id)
-    _forget(request, session, device.player.id)
+    """The key stops working: `401 unauthenticated` from then on, and every socket opened with
+    it closes (4401 `revoked`)."""
+    token_hash = await devices.remove_token(session, device.player.id, "api_key", key_id)
+    _revoked(request, session, token_hash)
     return Response(status_code=204)

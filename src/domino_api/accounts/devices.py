@@ -69,10 +69,12 @@ async def new_api_key(
 
 async def remove_token(
     session: AsyncSession, player_id: str, kind: TokenKind, token_id: str
-) -> None:
-    """Sign a session out or revoke an API key: its token stops working."""
+) -> str:
+    """Sign a session out or revoke an API key: its token stops working. Returns its hash
+    (whose sockets close once this commits: realtime/revocation.py)."""
     passkeys, held = await accounts_repo.ways_in(session, player_id)
-    if await accounts_repo.delete_token(session, player_id, kind, token_id) is None:
+    token_hash = await accounts_repo.delete_token(session, player_id, kind, token_id)
+    if token_hash is None:
         missing = SessionNotFound if kind == "session" else ApiKeyNotFound
         raise missing(f"You have no {kind.replace('_', ' ')} with id {token_id!r}.")
     if passkeys == 0 and held == 1:
@@ -80,6 +82,7 @@ async def remove_token(
             "This is your only way in and you have no passkey: add a passkey (or link another"
             " device) before you sign it out."
         )
+    return token_hash
 
 
 async def remove_passkey(session: AsyncSession, player_id: str, passkey_id: str) -> None:

@@ -133,9 +133,15 @@ def create_app(
         from domino_api.app.runtime import start_runtime, stop_runtime
         from domino_api.app.wiring import write_core
         from domino_api.jobs.liveness import outages_of
+        from domino_api.jobs.witness import witness_of
 
         computers: Computers = app.state.computers
-        async with write_core(url, settings, clock, outages_of, computers) as (core, engine):
+        # Presence is witnessed by the processes' presence loops (jobs/witness.py), if running.
+        witness = witness_of if start_background else None
+        async with write_core(url, settings, clock, outages_of, computers, witness) as (
+            core,
+            engine,
+        ):
             app.state.database_url = url
             app.state.db_engine = engine
             app.state.core = core
@@ -165,9 +171,12 @@ def create_app(
         redirect_slashes=False,
     )
     app.state.settings = settings
+    from domino_api.realtime.revocation import Credentials
     from domino_api.web.deps import AuthCache
 
     app.state.auth_cache = AuthCache(settings.auth_cache_s)
+    # The process's open sockets by credential, closed when it is revoked (issue 48).
+    app.state.credentials = Credentials()
     app.state.clock = clock
     openapi_doc.install(app)
     app.state.limits = Limits(settings)

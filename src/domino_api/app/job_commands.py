@@ -43,10 +43,11 @@ async def _with_database(
     """Run `job(core)` on the write core of the configured database (domino_api/app/wiring.py)."""
     from domino_api.app.wiring import write_core
     from domino_api.jobs.liveness import outages_of
+    from domino_api.jobs.witness import witness_of
     from domino_api.store.db import resolve_database_url
 
     url = await asyncio.to_thread(resolve_database_url, settings)
-    async with write_core(url, settings, clock, outages_of) as (core, _):
+    async with write_core(url, settings, clock, outages_of, witness_from=witness_of) as (core, _):
         return await job(core)
 
 

@@ -14,8 +14,11 @@ async def start_runtime(app: FastAPI, start_background: bool) -> None:
     if start_background:  # service liveness for the outage rule (issue 5, jobs/liveness.py)
         await app.state.computers.start()  # the computers' workers, ready before the first table
         from domino_api.jobs.liveness import start_api_heartbeat
+        from domino_api.realtime.lifecycle import realtime_of
 
-        await start_api_heartbeat(app)
+        heartbeat = await start_api_heartbeat(app)
+        # Presence passes are recorded on the process's row: leases are witnessed (issue 48).
+        realtime_of(app).witnessed = heartbeat.witnessed
         if app.state.settings.sweep_in_process:
             from domino_api.jobs.loop import start_sweep_loop
 

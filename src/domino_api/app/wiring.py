@@ -17,7 +17,7 @@ from domino_api.clock import Clock
 from domino_api.config import Settings
 from domino_api.matches.computers import Computers
 from domino_api.matches.ends import Ends
-from domino_api.matches.ports import OutagesOf
+from domino_api.matches.ports import OutagesOf, WitnessOf, always_witnessed
 from domino_api.matches.unit import Core
 from domino_api.matches.writes import Writer
 from domino_api.ratings.service import finish as ratings_finish
@@ -28,6 +28,8 @@ from domino_api.tournaments.hooks import END_HOOK
 # The service's outages read through a process's sessions (jobs/liveness.outages_of): handed
 # in by whoever opens the core, as the recovery job builds on the core and not under it.
 OutagesFrom = Callable[[async_sessionmaker[AsyncSession]], OutagesOf]
+# What the service could see (jobs/witness.witness_of: sessions, clock, the presence refresh).
+WitnessFrom = Callable[[async_sessionmaker[AsyncSession], Clock, float], WitnessOf]
 
 
 @asynccontextmanager
@@ -37,10 +39,12 @@ async def write_core(
     clock: Clock,
     outages_of: OutagesFrom,
     computers: Computers | None = None,
+    witness_from: WitnessFrom | None = None,
 ) -> AsyncIterator[tuple[Core, AsyncEngine]]:
     """The write core on the database at `url` (an asyncpg URL), and its ORM engine.
     `computers`: the process's workers (the app starts and stops its own); without, workers
-    made here, started on first use and stopped on leaving."""
+    made here, started on first use and stopped on leaving. `witness_from`: how presence is
+    witnessed; without (a process with no presence loop), the clock alone decides."""
     own = computers is None
     deciders = Computers.from_settings(settings) if computers is None else computers
     engine = make_engine(url, settings)  # the process's one pool (docs/ARCHITECTURE.md)
@@ -53,7 +57,18 @@ async def write_core(
         # (tournaments/hooks.py), in the transaction of the step that ended them.
         ends = Ends([END_HOOK], [ratings_finish])
         writer = Writer(pool, maker, clock, announcer, ends)
-        core = Core(writer, deciders.choose, outages_of(maker), lease_s=settings.presence_lease_s)
+        witness = (
+            always_witnessed
+            if witness_from is None
+            else witness_from(maker, clock, settings.presence_refresh_s)
+        )
+        core = Core(
+            writer,
+            deciders.choose,
+            outages_of(maker),
+            witness,
+            lease_s=settings.presence_lease_s,
+        )
         yield core, engine
     finally:
         if own:

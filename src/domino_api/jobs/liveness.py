@@ -27,6 +27,7 @@ from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api.clock import Clock
+from domino_api.jobs import witness
 from domino_api.store import liveness_repo
 from domino_api.store.db import transaction
 
@@ -130,6 +131,14 @@ class Heartbeat:
         except Exception:
             log.warning("heartbeat failed", exc_info=True)
 
+    async def witnessed(self, began: datetime, refresh_s: float, broken: bool) -> None:
+        """A presence pass that began at `began` renewed this process's sockets' leases
+        (jobs/witness.py); raises when the database is away (the pass is then not witnessed)."""
+        if self.row_id is None:  # not recorded yet: the next pass, once it is
+            return
+        async with transaction(self.maker) as session:
+            await witness.record_pass(session, self.row_id, began, refresh_s, broken)
+
     async def _run(self) -> None:
         while True:
             await asyncio.sleep(self.interval_s)
@@ -157,11 +166,12 @@ class Heartbeat:
             log.warning("could not record the service stop", exc_info=True)
 
 
-async def start_api_heartbeat(app: FastAPI) -> None:
+async def start_api_heartbeat(app: FastAPI) -> Heartbeat:
     """Called by a server process's runtime: record its start and keep beating."""
     heartbeat = Heartbeat(app.state.sessionmaker, app.state.clock, kind=API)
     await heartbeat.start()
     app.state.heartbeat = heartbeat
+    return heartbeat
 
 
 async def stop_api_heartbeat(app: FastAPI) -> None:

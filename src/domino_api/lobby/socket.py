@@ -28,7 +28,9 @@ from domino_api.lobby.runtime import Lobby, lobby_of
 from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.realtime import frames
 from domino_api.realtime import messages as m
+from domino_api.realtime.lifecycle import realtime_of
 from domino_api.realtime.lobby_feed import LobbySubscriber
+from domino_api.realtime.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
@@ -49,9 +51,15 @@ async def lobby_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     lobby = await lobby_of(websocket)
     counts = websocket.app.state.socket_count
+    credentials: Credentials = websocket.app.state.credentials
+    # A revoked credential closes it (realtime/revocation.py): the process hears revocations.
+    await realtime_of(websocket.app).ensure_started()
     player: Player | None = None
+    credential: tuple[str, asyncio.Event] | None = None
     try:
-        player = await _authenticate(websocket, lobby)
+        token_hash = await _token_hash(websocket, lobby)
+        credential = (token_hash, credentials.hold(token_hash))  # before it is looked up
+        player = await _authenticate(token_hash, lobby)
         if not counts.open(player.id, lobby.settings.sockets_per_token):
             player = None
             raise Refused(4429, "rate_limited")
@@ -59,21 +67,26 @@ async def lobby_socket(websocket: WebSocket) -> None:
     except Refused as refused:
         if player is not None:
             counts.close(player.id)
+        if credential is not None:
+            credentials.release(*credential)
         await _close(websocket, refused.code, refused.reason)
         return
     except WebSocketDisconnect:
         if player is not None:
             counts.close(player.id)
+        if credential is not None:
+            credentials.release(*credential)
         return
     lobby.feed.subscribe(subscriber)
     try:
-        await _serve(websocket, lobby, player, subscriber)
+        await _serve(websocket, lobby, player, subscriber, credential[1])
     finally:
         lobby.feed.unsubscribe(subscriber)
         counts.close(player.id)
+        credentials.release(*credential)
 
 
-async def _authenticate(websocket: WebSocket, lobby: Lobby) -> Player:
+async def _token_hash(websocket: WebSocket, lobby: Lobby) -> str:
     token = parse_bearer(websocket.headers.get("authorization"))
     if token is None:
         timeout = lobby.settings.ws_auth_timeout_s
@@ -84,10 +97,12 @@ async def _authenticate(websocket: WebSocket, lobby: Lobby) -> Player:
             raise Refused(4408, "unauthenticated") from None
         except (KeyError, RuntimeError, ValidationError):
             raise Refused(4401, "unauthenticated") from None
+    return hash_token(token)
+
+
+async def _authenticate(token_hash: str, lobby: Lobby) -> Player:
     async with transaction(lobby.core.maker) as session:
-        player = await players_repo.by_token_hash(
-            session, hash_token(token), lobby.core.clock.now()
-        )
+        player = await players_repo.by_token_hash(session, token_hash, lobby.core.clock.now())
     if player is None:
         raise Refused(4401, "unauthenticated")
     return player
@@ -122,11 +137,17 @@ async def _open(websocket: WebSocket, lobby: Lobby, player: Player) -> LobbySubs
 
 
 async def _serve(
-    websocket: WebSocket, lobby: Lobby, player: Player, subscriber: LobbySubscriber
+    websocket: WebSocket,
+    lobby: Lobby,
+    player: Player,
+    subscriber: LobbySubscriber,
+    revoked: asyncio.Event,
 ) -> None:
     loop = asyncio.get_running_loop()
     slow = loop.create_task(subscriber.too_slow.wait())
+    signed_out = loop.create_task(revoked.wait())
     tasks: set[asyncio.Task[object]] = {
+        signed_out,
         loop.create_task(_write(websocket, subscriber)),
         loop.create_task(_read(websocket, subscriber)),
         loop.create_task(_hold(lobby, player, subscriber)),
@@ -139,7 +160,9 @@ async def _serve(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    if slow in done:
+    if signed_out in done:
+        await _close(websocket, CLOSE_REVOKED, REVOKED_REASON)
+    elif slow in done:
         await _close(websocket, m.CLOSE_TOO_SLOW, m.TOO_SLOW_REASON)
     else:
         await _close(websocket, 1000, "")

@@ -3,7 +3,8 @@ what a seat that has left the game may still see (issue 16, attacks 1, 5 and 8).
 
 Rejoining by number and name from a new device stays (product 001), made safe:
 - a seat is claimable by name only once its holder has been gone (no socket, no request) for
-  the presence lease (`DOMINO_PRESENCE_LEASE_S`); a present holder keeps it;
+  the presence lease (`DOMINO_PRESENCE_LEASE_S`), counting only time the service could see
+  (engine/table/witness.py: an outage never ages it); a present holder keeps it;
 - a claim records `seat_joined` with `claimed: true`, which every seat sees; the old holder's
   sockets close on it with 4409 `seat_claimed` (realtime/socket.py);
 - no refusal names a holder, and to a caller not seated there a started table it cannot

@@ -202,7 +202,10 @@ async def join(
     engine/table/seats.py); a started table answers outsiders as unknown."""
     if match_id is None:
         raise tables.unknown_number(code, core.lease_s)
-    command = tables.Join(player.id, player.name, player.tile_back, code, name, core.lease_s)
+    witness = await core.witness()  # a claim by name counts only time the service could see
+    command = tables.Join(
+        player.id, player.name, player.tile_back, code, name, core.lease_s, witness
+    )
 
     def step(stage: Stage) -> ViewOut:
         if outcome is not None:

@@ -21,8 +21,9 @@ async def set_lock(core: Core, player: Player, match_id: str, on: bool) -> ViewO
 async def release(core: Core, player: Player, match_id: str, seat: int) -> ViewOut:
     """The host frees another's human seat once its holder has been away for the lease
     (`core.lease_s`): the next join by number takes it (even on a locked or started table),
-    and the old holder's sockets close (4409 `seat_claimed`)."""
-    command = tables.Release(player.id, seat, core.lease_s)
+    and the old holder's sockets close (4409 `seat_claimed`). The lease counts only time the
+    service could see (`core.witness`, engine/table/witness.py)."""
+    command = tables.Release(player.id, seat, core.lease_s, await core.witness())
 
     def step(stage: Stage) -> ViewOut:
         return view_for(stage.do(command), player, core)

@@ -34,3 +34,10 @@ class Announces(Protocol):
 Decide = Callable[[str, engine.SeatView, str], Awaitable[tuple[engine.Action, str]]]
 # The service's outages, read when due: jobs/liveness.py.
 OutagesOf = Callable[[], Awaitable[tables.Outages]]
+# What the service could see, read before a step that may find a holder gone: jobs/witness.py.
+WitnessOf = Callable[[], Awaitable[tables.Witness]]
+
+
+async def always_witnessed() -> tables.Witness:
+    """A process with no presence loop (an in-process test app): the clock alone decides."""
+    return tables.Witness()

@@ -10,6 +10,11 @@ turn a lease into `seat_connected` and `seat_disconnected` events are the table 
 (engine/table/seating.py); the view shows the flag those events set, so a view and the event
 stream never disagree. Presence events are steps of the write core, so they never make a move
 stale.
+
+A lease runs out only in time the service could see (issue 48): after each pass of renewals
+a process records it (jobs/witness.py), and the lapses, like a release, a claim or autopilot,
+are decided with the service's `Witness` (engine/table/witness.py), so an outage of the
+database never makes a holder whose socket is still open look gone.
 """
 
 from __future__ import annotations
@@ -62,7 +67,8 @@ async def hold_leases(core: Core, held: Iterable[HeldSeat], lease_s: float = LEA
 
 
 async def expire_presence(core: Core, now: datetime) -> list[SeatKey]:
-    """Record `seat_disconnected` for every seat whose lease lapsed; returns those seats.
+    """Record `seat_disconnected` for every seat whose lease lapsed, as far as the service
+    could see (engine/table/witness.py); returns those seats.
 
     Safe to run from several processes at once: each match is a step of the write core, which
     re-checks the lapse on the row it saves over (a process that got there first leaves
@@ -70,6 +76,10 @@ async def expire_presence(core: Core, now: datetime) -> list[SeatKey]:
     """
     async with transaction(core.maker) as session:
         found = await presence_repo.lapsed_seats(session, now, core.lease_s)
+    if not found:
+        return []
+    witness = await core.witness()  # the clock's lapses, as far as the service could see
+
     by_match: dict[str, list[int]] = {}
     for match_id, seat in found:
         by_match.setdefault(match_id, []).append(seat)
@@ -78,8 +88,9 @@ async def expire_presence(core: Core, now: datetime) -> list[SeatKey]:
 
         def step(stage: Stage, numbers: list[int] = numbers) -> list[int]:
             table = stage.table
-            gone = [n for n in numbers if tables.lapsed(table.seats[n], now, core.lease_s)]
-            stage.do(tables.Lapse(tuple(gone), core.lease_s))
+            lease = core.lease_s
+            gone = [n for n in numbers if tables.lapsed(table.seats[n], now, lease, witness)]
+            stage.do(tables.Lapse(tuple(gone), lease, witness))
             return gone
 
         # Presence only: what is due is the sweep's to apply and report (jobs/sweeper.py).

@@ -107,8 +107,10 @@ async def next_hand(core: Core, player: Player, match_id: str, seat: int | None)
 
 
 async def set_autopilot(core: Core, player: Player, match_id: str, seat: int, on: bool) -> ViewOut:
+    command = tables.Autopilot(player.id, seat, on, core.lease_s, await core.witness())
+
     def step(stage: Stage) -> Later[ViewOut]:
-        stage.do(tables.Autopilot(player.id, seat, on, core.lease_s))
+        stage.do(command)
         return view_later(player, core)
 
     return await core.run(match_id, step, player_id=player.id)

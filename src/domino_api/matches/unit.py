@@ -37,7 +37,7 @@ from domino_api.engine import EngineError
 from domino_api.engine import table as tables
 from domino_api.engine.table import Stepped, Table
 from domino_api.errors import MatchBusy, MatchNotFound, ServiceError
-from domino_api.matches.ports import Announces, Decide, OutagesOf
+from domino_api.matches.ports import Announces, Decide, OutagesOf, WitnessOf
 from domino_api.matches.writes import Answer, Write, Writer
 from domino_api.store import idempotency
 from domino_api.store import matches_repo as repo
@@ -106,6 +106,7 @@ class Core:
     writer: Writer
     decide: Decide
     outages: OutagesOf
+    witness: WitnessOf  # what the service could see: presence is witnessed (issue 48)
     lease_s: float = tables.LEASE_S  # DOMINO_PRESENCE_LEASE_S: sockets and requests alike
     copies: dict[str, Copy] = field(default_factory=dict)
 

@@ -53,12 +53,14 @@ from domino_api.store.db import Pool
 
 # Named here too, where the backend is: the listener, store/matches_repo.py and tests read them.
 from domino_api.store.notify import CHANNEL as CHANNEL
+from domino_api.store.notify import REVOKED_CHANNEL as REVOKED_CHANNEL
 from domino_api.store.notify import TOURNAMENT_CHANNEL as TOURNAMENT_CHANNEL
 
 log = logging.getLogger(__name__)
 
 SUBJECT_PREFIX = "domino.match."
 TOURNAMENT_SUBJECT_PREFIX = "domino.tournament."
+REVOKED_SUBJECT = "domino.revoked"  # every process subscribes: realtime/revocation.py
 # Test-only fault (tests/realtime/test_lost_announcement.py): while the file this names exists,
 # the process SIGKILLs itself after a step's commit and before its announcement. No setting can
 # put a real crash at that exact point, and the repair of exactly that loss is what is tested.
@@ -104,15 +106,21 @@ def tournament_subject(tournament_id: str) -> str:
     return TOURNAMENT_SUBJECT_PREFIX + tournament_id
 
 
+def revoked_subject(_token_hash: str) -> str:
+    """Every revocation goes on one subject, which every process subscribes to."""
+    return REVOKED_SUBJECT
+
+
 # The `at` of a step announced without its events (none are shown).
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 # What is announced: a match's events or a tournament's feed, and its id.
 MATCH = "match"
 TOURNAMENT = "tournament"
+REVOKED = "revoked"  # a credential's token hash; its seq is always 0
 Topic = tuple[str, str]
-CHANNELS = {MATCH: CHANNEL, TOURNAMENT: TOURNAMENT_CHANNEL}
-SUBJECTS = {MATCH: subject, TOURNAMENT: tournament_subject}
+CHANNELS = {MATCH: CHANNEL, TOURNAMENT: TOURNAMENT_CHANNEL, REVOKED: REVOKED_CHANNEL}
+SUBJECTS = {MATCH: subject, TOURNAMENT: tournament_subject, REVOKED: revoked_subject}
 
 
 class Announcer(Protocol):
@@ -135,6 +143,10 @@ class Announcer(Protocol):
     async def announce_tournament(self, tournament_id: str, seq: int) -> None:
         """Tell whoever listens that the tournament's feed reached `seq`; as `announce`, but
         never handed to this process's hub."""
+
+    async def announce_revoked(self, token_hash: str) -> None:
+        """Tell every process that the credential of `token_hash` was revoked (after its
+        commit): each closes the sockets opened with it (realtime/revocation.py)."""
 
     def deliver_locally(self, hook: LocalDelivery | None) -> None:
         """Hand every announcement to `hook` at once, before the backend sends it (None:
@@ -185,6 +197,9 @@ class QueuedAnnouncer:
 
     async def announce_tournament(self, tournament_id: str, seq: int) -> None:
         self._put((TOURNAMENT, tournament_id), seq)
+
+    async def announce_revoked(self, token_hash: str) -> None:
+        self._put((REVOKED, token_hash), 0)
 
     def deliver_locally(self, hook: LocalDelivery | None) -> None:
         self._local = hook
@@ -311,6 +326,9 @@ class KillBeforeAnnounce:
     async def announce_tournament(self, tournament_id: str, seq: int) -> None:
         # The fault is about a match's step; its tournament's feed is announced as usual.
         await self._inner.announce_tournament(tournament_id, seq)
+
+    async def announce_revoked(self, token_hash: str) -> None:
+        await self._inner.announce_revoked(token_hash)
 
     def _maybe_die(self, match_id: str, seq: int) -> None:
         if os.path.exists(self._armed_path):

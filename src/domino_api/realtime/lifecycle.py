@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 
 from fastapi import FastAPI
 
@@ -28,12 +29,15 @@ from domino_api.errors import database_state
 from domino_api.matches import presence
 from domino_api.realtime.hub import Hub, dumps
 from domino_api.realtime.listener import make_listener
-from domino_api.store import match_reads
+from domino_api.realtime.revocation import Credentials, revoke_here
+from domino_api.store import match_reads, players_repo
 from domino_api.store.db import transaction
 
 log = logging.getLogger(__name__)
 
 CATCH_UP_BATCH = 1000
+# (the pass's start, the refresh interval, whether a pass failed since the last recorded one)
+Witnessed = Callable[[datetime, float, bool], Awaitable[None]]
 
 
 class Realtime:
@@ -45,12 +49,18 @@ class Realtime:
         self.maker = app.state.sessionmaker
         self.core = app.state.core  # the write core (matches/unit.py)
         self.hub = Hub(self.maker)
-        self.listener = make_listener(self.settings, app.state.database_url, self.hub)
+        self.cache = app.state.auth_cache
+        self.credentials: Credentials = app.state.credentials
+        self.listener = make_listener(self.settings, app.state.database_url, self.hub, self.revoked)
         self.core.announcer.deliver_locally(self.hub.hand_over)
         self._tasks: list[asyncio.Task[None]] = []
         self._lock = asyncio.Lock()
         self._started = False
         self._presence_started = False
+        # Records that a presence pass renewed this process's leases (jobs/witness.py): handed
+        # in by the runtime once the process's liveness row exists (None: nothing recorded).
+        self.witnessed: Witnessed | None = None
+        self._unwitnessed = False  # a pass failed since the last recorded one
 
     async def ensure_started(self) -> None:
         if self._started:
@@ -103,8 +113,18 @@ class Realtime:
         now = iso(self.clock.now())
         self.hub.broadcast(dumps({"type": "keepalive", "now": now}))
 
+    def revoked(self, token_hash: str) -> None:
+        """A credential was revoked (announced by whichever process revoked it)."""
+        revoke_here(self.cache, self.credentials, [token_hash])
+
     async def catch_up(self) -> list[str]:
-        """Read the matches whose sockets are behind the table; returns their ids."""
+        """Read the matches whose sockets are behind the table; returns their ids. Sockets
+        whose credential is gone close too: a revocation's lost announcement, repaired."""
+        held = self.credentials.held()
+        if held:
+            async with transaction(self.maker) as session:
+                kept = await players_repo.existing_tokens(session, held)
+            revoke_here(self.cache, self.credentials, [h for h in held if h not in kept])
         ids = list(self.hub.cursors())
         stored: dict[str, int] = {}
         for start in range(0, len(ids), CATCH_UP_BATCH):
@@ -114,8 +134,17 @@ class Realtime:
         return self.hub.catch_up(stored)
 
     async def refresh_presence(self) -> None:
-        lease = self.settings.presence_lease_s
-        await presence.hold_leases(self.core, self.hub.held_seats(), lease)
+        """Renew this process's sockets' leases, record that it did (so other processes know
+        its sockets were looked at up to then), then expire what lapsed."""
+        settings, began = self.settings, self.clock.now()
+        try:
+            await presence.hold_leases(self.core, self.hub.held_seats(), settings.presence_lease_s)
+            if self.witnessed is not None:
+                await self.witnessed(began, settings.presence_refresh_s, self._unwitnessed)
+        except BaseException:
+            self._unwitnessed = True  # the next recorded pass starts a new run of watching
+            raise
+        self._unwitnessed = False
         await presence.expire_presence(self.core, self.clock.now())
 
 

@@ -2,7 +2,8 @@
 
 Two backends, matching realtime/announce.py: `PgListener` (one LISTEN connection per process,
 every match's NOTIFYs) and `NatsListener` (one NATS connection, subscribed only to the matches
-this process has sockets for). An announcement is only a hint of which match moved, so either
+this process has sockets for). Both also hear every revoked credential (`on_revoked`:
+realtime/revocation.py). An announcement is only a hint of which match moved, so either
 listener, when its connection drops, pokes every watched match once it is back: announcements
 sent meanwhile are lost, and the hub reads whatever they would have announced.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Protocol
 
 import asyncpg
@@ -19,7 +21,14 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from domino_api.config import Settings
-from domino_api.realtime.announce import CHANNEL, close_quietly, connect, subject
+from domino_api.realtime.announce import (
+    CHANNEL,
+    REVOKED_CHANNEL,
+    REVOKED_SUBJECT,
+    close_quietly,
+    connect,
+    subject,
+)
 from domino_api.realtime.hub import Hub
 from domino_api.store import notify
 from domino_api.store.db import to_plain_url
@@ -41,6 +50,22 @@ def parse_payload(payload: str) -> tuple[str, int] | None:
     return match_id, int(seq)
 
 
+def parse_revoked(payload: str) -> str | None:
+    """The token hash of a revocation's `<sha256 hex>:0` payload, or None when it is not one."""
+    token_hash, sep, _ = payload.rpartition(":")
+    if not sep or len(token_hash) != 64 or not all(c in "0123456789abcdef" for c in token_hash):
+        return None
+    return token_hash
+
+
+# Called with each revoked token's hash announced (realtime/revocation.py); never raises.
+OnRevoked = Callable[[str], None]
+
+
+def _ignore(_token_hash: str) -> None:
+    return None
+
+
 class AnnouncementListener(Protocol):
     async def start(self, timeout: float = 10.0) -> None:
         """Returns once listening (so no announcement after it is missed)."""
@@ -49,9 +74,10 @@ class AnnouncementListener(Protocol):
 
 
 class PgListener:
-    def __init__(self, database_url: str, hub: Hub) -> None:
+    def __init__(self, database_url: str, hub: Hub, on_revoked: OnRevoked = _ignore) -> None:
         self._url = to_plain_url(database_url)
         self._hub = hub
+        self._on_revoked = on_revoked
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self._lost = asyncio.Event()
@@ -72,6 +98,11 @@ class PgListener:
         if announced is not None:
             self._hub.notify(*announced)
 
+    def _on_revoke(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
+        token_hash = parse_revoked(payload)
+        if token_hash is not None:
+            self._on_revoked(token_hash)
+
     def _on_terminate(self, _conn: object) -> None:
         self._lost.set()
 
@@ -83,6 +114,7 @@ class PgListener:
                 connection = await asyncpg.connect(self._url)
                 connection.add_termination_listener(self._on_terminate)
                 await connection.add_listener(CHANNEL, self._on_notify)
+                await connection.add_listener(REVOKED_CHANNEL, self._on_revoke)
                 self._lost.clear()
                 self._ready.set()
                 delay = RECONNECT_FIRST_S
@@ -121,9 +153,10 @@ class NatsListener:
     is announced to us, so a new socket misses nothing.
     """
 
-    def __init__(self, servers: list[str], hub: Hub) -> None:
+    def __init__(self, servers: list[str], hub: Hub, on_revoked: OnRevoked = _ignore) -> None:
         self._servers = servers
         self._hub = hub
+        self._on_revoked = on_revoked
         self._nc: Nats | None = None
         self._subs: dict[str, Subscription] = {}
         self._locks: dict[str, asyncio.Lock] = {}
@@ -137,6 +170,7 @@ class NatsListener:
         self._nc = await connect(
             self._servers, "domino-listener", timeout, reconnected_cb=self._on_reconnected
         )
+        await self._nc.subscribe(REVOKED_SUBJECT, cb=self._on_revoke)
         self._hub.on_watch = self._schedule
         self._hub.on_unwatch = self._schedule
         for match_id in self._hub.match_ids():
@@ -201,17 +235,25 @@ class NatsListener:
         if announced is not None:
             self._hub.notify(*announced)
 
+    async def _on_revoke(self, message: Msg) -> None:
+        token_hash = parse_revoked(message.data.decode(errors="replace"))
+        if token_hash is not None:
+            self._on_revoked(token_hash)
+
     async def _on_reconnected(self) -> None:
         log.warning("NATS connection back; reading every watched match")
         self._hub.poke_all()
 
 
-def make_listener(settings: Settings, database_url: str, hub: Hub) -> AnnouncementListener:
-    """The listener of the configured backend (`Settings.announce_backend`)."""
+def make_listener(
+    settings: Settings, database_url: str, hub: Hub, on_revoked: OnRevoked = _ignore
+) -> AnnouncementListener:
+    """The listener of the configured backend (`Settings.announce_backend`); `on_revoked` is
+    told of every revoked credential announced."""
     if settings.announce_backend == "nats":
-        return NatsListener(settings.nats_servers, hub)
+        return NatsListener(settings.nats_servers, hub, on_revoked)
     # LISTEN holds a session: beside a transaction pooler it connects to PostgreSQL directly.
-    return PgListener(settings.listen_database_url or database_url, hub)
+    return PgListener(settings.listen_database_url or database_url, hub, on_revoked)
 
 
 async def _close_pg_quietly(connection: asyncpg.Connection) -> None:

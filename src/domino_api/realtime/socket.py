@@ -35,6 +35,7 @@ from domino_api.realtime import frames
 from domino_api.realtime import messages as m
 from domino_api.realtime.hub import Subscriber, dumps
 from domino_api.realtime.lifecycle import Realtime, realtime_of
+from domino_api.realtime.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
@@ -89,6 +90,7 @@ class MatchSocket:
         self.named_seat: int | None = None
         self.my_seats: list[int] = []
         self._counted: str | None = None
+        self._credential: tuple[str, asyncio.Event] | None = None  # (token hash, revoked)
 
     async def run(self) -> None:
         await self.ws.accept()
@@ -100,13 +102,16 @@ class MatchSocket:
             subscriber = await self._open(after)
         except Refused as refused:
             self._uncount_socket()
+            self._drop_credential()
             await self._close(refused.code, refused.reason)
             return
         except WebSocketDisconnect:
             self._uncount_socket()
+            self._drop_credential()
             return
         except BaseException:
             self._uncount_socket()  # an opening that failed holds no slot of the player's
+            self._drop_credential()
             raise
         self.hub.hold_seats(self.match_id, self.my_seats, self.player.id)
         self.hub.subscribe(subscriber)
@@ -116,6 +121,7 @@ class MatchSocket:
         finally:
             metrics.socket_closed()
             self._uncount_socket()
+            self._drop_credential()
             self.hub.unsubscribe(subscriber)
             await self._release()
 
@@ -125,11 +131,20 @@ class MatchSocket:
         token = parse_bearer(self.ws.headers.get("authorization"))
         if token is None:
             token = await self._auth_message()
+        token_hash = hash_token(token)
+        # Held before it is looked up: a revocation committed meanwhile still closes it.
+        credentials: Credentials = self.ws.app.state.credentials
+        self._credential = (token_hash, credentials.hold(token_hash))
         async with transaction(self.maker) as session:
-            player = await players_repo.by_token_hash(session, hash_token(token), self.clock.now())
+            player = await players_repo.by_token_hash(session, token_hash, self.clock.now())
         if player is None:
             raise Refused(4401, "unauthenticated")
         return player
+
+    def _drop_credential(self) -> None:
+        if self._credential is not None:
+            self.ws.app.state.credentials.release(*self._credential)
+            self._credential = None
 
     def _count_socket(self) -> None:
         """At most `sockets_per_token` open sockets per player in this process (4429)."""
@@ -205,14 +220,18 @@ class MatchSocket:
         writer = loop.create_task(self._write(subscriber))
         reader = loop.create_task(self._read(subscriber))
         slow = loop.create_task(subscriber.too_slow.wait())
-        tasks = {writer, reader, slow}
+        assert self._credential is not None
+        revoked = loop.create_task(self._credential[1].wait())  # signed out, key revoked
+        tasks = {writer, reader, slow, revoked}
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-        if slow in done:
+        if revoked in done:
+            await self._close(CLOSE_REVOKED, REVOKED_REASON)
+        elif slow in done:
             await self._close(m.CLOSE_TOO_SLOW, m.TOO_SLOW_REASON)
         elif refused := _refusal_of(done & {reader, writer}):
             await self._close(refused.code, refused.reason)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, func, select, update
+from sqlalchemy import ColumnElement, and_, case, false, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.store.models import ServiceStart
@@ -60,3 +60,39 @@ async def last_alive(session: AsyncSession, kind: str) -> tuple[datetime | None,
     ).where(_of_kind(kind))
     row = (await session.execute(stmt)).one()
     return row[0], row[1]
+
+
+async def witness(
+    session: AsyncSession, row_id: int, at: datetime, carried: datetime | None
+) -> None:
+    """The process renewed its sockets' leases as of `at`: its unbroken run of renewals goes on
+    when its last one is no older than `carried`, else (or with None) a new one starts at `at`."""
+    unbroken = (
+        and_(ServiceStart.witnessed_at.is_not(None), ServiceStart.witnessed_at >= carried)
+        if carried is not None
+        else false()
+    )
+    await session.execute(
+        update(ServiceStart)
+        .where(ServiceStart.id == row_id)
+        .values(
+            witnessed_at=func.greatest(ServiceStart.witnessed_at, at),
+            witness_since=case((unbroken, ServiceStart.witness_since), else_=at),
+        )
+    )
+
+
+# started, witnessed, the run of witnessing since, stopped cleanly
+Watch = tuple[datetime, datetime | None, datetime | None, datetime | None]
+
+
+async def watches(session: AsyncSession, kind: str) -> tuple[Watch, ...]:
+    """What every process of `kind` not stopped cleanly witnessed (jobs/witness.py): a clean
+    stop closed its sockets, so its row has nothing to say."""
+    stmt = select(
+        ServiceStart.started_at,
+        ServiceStart.witnessed_at,
+        ServiceStart.witness_since,
+        ServiceStart.stopped_at,
+    ).where(_of_kind(kind), ServiceStart.stopped_at.is_(None))
+    return tuple((a, b, c, d) for a, b, c, d in (await session.execute(stmt)).all())

@@ -251,6 +251,10 @@ class ServiceStart(Base):
     note: Mapped[str] = mapped_column(Text, default="")
     # Set by a clean stop (jobs/liveness.py): the process was alive until exactly then.
     stopped_at: Mapped[datetime | None] = mapped_column(default=None)
+    # Presence witnessed (jobs/witness.py): its sockets' leases renewed as of `witnessed_at`, in
+    # an unbroken run of renewals since `witness_since`.
+    witnessed_at: Mapped[datetime | None] = mapped_column(default=None)
+    witness_since: Mapped[datetime | None] = mapped_column(default=None)
 
 
 # --- tournaments (tournaments/service.py) -------------------------------------------------

@@ -33,6 +33,12 @@ async def by_token_hash(session: AsyncSession, token_hash: str, now: datetime) -
     return player
 
 
+async def existing_tokens(session: AsyncSession, token_hashes: list[str]) -> set[str]:
+    """Which of `token_hashes` are still tokens (neither signed out nor revoked)."""
+    stmt = select(PlayerToken.token_hash).where(PlayerToken.token_hash.in_(token_hashes))
+    return set((await session.execute(stmt)).scalars())
+
+
 async def by_id(session: AsyncSession, player_id: str) -> Player | None:
     return await session.get(Player, player_id)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Annotated
 
 from fastapi import Depends, Header, Request
@@ -39,11 +39,12 @@ class PlayerBearer(HTTPBearer):
         if player is None:
             maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
             now = clock_of(request).now()
+            generation = cache.generation  # a revocation during the lookup voids its entry
             async with transaction(maker) as session:
                 player = await players_repo.by_token_hash(session, token_hash, now)
             if player is None:
                 raise Unauthenticated("The token is not valid (unknown, revoked or signed out).")
-            cache.put(token_hash, player)
+            cache.put(token_hash, player, generation)
         return player
 
 
@@ -57,13 +58,16 @@ class AuthCache:
     """Token hash -> player for a few seconds: most requests then skip a database round trip.
 
     Entries are detached rows; a profile change in this process drops them at once, and other
-    processes see it within `ttl_s`.
+    processes see it within `ttl_s`. A revoked token is dropped at once in every process
+    (realtime/revocation.py), and a lookup that was in flight meanwhile cannot put it back:
+    each revocation moves `generation`, and an entry read under an older one is not stored.
     """
 
     def __init__(self, ttl_s: float, max_entries: int = 50_000) -> None:
         self.ttl_s = ttl_s
         self.max_entries = max_entries
         self._entries: dict[str, tuple[float, Player]] = {}
+        self.generation = 0  # moved by every revocation and forgetting
 
     def get(self, token_hash: str) -> Player | None:
         entry = self._entries.get(token_hash)
@@ -71,16 +75,23 @@ class AuthCache:
             return None
         return entry[1]
 
-    def put(self, token_hash: str, player: Player) -> None:
-        if self.ttl_s <= 0:
+    def put(self, token_hash: str, player: Player, generation: int) -> None:
+        """Keep what a lookup begun at `generation` read, unless a revocation came since."""
+        if self.ttl_s <= 0 or generation != self.generation:
             return
         if len(self._entries) >= self.max_entries:
             self._entries.clear()
         self._entries[token_hash] = (time.monotonic() + self.ttl_s, player)
 
     def forget_player(self, player_id: str) -> None:
+        self.generation += 1
         for key in [k for k, (_, p) in self._entries.items() if p.id == player_id]:
             del self._entries[key]
+
+    def forget_tokens(self, token_hashes: Iterable[str]) -> None:
+        self.generation += 1
+        for token_hash in token_hashes:
+            self._entries.pop(token_hash, None)
 
 
 async def unit_of_work(request: Request) -> AsyncIterator[AsyncSession]:

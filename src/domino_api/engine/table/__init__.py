@@ -83,6 +83,7 @@ from domino_api.engine.table.step import (
     reply,
     step,
 )
+from domino_api.engine.table.witness import Witness
 
 __all__ = [
     "ABANDON_AFTER",
@@ -122,6 +123,7 @@ __all__ = [
     "Talk",
     "Tick",
     "TileBack",
+    "Witness",
     "abandon_after",
     "away_deadline",
     "computer_name",

@@ -12,6 +12,7 @@ from msgspec import Struct
 from domino_api.engine.actions import Action
 from domino_api.engine.table.clocks import NoOutages, Outages
 from domino_api.engine.table.seats import LEASE_S
+from domino_api.engine.table.witness import ALWAYS, Witness
 
 
 class Start(Struct, frozen=True):
@@ -62,6 +63,7 @@ class Autopilot(Struct, frozen=True):
     seat: int
     on: bool
     lease_s: float = LEASE_S
+    witness: Witness = ALWAYS  # what the service could see (engine/table/witness.py)
 
 
 class Join(Struct, frozen=True):
@@ -73,6 +75,7 @@ class Join(Struct, frozen=True):
     code: str
     name: str | None = None
     lease_s: float = LEASE_S
+    witness: Witness = ALWAYS  # what the service could see (engine/table/witness.py)
 
 
 class Lock(Struct, frozen=True):
@@ -94,6 +97,7 @@ class Release(Struct, frozen=True):
     by: str
     seat: int
     lease_s: float = LEASE_S
+    witness: Witness = ALWAYS  # what the service could see (engine/table/witness.py)
 
 
 class OfferRematch(Struct, frozen=True):
@@ -135,6 +139,7 @@ class Lapse(Struct, frozen=True):
 
     seats: tuple[int, ...]
     lease_s: float = LEASE_S
+    witness: Witness = ALWAYS  # what the service could see (engine/table/witness.py)
 
 
 class Tick(Struct, frozen=True):

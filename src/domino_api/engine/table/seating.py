@@ -34,6 +34,7 @@ from domino_api.engine.table.seats import (
     unknown_number,
 )
 from domino_api.engine.table.transitions import Steps, record
+from domino_api.engine.table.witness import Witness
 
 
 def _host_hold(table: Table, player_id: str) -> None:
@@ -58,13 +59,15 @@ def join(table: Table, command: commands.Join, now: datetime) -> Stepped:
     if table.over or table.match.code != command.code:
         # The number no longer opens this table (it ended, perhaps by what was due just now).
         raise unknown_number(command.code, command.lease_s)
-    settled = settle(table, now, command.lease_s)
+    settled = settle(table, now, command.lease_s, command.witness)
     return settled.then(_join(settled.table, command, now))
 
 
 def _join(table: Table, command: commands.Join, now: datetime) -> Stepped:
     wanted = command.name or command.profile_name
-    row, claimed = seat_for(table, command.by, wanted, command.code, now, command.lease_s)
+    row, claimed = seat_for(
+        table, command.by, wanted, command.code, now, command.lease_s, command.witness
+    )
     host = table.match.host_player_id
     if host is not None and row.seat == 0 and row.player_id == host:
         # Host rights go with seat 0: whoever takes it over by name is the host from then on.
@@ -101,11 +104,12 @@ def lock(table: Table, command: commands.Lock, now: datetime) -> Stepped:
     return Stepped(with_info(table, claims_locked=command.on))
 
 
-def settle(table: Table, now: datetime, lease_s: float) -> Stepped:
+def settle(table: Table, now: datetime, lease_s: float, witness: Witness) -> Stepped:
     """Every lapsed lease recorded first (`seat_disconnected`), so that a step which hands a
     seat on (a claim, a release, autopilot) decides on what the seats' dots show: the rule
     `may_take` and the `connected` flag never disagree."""
-    return lapse(table, commands.Lapse(tuple(range(len(table.seats))), lease_s), now)
+    every = tuple(range(len(table.seats)))
+    return lapse(table, commands.Lapse(every, lease_s, witness), now)
 
 
 def talk(table: Table, command: commands.Talk, now: datetime) -> Stepped:
@@ -128,8 +132,8 @@ def release(table: Table, command: commands.Release, now: datetime) -> Stepped:
     row = table.seats[command.seat]
     if row.type != "human" or row.forfeited or row.player_id in (None, command.by):
         raise SeatUnavailable(f"Seat {command.seat} has no other human holder to release.")
-    settled = settle(table, now, command.lease_s)
-    if not may_take(row, command.by, now, command.lease_s):
+    settled = settle(table, now, command.lease_s, command.witness)
+    if not may_take(row, command.by, now, command.lease_s, command.witness):
         raise held_for(command.lease_s)
     # The away clock starts for the seat, not for a ghost.
     table = with_seat(
@@ -158,9 +162,9 @@ def autopilot(table: Table, command: commands.Autopilot, now: datetime) -> Stepp
         raise MatchOver("The match is over.")
     if not on and row.forfeited:
         raise SeatForfeited(f"Seat {row.seat} has forfeited; it stays with the computer.")
-    if on and not may_take(row, command.by, now, command.lease_s):
+    if on and not may_take(row, command.by, now, command.lease_s, command.witness):
         raise SeatInUse("The seat's holder is connected; autopilot waits until they leave.")
-    settled = settle(table, now, command.lease_s)
+    settled = settle(table, now, command.lease_s, command.witness)
     if row.autopilot == on:
         return settled
     table = with_seat(settled.table, row.seat, autopilot=on)
@@ -272,7 +276,7 @@ def lapse(table: Table, command: commands.Lapse, now: datetime) -> Stepped:
     steps = Steps(table)
     for number in command.seats:
         row = steps.table.seats[number]
-        if not lapsed(row, now, command.lease_s):
+        if not lapsed(row, now, command.lease_s, command.witness):
             continue
         away = lease_end(row, command.lease_s) or now
         steps.change(with_seat(steps.table, number, connected=False, away_since=away))

@@ -26,6 +26,7 @@ from domino_api.engine.errors import (
 )
 from domino_api.engine.event_types import SeatJoinedData, SeatJoinedEvent
 from domino_api.engine.table.model import Seat, Table
+from domino_api.engine.table.witness import ALWAYS, Witness
 
 LEASE_S = 30.0
 COMPUTER_NAMES = {"plain": "Plain", "planner": "Planner", "random": "Random"}
@@ -129,15 +130,19 @@ def viewer_seat(table: Table, mine: list[int], seat: int | None) -> int | None:
 # ---------------------------------------------------------------- presence
 
 
-def holder_present(row: Seat, now: datetime, lease_s: float) -> bool:
-    """The seat's holder was seen (a socket's lease, or any request) within the lease."""
-    if row.connected_until is not None and row.connected_until > now:
+def holder_present(row: Seat, now: datetime, lease_s: float, witness: Witness = ALWAYS) -> bool:
+    """The seat's holder was seen (a socket's lease, or any request) within the lease, counting
+    only time the service could see (engine/table/witness.py): a lease never runs out while
+    its process could not renew it."""
+    if witness.socket_held(row.connected_until, now):
         return True
-    return row.last_seen_at is not None and now - row.last_seen_at < timedelta(seconds=lease_s)
+    if row.last_seen_at is None:
+        return False
+    return now - witness.watched_since(row.last_seen_at) < timedelta(seconds=lease_s)
 
 
-def lapsed(row: Seat, now: datetime, lease_s: float) -> bool:
-    return row.connected and not holder_present(row, now, lease_s)
+def lapsed(row: Seat, now: datetime, lease_s: float, witness: Witness = ALWAYS) -> bool:
+    return row.connected and not holder_present(row, now, lease_s, witness)
 
 
 def lease_end(row: Seat, lease_s: float) -> datetime | None:
@@ -147,14 +152,17 @@ def lease_end(row: Seat, lease_s: float) -> datetime | None:
     return max(ends) if ends else None
 
 
-def may_take(row: Seat, caller_id: str, now: datetime, lease_s: float) -> bool:
+def may_take(
+    row: Seat, caller_id: str, now: datetime, lease_s: float, witness: Witness = ALWAYS
+) -> bool:
     """The one rule for acting on another's seat (issue 41): the host's autopilot, the host's
     release, a claim by name. A seat that is open, or the caller's own, may be taken; another's
     only once its holder has gone: no socket and no request about the match within the
-    presence lease. A present holder keeps its seat, whoever asks."""
+    presence lease, as the service witnessed it. A present holder keeps its seat, whoever
+    asks."""
     if row.player_id is None or row.player_id == caller_id:
         return True
-    return not holder_present(row, now, lease_s)
+    return not holder_present(row, now, lease_s, witness)
 
 
 def held_for(lease_s: float) -> SeatInUse:
@@ -199,14 +207,20 @@ def same_name(table: Table, player_id: str, wanted: str) -> list[Seat]:
 
 
 def seat_for(
-    table: Table, player_id: str, wanted: str, code: str, now: datetime, lease_s: float
+    table: Table,
+    player_id: str,
+    wanted: str,
+    code: str,
+    now: datetime,
+    lease_s: float,
+    witness: Witness = ALWAYS,
 ) -> tuple[Seat, bool]:
     """The seat a caller not seated at `table` gets by its number: (seat, claimed by name).
     `wanted` is the name the caller joins under, matched against the name each seat goes by
     at this table. Raises the refusal otherwise (none names a holder)."""
     started = table.state.status != "waiting"
     for row in same_name(table, player_id, wanted):
-        if not table.match.claims_locked and may_take(row, player_id, now, lease_s):
+        if not table.match.claims_locked and may_take(row, player_id, now, lease_s, witness):
             return row, True
         if started:
             raise unknown_number(code, lease_s)
