@@ -6,7 +6,7 @@ lapses only in time some process could see it (issue 48): a PostgreSQL outage no
 every socket's lease look run out to the first request after it.
 
 Revision ID: 0021
-Revises: 0017
+Revises: 0025
 Create Date: 2026-12-07
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0021"
-down_revision: str | None = "0017"
+down_revision: str | None = "0025"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
