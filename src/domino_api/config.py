@@ -71,9 +71,10 @@ class Settings(BaseSettings):
     )
     webauthn_rp_name: str = Field("domino-api", description="the site's name a passkey shows")
     webauthn_origins: str = Field(
-        "http://localhost:8000",
+        "",
         description="comma-separated origins whose pages may use passkeys (`https://` but for"
-        " localhost), each on `DOMINO_WEBAUTHN_RP_ID` or a subdomain of it",
+        " localhost), each on `DOMINO_WEBAUTHN_RP_ID` or a subdomain of it; empty (local use):"
+        " `http://localhost:PORT` and `http://127.0.0.1:PORT` of the port served",
     )
     webauthn_timeout_s: float = Field(
         300.0, description="how long a passkey ceremony's challenge stays good (used once)"

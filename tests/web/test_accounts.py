@@ -30,7 +30,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     url = to_plain_url(fresh_database_sync(DB))
     log = tmp_path_factory.mktemp("accounts") / "server.log"
     served = ServerProcess(url, log, env=SERVER_ENV, ready_path="/readyz")
-    served.env["DOMINO_WEBAUTHN_ORIGINS"] = f"http://localhost:{served.port}"
     served.start()
     try:
         served.wait_ready()
