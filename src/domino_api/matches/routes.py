@@ -302,9 +302,12 @@ async def rematch(
 ) -> FastJSONResponse:
     """Opt in to a rematch once the match is over; when every human seat has, a new match with the
     same seats and ruleset is created and announced (`rematch_created`). A rematch with a game
-    number counts against its host's and address's open numbered tables (429 past them).
+    number counts against its host's and address's open numbered tables (429 past them). Each
+    offer spends the new-match budgets, as creating a match does.
     """
     seat = body.seat if body else None
+    address = client_address(request)
+    await limits_of(request).hit_from("create_match", address, f"player:{player.id}")
     caps = hosting.caps_of(settings_of(request))
     return FastJSONResponse(await creation.rematch(core_of(request), player, match_id, seat, caps))
 
