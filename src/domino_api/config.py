@@ -92,6 +92,15 @@ class Settings(BaseSettings):
         description="passkey registrations, link codes and API keys one player starts per window",
     )
 
+    report_rate_limit: int = Field(
+        10, description="messages one player reports to the operators per window"
+    )
+    tournament_rate_limit: int = Field(
+        3,
+        description="tournaments one player creates per hour (a household's worth per client"
+        " address, a network's share per network)",
+    )
+
     # Presence (docs/ARCHITECTURE.md, "Presence").
     presence_lease_s: float = Field(
         30.0, description="a seat is connected while one of its sockets was seen this recently"
@@ -163,7 +172,8 @@ class Settings(BaseSettings):
     network_share: int = Field(
         4,
         description="a network (IPv4 /24, IPv6 /64) gets this many addresses' worth of each"
-        " per-address budget (joins, new players, new matches)",
+        " per-address budget (joins, new players, new matches, new tournaments, sign-in"
+        " attempts)",
     )
     guess_window_s: float = Field(
         3600.0,

@@ -102,8 +102,8 @@ async def remove_passkey(
 async def sign_in_options(request: Request, session: UnitOfWork) -> SignInStart:
     """WebAuthn request options (pass `publicKey` to `navigator.credentials.get`; any passkey
     of this site may answer), and the `ceremony` to send back with its answer. No token needed;
-    budgeted per client address (`DOMINO_SIGN_IN_RATE_LIMIT`)."""
-    await limits_of(request).hit("sign_in", client_address(request))
+    budgeted per client address (`DOMINO_SIGN_IN_RATE_LIMIT`) and its network."""
+    await limits_of(request).hit_from("sign_in", client_address(request))
     return await passkeys.sign_in_options(session, settings_of(request), clock_of(request).now())
 
 
@@ -119,7 +119,7 @@ async def sign_in_with_passkey(
     """Verify the passkey's answer (signature, challenge, origin, site, signature counter) and
     give this device a session of the passkey's player: its token (shown once) opens the
     player's records, settings and seats at its live matches, as on the first device."""
-    await limits_of(request).hit("sign_in", client_address(request))
+    await limits_of(request).hit_from("sign_in", client_address(request))
     now = clock_of(request).now()
     settings = settings_of(request)
     origins = passkeys.expected_origins(settings, served_port(request))
