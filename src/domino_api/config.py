@@ -161,7 +161,13 @@ class Settings(BaseSettings):
     claim_failures_per_network: int = Field(
         30,
         description="refused joins and seat claims per network (an IPv4 /24, an IPv6 /64) per"
-        " `guess_window_s`, whichever numbers and names its addresses try",
+        " `network_guess_window_s`, whichever numbers and names its addresses try",
+    )
+    network_guess_window_s: float = Field(
+        300.0,
+        description="the window of a network's budget of failed joins"
+        " (`DOMINO_CLAIM_FAILURES_PER_NETWORK`): shorter than `guess_window_s`, so a player"
+        " whose network a guesser shares waits minutes, not an hour",
     )
     household_players: int = Field(
         6,

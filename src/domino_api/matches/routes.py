@@ -97,11 +97,11 @@ async def join(
     """Take a seat by the match's 4-digit number. Joining again returns the same seat; a caller with
     the name of a seat's holder takes that seat over when the holder has not been seen for 30 s.
     Rate-limited per client address, its network and the player; wrong guesses are budgeted per
-    number, a rejoin under a seat's own name is not.
+    number, a rejoin under a seat's own name is not, and a player's join at a table where it
+    holds a seat (signed in on a new device) spends no budget at all.
     """
     limits = limits_of(request)
     address = client_address(request)
-    await limits.hit_from("join", address, f"player:{player.id}")
     joined = await creation.join_by_number(
         core_of(request), limits, player, body.code, body.name, address
     )

@@ -161,7 +161,7 @@ class Limits:
                 _budget(
                     "network_claim_failures",
                     settings.claim_failures_per_network,
-                    hour,
+                    settings.network_guess_window_s,
                     "failed joins and seat claims from one network",
                 ),
                 # One wrong guess at a number marks its caller (token, address) for the window:
