@@ -43,6 +43,8 @@ GENEROUS_LIMITS = {
     "create_match_rate_limit": 1000,
     "chat_rate_limit": 1000,
     "profile_rate_limit": 1000,
+    "tournament_rate_limit": 1000,
+    "report_rate_limit": 1000,
     "open_tables_per_player": 1000,
     "numbered_tables_per_player": 1000,
     "numbered_tables_per_address": 1000,

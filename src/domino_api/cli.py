@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 import signal
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from domino_api.config import Settings
 
 # Every command imports what it needs when it runs, so `domino-api --help` starts at once.
 # Plain help (click's layout): it names a type only beside an option that takes a value, where
@@ -16,6 +20,18 @@ app = typer.Typer(
 )
 
 OPENAPI_PATH = Path("openapi/openapi.json")
+
+
+def _name_passkey_origins(settings: Settings, port: int) -> None:
+    """Say at start-up which origins' pages may use passkeys (docs/OPERATING.md)."""
+    import logging
+
+    from domino_api.accounts.passkeys import expected_origins
+
+    origins = ", ".join(expected_origins(settings, port))
+    where = "DOMINO_WEBAUTHN_ORIGINS" if settings.webauthn_origin_list else "the port served"
+    logging.getLogger("domino_api").info("passkeys: origins %s (from %s)", origins, where)
+    typer.echo(f"passkeys work at {origins} (from {where}; production: DOMINO_WEBAUTHN_ORIGINS)")
 
 
 @app.command()
@@ -50,6 +66,7 @@ def serve(
             os.environ["DOMINO_DATABASE_URL"] = url
             get_settings.cache_clear()
         typer.echo(f"domino-api on http://{host}:{port} (docs at http://{host}:{port}/docs)")
+        _name_passkey_origins(settings, port)
         # uvicorn shuts down gracefully on SIGTERM, then raises the signal again; this handler
         # turns that into a normal exit, so the `finally` below runs (Ctrl-C already does).
         signal.signal(signal.SIGTERM, _exit_normally)

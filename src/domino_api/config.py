@@ -71,9 +71,10 @@ class Settings(BaseSettings):
     )
     webauthn_rp_name: str = Field("domino-api", description="the site's name a passkey shows")
     webauthn_origins: str = Field(
-        "http://localhost:8000",
+        "",
         description="comma-separated origins whose pages may use passkeys (`https://` but for"
-        " localhost), each on `DOMINO_WEBAUTHN_RP_ID` or a subdomain of it",
+        " localhost), each on `DOMINO_WEBAUTHN_RP_ID` or a subdomain of it; empty (local use):"
+        " `http://localhost:PORT` and `http://127.0.0.1:PORT` of the port served",
     )
     webauthn_timeout_s: float = Field(
         300.0, description="how long a passkey ceremony's challenge stays good (used once)"
@@ -89,6 +90,15 @@ class Settings(BaseSettings):
     account_rate_limit: int = Field(
         20,
         description="passkey registrations, link codes and API keys one player starts per window",
+    )
+
+    report_rate_limit: int = Field(
+        10, description="messages one player reports to the operators per window"
+    )
+    tournament_rate_limit: int = Field(
+        3,
+        description="tournaments one player creates per hour (a household's worth per client"
+        " address, a network's share per network)",
     )
 
     # Presence (docs/ARCHITECTURE.md, "Presence").
@@ -153,7 +163,13 @@ class Settings(BaseSettings):
     claim_failures_per_network: int = Field(
         30,
         description="refused joins and seat claims per network (an IPv4 /24, an IPv6 /64) per"
-        " `guess_window_s`, whichever numbers and names its addresses try",
+        " `network_guess_window_s`, whichever numbers and names its addresses try",
+    )
+    network_guess_window_s: float = Field(
+        300.0,
+        description="the window of a network's budget of failed joins"
+        " (`DOMINO_CLAIM_FAILURES_PER_NETWORK`): shorter than `guess_window_s`, so a player"
+        " whose network a guesser shares waits minutes, not an hour",
     )
     household_players: int = Field(
         6,
@@ -164,7 +180,8 @@ class Settings(BaseSettings):
     network_share: int = Field(
         4,
         description="a network (IPv4 /24, IPv6 /64) gets this many addresses' worth of each"
-        " per-address budget (joins, new players, new matches)",
+        " per-address budget (joins, new players, new matches, new tournaments, sign-in"
+        " attempts)",
     )
     guess_window_s: float = Field(
         3600.0,

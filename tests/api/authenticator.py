@@ -17,7 +17,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 from webauthn.helpers.encode_cbor import encode_cbor
 
-ORIGIN = "http://localhost:8000"  # the settings' defaults (config.py)
+# The origin of a server reached on the default port when DOMINO_WEBAUTHN_ORIGINS is left
+# empty (accounts/passkeys.expected_origins): the test client's.
+ORIGIN = "http://localhost"
 RP_ID = "localhost"
 # Flags of authenticatorData: user present, user verified, attested credential data.
 UP, UV, AT = 0x01, 0x04, 0x40
@@ -55,12 +57,17 @@ class Authenticator:
         return rp_hash + bytes([flags]) + struct.pack(">I", self.counter) + attested
 
     def create(
-        self, options: dict[str, Any], origin: str = ORIGIN, rp_id: str | None = None
+        self,
+        options: dict[str, Any],
+        origin: str = ORIGIN,
+        rp_id: str | None = None,
+        top_origin: str | None = None,
     ) -> dict[str, Any]:
-        """`navigator.credentials.create()`'s answer (toJSON) to creation options."""
+        """`navigator.credentials.create()`'s answer (toJSON) to creation options; with
+        `top_origin`, as given inside a frame of that site."""
         public_key = options["publicKey"]
         self.user_handle = base64url_to_bytes(public_key["user"]["id"])
-        client_data = _client_data("webauthn.create", public_key["challenge"], origin)
+        client_data = _client_data("webauthn.create", public_key["challenge"], origin, top_origin)
         attested = (
             bytes(16)  # aaguid: none
             + struct.pack(">H", len(self.credential_id))
@@ -88,11 +95,13 @@ class Authenticator:
         origin: str = ORIGIN,
         rp_id: str | None = None,
         signer: ec.EllipticCurvePrivateKey | None = None,
+        top_origin: str | None = None,
     ) -> dict[str, Any]:
-        """`navigator.credentials.get()`'s answer (toJSON); `signer` forges with another key."""
+        """`navigator.credentials.get()`'s answer (toJSON); `signer` forges with another key;
+        with `top_origin`, as given inside a frame of that site."""
         public_key = options["publicKey"]
         self.counter += 1
-        client_data = _client_data("webauthn.get", public_key["challenge"], origin)
+        client_data = _client_data("webauthn.get", public_key["challenge"], origin, top_origin)
         auth_data = self.auth_data(rp_id or public_key["rpId"], UP | UV)
         signed = auth_data + hashlib.sha256(client_data).digest()
         signature = (signer or self.key).sign(signed, ec.ECDSA(hashes.SHA256()))
@@ -110,7 +119,9 @@ class Authenticator:
         }
 
 
-def _client_data(kind: str, challenge: str, origin: str) -> bytes:
-    return json.dumps(
-        {"type": kind, "challenge": challenge, "origin": origin, "crossOrigin": False}
-    ).encode()
+def _client_data(kind: str, challenge: str, origin: str, top_origin: str | None) -> bytes:
+    data: dict[str, object] = {"type": kind, "challenge": challenge, "origin": origin}
+    data["crossOrigin"] = top_origin is not None
+    if top_origin is not None:
+        data["topOrigin"] = top_origin
+    return json.dumps(data).encode()

@@ -80,3 +80,30 @@ async def play_to_end(
             nxt = v["turn"]["seat"]
             v = await view(client, holders[nxt], match_id, nxt)
     raise AssertionError("match did not finish")
+
+
+async def play_until_each_moved(
+    client: httpx.AsyncClient, match_id: str, holders: dict[int, dict[str, Any]]
+) -> dict[str, Any]:
+    """Drive the human seats with their first legal actions until each has made a move of its
+    own (what a rated match needs, docs/API.md "Ratings") or the match is over; the last view."""
+    moved: set[int] = set()
+    any_holder = next(iter(holders.values()))
+    v = await view(client, any_holder, match_id)
+    while moved != set(holders) and v["status"] not in ("finished", "abandoned", "cancelled"):
+        if v["status"] == "hand_over":
+            r = await client.post(
+                f"/v1/matches/{match_id}/hands", headers=any_holder["headers"], json={}
+            )
+            v = r.json()
+            continue
+        seat = v["turn"]["seat"]
+        mine = await view(client, holders[seat], match_id, seat)
+        body = {**first_legal(mine), "seq": mine["seq"], "seat": seat}
+        r = await client.post(
+            f"/v1/matches/{match_id}/moves", json=body, headers=holders[seat]["headers"]
+        )
+        assert r.status_code == 200, r.text
+        moved.add(seat)
+        v = r.json()["view"]
+    return v

@@ -233,3 +233,31 @@ async def test_api_keys_are_named_listed_without_secrets_and_revoked_at_once(
     after = await client.get("/v1/players/me", headers=bot)
     assert after.status_code == 401 and after.headers["content-type"] == "application/problem+json"
     assert (await client.get("/v1/players/me/api-keys", headers=ana["headers"])).json() == []
+
+
+async def test_an_api_key_is_no_way_in_so_the_last_session_stays(
+    client: httpx.AsyncClient,
+) -> None:
+    """Issue 48: with one session and one API key, signing the session out left only the key,
+    which can make no session (403 session_required): the player was locked out for good."""
+    ana = await new_player(client, "Ana")
+    made = await client.post(
+        "/v1/players/me/api-keys", json={"name": "bot"}, headers=ana["headers"]
+    )
+    assert made.status_code == 201, made.text
+    key = bearer(made.json()["token"])
+    mine = (await client.get("/v1/players/me/sessions", headers=ana["headers"])).json()[0]["id"]
+    kept = await client.delete(f"/v1/players/me/sessions/{mine}", headers=ana["headers"])
+    assert kept.status_code == 409 and kept.json()["code"] == "last_way_in", kept.text
+    assert (await client.get("/v1/players/me", headers=ana["headers"])).status_code == 200
+    refused = await client.post("/v1/players/me/link-codes", headers=key)
+    assert refused.status_code == 403 and refused.json()["code"] == "session_required"
+    # The key itself may go: the session is still a way in.
+    out = await client.delete(
+        f"/v1/players/me/api-keys/{made.json()['id']}", headers=ana["headers"]
+    )
+    assert out.status_code == 204
+    # A passkey is a way in: then the session may be signed out.
+    await register(client, ana, Authenticator())
+    out = await client.delete(f"/v1/players/me/sessions/{mine}", headers=ana["headers"])
+    assert out.status_code == 204

@@ -41,6 +41,7 @@ async def test_forged_misdirected_and_replayed_assertions_sign_nobody_in(
         ("another key", {"signer": ec.generate_private_key(ec.SECP256R1())}),
         ("another origin", {"origin": "https://evil.example"}),
         ("another site", {"rp_id": "evil.example"}),
+        ("inside another site's frame", {"top_origin": "https://evil.example"}),
     ]
     for _, wrong in wrongs:
         options = await options_for_sign_in(client)
@@ -105,6 +106,9 @@ async def test_a_registration_that_does_not_verify_keeps_nothing(
     bad_parts = {
         "another origin": Authenticator().create(options, origin="https://evil.example"),
         "another site": Authenticator().create(options, rp_id="evil.example"),
+        "inside another site's frame": Authenticator().create(
+            options, top_origin="https://evil.example"
+        ),
         "not CBOR": {**good, "response": {**good["response"], "attestationObject": b64(b"x")}},
         "not JSON": {**good, "response": {**good["response"], "clientDataJSON": b64(b"{")}},
         "not base64url": {**good, "rawId": "abcde"},

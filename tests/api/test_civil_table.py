@@ -180,3 +180,30 @@ async def test_block_refusals(client: httpx.AsyncClient) -> None:
     assert (r.status_code, r.json()["code"]) == (409, "own_seat")
     blocks = (await client.get("/v1/players/me/blocks", headers=ana["headers"])).json()
     assert blocks == {"blocks": []}
+
+
+async def test_a_mute_survives_the_rematch(client: httpx.AsyncClient) -> None:
+    """Issue 48: a rematch dropped the mute; the same seats, the same holders keep it."""
+    ana, bob, created = await _table(client)
+    match_id = created["id"]
+    r = await client.put(f"/v1/matches/{match_id}/seats/0/mute", headers=bob["headers"])
+    assert r.status_code == 200 and r.json()["seats"] == [0], r.text
+    await client.post(f"/v1/matches/{match_id}/start", json={}, headers=ana["headers"])
+    resigned = await client.post(f"/v1/matches/{match_id}/resign", json={}, headers=ana["headers"])
+    assert resigned.json()["status"] == "finished", resigned.text
+    for who in (ana, bob):
+        offered = await client.post(
+            f"/v1/matches/{match_id}/rematch", json={}, headers=who["headers"]
+        )
+        assert offered.status_code == 200, offered.text
+    new = offered.json()["rematch_match_id"]
+    assert new
+    mutes = await client.get(f"/v1/matches/{new}/mutes", headers=bob["headers"])
+    assert mutes.status_code == 200 and mutes.json()["seats"] == [0], mutes.text
+    said = (await _say(client, ana, new, "again")).json()
+    shown = [e for e in await _events(client, bob, new) if e["seq"] == said["seq"]]
+    assert shown[0]["data"]["muted"] is True
+    # Ana muted nobody: the rematch gave her no mute.
+    assert (await client.get(f"/v1/matches/{new}/mutes", headers=ana["headers"])).json() == {
+        "seats": []
+    }

@@ -10,7 +10,7 @@ import httpx
 
 from domino_api.ratings.computers import COMPUTERS
 from domino_api.store.db import to_plain_url
-from tests.api.helpers import new_player, play_to_end, view
+from tests.api.helpers import new_player, play_to_end, play_until_each_moved, view
 
 HUMANS = [{"type": "human"}, {"type": "human"}]
 FAST = {"target": 10}  # draw-50 to 10 points: a hand or two
@@ -51,16 +51,31 @@ async def _ratings(client: httpx.AsyncClient, asker: dict, *players: dict) -> di
     }
 
 
+async def establish(database_url: str, preset: str, *players: dict[str, Any]) -> None:
+    """The players as if they had played 10 rated matches at the preset, still at 1500 ± 500:
+    their results count fully for others (ratings/weights.py)."""
+    db = await asyncpg.connect(to_plain_url(database_url))
+    try:
+        await db.executemany(
+            "INSERT INTO ratings (player_id, preset, mu, sigma, games, updated_at)"
+            " VALUES ($1, $2, 1500, 500, 10, now())",
+            [(p["id"], preset) for p in players],
+        )
+    finally:
+        await db.close()
+
+
 def _unmoved(row: dict[str, Any]) -> bool:
     return (row["rating"], row["deviation"], row["games"]) == (1500, 500, 0)
 
 
 async def test_a_rated_match_between_humans_moves_both_and_the_board_ranks_them(
-    client: httpx.AsyncClient,
+    client: httpx.AsyncClient, database_url: str
 ) -> None:
     ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
+    await establish(database_url, "draw-50", ana, bob)
     before = await _ratings(client, ana, ana, bob)
-    assert _unmoved(before[ana["id"]]) and _unmoved(before[bob["id"]])
+    assert before[ana["id"]]["games"] == before[bob["id"]]["games"] == 10
     final = await play_to_end(client, await _table(client, ana, bob), {0: ana, 1: bob})
     assert final["status"] == "finished"
     winner, loser = (ana, bob) if final["result"]["winner"] == 0 else (bob, ana)
@@ -68,7 +83,7 @@ async def test_a_rated_match_between_humans_moves_both_and_the_board_ranks_them(
     won, lost = after[winner["id"]], after[loser["id"]]
     assert won["rating"] > 1500 > lost["rating"]
     assert won["deviation"] < 500 and lost["deviation"] < 500
-    assert won["games"] == lost["games"] == 1
+    assert won["games"] == lost["games"] == 11
     # The player's own page and the records say the same.
     mine = await client.get(f"/v1/players/{winner['id']}/ratings", headers=loser["headers"])
     assert mine.json()["ratings"] == [won]
@@ -160,10 +175,12 @@ async def test_a_tables_seat_ratings_are_for_those_who_may_look(
 
 
 async def test_a_forfeit_is_a_loss_and_an_abandoned_match_moves_nothing(
-    client: httpx.AsyncClient,
+    client: httpx.AsyncClient, database_url: str
 ) -> None:
     ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
+    await establish(database_url, "draw-50", ana, bob)
     mid = await _table(client, ana, bob)
+    await play_until_each_moved(client, mid, {0: ana, 1: bob})
     resigned = await client.post(f"/v1/matches/{mid}/resign", json={}, headers=ana["headers"])
     assert resigned.json()["status"] == "finished"
     after = await _ratings(client, bob, ana, bob)
@@ -242,6 +259,7 @@ async def test_the_ratings_commit_with_the_end_or_nothing_does(
 ) -> None:
     ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
     mid = await _table(client, ana, bob)
+    await play_until_each_moved(client, mid, {0: ana, 1: bob})  # else an abort, for ratings
     resign = f"/v1/matches/{mid}/resign"
     finishes = "SELECT count(*) FROM finishes WHERE match_id = $1"
     db = await asyncpg.connect(to_plain_url(database_url))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from domino_api.engine import (
     PRESETS,
@@ -170,3 +171,24 @@ def test_cancel_a_waiting_match() -> None:
     assert transition.state.status == "cancelled"
     assert [e.type for e in transition.events] == ["match_ended"]
     assert transition.state.seq == 1
+
+
+def test_a_forfeited_seat_played_on_to_the_target_never_wins() -> None:
+    """Issue 50: house nines, the leader resigned and the computer played its seat on to the
+    target; the winner is the best of the seats that did not forfeit, not the forfeited one."""
+    hands = [[(9, 9), (8, 9)], [(0, 1), (0, 2)], [(4, 5)]]
+    state = position(NINES, hands, opener=2, scores=(0, 29, NINES.target - 1))
+    state = replace(state, forfeited=(False, False, True))
+    state, events = run(state, ((4, 5), None))  # the computer dominoes for the forfeited seat
+    assert state.status == "finished" and state.result is not None
+    assert state.scores[2] >= NINES.target  # the forfeited seat reached the target...
+    assert state.result.winner == 1  # ...but the best standing seat wins
+    assert events_of(events, "match_ended")[0].data.winner == 1
+
+
+def test_seats_sharing_first_behind_a_forfeited_seat_leave_no_winner() -> None:
+    hands = [[(9, 9), (8, 9)], [(0, 1), (0, 2)], [(4, 5)]]
+    state = position(NINES, hands, opener=2, scores=(29, 29, NINES.target - 1))
+    state = replace(state, forfeited=(False, False, True))
+    state, _ = run(state, ((4, 5), None))
+    assert state.result is not None and state.result.winner is None

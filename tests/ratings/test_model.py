@@ -11,6 +11,7 @@ from domino_api import engine
 from domino_api.engine import table as tables
 from domino_api.errors import OptionNotAllowed
 from domino_api.matches.rated import at_creation
+from domino_api.ratings import weights
 from domino_api.ratings.computers import COMPUTERS, computer_rating
 from domino_api.ratings.model import MU, SIGMA, Entrant, Rating, places, rate
 from domino_api.ratings.rules import outcome
@@ -102,7 +103,9 @@ def test_creation_rates_humans_by_default_computers_when_asked_hot_seat_never() 
         at_creation(True, [HUMAN, HUMAN, OPEN])
 
 
-def _finished(rated: bool, holders: tuple[str, str], forfeited: int | None = None) -> tables.Table:
+def _finished(
+    rated: bool, holders: tuple[str, str], forfeited: int | None = None, moved: bool = True
+) -> tables.Table:
     now = datetime(2026, 12, 5, tzinfo=UTC)
     seats = [{"type": "human", "player_id": holder} for holder in holders]
     names = {holder: (holder, "moon") for holder in holders}
@@ -113,7 +116,8 @@ def _finished(rated: bool, holders: tuple[str, str], forfeited: int | None = Non
         state = engine.apply(state, None, engine.Forfeit(forfeited, "resign")).state
     else:
         state = replace(state, status="finished", result=_result(state, winner=1))
-    return replace(table, state=state, match=replace(table.match, started_at=now))
+    seated = tuple(replace(row, moved=moved) for row in table.seats)
+    return replace(table, state=state, seats=seated, match=replace(table.match, started_at=now))
 
 
 def _result(state: engine.MatchState, winner: int) -> engine.MatchResult:
@@ -129,8 +133,28 @@ def test_outcome_places_a_rated_finish_and_ignores_unrated_and_hot_seat() -> Non
     assert outcome(_finished(True, ("ana", "ana"))) == []
 
 
+def test_a_finish_before_every_holder_moved_is_an_abort_for_ratings() -> None:
+    """Issue 48: an alt that joins and resigns before its first move rates nothing."""
+    assert outcome(_finished(True, ("ana", "bob"), moved=False)) == []
+    one = _finished(True, ("ana", "bob"))
+    one = tables.with_seat(one, 1, moved=False)
+    assert outcome(one) == []
+
+
 def test_a_resignation_finishes_last() -> None:
     table = _finished(True, ("ana", "bob"), forfeited=0)
     table = tables.with_seat(table, 0, forfeited=True)
     placed = outcome(table)
     assert [(p.player_id, p.place) for p in placed] == [("ana", 2), ("bob", 1)]
+
+
+def test_what_a_result_is_worth() -> None:
+    """ratings/weights.py: fresh opponents count nothing, the same opponent halves each time,
+    and beating a computer rated far below gains ~nothing."""
+    assert weights.establishment([0]) == 0 and weights.establishment([10]) == 1
+    assert weights.establishment([None, 5]) == 0.75  # a computer counts fully
+    assert [weights.repeat_factor(n) for n in range(3)] == [1, 0.5, 0.25]
+    assert weights.computer_cap(1500, [1000]) < 2 < weights.computer_cap(1500, [1500]) == 16
+    before, after = Rating(1500, 500, 3), Rating(1700, 400, 4)
+    assert weights.weighted(before, after, 0.5, None) == Rating(1600, 450, 4)
+    assert weights.weighted(before, after, 1, 10).mu == 1510

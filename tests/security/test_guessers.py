@@ -159,3 +159,50 @@ async def test_one_network_finds_a_handful_of_tables_and_holds_a_few_dozen_numbe
         assert answered <= 40  # the network's 30 failures, and the few joins that found one
         assert len(found & waiting) <= 5
         assert held <= 24
+
+
+async def _table_of_three(http: httpx.AsyncClient) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Ana's waiting house-nines table with Bob seated and one seat free: (table, Bob)."""
+    ana, bob = await player(http, "Ana"), await player(http, "Bob")
+    body = {"ruleset": "house-nines", "seats": [{"type": "human"}] * 3}
+    made = (await http.post("/v1/matches", json=body, headers=ana["headers"])).json()
+    assert (await _join(http, bob, made["code"])).status_code == 200
+    return made, bob
+
+
+async def _guess_from_the_network(http: httpx.AsyncClient) -> None:
+    for n in range(2, 8):  # a guesser on 203.0.113.0/24 spends the network's budgets
+        async with _from(http, f"203.0.113.{n}") as guesser_from:
+            guesser = await player(guesser_from, f"G{n}")
+            await _join(guesser_from, guesser, f"{(n * 7919) % 10_000:04d}")
+
+
+async def test_a_guessers_network_never_refuses_a_player_rejoining_its_own_seat(
+    secured: Secured,
+) -> None:
+    """Issue 48: a real player's rejoin from a guesser's /24 got 429. A player rejoining a
+    seat it holds (signed in on a new device) is refused by no budget."""
+    tight = {"join_rate_limit": 2, "household_players": 1, "network_share": 2}
+    async with secured(claim_failures_per_network=3, **tight) as http:
+        made, bob = await _table_of_three(http)
+        code = (await http.post("/v1/players/me/link-codes", headers=bob["headers"])).json()
+        await _guess_from_the_network(http)
+        async with _from(http, "203.0.113.50") as phone:  # Bob's new phone, same /24
+            linked = await phone.post("/v1/sign-in/link", json={"code": code["code"]})
+            assert linked.status_code == 201, linked.text
+            bob_phone = {"headers": {"Authorization": f"Bearer {linked.json()['token']}"}}
+            back = await _join(phone, bob_phone, made["code"])
+            assert back.status_code == 200 and back.json()["you"]["seat"] == 1, back.text
+
+
+async def test_a_friend_at_a_guessers_network_waits_minutes_not_an_hour(secured: Secured) -> None:
+    """Issue 48: a friend holding the number, from a guesser's /24, was told to come back in
+    1,986 s. The network's failures are kept over `DOMINO_NETWORK_GUESS_WINDOW_S` (5 minutes)."""
+    async with secured(claim_failures_per_network=3) as http:
+        made, _ = await _table_of_three(http)
+        await _guess_from_the_network(http)
+        async with _from(http, "203.0.113.60") as friend_from:
+            friend = await player(friend_from, "Cy")
+            refused = await _join(friend_from, friend, made["code"])
+            assert refused.status_code == 429, refused.text
+            assert int(refused.headers["retry-after"]) <= 300

@@ -49,6 +49,7 @@ SERVER_ENV = {
     # Every test makes its players and tables from 127.0.0.1: the suite is one busy address.
     "DOMINO_CREATE_PLAYER_RATE_LIMIT": "1000",
     "DOMINO_CREATE_MATCH_RATE_LIMIT": "1000",
+    "DOMINO_TOURNAMENT_RATE_LIMIT": "1000",
 }
 
 # What a page must never show: values that slipped through from JavaScript.

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, CDPSession, Page, expect
 
@@ -30,7 +31,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     url = to_plain_url(fresh_database_sync(DB))
     log = tmp_path_factory.mktemp("accounts") / "server.log"
     served = ServerProcess(url, log, env=SERVER_ENV, ready_path="/readyz")
-    served.env["DOMINO_WEBAUTHN_ORIGINS"] = f"http://localhost:{served.port}"
     served.start()
     try:
         served.wait_ready()
@@ -155,3 +155,32 @@ def test_passkey_and_link_code_bring_the_player_to_other_browsers(
     third.reload()
     expect(third.locator("h2")).to_have_text("Play dominoes")
     expect(third.locator("button:text('Sign in with a passkey')")).to_be_visible()
+
+
+def test_a_browser_signed_out_elsewhere_shows_the_sign_in_choices(
+    people: Callable[[], Player], server: ServerProcess
+) -> None:
+    """Issue 50: a browser whose session was signed out on another device showed a blank home
+    page with "The token is not valid" and no way to sign in until a menu link was clicked."""
+    ana = people()
+    page = ana.open("solo")
+    sign_in(page, "Ana")
+    expect(page.locator("#preset")).to_be_visible()
+    token = page.evaluate("() => JSON.parse(localStorage.getItem('domino.identity')).token")
+    base = f"http://localhost:{server.port}"
+    with httpx.Client(base_url=base, timeout=30) as api:
+        mine = {"Authorization": f"Bearer {token}"}
+        code = api.post("/v1/players/me/link-codes", headers=mine).json()["code"]
+        phone = api.post("/v1/sign-in/link", json={"code": code}).json()
+        theirs = {"Authorization": f"Bearer {phone['token']}"}
+        sessions = api.get("/v1/players/me/sessions", headers=theirs).json()
+        [first] = [s["id"] for s in sessions if not s["current"]]
+        assert api.delete(f"/v1/players/me/sessions/{first}", headers=theirs).status_code == 204
+    ana.allowed.append(re.compile("status of 401"))  # Chromium logs the refused fetch
+    page.goto("about:blank")
+    page = ana.open("")  # the browser opened again later, its dead token still kept
+    expect(page.locator("h2")).to_have_text("Play dominoes")
+    expect(page.locator("button:text('Sign in with a passkey')")).to_be_visible()
+    expect(page.locator("#link-code")).to_be_visible()
+    expect(page.locator("#error")).to_contain_text("signed out elsewhere")
+    assert page.evaluate("() => localStorage.getItem('domino.identity')") is None

@@ -15,16 +15,18 @@ from playwright.sync_api import expect
 
 from domino_api.ratings.computers import COMPUTERS
 from tests.api.helpers import new_player, play_to_end
+from tests.api.test_ratings import establish
 from tests.support.servers import ServerProcess
 from tests.web.conftest import Player
 from tests.web.helpers import sign_in, start_solo
 
 
-async def _rated_match(base_url: str, names: tuple[str, str]) -> tuple[str, str]:
-    """Two players finish a rated draw-50 match over the API, as any client would: the
-    winner's name and the loser's."""
+async def _rated_match(base_url: str, database_url: str, names: tuple[str, str]) -> tuple[str, str]:
+    """Two established players finish a rated draw-50 match over the API, as any client
+    would: the winner's name and the loser's."""
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
         ana, bob = [await new_player(client, name) for name in names]
+        await establish(database_url, "draw-50", ana, bob)
         body: dict[str, Any] = {"ruleset": "draw-50", "seats": [{"type": "human"}] * 2}
         body["options"] = {"target": 10}
         created = (await client.post("/v1/matches", json=body, headers=ana["headers"])).json()
@@ -43,7 +45,9 @@ def test_a_seats_rating_shows_beside_its_name_and_the_board_ranks_rated_players(
     tag = secrets.token_hex(3)
     names = (f"Rae {tag}", f"Sol {tag}")
     with ThreadPoolExecutor(1) as pool:  # off the thread Playwright's loop lives on
-        winner, loser = pool.submit(asyncio.run, _rated_match(play_server.base_url, names)).result()
+        winner, loser = pool.submit(
+            asyncio.run, _rated_match(play_server.base_url, play_server.database_url, names)
+        ).result()
 
     gus = players()
     page = gus.open("solo")

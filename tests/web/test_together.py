@@ -108,9 +108,15 @@ def test_the_reveal_screen_hides_the_next_hand(players: Callable[..., Player]) -
     expect(reveal).to_contain_text("Pass the device to")
     expect(page.locator(".hand .tile")).to_have_count(0)
     expect(page.locator(".end-target.glow")).to_have_count(0)
+    # The button names the player whose hand it shows, not a seat number (issue 50).
+    expect(reveal.get_by_role("button")).to_have_text(re.compile(r"^Show (Dan|Player 2)'s hand$"))
     dan.shot("hot-seat-reveal")
     reveal.get_by_role("button").click()
     expect(page.locator(".hand .tile")).to_have_count(7)
+    # Hot-seat play is never rated: its seats show no rating.
+    expect(page.locator("ul.seats")).to_be_visible()
+    page.wait_for_load_state("networkidle")
+    expect(page.locator(".seat .rating")).to_have_count(0)
 
 
 def test_the_away_deadline_counts_down_for_everyone(players: Callable[..., Player]) -> None:

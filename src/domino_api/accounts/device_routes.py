@@ -102,8 +102,8 @@ async def new_link_code(
 async def sign_in_with_code(body: LinkSignIn, request: Request, session: UnitOfWork) -> SignedIn:
     """Use up a link code: this device gets a session of the code's player (its token shown
     once). Every entry, right or wrong, is budgeted per client address
-    (`DOMINO_SIGN_IN_RATE_LIMIT`)."""
-    await limits_of(request).hit("sign_in", client_address(request))
+    (`DOMINO_SIGN_IN_RATE_LIMIT`) and per network (`DOMINO_NETWORK_SHARE` addresses' worth)."""
+    await limits_of(request).hit_from("sign_in", client_address(request))
     now = clock_of(request).now()
     return await devices.link(session, body.code, body.device or "Linked device", now)
 

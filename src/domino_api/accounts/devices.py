@@ -71,25 +71,26 @@ async def remove_token(
     session: AsyncSession, player_id: str, kind: TokenKind, token_id: str
 ) -> str:
     """Sign a session out or revoke an API key: its token stops working. Returns its hash
-    (whose sockets close once this commits: realtime/revocation.py)."""
-    passkeys, held = await accounts_repo.ways_in(session, player_id)
+    (whose sockets close once this commits: realtime/revocation.py). The last session of a
+    player without a passkey stays (an API key is no way in: it manages no account)."""
+    passkeys, sessions = await accounts_repo.ways_in(session, player_id)
     token_hash = await accounts_repo.delete_token(session, player_id, kind, token_id)
     if token_hash is None:
         missing = SessionNotFound if kind == "session" else ApiKeyNotFound
         raise missing(f"You have no {kind.replace('_', ' ')} with id {token_id!r}.")
-    if passkeys == 0 and held == 1:
+    if kind == "session" and passkeys == 0 and sessions == 1:
         raise LastWayIn(
-            "This is your only way in and you have no passkey: add a passkey (or link another"
-            " device) before you sign it out."
+            "This is your only signed-in device and you have no passkey (an API key cannot"
+            " sign a device in): add a passkey, or link another device, before you sign it out."
         )
     return token_hash
 
 
 async def remove_passkey(session: AsyncSession, player_id: str, passkey_id: str) -> None:
-    passkeys, held = await accounts_repo.ways_in(session, player_id)
+    passkeys, sessions = await accounts_repo.ways_in(session, player_id)
     if not await accounts_repo.delete_passkey(session, player_id, passkey_id):
         raise PasskeyNotFound(f"You have no passkey with id {passkey_id!r}.")
-    if passkeys == 1 and held == 1:
+    if passkeys == 1 and sessions == 1:
         raise LastWayIn(
             "This passkey is your last one and this device your only session: without it,"
             " nothing could sign you in again once this device forgets you. Add another"

@@ -8,6 +8,7 @@ refused answer rolls its transaction back, so nothing changes, the challenge inc
 
 from __future__ import annotations
 
+import json
 import secrets
 from datetime import datetime, timedelta
 
@@ -37,6 +38,32 @@ SELECTION = structs.AuthenticatorSelectionCriteria(
     require_resident_key=True,
     user_verification=structs.UserVerificationRequirement.PREFERRED,
 )
+
+
+def expected_origins(settings: Settings, served_port: int | None) -> list[str]:
+    """The origins a passkey's answer may name: the configured ones, else this server's own
+    port at `localhost` and `127.0.0.1` (local use)."""
+    if configured := settings.webauthn_origin_list:
+        return configured
+    port = f":{served_port}" if served_port and served_port != 80 else ""
+    return [f"http://localhost{port}", f"http://127.0.0.1{port}"]
+
+
+def _not_framed(client_data_json: bytes, origins: list[str]) -> None:
+    """Refuse an answer given inside another site's frame (`crossOrigin: true`, or a
+    `topOrigin` that is not ours): a page of ours framed by a stranger is not our page."""
+    try:
+        found = json.loads(client_data_json)
+    except ValueError:
+        return  # py_webauthn refuses it with its own words
+    if not isinstance(found, dict):
+        return
+    top = found.get("topOrigin")
+    if found.get("crossOrigin") is True or (top is not None and top not in origins):
+        raise PasskeyRejected(
+            "The answer was given inside another site's frame (crossOrigin); passkeys are"
+            " used on this site's own pages only."
+        )
 
 
 def user_handle(player_id: str) -> bytes:
@@ -75,6 +102,7 @@ async def registration_options(
 async def register(
     session: AsyncSession,
     settings: Settings,
+    origins: list[str],
     player: Player,
     body: s.PasskeyRegister,
     now: datetime,
@@ -82,18 +110,20 @@ async def register(
     challenge = await _take(session, body.ceremony, "register", player.id, now)
     given = body.credential
     try:
+        client_data = base64url_to_bytes(given.response.clientDataJSON)
+        _not_framed(client_data, origins)
         verified = verify_registration_response(
             credential=structs.RegistrationCredential(
                 id=given.id,
                 raw_id=base64url_to_bytes(given.rawId),
                 response=structs.AuthenticatorAttestationResponse(
-                    client_data_json=base64url_to_bytes(given.response.clientDataJSON),
+                    client_data_json=client_data,
                     attestation_object=base64url_to_bytes(given.response.attestationObject),
                 ),
             ),
             expected_challenge=challenge,
             expected_rp_id=settings.webauthn_rp_id,
-            expected_origin=settings.webauthn_origin_list,
+            expected_origin=origins,
         )
     except (WebAuthnException, ValueError) as exc:
         raise PasskeyRejected(f"The new passkey did not verify: {_reason(exc)}") from None
@@ -139,7 +169,11 @@ async def sign_in_options(
 
 
 async def verify_sign_in(
-    session: AsyncSession, settings: Settings, body: s.PasskeySignIn, now: datetime
+    session: AsyncSession,
+    settings: Settings,
+    origins: list[str],
+    body: s.PasskeySignIn,
+    now: datetime,
 ) -> str:
     """The player whose passkey answered the ceremony; the passkey's count and use recorded."""
     challenge = await _take(session, body.ceremony, "sign_in", None, now)
@@ -153,19 +187,21 @@ async def verify_sign_in(
     if row is None or (handle and handle != user_handle(row.player_id)):
         raise PasskeyRejected("This service holds no such passkey (it may have been removed).")
     try:
+        client_data = base64url_to_bytes(given.response.clientDataJSON)
+        _not_framed(client_data, origins)
         verified = verify_authentication_response(
             credential=structs.AuthenticationCredential(
                 id=given.id,
                 raw_id=raw_id,
                 response=structs.AuthenticatorAssertionResponse(
-                    client_data_json=base64url_to_bytes(given.response.clientDataJSON),
+                    client_data_json=client_data,
                     authenticator_data=base64url_to_bytes(given.response.authenticatorData),
                     signature=base64url_to_bytes(given.response.signature),
                 ),
             ),
             expected_challenge=challenge,
             expected_rp_id=settings.webauthn_rp_id,
-            expected_origin=settings.webauthn_origin_list,
+            expected_origin=origins,
             credential_public_key=row.public_key,
             credential_current_sign_count=row.sign_count,
         )

@@ -29,6 +29,13 @@ from domino_api.web.problems import BODY, problems
 router = APIRouter(prefix="/v1", tags=["accounts"], dependencies=NO_STRAY_BODY)
 
 
+def served_port(request: Request) -> int | None:
+    """The port this server was reached on: its socket's (the ASGI `server`), which no
+    request header can name."""
+    server = request.scope.get("server")
+    return server[1] if server and isinstance(server[1], int) else None
+
+
 @router.post(
     "/players/me/passkeys/options",
     summary="Start registering a passkey",
@@ -60,9 +67,9 @@ async def register_passkey(
     """Verify the authenticator's answer to the ceremony (its challenge, origin, site and
     "none" attestation) and keep the passkey's public key: from now on it signs the player in on
     any device (POST /v1/sign-in/passkey)."""
-    return await passkeys.register(
-        session, settings_of(request), device.player, body, clock_of(request).now()
-    )
+    settings, now = settings_of(request), clock_of(request).now()
+    origins = passkeys.expected_origins(settings, served_port(request))
+    return await passkeys.register(session, settings, origins, device.player, body, now)
 
 
 @router.get("/players/me/passkeys", summary="Your passkeys", responses=problems(*DEVICE_CODES))
@@ -95,8 +102,8 @@ async def remove_passkey(
 async def sign_in_options(request: Request, session: UnitOfWork) -> SignInStart:
     """WebAuthn request options (pass `publicKey` to `navigator.credentials.get`; any passkey
     of this site may answer), and the `ceremony` to send back with its answer. No token needed;
-    budgeted per client address (`DOMINO_SIGN_IN_RATE_LIMIT`)."""
-    await limits_of(request).hit("sign_in", client_address(request))
+    budgeted per client address (`DOMINO_SIGN_IN_RATE_LIMIT`) and its network."""
+    await limits_of(request).hit_from("sign_in", client_address(request))
     return await passkeys.sign_in_options(session, settings_of(request), clock_of(request).now())
 
 
@@ -112,7 +119,9 @@ async def sign_in_with_passkey(
     """Verify the passkey's answer (signature, challenge, origin, site, signature counter) and
     give this device a session of the passkey's player: its token (shown once) opens the
     player's records, settings and seats at its live matches, as on the first device."""
-    await limits_of(request).hit("sign_in", client_address(request))
+    await limits_of(request).hit_from("sign_in", client_address(request))
     now = clock_of(request).now()
-    player_id = await passkeys.verify_sign_in(session, settings_of(request), body, now)
+    settings = settings_of(request)
+    origins = passkeys.expected_origins(settings, served_port(request))
+    player_id = await passkeys.verify_sign_in(session, settings, origins, body, now)
     return await devices.sign_in(session, player_id, body.device or "Passkey sign-in", now)

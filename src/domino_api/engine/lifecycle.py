@@ -118,7 +118,7 @@ def end_hand(
     match_result = None
     if decided is not None:
         match_result = MatchResult(
-            winner=decided[0],
+            winner=_standing(state, decided[0], scores, hands_won),
             reason=decided[1],
             scores=scores,
             hands_won=hands_won,
@@ -163,6 +163,25 @@ def _cut_short(
     assert closed.result is not None
     happened.append(events.hand_ended(seq, closed.result))
     return closed
+
+
+def _standing(
+    state: MatchState, winner: int | None, scores: tuple[int, ...], hands_won: tuple[int, ...]
+) -> int | None:
+    """The match's winner among the seats that did not forfeit (RULES 9): a forfeited seat the
+    computer played on to the target ends the match but never wins it; the best of the others
+    does (by hands won first in a best-of match, then by points), none when they share first."""
+    if winner is None or not state.forfeited[winner]:
+        return winner
+    standing = [seat for seat in range(len(scores)) if not state.forfeited[seat]]
+    best_of = state.ruleset.best_of is not None
+
+    def key(seat: int) -> tuple[int, int]:
+        return (hands_won[seat] if best_of else 0, scores[seat])
+
+    top = max((key(seat) for seat in standing), default=None)
+    leaders = [seat for seat in standing if key(seat) == top]
+    return leaders[0] if len(leaders) == 1 else None
 
 
 def forfeit(state: MatchState, action: Forfeit) -> Transition:

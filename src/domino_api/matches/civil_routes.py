@@ -11,7 +11,7 @@ from domino_api.matches import civil, hosting
 from domino_api.matches.answers import struct_answer
 from domino_api.matches.civil_models import BlockOut, BlocksOut, MutesOut, ReportBody, ReportOut
 from domino_api.matches.service import core_of
-from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, UnitOfWork, clock_of
+from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, UnitOfWork, clock_of, limits_of
 from domino_api.web.problems import AUTH, BODY, MATCH, problems
 from domino_api.web.responses import FastJSONResponse
 
@@ -88,7 +88,7 @@ async def unmute(
     "/matches/{match_id}/messages/{seq}/report",
     status_code=201,
     summary="Report a message to the operators",
-    responses=problems(*BODY, *MINE, "message_not_found"),
+    responses=problems(*BODY, *MINE, "message_not_found", "rate_limited"),
 )
 async def report(
     match_id: MatchId,
@@ -100,7 +100,8 @@ async def report(
 ) -> ReportOut:
     """The message is kept as it was sent, with the seat's holder and the caller's `reason`,
     for the operators (`domino-api reports`). Reporting one message again answers the first
-    report."""
+    report. Budgeted per player (`DOMINO_REPORT_RATE_LIMIT`)."""
+    await limits_of(request).hit("report", f"player:{player.id}")
     reason = body.reason if body else None
     return await civil.report(session, clock_of(request).now(), player, match_id, seq, reason)
 

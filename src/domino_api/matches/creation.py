@@ -163,9 +163,16 @@ async def join_by_number(
     """`join` under the budgets against guessing (matches/claims.py): refused at once while one
     is spent out; each refusal spends them and answers no sooner than `JOIN_REFUSAL_S` after
     the request came, so timing does not tell an unknown number from a started table."""
+    refused: ServiceError | None = None
+    try:
+        await limits.hit_from("join", address, f"player:{player.id}")
+    except RateLimited as exc:
+        refused = exc
     match_id, seated = await find(core, code, player)
-    if seated:  # its own seat, never a guess: no budget refuses it
+    if seated:  # its own seat, never a guess: no budget refuses it (issue 48)
         return await join(core, player, code, name, match_id)
+    if refused is not None:
+        raise refused
     guess = claims.guess_budgets(code, player.id, address)
     await claims.check(limits, guess)
     outcome = claims.Outcome()

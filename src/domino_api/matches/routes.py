@@ -99,11 +99,11 @@ async def join(
     """Take a seat by the match's game number. Joining again returns the same seat; a caller with
     the name of a seat's holder takes that seat over when the holder has not been seen for 30 s.
     Rate-limited per client address, its network and the player; wrong guesses are budgeted per
-    number, a rejoin under a seat's own name is not.
+    number, a rejoin under a seat's own name is not, and a player's join at a table where it
+    holds a seat (signed in on a new device) spends no budget at all.
     """
     limits = limits_of(request)
     address = client_address(request)
-    await limits.hit_from("join", address, f"player:{player.id}")
     joined = await creation.join_by_number(
         core_of(request), limits, player, body.code, body.name, address
     )
@@ -248,7 +248,7 @@ async def autopilot_off(
     status_code=201,
     summary="Table talk",
     responses=struct_answer(MessageEvent, 201)
-    | problems(*BODY, *MATCH, "not_seated", "not_your_seat", "rate_limited"),
+    | problems(*BODY, *MATCH, "not_seated", "not_your_seat", "talk_off", "rate_limited"),
 )
 async def post_message(
     match_id: MatchId, body: MessageBody, request: Request, player: CurrentPlayer
@@ -306,9 +306,12 @@ async def rematch(
 ) -> FastJSONResponse:
     """Opt in to a rematch once the match is over; when every human seat has, a new match with the
     same seats and ruleset is created and announced (`rematch_created`). A rematch with a game
-    number counts against its host's and address's open numbered tables (429 past them).
+    number counts against its host's and address's open numbered tables (429 past them). Each
+    offer spends the new-match budgets, as creating a match does.
     """
     seat = body.seat if body else None
+    address = client_address(request)
+    await limits_of(request).hit_from("create_match", address, f"player:{player.id}")
     caps = hosting.caps_of(settings_of(request))
     return FastJSONResponse(await creation.rematch(core_of(request), player, match_id, seat, caps))
 

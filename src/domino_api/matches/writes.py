@@ -30,7 +30,7 @@ from domino_api.clock import Clock
 from domino_api.engine.table import Stepped
 from domino_api.matches.ends import Ends
 from domino_api.matches.ports import Announces, Committed
-from domino_api.store import idempotency
+from domino_api.store import civil_repo, idempotency
 from domino_api.store import matches_repo as repo
 from domino_api.store.db import Pool, after_commit, raw_connection, transaction
 from domino_api.store.matches_repo import Change
@@ -78,8 +78,11 @@ class Tx:
         writer, connection = self.writer, self.connection
         versions = await repo.save_many(connection, [w.change for w in writes])
         for write in writes:
-            for new in write.created:
+            for new in write.created:  # a rematch: the same seats, their mutes kept
                 await self.insert(new, write.change.at)
+                await civil_repo.carry_mutes(
+                    connection, write.change.id, new.table.match.id, write.change.at
+                )
         ended = [w.change.after for w in writes if w.ends]
         if ended:
             await writer.ends.finish(self, ended)

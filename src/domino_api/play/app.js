@@ -2,7 +2,7 @@
 // #/ledger/<id>, #/verify, #/records, #/tournaments, #/tournament/<id>.
 
 import { account } from "./account.js";
-import { becomePlayer, catalog, identity } from "./api.js";
+import { Problem, becomePlayer, catalog, identity } from "./api.js";
 import { ledgerPage, verifyPage } from "./ledger.js";
 import { hotseatPage, joinPage, newTablePage, soloPage } from "./lobby.js";
 import { myMatches } from "./mymatches.js";
@@ -92,6 +92,9 @@ const ROUTES = {
   tutorial: tutorialPage,
 };
 
+const SIGNED_OUT =
+  "This device was signed out elsewhere: sign in again with a passkey or a link code below.";
+
 let leave = null;
 // Each navigation's number: a page whose catalog arrives after a newer navigation began draws
 // nothing (two quick hash changes drew the first page twice into one root).
@@ -116,6 +119,14 @@ async function route() {
       else cleanup(); // left meanwhile: its sockets close now
     }
   } catch (error) {
+    if (error instanceof Problem && error.status === 401 && !identity() && turn === navigations) {
+      // This browser's token was signed out (or revoked) elsewhere and is forgotten now
+      // (api.js): draw the page again as a browser that never signed in, sign-in choices
+      // included, and say why.
+      await route();
+      showError(new Error(SIGNED_OUT));
+      return;
+    }
     showError(error);
   }
   root.querySelector("h2")?.focus();

@@ -121,7 +121,7 @@ export function revealScreen(seat, reveal) {
     el(
       "button",
       { type: "button", class: "primary", onclick: reveal },
-      `Show seat ${seat.seat + 1}'s hand`,
+      `Show ${seatName(seat)}'s hand`,
     ),
   );
 }

@@ -61,7 +61,8 @@ export function restoreFocus(table, where) {
 
 export function drawSeats(table) {
   table.parts.seats.replaceChildren(renderSeats(table.view, table));
-  showSeatRatings(table.parts.seats, table.matchId, table.view.status);
+  // Hot-seat play is never rated, and every seat there is the same player's rating.
+  if (!table.hotseat()) showSeatRatings(table.parts.seats, table.matchId, table.view.status);
 }
 
 export function drawBoard(table) {

@@ -1,8 +1,10 @@
 """How a rated match's seats finished (docs/API.md, "Ratings"); which tables are rated is
 decided at their creation (matches/rated.py).
 
-A rated match moves ratings only when it finished after it started: an abandoned or cancelled
-match, or one decided before its start (a tournament's no-show), moves nothing. A seat that
+A rated match moves ratings only when it finished after it started and every human seat's
+holder made a move of its own (Lichess's abort: a resignation before one's first move, or an
+alt that joins and resigns, moves nothing): an abandoned or cancelled match, or one decided
+before its start (a tournament's no-show), moves nothing either. A seat that
 forfeited (resigned, or lost to the clock or the away rule) finishes last, whatever its score.
 """
 
@@ -34,6 +36,8 @@ def outcome(table: Table) -> list[Placed]:
         return []  # an open seat, or hot-seat play
     if table.match.started_at is None:
         return []  # decided before its start (an abort, as Lichess calls it)
+    if not all(row.moved for row in table.seats if row.type == "human"):
+        return []  # a holder never moved: aborted, for ratings
     forfeited = [row.seat for row in table.seats if row.forfeited]
     ranks = places(list(result.scores), result.winner, forfeited)
     return [

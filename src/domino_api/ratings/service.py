@@ -16,6 +16,7 @@ from domino_api.engine.table import Table
 from domino_api.errors import MatchNotFound, ValidationFailed
 from domino_api.matches import access
 from domino_api.matches.ends import Within
+from domino_api.ratings import weights
 from domino_api.ratings.computers import COMPUTERS, computer_rating
 from domino_api.ratings.model import MU, SIGMA, Entrant, Rating, rate
 from domino_api.ratings.rules import Placed, outcome
@@ -29,6 +30,7 @@ from domino_api.ratings.schemas import (
     RatingOut,
     SeatRatingOut,
 )
+from domino_api.ratings.weights import REPEAT_WINDOW
 from domino_api.store import ratings_repo
 from domino_api.store.ratings_repo import Row
 
@@ -45,6 +47,11 @@ async def finish(within: Within, tables: Sequence[Table]) -> None:
     for preset, placed in rated:
         presets.setdefault(preset, set()).update(p.player_id for p in placed if p.player_id)
     at = within.clock.now()
+    everyone = sorted(set().union(*presets.values()))
+    ended = [table.match.id for table in tables]
+    earlier = await ratings_repo.earlier_results(
+        within.connection, everyone, at - REPEAT_WINDOW, ended
+    )
     current: dict[Key, Rating] = {}
     for preset in sorted(presets):
         rows = await ratings_repo.lock(
@@ -52,13 +59,25 @@ async def finish(within: Within, tables: Sequence[Table]) -> None:
         )
         current |= {(preset, r.player_id): Rating(r.mu, r.sigma, r.games) for r in rows}
     for preset, placed in rated:
-        current |= _moved(preset, placed, current)
+        current |= _moved(preset, placed, current, earlier)
+        humans = [p.player_id for p in placed if p.player_id]
+        for one in humans:  # a later match of the batch counts this one as earlier
+            for other in humans:
+                if one != other:
+                    earlier[one, other] = earlier.get((one, other), 0) + 1
     for preset in sorted(presets):
         rows = [Row(pid, *_columns(current[preset, pid])) for pid in presets[preset]]
         await ratings_repo.update(within.connection, preset, rows, at)
 
 
-def _moved(preset: str, placed: Sequence[Placed], current: dict[Key, Rating]) -> dict[Key, Rating]:
+def _moved(
+    preset: str,
+    placed: Sequence[Placed],
+    current: dict[Key, Rating],
+    earlier: dict[tuple[str, str], int],
+) -> dict[Key, Rating]:
+    """The humans' new ratings, each move weighed by what the result is worth
+    (ratings/weights.py)."""
     entrants = [
         Entrant(current[preset, p.player_id], p.place)
         if p.player_id
@@ -66,7 +85,21 @@ def _moved(preset: str, placed: Sequence[Placed], current: dict[Key, Rating]) ->
         for p in placed
     ]
     after = rate(entrants)
-    return {(preset, p.player_id): r for p, r in zip(placed, after, strict=True) if p.player_id}
+    computers = any(p.player_id is None for p in placed)
+    moved: dict[Key, Rating] = {}
+    for index, (p, entrant) in enumerate(zip(placed, entrants, strict=True)):
+        if p.player_id is None:
+            continue
+        pairs = enumerate(zip(placed, entrants, strict=True))
+        others = [(o, e) for i, (o, e) in pairs if i != index]
+        games = [None if e.fixed else e.rating.games for _, e in others]
+        rivals = [o.player_id for o, _ in others if o.player_id]
+        again = max((earlier.get((p.player_id, rival), 0) for rival in rivals), default=0)
+        weight = weights.establishment(games) * weights.repeat_factor(again)
+        beaten = [e.rating.mu for o, e in others if o.place > p.place]
+        cap = weights.computer_cap(entrant.rating.mu, beaten) if computers else None
+        moved[preset, p.player_id] = weights.weighted(entrant.rating, after[index], weight, cap)
+    return moved
 
 
 def _columns(rating: Rating) -> tuple[float, float, int]:

@@ -81,16 +81,16 @@ async def delete_token(
 
 
 async def ways_in(session: AsyncSession, player_id: str) -> tuple[int, int]:
-    """How many passkeys and how many tokens (sessions and API keys) the player has, read
-    under a lock on its tokens and passkeys: two removals at once cannot both pass the
-    last-way-in rule."""
+    """How many passkeys and how many sessions the player has (its ways in: an API key manages
+    no account, so it is none), read under a lock on its tokens and passkeys: two removals at
+    once cannot both pass the last-way-in rule."""
     passkeys = await session.execute(
         select(Passkey.id).where(Passkey.player_id == player_id).with_for_update()
     )
     tokens = await session.execute(
-        select(PlayerToken.id).where(PlayerToken.player_id == player_id).with_for_update()
+        select(PlayerToken.kind).where(PlayerToken.player_id == player_id).with_for_update()
     )
-    return len(passkeys.all()), len(tokens.all())
+    return len(passkeys.all()), sum(1 for kind in tokens.scalars() if kind == "session")
 
 
 async def passkeys_of(session: AsyncSession, player_id: str) -> list[Passkey]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+import asyncpg
 import msgspec
 from sqlalchemy import CursorResult, delete, func, select
 from sqlalchemy.dialects.postgresql import insert
@@ -50,6 +51,20 @@ async def unmute(session: AsyncSession, player_id: str, match_id: str, seat: int
             Mute.player_id == player_id, Mute.match_id == match_id, Mute.seat == seat
         )
     )
+
+
+_CARRY_MUTES = """
+INSERT INTO mutes (player_id, match_id, seat, created_at)
+SELECT player_id, $2, seat, $3 FROM mutes WHERE match_id = $1
+ON CONFLICT DO NOTHING
+"""
+
+
+async def carry_mutes(
+    connection: asyncpg.Connection, from_match: str, to_match: str, at: datetime
+) -> None:
+    """A rematch keeps its players' mutes: the same seats, the same holders (issue 48)."""
+    await connection.execute(_CARRY_MUTES, from_match, to_match, at)
 
 
 async def muted_seats(session: AsyncSession, player_id: str, match_id: str) -> list[int]:

@@ -152,6 +152,8 @@ class Seat(Base):
     forfeited: Mapped[bool] = mapped_column(Boolean, default=False)
     ready: Mapped[bool] = mapped_column(Boolean, default=False)
     rematch: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The holder made a move of its own (a rated match needs every human's: ratings/rules.py).
+    moved: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
     # Presence lease: the seat is connected while now < connected_until (refreshed by sockets).
     connected_until: Mapped[datetime | None]
     connected: Mapped[bool] = mapped_column(Boolean, default=False)

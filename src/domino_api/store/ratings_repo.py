@@ -139,3 +139,28 @@ async def match_seats(session: AsyncSession, match_id: str) -> MatchRow | None:
     ruleset, rated, spectators, tournament_id = found
     held = [SeatRow(*row) for row in seats]
     return MatchRow(ruleset, rated, spectators, tournament_id, held)
+
+
+_EARLIER = """
+SELECT a.player_id, b.player_id, count(DISTINCT m.id) FROM matches AS m
+JOIN seats AS a ON a.match_id = m.id AND a.player_id = ANY($1::text[])
+JOIN seats AS b ON b.match_id = m.id AND b.player_id = ANY($1::text[])
+WHERE a.player_id <> b.player_id AND m.rated AND m.status = 'finished'
+  AND m.finished_at >= $2 AND m.started_at IS NOT NULL AND NOT (m.id = ANY($3::text[]))
+  AND NOT EXISTS (
+    SELECT 1 FROM seats AS s WHERE s.match_id = m.id AND s.type = 'human' AND NOT s.moved
+  )
+GROUP BY a.player_id, b.player_id
+"""
+
+
+async def earlier_results(
+    connection: asyncpg.Connection,
+    player_ids: Sequence[str],
+    since: datetime,
+    excluding: Sequence[str],
+) -> dict[tuple[str, str], int]:
+    """How many rated results (every holder moved) each pair of these players had together
+    since `since`, the matches `excluding` left out: {(player, opponent): count}."""
+    rows = await connection.fetch(_EARLIER, sorted(player_ids), since, list(excluding))
+    return {(a, b): int(count) for a, b, count in rows}

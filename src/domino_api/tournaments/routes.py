@@ -15,7 +15,9 @@ from domino_api.web.deps import (
     NO_STRAY_BODY,
     CurrentPlayer,
     UnitOfWork,
+    client_address,
     clock_of,
+    limits_of,
     settings_of,
 )
 from domino_api.web.problems import AUTH, BODY, TOURNAMENT, problems
@@ -30,7 +32,7 @@ TournamentId = Annotated[str, Path(max_length=36, description="The tournament id
     "/tournaments",
     status_code=201,
     summary="Create a tournament",
-    responses=problems(*BODY, *AUTH, "entrant_limit@403"),
+    responses=problems(*BODY, *AUTH, "entrant_limit@403", "rate_limited"),
 )
 async def create_tournament(
     body: TournamentCreate,
@@ -39,8 +41,12 @@ async def create_tournament(
     request: Request,
 ) -> TournamentOut:
     """Create a tournament; the caller is its host. The host's plan caps `max_entrants` (free 10,
-    club 20, corporate unlimited).
+    club 20, corporate unlimited). Budgeted per player, address and network
+    (`DOMINO_TOURNAMENT_RATE_LIMIT` an hour): everyone's open-tournament list shows them.
     """
+    await limits_of(request).hit_from(
+        "create_tournament", client_address(request), f"player:{player.id}"
+    )
     check_in_s = body.check_in_s or settings_of(request).check_in_s
     view = await service.create(session, clock_of(request), player, body, check_in_s)
     return view

@@ -65,8 +65,11 @@ def network_key(address: str) -> str:
 # The budgets kept per address, each kept per network too under this name; and the address's
 # budget when a player is behind the request (a household's).
 PER_NETWORK = {"join": "network_join", "create_player": "network_create_player"}
-PER_NETWORK |= {"create_match": "network_create_match"}
+PER_NETWORK |= {"create_match": "network_create_match", "sign_in": "network_sign_in"}
+PER_NETWORK |= {"create_tournament": "network_create_tournament"}
 HOUSEHOLD = {"join": "household_join", "create_match": "household_create_match"}
+HOUSEHOLD |= {"create_tournament": "household_create_tournament"}
+HOUR = 3600.0
 
 
 def storage_uri(configured: str) -> str:
@@ -131,9 +134,34 @@ class Limits:
                     "new matches from one network",
                 ),
                 _budget(
+                    "network_sign_in",
+                    share * settings.sign_in_rate_limit,
+                    window,
+                    "sign-in attempts from one network",
+                ),
+                _budget(
+                    "create_tournament",
+                    settings.tournament_rate_limit,
+                    HOUR,
+                    "new tournaments",
+                ),
+                _budget(
+                    "household_create_tournament",
+                    home * settings.tournament_rate_limit,
+                    HOUR,
+                    "new tournaments from one address",
+                ),
+                _budget(
+                    "network_create_tournament",
+                    share * home * settings.tournament_rate_limit,
+                    HOUR,
+                    "new tournaments from one network",
+                ),
+                _budget("report", settings.report_rate_limit, window, "reported messages"),
+                _budget(
                     "network_claim_failures",
                     settings.claim_failures_per_network,
-                    hour,
+                    settings.network_guess_window_s,
                     "failed joins and seat claims from one network",
                 ),
                 # One wrong guess at a number marks its caller (token, address) for the window:

@@ -31,6 +31,7 @@ class Seat(Struct, frozen=True, kw_only=True):
     forfeited: bool = False
     ready: bool = False  # a tournament seat has checked in
     rematch: bool = False  # the holder offered a rematch
+    moved: bool = False  # the holder made a move of its own (not the computer's, nor the clock's)
     connected: bool = False  # as the presence events say
     connected_until: datetime | None = None  # a socket's lease
     last_seen_at: datetime | None = None  # a request's sighting

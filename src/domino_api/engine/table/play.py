@@ -65,6 +65,8 @@ def move(table: Table, command: commands.Move, now: datetime) -> Stepped:
     if is_stale(table.state, command.seq):
         seq = table.state.seq
         raise StaleSeq(f"seq {command.seq} is stale; the match is at {seq}.", seq=seq)
+    if not table.seats[seat].moved:  # a rated match needs each holder's own move (ratings/)
+        table = with_seat(table, seat, moved=True)
     return act(table, now, seat, command.action)
 
 
