@@ -1,4 +1,5 @@
-"""Actions a seat or the service asks the engine to apply, and their JSON form."""
+"""Actions a seat or the service asks the engine to apply. Each owns its JSON form, the one a
+stored event's `action` holds: tagged by `action`, a seat move's `reason` only when it has one."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from msgspec.structs import replace
 
 from domino_api.engine.errors import IllegalMove
 from domino_api.engine.kinds import EndName, ForfeitCause
-from domino_api.engine.shapes import ActionJSON, MoveJSON
 from domino_api.engine.state import LegalAction
 from domino_api.engine.tiles import Tile
 
@@ -20,34 +20,34 @@ AbandonReason = Literal["abandoned", "cancelled"]
 ABANDON_REASONS: tuple[AbandonReason, ...] = ("abandoned", "cancelled")
 
 
-class Start(Struct, frozen=True, gc=False):
+class Start(Struct, frozen=True, gc=False, tag_field="action", tag="start"):
     cut: str
 
 
-class Play(Struct, frozen=True, gc=False):
+class Play(Struct, frozen=True, gc=False, tag_field="action", tag="play", omit_defaults=True):
     tile: Tile
     end: EndName | None
     reason: str | None = None
 
 
-class Draw(Struct, frozen=True, gc=False):
+class Draw(Struct, frozen=True, gc=False, tag_field="action", tag="draw", omit_defaults=True):
     reason: str | None = None
 
 
-class Pass(Struct, frozen=True, gc=False):
+class Pass(Struct, frozen=True, gc=False, tag_field="action", tag="pass", omit_defaults=True):
     reason: str | None = None
 
 
-class NextHand(Struct, frozen=True, gc=False):
+class NextHand(Struct, frozen=True, gc=False, tag_field="action", tag="next_hand"):
     pass
 
 
-class Forfeit(Struct, frozen=True, gc=False):
+class Forfeit(Struct, frozen=True, gc=False, tag_field="action", tag="forfeit"):
     seat: int
     cause: ForfeitCause
 
 
-class Abandon(Struct, frozen=True, gc=False):
+class Abandon(Struct, frozen=True, gc=False, tag_field="action", tag="abandon"):
     reason: AbandonReason = "abandoned"
 
 
@@ -56,30 +56,19 @@ SeatAction = Play | Draw | Pass
 A = TypeVar("A", bound=Action | LegalAction)
 
 
-def action_to_json(action: Action | LegalAction) -> ActionJSON:
-    """The JSON of an action; an offered option (`legal_actions`) is the move it names."""
+def action_to_json(action: Action | LegalAction) -> Action:
+    """The action as a stored event holds it (msgspec writes its JSON); an offered option
+    (`legal_actions`) is the move it names."""
     match action:
-        case Start(cut=cut):
-            return {"action": "start", "cut": cut}
-        case Play(tile=tile, end=end, reason=reason):
-            return _with_reason({"action": "play", "tile": list(tile), "end": end}, reason)
-        case Draw(reason=reason):
-            return _with_reason({"action": "draw"}, reason)
-        case Pass(reason=reason):
-            return _with_reason({"action": "pass"}, reason)
-        case NextHand():
-            return {"action": "next_hand"}
-        case Forfeit(seat=seat, cause=cause):
-            return {"action": "forfeit", "seat": seat, "cause": cause}
-        case Abandon(reason=reason):
-            return {"action": "abandon", "reason": reason}
         case LegalAction(action="draw"):
-            return {"action": "draw"}
+            return Draw()
         case LegalAction(action="pass"):
-            return {"action": "pass"}
+            return Pass()
         case LegalAction(action="play", tile=tuple() as tile, end=end):
-            return {"action": "play", "tile": list(tile), "end": end}
-    raise TypeError(f"not an action: {action!r}")
+            return Play(tile=tile, end=end)
+        case LegalAction():
+            raise TypeError(f"not an action: {action!r}")
+    return action
 
 
 def with_reason(action: A, reason: str | None) -> A:
@@ -88,12 +77,6 @@ def with_reason(action: A, reason: str | None) -> A:
     if reason is not None and isinstance(action, Play | Draw | Pass) and action.reason is None:
         return replace(action, reason=reason)
     return action
-
-
-def _with_reason(data: MoveJSON, reason: str | None) -> MoveJSON:
-    if reason is not None:
-        data["reason"] = reason
-    return data
 
 
 T = TypeVar("T")
@@ -117,6 +100,8 @@ def _reason(data: Mapping[str, object]) -> str | None:
 
 def action_from_json(data: object) -> Action:
     """Parse an action written by action_to_json; malformed input is an IllegalMove."""
+    if isinstance(data, Start | Play | Draw | Pass | NextHand | Forfeit | Abandon):
+        return data  # a step's own note, not read back from storage yet
     if not isinstance(data, Mapping):
         raise IllegalMove("an action is an object with an 'action' field")
     kind = data.get("action")
