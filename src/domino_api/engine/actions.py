@@ -71,6 +71,32 @@ def action_to_json(action: Action | LegalAction) -> Action:
     return action
 
 
+class Acted(Struct, frozen=True, gc=False):
+    """What a stored event notes of the action that made it: the seat and the action."""
+
+    seat: int | None
+    action: Action
+
+
+class Recorded(Struct, frozen=True, gc=False):
+    """What a stored event notes of a table event (chat, presence, seats): its type."""
+
+    record: str
+
+
+Note = Acted | Recorded  # a step's first event's `action` column: what replays the step
+
+
+def note_from_json(data: Mapping[str, object]) -> Note:
+    """A stored note read back; a malformed one is a ValueError (or an IllegalMove)."""
+    if "record" in data:
+        return Recorded(str(data["record"]))
+    seat = data.get("seat")
+    if seat is not None and type(seat) is not int:
+        raise ValueError(f"a stored action's seat is a number or null, got {seat!r}")
+    return Acted(seat, action_from_json(data.get("action")))
+
+
 def with_reason(action: A, reason: str | None) -> A:
     """A seat move carrying `reason` (why a computer chose it) unless it has one; an offered
     option, which carries none, and the other actions are left as they are."""
@@ -100,8 +126,6 @@ def _reason(data: Mapping[str, object]) -> str | None:
 
 def action_from_json(data: object) -> Action:
     """Parse an action written by action_to_json; malformed input is an IllegalMove."""
-    if isinstance(data, Start | Play | Draw | Pass | NextHand | Forfeit | Abandon):
-        return data  # a step's own note, not read back from storage yet
     if not isinstance(data, Mapping):
         raise IllegalMove("an action is an object with an 'action' field")
     kind = data.get("action")
