@@ -6,6 +6,7 @@ import copy
 import json
 import pickle
 
+import msgspec
 import pytest
 from msgspec import structs
 
@@ -235,7 +236,7 @@ def test_record_numbers_service_events_and_staleness() -> None:
     ],
 )
 def test_action_json_round_trip(action: object) -> None:
-    data = json.loads(json.dumps(action_to_json(action)))  # type: ignore[arg-type]
+    data = json.loads(msgspec.json.encode(action_to_json(action)))  # type: ignore[arg-type]
     assert action_from_json(data) == action
 
 

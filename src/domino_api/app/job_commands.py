@@ -8,6 +8,7 @@ import signal
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
+import msgspec
 import typer
 
 from domino_api.clock import Clock
@@ -30,7 +31,7 @@ def make_clock() -> Clock:
 
 def _echo_report(report: PassReport, as_json: bool, echo: Echo) -> None:
     if as_json:
-        echo(json.dumps(report.to_json(), sort_keys=True))
+        echo(json.dumps(msgspec.to_builtins(report.to_json()), sort_keys=True))
         return
     for outcome in report.outcomes:
         echo(outcome.line())
@@ -88,7 +89,7 @@ async def work(
 
     def on_report(report: PassReport) -> None:
         if as_json:
-            echo(json.dumps(report.to_json(), sort_keys=True))
+            echo(json.dumps(msgspec.to_builtins(report.to_json()), sort_keys=True))
         elif report.outcomes or report.held_since is not None:
             for outcome in report.outcomes:
                 echo(outcome.line())

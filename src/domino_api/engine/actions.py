@@ -1,4 +1,5 @@
-"""Actions a seat or the service asks the engine to apply, and their JSON form."""
+"""Actions a seat or the service asks the engine to apply. Each owns its JSON form, the one a
+stored event's `action` holds: tagged by `action`, a seat move's `reason` only when it has one."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from msgspec.structs import replace
 
 from domino_api.engine.errors import IllegalMove
 from domino_api.engine.kinds import EndName, ForfeitCause
-from domino_api.engine.shapes import ActionJSON, MoveJSON
 from domino_api.engine.state import LegalAction
 from domino_api.engine.tiles import Tile
 
@@ -20,34 +20,34 @@ AbandonReason = Literal["abandoned", "cancelled"]
 ABANDON_REASONS: tuple[AbandonReason, ...] = ("abandoned", "cancelled")
 
 
-class Start(Struct, frozen=True, gc=False):
+class Start(Struct, frozen=True, gc=False, tag_field="action", tag="start"):
     cut: str
 
 
-class Play(Struct, frozen=True, gc=False):
+class Play(Struct, frozen=True, gc=False, tag_field="action", tag="play", omit_defaults=True):
     tile: Tile
     end: EndName | None
     reason: str | None = None
 
 
-class Draw(Struct, frozen=True, gc=False):
+class Draw(Struct, frozen=True, gc=False, tag_field="action", tag="draw", omit_defaults=True):
     reason: str | None = None
 
 
-class Pass(Struct, frozen=True, gc=False):
+class Pass(Struct, frozen=True, gc=False, tag_field="action", tag="pass", omit_defaults=True):
     reason: str | None = None
 
 
-class NextHand(Struct, frozen=True, gc=False):
+class NextHand(Struct, frozen=True, gc=False, tag_field="action", tag="next_hand"):
     pass
 
 
-class Forfeit(Struct, frozen=True, gc=False):
+class Forfeit(Struct, frozen=True, gc=False, tag_field="action", tag="forfeit"):
     seat: int
     cause: ForfeitCause
 
 
-class Abandon(Struct, frozen=True, gc=False):
+class Abandon(Struct, frozen=True, gc=False, tag_field="action", tag="abandon"):
     reason: AbandonReason = "abandoned"
 
 
@@ -56,30 +56,45 @@ SeatAction = Play | Draw | Pass
 A = TypeVar("A", bound=Action | LegalAction)
 
 
-def action_to_json(action: Action | LegalAction) -> ActionJSON:
-    """The JSON of an action; an offered option (`legal_actions`) is the move it names."""
+def action_to_json(action: Action | LegalAction) -> Action:
+    """The action as a stored event holds it (msgspec writes its JSON); an offered option
+    (`legal_actions`) is the move it names."""
     match action:
-        case Start(cut=cut):
-            return {"action": "start", "cut": cut}
-        case Play(tile=tile, end=end, reason=reason):
-            return _with_reason({"action": "play", "tile": list(tile), "end": end}, reason)
-        case Draw(reason=reason):
-            return _with_reason({"action": "draw"}, reason)
-        case Pass(reason=reason):
-            return _with_reason({"action": "pass"}, reason)
-        case NextHand():
-            return {"action": "next_hand"}
-        case Forfeit(seat=seat, cause=cause):
-            return {"action": "forfeit", "seat": seat, "cause": cause}
-        case Abandon(reason=reason):
-            return {"action": "abandon", "reason": reason}
         case LegalAction(action="draw"):
-            return {"action": "draw"}
+            return Draw()
         case LegalAction(action="pass"):
-            return {"action": "pass"}
+            return Pass()
         case LegalAction(action="play", tile=tuple() as tile, end=end):
-            return {"action": "play", "tile": list(tile), "end": end}
-    raise TypeError(f"not an action: {action!r}")
+            return Play(tile=tile, end=end)
+        case LegalAction():
+            raise TypeError(f"not an action: {action!r}")
+    return action
+
+
+class Acted(Struct, frozen=True, gc=False):
+    """What a stored event notes of the action that made it: the seat and the action."""
+
+    seat: int | None
+    action: Action
+
+
+class Recorded(Struct, frozen=True, gc=False):
+    """What a stored event notes of a table event (chat, presence, seats): its type."""
+
+    record: str
+
+
+Note = Acted | Recorded  # a step's first event's `action` column: what replays the step
+
+
+def note_from_json(data: Mapping[str, object]) -> Note:
+    """A stored note read back; a malformed one is a ValueError (or an IllegalMove)."""
+    if "record" in data:
+        return Recorded(str(data["record"]))
+    seat = data.get("seat")
+    if seat is not None and type(seat) is not int:
+        raise ValueError(f"a stored action's seat is a number or null, got {seat!r}")
+    return Acted(seat, action_from_json(data.get("action")))
 
 
 def with_reason(action: A, reason: str | None) -> A:
@@ -88,12 +103,6 @@ def with_reason(action: A, reason: str | None) -> A:
     if reason is not None and isinstance(action, Play | Draw | Pass) and action.reason is None:
         return replace(action, reason=reason)
     return action
-
-
-def _with_reason(data: MoveJSON, reason: str | None) -> MoveJSON:
-    if reason is not None:
-        data["reason"] = reason
-    return data
 
 
 T = TypeVar("T")

@@ -1,6 +1,5 @@
 """The forms the engine stores and publishes itself, as frozen msgspec Structs: a snapshot (what
-storage keeps of a match), the ledger (`GET /v1/matches/{id}/ledger`) and an action as an event
-stores it.
+storage keeps of a match) and the ledger (`GET /v1/matches/{id}/ledger`).
 
 Each type owns its wire form: msgspec writes a snapshot and reads it back (`decode_snapshot`),
 and the published schemas are generated from these types. A snapshot's placements, open ends,
@@ -19,7 +18,6 @@ from typing_extensions import TypedDict
 from domino_api.engine.kinds import (
     ActionName,
     EndName,
-    ForfeitCause,
     HandReason,
     SeatKind,
     Status,
@@ -179,36 +177,15 @@ class LedgerOut(Struct, frozen=True, kw_only=True):
     result: MatchResult
 
 
-# ---------------------------------------------------------------- an action as stored
+# ---------------------------------------------------------------- a client's move body
 
 
-class StartJSON(TypedDict):
-    action: Literal["start"]
-    cut: str
-
-
+# The socket client's move body (bots/client.py), kept until the contract's move type replaces
+# it; an action as stored is the engine's own Action Struct (engine/actions.py).
 class MoveJSON(TypedDict):
-    """A seat's move: a play names its tile and end; a computer's carries its reason."""
+    """A seat's move: a play names its tile and end."""
 
     action: Literal["play", "draw", "pass"]
     tile: NotRequired[list[int]]
     end: NotRequired[EndName | None]
     reason: NotRequired[str]
-
-
-class NextHandJSON(TypedDict):
-    action: Literal["next_hand"]
-
-
-class ForfeitJSON(TypedDict):
-    action: Literal["forfeit"]
-    seat: int
-    cause: ForfeitCause
-
-
-class AbandonJSON(TypedDict):
-    action: Literal["abandon"]
-    reason: Literal["abandoned", "cancelled"]
-
-
-ActionJSON = StartJSON | MoveJSON | NextHandJSON | ForfeitJSON | AbandonJSON

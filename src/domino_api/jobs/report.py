@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TypedDict
+
+from msgspec import Struct
 
 from domino_api.engine.clock_text import iso
 
@@ -21,7 +22,9 @@ ACTIONS = {
 }
 
 
-class OutcomeJSON(TypedDict):
+class OutcomeJSON(Struct, frozen=True, kw_only=True):
+    """One match in `domino-api sweep --json`."""
+
     match_id: str
     code: str | None
     ruleset: str
@@ -34,7 +37,9 @@ class OutcomeJSON(TypedDict):
     status: str
 
 
-class PassJSON(TypedDict):
+class PassJSON(Struct, frozen=True, kw_only=True):
+    """A pass as `domino-api sweep --json` prints it."""
+
     dry_run: bool
     now: str | None
     held_since: str | None
@@ -66,18 +71,18 @@ class Outcome:
         return f"{self.match_id}  {self.code or '----'}  {self.ruleset:<11}  {self.detail}  {tail}"
 
     def to_json(self) -> OutcomeJSON:
-        return {
-            "match_id": self.match_id,
-            "code": self.code,
-            "ruleset": self.ruleset,
-            "action": self.action,
-            "due": self.due,
-            "seat": self.seat,
-            "due_at": iso(self.due_at),
-            "detail": self.detail,
-            "events": self.events,
-            "status": self.status,
-        }
+        return OutcomeJSON(
+            match_id=self.match_id,
+            code=self.code,
+            ruleset=self.ruleset,
+            action=self.action,
+            due=self.due,
+            seat=self.seat,
+            due_at=iso(self.due_at),
+            detail=self.detail,
+            events=self.events,
+            status=self.status,
+        )
 
 
 @dataclass
@@ -133,15 +138,15 @@ class PassReport:
         )
 
     def to_json(self) -> PassJSON:
-        return {
-            "dry_run": self.dry_run,
-            "now": iso(self.now),
-            "held_since": iso(self.held_since),
-            "matches": [o.to_json() for o in self.outcomes],
-            "summary": {
+        return PassJSON(
+            dry_run=self.dry_run,
+            now=iso(self.now),
+            held_since=iso(self.held_since),
+            matches=[o.to_json() for o in self.outcomes],
+            summary={
                 **self.counts(),
                 "presence_expired": self.presence_expired if self.presence_available else None,
                 "elapsed_s": round(self.elapsed_s, 4),
                 "matches_per_s": round(self.rate(), 1),
             },
-        }
+        )

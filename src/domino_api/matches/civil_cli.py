@@ -5,13 +5,12 @@ Operators read them here; nothing in the API shows one player's report to anothe
 from __future__ import annotations
 
 import asyncio
-import json
-from typing import TypedDict
 
+import msgspec
 import typer
 
 
-class ReportLine(TypedDict):
+class ReportLine(msgspec.Struct, frozen=True, kw_only=True):
     """A report as `domino-api reports --json` prints it."""
 
     id: int
@@ -37,18 +36,18 @@ async def read_reports(database_url: str, limit: int) -> list[ReportLine]:
         async with transaction(make_sessionmaker(engine)) as session:
             found = await civil_repo.reports(session, limit)
             return [
-                {
-                    "id": r.id,
-                    "at": r.created_at.isoformat(),
-                    "match_id": r.match_id,
-                    "seq": r.seq,
-                    "seat": r.seat,
-                    "name": r.name,
-                    "reported_id": r.reported_id,
-                    "reporter_id": r.reporter_id,
-                    "text": r.text,
-                    "reason": r.reason,
-                }
+                ReportLine(
+                    id=r.id,
+                    at=r.created_at.isoformat(),
+                    match_id=r.match_id,
+                    seq=r.seq,
+                    seat=r.seat,
+                    name=r.name,
+                    reported_id=r.reported_id,
+                    reporter_id=r.reporter_id,
+                    text=r.text,
+                    reason=r.reason,
+                )
                 for r in found
             ]
     finally:
@@ -56,11 +55,11 @@ async def read_reports(database_url: str, limit: int) -> list[ReportLine]:
 
 
 def _line(report: ReportLine) -> str:
-    reason = f"  (reason: {report['reason']})" if report["reason"] else ""
+    reason = f"  (reason: {report.reason})" if report.reason else ""
     return (
-        f"#{report['id']} {report['at']} match {report['match_id']} seq {report['seq']}"
-        f" seat {report['seat']} {report['name'] or '?'} [{report['reported_id'] or '-'}]:"
-        f" {report['text']!r}{reason}  reported by {report['reporter_id']}"
+        f"#{report.id} {report.at} match {report.match_id} seq {report.seq}"
+        f" seat {report.seat} {report.name or '?'} [{report.reported_id or '-'}]:"
+        f" {report.text!r}{reason}  reported by {report.reporter_id}"
     )
 
 
@@ -76,6 +75,6 @@ def register(app: typer.Typer) -> None:
 
         found = asyncio.run(read_reports(resolve_database_url(get_settings()), limit))
         for report in found:
-            typer.echo(json.dumps(report) if as_json else _line(report))
+            typer.echo(msgspec.json.encode(report).decode() if as_json else _line(report))
         if not found and not as_json:
             typer.echo("no reports")

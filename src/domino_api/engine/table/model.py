@@ -13,6 +13,7 @@ from datetime import datetime
 from msgspec import Struct, field
 from msgspec.structs import replace
 
+from domino_api.engine.actions import Note
 from domino_api.engine.event_types import AnyData, AnyEvent, Private
 from domino_api.engine.events import Event
 from domino_api.engine.kinds import SeatKind, Strategy
@@ -102,7 +103,7 @@ class Staged(Struct, frozen=True, kw_only=True):
     replays it (`replay`), on its first event only."""
 
     event: Event
-    action: dict[str, object] | None = None
+    action: Note | None = None
 
     @property
     def seq(self) -> int:

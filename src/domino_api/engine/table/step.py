@@ -172,18 +172,16 @@ def replay(events: Sequence[Staged] | Sequence[StoredEvent], initial: MatchState
     """Fold stored events back into a state: the snapshot must equal this (a tested property)."""
     state = initial
     for event in events:
-        note = event.action
-        if note is None:
-            continue
-        if "record" in note:
+        if isinstance(event, Staged):
+            note = event.action
+        else:
+            note = None if event.action is None else actions.note_from_json(event.action)
+        if isinstance(note, actions.Recorded):
             if isinstance(event, Staged):
                 public = event.event.public
             else:
                 public = Event.stored(event.seq, event.type, "", event.data, {}).public
             state = rules.record(state, public).state
-        else:
-            seat = note["seat"]
-            if seat is not None and type(seat) is not int:
-                raise ValueError(f"a stored action's seat is a number or null, got {seat!r}")
-            state = rules.apply(state, seat, actions.action_from_json(note["action"])).state
+        elif isinstance(note, actions.Acted):
+            state = rules.apply(state, note.seat, note.action).state
     return state

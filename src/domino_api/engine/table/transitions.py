@@ -6,13 +6,12 @@ due moment and its game number always follow the state they belong to.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime
 
 from msgspec.structs import replace
 
 from domino_api.engine import rules
-from domino_api.engine.actions import Action, action_to_json
+from domino_api.engine.actions import Acted, Action, Note, Recorded, action_to_json
 from domino_api.engine.clock_text import iso
 from domino_api.engine.event_types import AnyEvent, TurnEvent
 from domino_api.engine.events import Event, Transition
@@ -21,9 +20,7 @@ from domino_api.engine.table.model import Staged, Stepped, Table
 from domino_api.engine.table.seats import needs_number
 
 
-def transit(
-    table: Table, now: datetime, transition: Transition, note: Mapping[str, object]
-) -> Stepped:
+def transit(table: Table, now: datetime, transition: Transition, note: Note) -> Stepped:
     """The table after one transition: status, deadlines and due moment follow the new state;
     its events are staged, the first carrying `note` (what replays it)."""
     before = table.state
@@ -46,7 +43,7 @@ def transit(
         moved = replace(moved, match=replace(moved.match, code=None))
     events = [_staged(moved, event, now) for event in transition.events]
     if events:
-        events[0] = replace(events[0], action=dict(note))
+        events[0] = replace(events[0], action=note)
     return Stepped(moved, tuple(events))
 
 
@@ -61,15 +58,14 @@ def _staged(table: Table, event: Event, now: datetime) -> Staged:
 def act(table: Table, now: datetime, seat: int | None, action: Action) -> Stepped:
     """Apply one engine action and stage it."""
     transition = rules.apply(table.state, seat, action)
-    note = {"seat": seat, "action": action_to_json(action)}
-    return transit(table, now, transition, note)
+    return transit(table, now, transition, Acted(seat, action_to_json(action)))
 
 
 def record(table: Table, now: datetime, event: AnyEvent) -> Stepped:
     """A table event (chat, presence, seats), built with seq 0: numbered by the engine, stored
     alike."""
     transition = rules.record(table.state, event)
-    return transit(table, now, transition, {"record": str(event.__struct_config__.tag)})
+    return transit(table, now, transition, Recorded(str(event.__struct_config__.tag)))
 
 
 class Steps:
