@@ -39,8 +39,18 @@ class Settings(BaseSettings):
         description="extra connections a process may open under load (opened per request, each"
         " a backend fork, so keep the pool large enough)",
     )
+    db_connect_timeout_s: float = Field(
+        2.0,
+        description="how long a new connection may take, each host of a multi-host URL on its"
+        " own (store/connect.py): a frozen server's host fails instead of holding the request",
+    )
+    db_command_timeout_s: float = Field(
+        5.0,
+        description="how long one statement may take; then its connection is dropped and the"
+        " request answers 503 `service_busy` (a frozen or partitioned primary never answers)",
+    )
     db_pool_timeout_s: float = Field(
-        30.0,
+        5.0,
         description="how long a request waits for a connection of the pool; then 503"
         " `service_busy` with `Retry-After` (as when PostgreSQL refuses connections)",
     )

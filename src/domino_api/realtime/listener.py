@@ -22,6 +22,7 @@ from domino_api.config import Settings
 from domino_api.realtime.announce import CHANNEL, close_quietly, connect, subject
 from domino_api.realtime.hub import Hub
 from domino_api.store import notify
+from domino_api.store.connect import Connector
 from domino_api.store.db import to_plain_url
 
 log = logging.getLogger(__name__)
@@ -49,9 +50,10 @@ class AnnouncementListener(Protocol):
 
 
 class PgListener:
-    def __init__(self, database_url: str, hub: Hub) -> None:
+    def __init__(self, database_url: str, hub: Hub, connector: Connector) -> None:
         self._url = to_plain_url(database_url)
         self._hub = hub
+        self._connector = connector
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self._lost = asyncio.Event()
@@ -80,7 +82,7 @@ class PgListener:
         while True:
             connection = None
             try:
-                connection = await asyncpg.connect(self._url)
+                connection = await self._connector.connect_url(self._url)
                 connection.add_termination_listener(self._on_terminate)
                 await connection.add_listener(CHANNEL, self._on_notify)
                 self._lost.clear()
@@ -211,7 +213,7 @@ def make_listener(settings: Settings, database_url: str, hub: Hub) -> Announceme
     if settings.announce_backend == "nats":
         return NatsListener(settings.nats_servers, hub)
     # LISTEN holds a session: beside a transaction pooler it connects to PostgreSQL directly.
-    return PgListener(settings.listen_database_url or database_url, hub)
+    return PgListener(settings.listen_database_url or database_url, hub, Connector(settings))
 
 
 async def _close_pg_quietly(connection: asyncpg.Connection) -> None:
