@@ -3,12 +3,13 @@
 
 Patroni runs from the virtualenv tools/system-deps.sh makes (DOMINO_PATRONI_VENV, else
 /opt/domino-patroni) as the user PostgreSQL runs as (tests/faults/postgres.py); etcd is Debian's
-`etcd-server`. The timings are small, so a failover takes seconds: ttl 10, loop_wait 1,
-retry_timeout 4 (Patroni's rule: loop_wait + 2 x retry_timeout <= ttl).
+`etcd-server`. The timings are the smallest Patroni takes, so a failover takes seconds: ttl 20
+(its least), loop_wait 1, retry_timeout 5 (its rule: loop_wait + 2 x retry_timeout <= ttl).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -27,7 +28,7 @@ from tests.support.servers import free_port
 
 PATRONI = Path(os.environ.get("DOMINO_PATRONI_VENV", "/opt/domino-patroni")) / "bin" / "patroni"
 SCOPE = "domino"
-TIMINGS = {"ttl": 10, "loop_wait": 1, "retry_timeout": 4}
+TIMINGS = {"ttl": 20, "loop_wait": 1, "retry_timeout": 5}
 BOUND_S = 120.0
 
 
@@ -162,11 +163,16 @@ class PatroniNode:
         except (FileNotFoundError, IndexError, ValueError, psutil.NoSuchProcess):
             return []
 
-    def signal_postgres(self, sig: signal.Signals) -> None:
-        """SIGKILL (the machine died) or SIGSTOP (it froze: sockets open, nothing answers) to
-        every process of the PostgreSQL server, not to Patroni."""
-        for process in self.postgres_processes():
-            process.send_signal(sig)
+    def signal_node(self, sig: signal.Signals) -> None:
+        """SIGKILL (the machine died) or SIGSTOP (it froze: its sockets open, nothing answers)
+        to Patroni and then every process of its PostgreSQL server: the leader key is no longer
+        renewed, and no Patroni restarts or demotes the server behind the test's back."""
+        postgres = self.postgres_processes()
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(sig)
+        for process in postgres:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                process.send_signal(sig)
 
     def stop(self) -> None:
         """Patroni, then whatever of its server is left (SIGKILL: nothing to keep)."""
@@ -175,10 +181,8 @@ class PatroniNode:
             self.process.kill()
             self.process.wait(timeout=30)
         for process in processes:
-            try:
+            with contextlib.suppress(psutil.NoSuchProcess):
                 process.kill()
-            except psutil.NoSuchProcess:
-                pass
         psutil.wait_procs(processes, timeout=30)
 
     def log_tail(self) -> str:
@@ -201,9 +205,9 @@ class Cluster:
     def start(self) -> None:
         self.etcd.start()
         self.nodes[0].start()
-        _until(lambda: self.nodes[0].role() == "primary", self._why("no leader"))
+        _until(lambda: self.nodes[0].role() == "primary", self.why("no leader"))
         self.nodes[1].start()
-        _until(self._synchronous, self._why("no synchronous standby"))
+        _until(self._synchronous, self.why("no synchronous standby"))
 
     def leader(self) -> PatroniNode | None:
         for node in self.nodes:
@@ -219,11 +223,11 @@ class Cluster:
 
     def stop(self) -> None:
         for node in self.nodes:
-            node.signal_postgres(signal.SIGCONT)
+            node.signal_node(signal.SIGCONT)
             node.stop()
         self.etcd.stop()
 
-    def _why(self, what: str) -> str:
+    def why(self, what: str) -> str:
         logs = "\n".join(f"--- {node.name}\n{node.log_tail()}" for node in self.nodes)
         return f"{what}:\n{logs}\n--- etcd\n{_tail(self.etcd.log)}"
 

@@ -27,7 +27,7 @@ from domino_api.engine.errors import NotYourSeat, StaleSeq
 from domino_api.engine.event_types import AnyEvent, ForfeitEvent, MessageEvent, SeatJoinedEvent
 from domino_api.engine.view_types import ViewOut
 from domino_api.errors import BadRequest, ServiceError
-from domino_api.matches import access, civil, creation, hosting, pacing, presence, service
+from domino_api.matches import access, civil, creation, hosting, presence, service
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.unit import Stage
 from domino_api.players.auth import hash_token, parse_bearer
@@ -255,7 +255,8 @@ class MatchSocket:
         if isinstance(request, m.AuthMessage):
             return frames.error_frame(None, BadRequest("This socket is already authenticated."))
         try:
-            async with pacing.paced():  # computers' answers take their floor (matches/pacing)
+            # Computers' answers take their floor (matches/pacing.py).
+            async with self.realtime.pacer.paced():
                 seq = await self._act(request)
         except (ServiceError, EngineError) as exc:
             return frames.error_frame(request.id, exc)
