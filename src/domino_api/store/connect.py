@@ -43,7 +43,10 @@ class Connector:
         hosts = _hosts(options)
         wanted = str(options.get("target_session_attrs") or _dsn_attrs(options) or "any")
         if len(hosts) < 2 or wanted not in WRITABLE:
-            return await asyncpg.connect(**options, timeout=self.connect_timeout_s)
+            try:
+                return await asyncpg.connect(**options, timeout=self.connect_timeout_s)
+            except TimeoutError as exc:
+                raise no_answer("connect", exc) from exc
         return await self._race(
             [{**_without_attrs(options), **host} for host in hosts],
         )
@@ -74,19 +77,30 @@ class Connector:
     async def _writable(self, options: dict[str, object]) -> asyncpg.Connection:
         """A connection to one host, if that host takes writes (asyncpg's own check for
         `read-write`), all within `db_connect_timeout_s`."""
-        async with asyncio.timeout(self.connect_timeout_s):
-            connection = await asyncpg.connect(**options)
-            try:
-                read_only = await connection.fetchval("SHOW transaction_read_only")
-            except BaseException:
-                connection.terminate()
-                raise
+        try:
+            async with asyncio.timeout(self.connect_timeout_s):
+                connection = await asyncpg.connect(**options)
+                try:
+                    read_only = await connection.fetchval("SHOW transaction_read_only")
+                except BaseException:
+                    connection.terminate()
+                    raise
+        except TimeoutError as exc:
+            raise no_answer("connect", exc) from exc
         if read_only != "off":
             connection.terminate()
             raise asyncpg.TargetServerAttributeNotMatched(
                 "this host does not take writes (a standby)"
             )
         return connection
+
+
+def no_answer(what: str, exc: BaseException) -> ConnectionError:
+    """What a connection attempt or a statement that got no answer in time raises: a lost
+    connection (errors.database_state: 503 `service_busy`), not a bug's TimeoutError."""
+    error = ConnectionAbortedError(f"PostgreSQL did not answer in time ({what})")
+    error.__cause__ = exc
+    return error
 
 
 def _hosts(options: dict[str, object]) -> list[dict[str, object]]:

@@ -24,7 +24,7 @@ from sqlalchemy.util import greenlet_spawn
 
 from domino_api import jsontext
 from domino_api.config import Settings
-from domino_api.store.connect import Connector
+from domino_api.store.connect import Connector, no_answer
 
 log = logging.getLogger(__name__)
 
@@ -131,15 +131,8 @@ def _unanswered(context: ExceptionContext) -> BaseException | None:
     a lost connection (errors.database_state: 503)."""
     if isinstance(context.original_exception, TimeoutError):
         context.is_disconnect = True
-        return unanswered(context.original_exception)
+        return no_answer("db_command_timeout_s", context.original_exception)
     return None
-
-
-def unanswered(exc: BaseException) -> ConnectionError:
-    """What a statement that got no answer in time raises (a lost connection)."""
-    error = ConnectionAbortedError("PostgreSQL did not answer within db_command_timeout_s")
-    error.__cause__ = exc
-    return error
 
 
 def _drop_closed(_dbapi: object, record: ConnectionPoolEntry, _proxy: object) -> None:
@@ -198,11 +191,11 @@ class Pool:
             yield driver
         except TimeoutError as exc:  # no answer within db_command_timeout_s
             driver.terminate()
-            raise unanswered(exc) from exc
+            raise no_answer("db_command_timeout_s", exc) from exc
         finally:
             # In a greenlet: giving a connection back may close one (past the pool's size, or
             # invalidated), which awaits the driver.
-            if driver.is_in_transaction() or driver.is_closed():
+            if driver.is_closed() or driver.is_in_transaction():
                 # A transaction begun on the driver and left open would carry the next
                 # caller's statements; a closed one (the server ended it) would fail them.
                 await greenlet_spawn(proxied.invalidate)
@@ -275,7 +268,7 @@ async def transaction(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[
         except TimeoutError as exc:  # no answer within db_command_timeout_s
             driver.terminate()
             await pooled.invalidate()
-            raise unanswered(exc) from exc
+            raise no_answer("db_command_timeout_s", exc) from exc
         except BaseException:
             if driver.is_closed():  # the server ended it: never back into the pool
                 await pooled.invalidate()
