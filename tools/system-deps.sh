@@ -20,6 +20,7 @@ command -v etcd >/dev/null || missing+=(etcd-server)
 # Patroni runs PostgreSQL as the user it runs as (the `postgres` system user when the suite runs
 # as root), so it lives in a virtualenv of the system's Python that this user can read.
 PATRONI_VENV="${DOMINO_PATRONI_VENV:-/opt/domino-patroni}"
+/usr/bin/python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 PATRONI_REQUIREMENT='patroni[etcd3,psycopg3]==4.1.5'
 patroni_ready() { grep -qxF "$PATRONI_REQUIREMENT" "$PATRONI_VENV/requirement" 2>/dev/null; }
 install_patroni() {
