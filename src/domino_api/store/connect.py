@@ -13,7 +13,6 @@ dropped (store/db.py), instead of holding its request.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 
 import asyncpg
 
@@ -65,11 +64,10 @@ class Connector:
         finally:
             for task in tries:
                 task.cancel()
-            for task in tries:
-                with contextlib.suppress(BaseException):
-                    other = await task
-                    if other is not chosen:
-                        other.terminate()
+            # Hosts that answered too, or late: their connections are not kept.
+            for result in await asyncio.gather(*tries, return_exceptions=True):
+                if isinstance(result, asyncpg.Connection) and result is not chosen:
+                    result.terminate()
         if chosen is None:
             raise _worst(errors)
         return chosen
