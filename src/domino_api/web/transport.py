@@ -16,7 +16,9 @@ authenticate within `ws_auth_timeout_s` (realtime/socket.py), its frames are bou
 Both protocols count open connections per client address (an IPv6 client by its /64, as the
 budgets do): a connection beyond `connections_per_address` is answered 429 and closed. The peer
 counted is the TCP peer; addresses in `DOMINO_TRUSTED_PROXIES` are not capped (a proxy carries
-many clients, and must cap them itself). Counts are per process, like the sockets per token.
+many clients, and must cap them itself). Counts are per process, like the sockets per token:
+the app builds one `Guard` (its settings and counts) and hands it to the protocols uvicorn makes
+through its lifespan state.
 
 What the parser refuses (a request head that is not HTTP) is answered 400 with a problem
 document and the security headers, like every refusal the app writes, not uvicorn's plain text.
