@@ -52,7 +52,8 @@ types: install
 openapi-check: install
 	$(BIN)/domino-api openapi --check
 
-# What the suite needs from the system (Chromium, PgBouncer, redis-server, node and npm):
+# What the suite needs from the system (Chromium, PgBouncer, redis-server, PostgreSQL 15, etcd,
+# Patroni, node and npm):
 # installed when missing as root with apt, else make stops at once naming the command to run.
 system-deps:
 	@tools/system-deps.sh

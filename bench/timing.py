@@ -1,7 +1,7 @@
 """Does a computer's answer time tell its number of options? (issue 16, attack 7)
 
 Positions where the planner has one distinct play and positions where it has three or more are
-decided in turn, as the service decides them (`computers.choose` inside `pacing.paced`), with the
+decided in turn, as the service decides them (`computers.choose` inside `Pacer.paced`), with the
 floor off and with the default floor. For each, a threshold classifier on the decision time is
 fitted on half of the decisions and scored on the other half: 0.5 is chance.
 
@@ -29,8 +29,8 @@ async def measure(per_class: int) -> None:
     timing.PER_CLASS = per_class
     one, many = timing._two_kinds()
     for label, think in (("no floor", 0.0), ("default floor", pacing.DEFAULT_FLOOR_S)):
-        pacing.configure(Settings(computer_think_s=think))
-        t_one, t_many = await timing._times(one, many)
+        pacer = pacing.Pacer(Settings(computer_think_s=think))
+        t_one, t_many = await timing._times(pacer, one, many, 1)
         accuracy = timing._held_out_accuracy(t_one, t_many)
         print(
             f"{label:14} one option: median {statistics.median(t_one) * 1000:7.2f} ms, "

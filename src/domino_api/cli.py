@@ -45,7 +45,7 @@ def serve(
     import uvicorn
 
     from domino_api.app.serving import uvicorn_options
-    from domino_api.config import get_settings
+    from domino_api.config import get_settings, pass_on_database_url
     from domino_api.logs import configure_logging
     from domino_api.store.db import resolve_database_url
     from domino_api.store.migrate import upgrade_to_head
@@ -61,10 +61,7 @@ def serve(
             upgrade_to_head(url)
         if not settings.database_url:
             # Child processes and reloads must reuse the server this process just started.
-            import os
-
-            os.environ["DOMINO_DATABASE_URL"] = url
-            get_settings.cache_clear()
+            pass_on_database_url(url)
         typer.echo(f"domino-api on http://{host}:{port} (docs at http://{host}:{port}/docs)")
         _name_passkey_origins(settings, port)
         # uvicorn shuts down gracefully on SIGTERM, then raises the signal again; this handler

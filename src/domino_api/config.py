@@ -6,7 +6,7 @@ Each field's description is its row in docs/OPERATING.md's settings table, which
 
 from __future__ import annotations
 
-from functools import lru_cache
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -39,8 +39,18 @@ class Settings(BaseSettings):
         description="extra connections a process may open under load (opened per request, each"
         " a backend fork, so keep the pool large enough)",
     )
+    db_connect_timeout_s: float = Field(
+        2.0,
+        description="how long a new connection may take, each host of a multi-host URL on its"
+        " own (store/connect.py): a frozen server's host fails instead of holding the request",
+    )
+    db_command_timeout_s: float = Field(
+        5.0,
+        description="how long one statement may take; then its connection is dropped and the"
+        " request answers 503 `service_busy` (a frozen or partitioned primary never answers)",
+    )
     db_pool_timeout_s: float = Field(
-        30.0,
+        5.0,
         description="how long a request waits for a connection of the pool; then 503"
         " `service_busy` with `Retry-After` (as when PostgreSQL refuses connections)",
     )
@@ -299,6 +309,11 @@ class Settings(BaseSettings):
         " the ones behind: an announcement lost to a crash between a commit and its"
         " announcement arrives at the latest this much later",
     )
+    fault_kill_before_announce: str = Field(
+        "",
+        description="tests only: while the file this names exists, the process SIGKILLs itself"
+        " after a step's commit and before its announcement (realtime/announce.py)",
+    )
 
     log_json: bool = Field(True, description="one JSON object per log line (`false`: plain text)")
     log_level: str = Field(
@@ -331,6 +346,14 @@ class Settings(BaseSettings):
         return self
 
 
-@lru_cache(maxsize=1)
 def get_settings() -> Settings:
+    """The environment's settings, read now: entry points (the CLI's commands, the ASGI app's
+    module) call this once and hand the parts what they need; nothing else reads the
+    environment (tests/ops/test_no_globals.py)."""
     return Settings()
+
+
+def pass_on_database_url(url: str) -> None:
+    """Child processes (uvicorn's workers, a reload) read their settings from the environment:
+    the URL this process resolved (the embedded server it started) is written there for them."""
+    os.environ["DOMINO_DATABASE_URL"] = url

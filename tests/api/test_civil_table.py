@@ -12,7 +12,6 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from domino_api.config import get_settings
 from domino_api.engine.event_types import AnyEvent
 from domino_api.matches import civil_cli
 from tests.api.helpers import create_match, new_player
@@ -126,15 +125,11 @@ async def test_reports_are_kept_once_and_listed_for_operators(
     assert (r.status_code, r.json()["code"]) == (422, "validation_error")
 
     monkeypatch.setenv("DOMINO_DATABASE_URL", database_url)
-    get_settings.cache_clear()
     app = typer.Typer()
     civil_cli.register(app)
     app.command("noop")(lambda: None)  # a group of two, as the real CLI has
-    try:
-        with ThreadPoolExecutor(1) as pool:
-            result = pool.submit(CliRunner().invoke, app, ["reports"]).result()
-    finally:
-        get_settings.cache_clear()
+    with ThreadPoolExecutor(1) as pool:
+        result = pool.submit(CliRunner().invoke, app, ["reports"]).result()
     assert result.exit_code == 0, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "'rude words'" in lines[0] and "reason: insults" in lines[0]

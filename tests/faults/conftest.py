@@ -2,7 +2,9 @@
 and API processes over them (tests/support/servers.py).
 
 The suite: a PostgreSQL restart and stop (test_restart.py), failover to a standby
-(test_failover.py), /readyz (test_readiness.py), presence through an outage
+(test_failover.py), failover run by Patroni, the leader killed or frozen (test_patroni.py, its
+cluster in patroni.py), connections beside a frozen server (test_connect.py), /readyz
+(test_readiness.py), presence through an outage
 (test_presence_outage.py); the SIGKILL of an API process under load is
 tests/ops/test_crash.py, whose clients and audit these tests reuse. Each prints its recovery
 figure and records it as a property (`--junitxml` keeps it); none is asserted on."""

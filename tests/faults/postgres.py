@@ -35,13 +35,13 @@ SETTINGS = {
 }
 
 
-def _as_user() -> dict[str, str]:
+def as_user() -> dict[str, str]:
     """Popen's `user`: the system user to run PostgreSQL as when we are root."""
     return {"user": SYSTEM_USER} if os.geteuid() == 0 else {}
 
 
 def _run(*argv: str) -> None:
-    subprocess.run(argv, check=True, capture_output=True, timeout=120, **_as_user())  # type: ignore[call-overload]
+    subprocess.run(argv, check=True, capture_output=True, timeout=120, **as_user())  # type: ignore[call-overload]
 
 
 class ServerDir:

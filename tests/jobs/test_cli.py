@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from domino_api.app import job_commands as jobs_cli
 from domino_api.clock import FakeClock
-from domino_api.config import Settings, get_settings
+from domino_api.config import Settings
 from domino_api.jobs.sweeper import sweep_pass
 from domino_api.store.db import to_plain_url
 from domino_api.store.models import Seat
@@ -99,13 +99,9 @@ def test_the_sweep_command_json(
     monkeypatch.setenv("DOMINO_DATABASE_URL", database_url)
     monkeypatch.setenv("DOMINO_LOG_JSON", "false")
     monkeypatch.setattr(jobs_cli, "make_clock", lambda: clock)
-    get_settings.cache_clear()
     app = typer.Typer()
     jobs_cli.register(app)
-    try:
-        result = _in_thread(lambda: CliRunner().invoke(app, ["sweep", "--dry-run", "--json"]))
-    finally:
-        get_settings.cache_clear()
+    result = _in_thread(lambda: CliRunner().invoke(app, ["sweep", "--dry-run", "--json"]))
     assert result.exit_code == 0, result.output
     document = json.loads(result.output)
     assert document["dry_run"] is True and document["summary"]["matches"] == 2

@@ -22,6 +22,8 @@ from domino_api.config import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 NATS_NODES = ("nats-1", "nats-2", "nats-3")
+PG_NODES = ("pg-1", "pg-2")
+BOUNCERS = {"pg-1": "pgbouncer-1", "pg-2": "pgbouncer-2"}
 
 
 @pytest.fixture(scope="module")
@@ -61,21 +63,24 @@ def check_command(argv: list[str], commands: dict[str, Any]) -> None:
 def test_services_and_their_order(compose: dict[str, Any]) -> None:
     services = compose["services"]
     assert set(services) == {
-        "postgres",
-        "pgbouncer",
+        "etcd",
+        *PG_NODES,
+        *BOUNCERS.values(),
         *NATS_NODES,
         "redis",
         "migrate",
         "api",
         "worker",
     }
-    assert "healthcheck" in services["postgres"]
-    assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
+    for node in PG_NODES:
+        assert "healthcheck" in services[node]
+        assert services["migrate"]["depends_on"][node]["condition"] == "service_healthy"
     assert services["migrate"]["restart"] == "no"
     for name in ("api", "worker"):
         depends = services[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully"
-        assert depends["postgres"]["condition"] == "service_healthy"
+        for bouncer in BOUNCERS.values():
+            assert depends[bouncer]["condition"] == "service_healthy"
     assert services["api"]["deploy"]["replicas"] == 2
     for name in ("api", "worker"):  # both announce; the API also listens
         for node in NATS_NODES:
@@ -133,27 +138,65 @@ def test_api_replicas_share_their_rate_limits_in_redis(compose: dict[str, Any]) 
     assert api["depends_on"]["redis"]["condition"] == "service_healthy"
 
 
-def test_api_and_worker_reach_postgres_through_pgbouncer(compose: dict[str, Any]) -> None:
-    """Transaction pooling in front of PostgreSQL; migrations go straight to it."""
+def test_api_and_worker_reach_the_leader_through_pgbouncer(compose: dict[str, Any]) -> None:
+    """Transaction pooling in front of each node; the service's multi-host URL names every
+    node's PgBouncer and asks for the one that takes writes; migrations go straight to the
+    nodes, the same way."""
     services = compose["services"]
     ini = configparser.ConfigParser()
-    ini.read(ROOT / services["pgbouncer"]["build"] / "pgbouncer.ini")
+    ini.read(ROOT / "deploy" / "pgbouncer" / "pgbouncer.ini")
     assert ini["pgbouncer"]["pool_mode"] == "transaction"
-    listen = f"pgbouncer:{ini['pgbouncer']['listen_port']}/"
+    port = ini["pgbouncer"]["listen_port"]
+    for node, bouncer in BOUNCERS.items():
+        assert services[bouncer]["build"]["args"]["NODE"] == node
+        assert services[bouncer]["depends_on"][node]["condition"] == "service_healthy"
+    bouncers = ",".join(f"{bouncer}:{port}" for bouncer in BOUNCERS.values())
     pools = 0
     for name in ("api", "worker"):
         env = services[name]["environment"]
-        assert listen in env["DOMINO_DATABASE_URL"]
+        assert f"@{bouncers}/" in env["DOMINO_DATABASE_URL"]
+        assert env["DOMINO_DATABASE_URL"].endswith("?target_session_attrs=read-write")
         settings = Settings(**{key[len("DOMINO_") :].lower(): v for key, v in env.items()})
         assert settings.db_transaction_pooler
-        assert services[name]["depends_on"]["pgbouncer"]["condition"] == "service_healthy"
         replicas = services[name].get("deploy", {}).get("replicas", 1)
         pools += replicas * (settings.db_pool_size + settings.db_max_overflow)
-    assert "@postgres:5432/" in services["migrate"]["environment"]["DOMINO_DATABASE_URL"]
-    # docs/ARCHITECTURE.md, "Connections": every client connection fits, and PostgreSQL keeps
-    # room within its default max_connections (100) beside PgBouncer's.
+    nodes = ",".join(f"{node}:5432" for node in PG_NODES)
+    migrate_url = services["migrate"]["environment"]["DOMINO_DATABASE_URL"]
+    assert f"@{nodes}/" in migrate_url and "target_session_attrs=read-write" in migrate_url
+    # docs/ARCHITECTURE.md, "Connections": every client connection fits a PgBouncer (after a
+    # failover all go through one), and PostgreSQL keeps room within its max_connections.
     assert pools <= int(ini["pgbouncer"]["max_client_conn"])
     assert int(ini["pgbouncer"]["max_db_connections"]) < 100
+
+
+def patroni_config() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load((ROOT / "deploy/patroni/patroni.yml").read_text())
+    return loaded
+
+
+def test_two_patroni_nodes_with_a_synchronous_standby(compose: dict[str, Any]) -> None:
+    """The topology docs/OPERATING.md ("Failover") describes: etcd, two Patroni-managed nodes
+    of one cluster in synchronous mode, each named for itself, and the URL it gives."""
+    services = compose["services"]
+    config = patroni_config()
+    dcs = config["bootstrap"]["dcs"]
+    assert dcs["synchronous_mode"] is True and dcs["synchronous_mode_strict"] is False
+    assert dcs["loop_wait"] + 2 * dcs["retry_timeout"] <= dcs["ttl"]  # Patroni's own rule
+    assert config["etcd3"]["hosts"] == "etcd:2379"
+    assert "etcd:2379" in " ".join(services["etcd"]["command"])
+    for node in PG_NODES:
+        service = services[node]
+        assert service["build"] == "deploy/patroni"
+        assert service["depends_on"]["etcd"]["condition"] == "service_healthy"
+        env = service["environment"]
+        assert env["PATRONI_NAME"] == node
+        assert env["PATRONI_POSTGRESQL_CONNECT_ADDRESS"] == f"{node}:5432"
+        assert "8008/health" in json.dumps(service["healthcheck"]["test"])
+    operating = (ROOT / "docs/OPERATING.md").read_text()
+    url = services["api"]["environment"]["DOMINO_DATABASE_URL"]
+    assert url in operating, "docs/OPERATING.md shows the URL compose gives the service"
+    for words in ("synchronous_mode: true", f"ttl: {dcs['ttl']}", "etcd", "pgbouncer-1"):
+        assert words in operating, words
 
 
 def test_commands_exist_in_the_cli(compose: dict[str, Any], commands: dict[str, Any]) -> None:

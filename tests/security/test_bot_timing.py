@@ -2,7 +2,7 @@
 
 Positions where the planner has one distinct play and positions where it has several are
 decided in turn through `computers.choose` (the call the write path makes: a worker process
-decides) inside `pacing.paced` (what every request runs in); a threshold classifier on
+decides) inside `Pacer.paced` (what every request runs in); a threshold classifier on
 the decision time, fitted on half of the decisions and scored on the other half, is at chance
 with the floor, and nearly perfect without it (so the measurement can see a leak).
 """
@@ -68,19 +68,19 @@ def _two_kinds() -> tuple[list[SeatView], list[SeatView]]:
 
 
 async def _times(
-    one: list[SeatView], many: list[SeatView], repeats: int
+    pacer: pacing.Pacer, one: list[SeatView], many: list[SeatView], repeats: int
 ) -> tuple[list[float], list[float]]:
     """Decision times, the two kinds taken in turn so that load drifts hit both alike."""
     t_one, t_many = [], []
     for index in range(PER_CLASS):
         for views, out in ((one, t_one), (many, t_many)):
-            out.append(min([await _time(views[index], index) for _ in range(repeats)]))
+            out.append(min([await _time(pacer, views[index], index) for _ in range(repeats)]))
     return t_one, t_many
 
 
-async def _time(view: SeatView, seed: int) -> float:
+async def _time(pacer: pacing.Pacer, view: SeatView, seed: int) -> float:
     started = time.perf_counter()
-    async with pacing.paced():  # as a request is paced, around the service's choice
+    async with pacer.paced():  # as a request is paced, around the service's choice
         await computers.choose("planner", view, str(seed))
     return time.perf_counter() - started
 
@@ -106,15 +106,10 @@ def _held_out_accuracy(t_one: list[float], t_many: list[float]) -> float:
 
 async def test_a_threshold_on_decision_time_is_at_chance() -> None:
     one, many = _two_kinds()
-    before = pacing.floor_s()
-    try:
-        pacing.configure(Settings(computer_think_s=0))
-        bare = _held_out_accuracy(*await _times(one, many, BARE_REPEATS))
-        pacing.configure(Settings())  # the default floor
-        paced_one, paced_many = await _times(one, many, 1)
-        paced = _held_out_accuracy(paced_one, paced_many)
-    finally:
-        pacing.configure(Settings(computer_think_s=before))
+    unpaced = pacing.Pacer(Settings(computer_think_s=0))
+    bare = _held_out_accuracy(*await _times(unpaced, one, many, BARE_REPEATS))
+    paced_one, paced_many = await _times(pacing.Pacer(Settings()), one, many, 1)  # the default
+    paced = _held_out_accuracy(paced_one, paced_many)
     assert bare >= 0.9, bare  # the leak is there to see without the floor
     # 50 held-out decisions per kind. On a quiet machine this is about 0.5; on a loaded one the
     # scheduler wakes a process that just searched for 60 ms a little later than one that did

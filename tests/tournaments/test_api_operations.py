@@ -14,7 +14,6 @@ from typer.testing import CliRunner
 
 from domino_api.cli import app as cli_app
 from domino_api.clock import FakeClock
-from domino_api.config import get_settings
 from domino_api.jobs import sweeper
 from domino_api.jobs.sweeper import sweep_pass
 from domino_api.tournaments import service as tournament_service
@@ -31,12 +30,8 @@ def _cli(args: list[str]) -> Any:
 
 async def _plan_set(monkeypatch: pytest.MonkeyPatch, url: str, *args: str) -> Any:
     monkeypatch.setenv("DOMINO_DATABASE_URL", url)
-    get_settings.cache_clear()
-    try:
-        # The command runs its own event loop: keep it off the test's.
-        return await asyncio.to_thread(_cli, ["plan", "set", *args])
-    finally:
-        get_settings.cache_clear()
+    # The command runs its own event loop: keep it off the test's.
+    return await asyncio.to_thread(_cli, ["plan", "set", *args])
 
 
 async def test_plan_set_raises_the_entrant_cap(

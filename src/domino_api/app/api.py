@@ -35,6 +35,7 @@ from domino_api.web.inputs import error_summary
 from domino_api.web.middleware import BodyLimitMiddleware, ObservabilityMiddleware
 from domino_api.web.problem_docs import problem_of, retry_after
 from domino_api.web.ratelimit import Limits, SocketCount
+from domino_api.web.transport import GUARD_STATE, Guard
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +127,7 @@ def create_app(
     clock = clock or Clock()
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, object]]:
         url = database_url
         if url is None:
             url = await asyncio.to_thread(resolve_database_url, settings)
@@ -151,7 +152,8 @@ def create_app(
             await start_runtime(app, start_background)
             _tune_collector(start_background)
             try:
-                yield
+                # The lifespan's state reaches the server's protocols (web/transport.py).
+                yield {GUARD_STATE: app.state.connection_guard}
             finally:
                 await stop_runtime(app)
 
@@ -180,13 +182,14 @@ def create_app(
     app.state.clock = clock
     openapi_doc.install(app)
     app.state.limits = Limits(settings)
-    pacing.configure(settings)
+    app.state.pacer = pacing.Pacer(settings)
+    app.state.connection_guard = Guard(settings)
     app.state.computers = computers or Computers.from_settings(settings)
     app.state.own_computers = computers is None
     app.state.socket_count = SocketCount()
     install_error_handlers(app)
     # Added first, so inside the observability middleware: a 413 is logged and counted too.
-    app.add_middleware(pacing.PacingMiddleware)
+    app.add_middleware(pacing.PacingMiddleware, pacer=app.state.pacer)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(ObservabilityMiddleware)
     # Outermost: every answer gets them, the 500s the observability middleware renders too.

@@ -61,9 +61,10 @@ log = logging.getLogger(__name__)
 SUBJECT_PREFIX = "domino.match."
 TOURNAMENT_SUBJECT_PREFIX = "domino.tournament."
 REVOKED_SUBJECT = "domino.revoked"  # every process subscribes: realtime/revocation.py
-# Test-only fault (tests/realtime/test_lost_announcement.py): while the file this names exists,
-# the process SIGKILLs itself after a step's commit and before its announcement. No setting can
-# put a real crash at that exact point, and the repair of exactly that loss is what is tested.
+# Test-only fault (tests/realtime/test_lost_announcement.py), `Settings.fault_kill_before_announce`
+# (this variable): while the file it names exists, the process SIGKILLs itself after a step's
+# commit and before its announcement. Nothing else can put a real crash at that exact point, and
+# the repair of exactly that loss is what is tested.
 FAULT_ENV = "DOMINO_FAULT_KILL_BEFORE_ANNOUNCE"
 # Matches waiting to be announced, per process. Sending keeps far ahead of committing (one
 # statement per batch), so the queue fills only while the backend is unreachable.
@@ -383,7 +384,6 @@ def make_announcer(settings: Settings, pool: Pool) -> Announcer:
         announcer = NatsAnnouncer(settings.nats_servers)
     else:
         announcer = PgAnnouncer(pool)
-    armed_path = os.environ.get(FAULT_ENV)
-    if armed_path:
-        announcer = KillBeforeAnnounce(announcer, armed_path)
+    if settings.fault_kill_before_announce:
+        announcer = KillBeforeAnnounce(announcer, settings.fault_kill_before_announce)
     return announcer

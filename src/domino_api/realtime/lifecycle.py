@@ -27,6 +27,7 @@ from domino_api.config import Settings
 from domino_api.engine.clock_text import iso
 from domino_api.errors import database_state
 from domino_api.matches import presence
+from domino_api.matches.pacing import Pacer
 from domino_api.realtime.hub import Hub, dumps
 from domino_api.realtime.listener import make_listener
 from domino_api.realtime.revocation import Credentials, revoke_here
@@ -46,6 +47,7 @@ class Realtime:
     def __init__(self, app: FastAPI) -> None:
         self.settings: Settings = app.state.settings
         self.clock: Clock = app.state.clock
+        self.pacer: Pacer = app.state.pacer
         self.maker = app.state.sessionmaker
         self.core = app.state.core  # the write core (matches/unit.py)
         self.hub = Hub(self.maker)

@@ -31,6 +31,7 @@ from domino_api.realtime.announce import (
 )
 from domino_api.realtime.hub import Hub
 from domino_api.store import notify
+from domino_api.store.connect import Connector
 from domino_api.store.db import to_plain_url
 
 log = logging.getLogger(__name__)
@@ -74,9 +75,12 @@ class AnnouncementListener(Protocol):
 
 
 class PgListener:
-    def __init__(self, database_url: str, hub: Hub, on_revoked: OnRevoked = _ignore) -> None:
+    def __init__(
+        self, database_url: str, hub: Hub, connector: Connector, on_revoked: OnRevoked = _ignore
+    ) -> None:
         self._url = to_plain_url(database_url)
         self._hub = hub
+        self._connector = connector
         self._on_revoked = on_revoked
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
@@ -111,7 +115,7 @@ class PgListener:
         while True:
             connection = None
             try:
-                connection = await asyncpg.connect(self._url)
+                connection = await self._connector.connect_url(self._url)
                 connection.add_termination_listener(self._on_terminate)
                 await connection.add_listener(CHANNEL, self._on_notify)
                 await connection.add_listener(REVOKED_CHANNEL, self._on_revoke)
@@ -253,7 +257,8 @@ def make_listener(
     if settings.announce_backend == "nats":
         return NatsListener(settings.nats_servers, hub, on_revoked)
     # LISTEN holds a session: beside a transaction pooler it connects to PostgreSQL directly.
-    return PgListener(settings.listen_database_url or database_url, hub, on_revoked)
+    connector = Connector(settings)
+    return PgListener(settings.listen_database_url or database_url, hub, connector, on_revoked)
 
 
 async def _close_pg_quietly(connection: asyncpg.Connection) -> None:

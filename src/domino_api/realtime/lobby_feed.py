@@ -18,13 +18,13 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
-import asyncpg
 from nats.aio.client import Client as Nats
 from nats.aio.msg import Msg
 
 from domino_api.config import Settings
 from domino_api.realtime.announce import close_quietly, connect
 from domino_api.store import lobby_repo, notify
+from domino_api.store.connect import Connector
 from domino_api.store.db import Pool, to_plain_url
 
 log = logging.getLogger(__name__)
@@ -163,7 +163,7 @@ class LobbyFeed:
         await asyncio.Event().wait()  # the connection reconnects by itself
 
     async def _hear_pg(self) -> None:
-        connection = await asyncpg.connect(self._url)
+        connection = await Connector(self._settings).connect_url(self._url)
         lost = asyncio.Event()
         try:
             connection.add_termination_listener(lambda _: lost.set())

@@ -28,7 +28,7 @@ from domino_api.engine.event_types import AnyEvent, ForfeitEvent, MessageEvent, 
 from domino_api.engine.move_types import DrawMove, MoveBody, PassMove, PlayMove
 from domino_api.engine.view_types import ViewOut
 from domino_api.errors import BadRequest, ServiceError, ValidationFailed
-from domino_api.matches import access, civil, creation, hosting, pacing, presence, service
+from domino_api.matches import access, civil, creation, hosting, presence, service
 from domino_api.matches.unit import Stage
 from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.realtime import frames
@@ -286,7 +286,8 @@ class MatchSocket:
         if isinstance(request, m.AuthMessage):
             return frames.error_frame(None, BadRequest("This socket is already authenticated."))
         try:
-            async with pacing.paced():  # computers' answers take their floor (matches/pacing)
+            # Computers' answers take their floor (matches/pacing.py).
+            async with self.realtime.pacer.paced():
                 seq = await self._act(request)
         except (ServiceError, EngineError) as exc:
             return frames.error_frame(request.id, exc)

@@ -10,6 +10,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import asyncpg
 from sqlalchemy import event
+from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
@@ -23,6 +24,7 @@ from sqlalchemy.util import greenlet_spawn
 
 from domino_api import jsontext
 from domino_api.config import Settings
+from domino_api.store.connect import Connector, no_answer
 
 log = logging.getLogger(__name__)
 
@@ -111,10 +113,26 @@ def make_engine(url: str, settings: Settings) -> AsyncEngine:
         hide_parameters=True,
         json_serializer=jsontext.dumps,
         json_deserializer=jsontext.loads,
-        connect_args=_pooler_arguments() if settings.db_transaction_pooler else {},
+        connect_args={
+            # Each host on its own deadline, the writable one chosen (store/connect.py).
+            "async_creator_fn": Connector(settings).connect,
+            **(_pooler_arguments() if settings.db_transaction_pooler else {}),
+        },
     )
     event.listen(engine.sync_engine.pool, "checkout", _drop_closed)
+    event.listen(engine.sync_engine, "handle_error", _unanswered)
     return engine
+
+
+def _unanswered(context: ExceptionContext) -> BaseException | None:
+    """A statement past `db_command_timeout_s` (asyncpg's TimeoutError) went to a server that
+    does not answer (frozen, partitioned): SQLAlchemy drops its connection, and every other
+    connection of the pool made before it (they went to the same server), and the caller sees
+    a lost connection (errors.database_state: 503)."""
+    if isinstance(context.original_exception, TimeoutError):
+        context.is_disconnect = True
+        return no_answer("db_command_timeout_s", context.original_exception)
+    return None
 
 
 def _drop_closed(_dbapi: object, record: ConnectionPoolEntry, _proxy: object) -> None:
@@ -171,10 +189,13 @@ class Pool:
         assert isinstance(driver, asyncpg.Connection)
         try:
             yield driver
+        except TimeoutError as exc:  # no answer within db_command_timeout_s
+            driver.terminate()
+            raise no_answer("db_command_timeout_s", exc) from exc
         finally:
             # In a greenlet: giving a connection back may close one (past the pool's size, or
             # invalidated), which awaits the driver.
-            if driver.is_in_transaction() or driver.is_closed():
+            if driver.is_closed() or driver.is_in_transaction():
                 # A transaction begun on the driver and left open would carry the next
                 # caller's statements; a closed one (the server ended it) would fail them.
                 await greenlet_spawn(proxied.invalidate)
@@ -244,6 +265,10 @@ async def transaction(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[
                     yield session
                     await session.flush()
                 jobs = session.info.pop(AFTER_COMMIT, [])
+        except TimeoutError as exc:  # no answer within db_command_timeout_s
+            driver.terminate()
+            await pooled.invalidate()
+            raise no_answer("db_command_timeout_s", exc) from exc
         except BaseException:
             if driver.is_closed():  # the server ended it: never back into the pool
                 await pooled.invalidate()

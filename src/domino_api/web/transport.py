@@ -16,7 +16,9 @@ authenticate within `ws_auth_timeout_s` (realtime/socket.py), its frames are bou
 Both protocols count open connections per client address (an IPv6 client by its /64, as the
 budgets do): a connection beyond `connections_per_address` is answered 429 and closed. The peer
 counted is the TCP peer; addresses in `DOMINO_TRUSTED_PROXIES` are not capped (a proxy carries
-many clients, and must cap them itself). Counts are per process, like the sockets per token.
+many clients, and must cap them itself). Counts are per process, like the sockets per token:
+the app builds one `Guard` (its settings and counts) and hands it to the protocols uvicorn makes
+through its lifespan state.
 
 What the parser refuses (a request head that is not HTTP) is answered 400 with a problem
 document and the security headers, like every refusal the app writes, not uvicorn's plain text.
@@ -26,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-from functools import lru_cache
 
 from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -34,7 +35,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from uvicorn.server import ServerState
 
 from domino_api import metrics
-from domino_api.config import Settings, get_settings
+from domino_api.config import Settings
 from domino_api.errors import problem
 from domino_api.jsontext import dump_bytes
 from domino_api.web.headers import API_POLICY, FIXED, POLICY
@@ -89,11 +90,25 @@ def _within(host: str, networks: list[ipaddress.IPv4Network | ipaddress.IPv6Netw
     return any(address in network for network in networks)
 
 
-@lru_cache(maxsize=1)
-def _guard() -> tuple[Settings, AddressCount]:
-    # The server process's settings (the environment), as `domino-api serve` reads them.
-    settings = get_settings()
-    return settings, AddressCount(settings)
+# The key of the app's lifespan state under which the app hands its `Guard` to the protocols.
+GUARD_STATE = "connection_guard"
+
+
+class Guard:
+    """What the protocols of one serving process are handed: the app's settings and its
+    per-address counts. The app builds it from its Settings (app/api.py) and hands it over
+    in its lifespan state, which uvicorn gives every protocol it makes (`app_state`)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.count = AddressCount(settings)
+
+
+def guard_of(app_state: dict[str, object]) -> Guard:
+    guard = app_state.get(GUARD_STATE)
+    if not isinstance(guard, Guard):
+        raise RuntimeError("the app's lifespan handed no Guard (serve it with its lifespan on)")
+    return guard
 
 
 def _raw_problem(status: str, code: str, title: str, detail: str, *more: str) -> bytes:
@@ -144,7 +159,8 @@ class GuardedHttp(HttpToolsProtocol):
         _loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         super().__init__(config, server_state, app_state, _loop)
-        self._settings, self._count = _guard()
+        guard = guard_of(app_state)
+        self._settings, self._count = guard.settings, guard.count
         self._address: str | None = None
         # The deadline in force (loop time) and what its passing means; None: none runs.
         self._due: float | None = None
@@ -271,9 +287,8 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         if self._completed:
             self._lift_frame_deadline()
         elif data and self._frame_timer is None and not self.transport.is_closing():
-            settings, _ = _guard()
             self._frame_timer = self.loop.call_later(
-                settings.ws_frame_timeout_s, self._frame_expired
+                guard_of(self.app_state).settings.ws_frame_timeout_s, self._frame_expired
             )
 
     def handle_events(self) -> None:
@@ -295,7 +310,6 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._lift_frame_deadline()
-        _, count = _guard()
-        count.close(self.address)
+        guard_of(self.app_state).count.close(self.address)
         self.address = None
         super().connection_lost(exc)
