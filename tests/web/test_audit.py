@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.support.servers import ROOT, ServerProcess
 from tests.web.conftest import SHOTS, Player
-from tests.web.helpers import play_until_over, sign_in, start_solo, take_turn
+from tests.web.helpers import play_until_over, sign_in, start_solo
 from tests.web.test_bracket import headers, rest_player
 from tests.web.test_ledger import finish_by_resigning
 
@@ -37,8 +37,21 @@ RUN_AXE = """async () => {
     where: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
   }));
 }"""
-WIDTHS = """() => ({ scroll: document.documentElement.scrollWidth,
-                 client: document.documentElement.clientWidth })"""
+# The page's width, and the innermost elements that stick out past the window's right edge.
+WIDTHS = """() => {
+  const client = document.documentElement.clientWidth;
+  const clipped = (n) => {
+    for (let up = n.parentElement; up && up !== document.body; up = up.parentElement)
+      if (getComputedStyle(up).overflowX !== "visible") return true;
+    return false;
+  };
+  const out = [...document.querySelectorAll("body *")].filter(
+    (n) => n.getBoundingClientRect().right > client + 0.5 && !clipped(n));
+  const innermost = out.filter((n) => !out.some((m) => m !== n && n.contains(m)));
+  const name = (n) => `${n.tagName.toLowerCase()}${n.id ? "#" + n.id : ""}.${n.className}`;
+  return { scroll: document.documentElement.scrollWidth, client,
+           out: innermost.slice(0, 4).map((n) => `${name(n)} ${Math.round(n.getBoundingClientRect().right)}`) };
+}"""
 
 
 @pytest.fixture
@@ -65,7 +78,7 @@ class Audit:
 
     def __init__(self) -> None:
         self.found: dict[str, list[dict[str, Any]]] = {}
-        self.wide: dict[str, int] = {}
+        self.wide: dict[str, str] = {}
 
     def check(self, name: str, page: Page) -> None:
         page.add_script_tag(path=str(AXE))
@@ -75,7 +88,7 @@ class Audit:
         page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(null)))")
         widths = page.evaluate(WIDTHS)
         if widths["scroll"] > widths["client"]:
-            self.wide[name] = widths["scroll"]
+            self.wide[name] = f"{widths['scroll']} px: {widths['out']}"
         page.set_viewport_size(PHONE)
 
     def report(self, record: Callable[[str, object], None]) -> None:
@@ -166,8 +179,8 @@ def test_every_page_passes_the_audit(
     start_solo(page, "all-fives", "plain", cut="audit")
     if play_until_over(page, next_hand=False)[-1] == "hand_over":
         audit.check("the hand's end", page)
-        take_turn(page)
-    if page.locator("button:text('Resign')").count():
+        page.click("button:text('Next hand')")
+        expect(page.locator("button:text('Resign')")).to_be_visible()
         finish_by_resigning(page)
     page.click("a:text('Open the deal ledger')")
     expect(page.locator("#page-verdict")).to_contain_text("Verified")
