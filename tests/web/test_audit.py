@@ -48,9 +48,10 @@ WIDTHS = """() => {
   const out = [...document.querySelectorAll("body *")].filter(
     (n) => n.getBoundingClientRect().right > client + 0.5 && !clipped(n));
   const innermost = out.filter((n) => !out.some((m) => m !== n && n.contains(m)));
-  const name = (n) => `${n.tagName.toLowerCase()}${n.id ? "#" + n.id : ""}.${n.className}`;
+  const name = (n) => `${n.tagName.toLowerCase()}.${n.className}`;
+  const right = (n) => Math.round(n.getBoundingClientRect().right);
   return { scroll: document.documentElement.scrollWidth, client,
-           out: innermost.slice(0, 4).map((n) => `${name(n)} ${Math.round(n.getBoundingClientRect().right)}`) };
+           out: innermost.slice(0, 4).map((n) => `${name(n)} ${right(n)}`) };
 }"""
 
 
