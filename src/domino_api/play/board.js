@@ -233,6 +233,9 @@ function scrollingChain(box, board, layer, targets) {
   // The chain stays where the player left it; a new hand starts in the middle.
   const centre = (scroller.scrollWidth - scroller.clientWidth) / 2;
   scroller.scrollLeft = previous && board.tiles.length > 1 ? previous.scrollLeft : centre;
+  // A picked tile that fits one end only: the chain shows where it will go.
+  const marks = layer.querySelectorAll(".end-target.next");
+  if (marks.length === 1) marks[0].scrollIntoView({ block: "nearest", inline: "nearest" });
 }
 
 /** The drawing's room inside `box`. A box the page sizes (the phone's table, whose board takes
