@@ -268,6 +268,10 @@ class Table {
     if (!answer) return drawTable(this);
     // The answer's view already holds its events: they are told, not applied.
     for (const event of answer.events) this.tell(event);
+    // The socket may already have brought later events (the computers answer at once): the
+    // view stays, and the page is drawn again, no longer busy.
+    const behind = answer.view.seq < this.view.seq;
+    if (behind && answer.view.you?.seat === this.view.you?.seat) return drawTable(this);
     this.setView(answer.view);
   }
 
