@@ -1,8 +1,9 @@
 """A table made for the phone (issue 51): at 360 x 640, 390 x 844 and 844 x 390, on the player's
 turn with a tile picked, the hand, every glowing end and every seat's score lie inside the
-window without scrolling, for a table of each preset at its most seats, measured at each of the
-player's plays until the hand ends (so at its longest layout). Sizes are CSS pixels read off the
-rendered page (getBoundingClientRect); a screenshot of each preset at 390 x 844 is kept."""
+window without scrolling (and no tile of the hand lies over the buttons or the board), for a
+table of each preset at its most seats, measured at each of the player's plays until the hand
+ends (so at its longest layout). Sizes are CSS pixels read off the rendered page
+(getBoundingClientRect); screenshots of each preset at each size are kept."""
 
 from __future__ import annotations
 
@@ -26,10 +27,19 @@ OUTSIDE = """() => {
     ...[...document.querySelectorAll(".end-target.glow")].map((n) => ["end " + n.dataset.end, n]),
     ...[...document.querySelectorAll(".seat-score .score")].map((n) => ["score", n]),
   ];
+  const at = (r) => [r.left, r.top, r.right, r.bottom].map(Math.round);
   const out = parts
     .map(([name, node]) => [name, node.getBoundingClientRect()])
     .filter(([, r]) => r.left < 0 || r.top < 0 || r.right > w + 0.5 || r.bottom > h + 0.5)
-    .map(([name, r]) => `${name} at ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
+    .map(([name, r]) => `${name} at ${at(r)}`);
+  // Nor may a tile of the hand lie over a button below it, or over the board.
+  const meets = (a, b) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const others = [...document.querySelectorAll(".controls-box button, .controls-box a, .board")];
+  for (const tile of document.querySelectorAll(".hand .tile")) {
+    const hit = others.find((n) => meets(tile.getBoundingClientRect(), n.getBoundingClientRect()));
+    if (hit) out.push(`tile ${tile.dataset.tile} over ${hit.className || hit.textContent}`);
+  }
   return { out, ends: document.querySelectorAll(".end-target.glow").length,
            tiles: document.querySelectorAll(".board .placed").length,
            wide: document.documentElement.scrollWidth > document.documentElement.clientWidth };
