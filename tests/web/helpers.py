@@ -80,3 +80,11 @@ def match_view(page: Page) -> dict[str, Any]:
         """async (id) => (await import("./api.js")).call("GET", `/v1/matches/${id}`)""", match_id
     )
     return view
+
+
+def setting(page: Page, switch: str) -> Locator:
+    """One of the bar's switches (`hints`, `sound`, `music`), its Settings menu opened."""
+    menu = page.locator("details.settings")
+    if menu.get_attribute("open") is None:
+        menu.locator("summary").click()
+    return page.locator(f"#{switch}")

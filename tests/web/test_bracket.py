@@ -130,3 +130,33 @@ def test_byes_and_open_slots_are_drawn_from_the_slots(players: Callable[..., Pla
     assert before == {"1-0": "Ann vs Bob", "1-1": "Cal: bye", "2-0": "Bob vs Cal"}
     after = page.evaluate(THREE, True)
     assert after == {"1-0": "Ann vs Bob", "1-1": "Cal: bye", "2-0": "Bob vs Cal"}
+
+
+# The three-entrant bracket drawn at the page's place, for Cal (in the final).
+DRAWN_FOR_CAL = THREE.replace(
+    "return Object.fromEntries(",
+    "document.getElementById('app').replaceChildren(node); return null; (",
+)
+GO_BUTTON = """() => {
+  const box = (n) => n.getBoundingClientRect();
+  const go = box(document.querySelector(".bracket a.button"));
+  const bracket = box(document.querySelector(".bracket"));
+  return { inside: go.left >= bracket.left && go.right <= bracket.right &&
+                   go.right <= document.documentElement.clientWidth,
+           go: [go.left, go.right], bracket: [bracket.left, bracket.right] };
+}"""
+
+
+def test_on_a_phone_the_finals_button_is_inside_the_bracket(
+    players: Callable[..., Player],
+) -> None:
+    cal = players(width=390, height=844)
+    page = cal.open("")
+    # Cal is the browser's player only while the bracket is drawn (his card gets the button).
+    page.evaluate('localStorage.setItem(\'domino.identity\', \'{"id": "c", "name": "Cal"}\')')
+    page.evaluate(DRAWN_FOR_CAL, True)
+    page.evaluate("localStorage.removeItem('domino.identity')")
+    expect(page.locator(".bracket a.button")).to_have_text("Go to my match: I'm ready")
+    placed = page.evaluate(GO_BUTTON)
+    assert placed["inside"], placed  # the rounds stack: no column hides past the edge
+    cal.shot("phone-bracket")

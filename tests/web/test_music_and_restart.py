@@ -10,7 +10,7 @@ from collections.abc import Callable
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Player
-from tests.web.helpers import sign_in, start_solo, take_turn
+from tests.web.helpers import setting, sign_in, start_solo, take_turn
 
 
 def notes(page: Page) -> int:
@@ -32,7 +32,7 @@ def test_music_and_effects_switch_independently_and_are_kept(
     page = mo.open("solo")
     sign_in(page, "Mo")
     start_solo(page, "draw", "planner", cut="tunes")
-    music, effects = page.locator("#music"), page.locator("#sound")
+    music, effects = setting(page, "music"), setting(page, "sound")
     expect(music).to_have_text("Music: off")  # music waits to be asked for
     expect(effects).to_have_text("Sound effects: on")
 

@@ -14,6 +14,7 @@ from tests.web.helpers import (
     READY_TILE,
     next_step,
     play_until_over,
+    setting,
     sign_in,
     start_solo,
     take_turn,
@@ -37,7 +38,7 @@ def test_all_fives_against_planner_played_by_clicking_to_its_end(
     expect(page.locator(".end-target.glow").first).to_be_visible()
     ana.shot("table-in-play")
     # Tile hints off (seed 004's setting): no raised tiles, no points on the ends.
-    hints = page.locator("#hints")
+    hints = setting(page, "hints")
     hints.click()
     expect(hints).to_have_attribute("aria-pressed", "false")
     expect(page.locator(".end-target.glow").first).not_to_contain_text("+")
@@ -123,7 +124,7 @@ def test_drag_onto_a_glowing_end_and_the_turn_chime_switch(players: Callable[...
     expect(page.locator("#status")).to_have_text(re.compile("^Your turn|^Plain"))
     page.wait_for_function("() => Number(document.body.dataset.chimes || 0) >= 1")  # CSP: no eval
 
-    sound = page.locator("#sound")
+    sound = setting(page, "sound")
     expect(sound).to_have_attribute("aria-pressed", "true")
     sound.click()
     expect(sound).to_have_attribute("aria-pressed", "false")

@@ -8,6 +8,7 @@ import { hotseatPage, joinPage, newTablePage, soloPage } from "./lobby.js";
 import { myMatches } from "./mymatches.js";
 import { openTables } from "./open-tables.js";
 import { recordsPage } from "./records.js";
+import { settingsMenu } from "./settings.js";
 import { soundSwitches } from "./sound.js";
 import { tablePage } from "./table.js";
 import { setBackCatalog } from "./tiles.js";
@@ -132,6 +133,7 @@ async function route() {
   root.querySelector("h2")?.focus();
 }
 
+settingsMenu(/** @type {HTMLDetailsElement} */ (document.querySelector("details.settings")));
 soundSwitches(document.getElementById("sound"), document.getElementById("music"));
 toggle(document.getElementById("hints"), "domino.hints", "Tile hints", () =>
   window.dispatchEvent(new Event("hints")),

@@ -168,35 +168,88 @@ function drawLayer({ shape, area, unit }, targets) {
   for (const [end, r] of Object.entries(shape.targets)) {
     const target = targets(end === "null" ? null : end);
     if (!target) continue;
+    if (target.mark) {
+      layer.append(
+        el("span", { class: "end-target next", style: place(r), "aria-hidden": "true" }, ""),
+      );
+      continue;
+    }
     const attrs = {
       class: `end-target${target.glow ? " glow" : ""}`,
       style: place(r),
       "data-end": end,
-      "aria-label": target.aria,
     };
+    // The name is the whole sentence; the drawn figure (points or pips) is for the eye.
+    const said = [
+      el("span", { "aria-hidden": "true" }, target.label),
+      el("span", { class: "visually-hidden" }, target.aria),
+    ];
     layer.append(
       target.onclick
-        ? el("button", { ...attrs, type: "button", onclick: target.onclick }, target.label)
-        : el("span", attrs, target.label),
+        ? el("button", { ...attrs, type: "button", onclick: target.onclick }, said)
+        : el("span", attrs, said),
     );
   }
   return layer;
 }
 
-/** The scrolling chain, with each open end's value pinned at its side of the table. */
-function scrollingChain(box, board, layer) {
+/** An end of the chain as drawn on the chain itself: a tile picked, its glowing ends are the
+ * pinned buttons at the table's sides (always in view), and the chain marks only the place. */
+function onChain(targets) {
+  return (end) => {
+    const target = targets(end);
+    return target?.glow && end !== null ? { label: target.label, aria: "", mark: true } : target;
+  };
+}
+
+/** The scrolling chain, with each open end's value pinned at its side of the table; a picked
+ * tile's playable ends are glowing buttons there. */
+function scrollingChain(box, board, layer, targets) {
   const previous = box.querySelector(".chain-scroll");
   const scroller = el("div", { class: "chain-scroll" }, layer);
-  const label = (end) =>
-    el(
-      "p",
-      { class: `end-label ${end.end}`, "data-end": end.end, "aria-hidden": "true" },
-      `${end.end === "left" ? "◀ " : ""}${end.pips}${end.end === "right" ? " ▶" : ""}`,
+  const arrow = (end, text) =>
+    `${end.end === "left" ? "◀ " : ""}${text}${end.end === "right" ? " ▶" : ""}`;
+  const label = (end) => {
+    const target = targets(end.end);
+    if (!target?.glow)
+      return el(
+        "p",
+        { class: `end-label ${end.end}`, "data-end": end.end, "aria-hidden": "true" },
+        arrow(end, end.pips),
+      );
+    return el(
+      "button",
+      {
+        type: "button",
+        class: `end-label end-target glow ${end.end}`,
+        "data-end": end.end,
+        onclick: target.onclick,
+      },
+      el("span", { "aria-hidden": "true" }, arrow(end, target.label)),
+      el("span", { class: "visually-hidden" }, target.aria),
     );
+  };
   box.replaceChildren(scroller, ...board.ends.map(label));
   // The chain stays where the player left it; a new hand starts in the middle.
   const centre = (scroller.scrollWidth - scroller.clientWidth) / 2;
   scroller.scrollLeft = previous && board.tiles.length > 1 ? previous.scrollLeft : centre;
+  // A picked tile that fits one end only: the chain shows where it will go.
+  const marks = layer.querySelectorAll(".end-target.next");
+  if (marks.length === 1) marks[0].scrollIntoView({ block: "nearest", inline: "nearest" });
+}
+
+/** The drawing's room inside `box`. A box the page sizes (the phone's table, whose board takes
+ * what the bar, seats and hand leave: `--board-fit: box` in style.css) gives its own inner size,
+ * so the whole layout is scaled into it; elsewhere the board grows with half the window. */
+function room(box, scroll) {
+  const style = getComputedStyle(box);
+  const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+  const width = (box.clientWidth || 800) - padX - 8;
+  if (style.getPropertyValue("--board-fit").trim() !== "box" || !box.clientHeight)
+    return { width, height: Math.max(260, window.innerHeight * 0.5) };
+  const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom);
+  // The scrolling chain keeps its end labels above the tiles.
+  return { width, height: Math.max(40, box.clientHeight - padY - (scroll ? 60 : 4)) };
 }
 
 /**
@@ -206,12 +259,11 @@ function scrollingChain(box, board, layer) {
  */
 /** @param {HTMLElement} box @param {import("./api.js").ViewOut["board"]} board */
 export function renderBoard(box, board, targets, scroll = false) {
-  const width = box.clientWidth || 800;
-  const height = Math.max(260, window.innerHeight * 0.5);
-  const fitted = scroll ? straight(board, height) : fit(board, width - 8, height);
-  const layer = drawLayer(fitted, targets);
+  const { width, height } = room(box, scroll);
+  const fitted = scroll ? straight(board, height) : fit(board, width, height);
+  const layer = drawLayer(fitted, scroll ? onChain(targets) : targets);
   box.classList.toggle("scrolling", scroll);
-  if (scroll) scrollingChain(box, board, layer);
+  if (scroll) scrollingChain(box, board, layer, targets);
   else box.replaceChildren(layer);
   const open = board.ends.map((e) => `${e.end} ${e.pips}`).join(", ");
   box.setAttribute(

@@ -89,23 +89,35 @@ function top(view, table) {
   const goal = view.ruleset.best_of
     ? `best of ${view.ruleset.best_of}`
     : `to ${view.ruleset.target}`;
-  return [
+  const name = presetName(view.ruleset.name);
+  // One compact bar: the game and its facts on the left, the tutorial and one's back on the right.
+  const title = el(
+    "div",
+    { class: "table-title" },
+    el("h2", { tabindex: "-1" }, name.endsWith(goal) ? name : `${name} ${goal}`),
     el(
-      "h2",
-      { tabindex: "-1" },
-      presetName(view.ruleset.name).endsWith(goal)
-        ? presetName(view.ruleset.name)
-        : `${presetName(view.ruleset.name)} ${goal}`,
+      "div",
+      { class: "table-facts" },
+      view.code
+        ? el(
+            "p",
+            { class: "code" },
+            "Game number ",
+            el("strong", { "data-testid": "code" }, view.code),
+          )
+        : null,
+      view.hand_number ? el("p", {}, `Hand ${view.hand_number}`) : null,
+      el(
+        "p",
+        { class: "boneyard", "aria-label": `Boneyard: ${view.stock} tiles` },
+        "Boneyard ",
+        backImg(view.stock_back || "moon", false),
+        ` ${view.stock}`,
+      ),
     ),
-    view.code
-      ? el(
-          "p",
-          { class: "code" },
-          "Game number ",
-          el("strong", { "data-testid": "code" }, view.code),
-        )
-      : null,
-    view.hand_number ? el("p", {}, `Hand ${view.hand_number}`) : null,
+  );
+  return [
+    title,
     hasTutorial(view.ruleset.name)
       ? el(
           "button",
@@ -113,22 +125,20 @@ function top(view, table) {
           "How to play",
         )
       : null,
-    el(
-      "p",
-      { class: "boneyard", "aria-label": `Boneyard: ${view.stock} tiles` },
-      "Boneyard ",
-      backImg(view.stock_back || "moon", false),
-      ` ${view.stock}`,
-    ),
     mine
       ? el(
           "p",
           { class: "my-back" },
-          "Your tile back ",
+          el("span", { class: "my-back-label" }, "Your tile back "),
           backImg(mine.tile_back, true),
           el(
             "button",
-            { type: "button", class: "small", onclick: () => chooseBack(table) },
+            {
+              type: "button",
+              class: "small",
+              "aria-label": "Change your tile back",
+              onclick: () => chooseBack(table),
+            },
             "Change",
           ),
         )

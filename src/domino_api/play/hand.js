@@ -1,7 +1,7 @@
 // Your hand: real buttons in a row (arrow keys move along it, Enter picks a tile), drag a tile
 // onto a glowing end, or pick it and then pick the end; Escape drops the choice.
 
-import { faceSvg, tileLabel } from "./tiles.js";
+import { faceSvg, tileLabel, tileWords } from "./tiles.js";
 import { el, hints, seatName } from "./ui.js";
 
 export const sameTile = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
@@ -29,13 +29,21 @@ export function arrowRow(row) {
   });
 }
 
+/** Where a tile goes and what it scores, for its name: "playable on the left end, scores 10". */
+function playable(view, plays) {
+  const fives = view.ruleset.play_scoring === "fives";
+  const one = (p) =>
+    `${p.end === null ? "to open the hand" : `on the ${p.end} end`}${fives && p.points ? `, scores ${p.points}` : ""}`;
+  return `playable ${plays.map(one).join("; or ")}`;
+}
+
 /** @param {import("./api.js").ViewOut} view */
 export function renderHand(view, ctx) {
   const hand = view.you?.hand || [];
   const row = el("div", {
     class: "hand",
     role: "group",
-    "aria-label": "Your hand (arrow keys to choose, Enter to pick)",
+    "aria-label": "Your hand (arrow keys to choose, Enter to pick, then Enter on a glowing end)",
   });
   const focusAt = Math.max(
     0,
@@ -46,7 +54,7 @@ export function renderHand(view, ctx) {
     const best = plays.length ? Math.max(...plays.map((p) => p.points || 0)) : null;
     const chosen = Boolean(sameTile(tile, ctx.selected));
     const hinted = plays.length && hints();
-    const label = `${tileLabel(tile)}${hinted ? `, playable${best ? `, scores up to ${best}` : ""}` : ""}`;
+    const label = `${tileWords(tile)}${hinted ? `, ${playable(view, plays)}` : ""}`;
     const button = el("button", {
       type: "button",
       class: `tile${plays.length ? " playable" : ""}${chosen ? " chosen" : ""}`,
@@ -86,7 +94,7 @@ export function endTarget(view, ctx, end) {
   return {
     glow: true,
     label: points,
-    aria: `Play ${tileLabel(ctx.selected)} ${where}${scoring && play.points ? `, scores ${play.points}` : ""}`,
+    aria: `Play ${tileWords(ctx.selected)} ${where}${scoring && play.points ? `, scores ${play.points}` : ""}`,
     onclick: () => ctx.play(play),
   };
 }

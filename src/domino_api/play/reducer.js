@@ -128,6 +128,9 @@ export function applyEvent(view, event) {
       else if (event.data.clock === "away")
         out.seats[event.data.seat].away_deadline = event.data.deadline;
       break;
+    case "talk_changed":
+      out.talk_off = event.data.off;
+      break;
     default: // message, rematch_offered: nothing the view shows
   }
   return out;

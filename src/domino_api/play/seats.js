@@ -43,6 +43,7 @@ function revealed(view, seat) {
     "div",
     {
       class: "faceup",
+      role: "img",
       "aria-label": `${tiles.length ? tiles.map(tileLabel).join(", ") : "no tiles"} left, ${last.pips[seat]} pips`,
       "data-testid": `faceup-${seat}`,
     },
@@ -95,7 +96,15 @@ export function renderSeats(view, ctx) {
             ? el("span", { class: "plus", "data-testid": `plus-${seat.seat}` }, `+${flash}`)
             : null,
         ),
-        shown || el("div", { class: "facedown", "aria-label": `${seat.tiles} tiles` }, facedown),
+        shown ||
+          (own
+            ? null
+            : el(
+                "div",
+                { class: "facedown", role: "img", "aria-label": `${seat.tiles} tiles` },
+                facedown,
+                el("span", { class: "tile-count" }, `${seat.tiles}`),
+              )),
         away
           ? el(
               "p",

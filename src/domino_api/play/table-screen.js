@@ -42,6 +42,7 @@ export function drawTable(table) {
   table.parts.status.replaceChildren(statusLine(table.view, table));
   drawHand(table);
   fill(table.parts.controls, controls.actions(table.view, table));
+  table.talk.talkOff(Boolean(table.view.talk_off));
   if (table.busy) table.setBusy(true);
   else if (focusIn) restoreFocus(table, focusIn);
 }

@@ -10,10 +10,11 @@ import { wireEnds } from "./hand.js";
 import { TableSocket } from "./socket.js";
 import { drawBoard, drawHand, drawSeats, drawTable, flash, focusedPart } from "./table-screen.js";
 import { chime } from "./sound.js";
-import { countdown, el, showError } from "./ui.js";
+import { announce, countdown, el, showError } from "./ui.js";
 
 const PRESENCE = new Set(["seat_connected", "seat_disconnected"]);
 // Events that change only the seats (or nothing shown): the hand and a tile being picked stay.
+const OTHERS_MOVES = new Set(["tile_played", "tile_drawn", "passed"]);
 const SEATS_ONLY = new Set(["message", "tile_back_changed", "rematch_offered", ...PRESENCE]);
 
 /** Seats held by one person (hot-seat) share a name: tell them apart by their number. */
@@ -231,6 +232,8 @@ class Table {
     }
     const line = logLine(event, this.view);
     if (line) this.talk.log(line);
+    // What the others do is said aloud (a polite live region), one's own moves are not.
+    if (line && OTHERS_MOVES.has(event.type) && !this.mySeats().includes(data.seat)) announce(line);
   }
 
   tick() {
@@ -266,6 +269,10 @@ class Table {
     if (!answer) return drawTable(this);
     // The answer's view already holds its events: they are told, not applied.
     for (const event of answer.events) this.tell(event);
+    // The socket may already have brought later events (the computers answer at once): the
+    // view stays, and the page is drawn again, no longer busy.
+    const behind = answer.view.seq < this.view.seq;
+    if (behind && answer.view.you?.seat === this.view.you?.seat) return drawTable(this);
     this.setView(answer.view);
   }
 

@@ -62,6 +62,7 @@ export function chatPanel(send, table) {
     autocomplete: "off",
   });
   const state = el("span", { class: "link-state" }, "connecting…");
+  const sendButton = el("button", { type: "submit" }, "Send");
   const form = el(
     "form",
     {
@@ -76,7 +77,7 @@ export function chatPanel(send, table) {
     },
     el("label", { for: "talk-input" }, "Say something"),
     input,
-    el("button", { type: "submit" }, "Send"),
+    sendButton,
   );
   const node = el(
     "aside",
@@ -100,6 +101,12 @@ export function chatPanel(send, table) {
     },
     connected(up) {
       state.textContent = up ? "" : "reconnecting…";
+    },
+    /** The host turned talk off (or on): nothing can be said meanwhile, and the form says so. */
+    talkOff(off) {
+      input.disabled = off;
+      sendButton.disabled = off;
+      input.placeholder = off ? "The host turned table talk off" : "";
     },
   };
 }

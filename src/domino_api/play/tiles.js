@@ -91,6 +91,14 @@ export function tileLabel(tile) {
   return `${tile[0]}-${tile[1]}`;
 }
 
+const NUMBERS = ["blank", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+
+/** A tile as a screen reader says it: "six-three", "double-five". */
+export function tileWords(tile) {
+  const [a, b] = tile.map((pips) => NUMBERS[pips] ?? String(pips));
+  return tile[0] === tile[1] ? `double-${a}` : `${a}-${b}`;
+}
+
 let backImages = {};
 
 /** The catalog's images (GET /v1/tile-backs): the service draws and serves every back. */
