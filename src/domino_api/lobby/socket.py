@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 
 from fastapi import APIRouter, WebSocket
-from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from domino_api.engine.clock_text import iso
@@ -27,7 +26,6 @@ from domino_api.lobby.events import SeekPaired
 from domino_api.lobby.runtime import Lobby, lobby_of
 from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.realtime import frames
-from domino_api.realtime import messages as m
 from domino_api.realtime.lobby_feed import LobbySubscriber
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
@@ -79,11 +77,13 @@ async def _authenticate(websocket: WebSocket, lobby: Lobby) -> Player:
         timeout = lobby.settings.ws_auth_timeout_s
         try:
             text = await asyncio.wait_for(websocket.receive_text(), timeout)
-            token = m.AuthMessage.model_validate_json(text[: m.MAX_FRAME_BYTES]).token
         except TimeoutError:
             raise Refused(4408, "unauthenticated") from None
-        except (KeyError, RuntimeError, ValidationError):
+        except (KeyError, RuntimeError):  # a binary frame first
             raise Refused(4401, "unauthenticated") from None
+        token = frames.auth_token(text)
+        if token is None:
+            raise Refused(4401, "unauthenticated")
     async with transaction(lobby.core.maker) as session:
         player = await players_repo.by_token_hash(
             session, hash_token(token), lobby.core.clock.now()
@@ -102,7 +102,7 @@ async def _open(websocket: WebSocket, lobby: Lobby, player: Player) -> LobbySubs
     if seek_id is not None and not 0 < len(seek_id) <= 36:
         raise Refused(4422, "validation_error")
     held: set[str] = set()
-    first: list[str] = [dumps({"type": "subscribed", "preset": preset})]
+    first: list[str] = [frames.text_of(frames.SubscribedFrame(preset=preset))]
     if seek_id is not None:
         try:
             seek = await seeks.read(lobby.core, player, seek_id, lobby.lease_s, lobby.publish)
@@ -140,7 +140,7 @@ async def _serve(
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
     if slow in done:
-        await _close(websocket, m.CLOSE_TOO_SLOW, m.TOO_SLOW_REASON)
+        await _close(websocket, frames.CLOSE_TOO_SLOW, frames.TOO_SLOW_REASON)
     else:
         await _close(websocket, 1000, "")
 
@@ -155,15 +155,15 @@ async def _read(websocket: WebSocket, subscriber: LobbySubscriber) -> None:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
-        subscriber.offer(dumps(_answer(message.get("text"), message.get("bytes"))))
+        subscriber.offer(frames.text_of(_answer(message.get("text"), message.get("bytes"))))
 
 
 def _answer(text: str | None, data: bytes | None) -> frames.Answer:
-    request = frames.request_of(text, data)
-    if isinstance(request, dict):
-        return request  # the error frame that refuses it
-    if isinstance(request, m.PingMessage):
-        return {"type": "pong", "id": request.id}
+    request = frames.read_frame(text, data)
+    if isinstance(request, frames.ErrorFrame):
+        return request
+    if isinstance(request, frames.PingFrame):
+        return frames.PongFrame(id=request.id)
     return frames.error_frame(
         getattr(request, "id", None), BadRequest("The lobby socket takes `ping` frames only.")
     )
@@ -183,7 +183,7 @@ async def _keepalive(lobby: Lobby, subscriber: LobbySubscriber) -> None:
     interval = max(0.5, lobby.settings.keepalive_s * 0.75)
     while True:
         await asyncio.sleep(interval)
-        subscriber.offer(dumps({"type": "keepalive", "now": iso(lobby.core.clock.now())}))
+        subscriber.offer(frames.text_of(frames.KeepaliveFrame(now=iso(lobby.core.clock.now()))))
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:

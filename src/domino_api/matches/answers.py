@@ -109,7 +109,7 @@ ANSWERS: tuple[type[msgspec.Struct], ...] = (ViewOut, EventsOut, MoveOut)
 def schemas(answers: tuple[type[msgspec.Struct], ...] = ANSWERS) -> dict[str, JsonValue]:
     """The view, every event's schema, `Event` (their union), and the answers that carry them."""
     _, components = msgspec.json.schema_components(answers, ref_template=REF)
-    published = {name: _typable(schema) for name, schema in components.items()}
+    published = {name: typable(schema) for name, schema in components.items()}
     view = published["ViewOut"]
     assert isinstance(view, dict)
     view["examples"] = [VIEW_EXAMPLE]
@@ -129,18 +129,18 @@ def json_schemas(ref_template: str = "#/components/schemas/{name}") -> dict[str,
     """`Event` (the union by `type`) and every schema it names, as the documents publish them."""
     (event,), components = msgspec.json.schema_components([AnyEvent], ref_template=ref_template)
     event["description"] = "An event: `data`'s shape is chosen by `type`."
-    return {"Event": event, **{name: _typable(s) for name, s in sorted(components.items())}}
+    return {"Event": event, **{name: typable(s) for name, s in sorted(components.items())}}
 
 
-def _typable(node: JsonValue) -> JsonValue:
+def typable(node: JsonValue) -> JsonValue:
     """A tuple of like items (a tile) as `items` with its length, not `prefixItems`: type
     generators read `prefixItems` as the whole tuple (openapi-typescript made a tile `[[a, b],
     [a, b]]`), and schemathesis refused nested `prefixItems`."""
     if isinstance(node, list):
-        return [_typable(item) for item in node]
+        return [typable(item) for item in node]
     if not isinstance(node, dict):
         return node
-    out = {key: _typable(value) for key, value in node.items()}
+    out = {key: typable(value) for key, value in node.items()}
     prefix = out.get("prefixItems")
     if isinstance(prefix, list) and prefix and all(item == prefix[0] for item in prefix):
         del out["prefixItems"]

@@ -26,7 +26,8 @@ from domino_api.config import Settings
 from domino_api.engine.clock_text import iso
 from domino_api.errors import database_state
 from domino_api.matches import presence
-from domino_api.realtime.hub import Hub, dumps
+from domino_api.realtime.frames import KeepaliveFrame, text_of
+from domino_api.realtime.hub import Hub
 from domino_api.realtime.listener import make_listener
 from domino_api.store import match_reads
 from domino_api.store.db import transaction
@@ -101,7 +102,7 @@ class Realtime:
 
     async def _tick(self) -> None:
         now = iso(self.clock.now())
-        self.hub.broadcast(dumps({"type": "keepalive", "now": now}))
+        self.hub.broadcast(text_of(KeepaliveFrame(now=now)))
 
     async def catch_up(self) -> list[str]:
         """Read the matches whose sockets are behind the table; returns their ids."""
