@@ -7,10 +7,11 @@ from fastapi import FastAPI
 
 async def start_runtime(app: FastAPI, start_background: bool) -> None:
     app.state.background = []
-    # realtime (issue 4): LISTEN + presence leases when background work is on, else lazily.
+    # realtime (issue 4): made here from the write core and handed to the socket routes;
+    # LISTEN + presence leases when background work is on, else from the first socket.
     from domino_api.realtime.lifecycle import start_realtime
 
-    await start_realtime(app, start_background)
+    await start_realtime(app, app.state.core, start_background)
     if start_background:  # service liveness for the outage rule (issue 5, jobs/liveness.py)
         await app.state.computers.start()  # the computers' workers, ready before the first table
         from domino_api.jobs.liveness import start_api_heartbeat

@@ -20,12 +20,15 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from fastapi import FastAPI
+from starlette.requests import HTTPConnection
 
 from domino_api.clock import Clock
 from domino_api.config import Settings
 from domino_api.engine.clock_text import iso
 from domino_api.errors import database_state
 from domino_api.matches import presence
+from domino_api.matches.unit import Core
+from domino_api.realtime.announce import Announcer
 from domino_api.realtime.frames import KeepaliveFrame, text_of
 from domino_api.realtime.hub import Hub
 from domino_api.realtime.listener import make_listener
@@ -38,16 +41,21 @@ CATCH_UP_BATCH = 1000
 
 
 class Realtime:
-    """Started lazily by the first socket, or eagerly by the app's lifespan."""
+    """Made by the app's lifespan from the write core it made (app/runtime.py) and handed to
+    the socket routes; its listener and tickers start with it when background work is on, else
+    with the first socket."""
 
-    def __init__(self, app: FastAPI) -> None:
-        self.settings: Settings = app.state.settings
-        self.clock: Clock = app.state.clock
-        self.maker = app.state.sessionmaker
-        self.core = app.state.core  # the write core (matches/unit.py)
+    def __init__(
+        self, settings: Settings, clock: Clock, core: Core, announcer: Announcer, database_url: str
+    ) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.core = core  # the write core (matches/unit.py)
+        self.maker = core.maker
+        self.announcer = announcer  # the core's (app/wiring.py), which hands the hub its steps
         self.hub = Hub(self.maker)
-        self.listener = make_listener(self.settings, app.state.database_url, self.hub)
-        self.core.announcer.deliver_locally(self.hub.hand_over)
+        self.listener = make_listener(settings, database_url, self.hub)
+        announcer.deliver_locally(self.hub.hand_over)
         self._tasks: list[asyncio.Task[None]] = []
         self._lock = asyncio.Lock()
         self._started = False
@@ -79,7 +87,7 @@ class Realtime:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
-        self.core.announcer.deliver_locally(None)
+        self.announcer.deliver_locally(None)
         await self.listener.stop()
 
     def _every(
@@ -120,19 +128,22 @@ class Realtime:
         await presence.expire_presence(self.core, self.clock.now())
 
 
-def realtime_of(app: FastAPI) -> Realtime:
-    realtime: Realtime | None = getattr(app.state, "realtime", None)
-    if realtime is None:
-        realtime = Realtime(app)
-        app.state.realtime = realtime
+def realtime_of(connection: HTTPConnection) -> Realtime:
+    """The process's realtime parts, made at start-up (a route's dependency)."""
+    realtime: Realtime = connection.app.state.realtime
     return realtime
 
 
-async def start_realtime(app: FastAPI, start_background: bool) -> None:
-    """With background work on, listen and refresh presence from the start; else lazily."""
-    realtime = realtime_of(app)
+async def start_realtime(app: FastAPI, core: Core, start_background: bool) -> Realtime:
+    """Make the realtime parts; with background work on, listen and refresh presence from
+    the start, else from the first socket."""
+    announcer: Announcer = app.state.announcer
+    state = app.state
+    realtime = Realtime(state.settings, state.clock, core, announcer, state.database_url)
+    app.state.realtime = realtime
     if start_background:
         await realtime.start_presence()
+    return realtime
 
 
 async def stop_realtime(app: FastAPI) -> None:

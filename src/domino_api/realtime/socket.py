@@ -15,8 +15,9 @@ import contextlib
 import logging
 import time
 from collections.abc import Iterable
+from typing import Annotated
 
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, Depends, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from domino_api import metrics
@@ -57,9 +58,11 @@ def refusal(exc: Exception) -> Refused:
 
 
 @router.websocket("/matches/{match_id}/ws")
-async def match_socket(websocket: WebSocket, match_id: str) -> None:
+async def match_socket(
+    websocket: WebSocket, match_id: str, realtime: Annotated[Realtime, Depends(realtime_of)]
+) -> None:
     """A snapshot, the events after `after` (if given), then every event, for the viewing seat."""
-    await MatchSocket(websocket, match_id, realtime_of(websocket.app)).run()
+    await MatchSocket(websocket, match_id, realtime).run()
 
 
 class MatchSocket:
