@@ -143,7 +143,9 @@ def _seat(view: ViewOut, seat: int, **changes: object) -> ViewOut:
     return replace(view, seats=tuple(seats))
 
 
-def _options(legal: tuple[PlayOption | DrawOption | PassOption, ...]) -> tuple[LegalAction, ...]:
+def legal_actions(
+    legal: tuple[PlayOption | DrawOption | PassOption, ...],
+) -> tuple[LegalAction, ...]:
     """An event's options as a view lists them: every field, null where a draw or pass has none."""
     return tuple(
         LegalAction(action="play", tile=o.tile, end=o.end, points=o.points)
@@ -183,7 +185,7 @@ def _turn(view: ViewOut, data: TurnData) -> ViewOut:
     must_cover = None if cover is None else MustCover(tile=cover.tile, ends=cover.ends)
     turn = TurnOut(seat=data.seat, deadline=data.deadline, must_cover=must_cover)
     legal = data.legal if _mine(view, data.seat) and isinstance(data.legal, tuple) else ()
-    return replace(view, turn=turn, legal=_options(legal))
+    return replace(view, turn=turn, legal=legal_actions(legal))
 
 
 def _tile_played(view: ViewOut, data: TilePlayedData) -> ViewOut:
@@ -209,7 +211,7 @@ def _tile_drawn(view: ViewOut, data: TileDrawnData) -> ViewOut:
     if you is not None and isinstance(data.tile, tuple):
         you = replace(you, hand=(*you.hand, data.tile))
     # The drawer who keeps the turn gets what it may do now in its own copy (no `turn` event).
-    legal = _options(data.legal) if isinstance(data.legal, tuple) else ()
+    legal = legal_actions(data.legal) if isinstance(data.legal, tuple) else ()
     return replace(view, stock=data.stock, you=you, legal=legal)
 
 
