@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
-from pydantic import JsonValue
+from pydantic import BaseModel, JsonValue
 
 from domino_api.engine.view_types import ViewOut
 from domino_api.lobby.events import LobbyEvent
 from domino_api.matches import answers
 from domino_api.realtime import frames
+from domino_api.web.problems import Problem
 
 if TYPE_CHECKING:
     from yaml import SafeDumper
@@ -55,11 +56,25 @@ def generated_schemas() -> dict[str, JsonValue]:
         name: _tagged(schema) for name, schema in zip(UNIONS, named, strict=False)
     }
     schemas.update({name: _tagged(answers.typable(schema)) for name, schema in parts.items()})
-    event_frame = schemas["EventFrame"]
-    assert isinstance(event_frame, dict) and isinstance(event_frame["properties"], dict)
-    event_frame["properties"]["event"] = {"$ref": REF.format(name="Event")}
+    # An event frame's event is `Event`; an error frame's problem is `Problem`, whose `code` is
+    # the catalogue's enum (web/problems.py; the frame carries it as errors.ProblemDoc).
+    _refer(schemas, "EventFrame", "event", "Event")
+    _refer(schemas, "ErrorFrame", "error", "Problem")
+    del schemas["ProblemDoc"]
+    pydantic_ref = "#/components/schemas/{model}"
+    problem = _Published.model_json_schema(ref_template=pydantic_ref)["$defs"]
     events = {name: _tagged(schema) for name, schema in answers.json_schemas(REF).items()}
-    return dict(sorted({**schemas, **events}.items()))
+    return dict(sorted({**schemas, **problem, **events}.items()))
+
+
+class _Published(BaseModel):
+    problem: Problem
+
+
+def _refer(schemas: dict[str, JsonValue], frame: str, field: str, schema: str) -> None:
+    properties = schemas[frame]
+    assert isinstance(properties, dict) and isinstance(properties["properties"], dict)
+    properties["properties"][field] = {"$ref": REF.format(name=schema)}
 
 
 def _tagged(node: JsonValue) -> JsonValue:
