@@ -106,7 +106,8 @@ async def _away_and_back(
 ) -> None:
     """Bob's join made him present; with no request since, his seat lapses after the lease
     (3 s here), and he comes back on a socket of his own: the host's socket sees both."""
-    assert await _presence_of(sockets[0], "seat_disconnected") == {"seat": 1}
+    gone = await _presence_of(sockets[0], "seat_disconnected")
+    assert gone["seat"] == 1 and gone["away_since"]
     sockets.append(await _recording(ws_url, match_id, bob["token"]))
     assert (await sockets[1].recv())["type"] == "snapshot"
     assert await _presence_of(sockets[0], "seat_connected") == {"seat": 1}
