@@ -29,18 +29,11 @@ async function openapiTypes() {
   return HEADER + astToString(await openapiTS(exactLengths(document), { arrayLength: true }));
 }
 
-// Every schema of components.schemas, and each message's payload as `<Name>Frame`; the unions
-// `ClientFrame` and `ServerFrame` are what a client sends and what the server sends.
+// Every schema of components.schemas (each frame is one, `<Name>Frame`, and the unions
+// `ClientFrame` and `ServerFrame` are what a client sends and what the server sends), and a
+// message whose payload is another schema (`lobby_event`) as `<Name>Frame` too.
 function frameName(message) {
   return message.replace(/(^|_)(\w)/g, (_, __, c) => c.toUpperCase()) + "Frame";
-}
-
-function operationUnion(operation) {
-  return {
-    oneOf: operation.messages.map((m) => ({
-      $ref: `#/definitions/${frameName(m.$ref.split("/").pop())}`,
-    })),
-  };
 }
 
 // Only whole schemas keep a title: a titled property would become a type of its own (`Seq1`...).
@@ -76,13 +69,10 @@ async function asyncapiTypes() {
     definitions[name] = named(sent(schema), name);
   }
   for (const [name, message] of Object.entries(doc.components.messages)) {
-    definitions[frameName(name)] = named(message.payload, frameName(name));
+    if (!(frameName(name) in definitions)) {
+      definitions[frameName(name)] = named(message.payload, frameName(name));
+    }
   }
-  definitions.ClientFrame = { ...operationUnion(doc.operations.sendRequest), title: "ClientFrame" };
-  definitions.ServerFrame = {
-    ...operationUnion(doc.operations.receiveUpdates),
-    title: "ServerFrame",
-  };
   const root = { title: "AsyncApi", type: "object", definitions, additionalProperties: false };
   return compile(root, "AsyncApi", {
     bannerComment: HEADER.trim(),

@@ -14,7 +14,7 @@ from domino_api import engine
 from domino_api.bots import get_strategy
 from domino_api.bots.planner import PlannerStrategy
 from domino_api.bots.reducer import apply_event
-from domino_api.bots.remote import current_hand_events, legal_from_json, seat_view_from_public
+from domino_api.bots.remote import current_hand_events, seat_view_from_public
 from domino_api.engine import (
     Draw,
     Event,
@@ -28,7 +28,7 @@ from domino_api.engine import (
     new_match,
     seat_view,
 )
-from domino_api.engine.event_types import AnyEvent
+from domino_api.engine.event_types import AnyEvent, TilePlayedEvent
 from domino_api.engine.table import Info, Seat, Table
 from domino_api.engine.view_types import ViewOut
 from domino_api.matches.views import build_view, event_for
@@ -64,8 +64,13 @@ def public_view(state: MatchState, seat: int) -> dict[str, Any]:
     return view
 
 
-def copies(events: tuple[Event, ...], seat: int) -> list[dict[str, Any]]:
-    """The seat's copies, as the service serves stored events (and the engine's own for_seat)."""
+def typed_view(state: MatchState, seat: int) -> ViewOut:
+    return msgspec.convert(public_view(state, seat), ViewOut)
+
+
+def copies(events: tuple[Event, ...], seat: int) -> list[AnyEvent]:
+    """The seat's copies, as the service serves stored events (and the engine's own for_seat),
+    read as a client reads them."""
     out = []
     for event in events:
         private = {str(n): wire(part) for n, part in event.private.items()}
@@ -75,7 +80,7 @@ def copies(events: tuple[Event, ...], seat: int) -> list[dict[str, Any]]:
         served = wire(event_for(stored, seat))
         direct = {k: v for k, v in wire(event.for_seat(seat)).items() if k != "at"}
         assert {k: v for k, v in served.items() if k != "at"} == direct
-        out.append(served)
+        out.append(msgspec.convert(served, AnyEvent))
     return out
 
 
@@ -91,8 +96,8 @@ def random_action(state: MatchState, rng: random.Random) -> tuple[int | None, en
     return seat, Draw() if option.action == "draw" else Pass()
 
 
-def assert_same(state: MatchState, seat: int, view: dict[str, Any], events: list[Any]) -> None:
-    rebuilt = seat_view_from_public(view, events)
+def assert_same(state: MatchState, seat: int, view: dict[str, Any], events: list[AnyEvent]) -> None:
+    rebuilt = seat_view_from_public(msgspec.convert(view, ViewOut), events)
     expected = seat_view(state, seat)
     for name in expected.__struct_fields__:
         assert getattr(rebuilt, name) == getattr(expected, name), (name, state.seq)
@@ -129,7 +134,7 @@ def test_rebuilt_view_equals_the_engines(name: str, players: int, seed: int) -> 
     # Each seat follows the stream from a snapshot taken at a random point.
     snapshot_at = {seat: rng.randrange(len(steps)) for seat in range(players)}
     followed: dict[int, dict[str, Any]] = {}
-    received: dict[int, list[dict[str, Any]]] = {seat: [] for seat in range(players)}
+    received: dict[int, list[AnyEvent]] = {seat: [] for seat in range(players)}
     checked = 0
     for index, (state, events) in enumerate(steps):
         for seat in range(players):
@@ -142,7 +147,7 @@ def test_rebuilt_view_equals_the_engines(name: str, players: int, seed: int) -> 
             elif seat in followed:
                 typed = msgspec.convert(followed[seat], ViewOut)
                 for event in mine:
-                    typed = apply_event(typed, msgspec.convert(event, AnyEvent))
+                    typed = apply_event(typed, event)
                 followed[seat] = wire(typed)
                 if followed[seat]["you"] is None:
                     # The seat forfeited: its holder sees nothing private any more (docs/API.md).
@@ -164,7 +169,7 @@ def test_rebuilt_view_equals_the_engines(name: str, players: int, seed: int) -> 
 @pytest.mark.parametrize(("name", "players"), CONFIGS)
 def test_strategies_choose_the_same_from_either_view(name: str, players: int) -> None:
     steps = run_match(name, players, seed=7)
-    received: dict[int, list[dict[str, Any]]] = {seat: [] for seat in range(players)}
+    received: dict[int, list[AnyEvent]] = {seat: [] for seat in range(players)}
     decisions = 0
     for index, (state, events) in enumerate(steps):
         for number in range(players):
@@ -172,7 +177,7 @@ def test_strategies_choose_the_same_from_either_view(name: str, players: int) ->
         seat = state.turn
         if seat is None:
             continue
-        rebuilt = seat_view_from_public(public_view(state, seat), received[seat])
+        rebuilt = seat_view_from_public(typed_view(state, seat), received[seat])
         expected = seat_view(state, seat)
         assert rebuilt == expected
         # The planner without its wall-clock budget: a decision then depends on view and rng only.
@@ -184,23 +189,16 @@ def test_strategies_choose_the_same_from_either_view(name: str, players: int) ->
     assert decisions > 10
 
 
-def test_the_engine_core_view_reads_too() -> None:
-    state = run_match("all-fives", 2, seed=4)[12][0]
-    core = {**wire(engine.view(state, 1)), "seat": 1}
-    rebuilt = seat_view_from_public(core, [])
-    assert rebuilt.hand == seat_view(state, 1).hand and rebuilt.history == ()
-
-
 def test_missed_events_leave_the_history_empty() -> None:
     steps = run_match("house-nines", 2, seed=5)
-    received: list[dict[str, Any]] = []
+    received: list[AnyEvent] = []
     for state, events in steps[:30]:
         received = current_hand_events([*received, *copies(events, 0)])
         if state.hand is not None and len(state.hand.board.tiles) >= 3:
             break
-    plays = [i for i, e in enumerate(received) if e["type"] == "tile_played"]
+    plays = [i for i, e in enumerate(received) if isinstance(e, TilePlayedEvent)]
     gappy = received[: plays[0]] + received[plays[0] + 1 :]
-    rebuilt = seat_view_from_public(public_view(state, 0), gappy)
+    rebuilt = seat_view_from_public(typed_view(state, 0), gappy)
     assert rebuilt.history == ()
     assert rebuilt.board == seat_view(state, 0).board
 
@@ -210,18 +208,4 @@ def test_a_board_that_contradicts_its_tiles_is_refused() -> None:
     view = public_view(state, 0)
     view["board"]["ends_total"] += 1
     with pytest.raises(ValueError, match="board"):
-        seat_view_from_public(view, [])
-
-
-def test_legal_from_json_reads_both_forms_and_drops_next_hand() -> None:
-    items = [
-        {"action": "play", "tile": [1, 2], "end": "left", "points": 5},
-        ["play", [3, 4], None, 0],
-        {"action": "draw"},
-        {"action": "next_hand"},
-    ]
-    assert legal_from_json(items) == (
-        engine.LegalAction(action="play", tile=(1, 2), end="left", points=5),
-        engine.LegalAction(action="play", tile=(3, 4), end=None, points=0),
-        engine.LegalAction(action="draw", tile=None, end=None, points=None),
-    )
+        seat_view_from_public(msgspec.convert(view, ViewOut), [])

@@ -17,6 +17,7 @@ import json
 import os
 import random
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -267,3 +268,59 @@ def test_each_reducer_gives_the_view_served_next(
         if mine is not None:
             assert_same(mine, after, events)
             assert_same(got, after, events)
+
+
+# Presence (issue 47): a seat that goes away is told by `seat_disconnected` with its away
+# moments, and /play shows an away seat's countdown from them instead of reading the view again.
+PRESENCE_ENV = {"DOMINO_PRESENCE_LEASE_S": "2", "DOMINO_PRESENCE_REFRESH_S": "1"}
+
+
+@pytest.fixture(scope="module")
+def presence_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    url = fresh_database_sync(f"{DB}_presence")
+    log = tmp_path_factory.mktemp(f"{DB}_presence") / "server.log"
+    process = ServerProcess(url, log, env=PRESENCE_ENV)
+    process.start()
+    try:
+        process.wait_ready()
+        yield process
+    finally:
+        process.stop()
+
+
+def _away_and_back(table: Table) -> list[Triple]:
+    """The guest goes quiet until its lease lapses (the host's reads keep her seat present),
+    then comes back with a request: the host's view before and after each."""
+    before = table.views[0]
+    away = before
+    for _ in range(60):  # polled, not timed: the lapse is recorded within a refresh or two
+        away = table.view(0)
+        if not away["seats"][1]["connected"]:
+            break
+        time.sleep(0.5)
+    gone = table.events(0, before["seq"], away["seq"])
+    assert "seat_disconnected" in [event["type"] for event in gone]
+    table.view(1)  # the guest is seen again: `seat_connected`
+    back = table.view(0)
+    return [(before, gone, away), (away, table.events(0, away["seq"], back["seq"]), back)]
+
+
+def test_presence_events_give_the_away_seat_as_served(
+    presence_server: ServerProcess, tmp_path: Path
+) -> None:
+    spec = {"preset": "all-fives", "seats": ["host", "guest"], "target": 150, "seed": 47}
+    with httpx.Client(base_url=presence_server.base_url, timeout=30) as http:
+        triples = _away_and_back(Table(http, spec))
+    (_, _, away), (_, _, back) = triples
+    assert away["seats"][1]["away_since"] and away["seats"][1]["away_deadline"]
+    assert back["seats"][1]["connected"] and back["seats"][1]["away_since"] is None
+    in_node = node_reduced(triples, tmp_path)
+    for (before, events, after), got in zip(triples, in_node, strict=True):
+        mine = reduce_all(before, events)
+        assert mine is not None
+        for reduced in (mine, got):
+            assert_same(reduced, after, events)
+            guest, shown = reduced["seats"][1], after["seats"][1]
+            assert guest["away_since"] == shown["away_since"]
+            if not shown["connected"]:  # a connected seat's deadline moves with each sighting
+                assert guest["away_deadline"] == shown["away_deadline"]

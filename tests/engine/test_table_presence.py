@@ -13,6 +13,7 @@ from domino_api.engine import (
     make_ruleset,
 )
 from domino_api.engine import table as tables
+from domino_api.engine.clock_text import iso
 from domino_api.engine.errors import (
     NotSeated,
     NotYourSeat,
@@ -127,9 +128,13 @@ def test_lapse_announces_a_seat_gone_once_its_lease_has_run_out() -> None:
     table = tables.step(new(), Seen("p1"), at(1)).table
     assert tables.step(table, Lapse((1,)), at(30)).events == ()  # still within the lease
     out = tables.step(table, Lapse((1,)), at(31))
-    assert [(e.type, plain(e.data)) for e in out.events] == [("seat_disconnected", {"seat": 1})]
+    assert [e.type for e in out.events] == ["seat_disconnected"]
     gone = out.table.seats[1]
     assert not gone.connected and gone.away_since == at(31)  # last seen + the lease
+    # The event carries what the view shows of the away rule, so clients need not read it.
+    deadline = tables.away_deadline(out.table, 1)
+    carried = {"seat": 1, "away_since": iso(at(31)), "away_deadline": iso(deadline)}
+    assert plain(out.events[0].data) == carried
     assert tables.step(out.table, Lapse((1,)), at(60)).events == ()
 
 

@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from domino_api.app import job_commands as jobs_cli
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
+from domino_api.engine.clock_text import iso
 from domino_api.jobs.sweeper import sweep_pass
 from domino_api.store.db import to_plain_url
 from domino_api.store.models import Seat
@@ -125,7 +126,12 @@ async def test_presence_expiry_runs_in_the_pass(
     report = await sweep_pass(core)
     assert report.presence_available and report.presence_expired == 1
     kinds = [(e["type"], e["data"]) for e in await events(client, ana, v["id"])]
-    assert ("seat_disconnected", {"seat": 0}) in kinds
+    gone = [data for kind, data in kinds if kind == "seat_disconnected"]
+    assert [data["seat"] for data in gone] == [0]
+    # The event carries the away rule's moments (clients apply them, docs/API.md): the lease
+    # ran out a second ago; this ruleset has no away forfeit.
+    lease_end = iso(clock.now() - timedelta(seconds=1))
+    assert (gone[0]["away_since"], gone[0]["away_deadline"]) == (lease_end, None)
     assert (await view(client, ana, v["id"]))["status"] == "playing"
 
 

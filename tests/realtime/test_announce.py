@@ -20,7 +20,6 @@ from domino_api.matches.ports import Committed
 from domino_api.realtime import announce
 from domino_api.realtime.announce import Announcer, connect, make_announcer
 from domino_api.realtime.hub import Hub, Subscriber
-from domino_api.realtime.lifecycle import realtime_of
 from domino_api.realtime.listener import NatsListener, make_listener
 from domino_api.store.db import to_plain_url
 from tests.realtime.steps import commit_step
@@ -166,7 +165,7 @@ async def test_the_catch_up_reads_exactly_the_matches_behind_the_table(
     app: Any, client: httpx.AsyncClient, pool: asyncpg.Pool
 ) -> None:
     (behind, b_seq), (level, l_seq) = await new_match(client), await new_match(client)
-    realtime = realtime_of(app)  # the app's own hub; its listener is not started here
+    realtime = app.state.realtime  # the app's own hub; its listener is not started here
     lagging, current = Subscriber(behind, 0, b_seq, 100), Subscriber(level, 0, l_seq, 100)
     realtime.hub.subscribe(lagging)
     realtime.hub.subscribe(current)

@@ -1,13 +1,16 @@
-"""openapi/asyncapi.yaml against the message models: same messages, fields and examples."""
+"""openapi/asyncapi.yaml against realtime/frames.py: one message per frame, each payload the
+frame's generated schema, every example a frame the service reads (or sends)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import msgspec
 import yaml
 
-from domino_api.realtime import messages as m
+from domino_api.documents import asyncapi
+from domino_api.realtime import frames
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "openapi" / "asyncapi.yaml"
 
@@ -16,43 +19,42 @@ def _document() -> dict:
     return yaml.safe_load(DOCUMENT.read_text())
 
 
-# The lobby socket's own messages (tests/api/test_lobby.py checks them).
-LOBBY = {"lobby_subscribed", "lobby_event"}
-
-
-def test_every_message_is_documented_and_nothing_else() -> None:
+def test_every_frame_is_a_message_and_nothing_else() -> None:
     documented = set(_document()["components"]["messages"])
-    assert documented == set(m.CLIENT_MODELS) | set(m.SERVER_MESSAGES) | LOBBY
-    assert set(m.CLIENT_MODELS) == set(m.CLIENT_TYPES)
+    tags = {frames.tag_of(kind) for kind in (*frames.CLIENT_FRAMES, *frames.SERVER_FRAMES)}
+    assert documented == (tags - {"subscribed"}) | {"lobby_subscribed", "lobby_event"}
+    assert set(frames.CLIENT_TYPES) == {frames.tag_of(kind) for kind in frames.CLIENT_FRAMES}
 
 
-def test_documented_fields_match_the_models() -> None:
-    messages = _document()["components"]["messages"]
-    for name, model in {**m.CLIENT_MODELS, **m.SERVER_MESSAGES}.items():
-        payload = messages[name]["payload"]
-        assert set(payload["properties"]) == set(model.model_fields), name
-        required = {k for k, f in model.model_fields.items() if f.is_required()}
-        assert set(payload.get("required", [])) == required, name
-        assert payload["properties"]["type"] == {"const": name}
+def test_each_payload_is_its_frames_schema_tagged_by_type() -> None:
+    document = _document()
+    messages, schemas = document["components"]["messages"], document["components"]["schemas"]
+    for name, kind in asyncapi.MESSAGES.items():
+        ref = messages[name]["payload"]["$ref"]
+        schema = schemas[ref.rsplit("/", 1)[1]]
+        if isinstance(kind, type) and issubclass(kind, msgspec.Struct):
+            assert set(schema["properties"]) == {"type", *kind.__struct_fields__}, name
+            assert schema["properties"]["type"] == {"const": frames.tag_of(kind)}
+            assert schema["additionalProperties"] is False
+    for union in ("ClientFrame", "ServerFrame", "Event", "LobbyEvent"):
+        assert schemas[union]["discriminator"] == "type", union
 
 
-def test_every_example_validates_against_its_model() -> None:
+def test_every_example_decodes_as_its_frame() -> None:
     messages = _document()["components"]["messages"]
     for name, spec in messages.items():
         assert spec.get("examples"), f"{name} has no example"
-        if name in LOBBY:
-            continue
+        kind = asyncapi.MESSAGES[name]
         for example in spec["examples"]:
-            payload = example["payload"]
-            if name in m.CLIENT_MODELS:
-                parsed = m.CLIENT_MESSAGES.validate_json(json.dumps(payload))
-                assert isinstance(parsed, m.CLIENT_MODELS[name])
+            text = json.dumps(example["payload"])
+            if name in frames.CLIENT_TYPES:
+                assert isinstance(frames.read_frame(text, None), kind), (name, text)
             else:
-                m.SERVER_MESSAGES[name].model_validate(payload)
+                msgspec.json.decode(text, type=kind)
 
 
 def test_close_codes_are_documented() -> None:
     text = DOCUMENT.read_text()
-    for code in ("4401", "4403", "4404", "4408", "4409", "4422", str(m.CLOSE_TOO_SLOW)):
+    for code in ("4401", "4403", "4404", "4408", "4409", "4422", str(frames.CLOSE_TOO_SLOW)):
         assert code in text
-    assert m.TOO_SLOW_REASON in text
+    assert frames.TOO_SLOW_REASON in text

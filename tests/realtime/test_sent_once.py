@@ -15,7 +15,6 @@ from domino_api.engine.events import Event
 from domino_api.engine.table import Staged
 from domino_api.matches.ports import Committed
 from domino_api.realtime.hub import Hub, Subscriber
-from domino_api.realtime.lifecycle import realtime_of
 from domino_api.store.models import MatchEvent
 from tests.api.helpers import first_legal
 from tests.jobs.factory import two_seat_match
@@ -78,7 +77,7 @@ async def test_a_move_reaches_the_process_sockets_from_its_step(
     """A move over REST: the hub of the process that committed it hands its events to each
     seat's subscriber, each with its own hand, and reads nothing from the event table."""
     ana, bob, v = await two_seat_match(client)
-    hub = realtime_of(app).hub
+    hub = app.state.realtime.hub
     seats = {seat: Subscriber(v["id"], seat, v["seq"], 100) for seat in (0, 1)}
     for subscriber in seats.values():
         hub.subscribe(subscriber)

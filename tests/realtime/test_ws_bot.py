@@ -8,6 +8,12 @@ from typing import Any
 import httpx
 
 from domino_api.bots.client import BotClient, socket_url
+from domino_api.engine.event_types import (
+    HandStartedEvent,
+    PassedEvent,
+    TileDrawnEvent,
+    TilePlayedEvent,
+)
 from tests.realtime.wsclient import new_player
 from tests.support.servers import ServerProcess
 
@@ -64,13 +70,13 @@ async def test_planner_bot_decides_from_the_rebuilt_seat_view(servers: list[Serv
         assert status == "finished", notes
         # Every move came from the planner over the SeatView rebuilt from the stream.
         assert client.strategy_moves > 0 and client.fallback_moves == 0, notes
-        assert client.hand_events and client.hand_events[0]["type"] == "hand_started"
+        assert client.hand_events and isinstance(client.hand_events[0], HandStartedEvent)
         view = client.seat_view()
         assert view is not None and view.status == "finished" and view.history
         # What a snapshot lacks comes over REST: the last hand's events, from its hand_started.
         final = (await http.get(f"/v1/matches/{match_id}", headers=ana["headers"])).json()
         fetched = await client._fetch_hand_events(final["seq"])
-        moves = ("hand_started", "tile_played", "tile_drawn", "passed")
-        assert [e["seq"] for e in fetched if e["type"] in moves] == [
-            e["seq"] for e in client.hand_events if e["type"] in moves
+        moves = (HandStartedEvent, TilePlayedEvent, TileDrawnEvent, PassedEvent)
+        assert [e.seq for e in fetched if isinstance(e, moves)] == [
+            e.seq for e in client.hand_events if isinstance(e, moves)
         ]

@@ -1,10 +1,10 @@
-"""Every socket message of a played match against realtime/messages.py and asyncapi.yaml.
+"""Every socket message of a played match against realtime/frames.py and asyncapi.yaml.
 
 Two seats watch a whole match over the socket while a guest goes away and comes back, and it is
 played, talked over, handed to the computer and back, re-skinned (a tile back change) and
 rematched; every message either socket receives (keepalives, pongs, errors included) is
-validated against its pydantic model and against the payload schema openapi/asyncapi.yaml
-publishes for it, events by their `type`.
+decoded strictly as its frame type (realtime/frames.py) and validated against the payload
+schema openapi/asyncapi.yaml publishes for it, events by their `type`.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from typing import Any
 
 import httpx
 import jsonschema
+import msgspec
 import yaml
 
-from domino_api.realtime import messages as m
+from domino_api.realtime import frames
 from tests.realtime.wsclient import OVER, Socket, rest_step, start, two_seat_match
 from tests.support.servers import ServerProcess
 
@@ -48,13 +49,19 @@ async def _recording(ws_url: str, match_id: str, token: str) -> RecordingSocket:
     return socket
 
 
+# The match socket's server frames by their `type` (the lobby's `subscribed` is not sent here).
+MATCH_FRAMES = {
+    frames.tag_of(kind): kind for kind in frames.SERVER_FRAMES if kind is not frames.SubscribedFrame
+}
+
+
 def _validators() -> dict[str, jsonschema.protocols.Validator]:
     components = yaml.safe_load(ASYNCAPI.read_text())["components"]
     return {
         name: jsonschema.Draft202012Validator(
             {"$ref": f"#/components/messages/{name}/payload", "components": components}
         )
-        for name in m.SERVER_MESSAGES
+        for name in MATCH_FRAMES
     }
 
 
@@ -99,7 +106,8 @@ async def _away_and_back(
 ) -> None:
     """Bob's join made him present; with no request since, his seat lapses after the lease
     (3 s here), and he comes back on a socket of his own: the host's socket sees both."""
-    assert await _presence_of(sockets[0], "seat_disconnected") == {"seat": 1}
+    gone = await _presence_of(sockets[0], "seat_disconnected")
+    assert gone["seat"] == 1 and gone["away_since"]
     sockets.append(await _recording(ws_url, match_id, bob["token"]))
     assert (await sockets[1].recv())["type"] == "snapshot"
     assert await _presence_of(sockets[0], "seat_connected") == {"seat": 1}
@@ -131,13 +139,14 @@ async def test_every_socket_message_of_a_played_match_fits_its_schema(
         assert socket.received[0]["type"] == "snapshot"
         for message in socket.received:
             kind = message["type"]
-            m.SERVER_MESSAGES[kind].model_validate(message)
+            decoded = msgspec.json.decode(json.dumps(message), type=frames.ServerFrame)
+            assert isinstance(decoded, MATCH_FRAMES[kind])
             validators[kind].validate(message)
             kinds[kind] += 1
             if kind == "event":
                 events[message["event"]["type"]] += 1
     print(f"\nsocket messages: {sum(kinds.values())} {dict(kinds)}; events {dict(events)}")
-    assert set(kinds) == set(m.SERVER_MESSAGES)
+    assert set(kinds) == set(MATCH_FRAMES)
     wanted = {
         "seat_disconnected",
         "seat_connected",

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from domino_api.realtime.messages import CLIENT_TYPES
+from domino_api.realtime.frames import CLIENT_TYPES
 from tests.security.conftest import module_server
 from tests.support.servers import ServerProcess
 

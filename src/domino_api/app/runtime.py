@@ -7,18 +7,18 @@ from fastapi import FastAPI
 
 async def start_runtime(app: FastAPI, start_background: bool) -> None:
     app.state.background = []
-    # realtime (issue 4): LISTEN + presence leases when background work is on, else lazily.
+    # realtime (issue 4): made here from the write core and handed to the socket routes;
+    # LISTEN + presence leases when background work is on, else from the first socket.
     from domino_api.realtime.lifecycle import start_realtime
 
-    await start_realtime(app, start_background)
+    await start_realtime(app, app.state.core, start_background)
     if start_background:  # service liveness for the outage rule (issue 5, jobs/liveness.py)
         await app.state.computers.start()  # the computers' workers, ready before the first table
         from domino_api.jobs.liveness import start_api_heartbeat
-        from domino_api.realtime.lifecycle import realtime_of
 
         heartbeat = await start_api_heartbeat(app)
         # Presence passes are recorded on the process's row: leases are witnessed (issue 48).
-        realtime_of(app).witnessed = heartbeat.witnessed
+        app.state.realtime.witnessed = heartbeat.witnessed
         if app.state.settings.sweep_in_process:
             from domino_api.jobs.loop import start_sweep_loop
 

@@ -8,7 +8,7 @@ tests' servers take their options from here.
 
 uvicorn reads WebSocket messages of up to 16 MiB by default, decompressed: 20 unauthenticated
 sockets each sending one 16 MiB frame of zeros (16 KB on the wire) took 565 MB. `ws_max_size`
-is the protocol's own limit (`realtime.messages.MAX_FRAME_BYTES`): the `websockets` library
+is the protocol's own limit (`realtime.frames.MAX_FRAME_BYTES`): the `websockets` library
 refuses a frame whose declared length is above it before reading its payload, and stops
 inflating a compressed one as soon as the output passes it, closing with 1009.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from domino_api.config import Settings
-from domino_api.realtime.messages import MAX_FRAME_BYTES
+from domino_api.realtime.frames import MAX_FRAME_BYTES
 from domino_api.web.transport import GuardedHttp, GuardedWebSocket
 
 

@@ -19,9 +19,8 @@ fails the history stays empty.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
@@ -32,16 +31,27 @@ from msgspec import Struct
 from domino_api import engine
 from domino_api.bots import get_strategy, to_action
 from domino_api.bots.reducer import apply_event, follows
-from domino_api.bots.remote import current_hand_events, legal_from_json, seat_view_from_public
-from domino_api.engine.event_types import AnyEvent
-from domino_api.engine.shapes import MoveJSON
+from domino_api.bots.remote import current_hand_events, seat_view_from_public
+from domino_api.engine.event_types import (
+    AnyEvent,
+    HandEndedEvent,
+    HandStartedEvent,
+    MatchEndedEvent,
+    PassedEvent,
+    TileDrawnEvent,
+    TilePlayedEvent,
+    TurnEvent,
+)
+from domino_api.engine.move_types import legal_of
 from domino_api.engine.view_types import ViewOut
+from domino_api.realtime import frames as f
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
 
 OVER = ("finished", "abandoned", "cancelled")
 IDLE_RESYNC_S = 45.0
+_READ_FRAME = msgspec.json.Decoder(f.ServerFrame).decode
 
 
 def socket_url(server: str, match_id: str, after: int | None, seat: int | None) -> str:
@@ -51,86 +61,33 @@ def socket_url(server: str, match_id: str, after: int | None, seat: int | None) 
     return urlunsplit((scheme, parts.netloc, f"/v1/matches/{match_id}/ws", query, ""))
 
 
-# What the client reads of a server message, of the view and of an event (msgspec reads them);
-# the view and the events themselves are kept as sent, for the reducer to move on.
-class _Refusal(Struct, frozen=True):
-    code: str
-    detail: str
-
-
-class _Message(Struct, frozen=True):
-    type: str
-    view: dict[str, object] | None = None
-    event: dict[str, object] | None = None
-    id: str | None = None
-    error: _Refusal | None = None
-
-
-class _You(Struct, frozen=True):
-    seat: int
-    hand: list[engine.Tile] | None = None
-
-
-class _Ready(Struct, frozen=True):
-    ready: bool = False
-
-
-class _TurnSeat(Struct, frozen=True):
-    seat: int
-
-
-class _Snapshot(Struct, frozen=True):
-    seq: int
-    status: str
-    you: _You | None
-    seats: list[_Ready]
-    tournament: object = None
-    turn: _TurnSeat | None = None
-    legal: list[object] | None = None
-
-
-class _EventData(Struct, frozen=True):
-    seat: int | None = None
-    legal: list[object] | None = None
-    reason: str | None = None
-
-
 class _Page(Struct, frozen=True):
-    events: list[dict[str, object]]
+    """`GET /v1/matches/{id}/events`'s answer, as far as the client reads it."""
+
+    events: list[AnyEvent]
 
 
-class _Event(Struct, frozen=True):
-    seq: int
-    type: str
-    data: _EventData
-
-
-def _seq(item: Mapping[str, object]) -> int:
-    return msgspec.convert(item.get("seq"), int)
-
-
-def move_body(action: engine.Action) -> MoveJSON:
-    """A seat action as a `move` names it (the reason stays with the computer)."""
+def move_frame(action: engine.Action, request_id: str, seq: int, seat: int) -> f.MoveFrame:
+    """A seat action as a `move` frame names it (the reason stays with the computer)."""
     match action:
         case engine.Play(tile=tile, end=end):
-            return {"action": "play", "tile": list(tile), "end": end}
+            return f.MoveFrame(id=request_id, action="play", tile=tile, end=end, seq=seq, seat=seat)
         case engine.Draw():
-            return {"action": "draw"}
+            return f.MoveFrame(id=request_id, action="draw", seq=seq, seat=seat)
         case engine.Pass():
-            return {"action": "pass"}
+            return f.MoveFrame(id=request_id, action="pass", seq=seq, seat=seat)
     raise ValueError(f"not a seat's move: {action!r}")
 
 
 def choose(
     strategy: str,
     view: engine.SeatView | None,
-    legal: list[object],
+    options: tuple[engine.LegalAction, ...],
     rng: random.Random,
-) -> tuple[MoveJSON, bool]:
-    """The move body for one turn and whether the strategy chose it: the strategy's pick from
-    the seat's rebuilt `SeatView`, else (no view, or one whose legal actions are not the ones
-    just sent) any legal action."""
-    options = legal_from_json(legal)
+) -> tuple[engine.Action, bool]:
+    """The move for one turn and whether the strategy chose it: the strategy's pick from the
+    seat's rebuilt `SeatView`, else (no view, or one whose legal actions are not the ones just
+    sent) any legal action."""
     if view is not None and view.legal != options:
         view = (
             msgspec.structs.replace(view, legal=options)
@@ -139,8 +96,8 @@ def choose(
         )
     if view is not None and options:
         action, _reason = get_strategy(strategy).choose(view, rng)
-        return move_body(action), True
-    return move_body(to_action(rng.choice(list(options)))), False
+        return action, True
+    return to_action(rng.choice(list(options))), False
 
 
 class BotClient:
@@ -159,7 +116,7 @@ class BotClient:
         self.after: int | None = None
         self.seat: int | None = seat
         self.view: ViewOut | None = None  # the last snapshot, moved on by each event
-        self.hand_events: list[dict[str, object]] = []  # this hand's events, from hand_started
+        self.hand_events: list[AnyEvent] = []  # this hand's events, from hand_started
         self.acted_at = -1
         self.requests = 0
         self.last_move_id: str | None = None
@@ -207,71 +164,68 @@ class BotClient:
     async def _session(self, socket: ClientConnection) -> str | None:
         """One connection: returns the final status, or None to reconnect."""
         while True:
-            raw = await asyncio.wait_for(socket.recv(), IDLE_RESYNC_S)
-            message = msgspec.json.decode(raw, type=_Message)
-            kind = message.type
-            if kind == "snapshot" and message.view is not None:
-                done = await self._on_snapshot(socket, message.view)
-            elif kind == "event" and message.event is not None:
-                event = message.event
-                if self.view is not None and _seq(event) > self.view.seq + 1:
-                    self.say(f"missed the events before {_seq(event)}; taking a fresh snapshot")
-                    self.after, self.acted_at = None, -1
+            frame = _READ_FRAME(await asyncio.wait_for(socket.recv(), IDLE_RESYNC_S))
+            match frame:
+                case f.SnapshotFrame(view=view):
+                    done = await self._on_snapshot(socket, view)
+                case f.EventFrame(event=event):
+                    if self.view is not None and event.seq > self.view.seq + 1:
+                        self.say(f"missed the events before {event.seq}; taking a fresh snapshot")
+                        self.after, self.acted_at = None, -1
+                        return None
+                    done = await self._on_event(socket, event)
+                case f.AckFrame(id=request_id):
+                    if request_id == self.last_move_id and not self.turn_moved:
+                        # Safe fallback: the events of a move come before its ack, so by now a
+                        # `turn` (or the drawer's `tile_drawn` with `legal`) should have said
+                        # what to do next. None did (an older server?): take a fresh snapshot.
+                        self.after, self.acted_at = None, -1
+                        return None
+                    continue
+                case f.ErrorFrame(error=error):
+                    self.say(f"refused: {error['code']}: {error['detail']}")
+                    self.after = None  # resync from a fresh snapshot, and decide again
+                    self.acted_at = -1
                     return None
-                done = await self._on_event(socket, event)
-            elif kind == "ack":
-                if message.id == self.last_move_id and not self.turn_moved:
-                    # Safe fallback: the events of a move come before its ack, so by now a
-                    # `turn` (or the drawer's `tile_drawn` with `legal`) should have said what
-                    # to do next. None did (an older server?): take a fresh snapshot.
-                    self.after, self.acted_at = None, -1
-                    return None
-                continue
-            elif kind == "error" and message.error is not None:
-                self.say(f"refused: {message.error.code}: {message.error.detail}")
-                self.after = None  # resync from a fresh snapshot, and decide again
-                self.acted_at = -1
-                return None
-            else:
-                continue
+                case _:
+                    continue
             if done is not None:
                 return done
 
-    async def _on_snapshot(self, socket: ClientConnection, raw: dict[str, object]) -> str | None:
-        view = msgspec.convert(raw, _Snapshot)
+    async def _on_snapshot(self, socket: ClientConnection, view: ViewOut) -> str | None:
         self.after = view.seq
         if view.you is None:
             raise RuntimeError("this token holds no seat at the match")
-        self.seat = view.you.seat
-        self.view = msgspec.convert(raw, ViewOut)
+        self.seat = seat = view.you.seat
+        self.view = view
         if view.status in OVER:
             return view.status
         if view.status == "playing":
             self.hand_events = await self._fetch_hand_events(view.seq)
         if view.status == "hand_over":
-            await self._send(socket, {"type": "next_hand"})
+            await self._send(socket, f.NextHandFrame(id=self._next_id()))
         elif view.status == "waiting" and view.tournament:
             # A tournament match starts once both seats have checked in (RULES 9, seed 004).
-            if not view.seats[self.seat].ready:
-                await self._send(socket, {"type": "ready"})
-        elif view.turn and view.turn.seat == self.seat and view.legal:
-            await self._move(socket, view.legal)
+            if not view.seats[seat].ready:
+                await self._send(socket, f.ReadyFrame(id=self._next_id()))
+        elif view.turn and view.turn.seat == seat and view.legal:
+            await self._move(socket, legal_of(view.legal))
         return None
 
-    async def _fetch_hand_events(self, upto: int) -> list[dict[str, object]]:
+    async def _fetch_hand_events(self, upto: int) -> list[AnyEvent]:
         """The current hand's events up to the snapshot's seq, for the history the snapshot
         lacks: `GET /v1/matches/{id}/events?after=N&seat=S` from this hand's `hand_started`
         when it is known, else from the start. If that fails the history stays empty (the
         strategies then know no other seat's voids) and play goes on."""
         import httpx
 
-        known = [_seq(e) for e in self.hand_events if e["type"] == "hand_started"]
+        known = [e.seq for e in self.hand_events if isinstance(e, HandStartedEvent)]
         after = known[-1] - 1 if known and known[-1] <= upto else 0
         parts = urlsplit(self.server if "://" in self.server else f"http://{self.server}")
         scheme = {"wss": "https", "ws": "http"}.get(parts.scheme, parts.scheme)
         base = urlunsplit((scheme, parts.netloc, "", "", ""))
         headers = {"Authorization": f"Bearer {self.token}"}
-        events: list[dict[str, object]] = []
+        events: list[AnyEvent] = []
         try:
             async with httpx.AsyncClient(base_url=base, headers=headers, timeout=10) as http:
                 while after < upto:
@@ -279,47 +233,50 @@ class BotClient:
                     r = await http.get(f"/v1/matches/{self.match_id}/events", params=params)
                     r.raise_for_status()
                     sent = msgspec.json.decode(r.content, type=_Page).events
-                    page = [e for e in sent if _seq(e) <= upto]
+                    page = [e for e in sent if e.seq <= upto]
                     if not page:
                         break
                     events.extend(page)
-                    after = _seq(page[-1])
+                    after = page[-1].seq
         except (httpx.HTTPError, ValueError) as exc:
             self.say(f"cannot fetch this hand's events ({exc}); playing without its history")
             return []
         return current_hand_events(events)
 
-    async def _on_event(self, socket: ClientConnection, event: dict[str, object]) -> str | None:
-        head = msgspec.convert(event, _Event)
-        if self.after is not None and head.seq <= self.after:
+    async def _on_event(self, socket: ClientConnection, event: AnyEvent) -> str | None:
+        if self.after is not None and event.seq <= self.after:
             return None  # a resume's missed event the snapshot before it already holds
-        self.after = head.seq
-        data, kind = head.data, head.type
-        if kind == "hand_started":
+        self.after = event.seq
+        if isinstance(event, HandStartedEvent):
             self.hand_events = []
-        if kind in ("hand_started", "tile_played", "tile_drawn", "passed"):
+        if isinstance(event, HandStartedEvent | TilePlayedEvent | TileDrawnEvent | PassedEvent):
             self.hand_events.append(event)
-        typed = msgspec.convert(event, AnyEvent)
-        if self.view is not None and follows(self.view, typed):
+        if self.view is not None and follows(self.view, event):
             try:
-                self.view = apply_event(self.view, typed)
+                self.view = apply_event(self.view, event)
             except (KeyError, ValueError, TypeError, IndexError) as exc:
-                self.say(f"cannot follow event {head.seq} ({exc}); choosing at random")
+                self.say(f"cannot follow event {event.seq} ({exc}); choosing at random")
                 self.view = None
-        mine = data.seat == self.seat
-        if kind in ("turn", "hand_ended", "match_ended") or (kind == "tile_drawn" and mine):
+        return await self._react(socket, event)
+
+    async def _react(self, socket: ClientConnection, event: AnyEvent) -> str | None:
+        """What this seat does after an event: move, start the next hand, or stop."""
+        drawn_by_me = isinstance(event, TileDrawnEvent) and event.data.seat == self.seat
+        if isinstance(event, TurnEvent | HandEndedEvent | MatchEndedEvent) or drawn_by_me:
             self.turn_moved = True
-        if kind == "turn" and mine and data.legal:
-            await self._move(socket, data.legal)
-        elif kind == "tile_drawn" and mine and data.legal:
-            # The drawer keeps the turn: its own copy carries what it may do now.
-            await self._move(socket, data.legal)
-        elif kind == "tile_drawn" and mine and data.legal is None:
-            self.turn_moved = False  # an older server: the ack fallback takes a snapshot
-        elif kind == "hand_ended":
-            await self._send(socket, {"type": "next_hand"})
-        elif kind == "match_ended":
-            return "abandoned" if data.reason in ("abandoned", "cancelled") else "finished"
+        match event:
+            case TurnEvent(data=data) if data.seat == self.seat and isinstance(data.legal, tuple):
+                await self._move(socket, legal_of(data.legal))
+            case TileDrawnEvent(data=data) if drawn_by_me:
+                if isinstance(data.legal, tuple):
+                    # The drawer keeps the turn: its own copy carries what it may do now.
+                    await self._move(socket, legal_of(data.legal))
+                else:
+                    self.turn_moved = False  # an older server: the ack fallback takes a snapshot
+            case HandEndedEvent():
+                await self._send(socket, f.NextHandFrame(id=self._next_id()))
+            case MatchEndedEvent(data=data):
+                return "abandoned" if data.reason in ("abandoned", "cancelled") else "finished"
         return None
 
     def seat_view(self) -> engine.SeatView | None:
@@ -328,32 +285,31 @@ class BotClient:
         if self.view is None:
             return None
         try:
-            shown = msgspec.json.decode(msgspec.json.encode(self.view))  # the view as sent
-            return seat_view_from_public(shown, self.hand_events)
+            return seat_view_from_public(self.view, self.hand_events)
         except (KeyError, ValueError, TypeError, IndexError) as exc:
             self.say(f"cannot rebuild the seat view ({exc})")
             return None
 
-    async def _move(self, socket: ClientConnection, legal: list[object]) -> None:
+    async def _move(self, socket: ClientConnection, legal: Sequence[engine.LegalAction]) -> None:
         if self.after is None or self.after <= self.acted_at:
             return
         assert self.seat is not None
-        body, chosen = choose(self.strategy, self.seat_view(), legal, self.rng)
+        action, chosen = choose(self.strategy, self.seat_view(), tuple(legal), self.rng)
         if chosen:
             self.strategy_moves += 1
         else:
             self.fallback_moves += 1
         self.acted_at = self.after
         self.turn_moved = False
-        self.last_move_id = await self._send(
-            socket, {"type": "move", **body, "seq": self.after, "seat": self.seat}
-        )
+        self.last_move_id = self._next_id()
+        await self._send(socket, move_frame(action, self.last_move_id, self.after, self.seat))
 
-    async def _send(self, socket: ClientConnection, message: Mapping[str, object]) -> str:
+    def _next_id(self) -> str:
         self.requests += 1
-        request_id = f"b{self.requests}"
-        await socket.send(json.dumps({**message, "id": request_id}))
-        return request_id
+        return f"b{self.requests}"
+
+    async def _send(self, socket: ClientConnection, frame: f.RequestFrame) -> None:
+        await socket.send(msgspec.json.encode(frame).decode())
 
 
 def register(app: typer.Typer) -> None:

@@ -8,9 +8,10 @@ it receives straight into the contract's types (`msgspec.json.decode(text, type=
 type of docs/API.md, and tests/clients/test_reducer_property.py holds both to the server's own
 next view.
 
-What no event carries is kept as it was: `now`, and each seat's `away_deadline` and
-`away_since`, which move with every sighting of a holder (docs/API.md, "The away rule"); a
-client that shows them reads the view again after a presence event.
+What no event carries is kept as it was: `now`, and a connected seat's `away_deadline`, which
+moves with every sighting of its holder (docs/API.md, "The away rule"). A seat that goes away
+gets both `away_since` and `away_deadline` from its `seat_disconnected`, and the deadline moves
+after that only by `deadline_moved`: a client shows an away seat's countdown from the events.
 
 Pure: views are frozen values; nothing is fetched. The caller applies only the event whose `seq`
 follows the view's; a gap means events were missed, and then only a fresh view helps.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from msgspec import UnsetType
 from msgspec.structs import replace
 
 from domino_api.engine.clock_text import iso
@@ -27,6 +29,7 @@ from domino_api.engine.event_types import (
     AnyEvent,
     AutopilotOffEvent,
     AutopilotOnEvent,
+    AwayData,
     DeadlineMovedData,
     DeadlineMovedEvent,
     ForfeitEvent,
@@ -97,7 +100,7 @@ def _moved(view: ViewOut, event: AnyEvent) -> ViewOut:
         case SeatConnectedEvent(data=d):
             return _seat(view, d.seat, connected=True, away_since=None)
         case SeatDisconnectedEvent(data=d):
-            return _seat(view, d.seat, connected=False)
+            return _seat(view, d.seat, connected=False, **_away(d))
         case MatchStartedEvent():
             return replace(view, status="playing", check_in_deadline=None)
         case HandStartedEvent(data=d):
@@ -132,6 +135,16 @@ def _moved(view: ViewOut, event: AnyEvent) -> ViewOut:
             return replace(view, talk_off=d.off)
     # `message` and `rematch_offered` change nothing the view shows.
     return view
+
+
+def _away(data: AwayData) -> dict[str, str | None]:
+    """What a seat_disconnected carries of the away rule (nothing, from before it did)."""
+    changes: dict[str, str | None] = {}
+    if not isinstance(data.away_since, UnsetType):
+        changes["away_since"] = data.away_since
+    if not isinstance(data.away_deadline, UnsetType):
+        changes["away_deadline"] = data.away_deadline
+    return changes
 
 
 def _seat(view: ViewOut, seat: int, **changes: object) -> ViewOut:

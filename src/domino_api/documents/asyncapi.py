@@ -1,10 +1,10 @@
-"""openapi/asyncapi.yaml's schemas, generated from the types the service speaks.
+"""openapi/asyncapi.yaml's messages and schemas, generated from the types the sockets speak.
 
-The channels, operations and messages of asyncapi.yaml are written by hand; its
-`components.schemas` (every event type, the view, the problem document) are written by
-`domino-api openapi` from engine/event_types.py and engine/view_types.py (msgspec) and
-web/problems.py, so the socket's document cannot drift from the REST one (`domino-api openapi
---check` fails if it has).
+Its prose (info, servers, channels, operations) and each message's examples are written by
+hand; every message's payload and every schema are written by `domino-api openapi` from
+realtime/frames.py (each frame a Struct, each union tagged by `type`), engine/event_types.py,
+engine/view_types.py and lobby/events.py, so the socket's document cannot drift from the code
+(`domino-api openapi --check` fails if it has). tests/clients/ generates socket clients from it.
 """
 
 from __future__ import annotations
@@ -12,62 +12,115 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import msgspec
 from pydantic import BaseModel, JsonValue
 
 from domino_api.engine.view_types import ViewOut
 from domino_api.lobby.events import LobbyEvent
 from domino_api.matches import answers
+from domino_api.realtime import frames
 from domino_api.web.problems import Problem
 
 if TYPE_CHECKING:
     from yaml import SafeDumper
 
 ASYNCAPI_PATH = Path("openapi/asyncapi.yaml")
-# Schemas written by hand in asyncapi.yaml (the client messages' small parts); kept as they are.
-HAND_WRITTEN = ("ClientId", "Seat", "Tile")
 HEADER = (
-    "# The WebSocket protocol. Written by hand except components.schemas past the first three,\n"
-    "# which `domino-api openapi` generates from the service's types (do not edit those).\n"
+    "# The WebSocket protocols. Written by hand: info, servers, channels, operations and the\n"
+    "# messages' examples; `domino-api openapi` generates every message's payload and every\n"
+    "# schema from realtime/frames.py and the contract's types (do not edit those).\n"
 )
+REF = "#/components/schemas/{name}"
+
+# Each message of the document and the type its payload is: the frames by their `type`, the
+# lobby's two by the names its channel gives them.
+MESSAGES: dict[str, object] = {
+    **{frames.tag_of(frame): frame for frame in frames.CLIENT_FRAMES},
+    **{frames.tag_of(frame): frame for frame in frames.SERVER_FRAMES},
+    "lobby_subscribed": frames.SubscribedFrame,
+    "lobby_event": LobbyEvent,
+}
+del MESSAGES["subscribed"]
+# The unions published as named schemas, each tagged by `type`.
+UNIONS: dict[str, object] = {
+    "ClientFrame": frames.ClientFrame,
+    "ServerFrame": frames.ServerFrame,
+    "LobbyEvent": LobbyEvent,
+}
+
+
+def generated_schemas() -> dict[str, JsonValue]:
+    """Every frame, the three unions, Event and every event, ViewOut and the lobby's events."""
+    named, parts = msgspec.json.schema_components([*UNIONS.values(), ViewOut], ref_template=REF)
+    schemas: dict[str, JsonValue] = {
+        name: _tagged(schema) for name, schema in zip(UNIONS, named, strict=False)
+    }
+    schemas.update({name: _tagged(answers.typable(schema)) for name, schema in parts.items()})
+    # An event frame's event is `Event`; an error frame's problem is `Problem`, whose `code` is
+    # the catalogue's enum (web/problems.py; the frame carries it as errors.ProblemDoc).
+    _refer(schemas, "EventFrame", "event", "Event")
+    _refer(schemas, "ErrorFrame", "error", "Problem")
+    del schemas["ProblemDoc"]
+    pydantic_ref = "#/components/schemas/{model}"
+    problem = _Published.model_json_schema(ref_template=pydantic_ref)["$defs"]
+    events = {name: _tagged(schema) for name, schema in answers.json_schemas(REF).items()}
+    return dict(sorted({**schemas, **problem, **events}.items()))
 
 
 class _Published(BaseModel):
     problem: Problem
 
 
-def generated_schemas() -> dict[str, JsonValue]:
-    """Event (the union by `type`), each event and data type, ViewOut and Problem."""
-    schema = _Published.model_json_schema(ref_template="#/components/schemas/{model}")
-    schemas: dict[str, JsonValue] = {**schema["$defs"], **answers.schemas((ViewOut,))}
-    union = schemas.pop("Event")
-    assert isinstance(union, dict)
-    event = dict(union)
-    # AsyncAPI's discriminator is the property's name (OpenAPI's is an object with a mapping).
-    event["discriminator"] = "type"
-    schemas.update(_lobby_schemas())
-    return {"Event": event, **dict(sorted(schemas.items()))}
+def _refer(schemas: dict[str, JsonValue], frame: str, field: str, schema: str) -> None:
+    properties = schemas[frame]
+    assert isinstance(properties, dict) and isinstance(properties["properties"], dict)
+    properties["properties"][field] = {"$ref": REF.format(name=schema)}
 
 
-def _lobby_schemas() -> dict[str, JsonValue]:
-    """The lobby socket's events (lobby/events.py): `LobbyEvent`, the union by `type`."""
-    import msgspec
+def _tagged(node: JsonValue) -> JsonValue:
+    """msgspec's unions with AsyncAPI's discriminator: the tag property's name (OpenAPI's is an
+    object with a mapping), everywhere in the schema."""
+    if isinstance(node, list):
+        return [_tagged(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _tagged(value) for key, value in node.items()}
+    tag = out.get("discriminator")
+    if isinstance(tag, dict):
+        out["discriminator"] = tag["propertyName"]
+    return out
 
-    (union,), parts = msgspec.json.schema_components(
-        [LobbyEvent], ref_template="#/components/schemas/{name}"
-    )
-    union["description"] = "A lobby event: its fields are chosen by `type`."
-    union["discriminator"] = "type"
-    return {"LobbyEvent": union, **parts}
+
+def messages(existing: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    """Each message: its summary (the type's docstring), its payload and the examples the
+    document already has."""
+    out: dict[str, JsonValue] = {}
+    for name, kind in MESSAGES.items():
+        kept = existing.get(name)
+        kept = kept if isinstance(kept, dict) else {}
+        examples = kept.get("examples", [])
+        # A union (the lobby's events) has no docstring of its own: its summary is the document's.
+        summary = kept.get("summary", name)
+        if isinstance(kind, type) and kind.__doc__:
+            summary = kind.__doc__.strip().splitlines()[0]
+        payload: JsonValue = {"$ref": REF.format(name=_schema_name(kind))}
+        out[name] = {"summary": summary, "payload": payload, "examples": examples}
+    return out
+
+
+def _schema_name(kind: object) -> str:
+    return kind.__name__ if isinstance(kind, type) else "LobbyEvent"
 
 
 def render(text: str) -> str:
-    """asyncapi.yaml's text with its generated schemas brought up to date."""
+    """asyncapi.yaml's text with its generated messages and schemas brought up to date."""
     import yaml
 
     document = yaml.safe_load(text)
-    schemas = document["components"]["schemas"]
-    kept = {name: schemas[name] for name in HAND_WRITTEN}
-    document["components"]["schemas"] = {**kept, **generated_schemas()}
+    components = document["components"]
+    components["messages"] = messages(components.get("messages", {}))
+    components["schemas"] = generated_schemas()
+    document["components"] = {"messages": components["messages"], "schemas": components["schemas"]}
     return HEADER + yaml.dump(
         document, Dumper=_Dumper, sort_keys=False, width=100, allow_unicode=True
     )

@@ -44,6 +44,16 @@ class SeatData(_Data, frozen=True):
     seat: SeatNo
 
 
+class AwayData(_Data, frozen=True):
+    """A seat gone away: when its lease ran out and when it forfeits if it stays away (the
+    view's `away_since` and `away_deadline`, docs/API.md "The away rule"); unset in events
+    recorded before they carried them."""
+
+    seat: SeatNo
+    away_since: Moment | UnsetType = UNSET
+    away_deadline: Moment | UnsetType | None = UNSET  # None: it never forfeits for it
+
+
 class SeatJoinedData(_Data, frozen=True):
     seat: SeatNo
     name: str | None  # the holder's name at this table (None: not known)
@@ -177,7 +187,7 @@ class SeatConnectedEvent(_Event, tag="seat_connected", frozen=True):
 class SeatDisconnectedEvent(_Event, tag="seat_disconnected", frozen=True):
     """A seat's holder has not been seen for the presence lease."""
 
-    data: SeatData
+    data: AwayData
 
 
 class MatchStartedEvent(_Event, tag="match_started", frozen=True):
@@ -320,6 +330,7 @@ AnyEvent = (
 )
 AnyData = (
     SeatData
+    | AwayData
     | SeatJoinedData
     | MatchStartedData
     | HandStartedData

@@ -58,6 +58,19 @@ def options(legal: tuple[LegalAction, ...]) -> tuple[Option, ...]:
     return tuple(_option(action) for action in legal)
 
 
+def legal_of(offered: tuple[Option, ...]) -> tuple[LegalAction, ...]:
+    """The inverse of `options`: a view's or an event's options as the engine's legal actions,
+    what a computer seat's `SeatView` holds (bots/client.py plays a remote seat with them)."""
+    return tuple(
+        LegalAction(action="play", tile=o.tile, end=o.end, points=o.points)
+        if isinstance(o, PlayOption)
+        else LegalAction(
+            action="draw" if isinstance(o, DrawOption) else "pass", tile=None, end=None, points=None
+        )
+        for o in offered
+    )
+
+
 def _option(action: LegalAction) -> Option:
     if action.action == "draw":
         return _DRAW

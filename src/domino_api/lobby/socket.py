@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 
 from fastapi import APIRouter, WebSocket
-from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from domino_api.engine.clock_text import iso
@@ -27,7 +26,6 @@ from domino_api.lobby.events import SeekPaired
 from domino_api.lobby.runtime import Lobby, lobby_of
 from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.realtime import frames
-from domino_api.realtime import messages as m
 from domino_api.realtime.lifecycle import realtime_of
 from domino_api.realtime.lobby_feed import LobbySubscriber
 from domino_api.realtime.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
@@ -53,7 +51,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
     counts = websocket.app.state.socket_count
     credentials: Credentials = websocket.app.state.credentials
     # A revoked credential closes it (realtime/revocation.py): the process hears revocations.
-    await realtime_of(websocket.app).ensure_started()
+    await realtime_of(websocket).ensure_started()
     player: Player | None = None
     credential: tuple[str, asyncio.Event] | None = None
     try:
@@ -92,11 +90,13 @@ async def _token_hash(websocket: WebSocket, lobby: Lobby) -> str:
         timeout = lobby.settings.ws_auth_timeout_s
         try:
             text = await asyncio.wait_for(websocket.receive_text(), timeout)
-            token = m.AuthMessage.model_validate_json(text[: m.MAX_FRAME_BYTES]).token
         except TimeoutError:
             raise Refused(4408, "unauthenticated") from None
-        except (KeyError, RuntimeError, ValidationError):
+        except (KeyError, RuntimeError):  # a binary frame first
             raise Refused(4401, "unauthenticated") from None
+        token = frames.auth_token(text)
+        if token is None:
+            raise Refused(4401, "unauthenticated")
     return hash_token(token)
 
 
@@ -117,7 +117,7 @@ async def _open(websocket: WebSocket, lobby: Lobby, player: Player) -> LobbySubs
     if seek_id is not None and not 0 < len(seek_id) <= 36:
         raise Refused(4422, "validation_error")
     held: set[str] = set()
-    first: list[str] = [dumps({"type": "subscribed", "preset": preset})]
+    first: list[str] = [frames.text_of(frames.SubscribedFrame(preset=preset))]
     if seek_id is not None:
         try:
             seek = await seeks.read(lobby.core, player, seek_id, lobby.lease_s, lobby.publish)
@@ -163,7 +163,7 @@ async def _serve(
     if signed_out in done:
         await _close(websocket, CLOSE_REVOKED, REVOKED_REASON)
     elif slow in done:
-        await _close(websocket, m.CLOSE_TOO_SLOW, m.TOO_SLOW_REASON)
+        await _close(websocket, frames.CLOSE_TOO_SLOW, frames.TOO_SLOW_REASON)
     else:
         await _close(websocket, 1000, "")
 
@@ -178,15 +178,15 @@ async def _read(websocket: WebSocket, subscriber: LobbySubscriber) -> None:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
-        subscriber.offer(dumps(_answer(message.get("text"), message.get("bytes"))))
+        subscriber.offer(frames.text_of(_answer(message.get("text"), message.get("bytes"))))
 
 
 def _answer(text: str | None, data: bytes | None) -> frames.Answer:
-    request = frames.request_of(text, data)
-    if isinstance(request, dict):
-        return request  # the error frame that refuses it
-    if isinstance(request, m.PingMessage):
-        return {"type": "pong", "id": request.id}
+    request = frames.read_frame(text, data)
+    if isinstance(request, frames.ErrorFrame):
+        return request
+    if isinstance(request, frames.PingFrame):
+        return frames.PongFrame(id=request.id)
     return frames.error_frame(
         getattr(request, "id", None), BadRequest("The lobby socket takes `ping` frames only.")
     )
@@ -206,7 +206,7 @@ async def _keepalive(lobby: Lobby, subscriber: LobbySubscriber) -> None:
     interval = max(0.5, lobby.settings.keepalive_s * 0.75)
     while True:
         await asyncio.sleep(interval)
-        subscriber.offer(dumps({"type": "keepalive", "now": iso(lobby.core.clock.now())}))
+        subscriber.offer(frames.text_of(frames.KeepaliveFrame(now=iso(lobby.core.clock.now()))))
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:

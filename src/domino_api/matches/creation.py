@@ -11,6 +11,7 @@ import secrets
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping
+from typing import TypeVar
 
 import asyncpg
 
@@ -27,13 +28,15 @@ from domino_api.matches import access, claims, pacing
 from domino_api.matches import rated as rating_rules
 from domino_api.matches.hosting import Caps, check_open_tables, rematch_room
 from domino_api.matches.schemas import BotSeat, HumanSeat, MatchCreate
-from domino_api.matches.service import view_for
+from domino_api.matches.service import Reader, view_for
 from domino_api.matches.unit import Core, Stage
 from domino_api.players import settings
 from domino_api.store import civil_repo, match_codes, match_reads
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
 from domino_api.web.ratelimit import Limits
+
+T = TypeVar("T")
 
 # Every refused join answers this long after it arrived (see `join_by_number`).
 JOIN_REFUSAL_S = 0.05
@@ -238,6 +241,21 @@ def _joined_seat(stage: Stage, player_id: str) -> int | None:
 async def rematch(
     core: Core, player: Player, match_id: str, seat: int | None, caps: Caps | None = None
 ) -> ViewOut:
+    def read(stage: Stage, chosen: int | None) -> ViewOut:
+        return view_for(stage.table, player, core, chosen)
+
+    return await offer_rematch(core, player, match_id, seat, caps, read)
+
+
+async def offer_rematch(
+    core: Core,
+    player: Player,
+    match_id: str,
+    seat: int | None,
+    caps: Caps | None,
+    read: Reader[T],
+) -> T:
+    """Offer (or accept) a rematch; `read` answers (the view, or the socket's seq)."""
     async with core.pool.acquire() as connection:
         # Drawn before the step knows whether the new table needs one (a rematch against
         # computers does not): with every number in use, only a table that needs one is refused.
@@ -251,7 +269,7 @@ async def rematch(
         # finished match can slip past a cap reached at the same moment.
         room = caps is None or await rematch_room(connection, match_id, caps)
 
-    def step(stage: Stage) -> ViewOut:
+    def step(stage: Stage) -> T:
         chosen = tables.pick_seat(stage.table, player.id, seat)
         table = stage.do(tables.OfferRematch(player.id, seat))
         if tables.rematch_agreed(table):
@@ -264,7 +282,7 @@ async def rematch(
                 )
             stage.created.append(new)
             stage.do(tables.RematchCreated(new.table.match.id))
-        return view_for(stage.table, player, core, chosen)
+        return read(stage, chosen)
 
     return await core.run(match_id, step, player_id=player.id)
 

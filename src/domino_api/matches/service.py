@@ -9,6 +9,8 @@ matches/creation.py.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
+from typing import Literal, TypeVar
 
 from fastapi import Request
 
@@ -27,6 +29,8 @@ from domino_api.matches.views import build_view, event_for, mark_muted
 from domino_api.store import civil_repo, idempotency, match_reads
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
+
+T = TypeVar("T")
 
 
 def core_of(request: Request) -> Core:
@@ -99,11 +103,7 @@ async def move_on_socket(core: Core, player: Player, match_id: str, body: MoveBo
 
 
 async def next_hand(core: Core, player: Player, match_id: str, seat: int | None) -> ViewOut:
-    def step(stage: Stage) -> Later[ViewOut]:
-        stage.do(tables.NextHand(player.id, seat))
-        return view_later(player, core, tables.pick_seat(stage.table, player.id, seat))
-
-    return await core.run(match_id, step, player_id=player.id, action="next_hand")
+    return await seat_step(core, player, match_id, "next_hand", seat, _viewer(player, core))
 
 
 async def set_autopilot(core: Core, player: Player, match_id: str, seat: int, on: bool) -> ViewOut:
@@ -128,22 +128,47 @@ async def message(
 
 
 async def resign(core: Core, player: Player, match_id: str, seat: int | None) -> ViewOut:
-    def step(stage: Stage) -> Later[ViewOut]:
-        chosen = tables.pick_seat(stage.table, player.id, seat)
-        stage.do(tables.Resign(player.id, seat))
-        return view_later(player, core, chosen)
-
-    return await core.run(match_id, step, player_id=player.id)
+    return await seat_step(core, player, match_id, "resign", seat, _viewer(player, core))
 
 
 async def ready(core: Core, player: Player, match_id: str, seat: int | None) -> ViewOut:
-    command = tables.Ready(player.id, secrets.token_hex(8), seat)  # the server's cut
+    return await seat_step(core, player, match_id, "ready", seat, _viewer(player, core))
 
-    def step(stage: Stage) -> Later[ViewOut]:
+
+SeatStep = Literal["next_hand", "resign", "ready"]
+# What a step answers, read once the computers it woke have replied: the caller's view (REST),
+# or only the match's seq (the socket, whose events came from the step itself).
+Reader = Callable[[Stage, int | None], T]
+
+
+def _viewer(player: Player, core: Core) -> Reader[ViewOut]:
+    return lambda stage, seat: view_for(stage.table, player, core, seat)
+
+
+def seq_of(stage: Stage, seat: int | None) -> int:
+    return stage.table.state.seq
+
+
+async def seat_step(
+    core: Core, player: Player, match_id: str, kind: SeatStep, seat: int | None, read: Reader[T]
+) -> T:
+    """Next hand, resign or check in (a tournament's `ready`, the server's cut) for a seat."""
+    command: tables.Command
+    if kind == "next_hand":
+        command = tables.NextHand(player.id, seat)
+    elif kind == "resign":
+        command = tables.Resign(player.id, seat)
+    else:
+        command = tables.Ready(player.id, secrets.token_hex(8), seat)
+
+    def step(stage: Stage) -> Later[T]:
+        # Picked before the step: a seat that resigns is still the one whose view is read.
+        chosen = tables.pick_seat(stage.table, player.id, seat)
         stage.do(command)
-        return view_later(player, core, tables.pick_seat(stage.table, player.id, seat))
+        return Later(lambda stage: read(stage, chosen))
 
-    return await core.run(match_id, step, player_id=player.id)
+    action = "next_hand" if kind == "next_hand" else "other"
+    return await core.run(match_id, step, player_id=player.id, action=action)
 
 
 # ---------------------------------------------------------------- reading

@@ -5,7 +5,9 @@
 import { call } from "./api.js";
 import { announce, el, showError } from "./ui.js";
 
-/** @typedef {{ matchId: string, mine: () => number[] }} Table */
+/** The table page as these boxes use it: its held view (moved on by the socket's events, the
+ * manners box reads it rather than fetching another).
+ * @typedef {{ matchId: string, mine: () => number[], view: import("./api.js").ViewOut | null }} Table */
 
 async function attempt(work) {
   try {
@@ -57,18 +59,18 @@ function fold(line) {
 export function mannersBox(table, messages) {
   const body = el("div", { class: "manners-body" });
   const box = el("details", { class: "manners" }, el("summary", {}, "Table manners"), body);
-  const draw = async () => {
-    const [view, mutes] = await Promise.all([
-      call("GET", `/v1/matches/${table.matchId}`),
-      call("GET", `/v1/matches/${table.matchId}/mutes`),
-    ]);
+  /** @param {boolean} [talkOff] the talk switch's answer, ahead of its `talk_changed` event */
+  const draw = async (talkOff) => {
+    const view = table.view;
+    if (!view) return;
+    const mutes = await call("GET", `/v1/matches/${table.matchId}/mutes`);
     const mine = table.mine();
     const rows = view.seats
       .filter((seat) => !mine.includes(seat.seat) && seat.type === "human" && seat.name)
       .map((seat) => seatRow(table, seat, mutes.seats.includes(seat.seat), messages, draw));
     const host = view.host_seat !== null && mine.includes(view.host_seat);
     if (!rows.length) rows.push(el("p", {}, "Nobody else is seated."));
-    if (host) rows.push(talkSwitch(table, view.talk_off, draw));
+    if (host) rows.push(talkSwitch(table, talkOff ?? view.talk_off, draw));
     body.replaceChildren(...rows);
   };
   box.addEventListener("toggle", () => box.open && attempt(draw));
@@ -100,8 +102,8 @@ function talkSwitch(table, off, redraw) {
   const button = el("button", { type: "button" }, off ? "Turn talk on" : "Turn talk off");
   button.addEventListener("click", () =>
     attempt(async () => {
-      await call(off ? "DELETE" : "PUT", `/v1/matches/${table.matchId}/talk-off`);
-      await redraw();
+      const view = await call(off ? "DELETE" : "PUT", `/v1/matches/${table.matchId}/talk-off`);
+      await redraw(view.talk_off);
     }),
   );
   return el("p", {}, button);

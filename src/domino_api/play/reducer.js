@@ -4,9 +4,9 @@
 // fresh view. The Python twin is bots/reducer.py; tests/clients/test_reducer_property.py holds
 // both to the server's own next view. Pure: the view passed in is never changed.
 //
-// What no event carries stays as it was: `now`, and each seat's `away_deadline` and
-// `away_since`, which move with every sighting of a holder (the page reads the seats again after
-// a presence event).
+// What no event carries stays as it was: `now`, and a connected seat's `away_deadline`, which
+// moves with every sighting of its holder. A seat that goes away gets `away_since` and
+// `away_deadline` from its `seat_disconnected` (then only `deadline_moved` moves it).
 
 /**
  * @typedef {import("./api.js").ViewOut} ViewOut
@@ -66,9 +66,14 @@ export function applyEvent(view, event) {
     case "seat_connected":
       Object.assign(out.seats[event.data.seat], { connected: true, away_since: null });
       break;
-    case "seat_disconnected":
-      out.seats[event.data.seat].connected = false;
+    case "seat_disconnected": {
+      const { seat, away_since, away_deadline } = event.data;
+      out.seats[seat].connected = false;
+      // Carried since issue 47; an event recorded before leaves them as they were.
+      if (away_since !== undefined) out.seats[seat].away_since = away_since;
+      if (away_deadline !== undefined) out.seats[seat].away_deadline = away_deadline;
       break;
+    }
     case "match_started":
       out.status = "playing";
       out.check_in_deadline = null;

@@ -12,10 +12,15 @@ import { drawBoard, drawHand, drawSeats, drawTable, flash, focusedPart } from ".
 import { chime } from "./sound.js";
 import { announce, countdown, el, showError } from "./ui.js";
 
-const PRESENCE = new Set(["seat_connected", "seat_disconnected"]);
 // Events that change only the seats (or nothing shown): the hand and a tile being picked stay.
 const OTHERS_MOVES = new Set(["tile_played", "tile_drawn", "passed"]);
-const SEATS_ONLY = new Set(["message", "tile_back_changed", "rematch_offered", ...PRESENCE]);
+const SEATS_ONLY = new Set([
+  "message",
+  "tile_back_changed",
+  "rematch_offered",
+  "seat_connected",
+  "seat_disconnected",
+]);
 
 /** Seats held by one person (hot-seat) share a name: tell them apart by their number. */
 function nameSeats(view) {
@@ -47,9 +52,13 @@ class Table {
       hand: el("div", { class: "hand-box" }),
       controls: el("div", { class: "controls-box" }),
     };
+    const page = this;
     this.talk = chatPanel((text) => this.say(text), {
       matchId,
       mine: () => this.mySeats(),
+      get view() {
+        return page.view;
+      },
     });
     wireEnds(this.parts.board, this);
     const table = el(
@@ -108,18 +117,6 @@ class Table {
     this.offset = Date.parse(view.now) - Date.now();
     nameSeats(this.view);
     drawSeats(this);
-  }
-
-  /** After a presence event: the seats' away deadlines, which move with every sighting and no
-   * event carries, from a fresh read (docs/API.md, "The away rule"). */
-  async refreshSeats() {
-    const query = this.viewSeat === null ? "" : `?seat=${this.viewSeat}`;
-    try {
-      const view = await call("GET", `/v1/matches/${this.matchId}${query}`);
-      if (view.seq === this.view.seq) this.takeSeats(view);
-    } catch (error) {
-      showError(error);
-    }
   }
 
   hotseat() {
@@ -211,11 +208,10 @@ class Table {
     if (!canApply(this.view, event)) return this.refresh();
     const view = applyEvent(this.view, event);
     if (!SEATS_ONLY.has(event.type)) return this.setView(view);
+    // Presence too: a seat that goes away gets its away moments from the event itself.
     this.view = view;
     nameSeats(view);
     drawSeats(this);
-    // The away deadline moves with every sighting: only a fresh view knows the new one.
-    if (PRESENCE.has(event.type)) this.refreshSeats();
   }
 
   /** What an event says to the people at the table, once per event.

@@ -20,19 +20,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from domino_api import jsontext
 from domino_api.engine.event_types import AnyEvent
 from domino_api.engine.table import Staged
 from domino_api.errors import database_state
 from domino_api.matches.ports import Committed
 from domino_api.matches.presence import HeldSeat
 from domino_api.matches.views import event_for
+from domino_api.realtime.frames import EventFrame, text_of
 from domino_api.store import match_reads
 from domino_api.store.db import transaction
 from domino_api.store.models import MatchEvent
@@ -49,10 +49,6 @@ Reader = Callable[[str, int, int], Awaitable[Sequence[Row]]]
 # Called with a match id when its first local subscriber arrives and when its last one leaves:
 # the NATS listener subscribes to just those matches.
 Watcher = Callable[[str], None]
-
-
-def dumps(message: Mapping[str, object]) -> str:
-    return jsontext.dumps(message)
 
 
 class Frame(NamedTuple):
@@ -319,7 +315,7 @@ class Hub:
                 frame = copies.get(key)
                 if frame is None:
                     event = event_for(row, subscriber.seat)
-                    frame = copies[key] = Frame(dumps({"type": "event", "event": event}), event)
+                    frame = copies[key] = Frame(text_of(EventFrame(event=event)), event)
                 if subscriber.offer(*frame):
                     subscriber.cursor = seq
 

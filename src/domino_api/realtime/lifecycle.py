@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from fastapi import FastAPI
+from starlette.requests import HTTPConnection
 
 from domino_api.clock import Clock
 from domino_api.config import Settings
@@ -28,11 +29,15 @@ from domino_api.engine.clock_text import iso
 from domino_api.errors import database_state
 from domino_api.matches import presence
 from domino_api.matches.pacing import Pacer
-from domino_api.realtime.hub import Hub, dumps
+from domino_api.matches.unit import Core
+from domino_api.realtime.announce import Announcer
+from domino_api.realtime.frames import KeepaliveFrame, text_of
+from domino_api.realtime.hub import Hub
 from domino_api.realtime.listener import make_listener
 from domino_api.realtime.revocation import Credentials, revoke_here
 from domino_api.store import match_reads, players_repo
 from domino_api.store.db import transaction
+from domino_api.web.deps import AuthCache
 
 log = logging.getLogger(__name__)
 
@@ -42,19 +47,33 @@ Witnessed = Callable[[datetime, float, bool], Awaitable[None]]
 
 
 class Realtime:
-    """Started lazily by the first socket, or eagerly by the app's lifespan."""
+    """Made by the app's lifespan from the write core it made (app/runtime.py) and handed to
+    the socket routes; its listener and tickers start with it when background work is on, else
+    with the first socket."""
 
-    def __init__(self, app: FastAPI) -> None:
-        self.settings: Settings = app.state.settings
-        self.clock: Clock = app.state.clock
-        self.pacer: Pacer = app.state.pacer
-        self.maker = app.state.sessionmaker
-        self.core = app.state.core  # the write core (matches/unit.py)
+    def __init__(
+        self,
+        settings: Settings,
+        clock: Clock,
+        core: Core,
+        announcer: Announcer,
+        database_url: str,
+        *,
+        pacer: Pacer,
+        cache: AuthCache,
+        credentials: Credentials,
+    ) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.pacer = pacer
+        self.core = core  # the write core (matches/unit.py)
+        self.maker = core.maker
+        self.announcer = announcer  # the core's (app/wiring.py), which hands the hub its steps
         self.hub = Hub(self.maker)
-        self.cache = app.state.auth_cache
-        self.credentials: Credentials = app.state.credentials
-        self.listener = make_listener(self.settings, app.state.database_url, self.hub, self.revoked)
-        self.core.announcer.deliver_locally(self.hub.hand_over)
+        self.cache = cache
+        self.credentials = credentials
+        self.listener = make_listener(settings, database_url, self.hub, self.revoked)
+        announcer.deliver_locally(self.hub.hand_over)
         self._tasks: list[asyncio.Task[None]] = []
         self._lock = asyncio.Lock()
         self._started = False
@@ -90,7 +109,7 @@ class Realtime:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks.clear()
-        self.core.announcer.deliver_locally(None)
+        self.announcer.deliver_locally(None)
         await self.listener.stop()
 
     def _every(
@@ -113,7 +132,7 @@ class Realtime:
 
     async def _tick(self) -> None:
         now = iso(self.clock.now())
-        self.hub.broadcast(dumps({"type": "keepalive", "now": now}))
+        self.hub.broadcast(text_of(KeepaliveFrame(now=now)))
 
     def revoked(self, token_hash: str) -> None:
         """A credential was revoked (announced by whichever process revoked it)."""
@@ -150,19 +169,31 @@ class Realtime:
         await presence.expire_presence(self.core, self.clock.now())
 
 
-def realtime_of(app: FastAPI) -> Realtime:
-    realtime: Realtime | None = getattr(app.state, "realtime", None)
-    if realtime is None:
-        realtime = Realtime(app)
-        app.state.realtime = realtime
+def realtime_of(connection: HTTPConnection) -> Realtime:
+    """The process's realtime parts, made at start-up (a route's dependency)."""
+    realtime: Realtime = connection.app.state.realtime
     return realtime
 
 
-async def start_realtime(app: FastAPI, start_background: bool) -> None:
-    """With background work on, listen and refresh presence from the start; else lazily."""
-    realtime = realtime_of(app)
+async def start_realtime(app: FastAPI, core: Core, start_background: bool) -> Realtime:
+    """Make the realtime parts; with background work on, listen and refresh presence from
+    the start, else from the first socket."""
+    announcer: Announcer = app.state.announcer
+    state = app.state
+    realtime = Realtime(
+        state.settings,
+        state.clock,
+        core,
+        announcer,
+        state.database_url,
+        pacer=state.pacer,
+        cache=state.auth_cache,
+        credentials=state.credentials,
+    )
+    app.state.realtime = realtime
     if start_background:
         await realtime.start_presence()
+    return realtime
 
 
 async def stop_realtime(app: FastAPI) -> None:

@@ -15,9 +15,9 @@ import contextlib
 import logging
 import time
 from collections.abc import Iterable
+from typing import Annotated
 
-from fastapi import APIRouter, WebSocket
-from pydantic import ValidationError
+from fastapi import APIRouter, Depends, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from domino_api import metrics
@@ -31,9 +31,8 @@ from domino_api.errors import BadRequest, ServiceError, ValidationFailed
 from domino_api.matches import access, civil, creation, hosting, presence, service
 from domino_api.matches.unit import Stage
 from domino_api.players.auth import hash_token, parse_bearer
-from domino_api.realtime import frames
-from domino_api.realtime import messages as m
-from domino_api.realtime.hub import Subscriber, dumps
+from domino_api.realtime import frames as f
+from domino_api.realtime.hub import Subscriber
 from domino_api.realtime.lifecycle import Realtime, realtime_of
 from domino_api.realtime.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
 from domino_api.store import players_repo
@@ -47,7 +46,7 @@ log = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1", tags=["matches"])
 
 
-def move_of(request: m.MoveMessage, seat: int | None) -> MoveBody:
+def move_of(request: f.MoveFrame, seat: int | None) -> MoveBody:
     """The move a `move` frame asks for, as engine/move_types.py types it."""
     if request.action == "play":
         if request.tile is None:
@@ -72,9 +71,11 @@ def refusal(exc: Exception) -> Refused:
 
 
 @router.websocket("/matches/{match_id}/ws")
-async def match_socket(websocket: WebSocket, match_id: str) -> None:
+async def match_socket(
+    websocket: WebSocket, match_id: str, realtime: Annotated[Realtime, Depends(realtime_of)]
+) -> None:
     """A snapshot, the events after `after` (if given), then every event, for the viewing seat."""
-    await MatchSocket(websocket, match_id, realtime_of(websocket.app)).run()
+    await MatchSocket(websocket, match_id, realtime).run()
 
 
 class MatchSocket:
@@ -166,11 +167,10 @@ class MatchSocket:
             raise Refused(4408, "unauthenticated") from None
         except (KeyError, RuntimeError):  # a binary frame first
             raise Refused(4401, "unauthenticated") from None
-        try:
-            auth = m.AuthMessage.model_validate_json(text[: m.MAX_FRAME_BYTES])
-        except ValidationError:
-            raise Refused(4401, "unauthenticated") from None
-        return auth.token
+        token = f.auth_token(text)
+        if token is None:
+            raise Refused(4401, "unauthenticated")
+        return token
 
     def _query(self) -> tuple[int | None, int | None]:
         params = self.ws.query_params
@@ -210,7 +210,7 @@ class MatchSocket:
             raise refusal(exc) from exc
         self.my_seats = mine
         subscriber = SeatSubscriber(self.match_id, viewer, cursor, self.settings.ws_send_queue)
-        subscriber.offer(dumps({"type": "snapshot", "view": view}))
+        subscriber.offer(f.text_of(f.SnapshotFrame(view=view)))
         return subscriber
 
     # ------------------------------------------------------------ serving
@@ -232,7 +232,7 @@ class MatchSocket:
         if revoked in done:
             await self._close(CLOSE_REVOKED, REVOKED_REASON)
         elif slow in done:
-            await self._close(m.CLOSE_TOO_SLOW, m.TOO_SLOW_REASON)
+            await self._close(f.CLOSE_TOO_SLOW, f.TOO_SLOW_REASON)
         elif refused := _refusal_of(done & {reader, writer}):
             await self._close(refused.code, refused.reason)
         else:
@@ -247,7 +247,7 @@ class MatchSocket:
                 text = marked or text
             await self.ws.send_text(text)
             if isinstance(event, SeatJoinedEvent) and await self._lost_a_seat(event):
-                raise Refused(m.CLOSE_SEAT_CLAIMED, m.SEAT_CLAIMED_REASON)
+                raise Refused(f.CLOSE_SEAT_CLAIMED, f.SEAT_CLAIMED_REASON)
 
     async def _lost_a_seat(self, event: SeatJoinedEvent) -> bool:
         """A seat of this socket was claimed by name or released by the host
@@ -268,66 +268,59 @@ class MatchSocket:
             if message["type"] == "websocket.disconnect":
                 return
             answer = await self._answer(message.get("text"), message.get("bytes"), subscriber)
-            if answer is not None:
-                subscriber.offer(dumps(answer))
+            subscriber.offer(f.text_of(answer))
 
     async def _answer(
         self, text: str | None, data: bytes | None, subscriber: Subscriber
-    ) -> frames.Answer | None:
+    ) -> f.Answer:
         """One client frame -> its answer; a refused frame changes nothing."""
-        request = frames.request_of(text, data)
-        if isinstance(request, dict):
-            return request  # the error frame that refuses it
+        request = f.read_frame(text, data)
+        if isinstance(request, f.ErrorFrame):
+            return request
         return await self._dispatch(request, subscriber)
 
-    async def _dispatch(self, request: m.Incoming, subscriber: Subscriber) -> frames.Answer:
-        if isinstance(request, m.PingMessage):
-            return {"type": "pong", "id": request.id}
-        if isinstance(request, m.AuthMessage):
-            return frames.error_frame(None, BadRequest("This socket is already authenticated."))
+    async def _dispatch(self, request: f.ClientFrame, subscriber: Subscriber) -> f.Answer:
+        if isinstance(request, f.PingFrame):
+            return f.PongFrame(id=request.id)
+        if isinstance(request, f.AuthFrame):
+            return f.error_frame(None, BadRequest("This socket is already authenticated."))
         try:
             # Computers' answers take their floor (matches/pacing.py).
             async with self.realtime.pacer.paced():
                 seq = await self._act(request)
         except (ServiceError, EngineError) as exc:
-            return frames.error_frame(request.id, exc)
+            return f.error_frame(request.id, exc)
         except Exception as exc:
             log.exception("socket request failed", exc_info=exc)
-            return frames.error_frame(request.id, exc)
+            return f.error_frame(request.id, exc)
         # Events first, then the ack: the step's own events were queued as it committed; a
         # socket that lacks some (a gap) has them read first.
         if subscriber.cursor < seq:
             await self.hub.sync(self.match_id)
-        return {"type": "ack", "id": request.id, "seq": seq}
+        return f.AckFrame(id=request.id, seq=seq)
 
-    async def _act(self, request: m.Request) -> int:
+    async def _act(self, request: f.RequestFrame) -> int:
         assert self.player is not None
         player, core, match_id = self.player, self.realtime.core, self.match_id
-        named = getattr(request, "seat", None)  # `start` names no seat: the host starts
-        seat = named if named is not None else self.named_seat
-        if isinstance(request, m.StartMessage):
+        if isinstance(request, f.StartFrame):  # names no seat: the host starts
             cut, fill = request.cut, request.fill_with_bots
             return (await service.start(core, player, match_id, cut, fill)).seq
-        if isinstance(request, m.MoveMessage):
-            body = move_of(request, seat)
+        seat = request.seat if request.seat is not None else self.named_seat
+        if isinstance(request, f.MoveFrame):
             started = time.perf_counter()
-            seq = await service.move_on_socket(core, player, match_id, body)
+            seq = await service.move_on_socket(core, player, match_id, move_of(request, seat))
             metrics.observe_move(time.perf_counter() - started, "ws")
             return seq
-        if isinstance(request, m.ChatMessage):
+        if isinstance(request, f.MessageFrame):
             limits: Limits = self.ws.app.state.limits
             await limits.hit("chat", f"{match_id}:{player.id}")
             event = await service.message(core, player, match_id, request.text, seat)
             return event.seq
-        operation = {
-            "next_hand": service.next_hand,
-            "ready": service.ready,
-            "resign": service.resign,
-            "rematch": creation.rematch,
-        }[request.type]
-        caps = {"caps": hosting.caps_of(self.settings)} if request.type == "rematch" else {}
-        view = await operation(core, player, match_id, seat, **caps)
-        return view.seq
+        if isinstance(request, f.RematchFrame):
+            caps = hosting.caps_of(self.settings)
+            return await creation.offer_rematch(core, player, match_id, seat, caps, service.seq_of)
+        kind = _seat_step(request)
+        return await service.seat_step(core, player, match_id, kind, seat, service.seq_of)
 
     # ------------------------------------------------------------ closing
 
@@ -367,6 +360,16 @@ class SeatSubscriber(Subscriber):
         if isinstance(event, ForfeitEvent) and event.data.seat == self.seat:
             self.seat = None
         return queued
+
+
+def _seat_step(frame: f.NextHandFrame | f.ReadyFrame | f.ResignFrame) -> service.SeatStep:
+    match frame:
+        case f.NextHandFrame():
+            return "next_hand"
+        case f.ResignFrame():
+            return "resign"
+        case f.ReadyFrame():
+            return "ready"
 
 
 def _refusal_of(tasks: Iterable[asyncio.Task[object]]) -> Refused | None:

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from msgspec.structs import replace
 
 from domino_api.engine import event_types as ev
+from domino_api.engine.clock_text import iso
 from domino_api.engine.errors import (
     MatchInProgress,
     MatchOver,
@@ -20,6 +21,7 @@ from domino_api.engine.errors import (
     TalkOff,
 )
 from domino_api.engine.table import commands
+from domino_api.engine.table.clocks import away_deadline
 from domino_api.engine.table.model import Stepped, Table, with_info, with_seat
 from domino_api.engine.table.play import require_host, start_if_checked_in
 from domino_api.engine.table.seats import (
@@ -281,6 +283,8 @@ def lapse(table: Table, command: commands.Lapse, now: datetime) -> Stepped:
         away = lease_end(row, command.lease_s) or now
         steps.change(with_seat(steps.table, number, connected=False, away_since=away))
         if not table.over:
-            gone = ev.SeatDisconnectedEvent(seq=0, data=ev.SeatData(seat=number))
+            deadline = iso(away_deadline(steps.table, number))
+            data = ev.AwayData(seat=number, away_since=iso(away), away_deadline=deadline)
+            gone = ev.SeatDisconnectedEvent(seq=0, data=data)
             steps.add(record(steps.table, now, gone))
     return steps.result()
