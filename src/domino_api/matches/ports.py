@@ -29,6 +29,9 @@ class Announces(Protocol):
         """After the commit: hand each step to this process's sockets, and announce it to the
         others; returns at once and never raises."""
 
+    async def announce_visibility(self, match_id: str) -> None:
+        """After a committed mute or unmute: who sees the match's talk as what changed."""
+
 
 # (strategy, the seat's view, seed) -> (action, reason): matches/computers.Computers.choose.
 Decide = Callable[[str, engine.SeatView, str], Awaitable[tuple[engine.Action, str]]]

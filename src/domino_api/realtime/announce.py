@@ -86,12 +86,18 @@ NATS_PINGS_OUTSTANDING = 2
 
 
 # This process's own hub: called with each committed step (with its events, or none when only
-# its seq is known: the hub then reads them) as it is announced.
+# its seq is known: the hub then reads them) as it is announced; and with a match's id when who
+# sees its events as what changed (a mute).
 LocalDelivery = Callable[[Committed], None]
+LocalVisibility = Callable[[str], None]
 
 
 def payload(match_id: str, seq: int) -> str:
     return f"{match_id}:{seq}"
+
+
+def _payload(kind: str, topic_id: str, seq: int) -> str:
+    return topic_id + VISIBILITY_TAIL if kind == VISIBILITY else payload(topic_id, seq)
 
 
 def subject(match_id: str) -> str:
@@ -107,12 +113,16 @@ def tournament_subject(tournament_id: str) -> str:
 # The `at` of a step announced without its events (none are shown).
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
-# What is announced: a match's events or a tournament's feed, and its id.
+# What is announced: a match's events, a change of who sees them as what (a mute), or a
+# tournament's feed, and its id.
 MATCH = "match"
+VISIBILITY = "visibility"
 TOURNAMENT = "tournament"
 Topic = tuple[str, str]
-CHANNELS = {MATCH: CHANNEL, TOURNAMENT: TOURNAMENT_CHANNEL}
-SUBJECTS = {MATCH: subject, TOURNAMENT: tournament_subject}
+CHANNELS = {MATCH: CHANNEL, VISIBILITY: CHANNEL, TOURNAMENT: TOURNAMENT_CHANNEL}
+SUBJECTS = {MATCH: subject, VISIBILITY: subject, TOURNAMENT: tournament_subject}
+# The payload's tail of a visibility announcement (`<match_id>:visibility`), in place of a seq.
+VISIBILITY_TAIL = ":visibility"
 
 
 class Announcer(Protocol):
@@ -136,9 +146,15 @@ class Announcer(Protocol):
         """Tell whoever listens that the tournament's feed reached `seq`; as `announce`, but
         never handed to this process's hub."""
 
-    def deliver_locally(self, hook: LocalDelivery | None) -> None:
-        """Hand every announcement to `hook` at once, before the backend sends it (None:
-        stop); this process's hub then needs no broker for its own commits."""
+    async def announce_visibility(self, match_id: str) -> None:
+        """After a committed mute or unmute: every process's hub reads the match's mutes
+        again (this process's at once)."""
+
+    def deliver_locally(
+        self, hook: LocalDelivery | None, visibility: LocalVisibility | None = None
+    ) -> None:
+        """Hand every announcement to `hook` (and `visibility`) at once, before the backend
+        sends it (None: stop); this process's hub then needs no broker for its own commits."""
 
 
 Batch = list[tuple[Topic, int]]
@@ -155,6 +171,7 @@ class QueuedAnnouncer:
         self._closing = False
         self._full = False  # a drop has been logged since the queue was last emptied
         self._local: LocalDelivery | None = None
+        self._local_visibility: LocalVisibility | None = None
 
     async def start(self) -> None:
         if self._task is None:
@@ -186,8 +203,15 @@ class QueuedAnnouncer:
     async def announce_tournament(self, tournament_id: str, seq: int) -> None:
         self._put((TOURNAMENT, tournament_id), seq)
 
-    def deliver_locally(self, hook: LocalDelivery | None) -> None:
-        self._local = hook
+    async def announce_visibility(self, match_id: str) -> None:
+        if self._local_visibility is not None:
+            self._local_visibility(match_id)
+        self._put((VISIBILITY, match_id), 0)
+
+    def deliver_locally(
+        self, hook: LocalDelivery | None, visibility: LocalVisibility | None = None
+    ) -> None:
+        self._local, self._local_visibility = hook, visibility
 
     def _put(self, topic: Topic, seq: int) -> None:
         known = self._pending.get(topic)
@@ -242,7 +266,7 @@ class PgAnnouncer(QueuedAnnouncer):
 
     async def _send(self, batch: Batch) -> None:
         channels = [CHANNELS[kind] for (kind, _), _ in batch]
-        payloads = [payload(topic_id, seq) for (_, topic_id), seq in batch]
+        payloads = [_payload(kind, topic_id, seq) for (kind, topic_id), seq in batch]
         await notify.notify_batch(self._pool, channels, payloads)
 
 
@@ -272,7 +296,8 @@ class NatsAnnouncer(QueuedAnnouncer):
             raise ConnectionError("not started")
         for (kind, topic_id), seq in batch:
             # Buffered while reconnecting (nats-py's pending buffer), sent by its flusher.
-            await self._nc.publish(SUBJECTS[kind](topic_id), payload(topic_id, seq).encode())
+            message = _payload(kind, topic_id, seq).encode()
+            await self._nc.publish(SUBJECTS[kind](topic_id), message)
         await self._nc.flush(timeout=NATS_FLUSH_TIMEOUT_S)
 
 
@@ -290,8 +315,13 @@ class KillBeforeAnnounce:
     async def close(self) -> None:
         await self._inner.close()
 
-    def deliver_locally(self, hook: LocalDelivery | None) -> None:
-        self._inner.deliver_locally(hook)
+    def deliver_locally(
+        self, hook: LocalDelivery | None, visibility: LocalVisibility | None = None
+    ) -> None:
+        self._inner.deliver_locally(hook, visibility)
+
+    async def announce_visibility(self, match_id: str) -> None:
+        await self._inner.announce_visibility(match_id)
 
     async def announce(self, match_id: str, seq: int) -> None:
         self._maybe_die(match_id, seq)

@@ -46,7 +46,7 @@ class Realtime:
         self.core = app.state.core  # the write core (matches/unit.py)
         self.hub = Hub(self.maker)
         self.listener = make_listener(self.settings, app.state.database_url, self.hub)
-        self.core.announcer.deliver_locally(self.hub.hand_over)
+        self.core.announcer.deliver_locally(self.hub.hand_over, self.hub.visibility_changed)
         self._tasks: list[asyncio.Task[None]] = []
         self._lock = asyncio.Lock()
         self._started = False

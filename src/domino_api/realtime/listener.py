@@ -19,7 +19,13 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from domino_api.config import Settings
-from domino_api.realtime.announce import CHANNEL, close_quietly, connect, subject
+from domino_api.realtime.announce import (
+    CHANNEL,
+    VISIBILITY_TAIL,
+    close_quietly,
+    connect,
+    subject,
+)
 from domino_api.realtime.hub import Hub
 from domino_api.store import notify
 from domino_api.store.db import to_plain_url
@@ -39,6 +45,18 @@ def parse_payload(payload: str) -> tuple[str, int] | None:
     if not sep or not match_id or len(match_id) > 36 or not seq.isdigit() or len(seq) > 18:
         return None
     return match_id, int(seq)
+
+
+def hear(hub: Hub, text: str) -> None:
+    """One announcement's payload handed to the hub: a match's seq, or a change of its mutes."""
+    if text.endswith(VISIBILITY_TAIL):
+        match_id = text.removesuffix(VISIBILITY_TAIL)
+        if 0 < len(match_id) <= 36:
+            hub.visibility_changed(match_id)
+        return
+    announced = parse_payload(text)
+    if announced is not None:
+        hub.notify(*announced)
 
 
 class AnnouncementListener(Protocol):
@@ -68,9 +86,7 @@ class PgListener:
             self._task = None
 
     def _on_notify(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
-        announced = parse_payload(payload)
-        if announced is not None:
-            self._hub.notify(*announced)
+        hear(self._hub, payload)
 
     def _on_terminate(self, _conn: object) -> None:
         self._lost.set()
@@ -197,9 +213,7 @@ class NatsListener:
 
     async def _on_message(self, message: Msg) -> None:
         self.received += 1
-        announced = parse_payload(message.data.decode(errors="replace"))
-        if announced is not None:
-            self._hub.notify(*announced)
+        hear(self._hub, message.data.decode(errors="replace"))
 
     async def _on_reconnected(self) -> None:
         log.warning("NATS connection back; reading every watched match")

@@ -24,10 +24,10 @@ from domino_api import metrics
 from domino_api.engine import EngineError
 from domino_api.engine import table as tables
 from domino_api.engine.errors import NotYourSeat, StaleSeq
-from domino_api.engine.event_types import AnyEvent, ForfeitEvent, MessageEvent, SeatJoinedEvent
+from domino_api.engine.event_types import AnyEvent, ForfeitEvent, SeatJoinedEvent
 from domino_api.engine.view_types import ViewOut
 from domino_api.errors import BadRequest, ServiceError
-from domino_api.matches import access, civil, creation, hosting, pacing, presence, service
+from domino_api.matches import access, creation, hosting, pacing, presence, service
 from domino_api.matches.schemas import MoveBody
 from domino_api.matches.unit import Stage
 from domino_api.players.auth import hash_token, parse_bearer
@@ -182,7 +182,8 @@ class MatchSocket:
         except (ServiceError, EngineError) as exc:
             raise refusal(exc) from exc
         self.my_seats = mine
-        subscriber = SeatSubscriber(self.match_id, viewer, cursor, self.settings.ws_send_queue)
+        queue = self.settings.ws_send_queue
+        subscriber = SeatSubscriber(self.match_id, viewer, cursor, queue, player.id)
         subscriber.offer(dumps({"type": "snapshot", "view": view}))
         return subscriber
 
@@ -209,11 +210,9 @@ class MatchSocket:
 
     async def _write(self, subscriber: Subscriber) -> None:
         while True:
+            # Sent as the hub made it: its visibility (the seat's copy, its mutes) was decided
+            # once for the event (realtime/visibility.py).
             text, event = await subscriber.queue.get()
-            if isinstance(event, MessageEvent) and self.player is not None:  # its mutes
-                maker = self.realtime.core.maker
-                marked = await civil.muted_frame(maker, self.player.id, self.match_id, event)
-                text = marked or text
             await self.ws.send_text(text)
             if isinstance(event, SeatJoinedEvent) and await self._lost_a_seat(event):
                 raise Refused(m.CLOSE_SEAT_CLAIMED, m.SEAT_CLAIMED_REASON)

@@ -61,6 +61,15 @@ async def muted_seats(session: AsyncSession, player_id: str, match_id: str) -> l
     return [int(seat) for seat in rows.scalars()]
 
 
+async def mutes_of_match(session: AsyncSession, match_id: str) -> dict[str, frozenset[int]]:
+    """Every mute at the match: player -> the seats it muted (the hub's, realtime/hub.py)."""
+    rows = await session.execute(select(Mute.player_id, Mute.seat).where(Mute.match_id == match_id))
+    found: dict[str, set[int]] = {}
+    for player_id, seat in rows:
+        found.setdefault(player_id, set()).add(int(seat))
+    return {player: frozenset(seats) for player, seats in found.items()}
+
+
 async def block(
     session: AsyncSession, player_id: str, blocked_id: str, name: str, now: datetime
 ) -> None:
