@@ -53,12 +53,14 @@ from domino_api.store.db import Pool
 
 # Named here too, where the backend is: the listener, store/matches_repo.py and tests read them.
 from domino_api.store.notify import CHANNEL as CHANNEL
+from domino_api.store.notify import LOBBY_CHANNEL as LOBBY_CHANNEL
 from domino_api.store.notify import TOURNAMENT_CHANNEL as TOURNAMENT_CHANNEL
 
 log = logging.getLogger(__name__)
 
 SUBJECT_PREFIX = "domino.match."
 TOURNAMENT_SUBJECT_PREFIX = "domino.tournament."
+LOBBY_SUBJECT = "domino.lobby"
 # Test-only fault (tests/realtime/test_lost_announcement.py): while the file this names exists,
 # the process SIGKILLs itself after a step's commit and before its announcement. No setting can
 # put a real crash at that exact point, and the repair of exactly that loss is what is tested.
@@ -97,12 +99,19 @@ def payload(match_id: str, seq: int) -> str:
 
 
 def _payload(kind: str, topic_id: str, seq: int) -> str:
+    if kind == LOBBY:
+        return ""
     return topic_id + VISIBILITY_TAIL if kind == VISIBILITY else payload(topic_id, seq)
 
 
 def subject(match_id: str) -> str:
     """The NATS subject of one match: a process subscribes to the matches it has sockets for."""
     return SUBJECT_PREFIX + match_id
+
+
+def lobby_subject(_: str) -> str:
+    """The lobby's one subject: every process with lobby sockets listens to it."""
+    return LOBBY_SUBJECT
 
 
 def tournament_subject(tournament_id: str) -> str:
@@ -118,9 +127,21 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MATCH = "match"
 VISIBILITY = "visibility"
 TOURNAMENT = "tournament"
+# "The lobby moved": its sockets' feeds read `lobby_events` after their cursors.
+LOBBY = "lobby"
 Topic = tuple[str, str]
-CHANNELS = {MATCH: CHANNEL, VISIBILITY: CHANNEL, TOURNAMENT: TOURNAMENT_CHANNEL}
-SUBJECTS = {MATCH: subject, VISIBILITY: subject, TOURNAMENT: tournament_subject}
+CHANNELS = {
+    MATCH: CHANNEL,
+    VISIBILITY: CHANNEL,
+    TOURNAMENT: TOURNAMENT_CHANNEL,
+    LOBBY: LOBBY_CHANNEL,
+}
+SUBJECTS = {
+    MATCH: subject,
+    VISIBILITY: subject,
+    TOURNAMENT: tournament_subject,
+    LOBBY: lobby_subject,
+}
 # The payload's tail of a visibility announcement (`<match_id>:visibility`), in place of a seq.
 VISIBILITY_TAIL = ":visibility"
 
@@ -149,6 +170,9 @@ class Announcer(Protocol):
     async def announce_visibility(self, match_id: str) -> None:
         """After a committed mute or unmute: every process's hub reads the match's mutes
         again (this process's at once)."""
+
+    async def announce_lobby(self) -> None:
+        """After a commit that stored lobby events: every process's lobby feed reads them."""
 
     def deliver_locally(
         self, hook: LocalDelivery | None, visibility: LocalVisibility | None = None
@@ -207,6 +231,9 @@ class QueuedAnnouncer:
         if self._local_visibility is not None:
             self._local_visibility(match_id)
         self._put((VISIBILITY, match_id), 0)
+
+    async def announce_lobby(self) -> None:
+        self._put((LOBBY, LOBBY), 0)
 
     def deliver_locally(
         self, hook: LocalDelivery | None, visibility: LocalVisibility | None = None
@@ -322,6 +349,9 @@ class KillBeforeAnnounce:
 
     async def announce_visibility(self, match_id: str) -> None:
         await self._inner.announce_visibility(match_id)
+
+    async def announce_lobby(self) -> None:
+        await self._inner.announce_lobby()
 
     async def announce(self, match_id: str, seq: int) -> None:
         self._maybe_die(match_id, seq)

@@ -5,10 +5,10 @@ match's events are rows of `match_events`; the feed of each process reads what f
 cursor and hands each of its sockets the events it may see (`LobbySubscriber.wants`): a
 preset's public events to the sockets watching that preset, a seek's `seek_paired` to the
 sockets holding that seek alone. As for matches (docs/ARCHITECTURE.md, "Fan-out"), the write
-that stored events publishes after its commit (`publish`): this process's feed is woken at
-once (local first), and the other processes are told "the lobby moved" on the configured
-backend, NATS subject `LOBBY_SUBJECT` or PostgreSQL channel `LOBBY_CHANNEL`, from which their
-feeds read. A hint is only a hint: a lost one is repaired by the read every `POLL_S`.
+that stored events announces after its commit (the announcer's lobby topic: NATS subject
+`LOBBY_SUBJECT` or PostgreSQL channel `LOBBY_CHANNEL`; this process's feed is also woken at
+once, `wake`), and every feed reads what follows its cursor. A hint is only a hint: a lost one
+is repaired by the next, and by the read every `POLL_S`.
 """
 
 from __future__ import annotations
@@ -23,14 +23,12 @@ from nats.aio.client import Client as Nats
 from nats.aio.msg import Msg
 
 from domino_api.config import Settings
-from domino_api.realtime.announce import close_quietly, connect
+from domino_api.realtime.announce import LOBBY_CHANNEL, LOBBY_SUBJECT, close_quietly, connect
 from domino_api.store import lobby_repo, notify
 from domino_api.store.db import Pool, to_plain_url
 
 log = logging.getLogger(__name__)
 
-LOBBY_SUBJECT = "domino.lobby"
-LOBBY_CHANNEL = "domino_lobby"
 # The repair read, and how long a backend that cannot be reached is waited for again.
 POLL_S = 1.0
 RETRY_S = 2.0
@@ -45,9 +43,22 @@ class LobbySubscriber:
         self.seeks = seeks
         self.queue: asyncio.Queue[str] = asyncio.Queue(queue_size)
         self.too_slow = asyncio.Event()
+        self._told: set[str] = set()  # seeks whose pairing was sent (once, whichever way)
 
     def wants(self, ruleset: str, seek_id: str | None) -> bool:
         return seek_id in self.seeks if seek_id is not None else ruleset == self.ruleset
+
+    def deliver(self, seek_id: str | None, body: str) -> None:
+        """An event of the feed; a seek's pairing only if it was not told already."""
+        if seek_id is not None:
+            if seek_id in self._told:
+                return
+            self._told.add(seek_id)
+        self.offer(body)
+
+    def tell_paired(self, seek_id: str, body: str) -> None:
+        """A pairing the socket read itself (made before it subscribed), sent once."""
+        self.deliver(seek_id, body)
 
     def offer(self, text: str) -> None:
         try:
@@ -100,19 +111,9 @@ class LobbyFeed:
     def unsubscribe(self, subscriber: LobbySubscriber) -> None:
         self._subscribers.discard(subscriber)
 
-    def publish(self) -> None:
-        """After a commit that stored lobby events: this process reads them at once, and the
-        others are told (sent in the background; never awaited by the request)."""
+    def wake(self) -> None:
+        """Lobby events were stored by this process: read them now."""
         self._wake.set()
-        task = asyncio.get_running_loop().create_task(self._tell_others())
-        task.add_done_callback(_log_failure)
-
-    async def _tell_others(self) -> None:
-        if self._settings.announce_backend == "nats":
-            if self._nc is not None:
-                await self._nc.publish(LOBBY_SUBJECT, b"")
-            return
-        await notify.notify_batch(self._pool, [LOBBY_CHANNEL], [""])
 
     async def _pump(self) -> None:
         while True:
@@ -134,7 +135,7 @@ class LobbyFeed:
                 self._cursor = seq
                 for subscriber in list(self._subscribers):
                     if subscriber.wants(ruleset, seek_id):
-                        subscriber.offer(body)
+                        subscriber.deliver(seek_id, body)
             if len(rows) < READ_BATCH:
                 return
 
@@ -176,8 +177,3 @@ class LobbyFeed:
         finally:
             if not connection.is_closed():
                 await connection.close()
-
-
-def _log_failure(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("lobby hint not sent (%s)", task.exception())

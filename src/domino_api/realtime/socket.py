@@ -35,27 +35,15 @@ from domino_api.realtime import frames
 from domino_api.realtime import messages as m
 from domino_api.realtime.hub import Subscriber, dumps
 from domino_api.realtime.lifecycle import Realtime, realtime_of
+from domino_api.realtime.refused import Refused, refusal
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
-from domino_api.web.problem_docs import problem_of
 from domino_api.web.ratelimit import Limits, SocketCount
 
 log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/v1", tags=["matches"])
-
-
-class Refused(Exception):
-    def __init__(self, code: int, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-
-
-def refusal(exc: Exception) -> Refused:
-    body = problem_of(exc)
-    return Refused(4000 + int(body["status"]), str(body["code"]))
 
 
 @router.websocket("/matches/{match_id}/ws")

@@ -91,6 +91,16 @@ async def blocks(session: AsyncSession, player_id: str) -> list[Block]:
     return list(rows.scalars())
 
 
+async def blocked_pairs(session: AsyncSession, player_ids: list[str]) -> set[tuple[str, str]]:
+    """(blocker, blocked) among these players: they are never paired (lobby/seeks.py)."""
+    if not player_ids:
+        return set()
+    stmt = select(Block.player_id, Block.blocked_id).where(
+        Block.player_id.in_(player_ids), Block.blocked_id.in_(player_ids)
+    )
+    return {(row[0], row[1]) for row in await session.execute(stmt)}
+
+
 async def host_blocked(session: AsyncSession, match_id: str, player_id: str) -> bool:
     """Whether the match's host has blocked this player from its tables."""
     stmt = select(Block.blocked_id).join(Match, Match.host_player_id == Block.player_id)

@@ -9,6 +9,7 @@ import asyncpg
 # The channels of the `postgres` backend: every match's announcements, and tournaments' feeds.
 CHANNEL = "domino_events"
 TOURNAMENT_CHANNEL = "domino_tournaments"
+LOBBY_CHANNEL = "domino_lobby"
 # One statement for a whole batch, each payload on its own channel (matches and tournaments
 # share a batch), in its own implicit transaction: never inside a step's (docs/ARCHITECTURE.md).
 NOTIFY_BATCH = "SELECT pg_notify(c, x) FROM unnest($1::text[], $2::text[]) AS t(c, x)"
