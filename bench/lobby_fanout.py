@@ -136,15 +136,19 @@ async def run(a: ServerProcess, b: ServerProcess) -> dict[str, Any]:
             task.cancel()
         await asyncio.gather(*readers, return_exceptions=True)
         await asyncio.gather(*(w.ws.close() for w in watchers), return_exceptions=True)
-    from_stamp, from_send, missing = [], [], 0
+    from_stamp, from_send, missing, per_table = [], [], 0, []
     for table_id, (sent, stamped) in opened.items():
+        table: list[float] = []
         for w in watchers:
             at = w.arrived.get(table_id)
             if at is None:
                 missing += 1
                 continue
-            from_stamp.append((at - stamped) * 1000)
+            table.append((at - stamped) * 1000)
             from_send.append((at - sent) * 1000)
+        from_stamp += table
+        if table:  # the first and the last socket told of this table
+            per_table.append((round(min(table), 1), round(max(table), 1)))
     return {
         "sockets": SOCKETS,
         "tables": TABLES,
@@ -156,6 +160,7 @@ async def run(a: ServerProcess, b: ServerProcess) -> dict[str, Any]:
         "send_p50_ms": round(statistics.median(from_send), 1),
         "send_p99_ms": round(percentile(from_send, 99), 1),
         "bench_cpu_pct": round(100 * cpu / wall, 1),
+        "per_table_first_last_ms": per_table,
     }
 
 

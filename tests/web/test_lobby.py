@@ -1,7 +1,8 @@
 """/play's "Play now" (docs/API.md, "The lobby"): two people press "Play anyone now", with the
-clock and the rated choice they made, and land at the same table, already dealt; a host lists a new table in the lobby and a guest, watching the open tables,
-sees it appear live, go when the host takes it out of the lobby and come back, and joins it from
-the list. Screenshots: test-output/web/lobby-*.png."""
+clock and the rated choice they made, and land at the same table, already dealt; a host lists
+a new table in the lobby and a guest, watching the open tables, sees it appear live, go when
+the host takes it out of the lobby and come back, and joins it from the list. Screenshots:
+test-output/web/lobby-*.png."""
 
 from __future__ import annotations
 

@@ -124,9 +124,7 @@ async def cancel(core: Core, player: Player, seek_id: str) -> None:
         await lobby_repo.cancel(connection, seek_id, player.id)
 
 
-async def pair(
-    core: Core, ruleset: str, options_key: str, caps: Caps, publish: Publish
-) -> int:
+async def pair(core: Core, ruleset: str, options_key: str, caps: Caps, publish: Publish) -> int:
     """Seat waiting seekers of one preset and options two by two; returns matches made."""
     made = 0
     for _ in range(ATTEMPTS):

@@ -113,9 +113,7 @@ async def set_shown(connection: asyncpg.Connection, public_id: str, free: int, s
     )
 
 
-async def listed_for_update(
-    connection: asyncpg.Connection, match_ids: list[str]
-) -> list[TableRow]:
+async def listed_for_update(connection: asyncpg.Connection, match_ids: list[str]) -> list[TableRow]:
     """The listed tables of these matches, locked for the caller's transaction (two processes
     following steps of one match take turns)."""
     query = f"SELECT {_TABLE_COLUMNS} WHERE l.match_id = ANY($1) FOR UPDATE OF l"
