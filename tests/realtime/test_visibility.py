@@ -42,9 +42,6 @@ class Statements:
             self._seen.add(id(driver))
             driver.add_query_logger(lambda record: self.sent.append(record.query))
 
-    def about(self, word: str) -> list[str]:
-        return [s for s in self.sent if word in s.lower()]
-
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def served(clean_db: str) -> AsyncIterator[tuple[str, Any]]:
