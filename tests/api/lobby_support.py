@@ -21,7 +21,7 @@ from tests.support.servers import ServerProcess, uvicorn_argv
 
 LOBBY_DB = os.environ.get("DOMINO_LOBBY_DB", f"{TEST_DB}_lobby")
 LEASE_S = 2.0
-# A bound for waits on what the servers do by themselves (a sweep every 0.5 s), not a
+# A bound for waits on what the servers do by themselves (a fan-out, a lease), not a
 # measurement: only a broken lobby reaches it.
 BOUND_S = 20.0
 

@@ -72,7 +72,7 @@ async def test_public_tables_are_listed_newest_first_with_free_seats_and_no_numb
     again = await a.post(f"/v1/lobby/tables/{ids[0]}/join", json={}, headers=cy["headers"])
     assert again.status_code == 404 and again.json()["code"] == "table_not_listed"
 
-    # Started by a route that knows nothing of the lobby: the sweep takes it out.
+    # Started by a route of the matches: the lobby follows the step and takes it out.
     start = {"fill_with_bots": True}
     r = await a.post(
         f"/v1/matches/{made[1]['view']['id']}/start", json=start, headers=ana["headers"]
@@ -118,7 +118,7 @@ async def test_the_lobby_socket_tells_opened_seats_changed_and_closed_across_pro
         assert r.status_code == 200, r.text
         changed = await next_event(watcher)
         assert changed["type"] == "seats_changed" and changed["table"]["free_seats"] == 1
-        # A join by number, a route of the matches: the lobby's sweep tells it as well.
+        # A join by number, a route of the matches: the lobby follows its step as well.
         code = {"code": made["view"]["code"]}
         r = await b.post("/v1/matches/join", json=code, headers=cy["headers"])
         assert r.status_code == 200, r.text
@@ -225,10 +225,13 @@ async def test_a_seeker_who_leaves_is_never_paired(http: list[httpx.AsyncClient]
     await asyncio.sleep(LEASE_S + 0.5)  # no poll, no socket: its lease runs out
     cancelled = (await a.post("/v1/lobby/seeks", json=wanted, headers=quitter["headers"])).json()
     r = await a.delete(f"/v1/lobby/seeks/{cancelled['id']}", headers=quitter["headers"])
-    assert r.status_code == 200 and r.json()["status"] == "cancelled"
+    assert r.status_code == 204
+    # A cancelled seek is gone (issue 48: it read 200 as if it still stood).
+    r = await a.get(f"/v1/lobby/seeks/{cancelled['id']}", headers=quitter["headers"])
+    assert r.status_code == 404 and r.json()["code"] == "seek_not_found"
     r = await b.post("/v1/lobby/seeks", json=wanted, headers=late["headers"])
     assert r.status_code == 201 and r.json()["status"] == "open"
-    await asyncio.sleep(1.0)  # two sweeps of each process
+    await asyncio.sleep(1.0)
     still = await b.get(f"/v1/lobby/seeks/{r.json()['id']}", headers=late["headers"])
     assert still.json()["status"] == "open"
     left = await a.get(f"/v1/lobby/seeks/{lapsed['id']}", headers=gone["headers"])

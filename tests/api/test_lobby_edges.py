@@ -1,6 +1,6 @@
 """The lobby's edges through two real server processes fanned out over PostgreSQL
 (LISTEN/NOTIFY): its events cross processes, bad input is refused and changes nothing, a lobby
-socket holds its seek while open, and the sweep prunes what is old."""
+socket holds its seek while open, and what is old is pruned."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""/play's "Play now" (docs/API.md, "The lobby"): two people press "Play anyone now" and land at
-the same table; a host lists a new table in the lobby and a guest, watching the open tables,
-sees it appear live, go when the host takes it out of the lobby and come back, and joins it from
-the list. Screenshots: test-output/web/lobby-*.png."""
+"""/play's "Play now" (docs/API.md, "The lobby"): two people press "Play anyone now", with the
+clock and the rated choice they made, and land at the same table, already dealt; a host lists
+a new table in the lobby and a guest, watching the open tables, sees it appear live, go when
+the host takes it out of the lobby and come back, and joins it from the list. Screenshots:
+test-output/web/lobby-*.png."""
 
 from __future__ import annotations
 
@@ -31,8 +32,11 @@ def test_two_people_press_play_anyone_now_and_meet_at_one_table(
     players: Callable[..., Player],
 ) -> None:
     ana, bob = players(), players()
-    ana_page = first_page(ana, "Ana", "block")
-    bob_page = first_page(bob, "Bob", "block")
+    ana_page = first_page(ana, "Ana", "classic")
+    bob_page = first_page(bob, "Bob", "classic")
+    for page in (ana_page, bob_page):  # the seeker's choices go with the seek (issue 50)
+        page.select_option("#seek-clock", "fast")
+        expect(page.locator("#seek-rated")).to_be_checked()
 
     ana_page.click("button:text('Play anyone now')")
     expect(ana_page.locator(".seek-status")).to_contain_text("Looking for someone")
@@ -45,6 +49,19 @@ def test_two_people_press_play_anyone_now_and_meet_at_one_table(
     for page, name in ((ana_page, "Ana"), (bob_page, "Bob")):
         expect(page.locator("body")).to_contain_text(name)
         expect(page.locator("body")).to_contain_text("Ana" if name == "Bob" else "Bob")
+        # Dealt by itself: each lands at a table in play, its own hand shown (issue 50).
+        expect(page.locator(".hand .tile").first).to_be_visible()
+    view = ana_page.evaluate(
+        """async (id) => {
+            const token = JSON.parse(localStorage.getItem("domino.identity")).token;
+            const headers = { Authorization: `Bearer ${token}` };
+            const view = await (await fetch(`/v1/matches/${id}`, { headers })).json();
+            const rated = await (await fetch(`/v1/matches/${id}/ratings`, { headers })).json();
+            return { status: view.status, clock: view.ruleset.turn_clock, rated: rated.rated };
+        }""",
+        met,
+    )
+    assert view == {"status": "playing", "clock": {"allowance_s": 30, "grace_s": 15}, "rated": True}
     ana.shot("lobby-paired")
 
 

@@ -135,6 +135,8 @@ def create_app(
         from domino_api.app.wiring import write_core
         from domino_api.jobs.liveness import outages_of
         from domino_api.jobs.witness import witness_of
+        from domino_api.lobby.runtime import Lobby
+        from domino_api.realtime.lobby_feed import LobbyFeed
 
         computers: Computers = app.state.computers
         # Presence is witnessed by the processes' presence loops (jobs/witness.py), if running.
@@ -149,6 +151,7 @@ def create_app(
             app.state.sessionmaker = core.maker
             app.state.announcer = core.announcer
             app.state.on_tile_back = functools.partial(announce_tile_back, core)
+            app.state.lobby = Lobby(core, settings, LobbyFeed(core.pool, settings, url))
             await start_runtime(app, start_background)
             _tune_collector(start_background)
             try:

@@ -32,9 +32,7 @@ async def stop_runtime(app: FastAPI) -> None:
     from domino_api.realtime.lifecycle import stop_realtime
 
     await stop_realtime(app)
-    from domino_api.lobby.runtime import stop_lobby  # started by its first request
-
-    await stop_lobby(app)
+    await app.state.lobby.stop()
     from domino_api.jobs.liveness import stop_api_heartbeat
 
     await stop_api_heartbeat(app)

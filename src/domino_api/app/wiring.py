@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from domino_api.clock import Clock
 from domino_api.config import Settings
+from domino_api.lobby.follower import LobbyFollower
 from domino_api.matches.computers import Computers
 from domino_api.matches.ends import Ends
 from domino_api.matches.ports import OutagesOf, WitnessOf, always_witnessed
@@ -50,13 +51,15 @@ async def write_core(
     engine = make_engine(url, settings)  # the process's one pool (docs/ARCHITECTURE.md)
     pool = Pool(engine)
     announcer = make_announcer(settings, pool)
+    # The lobby follows every committed step (a read model, lobby/follower.py).
+    lobby = LobbyFollower(pool, announcer)
     try:
         await announcer.start()
         maker = make_sessionmaker(engine, announcer)
         # Ratings move (ratings/service.py) and tournaments see their matches end
         # (tournaments/hooks.py), in the transaction of the step that ended them.
         ends = Ends([END_HOOK], [ratings_finish])
-        writer = Writer(pool, maker, clock, announcer, ends)
+        writer = Writer(pool, maker, clock, announcer, ends, followers=(lobby,))
         witness = (
             always_witnessed
             if witness_from is None
@@ -71,6 +74,7 @@ async def write_core(
         )
         yield core, engine
     finally:
+        await lobby.stop()
         if own:
             await deciders.stop()
         await announcer.close()

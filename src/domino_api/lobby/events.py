@@ -23,6 +23,7 @@ class LobbyTable(Struct, frozen=True, kw_only=True):
     ruleset: str
     host: str  # the host's name
     host_rating: int | None  # the host's rating at this preset; None: not rated there yet
+    host_connected: bool  # the host's presence (a table whose host is away is not listed)
     seats: Count
     free_seats: Count
     created_at: Moment
@@ -33,7 +34,7 @@ class _LobbyEvent(Struct, frozen=True, kw_only=True, tag_field="type", forbid_un
 
 
 class TableOpened(_LobbyEvent, tag="table_opened", frozen=True):
-    """A host made a waiting table public."""
+    """A host made a waiting table public, or its host came back."""
 
     table: LobbyTable
 
@@ -45,7 +46,8 @@ class SeatsChanged(_LobbyEvent, tag="seats_changed", frozen=True):
 
 
 class TableClosed(_LobbyEvent, tag="table_closed", frozen=True):
-    """A public table left the lobby: full, started, over, or its host unlisted it."""
+    """A public table left the lobby: full, started, over, its host unlisted it, or its host
+    is away (`table_opened` again when it is back)."""
 
     id: str
 

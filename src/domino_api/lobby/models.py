@@ -13,7 +13,7 @@ from domino_api.matches.view_field import ViewField
 from domino_api.web.inputs import Strict
 from domino_api.web.names import PlayerName
 
-SeekStatus = Literal["open", "paired", "cancelled", "expired"]
+SeekStatus = Literal["open", "paired", "expired"]
 PRESET_SCHEMA: dict[str, JsonValue] = {"enum": list(PRESETS)}
 
 
@@ -25,6 +25,9 @@ class LobbyTableOut(BaseModel):
     host: str = Field(description="The host's name")
     host_rating: int | None = Field(
         description="The host's rating at this preset (docs/API.md, Ratings); null: not rated yet"
+    )
+    host_connected: bool = Field(
+        description="The host's presence: a table whose host is away is not listed"
     )
     seats: int
     free_seats: int
@@ -75,6 +78,11 @@ class SeekCreate(Strict):
             description="The preset's overrides, as a new match takes them: only seekers with"
             " the same preset and the same options are paired",
         )
+    rated: bool = Field(
+        default=True,
+        description="Ask for a rated game (docs/API.md, Ratings): a pairing is rated when both"
+        " seekers asked",
+    )
 
 
 class SeekOut(BaseModel):
@@ -83,10 +91,12 @@ class SeekOut(BaseModel):
     id: str
     status: SeekStatus = Field(
         description="`open`: waiting (renew it by polling or a lobby socket); `paired`: seated"
-        " at `match`; `cancelled`; `expired`: its lease lapsed"
+        " at `match`, already dealt; `expired`: its lease lapsed (a cancelled seek is gone:"
+        " `404 seek_not_found`)"
     )
     ruleset: str
     options: MatchOptions = Field(description="The options the seek was made with")
+    rated: bool = Field(description="Whether the seeker asked for a rated game")
     match: str | None = Field(description="The new match's id, once paired")
     seat: int | None = Field(description="The caller's seat there, once paired")
     lease_s: float = Field(description="An open seek lapses this long after its last renewal")

@@ -19,7 +19,7 @@ from domino_api.lobby.models import (
     SeekCreate,
     SeekOut,
 )
-from domino_api.lobby.runtime import lobby_of
+from domino_api.lobby.runtime import LobbyDep
 from domino_api.matches import creation, hosting
 from domino_api.matches.answers import struct_answer
 from domino_api.matches.schemas import MatchCreate
@@ -43,7 +43,7 @@ def _preset(name: str) -> str:
 
 @router.get("/lobby", summary="Open public tables of a preset", responses=problems(*AUTH, *INPUT))
 async def lobby(
-    request: Request,
+    lobby_state: LobbyDep,
     _: CurrentPlayer,
     preset: Annotated[
         str,
@@ -60,8 +60,8 @@ async def lobby(
 ) -> LobbyPage:
     """The public tables of `preset` that wait for players with a free seat, newest first,
     `limit` a page; `next_cursor` fetches the next (older) page. A table is named by its public
-    id, never by its game number. An unknown preset is `422 unknown_ruleset`."""
-    lobby_state = await lobby_of(request)
+    id, never by its game number; a table whose host is away (`seat_disconnected`) is left out
+    until it is back. An unknown preset is `422 unknown_ruleset`."""
     return await tables.page(lobby_state.core, _preset(preset), cursor, limit)
 
 
@@ -72,7 +72,7 @@ async def lobby(
     responses=problems(*BODY, *AUTH, *PRESET_ERRORS, *NUMBERED, "match_full"),
 )
 async def create_public(
-    body: MatchCreate, request: Request, player: CurrentPlayer
+    body: MatchCreate, request: Request, player: CurrentPlayer, lobby_state: LobbyDep
 ) -> PublicTableCreated:
     """`POST /v1/matches` and `PUT /v1/matches/{id}/public` at once: the new table, listed in
     the lobby (a table with no free seat, such as one against computers only, is `409
@@ -81,7 +81,6 @@ async def create_public(
         seat.type == "human" and seat.holder is None for seat in body.seats[1:]
     ):
         raise MatchFull("A public table needs a free seat for someone to join.")
-    lobby_state = await lobby_of(request)
     address, caps = client_address(request), hosting.caps_of(settings_of(request))
     await limits_of(request).hit_from("create_match", address, f"player:{player.id}")
     view = await creation.create_match(lobby_state.core, player, body, caps, address)
@@ -94,11 +93,12 @@ async def create_public(
     summary="Host: list a waiting table in the lobby",
     responses=problems(*MATCH, "not_host", "match_in_progress", "match_full"),
 )
-async def make_public(match_id: MatchId, request: Request, player: CurrentPlayer) -> LobbyTableOut:
+async def make_public(
+    match_id: MatchId, lobby_state: LobbyDep, player: CurrentPlayer
+) -> LobbyTableOut:
     """Host only: list the table in the lobby under a public id of its own while it waits for
     players with a free seat (again: the listing as it is). It leaves the lobby by itself once
     full, started or over."""
-    lobby_state = await lobby_of(request)
     return await tables.make_public(lobby_state.core, player, match_id, lobby_state.publish)
 
 
@@ -107,9 +107,8 @@ async def make_public(match_id: MatchId, request: Request, player: CurrentPlayer
     summary="Host: whether the table is in the lobby",
     responses=problems(*MATCH, "not_host"),
 )
-async def listing(match_id: MatchId, request: Request, player: CurrentPlayer) -> PublicState:
+async def listing(match_id: MatchId, lobby_state: LobbyDep, player: CurrentPlayer) -> PublicState:
     """Host only: `{"listed", "table"}`, the table's listing while it is in the lobby."""
-    lobby_state = await lobby_of(request)
     return await tables.listing_of(lobby_state.core, player, match_id)
 
 
@@ -119,10 +118,9 @@ async def listing(match_id: MatchId, request: Request, player: CurrentPlayer) ->
     summary="Host: take a table out of the lobby",
     responses=problems(*MATCH, "not_host"),
 )
-async def make_private(match_id: MatchId, request: Request, player: CurrentPlayer) -> Response:
+async def make_private(match_id: MatchId, lobby_state: LobbyDep, player: CurrentPlayer) -> Response:
     """Host only: take the table out of the lobby (`table_closed`); its game number still
     works for those it was given to."""
-    lobby_state = await lobby_of(request)
     await tables.make_private(lobby_state.core, player, match_id, lobby_state.publish)
     return Response(status_code=204)
 
@@ -134,21 +132,18 @@ async def make_private(match_id: MatchId, request: Request, player: CurrentPlaye
     | problems(*BODY, *AUTH, "table_not_listed", "blocked", "match_full", "rate_limited"),
 )
 async def join_public(
-    table_id: TableId, request: Request, player: CurrentPlayer, body: PublicJoinBody | None = None
+    table_id: TableId,
+    request: Request,
+    player: CurrentPlayer,
+    lobby_state: LobbyDep,
+    body: PublicJoinBody | None = None,
 ) -> FastJSONResponse:
     """Take a free seat of an open public table; the answer is the joiner's view (with the
     table's game number, as every seat's view has it). A table unlisted, full, started or over
-    is `404 table_not_listed`."""
-    lobby_state = await lobby_of(request)
+    is `404 table_not_listed`, and so is one whose host is away."""
     name = body.name if body else None
     view = await tables.join(
-        lobby_state.core,
-        limits_of(request),
-        player,
-        table_id,
-        name,
-        client_address(request),
-        lobby_state.publish,
+        lobby_state.core, limits_of(request), player, table_id, name, client_address(request)
     )
     return FastJSONResponse(view)
 
@@ -159,17 +154,21 @@ async def join_public(
     summary="Play anyone now: ask to be paired",
     responses=problems(*BODY, *AUTH, *PRESET_ERRORS, "rate_limited", "match_full"),
 )
-async def create_seek(body: SeekCreate, request: Request, player: CurrentPlayer) -> SeekOut:
-    """Ask to be paired with another seeker of the same preset and options; the caller's other
-    open seeks are cancelled. Paired at once if someone waits (`status: paired`, with `match`
-    and `seat`), else `open` until paired: poll `GET /v1/lobby/seeks/{id}` or hold it on a lobby
-    socket (`seek=`) at least every `lease_s`, or it lapses (`expired`)."""
+async def create_seek(
+    body: SeekCreate, request: Request, player: CurrentPlayer, lobby_state: LobbyDep
+) -> SeekOut:
+    """Ask to be paired with another seeker of the same preset and options (never one who
+    blocked the caller or whom it blocked); the caller's other open seeks are cancelled. Paired
+    at once if someone waits (`status: paired`, with `match` and `seat`: the match is already
+    dealt, rated when both seekers asked for it), else `open` until paired: poll `GET
+    /v1/lobby/seeks/{id}` or hold it on a lobby socket (`seek=`) at least every `lease_s`, or it
+    lapses (`expired`). A caller who holds as many tables with a game number as a host may is
+    `429 rate_limited`."""
     await limits_of(request).hit_from(
         "create_match", client_address(request), f"player:{player.id}"
     )
-    lobby_state = await lobby_of(request)
     return await seeks.create(
-        lobby_state.core, player, body, lobby_state.lease_s, lobby_state.publish
+        lobby_state.core, player, body, lobby_state.lease_s, lobby_state.caps, lobby_state.publish
     )
 
 
@@ -178,21 +177,21 @@ async def create_seek(body: SeekCreate, request: Request, player: CurrentPlayer)
     summary="Your seek (a poll renews it)",
     responses=problems(*AUTH, *INPUT, "seek_not_found"),
 )
-async def read_seek(seek_id: SeekId, request: Request, player: CurrentPlayer) -> SeekOut:
+async def read_seek(seek_id: SeekId, lobby_state: LobbyDep, player: CurrentPlayer) -> SeekOut:
     """The caller's seek; reading an open one renews its lease. Another player's seek is `404
-    seek_not_found`, as an unknown one."""
-    lobby_state = await lobby_of(request)
-    return await seeks.read(
-        lobby_state.core, player, seek_id, lobby_state.lease_s, lobby_state.publish
-    )
+    seek_not_found`, as an unknown or a cancelled one."""
+    lobby = lobby_state
+    return await seeks.read(lobby.core, player, seek_id, lobby.lease_s, lobby.caps, lobby.publish)
 
 
 @router.delete(
     "/lobby/seeks/{seek_id}",
+    status_code=204,
     summary="Leave the queue",
     responses=problems(*AUTH, *INPUT, "seek_not_found"),
 )
-async def cancel_seek(seek_id: SeekId, request: Request, player: CurrentPlayer) -> SeekOut:
-    """Cancel the caller's open seek; one already paired stays `paired` (its seat is taken)."""
-    lobby_state = await lobby_of(request)
-    return await seeks.cancel(lobby_state.core, player, seek_id, lobby_state.lease_s)
+async def cancel_seek(seek_id: SeekId, lobby_state: LobbyDep, player: CurrentPlayer) -> Response:
+    """Cancel the caller's seek: it is gone (reading it is `404 seek_not_found`); one already
+    paired stays `paired` (its seat is taken)."""
+    await seeks.cancel(lobby_state.core, player, seek_id)
+    return Response(status_code=204)

@@ -1,90 +1,67 @@
-"""The lobby's parts in one process: its feed (realtime/lobby_feed.py) and its sweep, started
-by the first lobby request or socket the process serves (a process nobody asks about the lobby
-holds no connection for it), stopped with the app (app/runtime.py)."""
+"""The lobby's parts in one process, built at start-up (app/api.py) and handed to its routes
+and socket: the write core, the seeks' lease, the hosts' caps and the feed that brings lobby
+events to this process's lobby sockets (realtime/lobby_feed.py, started by the first lobby
+socket: a process nobody watches the lobby on holds no connection for it).
+
+The lobby keeps no timer: its listings follow the tables' committed steps (lobby/follower.py),
+seekers are paired when a seek is made, polled or held by a socket (lobby/seeks.py), and old
+lobby events and closed seeks are pruned by the requests that make new ones, at most once per
+`PRUNE_EVERY_S`.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import logging
+import time
+from typing import Annotated
 
-from fastapi import FastAPI
+from fastapi import Depends
 from starlette.requests import HTTPConnection
 
-from domino_api.errors import database_state
-from domino_api.lobby import seeks, tables
+from domino_api.config import Settings
+from domino_api.matches.hosting import Caps, caps_of
 from domino_api.matches.unit import Core
 from domino_api.realtime.lobby_feed import LobbyFeed
 from domino_api.store import lobby_repo
 
-log = logging.getLogger(__name__)
-
-# How often each process's sweep announces the listed tables' changes and pairs the seekers
-# that no request paired (each request pairs at once what it can: lobby/seeks.py).
-SWEEP_S = 0.5
-# Lobby events and closed seeks are kept this long, and pruned once per this many passes.
+# Lobby events and closed seeks are kept this long; pruned at most this often.
 KEEP_S = 3600.0
-PRUNE_EVERY = 120
+PRUNE_EVERY_S = 60.0
 
 
 class Lobby:
-    def __init__(self, app: FastAPI) -> None:
-        self.core: Core = app.state.core
-        self.settings = app.state.settings
-        self.feed = LobbyFeed(self.core.pool, self.settings, app.state.database_url)
-        self._sweep: asyncio.Task[None] | None = None
+    def __init__(self, core: Core, settings: Settings, feed: LobbyFeed) -> None:
+        self.core = core
+        self.settings = settings
+        self.feed = feed
+        self.caps: Caps = caps_of(settings)
+        self._pruned_at = time.monotonic()
 
     @property
     def lease_s(self) -> float:
-        lease: float = self.settings.seek_lease_s
-        return lease
+        return self.settings.seek_lease_s
 
-    def publish(self) -> None:
-        self.feed.publish()
-
-    async def ensure_started(self) -> None:
-        await self.feed.start()
-        if self._sweep is None:
-            self._sweep = asyncio.get_running_loop().create_task(self._sweeping(), name="lobby")
+    async def publish(self) -> None:
+        """After a commit that stored lobby events: this process's sockets read them now, and
+        every other process's when the announcement reaches it."""
+        self.feed.wake()
+        await self.core.announcer.announce_lobby()
+        await self._prune_now_and_then()
 
     async def stop(self) -> None:
-        if self._sweep is not None:
-            self._sweep.cancel()
-            await asyncio.gather(self._sweep, return_exceptions=True)
-            self._sweep = None
         await self.feed.stop()
 
-    async def _sweeping(self) -> None:
-        passes = 0
-        while True:
-            await asyncio.sleep(SWEEP_S)
-            passes += 1
-            try:
-                await tables.reconcile(self.core, self.publish)
-                await seeks.pair_waiting(self.core, self.publish)
-                if passes % PRUNE_EVERY == 0:
-                    async with self.core.pool.acquire() as connection:
-                        await lobby_repo.prune(connection, KEEP_S)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                if database_state(exc) is None:
-                    log.exception("lobby sweep failed")
-                else:
-                    log.warning("lobby sweep waits for the database")
+    async def _prune_now_and_then(self) -> None:
+        if time.monotonic() - self._pruned_at < PRUNE_EVERY_S:
+            return
+        self._pruned_at = time.monotonic()
+        async with self.core.pool.acquire() as connection:
+            await lobby_repo.prune(connection, KEEP_S)
 
 
-async def lobby_of(connection: HTTPConnection) -> Lobby:
-    """The process's lobby, started on first use."""
-    app = connection.app
-    lobby: Lobby | None = getattr(app.state, "lobby", None)
-    if lobby is None:
-        lobby = Lobby(app)
-        app.state.lobby = lobby
-    await lobby.ensure_started()
+def lobby_of(connection: HTTPConnection) -> Lobby:
+    """The process's lobby, as its start-up built it."""
+    lobby: Lobby = connection.app.state.lobby
     return lobby
 
 
-async def stop_lobby(app: FastAPI) -> None:
-    lobby: Lobby | None = getattr(app.state, "lobby", None)
-    if lobby is not None:
-        await lobby.stop()
+LobbyDep = Annotated[Lobby, Depends(lobby_of)]

@@ -4,17 +4,23 @@ as its host at seat 0.
 
 A seek is open while its lease holds: its holder renews it by polling it, or by a lobby socket
 that names it (lobby/socket.py); a seek whose lease lapsed is never paired and reads
-`expired`. Pairing runs right after a seek is stored, on a poll, and in every process's lobby
-sweep (`pair_waiting`). A pairing reads two candidates, then in the transaction that inserts
+`expired`; a cancelled one is gone (`404 seek_not_found`). Pairing runs right after a seek is
+stored, on a poll and on a socket's renewal: no timer of its own. A pairing reads two
+candidates, then in the transaction that inserts
 their match claims both seeks `FOR UPDATE SKIP LOCKED` (store/lobby_repo.py `claim`): if
 either is taken by another pairing at that moment, or left, the match is rolled back with the
-claim and the pairing reads again, so no seeker is ever seated twice. The pairing is stored as
-a `seek_paired` event for each seeker, for its own sockets alone, and published after the
+claim and the pairing reads again, so no seeker is ever seated twice. The claim also holds
+what a table's host is held to: a seeker the other blocked (matches/civil.py) is never paired
+with it, and the host (the older seeker) stays within its numbered tables' cap
+(matches/hosting.py). The match is rated when both seekers asked, and it is dealt at once
+(the older seeker's `Start`), so both land at a table in play. The pairing is stored as a
+`seek_paired` event for each seeker, for its own sockets alone, and published after the
 commit like any lobby event.
 """
 
 from __future__ import annotations
 
+import secrets
 import uuid
 from functools import partial
 from typing import cast
@@ -23,16 +29,18 @@ import asyncpg
 import msgspec
 
 from domino_api import engine
+from domino_api.engine import table as tables
 from domino_api.engine.table.new import NewSeat
-from domino_api.errors import SeekNotFound
+from domino_api.errors import RateLimited, SeekNotFound
 from domino_api.jsontext import load_object
 from domino_api.lobby.events import SeekPaired
 from domino_api.lobby.models import SeekCreate, SeekOut, SeekStatus
 from domino_api.lobby.tables import Publish, stored
 from domino_api.matches import access, creation
+from domino_api.matches.hosting import Caps, check_numbered
 from domino_api.matches.schemas import MatchOptions
-from domino_api.matches.unit import Core
-from domino_api.store import lobby_repo, players_repo
+from domino_api.matches.unit import Core, Stage
+from domino_api.store import civil_repo, lobby_repo, players_repo
 from domino_api.store.db import transaction
 from domino_api.store.lobby_repo import SeekRow
 from domino_api.store.models import Player
@@ -48,12 +56,15 @@ class _Taken(Exception):
     """A seek of the pair was claimed by another pairing, or left, meanwhile."""
 
 
-def _out(row: SeekRow, lease_s: float) -> SeekOut:
+def _out(row: SeekRow | None, lease_s: float) -> SeekOut:
+    if row is None or row.status == "cancelled":
+        raise SeekNotFound("You have no seek with this id (a cancelled seek is gone).")
     return SeekOut(
         id=row.id,
-        status=cast(SeekStatus, row.status),  # the column holds these alone
+        status=cast(SeekStatus, row.status),  # the column holds these, and `cancelled`
         ruleset=row.ruleset,
         options=MatchOptions.model_validate_json(row.options_key),
+        rated=row.rated,
         match=row.match_id,
         seat=row.seat,
         lease_s=lease_s,
@@ -66,97 +77,101 @@ def _ruleset(name: str, options_key: str) -> engine.Ruleset:
 
 
 async def create(
-    core: Core, player: Player, body: SeekCreate, lease_s: float, publish: Publish
+    core: Core, player: Player, body: SeekCreate, lease_s: float, caps: Caps, publish: Publish
 ) -> SeekOut:
-    """Store an open seek (cancelling the caller's others) and try to pair it at once."""
+    """Store an open seek (cancelling the caller's others) and try to pair it at once. A
+    seeker who holds as many numbered tables as a host may is refused (429) first."""
     options_key = _CANONICAL(body.options).decode()
     _ruleset(body.ruleset, options_key)  # an unknown preset or options it does not take: 422
     seek_id = str(uuid.uuid4())
     async with core.pool.acquire() as connection:
+        await check_numbered(connection, player.id, None, caps)
         row = await lobby_repo.insert_seek(
             connection,
             seek_id,
             player.id,
             body.ruleset,
             options_key,
+            body.rated,
             lease_s,
             core.clock.now(),
         )
-    await pair(core, row.ruleset, row.options_key, publish)
-    return await read(core, player, seek_id, lease_s, publish)
+    await pair(core, row.ruleset, row.options_key, caps, publish)
+    return await read(core, player, seek_id, lease_s, caps, publish)
 
 
 async def read(
-    core: Core, player: Player, seek_id: str, lease_s: float, publish: Publish
+    core: Core, player: Player, seek_id: str, lease_s: float, caps: Caps, publish: Publish
 ) -> SeekOut:
     """The caller's seek, its lease renewed while it is open (a poll keeps it alive)."""
     async with core.pool.acquire() as connection:
         await lobby_repo.renew(connection, [seek_id], player.id, lease_s)
         row = await lobby_repo.seek_of(connection, seek_id, player.id)
-    if row is None:
-        raise SeekNotFound("You have no seek with this id.")
-    if row.status == "open" and await pair(core, row.ruleset, row.options_key, publish):
+    found, key = _out(row, lease_s), row.options_key if row is not None else ""
+    if found.status == "open" and await pair(core, found.ruleset, key, caps, publish):
         async with core.pool.acquire() as connection:
             row = await lobby_repo.seek_of(connection, seek_id, player.id) or row
     return _out(row, lease_s)
 
 
-async def cancel(core: Core, player: Player, seek_id: str, lease_s: float) -> SeekOut:
-    """Leave the queue; a seek already paired stays paired (its seat is taken)."""
+async def cancel(core: Core, player: Player, seek_id: str) -> None:
+    """Leave the queue: the seek is gone; one already paired stays paired (its seat is
+    taken). Another's or an unknown seek: `404 seek_not_found`."""
     async with core.pool.acquire() as connection:
-        await lobby_repo.cancel(connection, seek_id, player.id)
         row = await lobby_repo.seek_of(connection, seek_id, player.id)
-    if row is None:
-        raise SeekNotFound("You have no seek with this id.")
-    return _out(row, lease_s)
+        if row is None or row.status == "cancelled":
+            raise SeekNotFound("You have no seek with this id.")
+        await lobby_repo.cancel(connection, seek_id, player.id)
 
 
-async def pair_waiting(core: Core, publish: Publish) -> int:
-    """The sweep's pass: pair whatever waits in every preset and options; returns matches."""
-    async with core.pool.acquire() as connection:
-        keys = await lobby_repo.waiting_keys(connection)
-    made = 0
-    for ruleset, options_key in keys:
-        made += await pair(core, ruleset, options_key, publish)
-    return made
-
-
-async def pair(core: Core, ruleset: str, options_key: str, publish: Publish) -> int:
+async def pair(core: Core, ruleset: str, options_key: str, caps: Caps, publish: Publish) -> int:
     """Seat waiting seekers of one preset and options two by two; returns matches made."""
     made = 0
     for _ in range(ATTEMPTS):
         async with core.pool.acquire() as connection:
             waiting = await lobby_repo.candidates(connection, ruleset, options_key, CANDIDATES)
-        pairs = _pairs(waiting)
+        pairs = await _pairs(core, waiting)
         if not pairs:
             return made
         try:
             for older, newer in pairs:
-                await _seat(core, older, newer)
+                await _seat(core, older, newer, caps)
                 made += 1
         except _Taken:
             continue
         finally:
             if made:
-                publish()
+                await publish()
         return made
     return made
 
 
-def _pairs(waiting: list[SeekRow]) -> list[tuple[SeekRow, SeekRow]]:
-    """Oldest first, two by two, never a player with itself."""
-    pairs, single = [], None
-    for seek in waiting:
-        if single is None:
-            single = seek
-        elif seek.player_id != single.player_id:
-            pairs.append((single, seek))
-            single = None
+async def _pairs(core: Core, waiting: list[SeekRow]) -> list[tuple[SeekRow, SeekRow]]:
+    """Oldest first, two by two, never a player with itself nor two players one of whom
+    blocked the other (a block holds in pairing as at a table's door)."""
+    async with transaction(core.maker) as session:
+        apart = await civil_repo.blocked_pairs(session, [seek.player_id for seek in waiting])
+    pairs: list[tuple[SeekRow, SeekRow]] = []
+    left = list(waiting)
+    while left:
+        older = left.pop(0)
+        for index, newer in enumerate(left):
+            if newer.player_id != older.player_id and not _apart(apart, older, newer):
+                pairs.append((older, left.pop(index)))
+                break
     return pairs
 
 
-async def _seat(core: Core, older: SeekRow, newer: SeekRow) -> None:
-    """A new match for the pair, inserted only if both seeks are claimed in its transaction."""
+def _apart(blocked: set[tuple[str, str]], one: SeekRow, other: SeekRow) -> bool:
+    return (one.player_id, other.player_id) in blocked or (
+        other.player_id,
+        one.player_id,
+    ) in blocked
+
+
+async def _seat(core: Core, older: SeekRow, newer: SeekRow, caps: Caps) -> None:
+    """A new match for the pair, inserted only if both seeks are claimed in its transaction,
+    then dealt at once by its host (the older seeker)."""
     async with transaction(core.maker) as session:
         players = await players_repo.by_ids(session, [older.player_id, newer.player_id])
     if len(players) < 2:
@@ -168,7 +183,7 @@ async def _seat(core: Core, older: SeekRow, newer: SeekRow) -> None:
     ]
     holders = {p.id: (p.name, p.tile_back) for p in players.values()}
     match_id = str(uuid.uuid4())
-    claim = partial(_claim, seeks=(older, newer), match_id=match_id)
+    claim = partial(_claim, seeks=(older, newer), match_id=match_id, caps=caps)
     await creation.insert(
         core,
         ruleset,
@@ -178,9 +193,16 @@ async def _seat(core: Core, older: SeekRow, newer: SeekRow) -> None:
         "",  # a pairing has no host address: the caps on numbered tables are not asked
         solo=False,
         spectators=spectators,
+        rated=older.rated and newer.rated,
         before=claim,
         match_id=match_id,
     )
+    start = tables.Start(older.player_id, secrets.token_hex(8))
+
+    def deal(stage: Stage) -> None:
+        stage.do(start)
+
+    await core.run(match_id, deal, action="start")
 
 
 async def _claim(
@@ -190,7 +212,13 @@ async def _claim(
     *,
     seeks: tuple[SeekRow, SeekRow],
     match_id: str,
+    caps: Caps,
 ) -> None:
+    if numbered:
+        try:  # the host's cap on numbered tables, as for a table it creates
+            await check_numbered(connection, seeks[0].player_id, None, caps)
+        except RateLimited:
+            raise _Taken from None
     ids = [seek.id for seek in seeks]
     if sorted(await lobby_repo.claim(connection, ids)) != sorted(ids):
         raise _Taken
@@ -203,7 +231,13 @@ async def _claim(
     await lobby_repo.append_events(connection, events)
 
 
-async def hold(core: Core, player: Player, seek_ids: list[str], lease_s: float) -> None:
-    """A lobby socket's renewal of the seeks it holds."""
+async def hold(
+    core: Core, player: Player, seek_ids: list[str], lease_s: float, caps: Caps, publish: Publish
+) -> None:
+    """A lobby socket's renewal of the seeks it holds, and a pairing of the open ones."""
     async with core.pool.acquire() as connection:
         await lobby_repo.renew(connection, seek_ids, player.id, lease_s)
+        rows = [await lobby_repo.seek_of(connection, seek_id, player.id) for seek_id in seek_ids]
+    for row in rows:
+        if row is not None and row.status == "open":
+            await pair(core, row.ruleset, row.options_key, caps, publish)

@@ -28,32 +28,27 @@ from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.realtime import frames
 from domino_api.realtime.lifecycle import realtime_of
 from domino_api.realtime.lobby_feed import LobbySubscriber
+from domino_api.realtime.refused import Refused, refusal
 from domino_api.realtime.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
-from domino_api.web.problem_docs import problem_of
 
 router = APIRouter(prefix="/v1", tags=["lobby"])
-
-
-class Refused(Exception):
-    def __init__(self, code: int, reason: str) -> None:
-        super().__init__(reason)
-        self.code, self.reason = code, reason
 
 
 @router.websocket("/lobby/ws")
 async def lobby_socket(websocket: WebSocket) -> None:
     """The lobby of `preset`, live; with `seek`, that seek held and its pairing told."""
     await websocket.accept()
-    lobby = await lobby_of(websocket)
+    lobby = lobby_of(websocket)
     counts = websocket.app.state.socket_count
     credentials: Credentials = websocket.app.state.credentials
     # A revoked credential closes it (realtime/revocation.py): the process hears revocations.
     await realtime_of(websocket).ensure_started()
     player: Player | None = None
     credential: tuple[str, asyncio.Event] | None = None
+    subscriber: LobbySubscriber | None = None
     try:
         token_hash = await _token_hash(websocket, lobby)
         credential = (token_hash, credentials.hold(token_hash))  # before it is looked up
@@ -61,6 +56,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
         if not counts.open(player.id, lobby.settings.sockets_per_token):
             player = None
             raise Refused(4429, "rate_limited")
+        await lobby.feed.start()
         subscriber = await _open(websocket, lobby, player)
     except Refused as refused:
         if player is not None:
@@ -74,8 +70,9 @@ async def lobby_socket(websocket: WebSocket) -> None:
             counts.close(player.id)
         if credential is not None:
             credentials.release(*credential)
+        if subscriber is not None:
+            lobby.feed.unsubscribe(subscriber)
         return
-    lobby.feed.subscribe(subscriber)
     try:
         await _serve(websocket, lobby, player, subscriber, credential[1])
     finally:
@@ -109,6 +106,8 @@ async def _authenticate(token_hash: str, lobby: Lobby) -> Player:
 
 
 async def _open(websocket: WebSocket, lobby: Lobby, player: Player) -> LobbySubscriber:
+    """Subscribe first, then read the seek: a pairing committed in between is both in the
+    read and in the feed, and the socket sends `seek_paired` once (never none)."""
     params = websocket.query_params
     preset = params.get("preset") or ""
     if preset not in PRESETS:
@@ -116,23 +115,22 @@ async def _open(websocket: WebSocket, lobby: Lobby, player: Player) -> LobbySubs
     seek_id = params.get("seek")
     if seek_id is not None and not 0 < len(seek_id) <= 36:
         raise Refused(4422, "validation_error")
-    held: set[str] = set()
-    first: list[str] = [frames.text_of(frames.SubscribedFrame(preset=preset))]
-    if seek_id is not None:
-        try:
-            seek = await seeks.read(lobby.core, player, seek_id, lobby.lease_s, lobby.publish)
-        except SeekNotFound as exc:
-            body = problem_of(exc)
-            raise Refused(4000 + int(body["status"]), str(body["code"])) from exc
-        held.add(seek.id)
-        if seek.match is not None and seek.seat is not None:  # paired before the socket came
-            paired = SeekPaired(
-                ruleset=seek.ruleset, seek=seek.id, match=seek.match, seat=seek.seat
-            )
-            first.append(dumps(paired))
+    held: set[str] = {seek_id} if seek_id is not None else set()
     subscriber = LobbySubscriber(preset, held, lobby.settings.ws_send_queue)
-    for text in first:
-        subscriber.offer(text)
+    subscriber.offer(frames.text_of(frames.SubscribedFrame(preset=preset)))
+    lobby.feed.subscribe(subscriber)
+    if seek_id is None:
+        return subscriber
+    try:
+        seek = await seeks.read(
+            lobby.core, player, seek_id, lobby.lease_s, lobby.caps, lobby.publish
+        )
+    except SeekNotFound as exc:
+        lobby.feed.unsubscribe(subscriber)
+        raise refusal(exc) from exc
+    if seek.match is not None and seek.seat is not None:  # paired before the socket came
+        paired = SeekPaired(ruleset=seek.ruleset, seek=seek.id, match=seek.match, seat=seek.seat)
+        subscriber.tell_paired(seek.id, dumps(paired))
     return subscriber
 
 
@@ -198,7 +196,8 @@ async def _hold(lobby: Lobby, player: Player, subscriber: LobbySubscriber) -> No
         await asyncio.Event().wait()
     while True:
         await asyncio.sleep(lobby.lease_s / 3)
-        await seeks.hold(lobby.core, player, sorted(subscriber.seeks), lobby.lease_s)
+        held = sorted(subscriber.seeks)
+        await seeks.hold(lobby.core, player, held, lobby.lease_s, lobby.caps, lobby.publish)
 
 
 async def _keepalive(lobby: Lobby, subscriber: LobbySubscriber) -> None:

@@ -4,7 +4,9 @@
   message is then `409 talk_off` over REST and the socket alike).
 - A mute is the player's own, kept in the database so it holds on every device: the server
   goes on sending the muted seat's `message` events to that player, so its `seq` has no gap,
-  but marks each `"muted": true`, and /play folds it away.
+  but marks each `"muted": true`, and /play folds it away. Which copies are marked is decided
+  once per event by the hub (realtime/visibility.py), from mutes it reads again only when a
+  mute or unmute is announced after its commit (`announce_visibility`).
 - A report keeps the message as it was sent, for the operators (`domino-api reports`).
 - A block keeps a player from the tables the blocker hosts: its joins there are `403 blocked`.
 
@@ -15,21 +17,19 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from domino_api import jsontext
 from domino_api.engine import table as tables
 from domino_api.engine.errors import NotSeated, SeatNotFound, SeatUnavailable
-from domino_api.engine.event_types import MessageEvent
 from domino_api.engine.view_types import ViewOut
 from domino_api.errors import MatchNotFound, MessageNotFound, OwnSeat
 from domino_api.matches.civil_models import BlockOut, BlocksOut, MutesOut, ReportOut
+from domino_api.matches.ports import Announces
 from domino_api.matches.service import view_for
 from domino_api.matches.unit import Core, Stage
-from domino_api.matches.views import mark_muted
 from domino_api.store import civil_repo
 from domino_api.store.civil_repo import Holder
-from domino_api.store.db import transaction
+from domino_api.store.db import after_commit
 from domino_api.store.models import Player
 
 
@@ -65,13 +65,20 @@ async def mutes(session: AsyncSession, player: Player, match_id: str) -> MutesOu
 
 
 async def set_mute(
-    session: AsyncSession, now: datetime, player: Player, match_id: str, seat: int, on: bool
+    session: AsyncSession,
+    announcer: Announces,
+    now: datetime,
+    player: Player,
+    match_id: str,
+    seat: int,
+    on: bool,
 ) -> MutesOut:
     _other(await _seated(session, match_id, player.id), seat, player.id)
     if on:
         await civil_repo.mute(session, player.id, match_id, seat, now)
     else:
         await civil_repo.unmute(session, player.id, match_id, seat)
+    after_commit(session, lambda: announcer.announce_visibility(match_id))
     return MutesOut(seats=await civil_repo.muted_seats(session, player.id, match_id))
 
 
@@ -122,19 +129,6 @@ async def blocks(session: AsyncSession, player: Player) -> BlocksOut:
             BlockOut(player_id=b.blocked_id, name=b.name, created_at=b.created_at) for b in found
         ]
     )
-
-
-async def muted_frame(
-    maker: async_sessionmaker[AsyncSession], player_id: str, match_id: str, event: MessageEvent
-) -> str | None:
-    """A message event's frame as this player is sent it when it muted the seat that said it
-    (marked `muted`), else None (the frame as it is). Read at each message (talk is rare and
-    budgeted), so a mute made on another device holds here at once."""
-    async with transaction(maker) as session:
-        muted = await civil_repo.muted_seats(session, player_id, match_id)
-    if event.data.seat not in muted:
-        return None
-    return jsontext.dumps({"type": "event", "event": mark_muted([event], muted)[0]})
 
 
 async def unblock(session: AsyncSession, player: Player, blocked_id: str) -> None:

@@ -67,8 +67,8 @@ async def mute(
     """The seat's `message` events reach the caller marked `"muted": true` from now on (REST
     and the socket, on every device of the caller's), and /play folds them away. Nobody else
     is told. Muting again changes nothing."""
-    now = clock_of(request).now()
-    return await civil.set_mute(session, now, player, match_id, seat, True)
+    now, announcer = clock_of(request).now(), core_of(request).announcer
+    return await civil.set_mute(session, announcer, now, player, match_id, seat, True)
 
 
 @router.delete(
@@ -80,8 +80,8 @@ async def unmute(
     match_id: MatchId, seat: SeatNo, player: CurrentPlayer, session: UnitOfWork, request: Request
 ) -> MutesOut:
     """The seat's messages reach the caller unmarked again."""
-    now = clock_of(request).now()
-    return await civil.set_mute(session, now, player, match_id, seat, False)
+    now, announcer = clock_of(request).now(), core_of(request).announcer
+    return await civil.set_mute(session, announcer, now, player, match_id, seat, False)
 
 
 @router.post(

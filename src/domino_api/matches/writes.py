@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from domino_api.clock import Clock
 from domino_api.engine.table import Stepped
 from domino_api.matches.ends import Ends
-from domino_api.matches.ports import Announces, Committed
+from domino_api.matches.ports import Announces, Committed, Follows
 from domino_api.store import civil_repo, idempotency
 from domino_api.store import matches_repo as repo
 from domino_api.store.db import Pool, after_commit, raw_connection, transaction
@@ -97,7 +97,7 @@ class Tx:
     async def insert(self, new: Stepped, at: datetime) -> Stepped:
         """A new match (its game number taken), as inserted."""
         table = await repo.insert(self.connection, new.table, new.events, at)
-        self.done.append(Committed(table.match.id, table.state.seq, new.events, at))
+        self.done.append(Committed(table.match.id, table.state.seq, new.events, at, table))
         return Stepped(table, new.events)
 
 
@@ -111,6 +111,8 @@ class Writer:
     clock: Clock
     announcer: Announces
     ends: Ends
+    # Read models told of every committed step after its announcement (the lobby).
+    followers: Sequence[Follows] = ()
 
     async def save(self, writes: Sequence[Write]) -> dict[str, int]:
         """Save the writes (one statement, or one transaction if any writes more), then
@@ -122,8 +124,15 @@ class Writer:
                 return await tx.write(writes)
         async with self.pool.acquire() as connection:
             versions = await repo.save_many(connection, [w.change for w in writes])
-        await self.announcer.announce_committed(steps_of(writes))
+        await self.committed(steps_of(writes))
         return versions
+
+    async def committed(self, steps: Sequence[Committed]) -> None:
+        """After a commit: announce the steps (this process's sockets first), then tell the
+        read models."""
+        await self.announcer.announce_committed(steps)
+        for follower in self.followers:
+            follower.follow(steps)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:
@@ -131,19 +140,21 @@ class Writer:
         async with transaction(self.maker) as session:
             tx = Tx(self, session, await raw_connection(session))
             yield tx
-        await self.announcer.announce_committed(tx.done)
+        await self.committed(tx.done)
 
     async def within(self, session: AsyncSession) -> Tx:
         """The writer in a unit of work's transaction (`store/db.transaction`: a tournament's
         route opening matches); what it writes is announced after that commit."""
         tx = Tx(self, session, await raw_connection(session))
-        after_commit(session, lambda: self.announcer.announce_committed(tx.done))
+        after_commit(session, lambda: self.committed(tx.done))
         return tx
 
 
 def steps_of(writes: Sequence[Write]) -> list[Committed]:
     return [
-        Committed(w.change.id, w.change.after.state.seq, w.change.events, w.change.at)
+        Committed(
+            w.change.id, w.change.after.state.seq, w.change.events, w.change.at, w.change.after
+        )
         for w in writes
         if w.change.events
     ]

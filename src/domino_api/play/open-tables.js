@@ -11,6 +11,8 @@ import { el, field, select, showError } from "./ui.js";
 /** @typedef {import("contract/asyncapi").LobbyEvent} LobbyEvent */
 
 const PRESET_KEY = "domino.lobby.preset";
+// A seek's clock, where the preset lets a table choose one (classic): its own, fast, or none.
+const FAST_CLOCK = { allowance_s: 30, grace_s: 15 };
 const POLL_MS = 1000; // well inside a seek's lease (`lease_s`, 10 s by default)
 const FINAL = new Set([4401, 4404, 4422]); // refusals a retry cannot fix
 
@@ -27,6 +29,39 @@ function tableRow(table, join) {
     el("span", {}, ` · ${table.seats} players · ${free} `),
     el("button", { type: "button", class: "primary", onclick: () => join(table.id) }, "Join"),
   );
+}
+
+/**
+ * What a seeker asks for beside the game (POST /v1/lobby/seeks): a rated game or not, and the
+ * turn clock where the preset lets a table choose one. Only seekers who ask alike are paired.
+ * @param {any} preset the catalog's entry
+ * @returns {{node: HTMLElement, read: () => {options: Record<string, unknown>, rated: boolean}}}
+ */
+function seekChoices(preset) {
+  const rated = el("input", { type: "checkbox", id: "seek-rated", checked: true });
+  const parts = [el("label", { class: "row" }, rated, " Rated (moves your rating)")];
+  let clock = null;
+  if (preset.overrides && "turn_clock" in preset.overrides && preset.turn_clock) {
+    const own = preset.turn_clock;
+    clock = select(
+      "seek-clock",
+      [
+        ["preset", `${own.allowance_s} s a turn`],
+        ["fast", `${FAST_CLOCK.allowance_s} s a turn`],
+        ["none", "No clock"],
+      ],
+      "preset",
+    );
+    parts.push(field("Clock", clock));
+  }
+  const read = () => {
+    /** @type {Record<string, unknown>} */
+    const options = {};
+    if (clock?.value === "fast") options.turn_clock = FAST_CLOCK;
+    if (clock?.value === "none") options.turn_clock = null;
+    return { options, rated: rated.checked };
+  };
+  return { node: el("div", { class: "seek-choices" }, parts), read };
 }
 
 /** The lobby socket of one preset; `seek`: a seek it holds while open. */
@@ -66,6 +101,9 @@ export async function openTables(root) {
   );
   const list = el("ul", { class: "open-tables", "aria-live": "polite" });
   const status = el("p", { class: "seek-status", role: "status" });
+  const choicesOf = () => seekChoices(rulesets.find((p) => p.name === picker.value));
+  let choices = choicesOf();
+  const choicesSlot = el("div", {}, choices.node);
   const anyone = el("button", { type: "button", class: "primary play-anyone" }, "Play anyone now");
   root.append(
     el(
@@ -73,6 +111,7 @@ export async function openTables(root) {
       { "aria-labelledby": "play-now-title", class: "play-now" },
       el("h3", { id: "play-now-title" }, "Play now"),
       field("Game", picker),
+      choicesSlot,
       el("p", {}, anyone, " ", status),
       el("h4", {}, "Open tables"),
       list,
@@ -140,7 +179,10 @@ export async function openTables(root) {
     showError(null);
     try {
       /** @type {SeekOut} */
-      const made = await call("POST", "/v1/lobby/seeks", { ruleset: picker.value, options: {} });
+      const made = await call("POST", "/v1/lobby/seeks", {
+        ruleset: picker.value,
+        ...choices.read(),
+      });
       if (made.status === "paired") return seated(made);
       status.textContent = `Looking for someone to play ${presetName(picker.value)}…`;
       anyone.textContent = "Stop looking";
@@ -172,6 +214,8 @@ export async function openTables(root) {
   anyone.addEventListener("click", () => (cancel ? cancel() : seek()));
   picker.addEventListener("change", () => {
     stopSeek();
+    choices = choicesOf();
+    choicesSlot.replaceChildren(choices.node);
     follow().catch(showError);
   });
   await follow();

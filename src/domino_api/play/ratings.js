@@ -7,16 +7,17 @@ import { el, field, select } from "./ui.js";
 
 /** @typedef {import("./api.js").Schemas["MatchRatings"]} MatchRatings */
 
-/** Each table's seat ratings, read once per match and once more at its end (ratings move).
+/** Each table's seat ratings, read once per match and its seated players, and once more at
+ * its end (ratings move): a joiner's rating shows as its seat is taken, without a reload.
  * @type {Map<string, {status: string, ratings: Promise<MatchRatings | null>}>} */
 const read = new Map();
 
 /** @param {{rating: number, deviation: number}} r */
 const label = (r) => `${r.rating} ± ${r.deviation}`;
 
-/** @param {string} matchId @param {string} status */
-function ratingsOf(matchId, status) {
-  const over = ["finished", "abandoned", "cancelled"].includes(status) ? "over" : "live";
+/** @param {string} matchId @param {string} status @param {string} seated */
+function ratingsOf(matchId, status, seated) {
+  const over = ["finished", "abandoned", "cancelled"].includes(status) ? "over" : seated;
   const known = read.get(matchId);
   if (known && known.status === over) return known.ratings;
   const ratings = call("GET", `/v1/matches/${matchId}/ratings`).catch(() => null);
@@ -27,7 +28,9 @@ function ratingsOf(matchId, status) {
 /** Put each seat's rating beside its name in the seats list drawn by seats.js.
  * @param {HTMLElement} list @param {string} matchId @param {string} status */
 export async function showSeatRatings(list, matchId, status) {
-  const found = await ratingsOf(matchId, status);
+  // The names of the seats drawn: a seat taken (seat_joined) reads the ratings again.
+  const seated = [...list.querySelectorAll(".seat-name")].map((n) => n.textContent).join("|");
+  const found = await ratingsOf(matchId, status, `live:${seated}`);
   if (!found) return;
   for (const seat of found.seats) {
     const head = list.querySelector(`[data-seat="${seat.seat}"] .seat-head`);

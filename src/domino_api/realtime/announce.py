@@ -53,6 +53,7 @@ from domino_api.store.db import Pool
 
 # Named here too, where the backend is: the listener, store/matches_repo.py and tests read them.
 from domino_api.store.notify import CHANNEL as CHANNEL
+from domino_api.store.notify import LOBBY_CHANNEL as LOBBY_CHANNEL
 from domino_api.store.notify import REVOKED_CHANNEL as REVOKED_CHANNEL
 from domino_api.store.notify import TOURNAMENT_CHANNEL as TOURNAMENT_CHANNEL
 
@@ -61,6 +62,7 @@ log = logging.getLogger(__name__)
 SUBJECT_PREFIX = "domino.match."
 TOURNAMENT_SUBJECT_PREFIX = "domino.tournament."
 REVOKED_SUBJECT = "domino.revoked"  # every process subscribes: realtime/revocation.py
+LOBBY_SUBJECT = "domino.lobby"
 # Test-only fault (tests/realtime/test_lost_announcement.py), `Settings.fault_kill_before_announce`
 # (this variable): while the file it names exists, the process SIGKILLs itself after a step's
 # commit and before its announcement. Nothing else can put a real crash at that exact point, and
@@ -89,17 +91,30 @@ NATS_PINGS_OUTSTANDING = 2
 
 
 # This process's own hub: called with each committed step (with its events, or none when only
-# its seq is known: the hub then reads them) as it is announced.
+# its seq is known: the hub then reads them) as it is announced; and with a match's id when who
+# sees its events as what changed (a mute).
 LocalDelivery = Callable[[Committed], None]
+LocalVisibility = Callable[[str], None]
 
 
 def payload(match_id: str, seq: int) -> str:
     return f"{match_id}:{seq}"
 
 
+def _payload(kind: str, topic_id: str, seq: int) -> str:
+    if kind == LOBBY:
+        return ""
+    return topic_id + VISIBILITY_TAIL if kind == VISIBILITY else payload(topic_id, seq)
+
+
 def subject(match_id: str) -> str:
     """The NATS subject of one match: a process subscribes to the matches it has sockets for."""
     return SUBJECT_PREFIX + match_id
+
+
+def lobby_subject(_: str) -> str:
+    """The lobby's one subject: every process with lobby sockets listens to it."""
+    return LOBBY_SUBJECT
 
 
 def tournament_subject(tournament_id: str) -> str:
@@ -115,13 +130,31 @@ def revoked_subject(_token_hash: str) -> str:
 # The `at` of a step announced without its events (none are shown).
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
-# What is announced: a match's events or a tournament's feed, and its id.
+# What is announced: a match's events, a change of who sees them as what (a mute), or a
+# tournament's feed, and its id.
 MATCH = "match"
+VISIBILITY = "visibility"
 TOURNAMENT = "tournament"
 REVOKED = "revoked"  # a credential's token hash; its seq is always 0
+# "The lobby moved": its sockets' feeds read `lobby_events` after their cursors.
+LOBBY = "lobby"
 Topic = tuple[str, str]
-CHANNELS = {MATCH: CHANNEL, TOURNAMENT: TOURNAMENT_CHANNEL, REVOKED: REVOKED_CHANNEL}
-SUBJECTS = {MATCH: subject, TOURNAMENT: tournament_subject, REVOKED: revoked_subject}
+CHANNELS = {
+    MATCH: CHANNEL,
+    VISIBILITY: CHANNEL,
+    TOURNAMENT: TOURNAMENT_CHANNEL,
+    LOBBY: LOBBY_CHANNEL,
+    REVOKED: REVOKED_CHANNEL,
+}
+SUBJECTS = {
+    MATCH: subject,
+    VISIBILITY: subject,
+    TOURNAMENT: tournament_subject,
+    LOBBY: lobby_subject,
+    REVOKED: revoked_subject,
+}
+# The payload's tail of a visibility announcement (`<match_id>:visibility`), in place of a seq.
+VISIBILITY_TAIL = ":visibility"
 
 
 class Announcer(Protocol):
@@ -149,9 +182,18 @@ class Announcer(Protocol):
         """Tell every process that the credential of `token_hash` was revoked (after its
         commit): each closes the sockets opened with it (realtime/revocation.py)."""
 
-    def deliver_locally(self, hook: LocalDelivery | None) -> None:
-        """Hand every announcement to `hook` at once, before the backend sends it (None:
-        stop); this process's hub then needs no broker for its own commits."""
+    async def announce_visibility(self, match_id: str) -> None:
+        """After a committed mute or unmute: every process's hub reads the match's mutes
+        again (this process's at once)."""
+
+    async def announce_lobby(self) -> None:
+        """After a commit that stored lobby events: every process's lobby feed reads them."""
+
+    def deliver_locally(
+        self, hook: LocalDelivery | None, visibility: LocalVisibility | None = None
+    ) -> None:
+        """Hand every announcement to `hook` (and `visibility`) at once, before the backend
+        sends it (None: stop); this process's hub then needs no broker for its own commits."""
 
 
 Batch = list[tuple[Topic, int]]
@@ -168,6 +210,7 @@ class QueuedAnnouncer:
         self._closing = False
         self._full = False  # a drop has been logged since the queue was last emptied
         self._local: LocalDelivery | None = None
+        self._local_visibility: LocalVisibility | None = None
 
     async def start(self) -> None:
         if self._task is None:
@@ -202,8 +245,18 @@ class QueuedAnnouncer:
     async def announce_revoked(self, token_hash: str) -> None:
         self._put((REVOKED, token_hash), 0)
 
-    def deliver_locally(self, hook: LocalDelivery | None) -> None:
-        self._local = hook
+    async def announce_visibility(self, match_id: str) -> None:
+        if self._local_visibility is not None:
+            self._local_visibility(match_id)
+        self._put((VISIBILITY, match_id), 0)
+
+    async def announce_lobby(self) -> None:
+        self._put((LOBBY, LOBBY), 0)
+
+    def deliver_locally(
+        self, hook: LocalDelivery | None, visibility: LocalVisibility | None = None
+    ) -> None:
+        self._local, self._local_visibility = hook, visibility
 
     def _put(self, topic: Topic, seq: int) -> None:
         known = self._pending.get(topic)
@@ -258,7 +311,7 @@ class PgAnnouncer(QueuedAnnouncer):
 
     async def _send(self, batch: Batch) -> None:
         channels = [CHANNELS[kind] for (kind, _), _ in batch]
-        payloads = [payload(topic_id, seq) for (_, topic_id), seq in batch]
+        payloads = [_payload(kind, topic_id, seq) for (kind, topic_id), seq in batch]
         await notify.notify_batch(self._pool, channels, payloads)
 
 
@@ -288,7 +341,8 @@ class NatsAnnouncer(QueuedAnnouncer):
             raise ConnectionError("not started")
         for (kind, topic_id), seq in batch:
             # Buffered while reconnecting (nats-py's pending buffer), sent by its flusher.
-            await self._nc.publish(SUBJECTS[kind](topic_id), payload(topic_id, seq).encode())
+            message = _payload(kind, topic_id, seq).encode()
+            await self._nc.publish(SUBJECTS[kind](topic_id), message)
         await self._nc.flush(timeout=NATS_FLUSH_TIMEOUT_S)
 
 
@@ -306,8 +360,16 @@ class KillBeforeAnnounce:
     async def close(self) -> None:
         await self._inner.close()
 
-    def deliver_locally(self, hook: LocalDelivery | None) -> None:
-        self._inner.deliver_locally(hook)
+    def deliver_locally(
+        self, hook: LocalDelivery | None, visibility: LocalVisibility | None = None
+    ) -> None:
+        self._inner.deliver_locally(hook, visibility)
+
+    async def announce_visibility(self, match_id: str) -> None:
+        await self._inner.announce_visibility(match_id)
+
+    async def announce_lobby(self) -> None:
+        await self._inner.announce_lobby()
 
     async def announce(self, match_id: str, seq: int) -> None:
         self._maybe_die(match_id, seq)

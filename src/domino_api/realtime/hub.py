@@ -11,6 +11,11 @@ which reads the events after the lowest cursor and hands every subscriber the on
 own. Each subscriber is only ever handed the event right after its cursor, so it sees every
 event in `seq` order without gaps or repeats, whichever path brought it.
 
+Who sees an event as what is decided here, once per event (realtime/visibility.py, as lila's
+`visibleBy`): the seat's projection, and a table talk message marked `muted` for the players who
+muted its seat. The feed of a match holds those mutes (read once, when the feed starts, and again
+when a mute or an unmute is announced: `visibility_changed`), so a socket only sends.
+
 Each subscriber has a bounded queue drained by its own writer, so a slow socket never stalls
 the pump or the others: when its queue is full it is told to close (`too_slow`) and resumes
 with `after=N`.
@@ -31,9 +36,9 @@ from domino_api.engine.table import Staged
 from domino_api.errors import database_state
 from domino_api.matches.ports import Committed
 from domino_api.matches.presence import HeldSeat
-from domino_api.matches.views import event_for
 from domino_api.realtime.frames import EventFrame, text_of
-from domino_api.store import match_reads
+from domino_api.realtime.visibility import NO_MUTES, Mutes, MutesReader, copy_for, muted_by
+from domino_api.store import civil_repo, match_reads
 from domino_api.store.db import transaction
 from domino_api.store.models import MatchEvent
 
@@ -62,9 +67,17 @@ class Frame(NamedTuple):
 class Subscriber:
     """One socket's place in the hub: its seat, its cursor and its bounded outgoing queue."""
 
-    def __init__(self, match_id: str, seat: int | None, cursor: int, queue_size: int) -> None:
+    def __init__(
+        self,
+        match_id: str,
+        seat: int | None,
+        cursor: int,
+        queue_size: int,
+        player_id: str | None = None,
+    ) -> None:
         self.match_id = match_id
         self.seat = seat
+        self.player_id = player_id  # whose mutes apply to what it is sent (None: nobody's)
         self.cursor = cursor
         self.queue: asyncio.Queue[Frame] = asyncio.Queue(maxsize=max(1, queue_size))
         self.too_slow = asyncio.Event()
@@ -93,6 +106,8 @@ class MatchFeed:
     wanted: int = 0  # the highest seq announced and not yet read by a pass
     task: asyncio.Task[None] | None = None
     waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    # Who muted which seat at this match; None: to be read by the pump before it delivers.
+    mutes: Mutes | None = None
 
 
 class Hub:
@@ -100,13 +115,16 @@ class Hub:
         self,
         maker: async_sessionmaker[AsyncSession] | None,
         reader: Reader | None = None,
+        mutes_reader: MutesReader | None = None,
     ) -> None:
         self._maker = maker
         self._reader = reader or self._read_events
+        self._mutes_reader = mutes_reader or self._read_mutes
         self._feeds: dict[str, MatchFeed] = {}
         self._slots = asyncio.Semaphore(READ_SLOTS)
         self._presence: dict[HeldSeat, int] = {}  # sockets per held seat
         self.reads = 0
+        self.mute_reads = 0
         self.on_watch: Watcher | None = None
         self.on_unwatch: Watcher | None = None
 
@@ -178,11 +196,11 @@ class Hub:
         feed = self._feeds.get(step.match_id)
         if feed is None or step.seq <= feed.read_to:
             return
-        if not step.events:  # only its seq is known
+        if not step.events or feed.mutes is None:  # only its seq is known, or not who muted
             self.notify(step.match_id, step.seq)
             return
         live = [s for s in feed.subscribers if not s.too_slow.is_set()]
-        self._offer(step.events, live)
+        self._offer(step.events, live, feed.mutes)
         if all(s.cursor >= step.seq for s in live):
             feed.read_to = max(feed.read_to, step.seq)
         else:
@@ -199,6 +217,14 @@ class Hub:
         elif seq > feed.read_to:
             feed.wanted = max(feed.wanted, seq)
             self._run(feed)
+
+    def visibility_changed(self, match_id: str) -> None:
+        """A mute or an unmute at the match was announced: its feed reads who muted whom once
+        more before it delivers again (one read per match and process, never per socket)."""
+        feed = self._feeds.get(match_id)
+        if feed is not None:
+            feed.mutes = None
+            self.poke(match_id)
 
     def poke_all(self) -> None:
         """After a lost listening connection (announcements may have been missed)."""
@@ -280,41 +306,49 @@ class Hub:
             live = [s for s in feed.subscribers if not s.too_slow.is_set()]
             if not live:
                 return
+            if feed.mutes is None:
+                async with self._slots:
+                    self.mute_reads += 1
+                    feed.mutes = await self._mutes_reader(feed.match_id)
             low = min(s.cursor for s in live)
             async with self._slots:
                 self.reads += 1
                 rows = await self._reader(feed.match_id, low, READ_BATCH)
-            if not rows or not self._deliver(rows, low, live):
+            if not rows or not self._deliver(rows, low, live, feed.mutes or NO_MUTES):
                 feed.read_to = max(feed.read_to, low)
                 return
             feed.read_to = max(feed.read_to, _seq(rows[-1]))
             if len(rows) < READ_BATCH:
                 return
 
-    def _deliver(self, rows: Sequence[Row], low: int, subscribers: list[Subscriber]) -> bool:
+    def _deliver(
+        self, rows: Sequence[Row], low: int, subscribers: list[Subscriber], mutes: Mutes
+    ) -> bool:
         """Hand each subscriber the rows after its cursor; False at a hole in the seqs."""
         for index, row in enumerate(rows):
             if _seq(row) != low + 1 + index:
                 # Never skip: a hole means a later read fills it (cannot happen under the lock).
                 log.warning("gap in match %s at seq %s", subscribers[0].match_id, _seq(row))
                 return False
-        self._offer(rows, subscribers)
+        self._offer(rows, subscribers, mutes)
         return True
 
     @staticmethod
-    def _offer(rows: Sequence[Row], subscribers: list[Subscriber]) -> None:
-        """Offer each subscriber the events (consecutive seqs) that follow its cursor, each
-        projected once per seat (a step's events and stored rows each carry their `at`)."""
-        copies: dict[tuple[int, int | None], Frame] = {}
+    def _offer(rows: Sequence[Row], subscribers: list[Subscriber], mutes: Mutes) -> None:
+        """Offer each subscriber the events (consecutive seqs) that follow its cursor. Each
+        event's visibility is decided once (`muted_by`: who muted its speaker), and each copy
+        made once per seat and mark (a step's events and stored rows each carry their `at`)."""
+        copies: dict[tuple[int, int | None, bool], Frame] = {}
         for row in rows:
             seq = _seq(row)
+            muting = muted_by(row, mutes)
             for subscriber in subscribers:
                 if seq != subscriber.cursor + 1:
                     continue
-                key = (seq, subscriber.seat)
+                key = (seq, subscriber.seat, subscriber.player_id in muting)
                 frame = copies.get(key)
                 if frame is None:
-                    event = event_for(row, subscriber.seat)
+                    event = copy_for(row, subscriber.seat, key[2])
                     frame = copies[key] = Frame(text_of(EventFrame(event=event)), event)
                 if subscriber.offer(*frame):
                     subscriber.cursor = seq
@@ -323,6 +357,12 @@ class Hub:
         assert self._maker is not None
         async with transaction(self._maker) as session:
             return await match_reads.events_after(session, match_id, after, limit)
+
+    async def _read_mutes(self, match_id: str) -> Mutes:
+        if self._maker is None:
+            return NO_MUTES
+        async with transaction(self._maker) as session:
+            return await civil_repo.mutes_of_match(session, match_id)
 
 
 def _seq(row: Row) -> int:

@@ -73,7 +73,7 @@ class Realtime:
         self.cache = cache
         self.credentials = credentials
         self.listener = make_listener(settings, database_url, self.hub, self.revoked)
-        announcer.deliver_locally(self.hub.hand_over)
+        announcer.deliver_locally(self.hub.hand_over, self.hub.visibility_changed)
         self._tasks: list[asyncio.Task[None]] = []
         self._lock = asyncio.Lock()
         self._started = False

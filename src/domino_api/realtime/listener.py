@@ -25,6 +25,7 @@ from domino_api.realtime.announce import (
     CHANNEL,
     REVOKED_CHANNEL,
     REVOKED_SUBJECT,
+    VISIBILITY_TAIL,
     close_quietly,
     connect,
     subject,
@@ -67,6 +68,18 @@ def _ignore(_token_hash: str) -> None:
     return None
 
 
+def hear(hub: Hub, text: str) -> None:
+    """One announcement's payload handed to the hub: a match's seq, or a change of its mutes."""
+    if text.endswith(VISIBILITY_TAIL):
+        match_id = text.removesuffix(VISIBILITY_TAIL)
+        if 0 < len(match_id) <= 36:
+            hub.visibility_changed(match_id)
+        return
+    announced = parse_payload(text)
+    if announced is not None:
+        hub.notify(*announced)
+
+
 class AnnouncementListener(Protocol):
     async def start(self, timeout: float = 10.0) -> None:
         """Returns once listening (so no announcement after it is missed)."""
@@ -98,9 +111,7 @@ class PgListener:
             self._task = None
 
     def _on_notify(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
-        announced = parse_payload(payload)
-        if announced is not None:
-            self._hub.notify(*announced)
+        hear(self._hub, payload)
 
     def _on_revoke(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
         token_hash = parse_revoked(payload)
@@ -235,9 +246,7 @@ class NatsListener:
 
     async def _on_message(self, message: Msg) -> None:
         self.received += 1
-        announced = parse_payload(message.data.decode(errors="replace"))
-        if announced is not None:
-            self._hub.notify(*announced)
+        hear(self._hub, message.data.decode(errors="replace"))
 
     async def _on_revoke(self, message: Msg) -> None:
         token_hash = parse_revoked(message.data.decode(errors="replace"))

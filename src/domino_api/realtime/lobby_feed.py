@@ -5,10 +5,10 @@ match's events are rows of `match_events`; the feed of each process reads what f
 cursor and hands each of its sockets the events it may see (`LobbySubscriber.wants`): a
 preset's public events to the sockets watching that preset, a seek's `seek_paired` to the
 sockets holding that seek alone. As for matches (docs/ARCHITECTURE.md, "Fan-out"), the write
-that stored events publishes after its commit (`publish`): this process's feed is woken at
-once (local first), and the other processes are told "the lobby moved" on the configured
-backend, NATS subject `LOBBY_SUBJECT` or PostgreSQL channel `LOBBY_CHANNEL`, from which their
-feeds read. A hint is only a hint: a lost one is repaired by the read every `POLL_S`.
+that stored events announces after its commit (the announcer's lobby topic: NATS subject
+`LOBBY_SUBJECT` or PostgreSQL channel `LOBBY_CHANNEL`; this process's feed is also woken at
+once, `wake`), and every feed reads what follows its cursor. A hint is only a hint: a lost one
+is repaired by the next, and by the read every `POLL_S`.
 """
 
 from __future__ import annotations
@@ -16,25 +16,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from nats.aio.client import Client as Nats
 from nats.aio.msg import Msg
 
 from domino_api.config import Settings
-from domino_api.realtime.announce import close_quietly, connect
+from domino_api.realtime.announce import LOBBY_CHANNEL, LOBBY_SUBJECT, close_quietly, connect
 from domino_api.store import lobby_repo, notify
 from domino_api.store.connect import Connector
 from domino_api.store.db import Pool, to_plain_url
 
 log = logging.getLogger(__name__)
 
-LOBBY_SUBJECT = "domino.lobby"
-LOBBY_CHANNEL = "domino_lobby"
 # The repair read, and how long a backend that cannot be reached is waited for again.
 POLL_S = 1.0
 RETRY_S = 2.0
 READ_BATCH = 500
+# A hole in the seqs read (a transaction that took a seq has not committed yet, while a later
+# one has) is waited for this long before it is taken for a rollback and passed over: read
+# past at once, a pairing committed a moment late was never told (issue 47: 6 of 400).
+HOLE_WAIT_S = 2.0
+HOLE_RETRY_S = 0.02
 
 
 class LobbySubscriber:
@@ -45,9 +49,22 @@ class LobbySubscriber:
         self.seeks = seeks
         self.queue: asyncio.Queue[str] = asyncio.Queue(queue_size)
         self.too_slow = asyncio.Event()
+        self._told: set[str] = set()  # seeks whose pairing was sent (once, whichever way)
 
     def wants(self, ruleset: str, seek_id: str | None) -> bool:
         return seek_id in self.seeks if seek_id is not None else ruleset == self.ruleset
+
+    def deliver(self, seek_id: str | None, body: str) -> None:
+        """An event of the feed; a seek's pairing only if it was not told already."""
+        if seek_id is not None:
+            if seek_id in self._told:
+                return
+            self._told.add(seek_id)
+        self.offer(body)
+
+    def tell_paired(self, seek_id: str, body: str) -> None:
+        """A pairing the socket read itself (made before it subscribed), sent once."""
+        self.deliver(seek_id, body)
 
     def offer(self, text: str) -> None:
         try:
@@ -65,6 +82,7 @@ class LobbyFeed:
         self._url = to_plain_url(database_url)
         self._subscribers: set[LobbySubscriber] = set()
         self._cursor = 0
+        self._hole_since: float | None = None  # when the hole after the cursor was first seen
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._nc: Nats | None = None
@@ -100,19 +118,9 @@ class LobbyFeed:
     def unsubscribe(self, subscriber: LobbySubscriber) -> None:
         self._subscribers.discard(subscriber)
 
-    def publish(self) -> None:
-        """After a commit that stored lobby events: this process reads them at once, and the
-        others are told (sent in the background; never awaited by the request)."""
+    def wake(self) -> None:
+        """Lobby events were stored by this process: read them now."""
         self._wake.set()
-        task = asyncio.get_running_loop().create_task(self._tell_others())
-        task.add_done_callback(_log_failure)
-
-    async def _tell_others(self) -> None:
-        if self._settings.announce_backend == "nats":
-            if self._nc is not None:
-                await self._nc.publish(LOBBY_SUBJECT, b"")
-            return
-        await notify.notify_batch(self._pool, [LOBBY_CHANNEL], [""])
 
     async def _pump(self) -> None:
         while True:
@@ -127,16 +135,27 @@ class LobbyFeed:
                 log.warning("lobby feed read failed (%s)", exc)
 
     async def _read(self) -> None:
+        """Hand out the events after the cursor, in seq order, never past a hole younger than
+        `HOLE_WAIT_S` (its event may still commit): the pump reads again soon."""
         while True:
             async with self._pool.acquire() as connection:
                 rows = await lobby_repo.events_after(connection, self._cursor, READ_BATCH)
             for seq, ruleset, seek_id, body in rows:
-                self._cursor = seq
+                if seq != self._cursor + 1 and not self._hole_passed():
+                    asyncio.get_running_loop().call_later(HOLE_RETRY_S, self._wake.set)
+                    return
+                self._cursor, self._hole_since = seq, None
                 for subscriber in list(self._subscribers):
                     if subscriber.wants(ruleset, seek_id):
-                        subscriber.offer(body)
+                        subscriber.deliver(seek_id, body)
             if len(rows) < READ_BATCH:
                 return
+
+    def _hole_passed(self) -> bool:
+        now = time.monotonic()
+        if self._hole_since is None:
+            self._hole_since = now
+        return now - self._hole_since >= HOLE_WAIT_S
 
     async def _hear(self) -> None:
         """Wake the pump on the other processes' hints, for as long as the process runs."""
@@ -176,8 +195,3 @@ class LobbyFeed:
         finally:
             if not connection.is_closed():
                 await connection.close()
-
-
-def _log_failure(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("lobby hint not sent (%s)", task.exception())

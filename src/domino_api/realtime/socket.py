@@ -24,21 +24,21 @@ from domino_api import metrics
 from domino_api.engine import EngineError
 from domino_api.engine import table as tables
 from domino_api.engine.errors import NotYourSeat, StaleSeq
-from domino_api.engine.event_types import AnyEvent, ForfeitEvent, MessageEvent, SeatJoinedEvent
+from domino_api.engine.event_types import AnyEvent, ForfeitEvent, SeatJoinedEvent
 from domino_api.engine.move_types import DrawMove, MoveBody, PassMove, PlayMove
 from domino_api.engine.view_types import ViewOut
 from domino_api.errors import BadRequest, ServiceError, ValidationFailed
-from domino_api.matches import access, civil, creation, hosting, presence, service
+from domino_api.matches import access, creation, hosting, presence, service
 from domino_api.matches.unit import Stage
 from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.realtime import frames as f
 from domino_api.realtime.hub import Subscriber
 from domino_api.realtime.lifecycle import Realtime, realtime_of
+from domino_api.realtime.refused import Refused, refusal
 from domino_api.realtime.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
-from domino_api.web.problem_docs import problem_of
 from domino_api.web.ratelimit import Limits, SocketCount
 
 log = logging.getLogger(__name__)
@@ -56,18 +56,6 @@ def move_of(request: f.MoveFrame, seat: int | None) -> MoveBody:
         raise ValidationFailed(f"A {request.action} takes no tile or end.")
     kind = DrawMove if request.action == "draw" else PassMove
     return kind(seq=request.seq, seat=seat)
-
-
-class Refused(Exception):
-    def __init__(self, code: int, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
-
-
-def refusal(exc: Exception) -> Refused:
-    body = problem_of(exc)
-    return Refused(4000 + int(body["status"]), str(body["code"]))
 
 
 @router.websocket("/matches/{match_id}/ws")
@@ -209,7 +197,8 @@ class MatchSocket:
         except (ServiceError, EngineError) as exc:
             raise refusal(exc) from exc
         self.my_seats = mine
-        subscriber = SeatSubscriber(self.match_id, viewer, cursor, self.settings.ws_send_queue)
+        queue = self.settings.ws_send_queue
+        subscriber = SeatSubscriber(self.match_id, viewer, cursor, queue, player.id)
         subscriber.offer(f.text_of(f.SnapshotFrame(view=view)))
         return subscriber
 
@@ -240,11 +229,9 @@ class MatchSocket:
 
     async def _write(self, subscriber: Subscriber) -> None:
         while True:
+            # Sent as the hub made it: its visibility (the seat's copy, its mutes) was decided
+            # once for the event (realtime/visibility.py).
             text, event = await subscriber.queue.get()
-            if isinstance(event, MessageEvent) and self.player is not None:  # its mutes
-                maker = self.realtime.core.maker
-                marked = await civil.muted_frame(maker, self.player.id, self.match_id, event)
-                text = marked or text
             await self.ws.send_text(text)
             if isinstance(event, SeatJoinedEvent) and await self._lost_a_seat(event):
                 raise Refused(f.CLOSE_SEAT_CLAIMED, f.SEAT_CLAIMED_REASON)

@@ -76,6 +76,15 @@ async def muted_seats(session: AsyncSession, player_id: str, match_id: str) -> l
     return [int(seat) for seat in rows.scalars()]
 
 
+async def mutes_of_match(session: AsyncSession, match_id: str) -> dict[str, frozenset[int]]:
+    """Every mute at the match: player -> the seats it muted (the hub's, realtime/hub.py)."""
+    rows = await session.execute(select(Mute.player_id, Mute.seat).where(Mute.match_id == match_id))
+    found: dict[str, set[int]] = {}
+    for player_id, seat in rows:
+        found.setdefault(player_id, set()).add(int(seat))
+    return {player: frozenset(seats) for player, seats in found.items()}
+
+
 async def block(
     session: AsyncSession, player_id: str, blocked_id: str, name: str, now: datetime
 ) -> None:
@@ -96,6 +105,16 @@ async def blocks(session: AsyncSession, player_id: str) -> list[Block]:
         select(Block).where(Block.player_id == player_id).order_by(Block.created_at.desc())
     )
     return list(rows.scalars())
+
+
+async def blocked_pairs(session: AsyncSession, player_ids: list[str]) -> set[tuple[str, str]]:
+    """(blocker, blocked) among these players: they are never paired (lobby/seeks.py)."""
+    if not player_ids:
+        return set()
+    stmt = select(Block.player_id, Block.blocked_id).where(
+        Block.player_id.in_(player_ids), Block.blocked_id.in_(player_ids)
+    )
+    return {(row[0], row[1]) for row in await session.execute(stmt)}
 
 
 async def host_blocked(session: AsyncSession, match_id: str, player_id: str) -> bool:

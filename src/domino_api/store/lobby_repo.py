@@ -15,11 +15,14 @@ import asyncpg
 _FREE = "(SELECT count(*) FROM seats s WHERE s.match_id = l.match_id AND s.type = 'human'"
 _FREE += " AND s.player_id IS NULL)"
 _SEATS = "(SELECT count(*) FROM seats s WHERE s.match_id = l.match_id)"
+# The host's presence as its seat's events last set it (matches/presence.py): seat 0 is the host's.
+_HOST_CONNECTED = "coalesce((SELECT s.connected FROM seats s WHERE s.match_id = l.match_id"
+_HOST_CONNECTED += " AND s.seat = 0), false)"
 _TABLE_COLUMNS = f"""
-l.public_id, l.match_id, l.ruleset, l.created_at,
+l.public_id, l.match_id, l.ruleset, l.created_at, l.seq,
 m.status, m.code, m.host_player_id, coalesce(p.name, '') AS host,
-round(r.mu)::int AS host_rating,
-{_SEATS}::int AS seats, {_FREE}::int AS free_seats
+round(r.mu)::int AS host_rating, {_HOST_CONNECTED} AS host_connected,
+{_SEATS}::int AS seats, {_FREE}::int AS free_seats, l.free_seats AS shown_free
 FROM lobby_tables l
 LEFT JOIN matches m ON m.id = l.match_id
 LEFT JOIN players p ON p.id = m.host_player_id
@@ -33,18 +36,21 @@ class TableRow:
     match_id: str
     ruleset: str
     created_at: datetime
+    seq: int  # the match's seq the lobby was last told at (lobby/follower.py)
     status: str | None  # None: the match is gone
     code: str | None
     host_player_id: str | None
     host: str
     host_rating: int | None  # at the table's preset (ratings/); None: not rated there yet
+    host_connected: bool
     seats: int
     free_seats: int
+    shown_free: int  # the free seats the lobby was last told (0: told it is closed)
 
     @property
     def open(self) -> bool:
-        """Listed: waiting for players, with a seat free."""
-        return self.status == "waiting" and self.free_seats > 0
+        """Shown in the lobby: waiting for players, with a seat free and its host present."""
+        return self.status == "waiting" and self.free_seats > 0 and self.host_connected
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +59,7 @@ class SeekRow:
     player_id: str
     ruleset: str
     options_key: str
+    rated: bool  # asked for a rated game
     status: str
     match_id: str | None
     seat: int | None
@@ -74,16 +81,19 @@ async def list_table(
     match_id: str,
     ruleset: str,
     free: int,
+    seq: int,
     at: datetime,
 ) -> bool:
     """List the match under `public_id`; False if it was listed already."""
     added = await connection.fetchval(
-        "INSERT INTO lobby_tables (public_id, match_id, ruleset, free_seats, created_at)"
-        " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (match_id) DO NOTHING RETURNING public_id",
+        "INSERT INTO lobby_tables (public_id, match_id, ruleset, free_seats, seq, created_at)"
+        " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (match_id) DO NOTHING"
+        " RETURNING public_id",
         public_id,
         match_id,
         ruleset,
         free,
+        seq,
         at,
     )
     return added is not None
@@ -93,10 +103,21 @@ async def unlist(connection: asyncpg.Connection, public_ids: list[str]) -> None:
     await connection.execute("DELETE FROM lobby_tables WHERE public_id = ANY($1)", public_ids)
 
 
-async def set_announced(connection: asyncpg.Connection, public_id: str, free: int) -> None:
+async def set_shown(connection: asyncpg.Connection, public_id: str, free: int, seq: int) -> None:
+    """What the lobby was told of the table: its free seats (0: closed) at the match's seq."""
     await connection.execute(
-        "UPDATE lobby_tables SET free_seats = $2 WHERE public_id = $1", public_id, free
+        "UPDATE lobby_tables SET free_seats = $2, seq = $3 WHERE public_id = $1",
+        public_id,
+        free,
+        seq,
     )
+
+
+async def listed_for_update(connection: asyncpg.Connection, match_ids: list[str]) -> list[TableRow]:
+    """The listed tables of these matches, locked for the caller's transaction (two processes
+    following steps of one match take turns)."""
+    query = f"SELECT {_TABLE_COLUMNS} WHERE l.match_id = ANY($1) FOR UPDATE OF l"
+    return [_table(r) for r in await connection.fetch(query, match_ids)]
 
 
 async def table_by(
@@ -116,21 +137,13 @@ async def open_tables(
 ) -> list[TableRow]:
     """Listed tables of a preset that wait with a free seat, newest first, after the keyset."""
     query = f"SELECT {_TABLE_COLUMNS} WHERE l.ruleset = $1 AND m.status = 'waiting'"
-    query += f" AND {_FREE} > 0"
+    query += f" AND {_FREE} > 0 AND {_HOST_CONNECTED}"
     args: list[object] = [ruleset, limit]
     if after is not None:
         query += " AND (l.created_at, l.public_id) < ($3, $4)"
         args += [after[0], after[1]]
     query += " ORDER BY l.created_at DESC, l.public_id DESC LIMIT $2"
     return [_table(r) for r in await connection.fetch(query, *args)]
-
-
-async def drifted(connection: asyncpg.Connection, limit: int) -> list[TableRow]:
-    """Listed tables whose state moved away from what was announced (seats taken or freed, a
-    start, an end, a match gone), locked for this transaction; others' locked rows skipped."""
-    query = f"SELECT {_TABLE_COLUMNS} WHERE m.id IS NULL OR m.status <> 'waiting'"
-    query += f" OR {_FREE} <> l.free_seats LIMIT $1 FOR UPDATE OF l SKIP LOCKED"
-    return [_table(r) for r in await connection.fetch(query, limit)]
 
 
 # ------------------------------------------------------------------ the feed
@@ -164,7 +177,8 @@ async def events_after(
 
 # ------------------------------------------------------------------ seeks
 
-_SEEK = "id, player_id, ruleset, options_key, status, match_id, seat, lease_until, created_at"
+_SEEK = "id, player_id, ruleset, options_key, rated, status, match_id, seat, lease_until,"
+_SEEK += " created_at"
 
 
 async def insert_seek(
@@ -173,6 +187,7 @@ async def insert_seek(
     player_id: str,
     ruleset: str,
     options_json: str,
+    rated: bool,
     lease_s: float,
     at: datetime,
 ) -> SeekRow:
@@ -183,14 +198,15 @@ async def insert_seek(
             player_id,
         )
         record = await connection.fetchrow(
-            "INSERT INTO seeks (id, player_id, ruleset, options, options_key, status,"
-            " lease_until, created_at) VALUES ($1, $2, $3, $4::jsonb, $4, 'open',"
-            " now() + $5 * interval '1 second', $6)"
+            "INSERT INTO seeks (id, player_id, ruleset, options, options_key, rated, status,"
+            " lease_until, created_at) VALUES ($1, $2, $3, $4::jsonb, $4, $5, 'open',"
+            " now() + $6 * interval '1 second', $7)"
             f" RETURNING {_SEEK}",
             seek_id,
             player_id,
             ruleset,
             options_json,
+            rated,
             lease_s,
             at,
         )
@@ -274,25 +290,6 @@ async def mark_paired(
         "UPDATE seeks SET status = 'paired', match_id = $2, seat = $3 WHERE id = $1",
         [(seek_id, match_id, seat) for seek_id, seat in seats],
     )
-
-
-@dataclass(frozen=True, slots=True)
-class MatchFacts:
-    host_player_id: str | None
-    status: str
-    ruleset: str
-    free_seats: int
-
-
-async def match_facts(connection: asyncpg.Connection, match_id: str) -> MatchFacts | None:
-    """What making a match public checks: its host, status, preset and free seats."""
-    record = await connection.fetchrow(
-        "SELECT m.host_player_id, m.status, m.ruleset, (SELECT count(*) FROM seats s"
-        " WHERE s.match_id = m.id AND s.type = 'human' AND s.player_id IS NULL)::int"
-        " AS free_seats FROM matches m WHERE m.id = $1",
-        match_id,
-    )
-    return None if record is None else MatchFacts(**dict(record))
 
 
 async def prune(connection: asyncpg.Connection, keep_s: float) -> None:

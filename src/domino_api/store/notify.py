@@ -12,6 +12,7 @@ CHANNEL = "domino_events"
 TOURNAMENT_CHANNEL = "domino_tournaments"
 # Revoked credentials (a token's hash): every process closes the sockets opened with it.
 REVOKED_CHANNEL = "domino_revoked"
+LOBBY_CHANNEL = "domino_lobby"
 # One statement for a whole batch, each payload on its own channel (matches and tournaments
 # share a batch), in its own implicit transaction: never inside a step's (docs/ARCHITECTURE.md).
 NOTIFY_BATCH = "SELECT pg_notify(c, x) FROM unnest($1::text[], $2::text[]) AS t(c, x)"

@@ -1,0 +1,142 @@
+"""The lobby as a read model of committed steps (lila's lobby listens to the round's bus).
+
+The write driver tells the follower of every committed step, after its announcement
+(matches/writes.py `Writer.committed`), with the table the step left. A step of a waiting
+table, or one that starts or ends a match, may change a listing: the follower reads the listed
+ones among them (one statement for all it holds, nothing for a move of a table in play) and
+tells the lobby, from the table's own state, what changed: `seats_changed` (a seat taken or
+freed), `table_closed` (full, started, over, or its host away: matches/presence.py), or
+`table_opened` again when the host is back. Each listing keeps the seq it was told at, so a
+step followed late never overwrites a newer one. What is told is stored as lobby events and
+announced like any lobby event (realtime/lobby_feed.py); nothing polls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+
+import asyncpg
+
+from domino_api.engine.table import Table
+from domino_api.errors import database_state
+from domino_api.lobby.events import LobbyEvent, SeatsChanged, TableClosed, TableOpened
+from domino_api.lobby.tables import free_seats, host_present, shown, stored
+from domino_api.matches.ports import Announces, Committed
+from domino_api.store import lobby_repo
+from domino_api.store.db import Pool
+from domino_api.store.lobby_repo import TableRow
+
+log = logging.getLogger(__name__)
+
+# Events of a step that leaves the waiting state (the table is then no longer `waiting`).
+_LEAVES_WAITING = frozenset({"match_started", "match_ended"})
+
+
+def concerns_lobby(step: Committed) -> bool:
+    """Whether the step may change a listing: its table waits, or it started or ended."""
+    table = step.table
+    if table is None:
+        return False
+    if table.state.status == "waiting":
+        return True
+    return any(staged.type in _LEAVES_WAITING for staged in step.events)
+
+
+def told(row: TableRow, table: Table) -> tuple[LobbyEvent | None, int | None]:
+    """What the lobby is told of a listed table now, and the free seats to keep as shown
+    (None: the table leaves the lobby for good)."""
+    free = free_seats(table)
+    if table.state.status != "waiting" or free == 0:
+        return TableClosed(ruleset=row.ruleset, id=row.public_id), None
+    if not host_present(table):
+        closed = TableClosed(ruleset=row.ruleset, id=row.public_id)
+        return (closed if row.shown_free > 0 else None), 0
+    listing = shown(row, free)
+    if row.shown_free == 0:  # its host is back
+        return TableOpened(ruleset=row.ruleset, table=listing), free
+    if row.shown_free != free:
+        return SeatsChanged(ruleset=row.ruleset, table=listing), free
+    return None, free
+
+
+class LobbyFollower:
+    """Follows every step this process commits; its own task does the lobby's writes."""
+
+    def __init__(self, pool: Pool, announcer: Announces) -> None:
+        self._pool = pool
+        self._announcer = announcer
+        self._pending: dict[str, Committed] = {}
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def follow(self, steps: Sequence[Committed]) -> None:
+        for step in steps:
+            if not concerns_lobby(step):
+                continue
+            known = self._pending.get(step.match_id)
+            if known is None or step.seq > known.seq:
+                self._pending[step.match_id] = step
+        if self._pending:
+            if self._task is None or self._task.done():
+                loop = asyncio.get_running_loop()
+                self._task = loop.create_task(self._run(), name="lobby-follower")
+            self._wake.set()
+
+    async def settled(self) -> None:
+        """Wait until every step followed so far is told (tests, shutdown)."""
+        while self._pending or self._wake.is_set():
+            await asyncio.sleep(0.01)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            steps, self._pending = list(self._pending.values()), {}
+            try:
+                await self.apply(steps)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the listing itself (GET /v1/lobby) stays true
+                level = logging.WARNING if database_state(exc) is not None else logging.ERROR
+                log.log(level, "the lobby missed %d steps (%s)", len(steps), exc)
+
+    async def apply(self, steps: Sequence[Committed]) -> int:
+        """Tell the lobby what these steps changed at listed tables; returns events stored."""
+        by_match = {step.match_id: step for step in steps}
+        async with self._pool.acquire() as connection, connection.transaction():
+            rows = await lobby_repo.listed_for_update(connection, list(by_match))
+            events = await _tell(connection, rows, by_match)
+        if events:
+            await self._announcer.announce_lobby()
+        return events
+
+
+async def _tell(
+    connection: asyncpg.Connection, rows: list[TableRow], by_match: dict[str, Committed]
+) -> int:
+    events: list[LobbyEvent] = []
+    gone: list[str] = []
+    for row in rows:
+        step = by_match[row.match_id]
+        if step.table is None or step.seq <= row.seq:  # followed late: a newer step was told
+            continue
+        event, free = told(row, step.table)
+        if event is not None:
+            events.append(event)
+        if free is None:
+            gone.append(row.public_id)
+        else:
+            await lobby_repo.set_shown(connection, row.public_id, free, step.seq)
+    if gone:
+        await lobby_repo.unlist(connection, gone)
+    if events:
+        await lobby_repo.append_events(connection, [stored(e) for e in events])
+    return len(events)
