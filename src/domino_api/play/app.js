@@ -1,5 +1,5 @@
 // The page's router: #/ (choices), #/new, #/join, #/solo, #/hotseat, #/match/<id>,
-// #/ledger/<id>, #/verify, #/records, #/tournaments, #/tournament/<id>.
+// #/ledger/<id>, #/replay/<id>, #/watch, #/verify, #/records, #/tournaments, #/tournament/<id>.
 
 import { account } from "./account.js";
 import { becomePlayer, catalog, identity } from "./api.js";
@@ -8,6 +8,7 @@ import { hotseatPage, joinPage, newTablePage, soloPage } from "./lobby.js";
 import { myMatches } from "./mymatches.js";
 import { openTables } from "./open-tables.js";
 import { recordsPage } from "./records.js";
+import { replayPage } from "./replay.js";
 import { soundSwitches } from "./sound.js";
 import { tablePage } from "./table.js";
 import { setBackCatalog } from "./tiles.js";
@@ -85,6 +86,7 @@ const ROUTES = {
   hotseat: hotseatPage,
   match: tablePage,
   ledger: ledgerPage,
+  replay: replayPage,
   verify: verifyPage,
   records: recordsPage,
   tournaments: tournamentsPage,

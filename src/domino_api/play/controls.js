@@ -268,6 +268,7 @@ function playing(view, table) {
 function over(view, table) {
   return [
     el("a", { class: "button primary", href: `#/ledger/${view.id}` }, "Open the deal ledger"),
+    el("a", { class: "button", href: `#/replay/${view.id}` }, "Replay"),
     view.rematch_match_id
       ? el("a", { class: "button", href: `#/match/${view.rematch_match_id}` }, "Go to the rematch")
       : el(
