@@ -75,7 +75,7 @@ async def page(
     query = query.order_by(Match.created_at.desc(), Match.id.desc()).limit(limit)
     matches = list(await session.execute(query))
     ids = [m.id for m in matches]
-    seats = await _seats(session, ids)
+    seats = await seats_of(session, ids)
     # Only over matches have a match_ended event; live ones need no look-up.
     results = await _results(session, [m.id for m in matches if is_over(m.status)])
     return [
@@ -83,7 +83,7 @@ async def page(
     ]
 
 
-async def _seats(session: AsyncSession, ids: list[str]) -> dict[str, tuple[SeatRow, ...]]:
+async def seats_of(session: AsyncSession, ids: list[str]) -> dict[str, tuple[SeatRow, ...]]:
     if not ids:
         return {}
     query = (
