@@ -14,6 +14,7 @@ import { tablePage } from "./table.js";
 import { setBackCatalog } from "./tiles.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
 import { tutorialPage } from "./tutorial.js";
+import { watchPage } from "./watch.js";
 import { el, field, showError, toggle } from "./ui.js";
 
 async function home(root) {
@@ -39,6 +40,7 @@ async function home(root) {
       ),
       choice("#/tournaments", "Tournaments", "Brackets, round-robins and standings"),
       choice("#/records", "Records", "Your best games and the top 10"),
+      choice("#/watch", "Watch", "Tables being played, best rated first"),
       choice("#/tutorial", "Learn Draw to 50", "The rules in a six-step tutorial"),
       choice("#/verify", "Verify a ledger", "Check any finished match's sealed deal in this page"),
     ),
@@ -92,6 +94,7 @@ const ROUTES = {
   tournaments: tournamentsPage,
   tournament: tournamentPage,
   tutorial: tutorialPage,
+  watch: watchPage,
 };
 
 let leave = null;
