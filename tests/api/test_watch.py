@@ -7,6 +7,7 @@ from typing import Any
 import httpx
 
 from tests.api.helpers import create_match, new_player, play_to_end
+from tests.tournaments.test_api_tournaments import check_in, make_players, started
 
 OPEN = {"spectators": True}
 PLANNER = {"type": "bot", "strategy": "planner"}
@@ -89,3 +90,20 @@ async def test_limits_and_strangers(client: httpx.AsyncClient) -> None:
         await _started(client, ana, OPEN)
     r = await client.get("/v1/watch", params={"limit": 2}, headers=ana["headers"])
     assert len(r.json()["tables"]) == 2
+
+
+async def test_tournament_matches_for_their_host_and_entrants_only(
+    client: httpx.AsyncClient,
+) -> None:
+    players = await make_players(client, 4)
+    host, t = await started(client, players, "single_elimination", match={"target": 500})
+    first, second = t["rounds"][0]["matches"]
+    eve = await new_player(client, "Eve")
+    assert await _listed(client, host) == []  # at check-in: not dealt yet
+    await check_in(client, players, first)
+    for who in (host, players[second["players"][0]]):
+        tables = await _listed(client, who)
+        assert [(x["id"], x["tournament"]) for x in tables] == [(first["id"], t["id"])]
+        seated = sorted(s["name"] for s in tables[0]["seats"])
+        assert seated == sorted(players[p]["name"] for p in first["players"])
+    assert await _listed(client, eve) == []  # a stranger may not watch it: not listed
