@@ -34,6 +34,12 @@ def test_a_finished_match_replays_hand_by_hand(players: Callable[..., Player]) -
     expect(page.locator(".controls-box a:text('Replay')")).to_have_attribute(
         "href", f"#/replay/{match_id}"
     )
+    # Pia's list of matches says how it went, in her score first.
+    mine, theirs = final["seats"][0]["score"], final["seats"][1]["score"]
+    verdict = {0: "Won", 1: "Lost", None: "Tied"}[final["result"]["winner"]]
+    page.goto(f"{pia.base_url}/play/#/")
+    outcome = page.locator(f".my-match[data-match='{match_id}'] .outcome")
+    expect(outcome).to_have_text(f" · {verdict} {mine}-{theirs}")
 
     watcher = quinn.open("solo")
     sign_in(watcher, "Quinn")
