@@ -70,6 +70,17 @@ async def test_live_and_over_and_a_match_made_meanwhile(
     assert [m["id"] for p in rest for m in p["matches"]] == [over["id"]]
     finished = rest[0]["matches"][0]
     assert not finished["live"] and finished["finished_at"] and finished["code"] is None
+    # Ana resigned: the planner's seat won by forfeit, the scores as the match_ended event says.
+    events = await client.get(f"/v1/matches/{over['id']}/events", headers=ana["headers"])
+    ended = next(e for e in events.json()["events"] if e["type"] == "match_ended")["data"]
+    assert finished["result"] == {
+        "winner": 1,
+        "winner_name": "Planner",
+        "reason": "forfeit",
+        "scores": ended["scores"],
+    }
+    assert len(ended["scores"]) == 2
+    assert first.json()["matches"][0]["result"] is None
     only_live = await _pages(client, ana, state="live")
     assert over["id"] not in [m["id"] for p in only_live for m in p["matches"]]
     only_over = await _pages(client, ana, state="over")

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.engine.table import computer_name
 from domino_api.errors import ValidationFailed
-from domino_api.matches.listing_models import MatchesPage, MatchSummary, SeatSummary
+from domino_api.matches.listing_models import MatchesPage, MatchOutcome, MatchSummary, SeatSummary
 from domino_api.store import my_matches_repo
 from domino_api.store.my_matches_repo import MatchRow
 
@@ -76,4 +76,16 @@ def _summary(row: MatchRow, player_id: str) -> MatchSummary:
         created_at=row.created_at,
         updated_at=row.updated_at,
         finished_at=row.finished_at,
+        result=_result(row, seats),
+    )
+
+
+def _result(row: MatchRow, seats: list[SeatSummary]) -> MatchOutcome | None:
+    ended = row.result
+    if ended is None:
+        return None
+    names = {seat.seat: seat.name for seat in seats}
+    winner_name = names.get(ended.winner) if ended.winner is not None else None
+    return MatchOutcome(
+        winner=ended.winner, winner_name=winner_name, reason=ended.reason, scores=list(ended.scores)
     )

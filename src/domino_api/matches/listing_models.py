@@ -6,7 +6,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from domino_api.engine.kinds import SeatKind, Status
+from domino_api.engine.kinds import MatchReason, SeatKind, Status
 
 
 class SeatSummary(BaseModel):
@@ -14,6 +14,15 @@ class SeatSummary(BaseModel):
     type: SeatKind
     name: str | None = Field(description="The name the seat goes by; null for an open seat")
     yours: bool = Field(description="The caller holds this seat")
+
+
+class MatchOutcome(BaseModel):
+    """How an over match ended, from its public `match_ended` event."""
+
+    winner: int | None = Field(description="The winning seat; null for a tie or no winner")
+    winner_name: str | None = Field(description="The name the winning seat goes by")
+    reason: MatchReason
+    scores: list[int] = Field(description="Each seat's final score, by seat number")
 
 
 class MatchSummary(BaseModel):
@@ -32,6 +41,9 @@ class MatchSummary(BaseModel):
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    result: MatchOutcome | None = Field(
+        description="How the match ended; null while it is live (and for one ended unrecorded)"
+    )
 
 
 class MatchesPage(BaseModel):

@@ -1,4 +1,5 @@
-"""HTTP routes that list matches (kept apart from matches/routes.py, which acts on one)."""
+"""HTTP routes that list matches, the caller's and the ones to watch (kept apart from
+matches/routes.py, which acts on one)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,13 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
-from domino_api.matches import listing
+from domino_api.matches import listing, watching
+from domino_api.matches.answers import struct_answer
 from domino_api.matches.listing_models import MatchesPage
+from domino_api.matches.watching import WatchOut
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, UnitOfWork
 from domino_api.web.problems import AUTH, INPUT, problems
+from domino_api.web.responses import FastJSONResponse
 
 router = APIRouter(prefix="/v1", tags=["matches"], dependencies=NO_STRAY_BODY)
 
@@ -38,3 +42,22 @@ async def my_matches(
     seats only, as in their views.
     """
     return await listing.my_matches(session, player.id, cursor, limit, state)
+
+
+@router.get(
+    "/watch",
+    summary="Live tables you may watch, best rated first",
+    responses=struct_answer(WatchOut) | problems(*AUTH, *INPUT),
+)
+async def watch(
+    player: CurrentPlayer,
+    session: UnitOfWork,
+    limit: Annotated[int, Query(ge=1, le=100, description="At most this many")] = 20,
+) -> FastJSONResponse:
+    """The tables in play (dealt, not over) the caller may watch as a spectator: those created
+    with `options.spectators: true`, and the matches of tournaments the caller hosts or entered;
+    best rated first (the best seated player's rating at the preset; unrated tables last). A
+    table's game number is never listed: a spectator watches by the match id (its view, events
+    and socket, as "Who may look" says).
+    """
+    return FastJSONResponse(await watching.watch_list(session, player.id, limit))

@@ -1,5 +1,5 @@
 // The page's router: #/ (choices), #/new, #/join, #/solo, #/hotseat, #/match/<id>,
-// #/ledger/<id>, #/verify, #/records, #/tournaments, #/tournament/<id>.
+// #/ledger/<id>, #/replay/<id>, #/watch, #/verify, #/records, #/tournaments, #/tournament/<id>.
 
 import { account } from "./account.js";
 import { Problem, becomePlayer, catalog, identity } from "./api.js";
@@ -9,11 +9,13 @@ import { myMatches } from "./mymatches.js";
 import { openTables } from "./open-tables.js";
 import { recordsPage } from "./records.js";
 import { settingsMenu } from "./settings.js";
+import { replayPage } from "./replay.js";
 import { soundSwitches } from "./sound.js";
 import { tablePage } from "./table.js";
 import { setBackCatalog } from "./tiles.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
 import { tutorialPage } from "./tutorial.js";
+import { watchPage } from "./watch.js";
 import { el, field, showError, toggle } from "./ui.js";
 
 async function home(root) {
@@ -39,6 +41,7 @@ async function home(root) {
       ),
       choice("#/tournaments", "Tournaments", "Brackets, round-robins and standings"),
       choice("#/records", "Records", "Your best games and the top 10"),
+      choice("#/watch", "Watch", "Tables being played, best rated first"),
       choice("#/tutorial", "Learn Draw to 50", "The rules in a six-step tutorial"),
       choice("#/verify", "Verify a ledger", "Check any finished match's sealed deal in this page"),
     ),
@@ -86,11 +89,13 @@ const ROUTES = {
   hotseat: hotseatPage,
   match: tablePage,
   ledger: ledgerPage,
+  replay: replayPage,
   verify: verifyPage,
   records: recordsPage,
   tournaments: tournamentsPage,
   tournament: tournamentPage,
   tutorial: tutorialPage,
+  watch: watchPage,
 };
 
 const SIGNED_OUT =

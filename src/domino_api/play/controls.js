@@ -27,7 +27,9 @@ function myTurn(view, table) {
   return (
     view.status === "playing" &&
     !table.hidden &&
-    view.turn?.seat === (table.viewSeat ?? view.you?.seat)
+    // Between a move and the next turn `turn` is null: a spectator (no seat) must not match it.
+    view.turn !== null &&
+    view.turn.seat === (table.viewSeat ?? view.you?.seat)
   );
 }
 
@@ -278,20 +280,24 @@ function playing(view, table) {
 function over(view, table) {
   return [
     el("a", { class: "button primary", href: `#/ledger/${view.id}` }, "Open the deal ledger"),
+    el("a", { class: "button", href: `#/replay/${view.id}` }, "Replay"),
     view.rematch_match_id
       ? el("a", { class: "button", href: `#/match/${view.rematch_match_id}` }, "Go to the rematch")
-      : el(
-          "button",
-          { type: "button", onclick: () => table.post("rematch", table.seatField()) },
-          "Rematch",
-        ),
+      : !view.you
+        ? null
+        : el(
+            "button",
+            { type: "button", onclick: () => table.post("rematch", table.seatField()) },
+            "Rematch",
+          ),
     el("a", { class: "button", href: "#/" }, "New game"),
   ];
 }
 
 function actions(view, table) {
   if (view.status === "waiting") return waiting(view, table);
-  if (view.status === "playing") return playing(view, table);
+  // A spectator (no seat: `you` null) watches: nothing to press while the match is played.
+  if (view.status === "playing") return view.you ? playing(view, table) : [];
   if (view.status === "hand_over") {
     const next = view.you != null; // any seat may start the next hand once one is over
     const at = view.next_hand_at;

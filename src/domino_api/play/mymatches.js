@@ -1,5 +1,6 @@
 // "Your matches" on the first page: the caller's live and finished matches, newest first
-// (GET /v1/matches), a "Continue" on each live one and the ledger of each finished one; "More"
+// (GET /v1/matches), a "Continue" on each live one; each finished one's result ("Won 150-85"),
+// its replay and its ledger; "More"
 // follows the server's opaque cursor to the next, older page.
 
 import { call } from "./api.js";
@@ -24,20 +25,39 @@ function opponents(match) {
   return others.length ? `with ${others.join(", ")}` : "on this device";
 }
 
+/** "Won 150-85", "Lost 85-150", "Tied", "Abandoned": the result as the caller lived it. */
+/** @param {MatchSummary} match */
+export function outcome(match) {
+  const result = match.result;
+  if (!result) return match.status === "abandoned" ? "Abandoned" : null;
+  if (result.reason === "abandoned" || result.reason === "cancelled") return "Abandoned";
+  const mine = match.seats.find((s) => s.yours)?.seat ?? 0;
+  const best = Math.max(0, ...result.scores.filter((_, n) => n !== mine));
+  const score = `${result.scores[mine]}-${best}`;
+  if (result.winner === null) return `Tied ${score}`;
+  return result.winner === mine ? `Won ${score}` : `Lost ${score}`;
+}
+
 /** @param {MatchSummary} match */
 function row(match) {
   const when = new Date(match.updated_at).toLocaleString();
   const action = match.live
     ? el("a", { href: `#/match/${match.id}`, class: "primary continue" }, "Continue")
-    : el("a", { href: `#/ledger/${match.id}` }, "Ledger");
+    : [
+        el("a", { href: `#/replay/${match.id}`, class: "replay-link" }, "Replay"),
+        " ",
+        el("a", { href: `#/ledger/${match.id}` }, "Ledger"),
+      ];
+  const result = outcome(match);
   return el(
     "li",
     { class: "my-match", "data-match": match.id, "data-live": String(match.live) },
     el("strong", {}, presetName(match.ruleset)),
     el("span", {}, ` ${opponents(match)} · ${STATUS[match.status]}`),
+    result ? el("span", { class: "outcome" }, ` · ${result}`) : null,
     match.code ? el("span", {}, ` · game ${match.code}`) : null,
     el("small", {}, ` · ${when} `),
-    action,
+    ...[action].flat(),
   );
 }
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+import msgspec
 from sqlalchemy import and_, exists, literal, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from domino_api.engine.event_types import MatchEndedData
 from domino_api.engine.kinds import OVER, is_over
-from domino_api.store.models import Match, Player, Seat
+from domino_api.store.models import Match, MatchEvent, Player, Seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +35,7 @@ class MatchRow:
     updated_at: datetime
     finished_at: datetime | None
     seats: tuple[SeatRow, ...]
+    result: MatchEndedData | None
 
 
 _COLUMNS = (
@@ -71,11 +74,16 @@ async def page(
         query = query.where(~over if live else over)
     query = query.order_by(Match.created_at.desc(), Match.id.desc()).limit(limit)
     matches = list(await session.execute(query))
-    seats = await _seats(session, [m.id for m in matches])
-    return [MatchRow(**m._mapping, seats=seats.get(m.id, ())) for m in matches]
+    ids = [m.id for m in matches]
+    seats = await seats_of(session, ids)
+    # Only over matches have a match_ended event; live ones need no look-up.
+    results = await _results(session, [m.id for m in matches if is_over(m.status)])
+    return [
+        MatchRow(**m._mapping, seats=seats.get(m.id, ()), result=results.get(m.id)) for m in matches
+    ]
 
 
-async def _seats(session: AsyncSession, ids: list[str]) -> dict[str, tuple[SeatRow, ...]]:
+async def seats_of(session: AsyncSession, ids: list[str]) -> dict[str, tuple[SeatRow, ...]]:
     if not ids:
         return {}
     query = (
@@ -90,6 +98,17 @@ async def _seats(session: AsyncSession, ids: list[str]) -> dict[str, tuple[SeatR
         row = SeatRow(seat.seat, seat.type, seat.strategy, seat.player_id, name)
         found.setdefault(seat.match_id, []).append(row)
     return {match_id: tuple(rows) for match_id, rows in found.items()}
+
+
+async def _results(session: AsyncSession, ids: list[str]) -> dict[str, MatchEndedData]:
+    """Each match's match_ended event (public data: nothing in it is per seat), by match."""
+    if not ids:
+        return {}
+    query = select(MatchEvent.match_id, MatchEvent.data).where(
+        MatchEvent.match_id.in_(ids), MatchEvent.type == "match_ended"
+    )
+    rows = await session.execute(query)
+    return {match_id: msgspec.convert(data, MatchEndedData) for match_id, data in rows}
 
 
 def is_live(status: str) -> bool:
