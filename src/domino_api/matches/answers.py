@@ -17,6 +17,7 @@ from domino_api.engine.rulesets import PRESETS
 from domino_api.engine.shapes import LedgerOut
 from domino_api.engine.view_types import ViewOut
 from domino_api.matches.ruleset_models import RulesetsOut
+from domino_api.players.profile_types import ProfileOut
 
 REF = "#/components/schemas/{name}"
 
@@ -106,7 +107,14 @@ class MoveOut(msgspec.Struct, frozen=True):
     events: list[AnyEvent]
 
 
-ANSWERS: tuple[type[msgspec.Struct], ...] = (ViewOut, EventsOut, MoveOut, LedgerOut, RulesetsOut)
+ANSWERS: tuple[type[msgspec.Struct], ...] = (
+    ViewOut,
+    EventsOut,
+    MoveOut,
+    LedgerOut,
+    RulesetsOut,
+    ProfileOut,
+)
 
 
 MOVE_EXAMPLES: list[JsonValue] = [

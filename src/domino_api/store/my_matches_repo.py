@@ -71,11 +71,11 @@ async def page(
         query = query.where(~over if live else over)
     query = query.order_by(Match.created_at.desc(), Match.id.desc()).limit(limit)
     matches = list(await session.execute(query))
-    seats = await _seats(session, [m.id for m in matches])
+    seats = await seats_of(session, [m.id for m in matches])
     return [MatchRow(**m._mapping, seats=seats.get(m.id, ())) for m in matches]
 
 
-async def _seats(session: AsyncSession, ids: list[str]) -> dict[str, tuple[SeatRow, ...]]:
+async def seats_of(session: AsyncSession, ids: list[str]) -> dict[str, tuple[SeatRow, ...]]:
     if not ids:
         return {}
     query = (

@@ -1,0 +1,79 @@
+"""Profiles (docs/API.md, "Profiles"): a player's ratings with their history, recent matches
+with results and records, read by any signed-in player; nothing hidden leaks, and a wrong id
+is a 4xx problem document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from tests.api.helpers import new_player, play_to_end
+from tests.api.test_ratings import _table, establish
+
+
+async def _profile(client: httpx.AsyncClient, asker: dict[str, Any], who: str) -> httpx.Response:
+    return await client.get(f"/v1/players/{who}/profile", headers=asker["headers"])
+
+
+async def test_rated_matches_show_in_the_ratings_their_history_and_recent_matches(
+    client: httpx.AsyncClient, database_url: str
+) -> None:
+    ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
+    cy = await new_player(client, "Cy")
+    await establish(database_url, "draw-50", ana, bob)
+    finals = []
+    for _ in range(2):
+        mid = await _table(client, ana, bob, rated="true")
+        finals.append((mid, await play_to_end(client, mid, {0: ana, 1: bob})))
+
+    got = await _profile(client, cy, ana["id"])
+    assert got.status_code == 200, got.text
+    body = got.json()
+    assert (body["id"], body["name"]) == (ana["id"], "Ana")
+    assert body["joined_at"].endswith("Z")
+    (rating,) = body["ratings"]
+    assert (rating["preset"], rating["games"]) == ("draw-50", 12)
+    history = rating["history"]
+    assert len(history) == 2
+    assert history[0]["at"] <= history[1]["at"]
+    assert history[-1]["rating"] == rating["rating"]
+
+    recent = body["recent"]
+    assert [m["id"] for m in recent] == [mid for mid, _ in reversed(finals)]
+    for match, (_, final) in zip(recent, reversed(finals), strict=True):
+        winner = final["result"]["winner"]
+        assert match["outcome"] == ("won" if winner == 0 else "lost")
+        assert match["status"] == "finished" and match["rated"] is True
+        assert [s["name"] for s in match["seats"]] == ["Ana", "Bob"]
+        assert [s["score"] for s in match["seats"]] == final["result"]["scores"]
+        assert [s["theirs"] for s in match["seats"]] == [True, False]
+
+    wins = sum(m["outcome"] == "won" for m in recent)
+    (line,) = body["records"]
+    assert (line["preset"], line["opponent"]) == ("draw-50", "human")
+    assert (line["wins"], line["losses"]) == (wins, 2 - wins)
+
+    text = got.text
+    for hidden in ('"code"', '"hand"', '"secret"', '"snapshot"', '"token"'):
+        assert hidden not in text
+
+
+async def test_a_new_player_has_an_empty_profile(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    body = (await _profile(client, ana, ana["id"])).json()
+    assert (body["ratings"], body["recent"], body["records"]) == ([], [], [])
+
+
+async def test_unknown_and_malformed_ids_are_problem_documents(client: httpx.AsyncClient) -> None:
+    ana = await new_player(client, "Ana")
+    unknown = await _profile(client, ana, "0" * 36)
+    assert unknown.status_code == 404
+    assert unknown.json()["code"] == "player_not_found"
+    assert unknown.headers["content-type"].startswith("application/problem+json")
+    for bad in ("a" * 37, "bad%20id", "%00", "x.y"):
+        wrong = await client.get(f"/v1/players/{bad}/profile", headers=ana["headers"])
+        assert 400 <= wrong.status_code < 500, (bad, wrong.status_code)
+        assert wrong.headers["content-type"].startswith("application/problem+json"), bad
+    nobody = await client.get(f"/v1/players/{ana['id']}/profile")
+    assert nobody.status_code == 401
