@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 
+from domino_api.clock import FakeClock
 from tests.api.helpers import new_player, play_to_end
 from tests.api.test_ratings import _table, establish
 
@@ -17,7 +18,7 @@ async def _profile(client: httpx.AsyncClient, asker: dict[str, Any], who: str) -
 
 
 async def test_rated_matches_show_in_the_ratings_their_history_and_recent_matches(
-    client: httpx.AsyncClient, database_url: str
+    client: httpx.AsyncClient, database_url: str, clock: FakeClock
 ) -> None:
     ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
     cy = await new_player(client, "Cy")
@@ -26,6 +27,7 @@ async def test_rated_matches_show_in_the_ratings_their_history_and_recent_matche
     for _ in range(2):
         mid = await _table(client, ana, bob, rated="true")
         finals.append((mid, await play_to_end(client, mid, {0: ana, 1: bob})))
+        clock.advance(60)  # the second finishes a minute later: newest first is an order
 
     got = await _profile(client, cy, ana["id"])
     assert got.status_code == 200, got.text
@@ -36,7 +38,7 @@ async def test_rated_matches_show_in_the_ratings_their_history_and_recent_matche
     assert (rating["preset"], rating["games"]) == ("draw-50", 12)
     history = rating["history"]
     assert len(history) == 2
-    assert history[0]["at"] <= history[1]["at"]
+    assert history[0]["at"] < history[1]["at"]
     assert history[-1]["rating"] == rating["rating"]
 
     recent = body["recent"]

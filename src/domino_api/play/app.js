@@ -1,5 +1,5 @@
 // The page's router: #/ (choices), #/new, #/join, #/solo, #/hotseat, #/match/<id>,
-// #/ledger/<id>, #/verify, #/records, #/tournaments, #/tournament/<id>.
+// #/ledger/<id>, #/verify, #/records, #/tournaments, #/tournament/<id>, #/player/<id>.
 
 import { account } from "./account.js";
 import { Problem, becomePlayer, catalog, identity } from "./api.js";
@@ -7,6 +7,7 @@ import { ledgerPage, verifyPage } from "./ledger.js";
 import { hotseatPage, joinPage, newTablePage, soloPage } from "./lobby.js";
 import { myMatches } from "./mymatches.js";
 import { openTables } from "./open-tables.js";
+import { profilePage } from "./profile.js";
 import { recordsPage } from "./records.js";
 import { settingsMenu } from "./settings.js";
 import { soundSwitches } from "./sound.js";
@@ -91,6 +92,7 @@ const ROUTES = {
   tournaments: tournamentsPage,
   tournament: tournamentPage,
   tutorial: tutorialPage,
+  player: profilePage,
 };
 
 const SIGNED_OUT =

@@ -4,6 +4,7 @@
 
 import { call } from "./api.js";
 import { presetName } from "./controls.js";
+import { profileLink } from "./profile.js";
 import { el } from "./ui.js";
 
 /** @typedef {import("./api.js").Schemas["MatchSummary"]} MatchSummary */
@@ -20,8 +21,11 @@ const PAGE = 8;
 
 /** @param {MatchSummary} match */
 function opponents(match) {
-  const others = match.seats.filter((s) => !s.yours).map((s) => s.name || "an open seat");
-  return others.length ? `with ${others.join(", ")}` : "on this device";
+  const others = match.seats
+    .filter((s) => !s.yours)
+    .map((s) => profileLink(s.player_id, s.name || "an open seat"));
+  if (!others.length) return ["on this device"];
+  return ["with ", ...others.flatMap((name, i) => (i ? [", ", name] : [name]))];
 }
 
 /** @param {MatchSummary} match */
@@ -34,7 +38,7 @@ function row(match) {
     "li",
     { class: "my-match", "data-match": match.id, "data-live": String(match.live) },
     el("strong", {}, presetName(match.ruleset)),
-    el("span", {}, ` ${opponents(match)} · ${STATUS[match.status]}`),
+    el("span", {}, " ", ...opponents(match), ` · ${STATUS[match.status]}`),
     match.code ? el("span", {}, ` · game ${match.code}`) : null,
     el("small", {}, ` · ${when} `),
     action,

@@ -167,17 +167,20 @@ async def of_match(session: AsyncSession, match_id: str, player_id: str) -> Matc
     for row in found.seats:
         if row.type == "bot":
             fixed = computer_rating(preset, row.strategy or "planner")
-            seats.append(_seat(row.seat, fixed, computer=True))
+            seats.append(_seat(row.seat, None, fixed))
         elif row.player_id:
             got = rows.get(row.player_id)
             rating = Rating(got.mu, got.sigma, got.games) if got else Rating()
-            seats.append(_seat(row.seat, rating, computer=False))
+            seats.append(_seat(row.seat, row.player_id, rating))
     return MatchRatings(match_id=match_id, preset=preset, rated=found.rated, seats=seats)
 
 
-def _seat(seat: int, rating: Rating, computer: bool) -> SeatRatingOut:
+def _seat(seat: int, player_id: str | None, rating: Rating) -> SeatRatingOut:
+    """A seat's rating; a computer's (no holder) is fixed."""
+    computer = player_id is None
     return SeatRatingOut(
         seat=seat,
+        player_id=player_id,
         rating=round(rating.mu),
         deviation=round(rating.sigma),
         games=None if computer else rating.games,
