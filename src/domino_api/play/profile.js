@@ -14,6 +14,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 320;
 const HEIGHT = 120;
 const PAD = 12;
+const OPPONENT = { human: "People", planner: "Planner", plain: "Plain" };
 const OUTCOME = { won: "Won", lost: "Lost", drawn: "No winner", abandoned: "Abandoned" };
 
 /** A player's name as a link to their profile (a computer's or an open seat's: plain text).
@@ -118,7 +119,7 @@ function recordsTable(p) {
       {},
       [
         presetName(r.preset),
-        r.opponent,
+        OPPONENT[r.opponent],
         r.wins,
         r.losses,
         r.best_score ?? "–",
@@ -157,7 +158,11 @@ export async function profilePage(root, [id = ""]) {
     el("h2", { tabindex: "-1" }, p.name),
     el("p", {}, `Playing since ${day(p.joined_at)}`),
     el("h3", {}, "Ratings"),
-    ratings.length ? ratings : el("p", {}, "No rated matches yet."),
+    el(
+      "div",
+      { class: "profile-ratings" },
+      ratings.length ? ratings : el("p", {}, "No rated matches yet."),
+    ),
     el("h3", {}, "Recent matches"),
     el(
       "ul",
