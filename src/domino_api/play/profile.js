@@ -14,6 +14,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 320;
 const HEIGHT = 120;
 const PAD = 12;
+const LEFT = 36; // room for the axis labels
 const OPPONENT = { human: "People", planner: "Planner", plain: "Plain" };
 const OUTCOME = { won: "Won", lost: "Lost", drawn: "No winner", abandoned: "Abandoned" };
 
@@ -54,12 +55,24 @@ function chart(r) {
       ` to ${ratings[ratings.length - 1]}, lowest ${low}, highest ${high}`
     : `${presetName(r.preset)}: no history yet`;
   box.append(title);
-  const span = Math.max(high - low, 1);
-  const x = (i) => PAD + (points.length > 1 ? (i * (WIDTH - 2 * PAD)) / (points.length - 1) : 0);
-  const y = (v) => HEIGHT - PAD - ((v - low) * (HEIGHT - 2 * PAD)) / span;
+  const span = high - low;
+  const inner = WIDTH - LEFT - PAD;
+  // One point, or a flat line: in the middle; else the lowest at the bottom, the highest on top.
+  const x = (i) => LEFT + (points.length > 1 ? (i * inner) / (points.length - 1) : inner / 2);
+  const y = (v) => (span ? HEIGHT - PAD - ((v - low) * (HEIGHT - 2 * PAD)) / span : HEIGHT / 2);
   const coords = ratings.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`);
   if (coords.length > 1) box.append(svg("polyline", { points: coords.join(" "), class: "line" }));
   ratings.forEach((v, i) => box.append(svg("circle", { cx: x(i), cy: y(v), r: 3, class: "dot" })));
+  for (const [value, at] of span
+    ? [
+        [high, PAD + 4],
+        [low, HEIGHT - 4],
+      ]
+    : []) {
+    const label = svg("text", { x: 2, y: at, class: "axis" });
+    label.textContent = `${value}`;
+    box.append(label);
+  }
   return box;
 }
 
