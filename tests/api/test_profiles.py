@@ -56,6 +56,12 @@ async def test_rated_matches_show_in_the_ratings_their_history_and_recent_matche
     assert (line["preset"], line["opponent"]) == ("draw-50", "human")
     assert (line["wins"], line["losses"]) == (wins, 2 - wins)
 
+    # Where a client finds the ids its names link to: its matches, and a table's seat ratings.
+    listed = (await client.get("/v1/matches", headers=ana["headers"])).json()["matches"][0]
+    assert [s["player_id"] for s in listed["seats"]] == [ana["id"], bob["id"]]
+    seats = (await client.get(f"/v1/matches/{listed['id']}/ratings", headers=bob["headers"])).json()
+    assert [s["player_id"] for s in seats["seats"]] == [ana["id"], bob["id"]]
+
     text = got.text
     for hidden in ('"code"', '"hand"', '"secret"', '"snapshot"', '"token"'):
         assert hidden not in text
