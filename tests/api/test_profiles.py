@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 
 from domino_api.clock import FakeClock
-from tests.api.helpers import new_player, play_to_end
+from tests.api.helpers import create_match, new_player, play_to_end
 from tests.api.test_ratings import _table, establish
 
 
@@ -85,3 +85,32 @@ async def test_unknown_and_malformed_ids_are_problem_documents(client: httpx.Asy
         assert wrong.headers["content-type"].startswith("application/problem+json"), bad
     nobody = await client.get(f"/v1/players/{ana['id']}/profile")
     assert nobody.status_code == 401
+
+
+async def test_a_loss_by_resigning_and_an_abandoned_match_show_as_such(
+    client: httpx.AsyncClient, clock: FakeClock
+) -> None:
+    ana, cy = await new_player(client, "Ana"), await new_player(client, "Cy")
+    plain = [{"type": "bot", "strategy": "plain"}]
+    two = await create_match(client, ana, "all-fives", [{"type": "human"}, *plain], {})
+    three = plain + [{"type": "bot", "strategy": "random"}]
+    later = await create_match(client, ana, "house-nines", [{"type": "human"}, *three])
+    for match in (two, later):
+        await client.post(f"/v1/matches/{match['id']}/start", json={}, headers=ana["headers"])
+        await client.post(f"/v1/matches/{match['id']}/resign", json={}, headers=ana["headers"])
+        clock.advance(60)
+
+    body = (await _profile(client, cy, ana["id"])).json()
+    abandoned, lost = body["recent"]
+    assert (abandoned["id"], abandoned["status"], abandoned["outcome"]) == (
+        later["id"],
+        "abandoned",
+        "abandoned",
+    )
+    assert (lost["id"], lost["outcome"], lost["rated"]) == (two["id"], "lost", False)
+    assert [(s["name"], s["computer"]) for s in abandoned["seats"]] == [
+        ("Ana", False),
+        ("Plain", True),
+        ("Random", True),
+    ]
+    assert body["ratings"] == [] and body["records"] == []  # unrated, and no record by resigning
