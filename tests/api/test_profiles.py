@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import msgspec
 
 from domino_api.clock import FakeClock
+from domino_api.players.profile_types import ProfileOut
 from tests.api.helpers import create_match, new_player, play_to_end
 from tests.api.test_ratings import _table, establish
 
@@ -31,6 +33,7 @@ async def test_rated_matches_show_in_the_ratings_their_history_and_recent_matche
 
     got = await _profile(client, cy, ana["id"])
     assert got.status_code == 200, got.text
+    msgspec.json.decode(got.content, type=ProfileOut)  # the contract's shape, strictly
     body = got.json()
     assert (body["id"], body["name"]) == (ana["id"], "Ana")
     assert body["joined_at"].endswith("Z")
