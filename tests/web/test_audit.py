@@ -190,6 +190,10 @@ def test_every_page_passes_the_audit(
     expect(page.locator("h2").first).to_be_visible()
     page.wait_for_load_state("networkidle")
     audit.check("records and ratings", page)
+    page = ana.open("")  # Ben's name in Your matches opens his profile
+    page.locator(".my-matches").get_by_role("link", name="Ben").first.click()
+    expect(page.get_by_role("heading", level=2)).to_have_text("Ben")
+    audit.check("a profile", page)
     page = ana.open("tournaments")
     expect(page.locator("#t-name")).to_be_visible()
     audit.check("tournaments", page)

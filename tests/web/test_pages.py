@@ -18,6 +18,7 @@ PRESET_OPTIONS = {
     "draw": ["#opt-target"],
     "block": ["#opt-target"],
     "classic": ["#opt-target", "#opt-draw", "#opt-next_opener", "#opt-best-of", "#opt-allowance"],
+    "fives-and-threes": ["#opt-target", "#seat-count"],
 }
 
 
@@ -31,7 +32,7 @@ def test_the_new_table_form_offers_each_presets_options(players: Callable[..., P
         page.select_option("#preset", preset)
         for control in controls:
             expect(page.locator(control)).to_be_visible()
-    # Only house nines seats 2 to 4; the others seat exactly two.
+    # House nines and Fives and Threes seat 2 to 4; the others seat exactly two.
     page.select_option("#preset", "house-nines")
     page.select_option("#seat-count", "4")
     expect(page.locator("select[id^='seat-']:not(#seat-count)")).to_have_count(3)

@@ -31,6 +31,7 @@ def include_routers(app: FastAPI) -> None:
     from domino_api.matches.listing_routes import router as listing
     from domino_api.matches.lock_routes import router as locks
     from domino_api.matches.routes import router as matches
+    from domino_api.players.profile_routes import router as profiles
     from domino_api.players.routes import router as players
     from domino_api.players.tile_backs import IMAGES, URL_PREFIX
     from domino_api.ratings.routes import router as ratings
@@ -48,6 +49,7 @@ def include_routers(app: FastAPI) -> None:
         listing,
         civil,
         players,
+        profiles,
         ratings,
         passkeys,
         devices,

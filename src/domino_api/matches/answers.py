@@ -18,6 +18,7 @@ from domino_api.engine.shapes import LedgerOut
 from domino_api.engine.view_types import ViewOut
 from domino_api.matches.ruleset_models import RulesetsOut
 from domino_api.matches.watching import WatchOut
+from domino_api.players.profile_types import ProfileOut
 
 REF = "#/components/schemas/{name}"
 
@@ -114,6 +115,7 @@ ANSWERS: tuple[type[msgspec.Struct], ...] = (
     LedgerOut,
     RulesetsOut,
     WatchOut,
+    ProfileOut,
 )
 
 

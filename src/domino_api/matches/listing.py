@@ -60,6 +60,7 @@ def _summary(row: MatchRow, player_id: str) -> MatchSummary:
             seat=seat.seat,
             type="bot" if seat.type == "bot" else "human",
             name=computer_name(row.seats, seat) if seat.type == "bot" else seat.name,
+            player_id=seat.player_id if seat.type == "human" else None,
             yours=seat.player_id == player_id,
         )
         for seat in row.seats

@@ -13,6 +13,10 @@ class SeatSummary(BaseModel):
     seat: int
     type: SeatKind
     name: str | None = Field(description="The name the seat goes by; null for an open seat")
+    player_id: str | None = Field(
+        description="The holder, whose profile is /v1/players/{id}/profile; null for a"
+        " computer or an open seat"
+    )
     yours: bool = Field(description="The caller holds this seat")
 
 

@@ -1,5 +1,6 @@
 // The page's router: #/ (choices), #/new, #/join, #/solo, #/hotseat, #/match/<id>,
-// #/ledger/<id>, #/replay/<id>, #/watch, #/verify, #/records, #/tournaments, #/tournament/<id>.
+// #/ledger/<id>, #/replay/<id>, #/watch, #/verify, #/records, #/tournaments, #/tournament/<id>,
+// #/player/<id>.
 
 import { account } from "./account.js";
 import { Problem, becomePlayer, catalog, identity } from "./api.js";
@@ -7,6 +8,7 @@ import { ledgerPage, verifyPage } from "./ledger.js";
 import { hotseatPage, joinPage, newTablePage, soloPage } from "./lobby.js";
 import { myMatches } from "./mymatches.js";
 import { openTables } from "./open-tables.js";
+import { profilePage } from "./profile.js";
 import { recordsPage } from "./records.js";
 import { settingsMenu } from "./settings.js";
 import { replayPage } from "./replay.js";
@@ -96,6 +98,7 @@ const ROUTES = {
   tournament: tournamentPage,
   tutorial: tutorialPage,
   watch: watchPage,
+  player: profilePage,
 };
 
 const SIGNED_OUT =

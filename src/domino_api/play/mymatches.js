@@ -5,6 +5,7 @@
 
 import { call } from "./api.js";
 import { presetName } from "./controls.js";
+import { profileLink } from "./profile.js";
 import { el } from "./ui.js";
 
 /** @typedef {import("./api.js").Schemas["MatchSummary"]} MatchSummary */
@@ -21,8 +22,11 @@ const PAGE = 8;
 
 /** @param {MatchSummary} match */
 function opponents(match) {
-  const others = match.seats.filter((s) => !s.yours).map((s) => s.name || "an open seat");
-  return others.length ? `with ${others.join(", ")}` : "on this device";
+  const others = match.seats
+    .filter((s) => !s.yours)
+    .map((s) => profileLink(s.player_id, s.name || "an open seat"));
+  if (!others.length) return ["on this device"];
+  return ["with ", ...others.flatMap((name, i) => (i ? [", ", name] : [name]))];
 }
 
 /** "Won 150-85", "Lost 85-150", "Tied", "Abandoned": the result as the caller lived it. */
@@ -53,7 +57,7 @@ function row(match) {
     "li",
     { class: "my-match", "data-match": match.id, "data-live": String(match.live) },
     el("strong", {}, presetName(match.ruleset)),
-    el("span", {}, ` ${opponents(match)} · ${STATUS[match.status]}`),
+    el("span", {}, " ", ...opponents(match), ` · ${STATUS[match.status]}`),
     result ? el("span", { class: "outcome" }, ` · ${result}`) : null,
     match.code ? el("span", {}, ` · game ${match.code}`) : null,
     el("small", {}, ` · ${when} `),

@@ -3,6 +3,7 @@
 
 import { call } from "./api.js";
 import { presetName } from "./controls.js";
+import { profileLink } from "./profile.js";
 import { el, field, select } from "./ui.js";
 
 /** @typedef {import("./api.js").Schemas["MatchRatings"]} MatchRatings */
@@ -41,7 +42,11 @@ export async function showSeatRatings(list, matchId, status) {
       { class: "tag rating", title, "data-testid": `rating-${seat.seat}` },
       label(seat),
     );
-    head.querySelector(".seat-name")?.after(tag);
+    const name = head.querySelector(".seat-name");
+    name?.after(tag);
+    if (seat.player_id && name && !name.querySelector("a")) {
+      name.replaceChildren(profileLink(seat.player_id, name.textContent || ""));
+    }
   }
   const seats = list.querySelector("ul.seats");
   seats?.setAttribute("aria-description", found.rated ? "a rated match" : "not rated");
@@ -74,12 +79,12 @@ export function ratingsBoard(root, presets) {
     if (mine !== asked) return; // a newer choice's answer is the one drawn
     if (fresh) rows.replaceChildren();
     for (const e of page.entries) {
-      const cells = [e.rank, e.name, e.rating, e.deviation, e.games];
+      const cells = [e.rank, profileLink(e.player_id, e.name), e.rating, e.deviation, e.games];
       rows.append(
         el(
           "tr",
           { "data-testid": "rating-row" },
-          cells.map((c) => el("td", {}, `${c}`)),
+          cells.map((c) => el("td", {}, c instanceof Node ? c : `${c}`)),
         ),
       );
     }

@@ -3,6 +3,7 @@
 import { call, catalog, identity } from "./api.js";
 import { presetName } from "./controls.js";
 import { myRatings, ratingsBoard } from "./ratings.js";
+import { profileLink } from "./profile.js";
 import { el, field, select } from "./ui.js";
 
 function table(caption, heads, rows) {
@@ -76,7 +77,7 @@ export async function recordsPage(root) {
       table(
         `Top 10: ${presetName(game.value)} against ${opponent.selectedOptions[0].text}`,
         ["Rank", "Player", "Score", "Margin"],
-        board.entries.map((e) => [e.rank, e.name, e.score, e.margin]),
+        board.entries.map((e) => [e.rank, profileLink(e.player_id, e.name), e.score, e.margin]),
       ),
     );
   };

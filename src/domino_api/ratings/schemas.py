@@ -57,6 +57,9 @@ class BoardPage(BaseModel):
 
 class SeatRatingOut(BaseModel):
     seat: int
+    player_id: str | None = Field(
+        description="The holder, whose profile is /v1/players/{id}/profile; null for a computer"
+    )
     rating: int
     deviation: int
     games: int | None = Field(description="The holder's rated matches; null for a computer")

@@ -32,7 +32,7 @@ from domino_api.ratings.schemas import (
 )
 from domino_api.ratings.weights import REPEAT_WINDOW
 from domino_api.store import ratings_repo
-from domino_api.store.ratings_repo import Row
+from domino_api.store.ratings_repo import Point, Row
 
 Key = tuple[str, str]  # (preset, player id)
 
@@ -40,11 +40,15 @@ Key = tuple[str, str]  # (preset, player id)
 async def finish(within: Within, tables: Sequence[Table]) -> None:
     """Move the ratings of every rated match among `tables`, in the order given (the sweep
     may end two matches of one player in one batch)."""
-    rated = [(table.state.ruleset.name, placed) for table in tables if (placed := outcome(table))]
+    rated = [
+        (table.state.ruleset.name, placed, table.match.id)
+        for table in tables
+        if (placed := outcome(table))
+    ]
     if not rated:
         return
     presets: dict[str, set[str]] = {}
-    for preset, placed in rated:
+    for preset, placed, _ in rated:
         presets.setdefault(preset, set()).update(p.player_id for p in placed if p.player_id)
     at = within.clock.now()
     everyone = sorted(set().union(*presets.values()))
@@ -58,9 +62,11 @@ async def finish(within: Within, tables: Sequence[Table]) -> None:
             within.connection, preset, sorted(presets[preset]), (MU, SIGMA), at
         )
         current |= {(preset, r.player_id): Rating(r.mu, r.sigma, r.games) for r in rows}
-    for preset, placed in rated:
+    points: list[Point] = []
+    for preset, placed, match_id in rated:
         current |= _moved(preset, placed, current, earlier)
         humans = [p.player_id for p in placed if p.player_id]
+        points += [Point(pid, match_id, preset, *_columns(current[preset, pid])) for pid in humans]
         for one in humans:  # a later match of the batch counts this one as earlier
             for other in humans:
                 if one != other:
@@ -68,6 +74,7 @@ async def finish(within: Within, tables: Sequence[Table]) -> None:
     for preset in sorted(presets):
         rows = [Row(pid, *_columns(current[preset, pid])) for pid in presets[preset]]
         await ratings_repo.update(within.connection, preset, rows, at)
+    await ratings_repo.add_points(within.connection, points, at)
 
 
 def _moved(
@@ -160,17 +167,20 @@ async def of_match(session: AsyncSession, match_id: str, player_id: str) -> Matc
     for row in found.seats:
         if row.type == "bot":
             fixed = computer_rating(preset, row.strategy or "planner")
-            seats.append(_seat(row.seat, fixed, computer=True))
+            seats.append(_seat(row.seat, None, fixed))
         elif row.player_id:
             got = rows.get(row.player_id)
             rating = Rating(got.mu, got.sigma, got.games) if got else Rating()
-            seats.append(_seat(row.seat, rating, computer=False))
+            seats.append(_seat(row.seat, row.player_id, rating))
     return MatchRatings(match_id=match_id, preset=preset, rated=found.rated, seats=seats)
 
 
-def _seat(seat: int, rating: Rating, computer: bool) -> SeatRatingOut:
+def _seat(seat: int, player_id: str | None, rating: Rating) -> SeatRatingOut:
+    """A seat's rating; a computer's (no holder) is fixed."""
+    computer = player_id is None
     return SeatRatingOut(
         seat=seat,
+        player_id=player_id,
         rating=round(rating.mu),
         deviation=round(rating.sigma),
         games=None if computer else rating.games,

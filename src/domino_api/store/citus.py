@@ -18,6 +18,7 @@ MATCH_TABLES = {
     "match_events": "match_id",
     "idempotency_keys": "match_id",
     "finishes": "match_id",
+    "rating_points": "match_id",  # written by the match's end, as its finishes
     "mutes": "match_id",
 }
 # Distributed on a key of their own, in a colocation group of their own.

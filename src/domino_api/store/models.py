@@ -224,6 +224,23 @@ class Rating(Base):
     __table_args__ = (Index("ix_ratings_board", "preset", "ordinal", "player_id"),)
 
 
+class RatingPoint(Base):
+    """A player's rating at a preset right after one rated match moved it: a point of the
+    profile's history (players/profile.py, migration 0022)."""
+
+    __tablename__ = "rating_points"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    match_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(32))
+    mu: Mapped[float] = mapped_column(Double)
+    sigma: Mapped[float] = mapped_column(Double)
+    games: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime]
+
+    __table_args__ = (Index("ix_rating_points_history", "player_id", "preset", "games"),)
+
+
 class Finish(Base):
     """One row per (player, finished match): the leaderboard ranks these."""
 

@@ -13,10 +13,10 @@ from datetime import datetime
 from typing import NamedTuple
 
 import asyncpg
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from domino_api.store.models import Match, Player, Rating, Seat
+from domino_api.store.models import Match, Player, Rating, RatingPoint, Seat
 
 _ENSURE = """
 INSERT INTO ratings (player_id, preset, mu, sigma, games, updated_at)
@@ -31,6 +31,14 @@ _UPDATE = """
 UPDATE ratings AS r SET mu = u.mu, sigma = u.sigma, games = u.games, updated_at = $6
 FROM unnest($2::text[], $3::float8[], $4::float8[], $5::int[]) AS u(player_id, mu, sigma, games)
 WHERE r.preset = $1 AND r.player_id = u.player_id
+"""
+
+
+_POINTS = """
+INSERT INTO rating_points (player_id, match_id, preset, mu, sigma, games, at)
+SELECT u.*, $7 FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[],
+  $6::int[]) AS u ORDER BY 1, 2
+ON CONFLICT DO NOTHING
 """
 
 
@@ -61,6 +69,53 @@ async def update(
     ordered = sorted(rows)
     columns = [list(column) for column in zip(*ordered, strict=True)] if ordered else [[]] * 4
     await connection.execute(_UPDATE, preset, *columns, at)
+
+
+class Point(NamedTuple):
+    """A rating right after the match `match_id` moved it."""
+
+    player_id: str
+    match_id: str
+    preset: str
+    mu: float
+    sigma: float
+    games: int
+
+
+async def add_points(connection: asyncpg.Connection, points: Sequence[Point], at: datetime) -> None:
+    """The history's points of the ratings a finish just moved (one per player and match)."""
+    if points:
+        columns = [list(column) for column in zip(*points, strict=True)]
+        await connection.execute(_POINTS, *columns, at)
+
+
+class HistoryRow(NamedTuple):
+    preset: str
+    mu: float
+    at: datetime
+
+
+async def history(session: AsyncSession, player_id: str, last: int) -> list[HistoryRow]:
+    """The player's last `last` points at each preset, by preset then oldest first."""
+    numbered = (
+        select(
+            RatingPoint.preset,
+            RatingPoint.mu,
+            RatingPoint.at,
+            RatingPoint.games,
+            func.row_number()
+            .over(partition_by=RatingPoint.preset, order_by=RatingPoint.games.desc())
+            .label("back"),
+        )
+        .where(RatingPoint.player_id == player_id)
+        .subquery()
+    )
+    stmt = (
+        select(numbered.c.preset, numbered.c.mu, numbered.c.at)
+        .where(numbered.c.back <= last)
+        .order_by(numbered.c.preset, numbered.c.games)
+    )
+    return [HistoryRow(*row) for row in (await session.execute(stmt)).all()]
 
 
 async def of_players(

@@ -4,8 +4,8 @@ lobby_tables.seq: the match's seq the listing was last told at, so a step follow
 another process) never overwrites a newer one (lobby/follower.py). seeks.rated: whether the
 seeker asked for a rated game; a pairing is rated when both asked.
 
-Revision ID: 0020
-Revises: 0022
+Revision ID: 0021
+Revises: 0020
 Create Date: 2026-12-07
 """
 
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0020"
-down_revision: str | None = "0022"
+revision: str = "0021"
+down_revision: str | None = "0020"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

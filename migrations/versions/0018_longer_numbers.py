@@ -5,7 +5,7 @@ refused (409 `match_full`). Numbers now grow to 5 and then 6 digits (store/match
 `matches.code` and `match_codes.code` widen to 6 characters. Existing 4-digit numbers keep
 their meaning.
 
-Revision ID: 0025
+Revision ID: 0018
 Revises: 0017
 Create Date: 2026-12-07
 """
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0025"
+revision: str = "0018"
 down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

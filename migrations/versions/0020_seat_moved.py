@@ -1,8 +1,8 @@
 """A seat's holder made a move (issue 48): a rated match moves ratings only when every human
 seat's holder made a move of its own (docs/API.md, "Ratings").
 
-Revision ID: 0022
-Revises: 0021
+Revision ID: 0020
+Revises: 0019
 Create Date: 2026-12-07
 """
 
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0022"
-down_revision: str | None = "0021"
+revision: str = "0020"
+down_revision: str | None = "0019"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

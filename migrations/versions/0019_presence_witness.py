@@ -5,8 +5,8 @@ Each API process records, after renewing its sockets' leases, the moment it did
 lapses only in time some process could see it (issue 48): a PostgreSQL outage no longer makes
 every socket's lease look run out to the first request after it.
 
-Revision ID: 0021
-Revises: 0025
+Revision ID: 0019
+Revises: 0018
 Create Date: 2026-12-07
 """
 
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0021"
-down_revision: str | None = "0025"
+revision: str = "0019"
+down_revision: str | None = "0018"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
