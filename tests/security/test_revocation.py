@@ -18,6 +18,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from domino_api.clock import FakeClock
 from domino_api.store import players_repo
 from domino_api.store.db import to_plain_url
 from domino_api.web.tokens import hash_token
@@ -161,7 +162,7 @@ async def test_a_revoked_api_key_and_signing_oneself_out_close_their_sockets(
 
 
 async def test_a_lookup_in_flight_during_a_revocation_does_not_cache_the_token(
-    secured: Secured, monkeypatch: pytest.MonkeyPatch
+    secured: Secured, monkeypatch: pytest.MonkeyPatch, clean_db: str, clock: FakeClock
 ) -> None:
     """The race held open deterministically: a request's token lookup has read the token
     (still valid) when the key is revoked; only then does the lookup return. Before, it put
@@ -172,23 +173,28 @@ async def test_a_lookup_in_flight_during_a_revocation_does_not_cache_the_token(
             "/v1/players/me/api-keys", json={"name": "Bot"}, headers=ana["headers"]
         )
         key = made.json()
-        held_hash: list[str] = []
+        held_hash = [hash_token(key["token"])]
         read, go = asyncio.Event(), asyncio.Event()
         real = players_repo.by_token_hash
 
         async def held_open(session: Any, token_hash: str, now: Any) -> Any:
             found = await real(session, token_hash, now)
-            if held_hash and token_hash == held_hash[0] and not read.is_set():
+            if token_hash == held_hash[0] and not read.is_set():
                 read.set()
                 await go.wait()
             return found
 
-        held_hash.append(hash_token(key["token"]))
-        # Used once (its last use recorded, so the held lookup writes nothing and locks no row
-        # the revocation needs), then out of the cache: the next request looks it up.
-        used = await http.get("/v1/players/me", headers=_bearer(key["token"]))
-        assert used.status_code == 200, used.text
-        http.app.state.auth_cache.forget_tokens(held_hash)  # type: ignore[attr-defined]
+        # Its last use recorded as now, so the held lookup writes nothing and locks no row the
+        # revocation needs.
+        connection = await asyncpg.connect(to_plain_url(clean_db))
+        try:
+            await connection.execute(
+                "UPDATE player_tokens SET last_used_at = $1 WHERE token_hash = $2",
+                clock.now(),
+                held_hash[0],
+            )
+        finally:
+            await connection.close()
         monkeypatch.setattr(players_repo, "by_token_hash", held_open)
         in_flight = asyncio.create_task(http.get("/v1/players/me", headers=_bearer(key["token"])))
         await read.wait()
