@@ -18,6 +18,7 @@ import asyncpg
 import httpx
 import pytest
 import pytest_asyncio
+from fastapi import FastAPI
 
 from domino_api.app.api import create_app
 from domino_api.clock import FakeClock
@@ -29,6 +30,7 @@ from domino_api.store import (
 )
 from domino_api.store.db import start_embedded, to_plain_url
 from domino_api.store.models import Base
+from tests.support.contract import Listed, checking
 
 pytest_plugins = ["tests.support.services"]
 
@@ -124,7 +126,7 @@ def clock() -> FakeClock:
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def app(clean_db: str, clock: FakeClock) -> AsyncIterator[object]:
+async def app(clean_db: str, clock: FakeClock) -> AsyncIterator[FastAPI]:
     settings = Settings(database_url=clean_db, log_json=False, **GENEROUS_LIMITS)
     application = create_app(
         settings, clock=clock, database_url=clean_db, start_background=False, computers=COMPUTERS
@@ -134,7 +136,11 @@ async def app(clean_db: str, clock: FakeClock) -> AsyncIterator[object]:
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def client(app: object) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    # Every problem a test meets must be one its route lists (tests/support/contract.py).
+    hooks = checking(Listed(app.openapi()))
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://test", event_hooks=hooks
+    ) as http:
         yield http

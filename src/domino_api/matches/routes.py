@@ -85,6 +85,7 @@ async def create_match(
         *BODY,
         *AUTH,
         "code_not_found",
+        "blocked",
         "match_full",
         "seat_in_use",
         "match_in_progress",
