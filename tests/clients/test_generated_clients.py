@@ -104,7 +104,7 @@ async def test_openapi_typescript_with_openapi_fetch_plays_a_match(
     generated = run([str(NODE_BIN / "openapi-typescript"), str(DOCUMENT), "-o", "api.ts"], project)
     assert "api.ts" in generated
     timed(record_property, "tsc", [str(NODE_BIN / "tsc"), "-p", "tsconfig.json"], project)
-    result = await played(tmp_path, ["node", "out/play.js"], project)
+    result = await played(tmp_path, ["node", str(Path("out", "play.js"))], project)
     assert_finished(result)
     record_property("moves", result["moves"])
 
@@ -116,7 +116,7 @@ async def test_hey_api_openapi_ts_plays_a_match(
     out = run([str(NODE_BIN / "openapi-ts"), "-i", str(DOCUMENT), "-o", "client"], project)
     assert "warn" not in out.lower(), out
     timed(record_property, "tsc", [str(NODE_BIN / "tsc"), "-p", "tsconfig.json"], project)
-    result = await played(tmp_path, ["node", "out/play.js"], project)
+    result = await played(tmp_path, ["node", str(Path("out", "play.js"))], project)
     assert_finished(result)
     record_property("moves", result["moves"])
 

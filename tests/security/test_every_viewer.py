@@ -183,10 +183,11 @@ async def test_every_viewer_of_a_running_table_gets_exactly_what_it_may_know(
 ) -> None:
     env = {
         "DOMINO_PRESENCE_LEASE_S": "1",
-        # Sockets that never renew their lease: the old device's socket stays open while its
-        # seat counts as gone (as in test_live_seats.py), so the claim can happen under it.
-        "DOMINO_PRESENCE_REFRESH_S": "3600",
+        "DOMINO_PRESENCE_REFRESH_S": "0.5",
+        # The claim below polls until the old device's lease has lapsed: no budget refuses it.
         "DOMINO_CLAIM_FAILURES_PER_CODE": "100000",
+        "DOMINO_CLAIM_FAILURES_PER_CALLER": "100000",
+        "DOMINO_CLAIM_FAILURES_PER_NETWORK": "100000",
     }
     async with live_server(**env) as server, httpx.AsyncClient(base_url=server.base_url) as http:
         ana, bob, cy, dee, sam = [await player(http, n) for n in ("Ana", "Bob", "Cy", "Dee", "Sam")]
@@ -212,6 +213,9 @@ async def test_every_viewer_of_a_running_table_gets_exactly_what_it_may_know(
         r = await http.post(f"/v1/matches/{mid}/resign", json={}, headers=bob["headers"])
         assert r.status_code == 200, r.text
         assert (await cy_own.request({"type": "resign"}))["type"] == "ack"
+        # A seat whose socket is open and renewed is never taken (docs/API.md, presence): the
+        # old device leaves first, and its feed up to then is checked below.
+        await dee_old.close()
         new_dee = await player(http, "Dee")  # the same person on a new device
         assert (await _claim(http, new_dee, code))["you"]["seat"] == 3
         await _autopilot_once_away(http, ana, mid, 3)
@@ -244,7 +248,6 @@ async def test_every_viewer_of_a_running_table_gets_exactly_what_it_may_know(
         bob_out, cy_out = _forfeit_seq(rows, 1), _forfeit_seq(rows, 2)
         feeds.append(Feed("resigned/open", bob_old, lambda s: 1 if s <= bob_out else None))
         feeds.append(Feed("resigned_on_socket/open", cy_own, lambda s: 2 if s <= cy_out else None))
-        feeds.append(Feed("claimed_away/open", dee_old, lambda s: 3))
         for feed in feeds:
             await feed.drain(final)
         # The attack's figure: events carrying a private part the viewer may not see.
@@ -259,7 +262,6 @@ async def test_every_viewer_of_a_running_table_gets_exactly_what_it_may_know(
             assert not any(secret in text for text in feed.raw), feed.name
         for feed in feeds:
             await feed.socket.close()
-        assert feeds[-1].closed == (4409, "seat_claimed")
         hands = [e for e in feeds[0].events() if e["type"] == "hand_started" and e["seq"] > since]
         assert hands, "play never reached a new hand"
 

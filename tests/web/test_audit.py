@@ -4,7 +4,7 @@ and join forms, the lobby, the account panel, a table waiting for players, a tab
 one's turn with a tile picked, and waiting for the other player), a hand's end, the ledger,
 records and ratings, tournaments and a bracket; and no page scrolls sideways at 320 px.
 
-Each page's violations are written to test-output/web/axe.json and recorded as test properties,
+Each page's violations are written to axe.json in test-output/web/ and recorded as test properties,
 so a run shows the figures whether or not it passes."""
 
 from __future__ import annotations
