@@ -216,7 +216,8 @@ def _array(kind: str) -> str:
     return "text[]" if kind in ("JSON", "JSONB") else f"{kind}[]"
 
 
-def _cast(kind: str) -> str:
+def _as_json(kind: str) -> str:
+    """The conversion a JSON column's text needs on assignment (none for other kinds)."""
     return f"::{kind.lower()}" if kind in ("JSON", "JSONB") else ""
 
 
@@ -246,7 +247,7 @@ class _Statement:
         columns += [[_value(k, c.columns()[k]) for c in group] for k in keys]
         found = self.keys("id", {c.id for c in group})
         source = self.arrays(("id", "version", *keys), kinds, columns)
-        sets = ", ".join(f"{k} = g.{k}{_cast(_TYPES[k])}" for k in keys) or "id = g.id"
+        sets = ", ".join(f"{k} = g.{k}{_as_json(_TYPES[k])}" for k in keys) or "id = g.id"
         self.parts.append(
             f"m{number} AS (UPDATE matches AS t SET {sets} FROM {source} "
             f"WHERE {found}t.id = g.id AND t.xmin = g.version RETURNING t.id, t.xmin)"
@@ -270,7 +271,7 @@ class _Statement:
         columns += [[_value(k, r[2][k]) for r in rows] for k in keys]
         found = self.keys("match_id", {r[0] for r in rows})
         source = self.arrays(("match_id", "seat", *keys), kinds, columns)
-        sets = ", ".join(f"{k} = g.{k}{_cast(_TYPES[k])}" for k in keys)
+        sets = ", ".join(f"{k} = g.{k}{_as_json(_TYPES[k])}" for k in keys)
         self.parts.append(
             f"s{number} AS (UPDATE seats AS t SET {sets} FROM {source} "
             f"JOIN saved ON saved.id = g.match_id "
