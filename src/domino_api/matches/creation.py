@@ -58,10 +58,10 @@ def _seat_specs(host: Player, specs: list[HumanSeat | BotSeat]) -> list[NewSeat]
     rows: list[NewSeat] = []
     for number, spec in enumerate(specs):
         if isinstance(spec, BotSeat):
-            rows.append({"type": "bot", "strategy": spec.strategy})
+            rows.append(NewSeat(type="bot", strategy=spec.strategy))
             continue
         holder = host.id if number == 0 or spec.holder == "host" else None
-        rows.append({"type": "human", "player_id": holder, "name": spec.name})
+        rows.append(NewSeat(type="human", player_id=holder, name=spec.name))
     return rows
 
 
@@ -80,7 +80,7 @@ async def create_match(
     options = settings.match_options(host.settings, body.ruleset, given)
     ruleset = ruleset_for_seats(body.ruleset, options, len(specs))
     seats = _seat_specs(host, specs)
-    solo = all(s["type"] == "bot" or s.get("player_id") == host.id for s in seats)
+    solo = all(s.type == "bot" or s.player_id == host.id for s in seats)
     holders = {host.id: (host.name, host.tile_back)}
     cap = None if caps is None else _caps_check(address, caps)
     access.refuse_solo_clocks(given, solo)
@@ -270,8 +270,8 @@ async def rematch(
 
 
 def _rematch_table(core: Core, table: Table, code: str | MatchFull) -> Stepped:
-    seats: list[NewSeat] = [
-        {"type": row.type, "strategy": row.strategy, "player_id": row.player_id, "name": row.name}
+    seats = [
+        NewSeat(type=row.type, strategy=row.strategy, player_id=row.player_id, name=row.name)
         for row in table.seats
     ]
     holders = {pid: (name, table.tile_backs.get(pid, "moon")) for pid, name in table.names.items()}
