@@ -37,6 +37,7 @@ from domino_api.engine import (
 )
 from domino_api.engine.event_types import SeatJoinedData
 from domino_api.engine.kinds import Strategy as StrategyName
+from domino_api.engine.rulesets import Json, Options
 
 if TYPE_CHECKING:
     from domino_api.bots import Strategy
@@ -83,7 +84,7 @@ def match_secret(seed: int, index: int) -> bytes:
 
 def play_match(
     ruleset_name: str,
-    options: dict[str, object],
+    options: Options,
     strategies: Sequence[Strategy],
     seed: int,
     index: int,
@@ -141,7 +142,7 @@ def simulate(
     if ruleset_name not in PRESETS:
         raise typer.BadParameter(f"unknown ruleset; choose from {', '.join(PRESETS)}")
     preset = PRESETS[ruleset_name]
-    options: dict[str, object] = {}
+    options: dict[str, Json] = {}
     if players is not None and players != preset.players:
         options["players"] = players
     rules = make_ruleset(ruleset_name, options)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 
 import asyncpg
 
@@ -19,6 +19,7 @@ from domino_api.engine import EngineError
 from domino_api.engine import table as tables
 from domino_api.engine.errors import MatchFull
 from domino_api.engine.event_types import SeatJoinedData
+from domino_api.engine.rulesets import Options
 from domino_api.engine.table import Stepped, Table
 from domino_api.engine.table.new import NewSeat
 from domino_api.engine.view_types import ViewOut
@@ -39,7 +40,7 @@ from domino_api.web.ratelimit import Limits
 JOIN_REFUSAL_S = 0.05
 
 
-def ruleset_for_seats(name: str, options: Mapping[str, object], seats: int) -> engine.Ruleset:
+def ruleset_for_seats(name: str, options: Options, seats: int) -> engine.Ruleset:
     """The seat list sets `players` where the preset allows 2-4, else must equal it."""
     if "players" in options:
         raise engine.BadOptions("players is set by the seat list, not by options.")
