@@ -36,8 +36,9 @@ from domino_api.engine import (
     with_reason,
 )
 from domino_api.engine.event_types import SeatJoinedData
+from domino_api.engine.kinds import Json
 from domino_api.engine.kinds import Strategy as StrategyName
-from domino_api.engine.rulesets import Json, Options
+from domino_api.engine.rulesets import Options
 
 if TYPE_CHECKING:
     from domino_api.bots import Strategy

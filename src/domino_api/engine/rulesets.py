@@ -16,6 +16,7 @@ from domino_api.engine.kinds import (
     DominoScoring,
     DrawRule,
     FirstOpener,
+    Json,
     Layout,
     NextOpener,
     PlayScoring,
@@ -253,10 +254,8 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
     }
 )
 
-# A JSON value as decoded, and a match's options: a JSON object of parameter overrides by
-# name (a request's `options`, a seek's, a tournament's, a player's settings), which
-# `make_ruleset` checks member by member.
-Json: TypeAlias = "bool | int | float | str | list[Json] | dict[str, Json] | None"
+# A match's options: a JSON object of parameter overrides by name (a request's `options`, a
+# seek's, a tournament's, a player's settings), which `make_ruleset` checks member by member.
 Options: TypeAlias = Mapping[str, Json]
 
 # Presets whose hand size follows the number of seats (unless a match sets it).

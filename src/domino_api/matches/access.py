@@ -11,7 +11,8 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api.engine.errors import NotSeated
-from domino_api.engine.rulesets import Json, Options
+from domino_api.engine.kinds import Json
+from domino_api.engine.rulesets import Options
 from domino_api.engine.table import Table
 from domino_api.errors import OptionNotAllowed, ValidationFailed
 from domino_api.store import tournaments_repo

@@ -10,7 +10,8 @@ explicit option is still `422 bad_options`.
 from __future__ import annotations
 
 from domino_api import engine
-from domino_api.engine.rulesets import Json, Options
+from domino_api.engine.kinds import Json
+from domino_api.engine.rulesets import Options
 
 SETTING_KEYS = ("target", "draw", "next_opener")
 
