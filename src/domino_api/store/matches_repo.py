@@ -38,7 +38,10 @@ DERIVED = ("status", "seq", "game_seq")  # the engine state's, written beside th
 # A seat's presence marks: no rule reads them but through `Lapse`, `Seen` and `Connect`.
 LEASE_MARKS = frozenset({"connected_until", "last_seen_at", "away_since"})
 EVENT_COLUMNS = ("match_id", "seq", "type", "at", "data", "private", "action")
-Columns = dict[str, object]  # a row's values by column, as asyncpg takes them (see `_value`)
+# What one column of a match or seat row holds (Info's, Seat's and the state's fields, and the
+# snapshot), and a row's values by column, as asyncpg takes them once JSON is text (`_value`).
+Column = str | int | bool | bytes | datetime | Snapshot | None
+Columns = dict[str, Column]
 Values = list[object]  # one column's values, for `unnest`
 SeatRow = tuple[str, int, Columns]  # match id, seat, changed columns
 # A match's engine state as storage keeps it; None: the row has moved on.
@@ -206,7 +209,7 @@ class Change:
         return all(columns.keys() <= LEASE_MARKS for _, columns in self.seats())
 
 
-def _value(key: str, value: object) -> object:
+def _value(key: str, value: Column) -> Column:
     # The pool's (and SQLAlchemy's) codec takes JSON as text already encoded.
     return jsontext.dumps(value) if value is not None and key in _JSON else value
 
