@@ -42,9 +42,7 @@ def serve(
     migrate_first: bool = typer.Option(True, "--migrate/--no-migrate", help="Migrate on start"),
 ) -> None:
     """Migrate (by default) and serve the API with uvicorn."""
-    import uvicorn
-
-    from domino_api.app.serving import uvicorn_options
+    from domino_api.app.serving import serve
     from domino_api.config import get_settings, pass_on_database_url
     from domino_api.logs import configure_logging
     from domino_api.store.db import resolve_database_url
@@ -67,15 +65,7 @@ def serve(
         # uvicorn shuts down gracefully on SIGTERM, then raises the signal again; this handler
         # turns that into a normal exit, so the `finally` below runs (Ctrl-C already does).
         signal.signal(signal.SIGTERM, _exit_normally)
-        uvicorn.run(
-            "domino_api.app.asgi:app",
-            host=host,
-            port=port,
-            workers=workers,
-            log_config=None,
-            ws_ping_interval=None,
-            **uvicorn_options(settings),
-        )
+        serve(settings, "domino_api.app.asgi:app", host=host, port=port, workers=workers)
     finally:
         if started_embedded:
             _stop_embedded(pgdata)

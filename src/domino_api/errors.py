@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import ClassVar, Literal
-
-from typing_extensions import Unpack
+from typing import ClassVar, Literal, NotRequired, TypedDict
 
 from domino_api.engine.errors import Extra
 
@@ -17,10 +15,17 @@ class ServiceError(Exception):
     code: ClassVar[str] = "bad_request"
     title: ClassVar[str] = "Bad request"
 
-    def __init__(self, detail: str, **extra: Unpack[Extra]) -> None:
+    def __init__(
+        self,
+        detail: str,
+        *,
+        retry_after: int | None = None,
+        cap: int | None = None,
+        max_entrants: int | None = None,
+    ) -> None:
         super().__init__(detail)
         self.detail = detail
-        self.extra = extra
+        self.extra = Extra(retry_after=retry_after, cap=cap, max_entrants=max_entrants)
 
 
 def _error(name: str, status: int, code: str, title: str) -> type[ServiceError]:
@@ -159,26 +164,40 @@ def _pool_timeout(cause: BaseException) -> bool:
     return isinstance(cause, PoolTimeout)
 
 
-class ProblemDoc(Extra, total=True):
-    """An RFC 9457 problem document with our `code` member (web/problems.py `Problem`)."""
+# A dict, not a Struct, while the sockets read its members by key (realtime/, lobby/socket.py).
+class ProblemDoc(TypedDict):
+    """An RFC 9457 problem document with our `code` member (web/problems.py `Problem`) and the
+    members its cause adds (`Extra`)."""
 
     type: str
     title: str
     status: int
     detail: str
     code: str
+    seq: NotRequired[int]
+    retry_after: NotRequired[int]
+    cap: NotRequired[int]
+    max_entrants: NotRequired[int]
 
 
-def problem(status: int, code: str, title: str, detail: str, **extra: Unpack[Extra]) -> ProblemDoc:
-    """An RFC 9457 problem document with our `code` member."""
-    return {
+def problem(status: int, code: str, title: str, detail: str, extra: Extra = Extra()) -> ProblemDoc:
+    """An RFC 9457 problem document with our `code` member, and what `extra` says."""
+    doc: ProblemDoc = {
         "type": f"https://domino-api.dev/problems/{code}",
         "title": title,
         "status": status,
         "detail": detail,
         "code": code,
-        **extra,
     }
+    if extra.seq is not None:
+        doc["seq"] = extra.seq
+    if extra.retry_after is not None:
+        doc["retry_after"] = extra.retry_after
+    if extra.cap is not None:
+        doc["cap"] = extra.cap
+    if extra.max_entrants is not None:
+        doc["max_entrants"] = extra.max_entrants
+    return doc
 
 
 # The engine's refusals carry only their stable code (engine/errors.py); the API layer gives

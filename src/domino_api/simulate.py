@@ -36,7 +36,9 @@ from domino_api.engine import (
     with_reason,
 )
 from domino_api.engine.event_types import SeatJoinedData
+from domino_api.engine.kinds import Json
 from domino_api.engine.kinds import Strategy as StrategyName
+from domino_api.engine.rulesets import Options
 
 if TYPE_CHECKING:
     from domino_api.bots import Strategy
@@ -83,7 +85,7 @@ def match_secret(seed: int, index: int) -> bytes:
 
 def play_match(
     ruleset_name: str,
-    options: dict[str, object],
+    options: Options,
     strategies: Sequence[Strategy],
     seed: int,
     index: int,
@@ -141,7 +143,7 @@ def simulate(
     if ruleset_name not in PRESETS:
         raise typer.BadParameter(f"unknown ruleset; choose from {', '.join(PRESETS)}")
     preset = PRESETS[ruleset_name]
-    options: dict[str, object] = {}
+    options: dict[str, Json] = {}
     if players is not None and players != preset.players:
         options["players"] = players
     rules = make_ruleset(ruleset_name, options)

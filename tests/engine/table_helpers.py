@@ -27,6 +27,7 @@ from domino_api.engine.table import (
     Stepped,
     Table,
 )
+from domino_api.engine.table.new import NewSeat
 from tests.engine.helpers import to_action
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -44,18 +45,18 @@ def chooser(name: str, view: SeatView, seed: str) -> tuple[Action, str]:
     return get_strategy(name).choose(view, random.Random(seed))
 
 
-def humans(*players: str | None) -> list[dict[str, object]]:
-    return [{"type": "human", "player_id": p} if p else {"type": "human"} for p in players]
+def humans(*players: str | None) -> list[NewSeat]:
+    return [NewSeat(type="human", player_id=p) for p in players]
 
 
 def new(
     rules: Ruleset = CLASSIC,
-    seats: Sequence[dict[str, object]] | None = None,
+    seats: Sequence[NewSeat] | None = None,
     **facts: object,
 ) -> Table:
     facts = {"code": CODE, "host_player_id": "p0", **facts}
     seated = humans("p0", "p1") if seats is None else list(seats)
-    holders = {p: HOLDERS[p] for s in seated if (p := s.get("player_id")) in HOLDERS}
+    holders = {p: HOLDERS[p] for s in seated if (p := s.player_id) in HOLDERS}
     return tables.new_table("m1", rules, bytes(range(32)), T0, seated, holders, **facts).table
 
 

@@ -34,6 +34,7 @@ from domino_api.engine.table import (
     Table,
     Tick,
 )
+from domino_api.engine.table.new import NewSeat
 from domino_api.matches.views import build_view
 from tests.engine.helpers import to_action
 
@@ -50,17 +51,17 @@ Here = dict[tuple[int, str], datetime]  # (seat, holder) -> until when it was at
 
 
 def build(players: int, held: list[bool]) -> tuple[Table, Here]:
-    seats: list[dict[str, object]] = [{"type": "human", "player_id": HOST}]
+    seats = [NewSeat(type="human", player_id=HOST)]
     holders = {HOST: (NAMES[HOST], "moon")}
     here: Here = {(0, HOST): T0 + timedelta(seconds=LEASE)}
     for number in range(1, players):
         if held[number - 1]:
             victim = VICTIMS[number - 1]
-            seats.append({"type": "human", "player_id": victim})
+            seats.append(NewSeat(type="human", player_id=victim))
             holders[victim] = (NAMES[victim], "sun")
             here[(number, victim)] = T0 + timedelta(seconds=LEASE)  # seen at creation
         else:
-            seats.append({"type": "human"})
+            seats.append(NewSeat(type="human"))
     ruleset = make_ruleset("house-nines", {"players": players})
     made = tables.new_table(
         "m1", ruleset, bytes(range(32)), T0, seats, holders, code=CODE, host_player_id=HOST

@@ -74,7 +74,7 @@ def test_a_seat_is_claimed_by_name_only_once_its_holder_has_gone() -> None:
     full = tables.step(waiting_for_one(), Join("p1", "Bob", "sun", CODE), at(1)).table
     with pytest.raises(SeatInUse) as refused:
         tables.step(full, Join("p2", "Bob", "sea", CODE), at(20))
-    assert refused.value.extra["retry_after"] == 30
+    assert refused.value.extra.retry_after == 30
     out = tables.step(full, Join("p2", "Bob", "sea", CODE), at(31))
     assert out.table.seats[1].player_id == "p2"
     assert of_type(out, "seat_joined")[0].data.claimed is True
@@ -87,7 +87,7 @@ def test_a_started_table_answers_a_claim_of_a_present_holder_as_an_unknown_numbe
     with pytest.raises(CodeNotFound) as refused:
         tables.step(table, Join("p2", "Bob", "sea", CODE), at(30))
     assert refused.value.code == "code_not_found"
-    assert refused.value.extra["retry_after"] == 30
+    assert refused.value.extra.retry_after == 30
     with pytest.raises(CodeNotFound):  # no free seat, whatever the name
         tables.step(table, Join("p2", "Cid", "sea", CODE), at(30))
     out = tables.step(table, Join("p2", "Bob", "sea", CODE), at(41))

@@ -35,6 +35,7 @@ from domino_api.engine.table import (
     Tick,
     TileBack,
 )
+from domino_api.engine.table.new import NewSeat
 from tests.engine.helpers import plain
 from tests.engine.table_helpers import (
     CODE,
@@ -159,9 +160,9 @@ def test_seen_marks_closer_than_every_s_are_not_rewritten() -> None:
 
 
 def test_a_new_tile_back_is_told_at_each_of_the_holders_seats() -> None:
-    seats: list[dict[str, object]] = [
-        {"type": "human", "player_id": "p0", "name": "Ann"},
-        {"type": "human", "player_id": "p0", "name": "Guest"},
+    seats = [
+        NewSeat(type="human", player_id="p0", name="Ann"),
+        NewSeat(type="human", player_id="p0", name="Guest"),
     ]
     table = new(PRESETS["draw"], seats)
     out = tables.step(table, TileBack("p0", "stars"), at(1))
@@ -177,10 +178,10 @@ def test_a_new_tile_back_is_told_at_each_of_the_holders_seats() -> None:
 
 
 def test_chat_carries_the_name_the_seat_goes_by_at_the_table() -> None:
-    seats: list[dict[str, object]] = [
-        {"type": "human", "player_id": "p0", "name": "Ann at home"},
-        {"type": "human", "player_id": "p0", "name": "Grandpa"},
-        {"type": "human", "player_id": "p1"},
+    seats = [
+        NewSeat(type="human", player_id="p0", name="Ann at home"),
+        NewSeat(type="human", player_id="p0", name="Grandpa"),
+        NewSeat(type="human", player_id="p1"),
     ]
     table = new(make_ruleset("house-nines", {"players": 3}), seats)
     out = tables.step(table, Chat("p0", "hello", seat=1), at(1))

@@ -48,6 +48,7 @@ from domino_api.engine.table import (
     Table,
     Tick,
 )
+from domino_api.engine.table.new import NewSeat
 from tests.engine.helpers import ruleset, to_action
 from tests.engine.table_invariants import check_step, check_table
 
@@ -111,22 +112,20 @@ def layouts(draw: st.DrawFn) -> tuple[str, list[str], list[str]]:
 
 
 def build(name: str, kinds: list[str], strategies: list[str], secret: bytes) -> Stepped:
-    seats: list[dict[str, object]] = []
+    seats: list[NewSeat] = []
     holders: dict[str, tuple[str, str]] = {}
     for number, kind in enumerate(kinds):
         if kind == "bot":
-            seats.append({"type": "bot", "strategy": strategies[number]})
+            seats.append(NewSeat(type="bot", strategy=strategies[number]))
             continue
         if kind == "open":
-            seats.append({"type": "human"})
+            seats.append(NewSeat(type="human"))
             continue
         pid = "p0" if kind == "hot-seat" else f"p{number}"
-        spec: dict[str, object] = {"type": "human", "player_id": pid}
-        if kind == "hot-seat":
-            spec["name"] = f"Guest {number}"
-        seats.append(spec)
+        guest = f"Guest {number}" if kind == "hot-seat" else None
+        seats.append(NewSeat(type="human", player_id=pid, name=guest))
         holders.setdefault(pid, (f"Player{number}", "moon"))
-    solo = all(s.get("player_id") in ("p0", None) for s in seats if s["type"] == "human")
+    solo = all(s.player_id in ("p0", None) for s in seats if s.type == "human")
     solo = solo and "open" not in kinds
     return tables.new_table(
         "match-1",
@@ -300,7 +299,7 @@ def test_a_table_of_computers_plays_to_the_end_in_one_step(
     name: str, strategies: list[str], secret: bytes
 ) -> None:
     rules = CONFIGS[name]
-    seats = [{"type": "bot", "strategy": s} for s in strategies[: rules.players]]
+    seats = [NewSeat(type="bot", strategy=s) for s in strategies[: rules.players]]
     created = tables.new_table(
         "match-2", rules, secret, T0, seats, {}, code=CODE, host_player_id="p0"
     )

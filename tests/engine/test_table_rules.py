@@ -112,11 +112,11 @@ def test_a_stale_move_is_refused_with_the_current_seq() -> None:
     with pytest.raises(StaleSeq) as refused:
         tables.step(played, stale, at(2))
     assert refused.value.code == "stale_seq"
-    assert refused.value.extra["seq"] == played.state.seq
+    assert refused.value.extra.seq == played.state.seq
     future = Move(again.by, again.action, played.state.seq + 1, again.seat)
     with pytest.raises(StaleSeq) as refused:
         tables.step(played, future, at(2))
-    assert refused.value.extra["seq"] == played.state.seq
+    assert refused.value.extra.seq == played.state.seq
 
 
 def test_table_talk_does_not_make_a_move_stale() -> None:

@@ -9,6 +9,7 @@ from msgspec.structs import replace
 
 from domino_api import engine
 from domino_api.engine import table as tables
+from domino_api.engine.table.new import NewSeat
 from domino_api.errors import OptionNotAllowed
 from domino_api.matches.rated import at_creation
 from domino_api.ratings import weights
@@ -88,8 +89,8 @@ def test_places_put_the_winner_first_and_a_forfeit_last() -> None:
     assert places([150, 20], 1, losers=[0]) == [2, 1]  # more points, but it forfeited
 
 
-HUMAN, BOT = {"type": "human", "player_id": "host"}, {"type": "bot", "strategy": "plain"}
-OPEN = {"type": "human", "player_id": None}
+HUMAN, BOT = NewSeat(type="human", player_id="host"), NewSeat(type="bot", strategy="plain")
+OPEN = NewSeat(type="human")
 
 
 def test_creation_rates_humans_by_default_computers_when_asked_hot_seat_never() -> None:
@@ -107,7 +108,7 @@ def _finished(
     rated: bool, holders: tuple[str, str], forfeited: int | None = None, moved: bool = True
 ) -> tables.Table:
     now = datetime(2026, 12, 5, tzinfo=UTC)
-    seats = [{"type": "human", "player_id": holder} for holder in holders]
+    seats = [NewSeat(type="human", player_id=holder) for holder in holders]
     names = {holder: (holder, "moon") for holder in holders}
     rules = engine.make_ruleset("draw-50", {})
     table = tables.new_table("m", rules, b"s" * 32, now, seats, names, rated=rated).table

@@ -55,14 +55,14 @@ SERVER_ENV = {
 READY_BOUND_S = 120.0
 
 SERVE = """
-import sys, uvicorn
+import sys
 from domino_api.config import get_settings
 from domino_api.logs import configure_logging
-from domino_api.app.serving import uvicorn_options
+from domino_api.app.serving import serve
 configure_logging(get_settings())
 workers = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-uvicorn.run("domino_api.app.asgi:app", host="127.0.0.1", port=int(sys.argv[1]), log_config=None,
-            ws_ping_interval=None, workers=workers, **uvicorn_options(get_settings()))
+serve(get_settings(), "domino_api.app.asgi:app", host="127.0.0.1", port=int(sys.argv[1]),
+      workers=workers)
 """
 
 

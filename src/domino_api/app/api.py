@@ -127,7 +127,7 @@ def create_app(
     clock = clock or Clock()
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, object]]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Guard]]:
         url = database_url
         if url is None:
             url = await asyncio.to_thread(resolve_database_url, settings)

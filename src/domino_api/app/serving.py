@@ -15,7 +15,7 @@ inflating a compressed one as soon as the output passes it, closing with 1009.
 
 from __future__ import annotations
 
-from typing import TypedDict
+import uvicorn
 
 from domino_api.config import Settings
 from domino_api.realtime.frames import MAX_FRAME_BYTES
@@ -26,29 +26,25 @@ def trusted_proxies(settings: Settings) -> list[str]:
     return [part.strip() for part in settings.trusted_proxies.split(",") if part.strip()]
 
 
-class UvicornOptions(TypedDict):
-    http: type[GuardedHttp]
-    ws: type[GuardedWebSocket]
-    ws_max_size: int
-    access_log: bool
-    server_header: bool
-    proxy_headers: bool
-    forwarded_allow_ips: str
-
-
-def uvicorn_options(settings: Settings) -> UvicornOptions:
-    """Keyword arguments for `uvicorn.run`/`uvicorn.Config`: forwarded headers, the guarded
-    protocols (web/transport.py), the WebSocket frame limit, and uvicorn's own access log and
-    `server` header off: the app writes the access line (web/middleware.py; uvicorn's, silenced by
-    its level, still gathered its fields for every request), and an answer need not name the
-    server software."""
+def serve(settings: Settings, app: str, *, host: str, port: int, workers: int) -> None:
+    """`uvicorn.run` with forwarded headers, the guarded protocols (web/transport.py), the
+    WebSocket frame limit, and uvicorn's own access log and `server` header off: the app writes
+    the access line (web/middleware.py; uvicorn's, silenced by its level, still gathered its
+    fields for every request), and an answer need not name the server software. Logging is the
+    app's (`log_config=None`) and so are the socket's keepalives (`ws_ping_interval=None`)."""
     proxies = trusted_proxies(settings)
-    return {
-        "http": GuardedHttp,
-        "ws": GuardedWebSocket,
-        "ws_max_size": MAX_FRAME_BYTES,
-        "access_log": False,
-        "server_header": False,
-        "proxy_headers": bool(proxies),
-        "forwarded_allow_ips": ",".join(proxies),
-    }
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        workers=workers,
+        log_config=None,
+        ws_ping_interval=None,
+        http=GuardedHttp,
+        ws=GuardedWebSocket,
+        ws_max_size=MAX_FRAME_BYTES,
+        access_log=False,
+        server_header=False,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=",".join(proxies),
+    )

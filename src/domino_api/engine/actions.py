@@ -10,7 +10,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from domino_api.engine.errors import IllegalMove
-from domino_api.engine.kinds import EndName, ForfeitCause
+from domino_api.engine.kinds import EndName, ForfeitCause, Json
 from domino_api.engine.state import LegalAction
 from domino_api.engine.tiles import Tile
 
@@ -87,7 +87,7 @@ class Recorded(Struct, frozen=True, gc=False):
 Note = Acted | Recorded  # a step's first event's `action` column: what replays the step
 
 
-def note_from_json(data: Mapping[str, object]) -> Note:
+def note_from_json(data: Mapping[str, Json]) -> Note:
     """A stored note read back; a malformed one is a ValueError (or an IllegalMove)."""
     if "record" in data:
         return Recorded(str(data["record"]))
@@ -108,7 +108,7 @@ def with_reason(action: A, reason: str | None) -> A:
 T = TypeVar("T")
 
 
-def _field(data: Mapping[str, object], name: str, kind: type[T]) -> T:
+def _field(data: Mapping[str, Json], name: str, kind: type[T]) -> T:
     if name not in data:
         raise IllegalMove(f"action {data.get('action')!r} needs a {name!r} field")
     value = data[name]
@@ -117,7 +117,7 @@ def _field(data: Mapping[str, object], name: str, kind: type[T]) -> T:
     return value
 
 
-def _reason(data: Mapping[str, object]) -> str | None:
+def _reason(data: Mapping[str, Json]) -> str | None:
     reason = data.get("reason")
     if reason is not None and not isinstance(reason, str):
         raise IllegalMove("reason must be a string")
@@ -154,15 +154,16 @@ def action_from_json(data: object) -> Action:
     raise IllegalMove(f"unknown action {kind!r}")
 
 
-def _tile(data: Mapping[str, object]) -> Tile:
+def _tile(data: Mapping[str, Json]) -> Tile:
     if "tile" not in data:
         raise IllegalMove("action 'play' needs a 'tile' field")
     raw = data["tile"]
     if not isinstance(raw, list | tuple):
         raise IllegalMove(f"field 'tile' has the wrong type: {raw!r}")
-    if len(raw) != 2 or not all(type(p) is int for p in raw):
-        raise IllegalMove(f"a tile is a pair of whole numbers [a, b], got {raw!r}")
-    return (raw[0], raw[1])
+    match raw:
+        case [int() as a, int() as b] if type(a) is int and type(b) is int:
+            return (a, b)
+    raise IllegalMove(f"a tile is a pair of whole numbers [a, b], got {raw!r}")
 
 
 def _end(end: object) -> EndName | None:

@@ -6,16 +6,16 @@ its cause (a stale move's current `seq`, a `retry_after`)."""
 
 from __future__ import annotations
 
-from typing_extensions import TypedDict, Unpack
+from msgspec import Struct
 
 
-class Extra(TypedDict, total=False):
-    """What a problem document adds for its cause."""
+class Extra(Struct, frozen=True, kw_only=True):
+    """What a problem document adds for its cause (None: not said)."""
 
-    seq: int  # a stale move's match is at this seq
-    retry_after: int  # seconds until trying again may succeed
-    cap: int  # the host's plan's most entrants
-    max_entrants: int  # a full tournament's
+    seq: int | None = None  # a stale move's match is at this seq
+    retry_after: int | None = None  # seconds until trying again may succeed
+    cap: int | None = None  # the host's plan's most entrants
+    max_entrants: int | None = None  # a full tournament's
 
 
 class EngineError(Exception):
@@ -24,10 +24,10 @@ class EngineError(Exception):
     code = "engine_error"
     title = "Refused by the rules"
 
-    def __init__(self, message: str, **extra: Unpack[Extra]) -> None:
+    def __init__(self, message: str, *, seq: int | None = None, retry_after: int | None = None):
         super().__init__(message)
         self.message = message
-        self.extra = extra
+        self.extra = Extra(seq=seq, retry_after=retry_after)
 
 
 # A move or a match step.

@@ -41,7 +41,7 @@ from domino_api.engine.event_types import (
     TurnEvent,
     TurnPrivate,
 )
-from domino_api.engine.kinds import ForfeitCause, ScoreCause
+from domino_api.engine.kinds import ForfeitCause, Json, ScoreCause
 from domino_api.engine.move_types import options
 from domino_api.engine.state import (
     HandResult,
@@ -111,8 +111,8 @@ class Event(Struct, frozen=True, gc=False):
         seq: int,
         kind: str,
         at: str,
-        data: Mapping[str, object],
-        private: Mapping[str, Mapping[str, object]],
+        data: Mapping[str, Json],
+        private: Mapping[str, Mapping[str, Json]],
     ) -> Event:
         """An event as the store keeps it (public data and private parts as JSON) read back;
         a row that breaks the contract raises msgspec.ValidationError."""

@@ -3,7 +3,10 @@ these Literals (a value outside one is a bug mypy or the contract's tests find).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypeAlias
+
+# A JSON value as decoded (a stored event's data, a match's options): read by checking it.
+Json: TypeAlias = "bool | int | float | str | list[Json] | dict[str, Json] | None"
 
 Status = Literal["waiting", "playing", "hand_over", "finished", "abandoned", "cancelled"]
 # The statuses of a match that is over: nothing is played in it any more. `is_over` is the one

@@ -119,14 +119,23 @@ def to_action(move: MoveBody) -> Play | Draw | Pass:
     return Draw() if isinstance(move, DrawMove) else Pass()
 
 
-def move_request(move: MoveBody) -> dict[str, object]:
-    """The move as an Idempotency-Key's digest reads it: every field but `points` (never read),
-    the tile in its canonical form."""
+class MoveRequest(Struct, frozen=True, kw_only=True):
+    """A move as an Idempotency-Key's digest reads it: every field but `points` (never read),
+    the tile in its canonical form, in this order (stored digests depend on it)."""
+
+    action: str
+    tile: tuple[int, int] | None
+    end: EndName | None
+    seq: int
+    seat: int | None
+
+
+def move_request(move: MoveBody) -> MoveRequest:
     play = move if isinstance(move, PlayMove) else None
-    return {
-        "action": type(move).__struct_config__.tag,
-        "tile": None if play is None else canonical(play.tile),
-        "end": None if play is None else play.end,
-        "seq": move.seq,
-        "seat": move.seat,
-    }
+    return MoveRequest(
+        action=str(type(move).__struct_config__.tag),
+        tile=None if play is None else canonical(play.tile),
+        end=None if play is None else play.end,
+        seq=move.seq,
+        seat=move.seat,
+    )

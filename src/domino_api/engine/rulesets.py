@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Annotated, get_args
+from typing import Annotated, TypeAlias, get_args
 
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType, structs
@@ -16,6 +16,7 @@ from domino_api.engine.kinds import (
     DominoScoring,
     DrawRule,
     FirstOpener,
+    Json,
     Layout,
     NextOpener,
     PlayScoring,
@@ -253,6 +254,10 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
     }
 )
 
+# A match's options: a JSON object of parameter overrides by name (a request's `options`, a
+# seek's, a tournament's, a player's settings), which `make_ruleset` checks member by member.
+Options: TypeAlias = Mapping[str, Json]
+
 # Presets whose hand size follows the number of seats (unless a match sets it).
 HAND_BY_PLAYERS: Mapping[str, Mapping[int, int]] = {"fives-and-threes": {2: 7, 3: 5, 4: 5}}
 
@@ -311,7 +316,7 @@ def _parse_override(key: str, value: object, allowed: Allowed) -> object:
     return value
 
 
-def make_ruleset(name: str, options: Mapping[str, object]) -> Ruleset:
+def make_ruleset(name: str, options: Options) -> Ruleset:
     """A preset with the overrides RULES section 3 allows for it; anything else is refused."""
     if name not in PRESETS:
         raise UnknownRuleset(f"unknown ruleset {name!r}; the presets are {', '.join(PRESETS)}")

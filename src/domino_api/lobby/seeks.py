@@ -178,9 +178,7 @@ async def _seat(core: Core, older: SeekRow, newer: SeekRow, caps: Caps) -> None:
         raise _Taken  # a player gone meanwhile
     ruleset = _ruleset(older.ruleset, older.options_key)
     _, spectators = access.table_options(load_object(older.options_key))
-    seats: list[NewSeat] = [
-        {"type": "human", "player_id": s.player_id, "name": None} for s in (older, newer)
-    ]
+    seats = [NewSeat(type="human", player_id=s.player_id) for s in (older, newer)]
     holders = {p.id: (p.name, p.tile_back) for p in players.values()}
     match_id = str(uuid.uuid4())
     claim = partial(_claim, seeks=(older, newer), match_id=match_id, caps=caps)

@@ -8,11 +8,11 @@ else gets `403 not_seated`, so a match id alone opens nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api.engine.errors import NotSeated
+from domino_api.engine.kinds import Json
+from domino_api.engine.rulesets import Options
 from domino_api.engine.table import Table
 from domino_api.errors import OptionNotAllowed, ValidationFailed
 from domino_api.store import tournaments_repo
@@ -49,7 +49,7 @@ async def require_member_in(
 SOLO_OFF = ("turn_clock", "away_forfeit_s")
 
 
-def table_options(options: Mapping[str, object]) -> tuple[dict[str, object], bool]:
+def table_options(options: Options) -> tuple[dict[str, Json], bool]:
     """The preset's overrides, and the table's own option `spectators` taken out of them."""
     given = dict(options)
     spectators = given.pop("spectators", False)
@@ -58,7 +58,7 @@ def table_options(options: Mapping[str, object]) -> tuple[dict[str, object], boo
     return given, spectators
 
 
-def refuse_solo_clocks(options: Mapping[str, object], solo: bool) -> None:
+def refuse_solo_clocks(options: Options, solo: bool) -> None:
     """A clock the creator sets is honoured, or refused: never silently dropped."""
     named = [key for key in SOLO_OFF if options.get(key) is not None]
     if solo and named:

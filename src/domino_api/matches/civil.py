@@ -30,7 +30,7 @@ from domino_api.matches.unit import Core, Stage
 from domino_api.store import civil_repo
 from domino_api.store.civil_repo import Holder
 from domino_api.store.db import after_commit
-from domino_api.store.models import Player
+from domino_api.store.models import Player, Report
 
 
 async def set_talk(core: Core, player: Player, match_id: str, on: bool) -> ViewOut:
@@ -96,17 +96,17 @@ async def report(
         raise MessageNotFound(f"The match has no message at seq {seq}.")
     seat = event.seat
     _other(holders, seat, player.id)
-    kept = {
-        "match_id": match_id,
-        "seq": seq,
-        "reporter_id": player.id,
-        "reported_id": holders[seat].player_id,
-        "seat": seat,
-        "name": event.name,
-        "text": event.text,
-        "reason": reason or "",
-        "created_at": now,
-    }
+    kept = Report(
+        match_id=match_id,
+        seq=seq,
+        reporter_id=player.id,
+        reported_id=holders[seat].player_id,
+        seat=seat,
+        name=event.name,
+        text=event.text,
+        reason=reason or "",
+        created_at=now,
+    )
     report_id = await civil_repo.add_report(session, kept)
     return ReportOut(id=report_id, match_id=match_id, seq=seq, seat=seat, created_at=now)
 

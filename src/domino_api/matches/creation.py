@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 import asyncpg
@@ -20,6 +20,7 @@ from domino_api.engine import EngineError
 from domino_api.engine import table as tables
 from domino_api.engine.errors import MatchFull
 from domino_api.engine.event_types import SeatJoinedData
+from domino_api.engine.rulesets import Options
 from domino_api.engine.table import Stepped, Table
 from domino_api.engine.table.new import NewSeat
 from domino_api.engine.view_types import ViewOut
@@ -42,7 +43,7 @@ T = TypeVar("T")
 JOIN_REFUSAL_S = 0.05
 
 
-def ruleset_for_seats(name: str, options: Mapping[str, object], seats: int) -> engine.Ruleset:
+def ruleset_for_seats(name: str, options: Options, seats: int) -> engine.Ruleset:
     """The seat list sets `players` where the preset allows 2-4, else must equal it."""
     if "players" in options:
         raise engine.BadOptions("players is set by the seat list, not by options.")
@@ -61,10 +62,10 @@ def _seat_specs(host: Player, specs: list[HumanSeat | BotSeat]) -> list[NewSeat]
     rows: list[NewSeat] = []
     for number, spec in enumerate(specs):
         if isinstance(spec, BotSeat):
-            rows.append({"type": "bot", "strategy": spec.strategy})
+            rows.append(NewSeat(type="bot", strategy=spec.strategy))
             continue
         holder = host.id if number == 0 or spec.holder == "host" else None
-        rows.append({"type": "human", "player_id": holder, "name": spec.name})
+        rows.append(NewSeat(type="human", player_id=holder, name=spec.name))
     return rows
 
 
@@ -83,7 +84,7 @@ async def create_match(
     options = settings.match_options(host.settings, body.ruleset, given)
     ruleset = ruleset_for_seats(body.ruleset, options, len(specs))
     seats = _seat_specs(host, specs)
-    solo = all(s["type"] == "bot" or s.get("player_id") == host.id for s in seats)
+    solo = all(s.type == "bot" or s.player_id == host.id for s in seats)
     holders = {host.id: (host.name, host.tile_back)}
     cap = None if caps is None else _caps_check(address, caps)
     access.refuse_solo_clocks(given, solo)
@@ -288,8 +289,8 @@ async def offer_rematch(
 
 
 def _rematch_table(core: Core, table: Table, code: str | MatchFull) -> Stepped:
-    seats: list[NewSeat] = [
-        {"type": row.type, "strategy": row.strategy, "player_id": row.player_id, "name": row.name}
+    seats = [
+        NewSeat(type=row.type, strategy=row.strategy, player_id=row.player_id, name=row.name)
         for row in table.seats
     ]
     holders = {pid: (name, table.tile_backs.get(pid, "moon")) for pid, name in table.names.items()}

@@ -6,11 +6,12 @@ How a rated match moves its players' ratings is ratings/ (an end hook)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Annotated
 
 from fastapi import Query
 
+from domino_api.engine.table.new import NewSeat
 from domino_api.errors import OptionNotAllowed
 
 # POST /v1/matches's `rated` (matches/routes.py).
@@ -30,13 +31,13 @@ HOT_SEAT = (
 )
 
 
-def at_creation(asked: bool | None, seats: Sequence[Mapping[str, object]]) -> bool:
+def at_creation(asked: bool | None, seats: Sequence[NewSeat]) -> bool:
     """Whether a new table is rated: `asked` if given, else whether only humans sit at it."""
-    held = sum(1 for seat in seats if seat["type"] == "human" and seat.get("player_id"))
+    held = sum(1 for seat in seats if seat.type == "human" and seat.player_id)
     if held > 1:
         if asked:
             raise OptionNotAllowed(HOT_SEAT)
         return False
     if asked is None:
-        return all(seat["type"] == "human" for seat in seats)
+        return all(seat.type == "human" for seat in seats)
     return asked

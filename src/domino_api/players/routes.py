@@ -16,8 +16,8 @@ from domino_api.players.schemas import (
     PlayerCreated,
     PlayerOut,
     PlayerPatch,
-    TileBack,
 )
+from domino_api.players.tile_backs import TileBack
 from domino_api.store import players_repo
 from domino_api.store.db import after_commit
 from domino_api.store.models import Player
@@ -95,7 +95,7 @@ async def patch_me(
 async def list_tile_backs(_: CurrentPlayer) -> list[TileBack]:
     """The tile-back catalogue; each entry's `image` (an SVG drawing or a NASA photograph cut
     to a tile, with its `credit`) is served by this server."""
-    return [TileBack(**entry) for entry in tile_backs.catalog()]
+    return list(tile_backs.CATALOG)
 
 
 @router.get(

@@ -50,15 +50,6 @@ class PlayerCreated(PlayerOut):
     token: str = Field(description="Shown once; send as 'Authorization: Bearer <token>'.")
 
 
-class TileBack(BaseModel):
-    id: str
-    name: str
-    rarity: Literal["common", "rare", "epic", "legendary"]
-    image: str
-    credit: str
-    locked: bool
-
-
 class RecordOut(BaseModel):
     ruleset: str
     opponent: Literal["plain", "planner", "human"]

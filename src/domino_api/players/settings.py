@@ -9,16 +9,14 @@ explicit option is still `422 bad_options`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from domino_api import engine
+from domino_api.engine.kinds import Json
+from domino_api.engine.rulesets import Options
 
 SETTING_KEYS = ("target", "draw", "next_opener")
 
 
-def match_options(
-    settings: Mapping[str, object] | None, ruleset: str, options: Mapping[str, object]
-) -> dict[str, object]:
+def match_options(settings: Options | None, ruleset: str, options: Options) -> dict[str, Json]:
     """`options` with every stored setting the preset accepts alongside them filled in."""
     merged = dict(options)
     for key in SETTING_KEYS:
@@ -30,7 +28,7 @@ def match_options(
     return merged
 
 
-def _accepted(ruleset: str, options: Mapping[str, object]) -> bool:
+def _accepted(ruleset: str, options: Options) -> bool:
     try:
         engine.make_ruleset(ruleset, options)
     except (engine.BadOptions, engine.UnknownRuleset):

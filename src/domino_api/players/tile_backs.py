@@ -10,89 +10,95 @@ offline.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, TypedDict
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
 
 DEFAULT_TILE_BACK = "moon"
 
 
-class Entry(TypedDict):
+# A catalogue entry as GET /v1/tile-backs lists it (no docstring: it would enter the schema).
+class TileBack(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
     id: str
     name: str
     rarity: Literal["common", "rare", "epic", "legendary"]
     image: str
     credit: str
-
-
-class Listed(Entry):
+    # Nothing is locked yet (seed 000), but clients get the field so they can show locks later.
     locked: bool
 
 
-CATALOG: tuple[Entry, ...] = (
-    {
-        "id": "moon",
-        "name": "House mark",
-        "rarity": "common",
-        "image": "/static/tile-backs/moon.svg",
-        "credit": "domino-api house mark",
-    },
+CATALOG: tuple[TileBack, ...] = (
+    TileBack(
+        id="moon",
+        name="House mark",
+        rarity="common",
+        image="/static/tile-backs/moon.svg",
+        credit="domino-api house mark",
+        locked=False,
+    ),
     # The drawings of seed 000's first round, kept for the players who chose them.
-    {
-        "id": "apollo-8",
-        "name": "Earthrise",
-        "rarity": "rare",
-        "image": "/static/tile-backs/apollo-8.svg",
-        "credit": "domino-api drawing after NASA's Apollo 8 photograph (William Anders)",
-    },
-    {
-        "id": "apollo-11",
-        "name": "Tranquility Base",
-        "rarity": "rare",
-        "image": "/static/tile-backs/apollo-11.svg",
-        "credit": "domino-api drawing after NASA's Apollo 11 photographs",
-    },
-    {
-        "id": "apollo-17",
-        "name": "The Blue Marble",
-        "rarity": "rare",
-        "image": "/static/tile-backs/apollo-17.svg",
-        "credit": "domino-api drawing after NASA's Apollo 17 photograph",
-    },
-    {
-        "id": "galileo-io",
-        "name": "Io",
-        "rarity": "rare",
-        "image": "/static/tile-backs/galileo-io.svg",
-        "credit": "domino-api drawing after NASA/JPL's Galileo images",
-    },
+    TileBack(
+        id="apollo-8",
+        name="Earthrise",
+        rarity="rare",
+        image="/static/tile-backs/apollo-8.svg",
+        credit="domino-api drawing after NASA's Apollo 8 photograph (William Anders)",
+        locked=False,
+    ),
+    TileBack(
+        id="apollo-11",
+        name="Tranquility Base",
+        rarity="rare",
+        image="/static/tile-backs/apollo-11.svg",
+        credit="domino-api drawing after NASA's Apollo 11 photographs",
+        locked=False,
+    ),
+    TileBack(
+        id="apollo-17",
+        name="The Blue Marble",
+        rarity="rare",
+        image="/static/tile-backs/apollo-17.svg",
+        credit="domino-api drawing after NASA's Apollo 17 photograph",
+        locked=False,
+    ),
+    TileBack(
+        id="galileo-io",
+        name="Io",
+        rarity="rare",
+        image="/static/tile-backs/galileo-io.svg",
+        credit="domino-api drawing after NASA/JPL's Galileo images",
+        locked=False,
+    ),
     # Seed 000's photographs (data/tile-backs/PROVENANCE.md; tools/crop_backs.py cut them).
-    {
-        "id": "apollo-15-earth",
-        "name": "Earth from Apollo 15",
-        "rarity": "epic",
-        "image": "/static/tile-backs/apollo-15-earth.jpg",
-        "credit": "Photograph: NASA (Apollo 15 crew, 26 July 1971, AS15-91-12343)",
-    },
-    {
-        "id": "galileo-callisto",
-        "name": "Callisto",
-        "rarity": "legendary",
-        "image": "/static/tile-backs/galileo-callisto.jpg",
-        "credit": "Photograph: NASA/JPL (the Galileo spacecraft)",
-    },
-    {
-        "id": "galileo-europa",
-        "name": "Europa",
-        "rarity": "legendary",
-        "image": "/static/tile-backs/galileo-europa.jpg",
-        "credit": "Photograph: NASA/JPL-Caltech/SETI Institute (Galileo images, late 1990s)",
-    },
+    TileBack(
+        id="apollo-15-earth",
+        name="Earth from Apollo 15",
+        rarity="epic",
+        image="/static/tile-backs/apollo-15-earth.jpg",
+        credit="Photograph: NASA (Apollo 15 crew, 26 July 1971, AS15-91-12343)",
+        locked=False,
+    ),
+    TileBack(
+        id="galileo-callisto",
+        name="Callisto",
+        rarity="legendary",
+        image="/static/tile-backs/galileo-callisto.jpg",
+        credit="Photograph: NASA/JPL (the Galileo spacecraft)",
+        locked=False,
+    ),
+    TileBack(
+        id="galileo-europa",
+        name="Europa",
+        rarity="legendary",
+        image="/static/tile-backs/galileo-europa.jpg",
+        credit="Photograph: NASA/JPL-Caltech/SETI Institute (Galileo images, late 1990s)",
+        locked=False,
+    ),
 )
 
-IDS = frozenset(entry["id"] for entry in CATALOG)
+IDS = frozenset(entry.id for entry in CATALOG)
 IMAGES = Path(__file__).resolve().parents[1] / "data" / "tile-backs"
 URL_PREFIX = "/static/tile-backs"
-
-
-def catalog() -> list[Listed]:
-    # Nothing is locked yet (seed 000), but clients get the field so they can show locks later.
-    return [Listed(**entry, locked=False) for entry in CATALOG]

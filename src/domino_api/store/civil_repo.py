@@ -133,16 +133,28 @@ async def message(session: AsyncSession, match_id: str, seq: int) -> MessageData
     return None if data is None else msgspec.convert(data, MessageData)
 
 
-async def add_report(session: AsyncSession, report: dict[str, object]) -> int:
-    """Keep a report; the same reporter reporting the same message again keeps the first."""
-    stmt = insert(Report).values(**report).on_conflict_do_nothing().returning(Report.id)
+async def add_report(session: AsyncSession, report: Report) -> int:
+    """Keep a report (a new row, not added to the session); the same reporter reporting the
+    same message again keeps the first."""
+    values = insert(Report).values(
+        match_id=report.match_id,
+        seq=report.seq,
+        reporter_id=report.reporter_id,
+        reported_id=report.reported_id,
+        seat=report.seat,
+        name=report.name,
+        text=report.text,
+        reason=report.reason,
+        created_at=report.created_at,
+    )
+    stmt = values.on_conflict_do_nothing().returning(Report.id)
     added = (await session.execute(stmt)).scalar_one_or_none()
     if added is not None:
         return int(added)
     again = select(Report.id).where(
-        Report.reporter_id == report["reporter_id"],
-        Report.match_id == report["match_id"],
-        Report.seq == report["seq"],
+        Report.reporter_id == report.reporter_id,
+        Report.match_id == report.match_id,
+        Report.seq == report.seq,
     )
     return int((await session.execute(again)).scalar_one())
 

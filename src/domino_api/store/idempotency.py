@@ -8,7 +8,6 @@ with the first request's answer, which would tell the client its second move was
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Generic, NamedTuple, TypeVar
@@ -17,6 +16,7 @@ import asyncpg
 import msgspec
 
 from domino_api import jsontext
+from domino_api.engine.move_types import MoveRequest
 from domino_api.errors import IdempotencyKeyReused
 from domino_api.store.json_types import JSONObject
 
@@ -42,7 +42,7 @@ class Keyed(Generic[T]):
         return msgspec.convert(stored, self.answer)
 
 
-def key_for(value: str, request: Mapping[str, object]) -> Key:
+def key_for(value: str, request: MoveRequest) -> Key:
     """The key of a request; `request` is its validated body with every field (in the model's
     order, so members sent in another order make the same digest), put in the engine's form
     where two spellings mean one thing (a tile named either way round)."""

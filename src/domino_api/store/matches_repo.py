@@ -38,7 +38,10 @@ DERIVED = ("status", "seq", "game_seq")  # the engine state's, written beside th
 # A seat's presence marks: no rule reads them but through `Lapse`, `Seen` and `Connect`.
 LEASE_MARKS = frozenset({"connected_until", "last_seen_at", "away_since"})
 EVENT_COLUMNS = ("match_id", "seq", "type", "at", "data", "private", "action")
-Columns = dict[str, object]  # a row's values by column, as asyncpg takes them (see `_value`)
+# What one column of a match or seat row holds (Info's, Seat's and the state's fields, and the
+# snapshot), and a row's values by column, as asyncpg takes them once JSON is text (`_value`).
+Column = str | int | bool | bytes | datetime | Snapshot | None
+Columns = dict[str, Column]
 Values = list[object]  # one column's values, for `unnest`
 SeatRow = tuple[str, int, Columns]  # match id, seat, changed columns
 # A match's engine state as storage keeps it; None: the row has moved on.
@@ -206,7 +209,7 @@ class Change:
         return all(columns.keys() <= LEASE_MARKS for _, columns in self.seats())
 
 
-def _value(key: str, value: object) -> object:
+def _value(key: str, value: Column) -> Column:
     # The pool's (and SQLAlchemy's) codec takes JSON as text already encoded.
     return jsontext.dumps(value) if value is not None and key in _JSON else value
 
@@ -216,7 +219,8 @@ def _array(kind: str) -> str:
     return "text[]" if kind in ("JSON", "JSONB") else f"{kind}[]"
 
 
-def _cast(kind: str) -> str:
+def _as_json(kind: str) -> str:
+    """The conversion a JSON column's text needs on assignment (none for other kinds)."""
     return f"::{kind.lower()}" if kind in ("JSON", "JSONB") else ""
 
 
@@ -246,7 +250,7 @@ class _Statement:
         columns += [[_value(k, c.columns()[k]) for c in group] for k in keys]
         found = self.keys("id", {c.id for c in group})
         source = self.arrays(("id", "version", *keys), kinds, columns)
-        sets = ", ".join(f"{k} = g.{k}{_cast(_TYPES[k])}" for k in keys) or "id = g.id"
+        sets = ", ".join(f"{k} = g.{k}{_as_json(_TYPES[k])}" for k in keys) or "id = g.id"
         self.parts.append(
             f"m{number} AS (UPDATE matches AS t SET {sets} FROM {source} "
             f"WHERE {found}t.id = g.id AND t.xmin = g.version RETURNING t.id, t.xmin)"
@@ -270,7 +274,7 @@ class _Statement:
         columns += [[_value(k, r[2][k]) for r in rows] for k in keys]
         found = self.keys("match_id", {r[0] for r in rows})
         source = self.arrays(("match_id", "seat", *keys), kinds, columns)
-        sets = ", ".join(f"{k} = g.{k}{_cast(_TYPES[k])}" for k in keys)
+        sets = ", ".join(f"{k} = g.{k}{_as_json(_TYPES[k])}" for k in keys)
         self.parts.append(
             f"s{number} AS (UPDATE seats AS t SET {sets} FROM {source} "
             f"JOIN saved ON saved.id = g.match_id "

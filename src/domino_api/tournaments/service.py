@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from domino_api import engine
 from domino_api.clock import Clock
 from domino_api.engine.errors import NotHost
-from domino_api.engine.table import new_table
+from domino_api.engine.table.new import NewSeat, new_table
 from domino_api.errors import (
     EntrantLimitReached,
     EntrantLimitTooHigh,
@@ -315,7 +315,7 @@ async def open_match(
         ruleset,
         secrets.token_bytes(32),
         now,
-        [{"type": "human", "player_id": player_id, "last_seen_at": None} for player_id in pair],
+        [NewSeat(type="human", player_id=player_id, seen=False) for player_id in pair],
         holders,
         tournament_id=tournament.id,
         check_in_deadline=deadline,

@@ -7,7 +7,8 @@ from collections.abc import AsyncIterator, Iterable
 from typing import Annotated
 
 from fastapi import Depends, Header, Request
-from fastapi.security import HTTPBearer
+from fastapi.openapi.models import HTTPBearer as BearerScheme
+from fastapi.security.base import SecurityBase
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api.clock import Clock
@@ -20,13 +21,19 @@ from domino_api.web.ratelimit import Limits, address_key
 from domino_api.web.tokens import hash_token, parse_bearer
 
 
-class PlayerBearer(HTTPBearer):
+class PlayerBearer(SecurityBase):
     """The bearer scheme that resolves the caller: one dependency, so that OpenAPI declares the
     scheme on every route that needs a player (Swagger UI's Authorize button), and a request
     pays for one resolution instead of a scheme under a dependency (this runs on nearly every
-    request). A missing or unknown token is our 401 problem, not the scheme's own error."""
+    request). A missing or unknown token is our 401 problem, not the scheme's own error. It is a
+    `SecurityBase` (what FastAPI publishes as a scheme), not an `HTTPBearer`, whose call answers
+    credentials rather than a player."""
 
-    async def __call__(self, request: Request) -> Player:  # type: ignore[override]
+    def __init__(self, scheme_name: str, description: str) -> None:
+        self.model = BearerScheme(description=description)
+        self.scheme_name = scheme_name
+
+    async def __call__(self, request: Request) -> Player:
         if len(request.headers.getlist("authorization")) > 1:
             # Which one would count is a guess a proxy and this server may make differently.
             raise Unauthenticated("Send one Authorization header.")

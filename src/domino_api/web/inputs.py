@@ -5,11 +5,11 @@ alone refused, and every free string carries the no-NUL pattern."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, GetJsonSchemaHandler, model_validator
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema
+from pydantic_core import CoreSchema, ErrorDetails
 
 NO_NUL = "^[^\\u0000]*$"
 
@@ -90,15 +90,13 @@ def _holds_nul(value: object) -> bool:
     return False  # nested Strict models check themselves
 
 
-def error_summary(errors: Sequence[Mapping[str, object]], most: int = 5) -> str:
+def error_summary(errors: Sequence[ErrorDetails], most: int = 5) -> str:
     """`where: what` for each of the first `most` of pydantic's errors, as a problem's
     detail over REST and over the socket alike: the field's path, list positions kept."""
     parts = []
     for err in errors[:most]:
-        loc = err.get("loc", ())
-        path = loc if isinstance(loc, tuple | list) else ()
-        where = ".".join(str(p) for p in path if _named(p)) or "body"
-        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+        where = ".".join(str(p) for p in err["loc"] if _named(p)) or "body"
+        parts.append(f"{where}: {err['msg']}")
     return "; ".join(parts)
 
 

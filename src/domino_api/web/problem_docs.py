@@ -17,10 +17,10 @@ def problem_of(exc: Exception) -> ProblemDoc:
     database out of connections (503 service_busy), or else the 500 `internal_error`, which says
     nothing of the failure."""
     if isinstance(exc, ServiceError):
-        return problem(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
+        return problem(exc.status, exc.code, exc.title, exc.detail, exc.extra)
     if isinstance(exc, EngineError):
         status = engine_status(exc.code)
-        return problem(status, exc.code, exc.title, exc.message, **exc.extra)
+        return problem(status, exc.code, exc.title, exc.message, exc.extra)
     if (busy := unavailable(exc)) is not None:
         return problem_of(busy)
     return problem(500, "internal_error", "Internal error", "Something went wrong on our side.")

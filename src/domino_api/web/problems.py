@@ -8,7 +8,7 @@ class of errors.py and engine/errors.py is here with the same status.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 # code -> (statuses, meaning). A code with two statuses means the same thing in two contexts.
 CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
@@ -200,7 +200,7 @@ NUMBERED = ("rate_limited", "match_full")
 
 
 # FastAPI's `responses=` (an OpenAPI response object per status, and its `model`).
-RouteResponse = dict[str, object]
+RouteResponse = dict[str, str | type[Problem] | dict[str, JsonValue]]
 
 
 def problems(*codes: str) -> dict[int | str, RouteResponse]:
@@ -218,7 +218,7 @@ def problems(*codes: str) -> dict[int | str, RouteResponse]:
 
 def _response(codes: list[str], status: int) -> RouteResponse:
     lines = [f"`{code}`: {CATALOGUE[code][1]}" for code in codes]
-    schema = {"$ref": "#/components/schemas/Problem"}
+    schema: dict[str, JsonValue] = {"$ref": "#/components/schemas/Problem"}
     return {
         "description": "\n\n".join(lines),
         "model": Problem,  # puts Problem in components.schemas

@@ -16,7 +16,7 @@ address's.
 Every budget kept per address is kept per network as well (`network_key`: an IPv4 /24, an IPv6
 /64), `DOMINO_NETWORK_SHARE` times larger, so one host with a whole /24 of addresses gets a few
 addresses' worth, not 256 (issue 41). The address is uvicorn's: forwarded headers count only
-from `DOMINO_TRUSTED_PROXIES` (`serving.uvicorn_options`).
+from `DOMINO_TRUSTED_PROXIES` (`serving.serve`).
 """
 
 from __future__ import annotations

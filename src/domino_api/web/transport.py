@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 
+from typing_extensions import TypeIs
 from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -148,6 +149,12 @@ class HeadTooLarge(Exception):
     """Raised in a parser callback: the head passed MAX_HEAD_BYTES."""
 
 
+def _stream(transport: asyncio.BaseTransport) -> TypeIs[asyncio.Transport]:
+    """A transport one writes to: asyncio's `Transport`, or uvloop's, which is one without
+    subclassing it (asyncio.Protocol's hook names only the base; uvicorn's narrows it)."""
+    return callable(getattr(transport, "write", None))
+
+
 class GuardedHttp(HttpToolsProtocol):
     """uvicorn's httptools protocol with head and body deadlines and the per-address cap."""
 
@@ -169,7 +176,9 @@ class GuardedHttp(HttpToolsProtocol):
         self._head_bytes = 0  # bytes read while a head is due (across reads)
         self._head_too_large = False  # a head complete within one read, past MAX_HEAD_BYTES
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        if not _stream(transport):
+            raise TypeError(f"HTTP needs a stream transport, not {type(transport).__name__}")
         super().connection_made(transport)
         self._address = self._count.open(self.client)
         if self._address is None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import NotRequired, TypedDict, Unpack
 
+from msgspec import Struct
 from msgspec.structs import replace
 
 from domino_api.engine.deal import commitment
@@ -18,26 +18,16 @@ from domino_api.engine.table.seats import joined
 from domino_api.engine.table.transitions import Steps, record
 
 
-class NewSeat(TypedDict):
-    """A new seat's columns: a computer's strategy, or a human seat's holder and name."""
+class NewSeat(Struct, frozen=True, kw_only=True):
+    """A new seat: a computer's strategy, or a human seat's holder and name. `seen`: its holder
+    is there at creation (seen now; the creator's seats connected too, as the request that made
+    the table is theirs); a tournament's pairing seats holders who have not come yet."""
 
     type: SeatKind
-    strategy: NotRequired[Strategy | None]
-    player_id: NotRequired[str | None]
-    name: NotRequired[str | None]
-
-
-class Facts(TypedDict, total=False):
-    """What the creator of a table decides about it (`Info`'s fields of the same names)."""
-
-    code: str | None
-    host_player_id: str | None
-    host_address: str | None
-    solo: bool
-    spectators: bool
-    rated: bool
-    tournament_id: str | None
-    check_in_deadline: datetime | None
+    strategy: Strategy | None = None
+    player_id: str | None = None
+    name: str | None = None
+    seen: bool = True
 
 
 def new_table(
@@ -45,14 +35,22 @@ def new_table(
     ruleset: Ruleset,
     secret: bytes,
     now: datetime,
-    seats: Sequence[Mapping[str, object]],
+    seats: Sequence[NewSeat],
     holders: Mapping[str, tuple[str, str]],
-    **facts: Unpack[Facts],
+    *,
+    code: str | None = None,
+    host_player_id: str | None = None,
+    host_address: str | None = None,
+    solo: bool = False,
+    spectators: bool = False,
+    rated: bool = False,
+    tournament_id: str | None = None,
+    check_in_deadline: datetime | None = None,
 ) -> Stepped:
     """The waiting table (the deal's `secret` chosen by the caller, its commitment shown) with
-    its seats; `seats` give each seat's columns (type, strategy, player_id, name), `holders`
-    each holder's (profile name, tile back), `facts` what the creator decides (code, host,
-    solo, tournament, ...). The seats' `seat_joined` events are staged."""
+    its seats, `holders` each holder's (profile name, tile back), and the keywords what the
+    creator decides (`Info`'s fields of the same names). The seats' `seat_joined` events are
+    staged."""
     info = Info(
         id=match_id,
         ruleset=ruleset.name,
@@ -60,13 +58,16 @@ def new_table(
         commitment=commitment(secret),
         created_at=now,
         updated_at=now,
-        **facts,
+        code=code,
+        host_player_id=host_player_id,
+        host_address=host_address,
+        solo=solo,
+        spectators=spectators,
+        rated=rated,
+        tournament_id=tournament_id,
+        check_in_deadline=check_in_deadline,
     )
-    host = facts.get("host_player_id")
-    rows = tuple(
-        Seat(**{"seat": number, **_here(spec, host, now), **spec})  # type: ignore[arg-type]
-        for number, spec in enumerate(seats)
-    )
+    rows = tuple(_seat(number, spec, host_player_id, now) for number, spec in enumerate(seats))
     # A seat keeps the name it was taken under: a later profile rename shows at new tables
     # only, so nobody can take the name of another seat at a table they already sit at.
     rows = tuple(_named(row, holders) for row in rows)
@@ -85,13 +86,18 @@ def new_table(
     return steps.result()
 
 
-def _here(spec: Mapping[str, object], host: object, now: datetime) -> dict[str, object]:
-    """A holder's presence marks at creation: seen now; the creator's seats connected too (its
-    request made the table), as its first view shows them."""
-    holder = spec.get("player_id")
-    if not holder:
-        return {}
-    return {"last_seen_at": now, "connected": holder == host}
+def _seat(number: int, spec: NewSeat, host: str | None, now: datetime) -> Seat:
+    """The seat's row, with its holder's presence marks at creation (see `NewSeat.seen`)."""
+    here = spec.seen and bool(spec.player_id)
+    return Seat(
+        seat=number,
+        type=spec.type,
+        strategy=spec.strategy,
+        player_id=spec.player_id,
+        name=spec.name,
+        last_seen_at=now if here else None,
+        connected=here and spec.player_id == host,
+    )
 
 
 def _named(row: Seat, holders: Mapping[str, tuple[str, str]]) -> Seat:

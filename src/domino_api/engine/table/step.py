@@ -18,6 +18,7 @@ from typing import NamedTuple, Protocol
 
 from domino_api.engine import actions, rules
 from domino_api.engine.events import Event
+from domino_api.engine.kinds import Json
 from domino_api.engine.state import MatchState
 from domino_api.engine.table import commands, play, seating
 from domino_api.engine.table.model import Staged, Stepped, Table
@@ -163,9 +164,9 @@ class StoredEvent(Protocol):
     @property
     def type(self) -> str: ...
     @property
-    def data(self) -> Mapping[str, object]: ...
+    def data(self) -> Mapping[str, Json]: ...
     @property
-    def action(self) -> Mapping[str, object] | None: ...
+    def action(self) -> Mapping[str, Json] | None: ...
 
 
 def replay(events: Sequence[Staged] | Sequence[StoredEvent], initial: MatchState) -> MatchState:

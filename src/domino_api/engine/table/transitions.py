@@ -27,7 +27,7 @@ def transit(table: Table, now: datetime, transition: Transition, note: Note) -> 
     moved = replace(table, state=transition.state)
     match = moved.match
     before_turn = (before.status, before.turn, before.hand_number)
-    changes: dict[str, object] = {
+    changes: dict[str, datetime | None] = {
         "turn_deadline": clocks.turn_deadline(moved, before_turn, now),
         "next_hand_at": clocks.next_hand_at(moved, now),
         "updated_at": now,
