@@ -34,7 +34,7 @@ def test_each_payload_is_its_frames_schema_tagged_by_type() -> None:
         schema = schemas[ref.rsplit("/", 1)[1]]
         if isinstance(kind, type) and issubclass(kind, msgspec.Struct):
             assert set(schema["properties"]) == {"type", *kind.__struct_fields__}, name
-            assert schema["properties"]["type"] == {"const": frames.tag_of(kind)}
+            assert schema["properties"]["type"] == {"enum": [frames.tag_of(kind)]}
             assert schema["additionalProperties"] is False
     for union in ("ClientFrame", "ServerFrame", "Event", "LobbyEvent"):
         assert schemas[union]["discriminator"] == "type", union

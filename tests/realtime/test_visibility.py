@@ -16,7 +16,6 @@ from sqlalchemy import event
 
 from domino_api.app.api import create_app
 from domino_api.config import Settings
-from domino_api.realtime.lifecycle import realtime_of
 from tests.conftest import COMPUTERS, GENEROUS_LIMITS
 from tests.realtime.wsclient import Socket, two_seat_match
 from tests.support.servers import free_port
@@ -87,7 +86,7 @@ async def test_one_message_to_many_sockets_reads_no_mutes_per_socket(
         try:
             for socket in bobs + anas:
                 assert (await socket.recv())["type"] == "snapshot"
-            hub = realtime_of(app).hub
+            hub = app.state.realtime.hub
             await hub.sync(match_id)
             mute_reads, before = hub.mute_reads, len(statements.sent)
             await anas[0].send({"type": "message", "id": "m", "text": "hurry up"})

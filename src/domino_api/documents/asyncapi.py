@@ -55,7 +55,12 @@ def generated_schemas() -> dict[str, JsonValue]:
     schemas: dict[str, JsonValue] = {
         name: _tagged(schema) for name, schema in zip(UNIONS, named, strict=False)
     }
-    schemas.update({name: _tagged(answers.typable(schema)) for name, schema in parts.items()})
+    schemas.update(
+        {
+            name: _tagged(answers.typable(schema, tags_as_const=False))
+            for name, schema in parts.items()
+        }
+    )
     # An event frame's event is `Event`; an error frame's problem is `Problem`, whose `code` is
     # the catalogue's enum (web/problems.py; the frame carries it as errors.ProblemDoc).
     _refer(schemas, "EventFrame", "event", "Event")
@@ -63,7 +68,8 @@ def generated_schemas() -> dict[str, JsonValue]:
     del schemas["ProblemDoc"]
     pydantic_ref = "#/components/schemas/{model}"
     problem = _Published.model_json_schema(ref_template=pydantic_ref)["$defs"]
-    events = {name: _tagged(schema) for name, schema in answers.json_schemas(REF).items()}
+    published = answers.json_schemas(REF, tags_as_const=False)
+    events = {name: _tagged(schema) for name, schema in published.items()}
     return dict(sorted({**schemas, **problem, **events}.items()))
 
 

@@ -155,30 +155,35 @@ def struct_answer(kind: type, status: int = 200) -> dict[int | str, dict[str, Js
     }
 
 
-def json_schemas(ref_template: str = "#/components/schemas/{name}") -> dict[str, JsonValue]:
+def json_schemas(
+    ref_template: str = "#/components/schemas/{name}", tags_as_const: bool = True
+) -> dict[str, JsonValue]:
     """`Event` (the union by `type`) and every schema it names, as the documents publish them."""
     (union,), components = msgspec.json.schema_components([AnyEvent], ref_template=ref_template)
-    event = typable(union)
+    event = typable(union, tags_as_const)
     assert isinstance(event, dict)
     event["description"] = "An event: `data`'s shape is chosen by `type`."
-    return {"Event": event, **{name: typable(s) for name, s in sorted(components.items())}}
+    parts = {name: typable(s, tags_as_const) for name, s in sorted(components.items())}
+    return {"Event": event, **parts}
 
 
-def typable(node: JsonValue) -> JsonValue:
+def typable(node: JsonValue, tags_as_const: bool = True) -> JsonValue:
     """A tuple of like items (a tile) as `items` with its length, not `prefixItems`: type
     generators read `prefixItems` as the whole tuple (openapi-typescript made a tile `[[a, b],
     [a, b]]`), and schemathesis refused nested `prefixItems`. A tagged union is `oneOf` with its
     `discriminator` (msgspec writes `anyOf`): its members exclude each other, and
-    openapi-python-client reads a discriminator only on a `oneOf`; a tag is a `const`."""
+    openapi-python-client reads a discriminator only on a `oneOf`; a tag is a `const` in
+    OpenAPI (AsyncAPI keeps the one-value `enum`: modelina's TypeScript of a `const` tag does not
+    compile)."""
     if isinstance(node, list):
-        return [typable(item) for item in node]
+        return [typable(item, tags_as_const) for item in node]
     if not isinstance(node, dict):
         return node
-    out = {key: typable(value) for key, value in node.items()}
+    out = {key: typable(value, tags_as_const) for key, value in node.items()}
     if "discriminator" in out and "anyOf" in out:
         out["oneOf"] = out.pop("anyOf")
     match out.get("enum"):
-        case [tag]:
+        case [tag] if tags_as_const:
             # A union member's tag as `const`: generators type it as the literal itself
             # (openapi-python-client made a one-value enum class of each `enum`).
             del out["enum"]

@@ -5,7 +5,6 @@
 import type {
   AuthFrame,
   DrawOption,
-  LegalAction,
   MoveFrame,
   NextHandFrame,
   PassOption,
@@ -15,7 +14,7 @@ import type {
 } from "./frames.js";
 
 type Request = AuthFrame | MoveFrame | NextHandFrame | StartFrame;
-type Option = PlayOption | DrawOption | PassOption | LegalAction;
+type Option = PlayOption | DrawOption | PassOption;
 
 const [base, wsBase] = process.argv.slice(2);
 
@@ -57,7 +56,6 @@ function nextId(): string {
 
 function move(options: Option[]): void {
   const option = options[0];
-  if (option.action === "next_hand") return;
   const frame: MoveFrame = { type: "move", id: nextId(), action: option.action, seq, seat };
   if ("tile" in option && option.tile) frame.tile = option.tile;
   if ("end" in option) frame.end = option.end;
