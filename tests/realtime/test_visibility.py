@@ -100,7 +100,10 @@ async def test_one_message_to_many_sockets_reads_no_mutes_per_socket(
     # Twelve receiving sockets, one message: not one read of the mutes, and fewer statements
     # than sockets (the message's own step: a load at most, and its save).
     assert [s for s in during if "mutes" in s.lower()] == []
-    assert len(during) < SOCKETS_EACH, during
+    # A connection the pool opens meanwhile sets itself up (asyncpg's jit and type look-ups):
+    # those are the pool's, not the message's.
+    own = [s for s in during if "jit" not in s and "typeinfo" not in s]
+    assert len(own) < SOCKETS_EACH, "\n---\n".join(own)
     assert hub.mute_reads == mute_reads
     # ... and still the visibility each receiver is owed: Bob's copies marked, Ana's not.
     assert all(m["seq"] == answer["seq"] for m in got)
