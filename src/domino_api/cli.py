@@ -132,7 +132,7 @@ def openapi(
 
 def _register_optional() -> None:
     """Commands that live beside their subsystems register themselves here."""
-    from domino_api.bots import client as bot_client  # domino-api bot (issue 4)
+    from domino_api import bot_client  # domino-api bot (issue 4)
 
     bot_client.register(app)
     from domino_api.tournaments import cli as tournaments_cli

@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from domino_api.bots.client import BotClient, socket_url
+from domino_api.bot_client import BotClient, socket_url
 from domino_api.engine.event_types import (
     HandStartedEvent,
     PassedEvent,

@@ -7,7 +7,7 @@ import asyncio
 
 import httpx
 
-from domino_api.bots.client import BotClient
+from domino_api.bot_client import BotClient
 from tests.realtime.wsclient import Socket, new_player, rest_step, start, two_seat_match
 from tests.support.servers import ServerProcess
 

@@ -17,9 +17,9 @@ from domino_api.accounts.schemas import (
     SignedIn,
     TokenOut,
 )
-from domino_api.realtime import revocation
 from domino_api.store import accounts_repo
 from domino_api.store.db import after_commit
+from domino_api.web import revocation
 from domino_api.web.deps import (
     NO_STRAY_BODY,
     AuthCache,
@@ -37,7 +37,7 @@ router = APIRouter(prefix="/v1", tags=["accounts"], dependencies=NO_STRAY_BODY)
 def _revoked(request: Request, session: AsyncSession, token_hash: str) -> None:
     """Once the removal has committed, no process trusts the token any more and every socket
     opened with it closes (4401 `revoked`): this one at once, the others when the revocation's
-    announcement reaches them (realtime/revocation.py)."""
+    announcement reaches them (web/revocation.py)."""
     state = request.app.state
     cache: AuthCache = state.auth_cache
 

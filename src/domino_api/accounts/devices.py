@@ -71,7 +71,7 @@ async def remove_token(
     session: AsyncSession, player_id: str, kind: TokenKind, token_id: str
 ) -> str:
     """Sign a session out or revoke an API key: its token stops working. Returns its hash
-    (whose sockets close once this commits: realtime/revocation.py). The last session of a
+    (whose sockets close once this commits: web/revocation.py). The last session of a
     player without a passkey stays (an API key is no way in: it manages no account)."""
     passkeys, sessions = await accounts_repo.ways_in(session, player_id)
     token_hash = await accounts_repo.delete_token(session, player_id, kind, token_id)

@@ -176,8 +176,8 @@ def create_app(
         redirect_slashes=False,
     )
     app.state.settings = settings
-    from domino_api.realtime.revocation import Credentials
     from domino_api.web.deps import AuthCache
+    from domino_api.web.revocation import Credentials
 
     app.state.auth_cache = AuthCache(settings.auth_cache_s)
     # The process's open sockets by credential, closed when it is revoked (issue 48).

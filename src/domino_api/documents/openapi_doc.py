@@ -17,6 +17,7 @@ from pydantic import BaseModel, JsonValue
 
 from domino_api.matches import answers
 from domino_api.tournaments import event_types as tournament_events
+from domino_api.web.responses import REF
 
 DESCRIPTION = """\
 The contract frontends and bots build on; docs/API.md explains it in prose.
@@ -102,7 +103,7 @@ def install(app: FastAPI) -> None:
             schemas = document.setdefault("components", {}).setdefault("schemas", {})
             _add(schemas, answers.schemas())
             _add(schemas, answers.request_schemas())
-            tournament = tournament_events.schemas(answers.REF)
+            tournament = tournament_events.schemas(REF)
             _add(schemas, {name: answers.typable(s) for name, s in tournament.items()})
             for model in _example_models():
                 examples = model.model_json_schema().get("examples")

@@ -60,7 +60,7 @@ def options(legal: tuple[LegalAction, ...]) -> tuple[Option, ...]:
 
 def legal_of(offered: tuple[Option, ...]) -> tuple[LegalAction, ...]:
     """The inverse of `options`: a view's or an event's options as the engine's legal actions,
-    what a computer seat's `SeatView` holds (bots/client.py plays a remote seat with them)."""
+    what a computer seat's `SeatView` holds (bot_client.py plays a remote seat with them)."""
     return tuple(
         LegalAction(action="play", tile=o.tile, end=o.end, points=o.points)
         if isinstance(o, PlayOption)

@@ -180,7 +180,7 @@ class LedgerOut(Struct, frozen=True, kw_only=True):
 # ---------------------------------------------------------------- a client's move body
 
 
-# The socket client's move body (bots/client.py), kept until the contract's move type replaces
+# The socket client's move body (bot_client.py), kept until the contract's move type replaces
 # it; an action as stored is the engine's own Action Struct (engine/actions.py).
 class MoveJSON(TypedDict):
     """A seat's move: a play names its tile and end."""

@@ -21,11 +21,10 @@ from domino_api.lobby.models import (
 )
 from domino_api.lobby.runtime import LobbyDep
 from domino_api.matches import creation, hosting
-from domino_api.matches.answers import struct_answer
 from domino_api.matches.schemas import MatchCreate
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, client_address, limits_of, settings_of
 from domino_api.web.problems import AUTH, BODY, INPUT, MATCH, NUMBERED, problems
-from domino_api.web.responses import FastJSONResponse
+from domino_api.web.responses import FastJSONResponse, struct_answer
 
 router = APIRouter(prefix="/v1", tags=["lobby"], dependencies=NO_STRAY_BODY)
 

@@ -29,10 +29,10 @@ from domino_api.realtime import frames
 from domino_api.realtime.lifecycle import realtime_of
 from domino_api.realtime.lobby_feed import LobbySubscriber
 from domino_api.realtime.refused import Refused, refusal
-from domino_api.realtime.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
+from domino_api.web.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
 
 router = APIRouter(prefix="/v1", tags=["lobby"])
 
@@ -44,7 +44,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
     lobby = lobby_of(websocket)
     counts = websocket.app.state.socket_count
     credentials: Credentials = websocket.app.state.credentials
-    # A revoked credential closes it (realtime/revocation.py): the process hears revocations.
+    # A revoked credential closes it (web/revocation.py): the process hears revocations.
     await realtime_of(websocket).ensure_started()
     player: Player | None = None
     credential: tuple[str, asyncio.Event] | None = None

@@ -19,9 +19,7 @@ from domino_api.engine.view_types import ViewOut
 from domino_api.matches.ruleset_models import RulesetsOut
 from domino_api.matches.watching import WatchOut
 from domino_api.players.profile_types import ProfileOut
-
-REF = "#/components/schemas/{name}"
-
+from domino_api.web.responses import REF
 
 # ViewOut's published example (tests/api/test_openapi_contract.py decodes it into ViewOut).
 VIEW_EXAMPLE: dict[str, JsonValue] = {
@@ -144,15 +142,6 @@ def request_schemas() -> dict[str, JsonValue]:
     move_body["description"] = "A move: one of the view's `legal` options with `seq`."
     move_body["examples"] = MOVE_EXAMPLES
     return {"MoveBody": move_body, **{name: typable(s) for name, s in components.items()}}
-
-
-def struct_answer(kind: type, status: int = 200) -> dict[int | str, dict[str, JsonValue]]:
-    """A route's `responses=` entry for an answer typed by a Struct (or an event type)."""
-    schema: dict[str, JsonValue] = {"$ref": REF.format(name=kind.__name__)}
-    description = (kind.__doc__ or "").strip().splitlines()[0]
-    return {
-        status: {"description": description, "content": {"application/json": {"schema": schema}}}
-    }
 
 
 def json_schemas(

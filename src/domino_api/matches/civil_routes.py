@@ -8,12 +8,11 @@ from fastapi import APIRouter, Path, Request, Response
 
 from domino_api.engine.view_types import ViewOut
 from domino_api.matches import civil, hosting
-from domino_api.matches.answers import struct_answer
 from domino_api.matches.civil_models import BlockOut, BlocksOut, MutesOut, ReportBody, ReportOut
 from domino_api.matches.service import core_of
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, UnitOfWork, clock_of, limits_of
 from domino_api.web.problems import AUTH, BODY, MATCH, problems
-from domino_api.web.responses import FastJSONResponse
+from domino_api.web.responses import FastJSONResponse, struct_answer
 
 router = APIRouter(prefix="/v1", tags=["table talk"], dependencies=NO_STRAY_BODY)
 

@@ -8,12 +8,11 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 
 from domino_api.matches import listing, watching
-from domino_api.matches.answers import struct_answer
 from domino_api.matches.listing_models import MatchesPage
 from domino_api.matches.watching import WatchOut
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, UnitOfWork
 from domino_api.web.problems import AUTH, INPUT, problems
-from domino_api.web.responses import FastJSONResponse
+from domino_api.web.responses import FastJSONResponse, struct_answer
 
 router = APIRouter(prefix="/v1", tags=["matches"], dependencies=NO_STRAY_BODY)
 

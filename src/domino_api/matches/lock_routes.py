@@ -9,12 +9,11 @@ from fastapi import APIRouter, Path, Request
 
 from domino_api.engine.view_types import ViewOut
 from domino_api.matches import locking
-from domino_api.matches.answers import struct_answer
 from domino_api.matches.routes import MatchId
 from domino_api.matches.service import core_of
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer
 from domino_api.web.problems import MATCH, SEAT, problems
-from domino_api.web.responses import FastJSONResponse
+from domino_api.web.responses import FastJSONResponse, struct_answer
 
 router = APIRouter(prefix="/v1", tags=["matches"], dependencies=NO_STRAY_BODY)
 

@@ -12,7 +12,7 @@ from domino_api.engine.move_types import MoveBody
 from domino_api.engine.shapes import LedgerOut
 from domino_api.engine.view_types import ViewOut
 from domino_api.matches import creation, hosting, service
-from domino_api.matches.answers import EventsOut, MoveOut, struct_answer
+from domino_api.matches.answers import EventsOut, MoveOut
 from domino_api.matches.ledger_models import VerifyBody, VerifyOut
 from domino_api.matches.rated import RatedQuery
 from domino_api.matches.ruleset_models import RulesetsOut
@@ -34,7 +34,7 @@ from domino_api.web.deps import (
     settings_of,
 )
 from domino_api.web.problems import AUTH, BODY, MATCH, NUMBERED, SEAT, problems
-from domino_api.web.responses import FastJSONResponse
+from domino_api.web.responses import FastJSONResponse, struct_answer
 from domino_api.web.struct_bodies import reader, request_body
 
 router = APIRouter(prefix="/v1", tags=["matches"], dependencies=NO_STRAY_BODY)

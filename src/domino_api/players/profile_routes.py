@@ -6,12 +6,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path
 
-from domino_api.matches.answers import struct_answer
 from domino_api.players.profile import profile_of
 from domino_api.players.profile_types import ProfileOut
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, UnitOfWork
 from domino_api.web.problems import AUTH, INPUT, problems
-from domino_api.web.responses import FastJSONResponse
+from domino_api.web.responses import FastJSONResponse, struct_answer
 
 router = APIRouter(prefix="/v1", tags=["players"], dependencies=NO_STRAY_BODY)
 

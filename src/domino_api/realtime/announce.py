@@ -61,7 +61,7 @@ log = logging.getLogger(__name__)
 
 SUBJECT_PREFIX = "domino.match."
 TOURNAMENT_SUBJECT_PREFIX = "domino.tournament."
-REVOKED_SUBJECT = "domino.revoked"  # every process subscribes: realtime/revocation.py
+REVOKED_SUBJECT = "domino.revoked"  # every process subscribes: web/revocation.py
 LOBBY_SUBJECT = "domino.lobby"
 # Test-only fault (tests/realtime/test_lost_announcement.py), `Settings.fault_kill_before_announce`
 # (this variable): while the file it names exists, the process SIGKILLs itself after a step's
@@ -180,7 +180,7 @@ class Announcer(Protocol):
 
     async def announce_revoked(self, token_hash: str) -> None:
         """Tell every process that the credential of `token_hash` was revoked (after its
-        commit): each closes the sockets opened with it (realtime/revocation.py)."""
+        commit): each closes the sockets opened with it (web/revocation.py)."""
 
     async def announce_visibility(self, match_id: str) -> None:
         """After a committed mute or unmute: every process's hub reads the match's mutes

@@ -34,10 +34,10 @@ from domino_api.realtime.announce import Announcer
 from domino_api.realtime.frames import KeepaliveFrame, text_of
 from domino_api.realtime.hub import Hub
 from domino_api.realtime.listener import make_listener
-from domino_api.realtime.revocation import Credentials, revoke_here
 from domino_api.store import match_reads, players_repo
 from domino_api.store.db import transaction
 from domino_api.web.deps import AuthCache
+from domino_api.web.revocation import Credentials, revoke_here
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 Two backends, matching realtime/announce.py: `PgListener` (one LISTEN connection per process,
 every match's NOTIFYs) and `NatsListener` (one NATS connection, subscribed only to the matches
 this process has sockets for). Both also hear every revoked credential (`on_revoked`:
-realtime/revocation.py). An announcement is only a hint of which match moved, so either
+web/revocation.py). An announcement is only a hint of which match moved, so either
 listener, when its connection drops, pokes every watched match once it is back: announcements
 sent meanwhile are lost, and the hub reads whatever they would have announced.
 """
@@ -60,7 +60,7 @@ def parse_revoked(payload: str) -> str | None:
     return token_hash
 
 
-# Called with each revoked token's hash announced (realtime/revocation.py); never raises.
+# Called with each revoked token's hash announced (web/revocation.py); never raises.
 OnRevoked = Callable[[str], None]
 
 

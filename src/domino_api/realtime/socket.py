@@ -35,11 +35,11 @@ from domino_api.realtime import frames as f
 from domino_api.realtime.hub import Subscriber
 from domino_api.realtime.lifecycle import Realtime, realtime_of
 from domino_api.realtime.refused import Refused, refusal
-from domino_api.realtime.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
 from domino_api.web.ratelimit import Limits, SocketCount
+from domino_api.web.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
 
 log = logging.getLogger(__name__)
 

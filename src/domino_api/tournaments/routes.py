@@ -6,7 +6,6 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
 
-from domino_api.matches.answers import struct_answer
 from domino_api.matches.service import core_of
 from domino_api.tournaments import service, views
 from domino_api.tournaments.event_types import TournamentEventsOut
@@ -21,7 +20,7 @@ from domino_api.web.deps import (
     settings_of,
 )
 from domino_api.web.problems import AUTH, BODY, TOURNAMENT, problems
-from domino_api.web.responses import FastJSONResponse
+from domino_api.web.responses import FastJSONResponse, struct_answer
 
 router = APIRouter(prefix="/v1", tags=["tournaments"], dependencies=NO_STRAY_BODY)
 

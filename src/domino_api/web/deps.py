@@ -66,7 +66,7 @@ class AuthCache:
 
     Entries are detached rows; a profile change in this process drops them at once, and other
     processes see it within `ttl_s`. A revoked token is dropped at once in every process
-    (realtime/revocation.py), and a lookup that was in flight meanwhile cannot put it back:
+    (web/revocation.py), and a lookup that was in flight meanwhile cannot put it back:
     each revocation moves `generation`, and an entry read under an older one is not stored.
     """
 

@@ -3,6 +3,7 @@ values and the contract's Structs alike, encoded once here."""
 
 from __future__ import annotations
 
+from pydantic import JsonValue
 from starlette.responses import JSONResponse
 
 from domino_api import jsontext
@@ -11,9 +12,22 @@ from domino_api import jsontext
 class FastJSONResponse(JSONResponse):
     """Skips FastAPI's response-model pass (validate, then dump) for a hot route's answer.
 
-    The route names its answer's schema (`response_model`, or `answers.struct_answer` for a
+    The route names its answer's schema (`response_model`, or `struct_answer` below for a
     Struct's); tests/api/test_write_core.py checks every answer of played matches against it.
     """
 
     def render(self, content: object) -> bytes:
         return jsontext.dump_bytes(content)
+
+
+# Where the published documents keep each schema (openapi.json, asyncapi.yaml).
+REF = "#/components/schemas/{name}"
+
+
+def struct_answer(kind: type, status: int = 200) -> dict[int | str, dict[str, JsonValue]]:
+    """A route's `responses=` entry for an answer typed by a Struct (or an event type)."""
+    schema: dict[str, JsonValue] = {"$ref": REF.format(name=kind.__name__)}
+    description = (kind.__doc__ or "").strip().splitlines()[0]
+    return {
+        status: {"description": description, "content": {"application/json": {"schema": schema}}}
+    }
