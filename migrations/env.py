@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from domino_api.store import (
     account_models,  # noqa: F401  (its tables join Base.metadata)
+    civil_models,  # noqa: F401  (its tables join Base.metadata)
     lobby_models,  # noqa: F401  (its tables join Base.metadata)
 )
 from domino_api.store.models import Base

@@ -26,6 +26,7 @@ from domino_api.config import Settings
 from domino_api.matches.computers import Computers
 from domino_api.store import (
     account_models,  # noqa: F401  (its tables join Base.metadata)
+    civil_models,  # noqa: F401  (its tables join Base.metadata)
     lobby_models,  # noqa: F401  (its tables join Base.metadata)
 )
 from domino_api.store.db import start_embedded, to_plain_url

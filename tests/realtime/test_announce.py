@@ -18,9 +18,10 @@ import pytest_asyncio
 from domino_api.config import Settings
 from domino_api.matches.ports import Committed
 from domino_api.realtime import announce
-from domino_api.realtime.announce import Announcer, connect, make_announcer
+from domino_api.realtime.announce import Announcer, make_announcer
 from domino_api.realtime.hub import Hub, Subscriber
 from domino_api.realtime.listener import NatsListener, make_listener
+from domino_api.realtime.nats_link import connect
 from domino_api.store.db import to_plain_url
 from tests.realtime.steps import commit_step
 from tests.realtime.wsclient import new_player

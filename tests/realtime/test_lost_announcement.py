@@ -18,7 +18,7 @@ import asyncpg
 import httpx
 import pytest
 
-from domino_api.realtime.announce import FAULT_ENV
+from domino_api.realtime.fault import FAULT_ENV
 from tests.realtime.conftest import SERVER_ENV
 from tests.realtime.steps import run_writer
 from tests.realtime.wsclient import Socket, new_player

@@ -21,9 +21,9 @@ from domino_api.realtime.announce import (
     CHANNEL,
     SUBJECT_PREFIX,
     TOURNAMENT_CHANNEL,
-    connect,
     tournament_subject,
 )
+from domino_api.realtime.nats_link import connect
 from tests.realtime.conftest import SERVER_ENV
 from tests.realtime.wsclient import new_player
 from tests.support.servers import ServerProcess

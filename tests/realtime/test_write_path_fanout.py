@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from domino_api.realtime.announce import FAULT_ENV
+from domino_api.realtime.fault import FAULT_ENV
 from tests.realtime.conftest import SERVER_ENV
 from tests.realtime.test_lost_announcement import received_through, stored_seqs
 from tests.realtime.wsclient import Socket, rest_step, seat_sockets, start, two_seat_match

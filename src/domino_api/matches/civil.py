@@ -28,9 +28,10 @@ from domino_api.matches.ports import Announces
 from domino_api.matches.service import view_for
 from domino_api.matches.unit import Core, Stage
 from domino_api.store import civil_repo
+from domino_api.store.civil_models import Report
 from domino_api.store.civil_repo import Holder
 from domino_api.store.db import after_commit
-from domino_api.store.models import Player, Report
+from domino_api.store.models import Player
 
 
 async def set_talk(core: Core, player: Player, match_id: str, on: bool) -> ViewOut:

@@ -36,18 +36,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import signal
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Protocol
 
-import nats
 from nats.aio.client import Client as Nats
 
 from domino_api import metrics
 from domino_api.config import Settings
 from domino_api.matches.ports import Committed
+from domino_api.realtime.nats_link import close_quietly, connect
 from domino_api.store import notify
 from domino_api.store.db import Pool
 
@@ -63,11 +61,6 @@ SUBJECT_PREFIX = "domino.match."
 TOURNAMENT_SUBJECT_PREFIX = "domino.tournament."
 REVOKED_SUBJECT = "domino.revoked"  # every process subscribes: web/revocation.py
 LOBBY_SUBJECT = "domino.lobby"
-# Test-only fault (tests/realtime/test_lost_announcement.py), `Settings.fault_kill_before_announce`
-# (this variable): while the file it names exists, the process SIGKILLs itself after a step's
-# commit and before its announcement. Nothing else can put a real crash at that exact point, and
-# the repair of exactly that loss is what is tested.
-FAULT_ENV = "DOMINO_FAULT_KILL_BEFORE_ANNOUNCE"
 # Matches waiting to be announced, per process. Sending keeps far ahead of committing (one
 # statement per batch), so the queue fills only while the backend is unreachable.
 QUEUE_MATCHES = 10_000
@@ -84,10 +77,6 @@ CLOSE_TIMEOUT_S = 10.0
 # A NATS flush waits this long for the server's answer (while reconnecting it waits; the
 # announcements stay in nats-py's buffer either way).
 NATS_FLUSH_TIMEOUT_S = 5
-# A NATS node that hangs (its connections stay open) is left for another once this many pings
-# in a row, one every NATS_PING_S, go unanswered: 10-15 s, against nats-py's 4-6 minutes.
-NATS_PING_S = 5
-NATS_PINGS_OUTSTANDING = 2
 
 
 # This process's own hub: called with each committed step (with its events, or none when only
@@ -346,106 +335,10 @@ class NatsAnnouncer(QueuedAnnouncer):
         await self._nc.flush(timeout=NATS_FLUSH_TIMEOUT_S)
 
 
-class KillBeforeAnnounce:
-    """The test-only fault of `FAULT_ENV` around a real announcer: called after a commit, it
-    kills the process before the announcement is even queued."""
-
-    def __init__(self, inner: Announcer, armed_path: str) -> None:
-        self._inner = inner
-        self._armed_path = armed_path
-
-    async def start(self) -> None:
-        await self._inner.start()
-
-    async def close(self) -> None:
-        await self._inner.close()
-
-    def deliver_locally(
-        self, hook: LocalDelivery | None, visibility: LocalVisibility | None = None
-    ) -> None:
-        self._inner.deliver_locally(hook, visibility)
-
-    async def announce_visibility(self, match_id: str) -> None:
-        await self._inner.announce_visibility(match_id)
-
-    async def announce_lobby(self) -> None:
-        await self._inner.announce_lobby()
-
-    async def announce(self, match_id: str, seq: int) -> None:
-        self._maybe_die(match_id, seq)
-        await self._inner.announce(match_id, seq)
-
-    async def announce_many(self, steps: Iterable[tuple[str, int]]) -> None:
-        steps = list(steps)
-        if steps:
-            self._maybe_die(*steps[0])
-        await self._inner.announce_many(steps)
-
-    async def announce_committed(self, steps: Sequence[Committed]) -> None:
-        if steps:
-            self._maybe_die(steps[0].match_id, steps[0].seq)
-        await self._inner.announce_committed(steps)
-
-    async def announce_tournament(self, tournament_id: str, seq: int) -> None:
-        # The fault is about a match's step; its tournament's feed is announced as usual.
-        await self._inner.announce_tournament(tournament_id, seq)
-
-    async def announce_revoked(self, token_hash: str) -> None:
-        await self._inner.announce_revoked(token_hash)
-
-    def _maybe_die(self, match_id: str, seq: int) -> None:
-        if os.path.exists(self._armed_path):
-            log.warning("fault: killed after the commit of %s:%s, before announcing", match_id, seq)
-            os.kill(os.getpid(), signal.SIGKILL)
-
-
-async def connect(
-    servers: list[str], name: str, timeout: float = 10.0, **callbacks: object
-) -> Nats:
-    """A NATS connection to the first server of `servers` that answers, which reconnects for
-    ever once made (a process outlives a NATS restart or the loss of its node: it moves to the
-    next server of the list, or to one the cluster announced). The first connection must
-    succeed within `timeout`, else ConnectionError (a process configured for NATS does not
-    start without it). The name carries the process id, so a server's connection list
-    (`/connz`) tells which process is where."""
-
-    async def on_error(exc: Exception) -> None:
-        log.warning("NATS (%s): %s", name, exc)
-
-    options: dict[str, object] = {"error_cb": on_error, **callbacks}
-    first = nats.connect(
-        servers,
-        name=f"{name}-{os.getpid()}",
-        max_reconnect_attempts=-1,
-        reconnect_time_wait=0.5,
-        ping_interval=NATS_PING_S,
-        max_outstanding_pings=NATS_PINGS_OUTSTANDING,
-        # In the order given: each process's list may put its nearest node first.
-        dont_randomize=True,
-        **options,
-    )
-    try:
-        return await asyncio.wait_for(first, timeout)
-    except TimeoutError as exc:
-        where = ", ".join(servers)
-        raise ConnectionError(f"NATS at {where} did not answer within {timeout:g} s") from exc
-
-
-async def close_quietly(nc: Nats) -> None:
-    try:
-        await nc.drain()
-    except Exception:
-        await nc.close()
-
-
 def make_announcer(settings: Settings, pool: Pool) -> Announcer:
     """The configured backend; the caller awaits `start()` before the first announcement and
-    `close()` at shutdown. `pool` is the process's pool of the match database."""
-    announcer: Announcer
+    `close()` at shutdown. `pool` is the process's pool of the match database. (The test-only
+    fault around it is the wiring's: app/wiring.py, realtime/fault.py.)"""
     if settings.announce_backend == "nats":
-        announcer = NatsAnnouncer(settings.nats_servers)
-    else:
-        announcer = PgAnnouncer(pool)
-    if settings.fault_kill_before_announce:
-        announcer = KillBeforeAnnounce(announcer, settings.fault_kill_before_announce)
-    return announcer
+        return NatsAnnouncer(settings.nats_servers)
+    return PgAnnouncer(pool)

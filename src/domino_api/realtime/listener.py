@@ -26,11 +26,10 @@ from domino_api.realtime.announce import (
     REVOKED_CHANNEL,
     REVOKED_SUBJECT,
     VISIBILITY_TAIL,
-    close_quietly,
-    connect,
     subject,
 )
 from domino_api.realtime.hub import Hub
+from domino_api.realtime.nats_link import close_quietly, connect
 from domino_api.store import notify
 from domino_api.store.connect import Connector
 from domino_api.store.db import to_plain_url

@@ -23,7 +23,8 @@ from nats.aio.client import Client as Nats
 from nats.aio.msg import Msg
 
 from domino_api.config import Settings
-from domino_api.realtime.announce import LOBBY_CHANNEL, LOBBY_SUBJECT, close_quietly, connect
+from domino_api.realtime.announce import LOBBY_CHANNEL, LOBBY_SUBJECT
+from domino_api.realtime.nats_link import close_quietly, connect
 from domino_api.store import lobby_repo, notify
 from domino_api.store.connect import Connector
 from domino_api.store.db import Pool, to_plain_url

@@ -12,7 +12,8 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.engine.event_types import MessageData
-from domino_api.store.models import Block, Match, MatchEvent, Mute, Player, Report, Seat
+from domino_api.store.civil_models import Block, Mute, Report
+from domino_api.store.models import Match, MatchEvent, Player, Seat
 
 
 @dataclass(frozen=True, slots=True)
