@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs taken in turn: the same benchmark from two checkouts, alternated, N pairs.
 #
-#   flock /work/bench.lock bench/ab.sh /path/to/baseline-worktree 3 load.py --clients 32 --workers 2
+#   flock /tmp/domino-bench.lock bench/ab.sh /path/to/baseline-worktree 3 load.py --clients 32 --workers 2
 #
 # Each checkout runs its own bench/<script> with its own .venv (so each serves its own code);
 # the baseline goes first in every pair. Needs DOMINO_DATABASE_URL (or PostgreSQL on

@@ -15,7 +15,7 @@ the figure is committed UPDATEs per second (pgbench's tps without connection tim
 min-max (median) over the rounds. Nobody LISTENs: the lock is taken by the notifying commit
 whether or not anyone listens. Run under the bench lock:
 
-    flock /work/bench.lock .venv/bin/python bench/commit_ceiling.py --seconds 5 --rounds 2
+    flock /tmp/domino-bench.lock .venv/bin/python bench/commit_ceiling.py --seconds 5 --rounds 2
 """
 
 from __future__ import annotations

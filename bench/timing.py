@@ -5,7 +5,7 @@ decided in turn, as the service decides them (`computers.choose` inside `Pacer.p
 floor off and with the default floor. For each, a threshold classifier on the decision time is
 fitted on half of the decisions and scored on the other half: 0.5 is chance.
 
-    flock /work/bench.lock .venv/bin/python bench/timing.py --per-class 300
+    flock /tmp/domino-bench.lock .venv/bin/python bench/timing.py --per-class 300
 """
 
 from __future__ import annotations
