@@ -43,18 +43,21 @@ async def commit_step(
     return seq
 
 
-# The writer: commit a step, then announce it through `make_announcer` (the backend and the
-# fault come from its environment). Prints the committed seq before announcing.
+# The writer: commit a step, then announce it through the configured announcer (the backend and
+# the fault come from its environment, as app/wiring.py makes it). Prints the committed seq
+# before announcing.
 WRITER = """
 import asyncio, sys
 import asyncpg
 from domino_api.config import Settings
 from domino_api.realtime.announce import make_announcer
+from domino_api.realtime.fault import with_fault
 from tests.realtime.steps import commit_step
 
 async def main(url, match_id):
     pool = await asyncpg.create_pool(url, min_size=1, max_size=1)
-    announcer = make_announcer(Settings(), pool)
+    settings = Settings()
+    announcer = with_fault(make_announcer(settings, pool), settings)
     await announcer.start()
     seq = await commit_step(pool, match_id)
     print(seq, flush=True)

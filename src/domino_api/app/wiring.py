@@ -23,7 +23,7 @@ from domino_api.matches.unit import Core
 from domino_api.matches.writes import Writer
 from domino_api.ratings.service import finish as ratings_finish
 from domino_api.realtime.announce import make_announcer
-from domino_api.realtime.fault import KillBeforeAnnounce
+from domino_api.realtime.fault import with_fault
 from domino_api.store.db import Pool, make_engine, make_sessionmaker
 from domino_api.tournaments.hooks import END_HOOK
 
@@ -51,9 +51,7 @@ async def write_core(
     deciders = Computers.from_settings(settings) if computers is None else computers
     engine = make_engine(url, settings)  # the process's one pool (docs/ARCHITECTURE.md)
     pool = Pool(engine)
-    announcer = make_announcer(settings, pool)
-    if settings.fault_kill_before_announce:  # a test's crash between commit and announcement
-        announcer = KillBeforeAnnounce(announcer, settings.fault_kill_before_announce)
+    announcer = with_fault(make_announcer(settings, pool), settings)
     # The lobby follows every committed step (a read model, lobby/follower.py).
     lobby = LobbyFollower(pool, announcer)
     try:

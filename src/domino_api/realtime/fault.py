@@ -9,6 +9,7 @@ import signal
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from domino_api.config import Settings
 from domino_api.matches.ports import Committed
 
 if TYPE_CHECKING:
@@ -74,3 +75,9 @@ class KillBeforeAnnounce:
         if os.path.exists(self._armed_path):
             log.warning("fault: killed after the commit of %s:%s, before announcing", match_id, seq)
             os.kill(os.getpid(), signal.SIGKILL)
+
+
+def with_fault(announcer: Announcer, settings: Settings) -> Announcer:
+    """`announcer`, inside the fault when `Settings.fault_kill_before_announce` arms it."""
+    armed = settings.fault_kill_before_announce
+    return KillBeforeAnnounce(announcer, armed) if armed else announcer
