@@ -183,7 +183,7 @@ class BotClient:
                         return None
                     continue
                 case f.ErrorFrame(error=error):
-                    self.say(f"refused: {error['code']}: {error['detail']}")
+                    self.say(f"refused: {error.code}: {error.detail}")
                     self.after = None  # resync from a fresh snapshot, and decide again
                     self.acted_at = -1
                     return None

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import ClassVar, Literal, NotRequired, TypedDict
+from typing import ClassVar, Literal
+
+from msgspec import UNSET, Struct, UnsetType
 
 from domino_api.engine.errors import Extra
 
@@ -164,40 +166,38 @@ def _pool_timeout(cause: BaseException) -> bool:
     return isinstance(cause, PoolTimeout)
 
 
-# A dict, not a Struct, while the sockets read its members by key (realtime/, lobby/socket.py).
-class ProblemDoc(TypedDict):
+class ProblemDoc(Struct, frozen=True, kw_only=True):
     """An RFC 9457 problem document with our `code` member (web/problems.py `Problem`) and the
-    members its cause adds (`Extra`)."""
+    members its cause adds (`Extra`); a member its cause does not say is left out."""
 
     type: str
     title: str
     status: int
     detail: str
     code: str
-    seq: NotRequired[int]
-    retry_after: NotRequired[int]
-    cap: NotRequired[int]
-    max_entrants: NotRequired[int]
+    seq: int | UnsetType = UNSET
+    retry_after: int | UnsetType = UNSET
+    cap: int | UnsetType = UNSET
+    max_entrants: int | UnsetType = UNSET
+
+
+def _said(value: int | None) -> int | UnsetType:
+    return UNSET if value is None else value
 
 
 def problem(status: int, code: str, title: str, detail: str, extra: Extra = Extra()) -> ProblemDoc:
     """An RFC 9457 problem document with our `code` member, and what `extra` says."""
-    doc: ProblemDoc = {
-        "type": f"https://domino-api.dev/problems/{code}",
-        "title": title,
-        "status": status,
-        "detail": detail,
-        "code": code,
-    }
-    if extra.seq is not None:
-        doc["seq"] = extra.seq
-    if extra.retry_after is not None:
-        doc["retry_after"] = extra.retry_after
-    if extra.cap is not None:
-        doc["cap"] = extra.cap
-    if extra.max_entrants is not None:
-        doc["max_entrants"] = extra.max_entrants
-    return doc
+    return ProblemDoc(
+        type=f"https://domino-api.dev/problems/{code}",
+        title=title,
+        status=status,
+        detail=detail,
+        code=code,
+        seq=_said(extra.seq),
+        retry_after=_said(extra.retry_after),
+        cap=_said(extra.cap),
+        max_entrants=_said(extra.max_entrants),
+    )
 
 
 # The engine's refusals carry only their stable code (engine/errors.py); the API layer gives

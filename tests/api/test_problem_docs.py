@@ -4,6 +4,7 @@ error frame both take their problem document from problem_docs.problem_of."""
 from __future__ import annotations
 
 import httpx
+import msgspec
 import pytest
 from fastapi import FastAPI
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -53,9 +54,11 @@ async def test_rest_and_socket_answer_one_problem(
     assert answer.headers["content-type"] == PROBLEM
     assert answer.headers.get("retry-after") == retry
     assert answer.json()["code"] == code
-    assert answer.json() == problem_of(FAILURES[name]) == error_frame(3, FAILURES[name])["error"]
+    body = problem_of(FAILURES[name])
+    assert answer.json() == msgspec.to_builtins(body)
+    assert error_frame(3, FAILURES[name]).error == body
 
 
 def test_an_unexpected_failure_tells_nothing_of_itself() -> None:
     body = problem_of(FAILURES["bug"])
-    assert body["status"] == 500 and "secret" not in str(body)
+    assert body.status == 500 and "secret" not in str(body)

@@ -49,7 +49,7 @@ def test_the_socket_refuses_the_same(text: str) -> None:
     ):
         refused = frames.read_frame(json.dumps(frame), None)
         assert isinstance(refused, frames.ErrorFrame), frame
-        assert refused.error["code"] == "validation_error" and refused.id == 1
-        assert "control or bidi character" in refused.error["detail"]
+        assert refused.error.code == "validation_error" and refused.id == 1
+        assert "control or bidi character" in refused.error.detail
     taken = frames.read_frame(json.dumps({"type": "message", "id": 1, "text": TAKEN[1]}), None)
     assert taken == frames.MessageFrame(id=1, text=TAKEN[1])

@@ -24,6 +24,7 @@ from domino_api.config import Settings, get_settings
 from domino_api.documents import openapi_doc
 from domino_api.engine import EngineError
 from domino_api.errors import ProblemDoc, ServiceError, database_state, problem, unavailable
+from domino_api.jsontext import dump_bytes
 from domino_api.matches import pacing
 from domino_api.matches.computers import Computers
 from domino_api.matches.service import announce_tile_back
@@ -53,8 +54,8 @@ READYZ_DATABASE_TIMEOUT_S = 3.0
 
 def problem_response(
     status: int, body: ProblemDoc, headers: dict[str, str] | None = None
-) -> JSONResponse:
-    return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
+) -> Response:
+    return Response(dump_bytes(body), status_code=status, media_type=PROBLEM, headers=headers)
 
 
 def _validation_detail(exc: RequestValidationError) -> tuple[int, str, str]:
@@ -82,21 +83,21 @@ def allowed_methods(request: Request) -> str:
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    async def expected(_: Request, exc: Exception) -> JSONResponse:
+    async def expected(_: Request, exc: Exception) -> Response:
         body = problem_of(exc)
-        return problem_response(body["status"], body, retry_after(body))
+        return problem_response(body.status, body, retry_after(body))
 
     app.add_exception_handler(ServiceError, expected)
     app.add_exception_handler(EngineError, expected)
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def validation_error(_: Request, exc: RequestValidationError) -> Response:
         status, code, detail = _validation_detail(exc)
         title = "Malformed request" if status == 400 else "Invalid input"
         return problem_response(status, problem(status, code, title, detail))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         code = "not_found" if exc.status_code == 404 else "bad_request"
         title = "Not found" if exc.status_code == 404 else "Request refused"
         body = problem(exc.status_code, code, title, str(exc.detail))
@@ -106,7 +107,7 @@ def install_error_handlers(app: FastAPI) -> None:
         return problem_response(exc.status_code, body, headers or None)
 
     @app.exception_handler(Exception)
-    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+    async def unexpected(request: Request, exc: Exception) -> Response:
         if unavailable(exc) is not None:
             log.warning("database busy: %s", type(exc).__name__)
         else:

@@ -9,11 +9,10 @@ snapshot holds.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, NotRequired
+from typing import Annotated
 
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
-from typing_extensions import TypedDict
 
 from domino_api.engine.kinds import (
     ActionName,
@@ -175,17 +174,3 @@ class LedgerOut(Struct, frozen=True, kw_only=True):
     deal: LedgerDeal
     hands: tuple[LedgerHand, ...]
     result: MatchResult
-
-
-# ---------------------------------------------------------------- a client's move body
-
-
-# The socket client's move body (bot_client.py), kept until the contract's move type replaces
-# it; an action as stored is the engine's own Action Struct (engine/actions.py).
-class MoveJSON(TypedDict):
-    """A seat's move: a play names its tile and end."""
-
-    action: Literal["play", "draw", "pass"]
-    tile: NotRequired[list[int]]
-    end: NotRequired[EndName | None]
-    reason: NotRequired[str]

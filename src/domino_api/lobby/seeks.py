@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Mapping
 from functools import partial
-from typing import cast
 
 import asyncpg
 import msgspec
@@ -52,16 +52,21 @@ CANDIDATES = 50
 ATTEMPTS = 3
 
 
+# A seek row's status as shown; a `cancelled` row (kept until the sweep) is shown as gone.
+_SHOWN: Mapping[str, SeekStatus] = {"open": "open", "paired": "paired", "expired": "expired"}
+
+
 class _Taken(Exception):
     """A seek of the pair was claimed by another pairing, or left, meanwhile."""
 
 
 def _out(row: SeekRow | None, lease_s: float) -> SeekOut:
-    if row is None or row.status == "cancelled":
+    status = None if row is None else _SHOWN.get(row.status)
+    if row is None or status is None:
         raise SeekNotFound("You have no seek with this id (a cancelled seek is gone).")
     return SeekOut(
         id=row.id,
-        status=cast(SeekStatus, row.status),  # the column holds these, and `cancelled`
+        status=status,
         ruleset=row.ruleset,
         options=MatchOptions.model_validate_json(row.options_key),
         rated=row.rated,

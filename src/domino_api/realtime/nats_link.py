@@ -8,6 +8,7 @@ import logging
 import os
 
 import nats
+from nats.aio.client import Callback
 from nats.aio.client import Client as Nats
 
 log = logging.getLogger(__name__)
@@ -19,7 +20,10 @@ NATS_PINGS_OUTSTANDING = 2
 
 
 async def connect(
-    servers: list[str], name: str, timeout: float = 10.0, **callbacks: object
+    servers: list[str],
+    name: str,
+    timeout: float = 10.0,
+    reconnected_cb: Callback | None = None,
 ) -> Nats:
     """A NATS connection to the first server of `servers` that answers, which reconnects for
     ever once made (a process outlives a NATS restart or the loss of its node: it moves to the
@@ -31,7 +35,6 @@ async def connect(
     async def on_error(exc: Exception) -> None:
         log.warning("NATS (%s): %s", name, exc)
 
-    options: dict[str, object] = {"error_cb": on_error, **callbacks}
     first = nats.connect(
         servers,
         name=f"{name}-{os.getpid()}",
@@ -41,7 +44,8 @@ async def connect(
         max_outstanding_pings=NATS_PINGS_OUTSTANDING,
         # In the order given: each process's list may put its nearest node first.
         dont_randomize=True,
-        **options,
+        error_cb=on_error,
+        reconnected_cb=reconnected_cb,
     )
     try:
         return await asyncio.wait_for(first, timeout)

@@ -17,4 +17,4 @@ class Refused(Exception):
 def refusal(exc: Exception) -> Refused:
     """The refusal of a service's or the engine's error, as its problem document has it."""
     body = problem_of(exc)
-    return Refused(4000 + int(body["status"]), str(body["code"]))
+    return Refused(4000 + body.status, body.code)

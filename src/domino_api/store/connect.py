@@ -13,6 +13,7 @@ dropped (store/db.py), instead of holding its request.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 
 import asyncpg
 
@@ -20,6 +21,14 @@ from domino_api.config import Settings
 
 # asyncpg's values of `target_session_attrs` that ask for the primary.
 WRITABLE = ("read-write", "primary")
+
+
+@dataclass(frozen=True, slots=True)
+class _Host:
+    """One host of a multi-host URL, as asyncpg's `host` and `port` keywords take it."""
+
+    host: object  # SQLAlchemy's list holds the URL's text, the DSN's parts are read here
+    port: object
 
 
 class Connector:
@@ -39,19 +48,21 @@ class Connector:
         """asyncpg.connect's keywords; a list of hosts with a writable `target_session_attrs`
         is raced, each host on its own deadline."""
         options = {**options, "command_timeout": self.command_timeout_s}
-        hosts = _hosts(options)
-        wanted = str(options.get("target_session_attrs") or _dsn_attrs(options) or "any")
+        dsn = options.get("dsn")
+        hosts = _hosts(options.get("host"), options.get("port"), dsn)
+        wanted = str(options.get("target_session_attrs") or _dsn_attrs(dsn) or "any")
         if len(hosts) < 2 or wanted not in WRITABLE:
             try:
                 return await asyncpg.connect(**options, timeout=self.connect_timeout_s)
             except TimeoutError as exc:
                 raise no_answer("connect", exc) from exc
-        return await self._race(
-            [{**_without_attrs(options), **host} for host in hosts],
-        )
+        return await self._race(_without_attrs(options), hosts)
 
-    async def _race(self, each: list[dict[str, object]]) -> asyncpg.Connection:
-        tries = [asyncio.ensure_future(self._writable(options)) for options in each]
+    async def _race(self, rest: dict[str, object], hosts: list[_Host]) -> asyncpg.Connection:
+        tries = [
+            asyncio.ensure_future(self._writable({**rest, "host": h.host, "port": h.port}))
+            for h in hosts
+        ]
         chosen: asyncpg.Connection | None = None
         errors: list[BaseException] = []
         try:
@@ -101,13 +112,11 @@ def no_answer(what: str, exc: BaseException) -> ConnectionError:
     return error
 
 
-def _hosts(options: dict[str, object]) -> list[dict[str, object]]:
+def _hosts(host: object, port: object, dsn: object) -> list[_Host]:
     """Each host of the keywords (SQLAlchemy hands lists of hosts and ports) or of the DSN."""
-    host, port = options.get("host"), options.get("port")
     if isinstance(host, list):
         ports = port if isinstance(port, list) else [port] * len(host)
-        return [{"host": h, "port": p} for h, p in zip(host, ports, strict=True)]
-    dsn = options.get("dsn")
+        return [_Host(h, p) for h, p in zip(host, ports, strict=True)]
     if isinstance(dsn, str):
         netloc = dsn.partition("://")[2].partition("/")[0].rpartition("@")[2]
         listed = [part for part in netloc.split(",") if part]
@@ -116,15 +125,14 @@ def _hosts(options: dict[str, object]) -> list[dict[str, object]]:
     return []
 
 
-def _host_port(part: str) -> dict[str, object]:
+def _host_port(part: str) -> _Host:
     host, colon, port = part.rpartition(":")
     if not colon or "]" in port:  # no port, or the end of an IPv6 address
-        return {"host": part.strip("[]"), "port": 5432}
-    return {"host": host.strip("[]"), "port": int(port)}
+        return _Host(part.strip("[]"), 5432)
+    return _Host(host.strip("[]"), int(port))
 
 
-def _dsn_attrs(options: dict[str, object]) -> str | None:
-    dsn = options.get("dsn")
+def _dsn_attrs(dsn: object) -> str | None:
     if not isinstance(dsn, str):
         return None
     for pair in dsn.partition("?")[2].split("&"):

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict, GetJsonSchemaHandler, model_validator
+from pydantic import BaseModel, ConfigDict, GetJsonSchemaHandler, JsonValue, model_validator
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, ErrorDetails
 
 NO_NUL = "^[^\\u0000]*$"
 
 
-def _document_no_nul(schema: dict[str, object]) -> None:
+def _document_no_nul(schema: dict[str, JsonValue]) -> None:
     """Every string without a pattern of its own gets the no-NUL one (nested ones included)."""
     if schema.get("type") == "string" and not {"pattern", "enum", "const"} & schema.keys():
         schema["pattern"] = NO_NUL

@@ -17,11 +17,12 @@ import secrets
 import time
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from domino_api import metrics
 from domino_api.errors import problem
+from domino_api.jsontext import dump_bytes
 from domino_api.logs import match_id, request_id
 
 access_log = logging.getLogger("domino_api.access")
@@ -37,7 +38,7 @@ MOVES_ROUTE = "/v1/matches/{match_id}/moves"
 async def _no_such_path(scope: Scope, receive: Receive, send: Send) -> None:
     # No id holds a NUL character, and PostgreSQL would refuse one as a query parameter.
     body = problem(404, "not_found", "Not found", "No resource has a NUL character in its path.")
-    response = JSONResponse(body, status_code=404, media_type="application/problem+json")
+    response = Response(dump_bytes(body), status_code=404, media_type="application/problem+json")
     await response(scope, receive, send)
 
 
@@ -181,7 +182,7 @@ class BodyLimitMiddleware:
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         detail = f"A request body may hold at most {self.max_bytes} bytes."
         body = problem(413, "payload_too_large", "Request body too large", detail)
-        response = JSONResponse(body, status_code=413, media_type="application/problem+json")
+        response = Response(dump_bytes(body), 413, media_type="application/problem+json")
         await response(scope, receive, send)
 
 

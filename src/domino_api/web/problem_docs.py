@@ -8,6 +8,8 @@ which errors.py imports; nothing it imports imports it back.
 
 from __future__ import annotations
 
+from msgspec import UNSET
+
 from domino_api.engine import EngineError
 from domino_api.errors import ProblemDoc, ServiceError, engine_status, problem, unavailable
 
@@ -28,4 +30,4 @@ def problem_of(exc: Exception) -> ProblemDoc:
 
 def retry_after(body: ProblemDoc) -> dict[str, str] | None:
     """The `Retry-After` header a problem asks for (its `retry_after` member), if any."""
-    return {"Retry-After": str(body["retry_after"])} if "retry_after" in body else None
+    return None if body.retry_after is UNSET else {"Retry-After": str(body.retry_after)}
