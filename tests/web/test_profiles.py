@@ -18,7 +18,7 @@ from tests.api.helpers import new_player, play_to_end
 from tests.api.test_ratings import establish
 from tests.support.servers import ServerProcess
 from tests.web.conftest import Player
-from tests.web.helpers import sign_in, start_solo
+from tests.web.helpers import next_step, sign_in, start_solo
 
 Outcomes = list[str]
 
@@ -92,6 +92,8 @@ def test_a_name_on_the_leaderboard_opens_the_players_profile(
 
     page.goto(page.url.split("#")[0] + "#/solo")
     start_solo(page, "all-fives", "planner")
+    # Once the table waits for Kim, no computer's move redraws the seats under the click.
+    next_step(page)
     page.locator("ul.seats").get_by_role("link", name="Kim").click()
     expect(page.get_by_role("heading", level=2)).to_have_text("Kim")
     expect(page.locator("#app")).to_contain_text("No rated matches yet.")
