@@ -108,5 +108,7 @@ async def test_one_message_to_many_sockets_reads_no_mutes_per_socket(
     # ... and still the visibility each receiver is owed: Bob's copies marked, Ana's not.
     assert all(m["seq"] == answer["seq"] for m in got)
     assert [m["data"].get("muted") for m in got] == [True] * SOCKETS_EACH + [None] * SOCKETS_EACH
-    # The match's mutes were read once for all twelve sockets, when its feed started.
-    assert hub.mute_reads == 1
+    # The match's mutes were read for all twelve sockets together: when its feed started, and
+    # once more if this process hears the mute's own announcement back after that, never per
+    # socket (twelve sockets reading would be twelve reads).
+    assert 1 <= hub.mute_reads <= 2
