@@ -17,7 +17,7 @@ from tests.web.conftest import Player
 from tests.web.helpers import READY_BUTTON, READY_TILE, next_step, sign_in
 
 SIZES = [(360, 640), (844, 390), (390, 844)]  # the last one stays for the play and the shot
-PRESETS = ["all-fives", "house-nines", "draw-50", "draw", "block", "classic"]
+PRESETS = ["all-fives", "house-nines", "draw-50", "draw", "block", "classic", "fives-and-threes"]
 # Everything that must be on screen, after the page is back at its top.
 OUTSIDE = """() => {
   window.scrollTo(0, 0);
