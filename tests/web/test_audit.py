@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.support.servers import ROOT, ServerProcess
 from tests.web.conftest import SHOTS, Player
-from tests.web.helpers import play_until_over, sign_in, start_solo
+from tests.web.helpers import match_view, play_until_over, sign_in
 from tests.web.test_bracket import headers, rest_player
 from tests.web.test_ledger import finish_by_resigning
 
@@ -177,7 +177,14 @@ def test_every_page_passes_the_audit(
     audit.check("table in play, waiting", waiting)
 
     page = ana.open("solo")
-    start_solo(page, "all-fives", "plain", cut="audit")
+    page.select_option("#preset", "all-fives")
+    page.select_option("#opponent", "plain")
+    # A target no first hand reaches, so the hand's end is a page of its own to audit.
+    page.fill("#opt-target", "1000")
+    page.fill("#cut", "audit")
+    page.click("button:text('Deal')")
+    expect(page.locator(".hand .tile").first).to_be_visible()
+    assert match_view(page)["ruleset"]["target"] == 1000
     if play_until_over(page, next_hand=False)[-1] == "hand_over":
         audit.check("the hand's end", page)
         page.click("button:text('Next hand')")
