@@ -60,7 +60,7 @@ system-deps:
 
 # pytest-xdist workers: one per core, at most 4; each has its own databases, NATS and Redis.
 JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
-PYTEST := $(BIN)/python -m pytest -n $(JOBS)
+PYTEST := $(BIN)/python -m pytest -n $(JOBS) --durations=25
 
 test: system-deps lint types types-js openapi-check
 	$(PYTEST)
