@@ -102,4 +102,6 @@ def test_a_public_table_is_joined_from_the_list(players: Callable[..., Player]) 
     row.locator("button:text('Join')").click()
     assert match_of(guest_page) == table
     expect(page.locator("body")).to_contain_text("Gus")
+    # The host sees the joiner's rating as the seat is taken, without a reload (issue 50).
+    expect(page.get_by_test_id("rating-1")).to_have_text("1500 ± 500")
     host.shot("lobby-joined-from-list")
