@@ -84,6 +84,7 @@ def test_a_public_table_is_joined_from_the_list(players: Callable[..., Player]) 
     expect(row).to_have_count(1)
     expect(row).to_contain_text("Hana's table")
     expect(row).to_contain_text("1 seat free")
+    expect(row.get_by_role("img", name="host here")).to_have_class("dot on")  # issue 50
     guest.shot("lobby-open-tables")
     assert table not in guest_page.content()  # the list names no match id, nor a game number
 
