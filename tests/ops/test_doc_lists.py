@@ -14,7 +14,7 @@ from tests.support.servers import ROOT
 
 
 def documented_commands() -> set[str]:
-    api = (ROOT / "docs" / "API.md").read_text(encoding="utf-8")
+    api = (ROOT / "docs/API.md").read_text(encoding="utf-8")
     listed = re.search(r"`domino-api --help` lists every command \(([^)]*)\)", api)
     assert listed is not None, "docs/API.md lost its command list"
     return set(re.findall(r"`([a-z-]+)`", listed.group(1)))
@@ -32,6 +32,6 @@ def test_play_md_says_which_backs_are_photographs_and_which_drawn() -> None:
     photographed = {b.rarity for b in CATALOG if b.image.endswith((".jpg", ".jpeg", ".png"))}
     drawn = {b.rarity for b in CATALOG if b.image.endswith(".svg") and b.rarity != "common"}
     assert (photographed, drawn) == ({"epic", "legendary"}, {"rare"})
-    play = " ".join((ROOT / "docs" / "PLAY.md").read_text(encoding="utf-8").split())
+    play = " ".join((ROOT / "docs/PLAY.md").read_text(encoding="utf-8").split())
     assert "The Epic and Legendary backs are NASA photographs" in play
     assert "the Rare ones drawn scenes" in play
