@@ -59,7 +59,9 @@ def test_the_form_sets_alternating_starters_the_clock_and_the_check_in_window(
     ana.shot("tournament-best-of-2")
     # Found again: the tournaments page lists the caller's own and those taking entrants.
     page.goto(page.url.split("#")[0] + "#/tournaments")
-    expect(page.locator("#my-tournaments")).to_contain_text("Sunday league (Round-robin, open")
+    expect(page.locator("#my-tournaments")).to_contain_text(
+        "Sunday league (Round-robin, Best of 2 hands, open"
+    )
     expect(page.locator("#open-tournaments")).to_contain_text("Sunday league")
     ana.shot("tournament-list")
     page.click("#my-tournaments a:text('Sunday league')")

@@ -126,7 +126,8 @@ async function listInto(list, query, none) {
               "li",
               {},
               el("a", { href: `#/tournament/${t.id}` }, t.name),
-              ` (${FORMATS[t.format]}, ${t.status}, ${t.entrants}/${t.max_entrants} entrants)`,
+              ` (${FORMATS[t.format]}, ${goalText(t.match)}, ${t.status}, ` +
+                `${t.entrants}/${t.max_entrants} entrants)`,
             ),
           )
         : [el("li", { class: "none" }, none)],
@@ -184,15 +185,19 @@ function duration(seconds) {
   return [min ? `${min} min` : "", s || !min ? `${s} s` : ""].filter(Boolean).join(" ");
 }
 
+/** "Best of 2 hands" or "First to 75 points" */
+function goalText(match) {
+  if ("best_of" in match) return `Best of ${match.best_of} hand${match.best_of > 1 ? "s" : ""}`;
+  return `First to ${match.target} points`;
+}
+
 /** What every match of the tournament is: its goal, clock, check-in window and openers. */
 function terms(view) {
-  const { best_of: bestOf, target } = view.match;
-  const goal = bestOf
-    ? `Best of ${bestOf} hand${bestOf > 1 ? "s" : ""}` +
-      (bestOf % 2 ? "" : " (level on hands: the higher points total wins)")
-    : `First to ${target} points`;
+  const bestOf = view.match.best_of;
+  const evenRule =
+    bestOf && bestOf % 2 === 0 ? " (level on hands: the higher points total wins)" : "";
   const rows = [
-    ["Matches", goal],
+    ["Matches", goalText(view.match) + evenRule],
     [
       "Turn clock",
       `${duration(view.clock.allowance_s)} a turn + ${duration(view.clock.grace_s)} grace`,
