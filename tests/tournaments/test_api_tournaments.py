@@ -295,6 +295,8 @@ async def test_entrant_limits_and_plans(client: httpx.AsyncClient) -> None:
         {"name": "x", "format": "swiss", "match": {"target": 100}, "max_entrants": 4},
         {"name": "x", "format": "round_robin", "match": {}, "max_entrants": 4},
         {"name": "x", "format": "round_robin", "match": {"best_of": 6}, "max_entrants": 4},
+        {"name": "x", "format": "round_robin", "match": {"best_of": 0}, "max_entrants": 4},
+        {"name": "x", "format": "round_robin", "match": {"target": 0}, "max_entrants": 4},
         {
             "name": "x",
             "format": "round_robin",
@@ -310,6 +312,7 @@ async def test_bad_bodies_are_422(client: httpx.AsyncClient, body: dict[str, Any
     host = await new_player(client, "Host")
     r = await client.post("/v1/tournaments", json=body, headers=host["headers"])
     assert r.status_code == 422, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
     assert r.json()["code"] == "validation_error"
 
 

@@ -70,3 +70,15 @@ async def test_a_check_in_window_out_of_range_or_of_a_wrong_type_is_refused(
         assert r.headers["content-type"].startswith("application/problem+json")
     mine = await listed(client, ola, mine=True)
     assert len(mine["tournaments"]) == 1  # only the one with the default window was made
+
+
+async def test_each_listed_tournament_says_what_its_matches_are(client: httpx.AsyncClient) -> None:
+    """Issue 50: a player choosing a tournament to enter sees best of 2, or the target."""
+    ana = await new_player(client, "Ana")
+    await create(client, ana, name="Even cup", match={"best_of": 2})
+    await create(client, ana, name="Target cup", match={"target": 75})
+    page = await listed(client, ana, mine=True)
+    assert {t["name"]: t["match"] for t in page["tournaments"]} == {
+        "Even cup": {"best_of": 2},
+        "Target cup": {"target": 75},
+    }

@@ -32,7 +32,7 @@ def test_the_bracket_is_drawn_from_its_slots_with_live_scores(
     host.fill("#your-name", "Ana")
     host.fill("#t-name", "Live cup")
     host.fill("#t-size", "4")
-    host.select_option("#t-goal", "target:100")
+    host.select_option("#t-goal", "target")
     host.click("button:text('Create the tournament')")
     host.click("button:text('Enter')")
     tid = host.url.split("#/tournament/")[1]
@@ -75,6 +75,13 @@ def test_the_bracket_is_drawn_from_its_slots_with_live_scores(
         expect(slot.locator(".score-line")).to_have_text(
             f"{live['points'][0]}{DASH}{live['points'][1]} (live)"
         )
+        # ... and says who leads the pairing (a match to a target: by points).
+        ahead = 0 if live["points"][0] > live["points"][1] else 1
+        expect(slot.locator(".leads")).to_have_text(
+            f"{match['names'][ahead]} leads {live['points'][ahead]}\u2013"
+            f"{live['points'][1 - ahead]} in points"
+        )
+        expect(host.locator("#t-terms dd").first).to_have_text("First to 100 points")
     ana.shot("tournament-bracket-live")
 
 
@@ -101,6 +108,40 @@ def play_one_hand_by_rest(client: httpx.Client, match_id: str, pair: list[dict[s
     raise AssertionError("no hand scored")
 
 
+# A best-of-2 round-robin round: one match played, one live and level, one live with a leader.
+LEADS = """async () => {
+  const { bracket } = await import("./bracket.js");
+  const match = (index, extra) => ({
+    id: `m${index}`, round: 1, index, players: ["a", "b"], names: ["Ann", "Bob"],
+    status: "playing", winner: null, reason: null, points: [0, 0], hands_won: [0, 0],
+    live: null, next: null, ...extra,
+  });
+  const matches = [
+    match(0, { status: "finished", winner: "b", reason: "played", points: [40, 31],
+               hands_won: [1, 1] }),
+    match(1, { live: { points: [12, 30], hands_won: [1, 1] } }),
+    match(2, { live: { points: [12, 30], hands_won: [1, 0] } }),
+    match(3, { status: "check_in" }),
+  ];
+  const view = { format: "round_robin", match: { best_of: 2 }, entrants: [],
+                 rounds: [{ number: 1, status: "open", matches, byes: [], rests: [] }] };
+  return [...bracket(view, {}).querySelectorAll(".slot")].map(
+    (slot) => slot.querySelector(".leads")?.textContent ?? null);
+}"""
+
+
+def test_each_card_says_who_leads_by_hands_won_in_a_best_of(
+    players: Callable[..., Player],
+) -> None:
+    page = players().open("")
+    assert page.evaluate(LEADS) == [
+        "Bob won 1\u20131 in hands",  # level on hands, Bob won on points (docs/RULES.md)
+        "Level at 1\u20131 in hands",
+        "Ann leads 1\u20130 in hands",
+        None,  # nothing played yet at check-in
+    ]
+
+
 # Three entrants: one first-round match, one bye, the final not open yet; then the bye's
 # player is known from the final's slot.
 THREE = """async (final) => {
@@ -116,7 +157,7 @@ THREE = """async (final) => {
     matches: [match(2, 0, ["b", "c"], ["Bob", "Cal"])] });
   const entrants = [["a", "Ann"], ["b", "Bob"], ["c", "Cal"]].map(
     ([player_id, name], order) => ({ player_id, name, order }));
-  const view = { format: "single_elimination", entrants, rounds };
+  const view = { format: "single_elimination", match: { best_of: 1 }, entrants, rounds };
   const node = bracket(view, {});
   return Object.fromEntries([...node.querySelectorAll("[data-slot]")].map(
     (slot) => [slot.dataset.slot, slot.querySelector(".players").textContent]));

@@ -84,6 +84,7 @@ def test_a_public_table_is_joined_from_the_list(players: Callable[..., Player]) 
     expect(row).to_have_count(1)
     expect(row).to_contain_text("Hana's table")
     expect(row).to_contain_text("1 seat free")
+    expect(row.get_by_role("img", name="host here")).to_have_class("dot on")  # issue 50
     guest.shot("lobby-open-tables")
     assert table not in guest_page.content()  # the list names no match id, nor a game number
 
@@ -102,4 +103,6 @@ def test_a_public_table_is_joined_from_the_list(players: Callable[..., Player]) 
     row.locator("button:text('Join')").click()
     assert match_of(guest_page) == table
     expect(page.locator("body")).to_contain_text("Gus")
+    # The host sees the joiner's rating as the seat is taken, without a reload (issue 50).
+    expect(page.get_by_test_id("rating-1")).to_have_text("1500 ± 500")
     host.shot("lobby-joined-from-list")

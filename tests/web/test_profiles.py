@@ -76,6 +76,9 @@ def test_a_name_on_the_leaderboard_opens_the_players_profile(
     rating.get_by_text("Rating history as a table").click()
     expect(rating.locator("tbody tr")).to_have_count(2)
     expect(rating.locator("tbody tr").nth(1).locator("td").nth(1)).to_have_text(str(shown))
+    # The history over time: the first and the last match's dates under the line (issue 50).
+    days = [rating.locator("tbody tr").nth(i).locator("td").first.inner_text() for i in (0, 1)]
+    expect(chart.locator("text.date")).to_have_text(days)
 
     matches = page.get_by_test_id("profile-match")
     expect(matches).to_have_count(2)

@@ -17,7 +17,26 @@ function score(m) {
   );
 }
 
-function matchCard(m) {
+/**
+ * Who leads the pairing: by hands won in a best-of match, by points to a target; live while
+ * played, final once decided. "Ana leads 2–1 in hands", "Level at 1–1 in hands", "Bo won 75–40".
+ */
+function leads(m, goal) {
+  const played = m.live || (m.winner && m.reason === "played");
+  if (!played) return null;
+  const unit = goal.best_of ? "hands" : "points";
+  const counts = goal.best_of ? (m.live?.hands_won ?? m.hands_won) : (m.live?.points ?? m.points);
+  const first = m.winner ? m.players.indexOf(m.winner) : counts[0] >= counts[1] ? 0 : 1;
+  const [a, b] = [counts[first], counts[1 - first]];
+  const text = m.winner
+    ? `${m.names[first]} won ${a}–${b} in ${unit}`
+    : a === b
+      ? `Level at ${a}–${b} in ${unit}`
+      : `${m.names[first]} leads ${a}–${b} in ${unit}`;
+  return el("p", { class: "leads", "data-testid": `leads-${m.id}` }, text);
+}
+
+function matchCard(m, goal) {
   const me = identity()?.id;
   const mine = m.players.includes(me) && ["check_in", "playing"].includes(m.status);
   return el(
@@ -33,6 +52,7 @@ function matchCard(m) {
         .reduce((a, b) => [a, " vs ", b]),
     ),
     score(m),
+    leads(m, goal),
     el("p", { class: "small" }, m.status.replace("_", "-"), m.reason ? ` (${m.reason})` : ""),
     mine
       ? el(
@@ -102,7 +122,7 @@ function elimination(view) {
             class: `cell${round > 1 ? " joined" : ""}`,
             style: `grid-row:${index * span + 1} / span ${span}`,
           },
-          m ? matchCard(m) : openCard(slots, byes, round, index),
+          m ? matchCard(m, view.match) : openCard(slots, byes, round, index),
         ),
       );
     }
@@ -131,7 +151,7 @@ function roundRobin(view, names) {
         "section",
         { class: "round" },
         el("h3", {}, `Round ${round.number}${round.status === "complete" ? " (complete)" : ""}`),
-        round.matches.map(matchCard),
+        round.matches.map((m) => matchCard(m, view.match)),
         round.rests.map((p) => el("p", { class: "small" }, `${names[p]}: rests`)),
       ),
     ),

@@ -22,6 +22,14 @@ function tableRow(table, join) {
   return el(
     "li",
     { class: "open-table", "data-table": table.id },
+    // The host's presence as the lobby has it (a table whose host went silent leaves the list).
+    el("span", {
+      class: `dot${table.host_connected ? " on" : ""}`,
+      role: "img",
+      "aria-label": table.host_connected ? "host here" : "host away",
+      title: table.host_connected ? "host here" : "host away",
+    }),
+    " ",
     el("strong", {}, `${table.host}'s table`),
     table.host_rating === null
       ? null

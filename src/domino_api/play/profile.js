@@ -15,6 +15,7 @@ const WIDTH = 320;
 const HEIGHT = 120;
 const PAD = 12;
 const LEFT = 36; // room for the axis labels
+const BOTTOM = 26; // room for the dates under the line
 const OPPONENT = { human: "People", planner: "Planner", plain: "Plain" };
 const OUTCOME = { won: "Won", lost: "Lost", drawn: "No winner", abandoned: "Abandoned" };
 
@@ -59,18 +60,32 @@ function chart(r) {
   const inner = WIDTH - LEFT - PAD;
   // One point, or a flat line: in the middle; else the lowest at the bottom, the highest on top.
   const x = (i) => LEFT + (points.length > 1 ? (i * inner) / (points.length - 1) : inner / 2);
-  const y = (v) => (span ? HEIGHT - PAD - ((v - low) * (HEIGHT - 2 * PAD)) / span : HEIGHT / 2);
+  const floor = HEIGHT - BOTTOM;
+  const y = (v) => (span ? floor - ((v - low) * (floor - PAD)) / span : (floor + PAD) / 2);
   const coords = ratings.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`);
   if (coords.length > 1) box.append(svg("polyline", { points: coords.join(" "), class: "line" }));
   ratings.forEach((v, i) => box.append(svg("circle", { cx: x(i), cy: y(v), r: 3, class: "dot" })));
   for (const [value, at] of span
     ? [
         [high, PAD + 4],
-        [low, HEIGHT - 4],
+        [low, floor + 4],
       ]
     : []) {
     const label = svg("text", { x: 2, y: at, class: "axis" });
     label.textContent = `${value}`;
+    box.append(label);
+  }
+  // Over time: the first match's date under its point, the last's under its own.
+  const ends = points.length > 1 ? [0, points.length - 1] : points.length ? [0] : [];
+  for (const i of ends) {
+    const anchor = points.length === 1 ? "middle" : i === 0 ? "start" : "end";
+    const label = svg("text", {
+      x: x(i),
+      y: HEIGHT - 6,
+      class: "axis date",
+      "text-anchor": anchor,
+    });
+    label.textContent = day(points[i].at);
     box.append(label);
   }
   return box;

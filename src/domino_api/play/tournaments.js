@@ -25,14 +25,15 @@ export function tournamentsPage(root) {
   const goal = select(
     "t-goal",
     [
-      ["target:100", "First to 100"],
-      ["target:50", "First to 50"],
-      ["best_of:1", "Best of 1 hand"],
-      ["best_of:3", "Best of 3 hands"],
-      ["best_of:5", "Best of 5 hands"],
+      ["target", "First to a points target"],
+      ...[1, 2, 3, 4, 5].map((n) => [`best_of:${n}`, `Best of ${n} hand${n > 1 ? "s" : ""}`]),
     ],
-    "target:100",
+    "target",
   );
+  const target = el("input", { id: "t-target", type: "number", min: 1, max: 10000, value: 100 });
+  goal.addEventListener("change", () => {
+    target.disabled = goal.value !== "target";
+  });
   const opener = select(
     "t-opener",
     [
@@ -52,12 +53,14 @@ export function tournamentsPage(root) {
         event.preventDefault();
         try {
           await becomePlayer(you.value.trim());
-          const [kind, count] = goal.value.split(":");
           const body = {
             name: name.value,
             format: format.value,
             max_entrants: Number(size.value),
-            match: { [kind]: Number(count) },
+            match:
+              goal.value === "target"
+                ? { target: Number(target.value) }
+                : { best_of: Number(goal.value.split(":")[1]) },
             next_opener: opener.value,
             clock: { allowance_s: Number(allowance.value), grace_s: Number(grace.value) },
             check_in_s: Number(checkIn.value),
@@ -73,7 +76,8 @@ export function tournamentsPage(root) {
     field("Tournament name", name),
     field("Format", format),
     field("Most entrants", size),
-    field("Matches", goal),
+    field("Matches", goal, EVEN_BEST_OF),
+    field("Points target", target, "Matches to a target end when a player reaches it"),
     field("Who leads each hand", opener),
     field("Seconds per turn", allowance),
     field("Extra seconds once per turn", grace),
@@ -122,7 +126,8 @@ async function listInto(list, query, none) {
               "li",
               {},
               el("a", { href: `#/tournament/${t.id}` }, t.name),
-              ` (${FORMATS[t.format]}, ${t.status}, ${t.entrants}/${t.max_entrants} entrants)`,
+              ` (${FORMATS[t.format]}, ${goalText(t.match)}, ${t.status}, ` +
+                `${t.entrants}/${t.max_entrants} entrants)`,
             ),
           )
         : [el("li", { class: "none" }, none)],
@@ -167,7 +172,45 @@ function standings(view, names) {
   );
 }
 
+const EVEN_BEST_OF =
+  "Best of 2 or 4: hands level at the end, the higher points total wins; points level too, " +
+  "one more hand decides";
+const OPENERS = { winner_any: "the winner of a hand", alternate_any: "players in turn" };
+
 const FORMATS = { round_robin: "Round-robin", single_elimination: "Winner advances" };
+
+/** 90 -> "1 min 30 s", 600 -> "10 min", 45 -> "45 s" */
+function duration(seconds) {
+  const [min, s] = [Math.floor(seconds / 60), seconds % 60];
+  return [min ? `${min} min` : "", s || !min ? `${s} s` : ""].filter(Boolean).join(" ");
+}
+
+/** "Best of 2 hands" or "First to 75 points" */
+function goalText(match) {
+  if ("best_of" in match) return `Best of ${match.best_of} hand${match.best_of > 1 ? "s" : ""}`;
+  return `First to ${match.target} points`;
+}
+
+/** What every match of the tournament is: its goal, clock, check-in window and openers. */
+function terms(view) {
+  const bestOf = view.match.best_of;
+  const evenRule =
+    bestOf && bestOf % 2 === 0 ? " (level on hands: the higher points total wins)" : "";
+  const rows = [
+    ["Matches", goalText(view.match) + evenRule],
+    [
+      "Turn clock",
+      `${duration(view.clock.allowance_s)} a turn + ${duration(view.clock.grace_s)} grace`,
+    ],
+    ["Check-in", `${duration(view.check_in_s)} to say you are ready`],
+    ["Who leads each hand", OPENERS[view.next_opener] ?? "the winner of a hand"],
+  ];
+  return el(
+    "dl",
+    { class: "terms", id: "t-terms" },
+    rows.flatMap(([term, value]) => [el("dt", {}, term), el("dd", {}, value)]),
+  );
+}
 
 /** @param {HTMLElement} box @param {import("./api.js").TournamentOut} view */
 function render(box, view, act) {
@@ -198,6 +241,7 @@ function render(box, view, act) {
     box,
     el("h2", { tabindex: "-1" }, view.name),
     el("p", {}, [FORMATS[view.format], view.status, champion].filter(Boolean).join(" · ")),
+    terms(view),
     el("p", { class: "small" }, "Share this page's address to invite players."),
     el("div", { class: "row" }, buttons),
     el("h3", {}, `Entrants (${view.entrants.length}/${view.max_entrants})`),

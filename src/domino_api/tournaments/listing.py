@@ -11,6 +11,8 @@ from pydantic import BaseModel, Field
 
 from domino_api.matches.listing import decode_cursor, encode_cursor
 from domino_api.store import tournaments_repo
+from domino_api.tournaments.schemas import MatchFormat
+from domino_api.tournaments.views import match_of
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, UnitOfWork
 from domino_api.web.problems import AUTH, INPUT, problems
 
@@ -22,6 +24,7 @@ class TournamentSummary(BaseModel):
     id: str
     name: str
     format: Literal["single_elimination", "round_robin"]
+    match: MatchFormat = Field(description="Every match's goal: a points target or best of N")
     status: Status
     entrants: int
     max_entrants: int
@@ -66,6 +69,7 @@ async def list_tournaments(
                     "id": t.id,
                     "name": t.name,
                     "format": t.format,
+                    "match": match_of(t),
                     "status": t.status,
                     "entrants": count,
                     "max_entrants": t.max_entrants,

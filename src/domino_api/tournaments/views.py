@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.errors import TournamentNotFound
 from domino_api.store import players_repo, tournaments_repo
+from domino_api.store.json_types import JSONObject
 from domino_api.store.models import Tournament, TournamentMatch
 from domino_api.tournaments import pairing
 from domino_api.tournaments import standings as standings_mod
@@ -75,6 +76,14 @@ async def events(
     return [event(r.seq, r.type, r.at, r.data) for r in rows]
 
 
+def match_of(tournament: Tournament) -> JSONObject:
+    """Its matches' goal as the host set it: `{"target": 100}` or `{"best_of": 3}`."""
+    options = tournament.match_options
+    if "target" in options:
+        return {"target": options["target"]}
+    return {"best_of": options["best_of"]}
+
+
 async def get_view(session: AsyncSession, tournament_id: str) -> TournamentOut:
     """The tournament view (`enforce_due` first applies what is due to its matches)."""
     if len(tournament_id) > 36:
@@ -95,16 +104,13 @@ async def build_view(session: AsyncSession, tournament: Tournament) -> Tournamen
     rows = await tournaments_repo.matches(session, tournament.id)
     progress = await tournaments_repo.match_progress(session, tournament.id)
     options = tournament.match_options
-    match = (
-        {"target": options["target"]} if "target" in options else {"best_of": options["best_of"]}
-    )
     view = {
         "clock": options.get("turn_clock") or DEFAULT_CLOCK,
         "id": tournament.id,
         "name": tournament.name,
         "status": tournament.status,
         "format": tournament.format,
-        "match": match,
+        "match": match_of(tournament),
         "next_opener": options.get("next_opener"),
         "max_entrants": tournament.max_entrants,
         "check_in_s": tournament.check_in_s,
