@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, JsonValue
 
+from domino_api.lobby import models as lobby_models
 from domino_api.matches import answers
 from domino_api.tournaments import event_types as tournament_events
 from domino_api.web.responses import REF
@@ -97,7 +98,7 @@ def complete(document: dict[str, Any]) -> None:
     """FastAPI's document of the routes, completed in place: the msgspec types' schemas, the
     models' examples as they declare them, defaults in request bodies said in words."""
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
-    _add(schemas, answers.schemas())
+    _add(schemas, answers.schemas(answers.ANSWERS + lobby_models.ANSWERS))
     _add(schemas, answers.request_schemas())
     tournament = tournament_events.schemas(REF)
     _add(schemas, {name: answers.typable(s) for name, s in tournament.items()})

@@ -6,7 +6,7 @@ import { call, catalog, identity } from "./api.js";
 import { presetName } from "./controls.js";
 import { el, field, select, showError } from "./ui.js";
 
-/** @typedef {import("./api.js").Schemas["LobbyTableOut"]} LobbyTableOut */
+/** @typedef {import("./api.js").Schemas["LobbyTable"]} LobbyTableOut */
 /** @typedef {import("./api.js").Schemas["SeekOut"]} SeekOut */
 /** @typedef {import("contract/asyncapi").LobbyEvent} LobbyEvent */
 
