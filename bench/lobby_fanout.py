@@ -1,7 +1,9 @@
 """Lobby fan-out benchmark: a public table opened on process A reaches lobby sockets on B.
 
-Starts a nats-server and two `uvicorn domino_api.app.asgi:app` processes, A and B, on one
-database of its own (`domino_lobby_bench`, recreated), announcing over NATS. Opens
+Starts a nats-server and two servers, A and B, as `domino-api serve` runs them, on one
+database of its own (`domino_lobby_bench`, recreated), announcing over NATS; each round runs
+the baseline (`DOMINO_WS_DEFLATE=true`: every socket compresses its own copy of each frame, as
+before) and then the default (no deflate), `LOBBY_ROUNDS` rounds (default 1). Opens
 `LOBBY_SOCKETS` (default 1,000) lobby sockets of one preset on B, all in this one asyncio loop,
 then opens `LOBBY_TABLES` public tables on A, one every `LOBBY_GAP_S`. For each table and each
 socket the time to arrival is the wall clock at which the socket's `table_opened` was read
@@ -40,7 +42,6 @@ from tests.support.servers import (  # noqa: E402
     ServerProcess,
     bench_server,
     fresh_database,
-    uvicorn_argv,
 )
 from tests.support.services import NatsNode  # noqa: E402
 
@@ -48,6 +49,7 @@ DB_NAME = "domino_lobby_bench"
 SOCKETS = int(os.environ.get("LOBBY_SOCKETS", "1000"))
 TABLES = int(os.environ.get("LOBBY_TABLES", "30"))
 GAP_S = float(os.environ.get("LOBBY_GAP_S", "0.5"))
+ROUNDS = int(os.environ.get("LOBBY_ROUNDS", "1"))
 PRESET = "draw"
 SERVER_ENV = {
     "DOMINO_ANNOUNCE_BACKEND": "nats",
@@ -59,10 +61,6 @@ SERVER_ENV = {
     "DOMINO_LOG_LEVEL": "WARNING",
     "DOMINO_KEEPALIVE_S": "3600",
 }
-
-
-def uvicorn_no_pings(port: int) -> list[str]:
-    return uvicorn_argv(port, "--ws-ping-interval", "0")
 
 
 def cpu_s() -> float:
@@ -160,29 +158,45 @@ async def run(a: ServerProcess, b: ServerProcess) -> dict[str, Any]:
         "send_p50_ms": round(statistics.median(from_send), 1),
         "send_p99_ms": round(percentile(from_send, 99), 1),
         "bench_cpu_pct": round(100 * cpu / wall, 1),
-        "per_table_first_last_ms": per_table,
+        # Per table, the first socket told and the last: their medians over the tables.
+        "first_p50_ms": round(statistics.median(first for first, _ in per_table), 1),
+        "last_p50_ms": round(statistics.median(last for _, last in per_table), 1),
+        "load_average": os.getloadavg()[0],
     }
 
 
-async def main() -> None:
+async def one_round(logs: Path, nats_url: str, deflate: bool) -> dict[str, Any]:
+    """Two fresh servers, as `domino-api serve` runs them, with or without socket deflate, on
+    a fresh database (a round's waiting tables would hold the next one's game numbers)."""
     url = to_plain_url(await fresh_database(DB_NAME, bench_server()))
-    logs = Path(tempfile.mkdtemp(prefix="lobby-bench-"))
-    nats_node = NatsNode("bench", logs)
-    nats_node.start()
-    nats_node.wait_ready_sync()
-    env = {**SERVER_ENV, "DOMINO_NATS_URL": nats_node.url}
-    servers = [ServerProcess(url, logs / f"{n}.log", env=env, argv=uvicorn_no_pings) for n in "ab"]
+    env = {**SERVER_ENV, "DOMINO_NATS_URL": nats_url, "DOMINO_WS_DEFLATE": str(deflate).lower()}
+    tag = "deflate" if deflate else "plain"
+    servers = [ServerProcess(url, logs / f"{n}-{tag}.log", env=env) for n in "ab"]
     try:
         for server in servers:
             server.start()
         for server in servers:
             server.wait_ready()
-        result = await run(*servers)
+        return {"deflate": deflate, **await run(*servers)}
     finally:
         for server in servers:
             server.stop(signal.SIGTERM)
+
+
+async def main() -> None:
+    logs = Path(tempfile.mkdtemp(prefix="lobby-bench-"))
+    nats_node = NatsNode("bench", logs)
+    nats_node.start()
+    nats_node.wait_ready_sync()
+    results = []
+    try:
+        for _ in range(ROUNDS):  # the baseline (deflate, as before) and now, in turn
+            for deflate in (True, False):
+                results.append(await one_round(logs, nats_node.url, deflate))
+                print(json.dumps(results[-1]), flush=True)
+    finally:
         nats_node.kill()
-    print(json.dumps(result, indent=2))
+    print(f"load average after: {os.getloadavg()}")
 
 
 if __name__ == "__main__":

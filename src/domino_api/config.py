@@ -138,6 +138,11 @@ class Settings(BaseSettings):
     ws_send_queue: int = Field(
         1000, description="messages queued per socket before a slow client is dropped"
     )
+    ws_deflate: bool = Field(
+        False,
+        description="offer permessage-deflate on sockets: each socket then compresses its own"
+        " copy of every frame (bench/README.md, Lobby fan-out)",
+    )
 
     # Rate limits (web/ratelimit.py), each per window of `rate_window_s`.
     join_rate_limit: int = Field(

@@ -10,6 +10,7 @@ put; the deep array is an error frame, and logged."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from collections.abc import Iterator
@@ -25,11 +26,13 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from domino_api.realtime.frames import CLIENT_TYPES
-from tests.security.conftest import module_server
+from tests.security.conftest import LiveServer, module_server
 from tests.support.servers import ServerProcess
 
 FUZZ_DB = os.environ.get("DOMINO_SECURITY_WS_DB", f"domino_security_ws_{os.getpid()}")
-ENV = {"DOMINO_CHAT_RATE_LIMIT": "5", "DOMINO_SOCKETS_PER_TOKEN": "3"}
+# Deflate on, as an operator may turn it (DOMINO_WS_DEFLATE; off by default): the compressed
+# frames of attack 5 are refused before they are inflated.
+ENV = {"DOMINO_CHAT_RATE_LIMIT": "5", "DOMINO_SOCKETS_PER_TOKEN": "3", "DOMINO_WS_DEFLATE": "true"}
 
 
 class Table:
@@ -228,6 +231,21 @@ def _refused(url: str, frame: bytes | str, compression: str | None) -> int | Non
                 socket.recv(timeout=30)
         except ConnectionClosed as closed:
             return closed.rcvd.code if closed.rcvd else None
+
+
+def _extensions(server: ServerProcess) -> list[str]:
+    """What the server agreed to of a client offering permessage-deflate, as browsers do."""
+    with connect(f"{server.ws_url}/v1/lobby/ws?preset=draw", compression="deflate") as socket:
+        return [extension.name for extension in socket.protocol.extensions]
+
+
+async def test_sockets_are_compressed_only_when_the_operator_says(
+    server: ServerProcess, live_server: LiveServer
+) -> None:
+    """Off by default (app/serving.py): a fanned-out frame was compressed again per socket."""
+    async with live_server() as default:
+        assert await asyncio.to_thread(_extensions, default) == []
+    assert _extensions(server) == ["permessage-deflate"]  # DOMINO_WS_DEFLATE=true
 
 
 def test_big_frames_are_refused_before_they_are_read(server: ServerProcess) -> None:

@@ -15,10 +15,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.telemetry import TelemetryConfig
-from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
+from domino_api.app.documented import DocumentedAPI
 from domino_api.clock import Clock
 from domino_api.config import Settings, get_settings
 from domino_api.documents import openapi_doc
@@ -161,9 +161,8 @@ def create_app(
             finally:
                 await stop_runtime(app)
 
-    # FastAPIOffline serves Swagger UI (/docs) and ReDoc (/redoc) from the assets its package
-    # ships, so the documentation works with no network (FastAPI's own pages load a CDN).
-    app = FastAPIOffline(
+    # Its /openapi.json is the whole contract; /docs and /redoc work with no network.
+    app = DocumentedAPI(
         title="domino-api",
         version="1.0.0",
         summary="Dominoes as a service: sealed deals, live tables, bots and tournaments.",
@@ -184,7 +183,6 @@ def create_app(
     # The process's open sockets by credential, closed when it is revoked (issue 48).
     app.state.credentials = Credentials()
     app.state.clock = clock
-    openapi_doc.install(app)
     app.state.limits = Limits(settings)
     app.state.pacer = pacing.Pacer(settings)
     app.state.connection_guard = Guard(settings)

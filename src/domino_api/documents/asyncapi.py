@@ -10,6 +10,7 @@ engine/view_types.py and lobby/events.py, so the socket's document cannot drift 
 from __future__ import annotations
 
 from pathlib import Path
+from types import UnionType
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -34,7 +35,7 @@ REF = "#/components/schemas/{name}"
 
 # Each message of the document and the type its payload is: the frames by their `type`, the
 # lobby's two by the names its channel gives them.
-MESSAGES: dict[str, object] = {
+MESSAGES: dict[str, type | UnionType] = {
     **{frames.tag_of(frame): frame for frame in frames.CLIENT_FRAMES},
     **{frames.tag_of(frame): frame for frame in frames.SERVER_FRAMES},
     "lobby_subscribed": frames.SubscribedFrame,
@@ -42,7 +43,7 @@ MESSAGES: dict[str, object] = {
 }
 del MESSAGES["subscribed"]
 # The unions published as named schemas, each tagged by `type`.
-UNIONS: dict[str, object] = {
+UNIONS: dict[str, UnionType] = {
     "ClientFrame": frames.ClientFrame,
     "ServerFrame": frames.ServerFrame,
     "LobbyEvent": LobbyEvent,

@@ -2,19 +2,20 @@
 
 FastAPI renders the document with `exclude_none`, which strips every `null` out of schema
 examples too (a view's example lost `end`, `outer`, `deadline`, ... and failed its own schema);
-`install` puts each pydantic model's examples back as the model declares them and adds the
-msgspec types' schemas, examples included (tests/api/test_openapi_contract.py validates every
-example against its schema).
+`complete` (app/documented.py calls it) puts each pydantic model's examples back as the model
+declares them and adds the msgspec types' schemas, examples included
+(tests/api/test_openapi_contract.py validates every example against its schema).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
-from fastapi import FastAPI
 from pydantic import BaseModel, JsonValue
 
+from domino_api.lobby import models as lobby_models
 from domino_api.matches import answers
 from domino_api.tournaments import event_types as tournament_events
 from domino_api.web.responses import REF
@@ -93,24 +94,17 @@ def _defaults_said(schema: JsonValue) -> None:
                 part["description"] = f"{text} ({said})" if isinstance(text, str) else said
 
 
-def install(app: FastAPI) -> None:
-    """Make `app.openapi()` return the document with its models' examples intact."""
-    build = app.openapi
-
-    def openapi() -> dict[str, JsonValue]:
-        if app.openapi_schema is None:
-            document = build()
-            schemas = document.setdefault("components", {}).setdefault("schemas", {})
-            _add(schemas, answers.schemas())
-            _add(schemas, answers.request_schemas())
-            tournament = tournament_events.schemas(REF)
-            _add(schemas, {name: answers.typable(s) for name, s in tournament.items()})
-            for model in _example_models():
-                examples = model.model_json_schema().get("examples")
-                if model.__name__ in schemas and examples:
-                    schemas[model.__name__]["examples"] = examples
-            for name in _sent_schemas(document, schemas):
-                _defaults_said(schemas[name])
-        return app.openapi_schema or build()
-
-    app.openapi = openapi  # type: ignore[method-assign]
+def complete(document: dict[str, Any]) -> None:
+    """FastAPI's document of the routes, completed in place: the msgspec types' schemas, the
+    models' examples as they declare them, defaults in request bodies said in words."""
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    _add(schemas, answers.schemas(answers.ANSWERS + lobby_models.ANSWERS))
+    _add(schemas, answers.request_schemas())
+    tournament = tournament_events.schemas(REF)
+    _add(schemas, {name: answers.typable(s) for name, s in tournament.items()})
+    for model in _example_models():
+        examples = model.model_json_schema().get("examples")
+        if model.__name__ in schemas and examples:
+            schemas[model.__name__]["examples"] = examples
+    for name in _sent_schemas(document, schemas):
+        _defaults_said(schemas[name])

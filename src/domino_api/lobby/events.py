@@ -17,13 +17,24 @@ Count = Annotated[int, Meta(ge=0, le=4)]
 
 
 class LobbyTable(Struct, frozen=True, kw_only=True):
-    """A public table as the lobby shows it."""
+    """A public table: its public id (never its game number), preset, host and seats. The one
+    shape of a listing, in the lobby's events and in its routes' answers alike."""
 
-    id: str  # the table's public id (POST /v1/lobby/tables/{id}/join)
+    id: Annotated[
+        str, Meta(description="The table's public id: join with POST /v1/lobby/tables/{id}/join")
+    ]
     ruleset: str
-    host: str  # the host's name
-    host_rating: int | None  # the host's rating at this preset; None: not rated there yet
-    host_connected: bool  # the host's presence (a table whose host is away is not listed)
+    host: Annotated[str, Meta(description="The host's name")]
+    host_rating: Annotated[
+        int | None,
+        Meta(
+            description="The host's rating at this preset (docs/API.md, Ratings); null: not"
+            " rated yet"
+        ),
+    ]
+    host_connected: Annotated[
+        bool, Meta(description="The host's presence: a table whose host is away is not listed")
+    ]
     seats: Count
     free_seats: Count
     created_at: Moment

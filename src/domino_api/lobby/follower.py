@@ -2,8 +2,9 @@
 
 The write driver tells the follower of every committed step, after its announcement
 (matches/writes.py `Writer.committed`), with the table the step left. A step of a waiting
-table, or one that starts or ends a match, may change a listing: the follower reads the listed
-ones among them (one statement for all it holds, nothing for a move of a table in play) and
+table that takes or frees a seat or sees its host come or go, or one that starts or ends a match,
+may change a listing (decided from the step's events, in memory): the follower reads the listed
+ones among them (one statement for all it holds; nothing for any other step, a move included) and
 tells the lobby, from the table's own state, what changed: `seats_changed` (a seat taken or
 freed), `table_closed` (full, started, over, or its host away: matches/presence.py), or
 `table_opened` again when the host is back. Each listing keeps the seq it was told at, so a
@@ -30,18 +31,23 @@ from domino_api.store.lobby_repo import TableRow
 
 log = logging.getLogger(__name__)
 
-# Events of a step that leaves the waiting state (the table is then no longer `waiting`).
+# What a listing shows changes only with these: a seat taken or freed (a release is a
+# `seat_joined` too), the host's presence, and the table leaving the waiting state.
+_SEATING = frozenset({"seat_joined", "seat_connected", "seat_disconnected"})
 _LEAVES_WAITING = frozenset({"match_started", "match_ended"})
 
 
 def concerns_lobby(step: Committed) -> bool:
-    """Whether the step may change a listing: its table waits, or it started or ended."""
+    """Whether the step may change a listing, decided from its events in memory: a waiting
+    table's seat or host presence changed, or the table started or ended. Any other step (a
+    move, a message, a deadline) leaves the database alone."""
     table = step.table
     if table is None:
         return False
-    if table.state.status == "waiting":
+    kinds = {staged.type for staged in step.events}
+    if not kinds.isdisjoint(_LEAVES_WAITING):
         return True
-    return any(staged.type in _LEAVES_WAITING for staged in step.events)
+    return table.state.status == "waiting" and not kinds.isdisjoint(_SEATING)
 
 
 def told(row: TableRow, table: Table) -> tuple[LobbyEvent | None, int | None]:
@@ -70,6 +76,7 @@ class LobbyFollower:
         self._pending: dict[str, Committed] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._busy = False
 
     def follow(self, steps: Sequence[Committed]) -> None:
         for step in steps:
@@ -86,7 +93,7 @@ class LobbyFollower:
 
     async def settled(self) -> None:
         """Wait until every step followed so far is told (tests, shutdown)."""
-        while self._pending or self._wake.is_set():
+        while self._pending or self._wake.is_set() or self._busy:
             await asyncio.sleep(0.01)
 
     async def stop(self) -> None:
@@ -100,6 +107,7 @@ class LobbyFollower:
             await self._wake.wait()
             self._wake.clear()
             steps, self._pending = list(self._pending.values()), {}
+            self._busy = True
             try:
                 await self.apply(steps)
             except asyncio.CancelledError:
@@ -107,6 +115,8 @@ class LobbyFollower:
             except Exception as exc:  # the listing itself (GET /v1/lobby) stays true
                 level = logging.WARNING if database_state(exc) is not None else logging.ERROR
                 log.log(level, "the lobby missed %d steps (%s)", len(steps), exc)
+            finally:
+                self._busy = False
 
     async def apply(self, steps: Sequence[Committed]) -> int:
         """Tell the lobby what these steps changed at listed tables; returns events stored."""

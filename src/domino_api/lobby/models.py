@@ -1,15 +1,17 @@
-"""Request and response bodies of the lobby's routes (lobby/routes.py)."""
+"""Request and response bodies of the lobby's routes (lobby/routes.py); a listing is
+lobby/events.py's `LobbyTable`, the one shape of a public table."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Literal
 
+from msgspec import Meta, Struct
 from pydantic import AfterValidator, BaseModel, Field, JsonValue
 
 from domino_api.engine.rulesets import PRESETS
+from domino_api.engine.view_types import ViewOut
+from domino_api.lobby.events import LobbyTable
 from domino_api.matches.schemas import MatchOptions, as_overrides
-from domino_api.matches.view_field import ViewField
 from domino_api.web.inputs import Strict
 from domino_api.web.names import PlayerName
 
@@ -17,44 +19,32 @@ SeekStatus = Literal["open", "paired", "expired"]
 PRESET_SCHEMA: dict[str, JsonValue] = {"enum": list(PRESETS)}
 
 
-class LobbyTableOut(BaseModel):
-    """A public table: its public id (never its game number), preset, host and seats."""
-
-    id: str = Field(description="The table's public id: join with POST /v1/lobby/tables/{id}/join")
-    ruleset: str
-    host: str = Field(description="The host's name")
-    host_rating: int | None = Field(
-        description="The host's rating at this preset (docs/API.md, Ratings); null: not rated yet"
-    )
-    host_connected: bool = Field(
-        description="The host's presence: a table whose host is away is not listed"
-    )
-    seats: int
-    free_seats: int
-    created_at: datetime
-
-
-class PublicState(BaseModel):
+class PublicState(Struct, frozen=True, kw_only=True):
     """Whether a table is in the lobby, and its listing while it is."""
 
     listed: bool
-    table: LobbyTableOut | None
+    table: LobbyTable | None
 
 
-class LobbyPage(BaseModel):
+class LobbyPage(Struct, frozen=True, kw_only=True):
     """Open public tables of one preset, newest first."""
 
-    tables: list[LobbyTableOut]
-    next_cursor: str | None = Field(
-        description="Pass as `cursor` for the next (older) page; null on the last page"
-    )
+    tables: tuple[LobbyTable, ...]
+    next_cursor: Annotated[
+        str | None,
+        Meta(description="Pass as `cursor` for the next (older) page; null on the last page"),
+    ]
 
 
-class PublicTableCreated(BaseModel):
+class PublicTableCreated(Struct, frozen=True, kw_only=True):
     """A new table, listed in the lobby: its listing and the host's view."""
 
-    table: LobbyTableOut
-    view: ViewField
+    table: LobbyTable
+    view: ViewOut
+
+
+# The lobby's answers typed by Structs, published beside the matches' (documents/openapi_doc.py).
+ANSWERS = (PublicState, LobbyPage, PublicTableCreated)
 
 
 class PublicJoinBody(Strict):

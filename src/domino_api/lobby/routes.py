@@ -10,9 +10,9 @@ from domino_api.engine.errors import MatchFull, UnknownRuleset
 from domino_api.engine.rulesets import PRESETS
 from domino_api.engine.view_types import ViewOut
 from domino_api.lobby import seeks, tables
+from domino_api.lobby.events import LobbyTable
 from domino_api.lobby.models import (
     LobbyPage,
-    LobbyTableOut,
     PublicJoinBody,
     PublicState,
     PublicTableCreated,
@@ -40,7 +40,11 @@ def _preset(name: str) -> str:
     return name
 
 
-@router.get("/lobby", summary="Open public tables of a preset", responses=problems(*AUTH, *INPUT))
+@router.get(
+    "/lobby",
+    summary="Open public tables of a preset",
+    responses=struct_answer(LobbyPage) | problems(*AUTH, *INPUT),
+)
 async def lobby(
     lobby_state: LobbyDep,
     _: CurrentPlayer,
@@ -56,23 +60,24 @@ async def lobby(
         str | None, Query(max_length=200, description="The `next_cursor` of the page before")
     ] = None,
     limit: Annotated[int, Query(ge=1, le=100, description="At most this many")] = 20,
-) -> LobbyPage:
+) -> FastJSONResponse:
     """The public tables of `preset` that wait for players with a free seat, newest first,
     `limit` a page; `next_cursor` fetches the next (older) page. A table is named by its public
     id, never by its game number; a table whose host is away (`seat_disconnected`) is left out
     until it is back. An unknown preset is `422 unknown_ruleset`."""
-    return await tables.page(lobby_state.core, _preset(preset), cursor, limit)
+    return FastJSONResponse(await tables.page(lobby_state.core, _preset(preset), cursor, limit))
 
 
 @router.post(
     "/lobby/tables",
     status_code=201,
     summary="Create a public table",
-    responses=problems(*BODY, *AUTH, *PRESET_ERRORS, *NUMBERED, "match_full"),
+    responses=struct_answer(PublicTableCreated, 201)
+    | problems(*BODY, *AUTH, *PRESET_ERRORS, *NUMBERED, "match_full"),
 )
 async def create_public(
     body: MatchCreate, request: Request, player: CurrentPlayer, lobby_state: LobbyDep
-) -> PublicTableCreated:
+) -> FastJSONResponse:
     """`POST /v1/matches` and `PUT /v1/matches/{id}/public` at once: the new table, listed in
     the lobby (a table with no free seat, such as one against computers only, is `409
     match_full` and is not created)."""
@@ -84,31 +89,35 @@ async def create_public(
     await limits_of(request).hit_from("create_match", address, f"player:{player.id}")
     view = await creation.create_match(lobby_state.core, player, body, caps, address)
     listed = await tables.make_public(lobby_state.core, player, view.id, lobby_state.publish)
-    return PublicTableCreated(table=listed, view=view)
+    return FastJSONResponse(PublicTableCreated(table=listed, view=view), status_code=201)
 
 
 @router.put(
     "/matches/{match_id}/public",
     summary="Host: list a waiting table in the lobby",
-    responses=problems(*MATCH, "not_host", "match_in_progress", "match_full"),
+    responses=struct_answer(LobbyTable)
+    | problems(*MATCH, "not_host", "match_in_progress", "match_full"),
 )
 async def make_public(
     match_id: MatchId, lobby_state: LobbyDep, player: CurrentPlayer
-) -> LobbyTableOut:
+) -> FastJSONResponse:
     """Host only: list the table in the lobby under a public id of its own while it waits for
     players with a free seat (again: the listing as it is). It leaves the lobby by itself once
     full, started or over."""
-    return await tables.make_public(lobby_state.core, player, match_id, lobby_state.publish)
+    listed = await tables.make_public(lobby_state.core, player, match_id, lobby_state.publish)
+    return FastJSONResponse(listed)
 
 
 @router.get(
     "/matches/{match_id}/public",
     summary="Host: whether the table is in the lobby",
-    responses=problems(*MATCH, "not_host"),
+    responses=struct_answer(PublicState) | problems(*MATCH, "not_host"),
 )
-async def listing(match_id: MatchId, lobby_state: LobbyDep, player: CurrentPlayer) -> PublicState:
+async def listing(
+    match_id: MatchId, lobby_state: LobbyDep, player: CurrentPlayer
+) -> FastJSONResponse:
     """Host only: `{"listed", "table"}`, the table's listing while it is in the lobby."""
-    return await tables.listing_of(lobby_state.core, player, match_id)
+    return FastJSONResponse(await tables.listing_of(lobby_state.core, player, match_id))
 
 
 @router.delete(

@@ -11,8 +11,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Awaitable, Callable
 
-import msgspec
-
 from domino_api.engine.clock_text import iso
 from domino_api.engine.errors import MatchFull, MatchInProgress, NotHost
 from domino_api.engine.table import Table
@@ -20,7 +18,7 @@ from domino_api.engine.view_types import ViewOut
 from domino_api.errors import TableNotListed
 from domino_api.jsontext import dumps
 from domino_api.lobby.events import LobbyEvent, LobbyTable, TableClosed, TableOpened
-from domino_api.lobby.models import LobbyPage, LobbyTableOut, PublicState
+from domino_api.lobby.models import LobbyPage, PublicState
 from domino_api.matches import creation
 from domino_api.matches.listing import decode_cursor, encode_cursor
 from domino_api.matches.unit import Core, Stage
@@ -63,11 +61,6 @@ def shown(row: TableRow, free: int | None = None) -> LobbyTable:
     )
 
 
-def out(row: TableRow) -> LobbyTableOut:
-    """The listing an answer carries: the same table the lobby's events show."""
-    return LobbyTableOut.model_validate(msgspec.to_builtins(shown(row)))
-
-
 def _hosted(stage: Stage, player: Player, doing: str) -> Table:
     table = stage.table
     if table.match.host_player_id != player.id:
@@ -81,7 +74,7 @@ async def _table_of(core: Core, player: Player, match_id: str, doing: str) -> Ta
     )
 
 
-async def make_public(core: Core, player: Player, match_id: str, publish: Publish) -> LobbyTableOut:
+async def make_public(core: Core, player: Player, match_id: str, publish: Publish) -> LobbyTable:
     """Host only: list a waiting table with a free seat (again: the listing as it is)."""
     table = await _table_of(core, player, match_id, "make the table public")
     if table.state.status != "waiting":
@@ -106,7 +99,7 @@ async def make_public(core: Core, player: Player, match_id: str, publish: Publis
             await lobby_repo.append_events(connection, [stored(opened)])
     if added:
         await publish()
-    return out(row)
+    return shown(row)
 
 
 async def listing_of(core: Core, player: Player, match_id: str) -> PublicState:
@@ -115,7 +108,7 @@ async def listing_of(core: Core, player: Player, match_id: str) -> PublicState:
     async with core.pool.acquire() as connection:
         row = await lobby_repo.table_by(connection, match_id=match_id)
     listed = row is not None and row.open
-    return PublicState(listed=listed, table=out(row) if row is not None and listed else None)
+    return PublicState(listed=listed, table=shown(row) if row is not None and listed else None)
 
 
 async def make_private(core: Core, player: Player, match_id: str, publish: Publish) -> None:
@@ -139,7 +132,7 @@ async def page(core: Core, ruleset: str, cursor: str | None, limit: int) -> Lobb
     more = len(rows) > limit
     last = shown_rows[-1] if more else None
     next_cursor = None if last is None else encode_cursor(last.created_at, last.public_id)
-    return LobbyPage(tables=[out(row) for row in shown_rows], next_cursor=next_cursor)
+    return LobbyPage(tables=tuple(shown(row) for row in shown_rows), next_cursor=next_cursor)
 
 
 async def join(

@@ -1,5 +1,5 @@
 """The answers carrying events, as msgspec Structs, and the published schemas of both: generated
-from engine/event_types.py's types, for openapi.json (`openapi_doc.install`) and asyncapi.yaml
+from engine/event_types.py's types, for openapi.json (`openapi_doc.complete`) and asyncapi.yaml
 (documents/asyncapi.py).
 
 The service answers with these values (the view is engine/view_types.py's ViewOut), encoded

@@ -6,7 +6,8 @@ import { call, catalog, identity } from "./api.js";
 import { presetName } from "./controls.js";
 import { el, field, select, showError } from "./ui.js";
 
-/** @typedef {import("./api.js").Schemas["LobbyTableOut"]} LobbyTableOut */
+// One shape of a listing (lobby/events.py), as openapi.json and asyncapi.yaml each publish it.
+/** @typedef {import("./api.js").Schemas["LobbyTable"]} LobbyTable */
 /** @typedef {import("./api.js").Schemas["SeekOut"]} SeekOut */
 /** @typedef {import("contract/asyncapi").LobbyEvent} LobbyEvent */
 
@@ -16,7 +17,7 @@ const FAST_CLOCK = { allowance_s: 30, grace_s: 15 };
 const POLL_MS = 1000; // well inside a seek's lease (`lease_s`, 10 s by default)
 const FINAL = new Set([4401, 4404, 4422]); // refusals a retry cannot fix
 
-/** @param {LobbyTableOut | import("contract/asyncapi").LobbyTable} table */
+/** @param {LobbyTable | import("contract/asyncapi").LobbyTable} table */
 function tableRow(table, join) {
   const free = table.free_seats === 1 ? "1 seat free" : `${table.free_seats} seats free`;
   return el(

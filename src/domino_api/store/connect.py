@@ -56,12 +56,17 @@ class Connector:
                 return await asyncpg.connect(**options, timeout=self.connect_timeout_s)
             except TimeoutError as exc:
                 raise no_answer("connect", exc) from exc
-        return await self._race(_without_attrs(options), hosts)
+        # The keywords for one host: no host list, no `target_session_attrs` (checked here),
+        # and a DSN's hosts left out (the keywords' `host` and `port` win over the DSN's).
+        one_host = ("host", "port", "target_session_attrs")
+        rest = {key: value for key, value in options.items() if key not in one_host}
+        if isinstance(dsn, str):
+            rest["dsn"] = _one_host_dsn(dsn)
+        return await self._race(hosts, **rest)
 
-    async def _race(self, rest: dict[str, object], hosts: list[_Host]) -> asyncpg.Connection:
+    async def _race(self, hosts: list[_Host], **rest: object) -> asyncpg.Connection:
         tries = [
-            asyncio.ensure_future(self._writable({**rest, "host": h.host, "port": h.port}))
-            for h in hosts
+            asyncio.ensure_future(self._writable(**rest, host=h.host, port=h.port)) for h in hosts
         ]
         chosen: asyncpg.Connection | None = None
         errors: list[BaseException] = []
@@ -83,7 +88,7 @@ class Connector:
             raise _worst(errors)
         return chosen
 
-    async def _writable(self, options: dict[str, object]) -> asyncpg.Connection:
+    async def _writable(self, **options: object) -> asyncpg.Connection:
         """A connection to one host, if that host takes writes (asyncpg's own check for
         `read-write`), all within `db_connect_timeout_s`."""
         try:
@@ -142,19 +147,14 @@ def _dsn_attrs(dsn: object) -> str | None:
     return None
 
 
-def _without_attrs(options: dict[str, object]) -> dict[str, object]:
-    """The keywords for one host: no host list, no `target_session_attrs` (checked here), and
-    a DSN's hosts left out (the keywords' `host` and `port` win over the DSN's)."""
-    rest = {k: v for k, v in options.items() if k not in ("host", "port", "target_session_attrs")}
-    dsn = rest.get("dsn")
-    if isinstance(dsn, str):
-        scheme, _, after = dsn.partition("://")
-        location, question, query = after.partition("?")
-        netloc, slash, path = location.partition("/")
-        user, at, _hosts_part = netloc.rpartition("@")
-        kept = "&".join(p for p in query.split("&") if not p.startswith("target_session_attrs="))
-        rest["dsn"] = f"{scheme}://{user}{at}{slash}{path}" + (f"?{kept}" if kept else "")
-    return rest
+def _one_host_dsn(dsn: str) -> str:
+    """The DSN without its hosts and its `target_session_attrs`."""
+    scheme, _, after = dsn.partition("://")
+    location, question, query = after.partition("?")
+    netloc, slash, path = location.partition("/")
+    user, at, _hosts_part = netloc.rpartition("@")
+    kept = "&".join(p for p in query.split("&") if not p.startswith("target_session_attrs="))
+    return f"{scheme}://{user}{at}{slash}{path}" + (f"?{kept}" if kept else "")
 
 
 def _worst(errors: list[BaseException]) -> BaseException:

@@ -147,7 +147,7 @@ def _drop_closed(_dbapi: object, record: ConnectionPoolEntry, _proxy: object) ->
         raise DisconnectionError("PostgreSQL closed the connection")
 
 
-def _pooler_arguments() -> dict[str, object]:
+def _pooler_arguments() -> dict[str, int | Callable[[], str]]:
     """Behind a transaction pooler (PgBouncer, `pool_mode = transaction`) consecutive
     transactions of one client run on different server connections, so no prepared statement
     may outlive its statement. asyncpg's cache is off: it then sends unnamed statements, parsed

@@ -7,10 +7,11 @@
 - /play: it loads nothing from elsewhere, so only its own scripts, styles, images and
   connections (the socket included: CSP3's 'self' covers ws/wss to the same host); no inline
   script or style at all.
-- /docs and /redoc (fastapi-offline serves their assets from /static-offline-docs): the page
-  starts Swagger UI with one inline script, allowed by its SHA-256 hash, computed from the page
-  as served (so it follows the options). Both renderers set inline styles, hence
-  `style-src 'unsafe-inline'` there only; ReDoc's search runs in a worker made from a blob.
+- /docs and /redoc (app/documented.py serves fastapi-offline's assets from
+  /static-offline-docs): the page starts Swagger UI with one inline script, allowed by its
+  SHA-256 hash, computed from the page as served (so it follows the options). Both
+  renderers set inline styles, hence `style-src 'unsafe-inline'` there only; ReDoc's
+  search runs in a worker made from a blob.
 """
 
 from __future__ import annotations
