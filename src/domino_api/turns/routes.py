@@ -16,7 +16,7 @@ from domino_api.web.problems import AUTH, INPUT, problems
 router = APIRouter(prefix="/v1", tags=["matches"], dependencies=NO_STRAY_BODY)
 
 
-class TurnOut(BaseModel):
+class YourTurnOut(BaseModel):
     match: str
     seat: int
     ruleset: str
@@ -29,8 +29,8 @@ class TurnOut(BaseModel):
     )
 
 
-class TurnsOut(BaseModel):
-    turns: list[TurnOut]
+class YourTurnsOut(BaseModel):
+    turns: list[YourTurnOut]
 
 
 @router.get(
@@ -42,16 +42,16 @@ async def your_turns(
     request: Request,
     player: CurrentPlayer,
     limit: Annotated[int, Query(ge=1, le=100, description="At most this many")] = 50,
-) -> TurnsOut:
+) -> YourTurnsOut:
     """Each seat of the caller's that is to move now at a match in play (not one on autopilot
     or forfeited), the nearest deadline first, then the tables without a clock. A
     correspondence table (`options.per_move_s`) also tells its player by the lobby socket's
     `your_turn` and by Web Push (docs/API.md, "Correspondence tables")."""
     async with request.app.state.core.pool.acquire() as connection:
         rows = await turns_repo.your_turns(connection, player.id, limit)
-    return TurnsOut(
+    return YourTurnsOut(
         turns=[
-            TurnOut(
+            YourTurnOut(
                 match=row.match_id,
                 seat=row.seat,
                 ruleset=row.ruleset,
