@@ -113,6 +113,7 @@ class TurnNotices:
         self._pending: list[Notice] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._storing = False
         # Called once notices are stored: this process's push sender (app/runtime.py).
         self.on_stored: Callable[[], None] | None = None
 
@@ -128,7 +129,7 @@ class TurnNotices:
 
     async def settled(self) -> None:
         """Wait until every notice followed so far is stored (tests, shutdown)."""
-        while self._pending or self._wake.is_set():
+        while self._pending or self._wake.is_set() or self._storing:
             await asyncio.sleep(0.01)
 
     async def stop(self) -> None:
@@ -142,6 +143,7 @@ class TurnNotices:
             await self._wake.wait()
             self._wake.clear()
             notices, self._pending = self._pending, []
+            self._storing = True
             try:
                 await self.store(notices)
             except asyncio.CancelledError:
@@ -149,6 +151,8 @@ class TurnNotices:
             except Exception as exc:  # the turn list (GET /v1/turns) stays true
                 level = logging.WARNING if database_state(exc) is not None else logging.ERROR
                 log.log(level, "%d turn notices were not stored (%s)", len(notices), exc)
+            finally:
+                self._storing = False
 
     async def store(self, notices: Sequence[Notice]) -> int:
         """Store the lobby events and push notices; returns the push notices stored."""
