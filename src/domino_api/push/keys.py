@@ -44,7 +44,7 @@ def _generate_pem() -> str:
 
 def _keys(text: str, source: str) -> VapidKeys:
     text = text.strip()
-    vapid = Vapid.from_pem(text.encode()) if "-----BEGIN" in text else Vapid.from_string(text)
+    vapid = Vapid.from_pem(text.encode()) if "PRIVATE KEY" in text else Vapid.from_string(text)
     point = vapid.public_key.public_bytes(
         serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
     )
