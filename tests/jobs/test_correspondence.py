@@ -131,7 +131,7 @@ async def test_your_turn_lists_the_seat_on_turn_and_pushes_it_decrypted(
         "title": "Block",
         "body": "Your turn",
         "deadline": started.json()["turn"]["deadline"],
-        "url": f"/play/?match={created['id']}",
+        "url": f"/play/#/match/{created['id']}",
     }
     turns = await client.get("/v1/turns", headers=players[seat]["headers"])
     listed = turns.json()["turns"]

@@ -73,7 +73,7 @@ class Notice:
                 seat=self.seat,
                 title=title_of(self.ruleset),
                 deadline=iso(self.deadline),
-                url=f"/play/?match={self.match_id}",
+                url=f"/play/#/match/{self.match_id}",
             )
         )
 
