@@ -45,8 +45,9 @@ def test_a_correspondence_table_lists_your_turn(players: Callable[..., Player]) 
 
     mine.locator("a:text('Play')").click()
     expect(on_turn).to_have_url(table_url)
+    expect(on_turn.locator("#status")).to_contain_text(re.compile(r"Turn clock: 2[34] h \d+ min"))
     take_turn(on_turn)
     # The other player's first page, left open, is told by its lobby socket.
     theirs = waiting.locator(f".your-turn[data-match='{match_id}']")
     expect(theirs).to_contain_text("Block · correspondence")
-    ana.shot("your-turn")
+    (ana if waiting is host else ben).shot("your-turn")

@@ -23,7 +23,7 @@ function row(turn) {
     el("strong", {}, turn.title),
     el("span", {}, turn.per_move_s ? " · correspondence" : " · live"),
     el("small", { class: "deadline" }, ` · ${left(turn.deadline)} `),
-    el("a", { href: `#/match/${turn.match}`, class: "primary" }, "Play"),
+    el("a", { href: `#/match/${turn.match}`, class: "primary continue" }, "Play"),
   );
 }
 
