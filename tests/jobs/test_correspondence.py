@@ -16,7 +16,10 @@ from fastapi import FastAPI
 from domino_api.app.api import create_app
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
+from domino_api.errors import ValidationFailed
 from domino_api.jobs.sweeper import sweep_pass
+from domino_api.push.sender import _public
+from domino_api.push.subscriptions import check_endpoint
 from domino_api.turns.notices import TurnNotices
 from tests.api.helpers import create_match, first_legal, new_player, view
 from tests.conftest import COMPUTERS, GENEROUS_LIMITS
@@ -80,7 +83,9 @@ async def test_a_correspondence_turn_lasts_its_time_and_nobody_forfeits_for_bein
     assert bob  # both were seated
 
 
-async def test_the_options_are_checked(client: httpx.AsyncClient) -> None:
+async def test_the_options_are_checked_and_live_tables_keep_the_away_rule(
+    client: httpx.AsyncClient,
+) -> None:
     ana = await new_player(client, "Ana")
     wrong = [
         ({"per_move_s": 60}, "bad_options"),  # under an hour
@@ -99,6 +104,9 @@ async def test_the_options_are_checked(client: httpx.AsyncClient) -> None:
     assert answer.status_code == 422 and answer.json()["code"] == "option_not_allowed"
     mine = await client.get("/v1/matches", headers=ana["headers"])
     assert mine.json()["matches"] == []  # nothing was created
+    _, _, live = await two_seat_match(client, "all-fives")  # a live table keeps the away rule
+    assert live["per_move_s"] is None
+    assert all(s["away_deadline"] is not None for s in live["seats"])
 
 
 async def test_your_turn_lists_the_seat_on_turn_and_pushes_it_decrypted(
@@ -200,7 +208,20 @@ async def test_a_gone_subscription_is_forgotten_and_bad_ones_are_refused(
     assert again.status_code == 404 and again.json()["code"] == "subscription_not_found"
 
 
-async def test_live_tables_keep_the_away_rule(client: httpx.AsyncClient) -> None:
-    _, _, seen = await two_seat_match(client, "all-fives")
-    assert seen["per_move_s"] is None
-    assert all(s["away_deadline"] is not None for s in seen["seats"])
+def test_endpoints_in_the_operators_network_are_refused() -> None:
+    """Without DOMINO_PUSH_ALLOW_LOCAL: https on a public host only, when subscribed and when
+    sent (a name may resolve into the network later)."""
+    for url in (
+        "http://push.example.com/x",
+        "https://127.0.0.1/x",
+        "https://10.1.2.3/x",
+        "https://[::1]/x",
+        "https://localhost/x",
+        "https://printer.local/x",
+    ):
+        with pytest.raises(ValidationFailed):
+            check_endpoint(url, allow_local=False)
+    check_endpoint("https://fcm.googleapis.com/fcm/send/abc", allow_local=False)
+    check_endpoint("http://127.0.0.1:9/x", allow_local=True)
+    assert not _public("https://127.0.0.1/x") and not _public("https://[::1]/x")
+    assert _public("https://8.8.8.8/x")

@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
+import socket
 from collections.abc import Mapping
+from urllib.parse import urlsplit
 
 import requests
 from pywebpush import WebPushException, webpush
@@ -41,9 +44,22 @@ TTL_S = 86_400
 GONE = (404, 410)
 
 
-def _post(row: Claimed, keys: VapidKeys, subject: str) -> int | None:
+def _public(endpoint: str) -> bool:
+    """Whether every address the endpoint's host resolves to is public: a name checked when it
+    was subscribed (push/subscriptions.py) may point into the operator's network since."""
+    host = urlsplit(endpoint).hostname or ""
+    try:
+        found = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except OSError:
+        return True  # unresolvable: the request fails and is retried like any failure
+    return all(ipaddress.ip_address(str(info[4][0]).split("%")[0]).is_global for info in found)
+
+
+def _post(row: Claimed, keys: VapidKeys, subject: str, allow_local: bool) -> int | None:
     """Encrypt, sign and send one notice (in a worker thread); the push service's status, or
-    None when it could not be reached."""
+    None when it could not be reached. An endpoint on a private address is taken as gone."""
+    if not allow_local and not _public(row.endpoint):
+        return 410
     info: Mapping[str, object] = {
         "endpoint": row.endpoint,
         "keys": {"p256dh": row.p256dh, "auth": row.auth},
@@ -110,8 +126,9 @@ class PushSender:
             return 0
         keys = await self._keys.get()
         subject = self._settings.vapid_subject
+        local = self._settings.push_allow_local
         statuses = await asyncio.gather(
-            *(asyncio.to_thread(_post, row, keys, subject) for row in rows)
+            *(asyncio.to_thread(_post, row, keys, subject, local) for row in rows)
         )
         finished, gone = [], set()
         for row, status in zip(rows, statuses, strict=True):
