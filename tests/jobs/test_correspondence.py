@@ -162,7 +162,7 @@ async def test_your_turn_lists_the_seat_on_turn_and_pushes_it_decrypted(
     assert (await client.get("/v1/turns", headers=players[seat]["headers"])).json()["turns"] == []
 
 
-async def test_a_gone_subscription_is_forgotten_and_bad_ones_are_refused(
+async def test_a_failed_push_is_retried_a_gone_one_forgotten_and_bad_ones_refused(
     client: httpx.AsyncClient, app: FastAPI, endpoint: PushEndpoint
 ) -> None:
     ana = await new_player(client, "Ana")
@@ -186,7 +186,7 @@ async def test_a_gone_subscription_is_forgotten_and_bad_ones_are_refused(
     key = await client.get("/v1/push/key", headers=ana["headers"])
     assert key.status_code == 200 and len(key.json()["public_key"]) == 87
     made = await client.post("/v1/push/subscriptions", json=good, headers=ana["headers"])
-    endpoint.gone.add("/gone")
+    endpoint.failing.add("/gone")  # the push service is in trouble first (a 503)
     bob = await new_player(client, "Bob")
     created = await create_match(client, ana, "block", HUMANS, CORRESPONDENCE)
     await client.post("/v1/matches/join", json={"code": created["code"]}, headers=bob["headers"])
@@ -200,7 +200,17 @@ async def test_a_gone_subscription_is_forgotten_and_bad_ones_are_refused(
             json=first_legal(bob_view) | {"seq": bob_view["seq"]},
             headers=bob["headers"],
         )
-    await delivered(app)
+    assert await delivered(app) == 1
+    assert endpoint.next().path == "/gone"
+    # Kept for a retry, counted, not due again yet: claimed after the pause, sent again.
+    async with app.state.core.pool.acquire() as connection:
+        kept = await connection.fetch("SELECT attempts, next_at > now() AS later FROM push_outbox")
+        assert [(row["attempts"], row["later"]) for row in kept] == [(1, True)]
+        assert await app.state.push.sender.send_due() == 0
+        await connection.execute("UPDATE push_outbox SET next_at = now()")
+    endpoint.failing.clear()
+    endpoint.gone.add("/gone")  # then it says the subscription is gone (a 410)
+    assert await app.state.push.sender.send_due() == 1
     assert endpoint.next().path == "/gone"
     again = await client.delete(
         f"/v1/push/subscriptions/{made.json()['id']}", headers=ana["headers"]

@@ -56,11 +56,13 @@ class Delivery:
 
 
 class PushEndpoint:
-    """Answers each POST with `status` (201, or 410 for a path in `gone`) and keeps it."""
+    """Answers each POST 201 (410 for a path in `gone`, 503 for one in `failing`) and keeps
+    it."""
 
     def __init__(self) -> None:
         self.received: queue.Queue[Delivery] = queue.Queue()
         self.gone: set[str] = set()
+        self.failing: set[str] = set()  # answered 503
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -69,7 +71,8 @@ class PushEndpoint:
                 body = self.rfile.read(length)
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 outer.received.put(Delivery(self.path, headers, body))
-                self.send_response(410 if self.path in outer.gone else 201)
+                status = 503 if self.path in outer.failing else 201
+                self.send_response(410 if self.path in outer.gone else status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
