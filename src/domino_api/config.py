@@ -320,6 +320,24 @@ class Settings(BaseSettings):
         " after a step's commit and before its announcement (realtime/announce.py)",
     )
 
+    # Web Push (push/, docs/OPERATING.md "Web Push").
+    vapid_private_key: str = Field(
+        "",
+        description="the VAPID private key that signs Web Push requests (PEM, or base64url DER);"
+        " empty: the first process to start makes a P-256 key pair and stores it in the"
+        " database (`push_keys`), and every process signs with that one",
+    )
+    vapid_subject: str = Field(
+        "mailto:push@domino-api.invalid",
+        description="the VAPID `sub` claim: a `mailto:` or `https:` address push services may"
+        " reach the operator at (set it: some services refuse an unreachable one)",
+    )
+    push_allow_local: bool = Field(
+        False,
+        description="tests and development only: accept push endpoints over plain `http` and on"
+        " loopback or private addresses (otherwise `https` on a public host only)",
+    )
+
     log_json: bool = Field(True, description="one JSON object per log line (`false`: plain text)")
     log_level: str = Field(
         "INFO", description="`INFO` includes one access line per request; `WARNING` drops them"

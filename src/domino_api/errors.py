@@ -78,6 +78,9 @@ PasskeyRegistered = _error(
 LastWayIn = _error("LastWayIn", 409, "last_way_in", "The last way in")
 # The lobby (lobby/).
 SeekNotFound = _error("SeekNotFound", 404, "seek_not_found", "Seek not found")
+SubscriptionNotFound = _error(
+    "SubscriptionNotFound", 404, "subscription_not_found", "Push subscription not found"
+)
 TableNotListed = _error("TableNotListed", 404, "table_not_listed", "No such open table")
 MatchBusy = _error("MatchBusy", 503, "match_busy", "The match is busy")
 ServiceBusy = _error("ServiceBusy", 503, "service_busy", "The service is busy")

@@ -34,10 +34,12 @@ def include_routers(app: FastAPI) -> None:
     from domino_api.players.profile_routes import router as profiles
     from domino_api.players.routes import router as players
     from domino_api.players.tile_backs import IMAGES, URL_PREFIX
+    from domino_api.push.routes import router as push
     from domino_api.ratings.routes import router as ratings
     from domino_api.realtime.socket import router as realtime
     from domino_api.tournaments.listing import router as tournament_list
     from domino_api.tournaments.routes import router as tournaments
+    from domino_api.turns.routes import router as turns
 
     # A request is matched against the list in order, one route after another, and most
     # requests are a match's (a move, a view): its routes come first, ahead of the documents',
@@ -58,6 +60,8 @@ def include_routers(app: FastAPI) -> None:
         tournament_list,
         lobby,
         lobby_socket,
+        turns,
+        push,
     ):
         add_routes(app, router)
     # Every tile back's image (the catalogue's `image` URLs), drawn by this project.

@@ -12,6 +12,7 @@ async def start_runtime(app: FastAPI, start_background: bool) -> None:
     from domino_api.realtime.lifecycle import start_realtime
 
     await start_realtime(app, app.state.core, start_background)
+    _start_push(app)
     if start_background:  # service liveness for the outage rule (issue 5, jobs/liveness.py)
         await app.state.computers.start()  # the computers' workers, ready before the first table
         from domino_api.jobs.liveness import start_api_heartbeat
@@ -23,12 +24,26 @@ async def start_runtime(app: FastAPI, start_background: bool) -> None:
             from domino_api.jobs.loop import start_sweep_loop
 
             start_sweep_loop(app)
+        await app.state.push.start()  # the VAPID keys made on first start, and the sender
+
+
+def _start_push(app: FastAPI) -> None:
+    """Web Push (push/): its keys and sender; this process's turn notices wake the sender."""
+    from domino_api.push.runtime import Push
+    from domino_api.turns.notices import TurnNotices
+
+    core = app.state.core
+    app.state.push = push = Push(core.pool, app.state.settings)
+    for follower in core.writer.followers:
+        if isinstance(follower, TurnNotices):
+            follower.on_stored = push.sender.wake
 
 
 async def stop_runtime(app: FastAPI) -> None:
     from domino_api.jobs.loop import stop_sweep_loop
 
     await stop_sweep_loop(app)
+    await app.state.push.stop()
     from domino_api.realtime.lifecycle import stop_realtime
 
     await stop_realtime(app)

@@ -26,6 +26,7 @@ from domino_api.realtime.announce import make_announcer
 from domino_api.realtime.fault import with_fault
 from domino_api.store.db import Pool, make_engine, make_sessionmaker
 from domino_api.tournaments.hooks import END_HOOK
+from domino_api.turns.notices import TurnNotices
 
 # The service's outages read through a process's sessions (jobs/liveness.outages_of): handed
 # in by whoever opens the core, as the recovery job builds on the core and not under it.
@@ -54,13 +55,15 @@ async def write_core(
     announcer = with_fault(make_announcer(settings, pool), settings)
     # The lobby follows every committed step (a read model, lobby/follower.py).
     lobby = LobbyFollower(pool, announcer)
+    # Players told their turn at correspondence tables (turns/notices.py): lobby and Web Push.
+    notices = TurnNotices(pool, announcer)
     try:
         await announcer.start()
         maker = make_sessionmaker(engine, announcer)
         # Ratings move (ratings/service.py) and tournaments see their matches end
         # (tournaments/hooks.py), in the transaction of the step that ended them.
         ends = Ends([END_HOOK], [ratings_finish])
-        writer = Writer(pool, maker, clock, announcer, ends, followers=(lobby,))
+        writer = Writer(pool, maker, clock, announcer, ends, followers=(lobby, notices))
         witness = (
             always_witnessed
             if witness_from is None
@@ -76,6 +79,7 @@ async def write_core(
         yield core, engine
     finally:
         await lobby.stop()
+        await notices.stop()
         if own:
             await deciders.stop()
         await announcer.close()

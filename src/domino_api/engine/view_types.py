@@ -99,3 +99,11 @@ class ViewOut(Struct, frozen=True, kw_only=True, gc=False):
     talk_off: Annotated[
         bool, Meta(description="The host has turned table talk off: messages are `409 talk_off`.")
     ]
+    per_move_s: Annotated[
+        int | None,
+        Meta(
+            description="A correspondence table's seconds per move (`options.per_move_s`): the"
+            " turn's deadline is `turn.deadline`, and nobody forfeits for being away; null: a"
+            " table played live"
+        ),
+    ] = None

@@ -1,8 +1,9 @@
 """The lobby socket's events: one union tagged by `type`, as engine/event_types.py's are.
 
 `table_opened`, `seats_changed` and `table_closed` go to every socket watching the table's
-preset; `seek_paired` only to the sockets holding that seek. A listed table is named by its
-public id, never by its game number or match id: the lobby is read by outsiders.
+preset; `seek_paired` only to the sockets holding that seek; `your_turn` only to its
+player's. A listed table is named by its public id, never by its game number or match id:
+the lobby is read by outsiders (a `your_turn` names its player's own match).
 """
 
 from __future__ import annotations
@@ -72,4 +73,15 @@ class SeekPaired(_LobbyEvent, tag="seek_paired", frozen=True):
     seat: SeatNo
 
 
-LobbyEvent = TableOpened | SeatsChanged | TableClosed | SeekPaired
+class YourTurn(_LobbyEvent, tag="your_turn", frozen=True):
+    """It is the holder's turn at a correspondence table (`options.per_move_s`): sent to each
+    of its lobby sockets, whatever preset they watch, after the step that passed it the turn
+    committed (turns/notices.py). `deadline`: when the seat forfeits unless it moves."""
+
+    match: str
+    seat: SeatNo
+    title: str  # the game's name, as a notice shows it ("All Fives")
+    deadline: Moment | None
+
+
+LobbyEvent = TableOpened | SeatsChanged | TableClosed | SeekPaired | YourTurn

@@ -5,8 +5,9 @@ accepted, with 4000 + the HTTP status and the problem code as reason. It is sent
 then every lobby event of the preset (`table_opened`, `seats_changed`, `table_closed`) as it
 happens, in order (realtime/lobby_feed.py). With `seek`, one of the caller's own open seeks,
 the socket holds that seek's lease while it is open (a seek needs no polling then) and is sent
-its `seek_paired`. It answers `ping` with `pong`, anything else with an error frame, and
-sends `keepalive` as the match socket does.
+its `seek_paired`. Any lobby socket is sent its holder's `your_turn` (turns/notices.py). It
+answers `ping` with `pong`, anything else with an error frame, and sends `keepalive` as the
+match socket does.
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ async def _open(websocket: WebSocket, lobby: Lobby, player: Player) -> LobbySubs
     if seek_id is not None and not 0 < len(seek_id) <= 36:
         raise Refused(4422, "validation_error")
     held: set[str] = {seek_id} if seek_id is not None else set()
-    subscriber = LobbySubscriber(preset, held, lobby.settings.ws_send_queue)
+    subscriber = LobbySubscriber(preset, held, lobby.settings.ws_send_queue, player.id)
     subscriber.offer(frames.text_of(frames.SubscribedFrame(preset=preset)))
     lobby.feed.subscribe(subscriber)
     if seek_id is None:

@@ -25,7 +25,7 @@ from domino_api.engine.table import Stepped, Table
 from domino_api.engine.table.new import NewSeat
 from domino_api.engine.view_types import ViewOut
 from domino_api.errors import Blocked, RateLimited, ServiceError, ValidationFailed
-from domino_api.matches import access, claims, pacing
+from domino_api.matches import access, claims, correspondence, pacing
 from domino_api.matches import rated as rating_rules
 from domino_api.matches.hosting import Caps, check_open_tables, rematch_room
 from domino_api.matches.schemas import BotSeat, HumanSeat, MatchCreate
@@ -81,13 +81,14 @@ async def create_match(
     if specs[0].type != "human":
         raise ValidationFailed("seats.0: seat 0 is the host's seat and must be human.")
     given, spectators = access.table_options(body.options)
-    options = settings.match_options(host.settings, body.ruleset, given)
-    ruleset = ruleset_for_seats(body.ruleset, options, len(specs))
     seats = _seat_specs(host, specs)
     solo = all(s.type == "bot" or s.player_id == host.id for s in seats)
+    access.refuse_solo_clocks(given, solo)
+    given, per_move_s = correspondence.take_per_move(given, solo)
+    options = settings.match_options(host.settings, body.ruleset, given)
+    ruleset = ruleset_for_seats(body.ruleset, options, len(specs))
     holders = {host.id: (host.name, host.tile_back)}
     cap = None if caps is None else _caps_check(address, caps)
-    access.refuse_solo_clocks(given, solo)
     table = await insert(
         core,
         ruleset,
@@ -98,6 +99,7 @@ async def create_match(
         solo=solo,
         spectators=spectators,
         rated=rating_rules.at_creation(rated, seats),
+        per_move_s=per_move_s,
         before=cap,
     )
     return view_for(table, host, core)
@@ -123,6 +125,7 @@ async def insert(
     solo: bool,
     spectators: bool,
     rated: bool = False,
+    per_move_s: int | None = None,
     match_id: str | None = None,
     before: Callable[[asyncpg.Connection, str, bool], Awaitable[None]] | None = None,
 ) -> Table:
@@ -144,6 +147,7 @@ async def insert(
         solo=solo,
         spectators=spectators,
         rated=rated,
+        per_move_s=per_move_s,
     )
     numbered = tables.needs_number(new.table)
     async with core.writer.transaction() as tx:
@@ -307,6 +311,7 @@ def _rematch_table(core: Core, table: Table, code: str | MatchFull) -> Stepped:
         solo=table.match.solo,
         spectators=table.match.spectators,
         rated=table.match.rated,
+        per_move_s=table.match.per_move_s,
     )
     if not tables.needs_number(new.table):  # a rematch against computers only: no number
         return Stepped(tables.with_info(new.table, code=None), new.events)

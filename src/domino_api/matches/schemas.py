@@ -75,6 +75,14 @@ class MatchOptions(Strict):
     draw: str | None = Field(default=None, max_length=32)
     first_opener: str | None = Field(default=None, max_length=32)
     next_opener: str | None = Field(default=None, max_length=32)
+    per_move_s: int | None = Field(
+        default=None,
+        ge=3_600,
+        le=14 * 86_400,
+        description="Not a preset parameter: a correspondence table, with this many seconds per"
+        " move (an hour to two weeks) and no away rule; the recovery job forfeits a seat whose"
+        " turn runs out (docs/API.md, Correspondence tables)",
+    )
     spectators: bool | None = Field(
         default=None,
         description="Not a preset parameter: true lets players without a seat watch the public"

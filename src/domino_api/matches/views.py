@@ -86,12 +86,14 @@ def build_view(table: Table, seat: int | None, my_seats: list[int], now: datetim
         rematch_match_id=match.rematch_match_id,
         claims_locked=match.claims_locked,
         talk_off=match.talk_off,
+        per_move_s=match.per_move_s,
     )
 
 
 def _shown_ruleset(table: Table, ruleset: Ruleset) -> Ruleset:
     # A solo match runs no clock (docs/API.md): its ruleset shows none.
-    if table.match.solo:
+    # A correspondence table runs its time per move instead (`per_move_s`), and no away rule.
+    if table.match.solo or table.match.per_move_s is not None:
         return replace(ruleset, turn_clock=None, away_forfeit_s=None)
     return ruleset
 

@@ -17,6 +17,7 @@ import { tablePage } from "./table.js";
 import { setBackCatalog } from "./tiles.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
 import { tutorialPage } from "./tutorial.js";
+import { yourTurns } from "./turns.js";
 import { watchPage } from "./watch.js";
 import { el, field, showError, toggle } from "./ui.js";
 
@@ -50,8 +51,13 @@ async function home(root) {
   );
   account(root, route);
   if (!me) return undefined;
-  const [, leave] = await Promise.all([myMatches(mine), openTables(now)]);
-  return leave;
+  const turns = el("div");
+  mine.before(turns);
+  const [, , leave] = await Promise.all([myMatches(mine), yourTurns(turns), openTables(now)]);
+  return () => {
+    leave();
+    window.dispatchEvent(new CustomEvent("your-turn-leave"));
+  };
 }
 
 /** Pages that read the catalogs need a player (a name) first. */

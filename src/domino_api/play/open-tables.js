@@ -165,6 +165,8 @@ export async function openTables(root) {
   const onLobby = (event) => {
     if (event.type === "table_opened" || event.type === "seats_changed") put(event.table);
     else if (event.type === "table_closed") drop(event.id);
+    // The caller's turn at a correspondence table: "Your turn" (turns.js) reads its list again.
+    else if (event.type === "your_turn") window.dispatchEvent(new CustomEvent("your-turn"));
   };
 
   async function follow() {

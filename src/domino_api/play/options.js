@@ -10,6 +10,13 @@ const LABELS = {
   alternate_any: "Openers alternate",
 };
 
+const PER_MOVE = [
+  ["", "Live: everyone at the table"],
+  ["3600", "1 hour per move (correspondence)"],
+  ["86400", "1 day per move (correspondence)"],
+  ["259200", "3 days per move (correspondence)"],
+];
+
 /** Controls for `preset`; returns {node, read(): options}. A table of one person (solo or
  * hot-seat) runs no clocks, so `solo` leaves their settings out. */
 export function optionControls(preset, solo = false) {
@@ -117,6 +124,18 @@ export function optionControls(preset, solo = false) {
         clock.grace_s !== preset.turn_clock.grace_s
       )
         o.turn_clock = clock;
+    });
+  }
+  if (!solo) {
+    // A correspondence table (docs/API.md): hours or days per move, no away rule, the turn
+    // told on the lobby socket and by Web Push. It replaces the live clocks above.
+    const input = select("opt-per-move", PER_MOVE, "");
+    controls.push(field("Time per move", input));
+    read.push((o) => {
+      if (!input.value) return;
+      delete o.turn_clock;
+      delete o.away_forfeit_s;
+      o.per_move_s = Number(input.value);
     });
   }
   return {

@@ -77,6 +77,10 @@ export function clear(node) {
 export function countdown(deadline, offsetMs) {
   const left = Math.max(0, Date.parse(deadline) - (Date.now() + offsetMs));
   const seconds = Math.ceil(left / 1000);
+  // A correspondence table's turn lasts hours or days (docs/PLAY.md): no minutes by the 1,000.
+  if (seconds >= 48 * 3600) return `${Math.floor(seconds / 86400)} days`;
+  if (seconds >= 3600)
+    return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 

@@ -4,11 +4,12 @@ The lobby's events are rows of `lobby_events`, numbered by `seq` (store/lobby_re
 match's events are rows of `match_events`; the feed of each process reads what follows its
 cursor and hands each of its sockets the events it may see (`LobbySubscriber.wants`): a
 preset's public events to the sockets watching that preset, a seek's `seek_paired` to the
-sockets holding that seek alone. As for matches (docs/ARCHITECTURE.md, "Fan-out"), the write
-that stored events announces after its commit (the announcer's lobby topic: NATS subject
-`LOBBY_SUBJECT` or PostgreSQL channel `LOBBY_CHANNEL`; this process's feed is also woken at
-once, `wake`), and every feed reads what follows its cursor. A hint is only a hint: a lost one
-is repaired by the next, and by the read every `POLL_S`.
+sockets holding that seek alone, a player's `your_turn` to that player's sockets. As for
+matches (docs/ARCHITECTURE.md, "Fan-out"), the write that stored events announces after its
+commit (the announcer's lobby topic: NATS subject `LOBBY_SUBJECT` or PostgreSQL channel
+`LOBBY_CHANNEL`; this process's feed is also woken at once, `wake`), and every feed reads what
+follows its cursor. A hint is only a hint: a lost one is repaired by the next, and by the read
+every `POLL_S`.
 """
 
 from __future__ import annotations
@@ -45,14 +46,19 @@ HOLE_RETRY_S = 0.02
 class LobbySubscriber:
     """One lobby socket: the preset it watches, the seeks it holds, its bounded queue."""
 
-    def __init__(self, ruleset: str, seeks: set[str], queue_size: int) -> None:
+    def __init__(
+        self, ruleset: str, seeks: set[str], queue_size: int, player_id: str | None = None
+    ) -> None:
         self.ruleset = ruleset
         self.seeks = seeks
+        self.player_id = player_id  # the holder: its own events (`your_turn`) reach it
         self.queue: asyncio.Queue[str] = asyncio.Queue(queue_size)
         self.too_slow = asyncio.Event()
         self._told: set[str] = set()  # seeks whose pairing was sent (once, whichever way)
 
-    def wants(self, ruleset: str, seek_id: str | None) -> bool:
+    def wants(self, ruleset: str, seek_id: str | None, player_id: str | None = None) -> bool:
+        if player_id is not None:
+            return player_id == self.player_id
         return seek_id in self.seeks if seek_id is not None else ruleset == self.ruleset
 
     def deliver(self, seek_id: str | None, body: str) -> None:
@@ -141,13 +147,13 @@ class LobbyFeed:
         while True:
             async with self._pool.acquire() as connection:
                 rows = await lobby_repo.events_after(connection, self._cursor, READ_BATCH)
-            for seq, ruleset, seek_id, body in rows:
+            for seq, ruleset, seek_id, player_id, body in rows:
                 if seq != self._cursor + 1 and not self._hole_passed():
                     asyncio.get_running_loop().call_later(HOLE_RETRY_S, self._wake.set)
                     return
                 self._cursor, self._hole_since = seq, None
                 for subscriber in list(self._subscribers):
-                    if subscriber.wants(ruleset, seek_id):
+                    if subscriber.wants(ruleset, seek_id, player_id):
                         subscriber.deliver(seek_id, body)
             if len(rows) < READ_BATCH:
                 return

@@ -42,6 +42,9 @@ REFERENCE = (
     "lobby_tables",  # the lobby (store/lobby_models.py): small, short-lived rows
     "seeks",
     "lobby_events",
+    "push_keys",  # Web Push (store/push_models.py): one key pair, a player's devices, notices
+    "push_subscriptions",
+    "push_outbox",
 )
 # Left on the coordinator: only migrations read it.
 LOCAL = ("alembic_version",)

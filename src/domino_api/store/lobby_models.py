@@ -66,5 +66,7 @@ class LobbyEventRow(Base):
     seq: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     ruleset: Mapped[str] = mapped_column(String(32))
     seek_id: Mapped[str | None] = mapped_column(String(36))
+    # Set: for that player's lobby sockets alone (`your_turn`, migration 0023).
+    player_id: Mapped[str | None] = mapped_column(String(36))
     body: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime]

@@ -159,6 +159,15 @@ async def append_events(
     )
 
 
+async def append_player_events(
+    connection: asyncpg.Connection, rows: list[tuple[str, str, str]]
+) -> None:
+    """Store events as (ruleset, player id, body): each for that player's sockets alone."""
+    await connection.executemany(
+        "INSERT INTO lobby_events (ruleset, player_id, body, at) VALUES ($1, $2, $3, now())", rows
+    )
+
+
 async def last_seq(connection: asyncpg.Connection) -> int:
     seq: int = await connection.fetchval("SELECT coalesce(max(seq), 0) FROM lobby_events")
     return seq
@@ -166,13 +175,15 @@ async def last_seq(connection: asyncpg.Connection) -> int:
 
 async def events_after(
     connection: asyncpg.Connection, seq: int, limit: int
-) -> list[tuple[int, str, str | None, str]]:
+) -> list[tuple[int, str, str | None, str | None, str]]:
+    """(seq, ruleset, seek id, player id, body) of the events after `seq`, in order."""
     rows = await connection.fetch(
-        "SELECT seq, ruleset, seek_id, body FROM lobby_events WHERE seq > $1 ORDER BY seq LIMIT $2",
+        "SELECT seq, ruleset, seek_id, player_id, body FROM lobby_events"
+        " WHERE seq > $1 ORDER BY seq LIMIT $2",
         seq,
         limit,
     )
-    return [(r["seq"], r["ruleset"], r["seek_id"], r["body"]) for r in rows]
+    return [(r["seq"], r["ruleset"], r["seek_id"], r["player_id"], r["body"]) for r in rows]
 
 
 # ------------------------------------------------------------------ seeks

@@ -98,6 +98,8 @@ class Match(Base):
     talk_off: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
     # Whether its finish moves its players' ratings (ratings/rules.py, migration 0017).
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    # A correspondence table's seconds per move (engine/table/clocks.py, migration 0023).
+    per_move_s: Mapped[int | None] = mapped_column(Integer)
     started_at: Mapped[datetime | None]
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]

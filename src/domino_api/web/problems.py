@@ -36,6 +36,10 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
     ),
     "seat_not_found": ((404,), "The match has no seat with this number."),
     "seek_not_found": ((404,), "The caller has no seek with this id (another player's neither)."),
+    "subscription_not_found": (
+        (404,),
+        "The caller has no push subscription with this id (another player's neither).",
+    ),
     "table_not_listed": (
         (404,),
         "No public table with this id is open in the lobby (unlisted, full, started or over).",

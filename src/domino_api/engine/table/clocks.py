@@ -25,6 +25,8 @@ NEXT_HAND_DELAY_S = 30.0
 # Away forfeits have no grace of their own: an away deadline that fell in an outage moves to
 # the restart plus this (the classic preset's grace, RULES 3).
 AWAY_OUTAGE_GRACE_S = 120
+# A correspondence turn that fell in an outage gets an hour (its players are not watching).
+CORRESPONDENCE_OUTAGE_GRACE_S = 3600
 FORGIVABLE = ("clock", "away", "away_tie")
 
 
@@ -69,19 +71,37 @@ def turn_deadline(
 ) -> datetime | None:
     """RULES 10: a turn starts at a deal or when the turn passes to another seat.
     `before_turn` is (status, turn, hand number) before the step."""
-    state, clock = table.state, table.state.ruleset.turn_clock
-    if clock is None or table.match.solo or state.status != "playing" or state.turn is None:
+    state, allowance = table.state, turn_allowance_s(table)
+    if allowance is None or table.match.solo or state.status != "playing" or state.turn is None:
         return None
     if table.is_computer(state.turn):
         return None
     same_turn = before_turn == ("playing", state.turn, state.hand_number)
     if same_turn and table.match.turn_deadline is not None:
         return table.match.turn_deadline
-    return now + timedelta(seconds=clock.allowance_s + clock.grace_s)
+    return now + timedelta(seconds=allowance)
+
+
+def turn_allowance_s(table: Table) -> int | None:
+    """Seconds a turn lasts, grace included: a correspondence table's time per move, else the
+    ruleset's turn clock (None: turns are not timed)."""
+    if table.match.per_move_s is not None:
+        return table.match.per_move_s
+    clock = table.state.ruleset.turn_clock
+    return None if clock is None else clock.allowance_s + clock.grace_s
+
+
+def waiting_expires(table: Table) -> timedelta:
+    """How long a table waits for its start: a correspondence table a move's time at least
+    (its players are not expected to be present together)."""
+    per_move = table.match.per_move_s
+    return (
+        WAITING_EXPIRES if per_move is None else max(WAITING_EXPIRES, timedelta(seconds=per_move))
+    )
 
 
 def next_hand_at(table: Table, now: datetime) -> datetime | None:
-    if table.state.status != "hand_over" or table.state.ruleset.turn_clock is None:
+    if table.state.status != "hand_over" or turn_allowance_s(table) is None:
         return None
     if table.match.solo:
         return None
@@ -98,7 +118,12 @@ def away_deadline(table: Table, seat: int) -> datetime | None:
     """RULES 10: when a human seat that stays away from now on forfeits (None: it never does)."""
     limit = table.state.ruleset.away_forfeit_s
     match = table.match
-    if not limit or match.solo or table.state.status not in ("playing", "hand_over"):
+    if (
+        not limit
+        or match.solo
+        or match.per_move_s is not None
+        or table.state.status not in ("playing", "hand_over")
+    ):
         return None
     if table.is_computer(seat):
         return None
@@ -119,7 +144,7 @@ def due_at(table: Table) -> datetime | None:
     moments = [m for m in (match.turn_deadline, match.next_hand_at, match.check_in_deadline) if m]
     if state.status == "waiting":
         if match.tournament_id is None:
-            moments.append(match.created_at + WAITING_EXPIRES)
+            moments.append(match.created_at + waiting_expires(table))
         return min(moments) if moments else None
     marks = []
     for seat in table.humans_in_play():
@@ -127,7 +152,7 @@ def due_at(table: Table) -> datetime | None:
         if moment is not None:
             moments.append(moment)
         marks.append(seat_present_until(table.seats[seat], table))
-    if marks and all(m is not None for m in marks):
+    if marks and all(m is not None for m in marks) and match.per_move_s is None:
         # docs/API.md: no human seat connected for a while abandons the match.
         moments.append(max(m for m in marks if m is not None) + abandon_after(table))
     return min(moments) if moments else None
@@ -163,8 +188,9 @@ def next_due(table: Table, now: datetime) -> Due | None:
     if state.status == "waiting":
         if match.check_in_deadline is not None and match.check_in_deadline <= now:
             return Due("check_in", match.check_in_deadline)
-        if match.tournament_id is None and now - match.created_at >= WAITING_EXPIRES:
-            return Due("abandon_waiting", match.created_at + WAITING_EXPIRES)
+        expires = waiting_expires(table)
+        if match.tournament_id is None and now - match.created_at >= expires:
+            return Due("abandon_waiting", match.created_at + expires)
         return None
     deadline, turn = match.turn_deadline, state.turn
     if (
@@ -184,7 +210,8 @@ def next_due(table: Table, now: datetime) -> Due | None:
         return Due("away", moment, seat)
     if match.next_hand_at is not None and match.next_hand_at <= now and state.status == "hand_over":
         return Due("next_hand", match.next_hand_at)
-    absent_since = _all_absent_since(table)
+    # A correspondence table is played by absent players: its clock alone ends it.
+    absent_since = None if match.per_move_s is not None else _all_absent_since(table)
     if absent_since is not None and now - absent_since >= abandon_after(table):
         return Due("abandon_absent", absent_since + abandon_after(table))
     return None
@@ -211,6 +238,8 @@ def outage_extension(table: Table, due: Due, outages: Outages) -> datetime | Non
         return None
     clock_rule = table.state.ruleset.turn_clock
     grace: int = AWAY_OUTAGE_GRACE_S
-    if due.kind == "clock" and clock_rule is not None:
+    if due.kind == "clock" and table.match.per_move_s is not None:
+        grace = CORRESPONDENCE_OUTAGE_GRACE_S
+    elif due.kind == "clock" and clock_rule is not None:
         grace = int(clock_rule.grace_s)
     return restart + timedelta(seconds=grace)

@@ -58,6 +58,8 @@ class Info(Struct, frozen=True, kw_only=True):
     claims_locked: bool = False
     talk_off: bool = False  # the host turned table talk off (engine/table/seating.py)
     rated: bool = False  # its finish moves its players' ratings (domino_api/ratings/rules.py)
+    # A correspondence table's time per move (engine/table/clocks.py): no away rule then.
+    per_move_s: int | None = None
     rematch_match_id: str | None = None
     turn_deadline: datetime | None = None
     next_hand_at: datetime | None = None

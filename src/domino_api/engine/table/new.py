@@ -44,6 +44,7 @@ def new_table(
     solo: bool = False,
     spectators: bool = False,
     rated: bool = False,
+    per_move_s: int | None = None,
     tournament_id: str | None = None,
     check_in_deadline: datetime | None = None,
 ) -> Stepped:
@@ -64,6 +65,7 @@ def new_table(
         solo=solo,
         spectators=spectators,
         rated=rated,
+        per_move_s=per_move_s,
         tournament_id=tournament_id,
         check_in_deadline=check_in_deadline,
     )
