@@ -127,6 +127,13 @@ class Settings(BaseSettings):
         le=300,
         description="a lobby seek lapses this long after its last poll or lobby-socket renewal",
     )
+    challenge_ttl_s: float = Field(
+        600.0,
+        gt=0,
+        le=86_400,
+        description="a challenge or invitation link not answered this long after it was made"
+        " expires (docs/API.md, Friends and challenges)",
+    )
     ws_auth_timeout_s: float = Field(
         5.0, description="a browser socket must send its auth message within this"
     )

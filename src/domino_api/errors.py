@@ -79,6 +79,15 @@ LastWayIn = _error("LastWayIn", 409, "last_way_in", "The last way in")
 # The lobby (lobby/).
 SeekNotFound = _error("SeekNotFound", 404, "seek_not_found", "Seek not found")
 TableNotListed = _error("TableNotListed", 404, "table_not_listed", "No such open table")
+# Friends and challenges (social/).
+Yourself = _error("Yourself", 409, "yourself", "Not with yourself")
+NameAmbiguous = _error("NameAmbiguous", 409, "name_ambiguous", "More than one player has this name")
+ChallengeNotFound = _error("ChallengeNotFound", 404, "challenge_not_found", "Challenge not found")
+NotChallenged = _error("NotChallenged", 403, "not_challenged", "The challenge is another's")
+ChallengeAnswered = _error(
+    "ChallengeAnswered", 409, "challenge_answered", "The challenge was answered already"
+)
+ChallengeExpired = _error("ChallengeExpired", 410, "challenge_expired", "The challenge expired")
 MatchBusy = _error("MatchBusy", 503, "match_busy", "The match is busy")
 ServiceBusy = _error("ServiceBusy", 503, "service_busy", "The service is busy")
 RateLimited = _error("RateLimited", 429, "rate_limited", "Too many requests")

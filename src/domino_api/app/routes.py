@@ -36,6 +36,7 @@ def include_routers(app: FastAPI) -> None:
     from domino_api.players.tile_backs import IMAGES, URL_PREFIX
     from domino_api.ratings.routes import router as ratings
     from domino_api.realtime.socket import router as realtime
+    from domino_api.social.routes import router as social
     from domino_api.tournaments.listing import router as tournament_list
     from domino_api.tournaments.routes import router as tournaments
 
@@ -58,6 +59,7 @@ def include_routers(app: FastAPI) -> None:
         tournament_list,
         lobby,
         lobby_socket,
+        social,
     ):
         add_routes(app, router)
     # Every tile back's image (the catalogue's `image` URLs), drawn by this project.

@@ -43,16 +43,22 @@ HOLE_RETRY_S = 0.02
 
 
 class LobbySubscriber:
-    """One lobby socket: the preset it watches, the seeks it holds, its bounded queue."""
+    """One lobby socket: the preset it watches (None: none), the seeks it holds, its holder
+    (whose own events it is sent: social/events.py), its bounded queue."""
 
-    def __init__(self, ruleset: str, seeks: set[str], queue_size: int) -> None:
+    def __init__(
+        self, ruleset: str | None, seeks: set[str], queue_size: int, player_id: str = ""
+    ) -> None:
         self.ruleset = ruleset
         self.seeks = seeks
+        self.player_id = player_id
         self.queue: asyncio.Queue[str] = asyncio.Queue(queue_size)
         self.too_slow = asyncio.Event()
         self._told: set[str] = set()  # seeks whose pairing was sent (once, whichever way)
 
-    def wants(self, ruleset: str, seek_id: str | None) -> bool:
+    def wants(self, ruleset: str, seek_id: str | None, player_id: str | None = None) -> bool:
+        if player_id is not None:
+            return player_id == self.player_id
         return seek_id in self.seeks if seek_id is not None else ruleset == self.ruleset
 
     def deliver(self, seek_id: str | None, body: str) -> None:
@@ -119,6 +125,10 @@ class LobbyFeed:
     def unsubscribe(self, subscriber: LobbySubscriber) -> None:
         self._subscribers.discard(subscriber)
 
+    def players(self) -> set[str]:
+        """The players whose lobby sockets this process holds (social/presence.py)."""
+        return {s.player_id for s in self._subscribers if s.player_id}
+
     def wake(self) -> None:
         """Lobby events were stored by this process: read them now."""
         self._wake.set()
@@ -141,13 +151,13 @@ class LobbyFeed:
         while True:
             async with self._pool.acquire() as connection:
                 rows = await lobby_repo.events_after(connection, self._cursor, READ_BATCH)
-            for seq, ruleset, seek_id, body in rows:
+            for seq, ruleset, seek_id, player_id, body in rows:
                 if seq != self._cursor + 1 and not self._hole_passed():
                     asyncio.get_running_loop().call_later(HOLE_RETRY_S, self._wake.set)
                     return
                 self._cursor, self._hole_since = seq, None
                 for subscriber in list(self._subscribers):
-                    if subscriber.wants(ruleset, seek_id):
+                    if subscriber.wants(ruleset, seek_id, player_id):
                         subscriber.deliver(seek_id, body)
             if len(rows) < READ_BATCH:
                 return

@@ -42,6 +42,9 @@ REFERENCE = (
     "lobby_tables",  # the lobby (store/lobby_models.py): small, short-lived rows
     "seeks",
     "lobby_events",
+    "friend_links",  # friends and challenges (store/social_models.py): small, a player's own
+    "challenges",
+    "player_presence",
 )
 # Left on the coordinator: only migrations read it.
 LOCAL = ("alembic_version",)

@@ -59,12 +59,14 @@ class Seek(Base):
 
 
 class LobbyEventRow(Base):
-    """One lobby event, as sent (`body`); `seek_id` set: for that seek's holder alone."""
+    """One lobby event, as sent (`body`); `seek_id` set: for that seek's holder alone;
+    `player_id` set: for that player's lobby sockets alone (social/events.py)."""
 
     __tablename__ = "lobby_events"
 
     seq: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     ruleset: Mapped[str] = mapped_column(String(32))
     seek_id: Mapped[str | None] = mapped_column(String(36))
+    player_id: Mapped[str | None] = mapped_column(String(36))
     body: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime]

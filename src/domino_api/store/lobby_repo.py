@@ -166,13 +166,16 @@ async def last_seq(connection: asyncpg.Connection) -> int:
 
 async def events_after(
     connection: asyncpg.Connection, seq: int, limit: int
-) -> list[tuple[int, str, str | None, str]]:
+) -> list[tuple[int, str, str | None, str | None, str]]:
+    """(seq, ruleset, seek id, player id, body) after `seq`: a player id names the one player
+    whose sockets are sent it (social/events.py)."""
     rows = await connection.fetch(
-        "SELECT seq, ruleset, seek_id, body FROM lobby_events WHERE seq > $1 ORDER BY seq LIMIT $2",
+        "SELECT seq, ruleset, seek_id, player_id, body FROM lobby_events WHERE seq > $1"
+        " ORDER BY seq LIMIT $2",
         seq,
         limit,
     )
-    return [(r["seq"], r["ruleset"], r["seek_id"], r["body"]) for r in rows]
+    return [(r["seq"], r["ruleset"], r["seek_id"], r["player_id"], r["body"]) for r in rows]
 
 
 # ------------------------------------------------------------------ seeks
