@@ -3,8 +3,9 @@
 Its prose (info, servers, channels, operations) and each message's examples are written by
 hand; every message's payload and every schema are written by `domino-api openapi` from
 realtime/frames.py (each frame a Struct, each union tagged by `type`), engine/event_types.py,
-engine/view_types.py, lobby/events.py and social/events.py, so the socket's document cannot drift from the code
-(`domino-api openapi --check` fails if it has). tests/clients/ generates socket clients from it.
+engine/view_types.py, lobby/events.py and social/events.py, so the socket's document cannot
+drift from the code (`domino-api openapi --check` fails if it has). tests/clients/ generates
+socket clients from it.
 """
 
 from __future__ import annotations

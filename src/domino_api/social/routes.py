@@ -30,7 +30,9 @@ OPEN = ("challenge_answered", "challenge_expired")
 ACCEPT = (*FOUND, *OPEN, "yourself", "not_challenged", "blocked", "rate_limited", "match_full")
 
 
-@router.get("/friends", summary="Your friends, who is online, and requests")
+@router.get(
+    "/friends", summary="Your friends, who is online, and requests", responses=problems(*AUTH)
+)
 async def list_friends(lobby: LobbyDep, player: CurrentPlayer) -> FriendsOut:
     """Your friends (online first: a socket of theirs is open, `friend_online` and
     `friend_offline` on your lobby socket follow it), the requests you were sent and those you
