@@ -1,4 +1,5 @@
-"""Friends and challenges (issue 50, "where players live online": docs/API.md, "Friends").
+"""Friends and challenges (issue 50, "where players live online"; docs/API.md, "Friends and
+challenges").
 
 friend_links: one row per player and the player it asked to be friends with; two rows, one
 each way, are a friendship (a request the other accepted by asking back).

@@ -1,7 +1,7 @@
 """Friends (issue 50): a request the other accepts, the list with who is online, blocks, and
 every bad input a 4xx problem. Presence is driven through the process's `Online` (the lobby
 socket's arrive and leave, the presence pass's expiry) on the test's clock; the socket's own
-part is tests/api/test_friends_live.py's."""
+part (its events as they happen) is tests/web/test_friends.py's."""
 
 from __future__ import annotations
 
