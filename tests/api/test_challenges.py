@@ -146,6 +146,9 @@ async def test_an_invitation_link_seats_whoever_opens_it_first(client: httpx.Asy
     assert (await view(client, cy, r.json()["match"]))["status"] == "playing"
     refused(await act(client, dan, "POST", f"invites/{token}/accept"), 409, "challenge_answered")
     refused(await act(client, dan, "GET", "invites/no-such-token"), 404, "challenge_not_found")
+    late = (await act(client, dan, "GET", f"invites/{token}")).json()
+    assert late["status"] == "accepted" and late["match"] is None  # no match id to outsiders
+    assert late["seat"] is None
 
 
 async def test_bad_challenges_are_problems(client: httpx.AsyncClient) -> None:

@@ -84,8 +84,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
         lobby.feed.unsubscribe(subscriber)
         counts.close(player.id)
         credentials.release(*credential)
-        with contextlib.suppress(Exception):  # the lease runs out by itself otherwise
-            await online.left(player.id)
+        await online.left(player.id)
 
 
 async def _token_hash(websocket: WebSocket, lobby: Lobby) -> str:

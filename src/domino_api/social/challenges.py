@@ -99,11 +99,14 @@ def _seat(row: ChallengeRow, player_id: str) -> int | None:
 
 
 def out(row: ChallengeRow, reader: Player, now: datetime) -> ChallengeOut:
-    """The challenge as `reader` is shown it: its seat, and the link if it made it."""
+    """The challenge as `reader` is shown it: its seat, and the link if it made it. Its match
+    is named only to the players it names or seats (a link's reader learns no match id)."""
     mine = reader.id == row.from_id
+    party = reader.id in (row.from_id, row.to_id, row.taken_by)
     return ChallengeOut.model_validate(
         {
             **msgspec.to_builtins(shown(row, now)),
+            "match": row.match_id if party else None,
             "seat": _seat(row, reader.id),
             "invite": INVITE_PATH + row.token if mine else None,
         }

@@ -38,7 +38,8 @@ class PlayerOut(BaseModel):
 
 
 class FriendOut(BaseModel):
-    """A friend and whether it is online (a socket of theirs open: docs/API.md, "Friends and challenges")."""
+    """A friend and whether it is online (a socket of theirs is open: docs/API.md, "Friends and
+    challenges")."""
 
     id: str
     name: str

@@ -18,15 +18,20 @@ never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 import asyncpg
 
+from domino_api.errors import database_state
 from domino_api.lobby.tables import Publish
 from domino_api.matches.unit import Core
 from domino_api.social.events import FriendOffline, FriendOnline, PlayerRef, addressed
 from domino_api.store import social_repo
+
+log = logging.getLogger(__name__)
 
 
 class Online:
@@ -55,15 +60,19 @@ class Online:
         await self._renew(sorted(self.here()), lease_s)
 
     async def arrive(self, player_id: str) -> None:
-        """A lobby socket opened: its player is online now."""
-        await self._renew([player_id], self.lease_s)
+        """A lobby socket opened: its player is online now (with the database away, from the
+        next presence pass that reaches it)."""
+        with _unless_away("arrival"):
+            await self._renew([player_id], self.lease_s)
 
     async def left(self, player_id: str) -> None:
-        """A lobby socket closed: if no other socket of the player is here, its lease ends."""
+        """A lobby socket closed: if no other socket of the player is here, its lease ends
+        (with the database away, it runs out by itself)."""
         if player_id in self.here():
             return
-        async with self.core.pool.acquire() as connection:
-            await social_repo.release(connection, [player_id], self.core.clock.now())
+        with _unless_away("departure"):
+            async with self.core.pool.acquire() as connection:
+                await social_repo.release(connection, [player_id], self.core.clock.now())
 
     async def expire(self) -> None:
         """The presence pass, after it was recorded: players whose lease ran out, as far as
@@ -89,6 +98,17 @@ class Online:
                 return
             await _tell_friends(connection, came, online=True)
         await self.publish()
+
+
+@contextmanager
+def _unless_away(doing: str) -> Iterator[None]:
+    """A socket's own presence write, skipped while the database is away (a bug still raises)."""
+    try:
+        yield
+    except Exception as exc:
+        if database_state(exc) is None:
+            raise
+        log.warning("a player's %s was not recorded: the database is away", doing)
 
 
 async def _tell_friends(
