@@ -5,9 +5,9 @@ reader is told: the invitation link (its maker's) and the reader's seat."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Literal, Self
+from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, Field, JsonValue, model_validator
+from pydantic import AfterValidator, BaseModel, Field, JsonValue
 
 from domino_api.lobby.models import PRESET_SCHEMA
 from domino_api.matches.schemas import MatchOptions, as_overrides
@@ -18,18 +18,21 @@ from domino_api.web.names import PlayerName
 PlayerId = Annotated[str, Field(min_length=1, max_length=36, description="A player's id")]
 
 
-class Named(Strict):
-    """A player named by its id or by its name (exactly one: a name more than one player goes
-    by is `409 name_ambiguous`)."""
+class ById(Strict):
+    """A player named by its id."""
 
-    id: PlayerId | None = None
-    name: PlayerName | None = None
+    id: PlayerId
 
-    @model_validator(mode="after")
-    def _one(self) -> Self:
-        if (self.id is None) == (self.name is None):
-            raise ValueError("name the player by exactly one of `id` and `name`")
-        return self
+
+class ByName(Strict):
+    """A player named by its name, in any case (a name more than one player goes by is `409
+    name_ambiguous`: name it by its id)."""
+
+    name: PlayerName
+
+
+# Exactly one of the two: `{"id"}` or `{"name"}`.
+Named = ById | ByName
 
 
 class PlayerOut(BaseModel):
@@ -66,14 +69,16 @@ class ChallengeCreate(Strict):
     signed in may take. `options` are a new match's (`GET /v1/rulesets`, else `422
     bad_options`)."""
 
-    to: Named | None = Field(default=None, description="The player challenged; none: a link")
+    to: ById | ByName | None = Field(
+        default=None, description="The player challenged; none: a link"
+    )
     ruleset: str = Field(max_length=32, examples=["all-fives"], json_schema_extra=PRESET_SCHEMA)
     if TYPE_CHECKING:
         options: dict[str, JsonValue]
     else:
         options: Annotated[MatchOptions, AfterValidator(as_overrides)] = Field(
             default_factory=dict,
-            examples=[{"target": 100, "turn_clock": {"allowance_s": 30, "grace_s": 60}}],
+            examples=[{"target": 100}],
             description="The preset's overrides, as a new match takes them (target, clock...)",
         )
     rated: bool = Field(default=False, description="Whether the match moves both ratings")

@@ -27,7 +27,8 @@ Token = Annotated[str, Path(max_length=32, description="The invitation link's to
 PAIR = ("player_not_found", "name_ambiguous", "yourself", "blocked")
 FOUND = (*AUTH, *INPUT, "challenge_not_found")
 OPEN = ("challenge_answered", "challenge_expired")
-ACCEPT = (*FOUND, *OPEN, "yourself", "not_challenged", "blocked", "rate_limited", "match_full")
+REFUSED = ("yourself", "not_challenged", "blocked", "rate_limited", "match_full", "match_busy")
+ACCEPT = (*FOUND, *OPEN, *REFUSED)
 
 
 @router.get(
