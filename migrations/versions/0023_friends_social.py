@@ -8,6 +8,7 @@ with its preset, options and answer.
 player_presence: a player's online lease, renewed by the presence pass of the process that
 holds its sockets (social/presence.py); `online` as the friends were last told.
 lobby_events.player_id: an event for that player's lobby sockets alone.
+ix_players_lower_name: a player looked up by its name in any case.
 
 Revision ID: 0023
 Revises: 0022
@@ -74,9 +75,12 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("player_id", name="pk_player_presence"),
     )
     op.add_column("lobby_events", sa.Column("player_id", sa.String(36), nullable=True))
+    # A friend or a challenge named by its name, in any case (store/social_repo.py `named`).
+    op.create_index("ix_players_lower_name", "players", [sa.text("lower(name)")])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_players_lower_name", table_name="players")
     op.drop_column("lobby_events", "player_id")
     op.drop_table("player_presence")
     op.drop_table("challenges")

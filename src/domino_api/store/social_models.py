@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, ForeignKey, Index, String, Text
+from sqlalchemy import Boolean, ForeignKey, Index, String, Text, func
 from sqlalchemy.orm import Mapped, mapped_column
 
-from domino_api.store.models import Base
+from domino_api.store.models import Base, Player
 
 _PLAYER = "players.id"
 
@@ -63,3 +63,7 @@ class PlayerPresence(Base):
     )
     online_until: Mapped[datetime]
     online: Mapped[bool] = mapped_column(Boolean)
+
+
+# A player named in any case (store/social_repo.py `named`).
+Index("ix_players_lower_name", func.lower(Player.name))
