@@ -102,6 +102,11 @@ class Settings(BaseSettings):
         description="passkey registrations, link codes and API keys one player starts per window",
     )
 
+    friend_rate_limit: int = Field(
+        30,
+        description="friend requests one player sends per window (docs/API.md, Friends and"
+        " challenges)",
+    )
     report_rate_limit: int = Field(
         10, description="messages one player reports to the operators per window"
     )

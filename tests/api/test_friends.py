@@ -157,3 +157,13 @@ async def test_friends_see_each_other_come_online_and_go_offline(
     assert (await told(clean_db, ana))[-1] == {"type": "friend_offline", "player": bob_ref}
     await online.arrive(bob["id"])  # back
     assert (await told(clean_db, ana))[-1]["type"] == "friend_online"
+
+
+async def test_a_players_friend_requests_are_budgeted(client: httpx.AsyncClient) -> None:
+    ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
+    for _ in range(30):  # DOMINO_FRIEND_RATE_LIMIT's default, a request found or not
+        assert (await add(client, ana, name="Nobody")).status_code == 404
+    r = await add(client, ana, id=bob["id"])
+    assert r.status_code == 429 and r.json()["code"] == "rate_limited", r.text
+    assert (await friends_of(client, ana))["outgoing"] == []  # refused before anything changed
+    assert (await add(client, bob, id=ana["id"])).status_code == 200  # Bob's budget is his own

@@ -42,12 +42,18 @@ async def list_friends(lobby: LobbyDep, player: CurrentPlayer) -> FriendsOut:
 
 
 @router.post(
-    "/friends", summary="Ask to be friends, or accept", responses=problems(*BODY, *AUTH, *PAIR)
+    "/friends",
+    summary="Ask to be friends, or accept",
+    responses=problems(*BODY, *AUTH, *PAIR, "rate_limited"),
 )
-async def add_friend(body: Named, lobby: LobbyDep, player: CurrentPlayer) -> FriendAnswer:
+async def add_friend(
+    body: Named, request: Request, lobby: LobbyDep, player: CurrentPlayer
+) -> FriendAnswer:
     """Ask a player (by `id` or `name`) to be friends (`requested`: it is told by
     `friend_request`), or accept its request by asking back (`friends`: both are told by
-    `friend_added`). Asking again changes nothing."""
+    `friend_added`). Asking again changes nothing. A player's requests are budgeted
+    (`DOMINO_FRIEND_RATE_LIMIT` a window: `429 rate_limited`)."""
+    await limits_of(request).hit("friend", f"player:{player.id}")
     return await friends.add(lobby.core, lobby.publish, player, body)
 
 
