@@ -74,6 +74,13 @@ def upgrade() -> None:
         _player("player_id", "player_presence"),
         sa.PrimaryKeyConstraint("player_id", name="pk_player_presence"),
     )
+    # Each presence pass looks for the online leases that ran out (social/presence.py).
+    op.create_index(
+        "ix_player_presence_online_until",
+        "player_presence",
+        ["online_until"],
+        postgresql_where=sa.text("online"),
+    )
     op.add_column("lobby_events", sa.Column("player_id", sa.String(36), nullable=True))
     # A friend or a challenge named by its name, in any case (store/social_repo.py `named`).
     op.create_index("ix_players_lower_name", "players", [sa.text("lower(name)")])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, ForeignKey, Index, String, Text, func
+from sqlalchemy import Boolean, ForeignKey, Index, String, Text, func, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from domino_api.store.models import Base, Player
@@ -63,6 +63,11 @@ class PlayerPresence(Base):
     )
     online_until: Mapped[datetime]
     online: Mapped[bool] = mapped_column(Boolean)
+
+    __table_args__ = (
+        # Each presence pass looks for the online leases that ran out (social/presence.py).
+        Index("ix_player_presence_online_until", "online_until", postgresql_where=text("online")),
+    )
 
 
 # A player named in any case (store/social_repo.py `named`).
