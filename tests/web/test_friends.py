@@ -1,6 +1,7 @@
 """Friends in /play (issue 50): two browsers become friends, each sees the other online, one
 challenges the other with a target of its choosing, the other accepts, and both land at the
-same started table. The invitation link is made and shown ready to copy."""
+same started table; the one who leaves is seen offline. The invitation link is made and shown
+ready to copy."""
 
 from __future__ import annotations
 
@@ -11,6 +12,12 @@ from playwright.sync_api import expect
 
 from tests.web.conftest import Player
 from tests.web.helpers import match_view, sign_in
+
+# Whether Pia's friends list (over REST, with the page's token) shows this friend offline.
+OFFLINE = """async (id) => {
+  const { friends } = await (await import("./api.js")).call("GET", "/v1/friends");
+  return friends.some((f) => f.id === id && !f.online);
+}"""
 
 
 def test_a_friend_online_is_challenged_and_both_land_at_the_table(
@@ -54,3 +61,9 @@ def test_a_friend_online_is_challenged_and_both_land_at_the_table(
         assert view["status"] == "playing" and view["ruleset"]["target"] == 50
     assert {match_view(p)["you"]["seat"] for p in (asker, friend)} == {0, 1}
     pia.shot("friends-challenge-table")
+
+    # Quinn leaves (no socket of Quinn's is open any more): once the lease runs out, the server's
+    # presence pass marks Quinn offline in Pia's list.
+    quinn_id = friend.evaluate("""async () => (await import("./api.js")).identity().id""")
+    friend.close()
+    asker.wait_for_function(OFFLINE, arg=quinn_id, polling=200)
