@@ -13,6 +13,7 @@ from domino_api.store import (
     civil_models,  # noqa: F401  (its tables join Base.metadata)
     lobby_models,  # noqa: F401  (its tables join Base.metadata)
     push_models,  # noqa: F401  (its tables join Base.metadata)
+    social_models,  # noqa: F401  (its tables join Base.metadata)
 )
 from domino_api.store.models import Base
 

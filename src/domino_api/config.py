@@ -102,6 +102,11 @@ class Settings(BaseSettings):
         description="passkey registrations, link codes and API keys one player starts per window",
     )
 
+    friend_rate_limit: int = Field(
+        30,
+        description="friend requests one player sends per window (docs/API.md, Friends and"
+        " challenges)",
+    )
     report_rate_limit: int = Field(
         10, description="messages one player reports to the operators per window"
     )
@@ -126,6 +131,13 @@ class Settings(BaseSettings):
         gt=0,
         le=300,
         description="a lobby seek lapses this long after its last poll or lobby-socket renewal",
+    )
+    challenge_ttl_s: float = Field(
+        600.0,
+        gt=0,
+        le=86_400,
+        description="a challenge or invitation link not answered this long after it was made"
+        " expires (docs/API.md, Friends and challenges)",
     )
     ws_auth_timeout_s: float = Field(
         5.0, description="a browser socket must send its auth message within this"

@@ -82,6 +82,15 @@ SubscriptionNotFound = _error(
     "SubscriptionNotFound", 404, "subscription_not_found", "Push subscription not found"
 )
 TableNotListed = _error("TableNotListed", 404, "table_not_listed", "No such open table")
+# Friends and challenges (social/).
+Yourself = _error("Yourself", 409, "yourself", "Not with yourself")
+NameAmbiguous = _error("NameAmbiguous", 409, "name_ambiguous", "More than one player has this name")
+ChallengeNotFound = _error("ChallengeNotFound", 404, "challenge_not_found", "Challenge not found")
+NotChallenged = _error("NotChallenged", 403, "not_challenged", "The challenge is another's")
+ChallengeAnswered = _error(
+    "ChallengeAnswered", 409, "challenge_answered", "The challenge was answered already"
+)
+ChallengeExpired = _error("ChallengeExpired", 410, "challenge_expired", "The challenge expired")
 MatchBusy = _error("MatchBusy", 503, "match_busy", "The match is busy")
 ServiceBusy = _error("ServiceBusy", 503, "service_busy", "The service is busy")
 RateLimited = _error("RateLimited", 429, "rate_limited", "Too many requests")

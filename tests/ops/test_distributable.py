@@ -5,7 +5,7 @@ PostgreSQL's catalogs: every table is placed (distributed, reference or local); 
 key and unique index of a distributed table holds its distribution column; a distributed
 table's foreign keys point at reference tables or at a colocated table through the
 distribution column; a reference table's only at reference tables; colocated tables'
-distribution columns share one type. docs/ARCHITECTURE.md carries the exact calls.
+distribution columns share one type. docs/OPERATING.md carries the exact calls.
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def test_players_records_and_tile_backs_are_reference_tables() -> None:
     assert set(citus.MATCH_TABLES) >= {"matches", "seats", "match_events", "idempotency_keys"}
 
 
-def test_the_architecture_document_carries_the_exact_calls() -> None:
-    text = (ROOT / "docs/ARCHITECTURE.md").read_text()
+def test_the_operating_document_carries_the_exact_calls() -> None:
+    text = (ROOT / "docs/OPERATING.md").read_text()
     missing = [sql for sql in citus.statements() if sql not in text]
     assert missing == []

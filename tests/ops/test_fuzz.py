@@ -65,12 +65,13 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404",
 )
 
 
-# A new match's body (and a public table's, a seek's) is one flat object that every client
-# generator types (issue 47): what each preset allows (its seat counts, seat 0 a human, the
-# options it lets a match change) is checked by the server, `422 bad_options` or
+# A new match's body (and a public table's, a seek's, a challenge's) is one flat object that
+# every client generator types (issue 47): what each preset allows (its seat counts, seat 0 a
+# human, the options it lets a match change) is checked by the server, `422 bad_options` or
 # `validation_error` as documented, and listed by GET /v1/rulesets rather than written into the
 # schema as per-preset branches; a public table with no free seat (the README's table against
-# the computer) is `409 match_full`, as documented. Every other check holds them as any route.
+# the computer) is `409 match_full`, and a challenge of oneself `409 yourself`, as documented.
+# Every other check holds them as any route.
 PER_PRESET = "".join(
     f"""
 [[operations]]
@@ -81,6 +82,7 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404",
         ("/v1/matches", ""),
         ("/v1/lobby/tables", '"409", '),
         ("/v1/lobby/seeks", ""),
+        ("/v1/challenges", '"409", '),
     )
 )
 

@@ -22,7 +22,8 @@ def _document() -> dict:
 def test_every_frame_is_a_message_and_nothing_else() -> None:
     documented = set(_document()["components"]["messages"])
     tags = {frames.tag_of(kind) for kind in (*frames.CLIENT_FRAMES, *frames.SERVER_FRAMES)}
-    assert documented == (tags - {"subscribed"}) | {"lobby_subscribed", "lobby_event"}
+    lobby = {"lobby_subscribed", "lobby_event", "lobby_player_event"}
+    assert documented == (tags - {"subscribed"}) | lobby
     assert set(frames.CLIENT_TYPES) == {frames.tag_of(kind) for kind in frames.CLIENT_FRAMES}
 
 
@@ -36,7 +37,7 @@ def test_each_payload_is_its_frames_schema_tagged_by_type() -> None:
             assert set(schema["properties"]) == {"type", *kind.__struct_fields__}, name
             assert schema["properties"]["type"] == {"enum": [frames.tag_of(kind)]}
             assert schema["additionalProperties"] is False
-    for union in ("ClientFrame", "ServerFrame", "Event", "LobbyEvent"):
+    for union in ("ClientFrame", "ServerFrame", "Event", "LobbyEvent", "SocialEvent"):
         assert schemas[union]["discriminator"] == "type", union
 
 

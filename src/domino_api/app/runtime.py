@@ -11,8 +11,22 @@ async def start_runtime(app: FastAPI, start_background: bool) -> None:
     # LISTEN + presence leases when background work is on, else from the first socket.
     from domino_api.realtime.lifecycle import start_realtime
 
-    await start_realtime(app, app.state.core, start_background)
+    realtime = await start_realtime(app, app.state.core, start_background)
     _start_push(app)
+    # Friends' presence (social/presence.py): the players of this process's sockets.
+    from domino_api.social.presence import Online
+
+    lobby = app.state.lobby
+    held = realtime.hub.held_seats
+    lease_s = app.state.settings.presence_lease_s
+    app.state.online = Online(
+        app.state.core,
+        lobby.publish,
+        lobby.feed.players,
+        lambda: (p for _, _, p in held()),
+        lease_s,
+    )
+    realtime.holders.append(app.state.online)
     if start_background:  # service liveness for the outage rule (issue 5, jobs/liveness.py)
         await app.state.computers.start()  # the computers' workers, ready before the first table
         from domino_api.jobs.liveness import start_api_heartbeat

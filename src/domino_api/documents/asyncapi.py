@@ -3,8 +3,9 @@
 Its prose (info, servers, channels, operations) and each message's examples are written by
 hand; every message's payload and every schema are written by `domino-api openapi` from
 realtime/frames.py (each frame a Struct, each union tagged by `type`), engine/event_types.py,
-engine/view_types.py and lobby/events.py, so the socket's document cannot drift from the code
-(`domino-api openapi --check` fails if it has). tests/clients/ generates socket clients from it.
+engine/view_types.py, lobby/events.py and social/events.py, so the socket's document cannot
+drift from the code (`domino-api openapi --check` fails if it has). tests/clients/ generates
+socket clients from it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from domino_api.engine.view_types import ViewOut
 from domino_api.lobby.events import LobbyEvent
 from domino_api.matches import answers
 from domino_api.realtime import frames
+from domino_api.social.events import SocialEvent
 from domino_api.web.problems import Problem
 
 if TYPE_CHECKING:
@@ -40,6 +42,7 @@ MESSAGES: dict[str, type | UnionType] = {
     **{frames.tag_of(frame): frame for frame in frames.SERVER_FRAMES},
     "lobby_subscribed": frames.SubscribedFrame,
     "lobby_event": LobbyEvent,
+    "lobby_player_event": SocialEvent,
 }
 del MESSAGES["subscribed"]
 # The unions published as named schemas, each tagged by `type`.
@@ -47,6 +50,7 @@ UNIONS: dict[str, UnionType] = {
     "ClientFrame": frames.ClientFrame,
     "ServerFrame": frames.ServerFrame,
     "LobbyEvent": LobbyEvent,
+    "SocialEvent": SocialEvent,
 }
 
 
@@ -116,7 +120,9 @@ def messages(existing: dict[str, JsonValue]) -> dict[str, JsonValue]:
 
 
 def _schema_name(kind: object) -> str:
-    return kind.__name__ if isinstance(kind, type) else "LobbyEvent"
+    if isinstance(kind, type):
+        return kind.__name__
+    return next(name for name, union in UNIONS.items() if union is kind)
 
 
 def render(text: str) -> str:

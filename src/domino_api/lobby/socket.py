@@ -1,13 +1,16 @@
-"""`GET /v1/lobby/ws?preset=P[&seek=S]`: the lobby of one preset, live (openapi/asyncapi.yaml).
+"""`GET /v1/lobby/ws[?preset=P][&seek=S]`: the lobby of one preset, live, and the caller's own
+events (openapi/asyncapi.yaml).
 
 Authenticated as a match socket is (a bearer header, or an `auth` frame first); refused, once
 accepted, with 4000 + the HTTP status and the problem code as reason. It is sent `subscribed`,
 then every lobby event of the preset (`table_opened`, `seats_changed`, `table_closed`) as it
 happens, in order (realtime/lobby_feed.py). With `seek`, one of the caller's own open seeks,
 the socket holds that seek's lease while it is open (a seek needs no polling then) and is sent
-its `seek_paired`. Any lobby socket is sent its holder's `your_turn` (turns/notices.py). It
-answers `ping` with `pong`, anything else with an error frame, and sends `keepalive` as the
-match socket does.
+its `seek_paired`. It answers `ping` with `pong`, anything else with an error frame, and
+sends `keepalive` as the match socket does. Without `preset` it watches no preset's tables.
+Whatever it watches, it is sent its player's own events: `your_turn` (turns/notices.py) and
+its friends' and challenges' (social/events.py); its player is online while it is open
+(social/presence.py).
 """
 
 from __future__ import annotations
@@ -74,12 +77,15 @@ async def lobby_socket(websocket: WebSocket) -> None:
         if subscriber is not None:
             lobby.feed.unsubscribe(subscriber)
         return
+    online = websocket.app.state.online
     try:
+        await online.arrive(player.id)
         await _serve(websocket, lobby, player, subscriber, credential[1])
     finally:
         lobby.feed.unsubscribe(subscriber)
         counts.close(player.id)
         credentials.release(*credential)
+        await online.left(player.id)
 
 
 async def _token_hash(websocket: WebSocket, lobby: Lobby) -> str:
@@ -110,15 +116,15 @@ async def _open(websocket: WebSocket, lobby: Lobby, player: Player) -> LobbySubs
     """Subscribe first, then read the seek: a pairing committed in between is both in the
     read and in the feed, and the socket sends `seek_paired` once (never none)."""
     params = websocket.query_params
-    preset = params.get("preset") or ""
-    if preset not in PRESETS:
+    preset = params.get("preset")
+    if preset is not None and preset not in PRESETS:
         raise Refused(4422, "unknown_ruleset")
     seek_id = params.get("seek")
     if seek_id is not None and not 0 < len(seek_id) <= 36:
         raise Refused(4422, "validation_error")
     held: set[str] = {seek_id} if seek_id is not None else set()
     subscriber = LobbySubscriber(preset, held, lobby.settings.ws_send_queue, player.id)
-    subscriber.offer(frames.text_of(frames.SubscribedFrame(preset=preset)))
+    subscriber.offer(frames.text_of(frames.SubscribedFrame(preset=preset or "")))
     lobby.feed.subscribe(subscriber)
     if seek_id is None:
         return subscriber

@@ -1,9 +1,11 @@
 // The page's router: #/ (choices), #/new, #/join, #/solo, #/hotseat, #/match/<id>,
 // #/ledger/<id>, #/replay/<id>, #/watch, #/verify, #/records, #/tournaments, #/tournament/<id>,
-// #/player/<id>.
+// #/player/<id>, #/friends, #invite/<token>.
 
 import { account } from "./account.js";
 import { Problem, becomePlayer, catalog, identity } from "./api.js";
+import { invitePage } from "./challenge-form.js";
+import { friendsPage } from "./friends.js";
 import { ledgerPage, verifyPage } from "./ledger.js";
 import { hotseatPage, joinPage, newTablePage, soloPage } from "./lobby.js";
 import { myMatches } from "./mymatches.js";
@@ -45,6 +47,7 @@ async function home(root) {
       choice("#/tournaments", "Tournaments", "Brackets, round-robins and standings"),
       choice("#/records", "Records", "Your best games and the top 10"),
       choice("#/watch", "Watch", "Tables being played, best rated first"),
+      choice("#/friends", "Friends", "Who is online, challenges and invitation links"),
       choice("#/tutorial", "Learn Draw to 50", "The rules in a six-step tutorial"),
       choice("#/verify", "Verify a ledger", "Check any finished match's sealed deal in this page"),
     ),
@@ -105,6 +108,8 @@ const ROUTES = {
   tutorial: tutorialPage,
   watch: watchPage,
   player: profilePage,
+  friends: friendsPage,
+  invite: invitePage,
 };
 
 const SIGNED_OUT =

@@ -183,7 +183,8 @@ class KeepaliveFrame(_Frame, frozen=True, tag="keepalive"):
 
 
 class SubscribedFrame(_Frame, frozen=True, tag="subscribed"):
-    """The lobby socket's first frame: the preset it now follows."""
+    """The lobby socket's first frame: the preset it now follows ("": none, only the player's
+    own events)."""
 
     preset: str
 

@@ -19,6 +19,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from typing import Protocol
 
 from fastapi import FastAPI
 from starlette.requests import HTTPConnection
@@ -44,6 +45,15 @@ log = logging.getLogger(__name__)
 CATCH_UP_BATCH = 1000
 # (the pass's start, the refresh interval, whether a pass failed since the last recorded one)
 Witnessed = Callable[[datetime, float, bool], Awaitable[None]]
+
+
+class LeaseHolder(Protocol):
+    """Other leases a process's sockets hold (social/presence.py: its players online): renewed
+    in each presence pass before it is recorded, and expired after."""
+
+    async def hold(self, lease_s: float) -> None: ...
+
+    async def expire(self) -> None: ...
 
 
 class Realtime:
@@ -82,6 +92,7 @@ class Realtime:
         # in by the runtime once the process's liveness row exists (None: nothing recorded).
         self.witnessed: Witnessed | None = None
         self._unwitnessed = False  # a pass failed since the last recorded one
+        self.holders: list[LeaseHolder] = []
 
     async def ensure_started(self) -> None:
         if self._started:
@@ -160,6 +171,8 @@ class Realtime:
         settings, began = self.settings, self.clock.now()
         try:
             await presence.hold_leases(self.core, self.hub.held_seats(), settings.presence_lease_s)
+            for holder in self.holders:
+                await holder.hold(settings.presence_lease_s)
             if self.witnessed is not None:
                 await self.witnessed(began, settings.presence_refresh_s, self._unwitnessed)
         except BaseException:
@@ -167,6 +180,8 @@ class Realtime:
             raise
         self._unwitnessed = False
         await presence.expire_presence(self.core, self.clock.now())
+        for holder in self.holders:
+            await holder.expire()
 
 
 def realtime_of(connection: HTTPConnection) -> Realtime:

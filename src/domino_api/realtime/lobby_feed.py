@@ -44,14 +44,15 @@ HOLE_RETRY_S = 0.02
 
 
 class LobbySubscriber:
-    """One lobby socket: the preset it watches, the seeks it holds, its bounded queue."""
+    """One lobby socket: the preset it watches (None: none), the seeks it holds, its holder
+    (whose own events it is sent: social/events.py), its bounded queue."""
 
     def __init__(
-        self, ruleset: str, seeks: set[str], queue_size: int, player_id: str | None = None
+        self, ruleset: str | None, seeks: set[str], queue_size: int, player_id: str = ""
     ) -> None:
         self.ruleset = ruleset
         self.seeks = seeks
-        self.player_id = player_id  # the holder: its own events (`your_turn`) reach it
+        self.player_id = player_id
         self.queue: asyncio.Queue[str] = asyncio.Queue(queue_size)
         self.too_slow = asyncio.Event()
         self._told: set[str] = set()  # seeks whose pairing was sent (once, whichever way)
@@ -124,6 +125,10 @@ class LobbyFeed:
 
     def unsubscribe(self, subscriber: LobbySubscriber) -> None:
         self._subscribers.discard(subscriber)
+
+    def players(self) -> set[str]:
+        """The players whose lobby sockets this process holds (social/presence.py)."""
+        return {s.player_id for s in self._subscribers if s.player_id}
 
     def wake(self) -> None:
         """Lobby events were stored by this process: read them now."""

@@ -45,6 +45,9 @@ REFERENCE = (
     "push_keys",  # Web Push (store/push_models.py): one key pair, a player's devices, notices
     "push_subscriptions",
     "push_outbox",
+    "friend_links",  # friends and challenges (store/social_models.py): small, a player's own
+    "challenges",
+    "player_presence",
 )
 # Left on the coordinator: only migrations read it.
 LOCAL = ("alembic_version",)

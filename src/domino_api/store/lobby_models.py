@@ -59,7 +59,8 @@ class Seek(Base):
 
 
 class LobbyEventRow(Base):
-    """One lobby event, as sent (`body`); `seek_id` set: for that seek's holder alone."""
+    """One lobby event, as sent (`body`); `seek_id` set: for that seek's holder alone;
+    `player_id` set: for that player's lobby sockets alone (social/events.py)."""
 
     __tablename__ = "lobby_events"
 

@@ -159,12 +159,13 @@ async def append_events(
     )
 
 
-async def append_player_events(
-    connection: asyncpg.Connection, rows: list[tuple[str, str, str]]
-) -> None:
-    """Store events as (ruleset, player id, body): each for that player's sockets alone."""
+async def append_player_events(connection: asyncpg.Connection, rows: list[tuple[str, str]]) -> None:
+    """Store (player id, body) events, in order, for those players' lobby sockets alone
+    (`your_turn`, friends' and challenges' events), whatever preset the sockets watch."""
     await connection.executemany(
-        "INSERT INTO lobby_events (ruleset, player_id, body, at) VALUES ($1, $2, $3, now())", rows
+        "INSERT INTO lobby_events (ruleset, seek_id, player_id, body, at)"
+        " VALUES ('', NULL, $1, $2, now())",
+        rows,
     )
 
 
@@ -176,10 +177,11 @@ async def last_seq(connection: asyncpg.Connection) -> int:
 async def events_after(
     connection: asyncpg.Connection, seq: int, limit: int
 ) -> list[tuple[int, str, str | None, str | None, str]]:
-    """(seq, ruleset, seek id, player id, body) of the events after `seq`, in order."""
+    """(seq, ruleset, seek id, player id, body) after `seq`: a player id names the one player
+    whose sockets are sent it (social/events.py)."""
     rows = await connection.fetch(
-        "SELECT seq, ruleset, seek_id, player_id, body FROM lobby_events"
-        " WHERE seq > $1 ORDER BY seq LIMIT $2",
+        "SELECT seq, ruleset, seek_id, player_id, body FROM lobby_events WHERE seq > $1"
+        " ORDER BY seq LIMIT $2",
         seq,
         limit,
     )

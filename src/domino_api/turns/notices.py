@@ -165,6 +165,6 @@ class TurnNotices:
 
 
 async def _store(connection: asyncpg.Connection, notices: Sequence[Notice]) -> int:
-    events = [(n.ruleset, n.player_id, dumps(n.lobby_event())) for n in notices]
+    events = [(n.player_id, dumps(n.lobby_event())) for n in notices]
     await lobby_repo.append_player_events(connection, events)
     return await push_repo.enqueue(connection, [(n.player_id, n.payload()) for n in notices])

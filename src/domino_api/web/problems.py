@@ -83,8 +83,27 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
     "message_not_found": ((404,), "The match has no message (table talk) with this `seq`."),
     "blocked": (
         (403,),
-        "The table's host has blocked the caller from their tables; no seat is taken.",
+        "The table's host has blocked the caller from their tables; no seat is taken. Between"
+        " two players one of whom blocked the other: no friend request, no challenge.",
     ),
+    "yourself": ((409,), "A player cannot befriend, challenge or accept a challenge of itself."),
+    "name_ambiguous": (
+        (409,),
+        "More than one player goes by this name: name the player by its id instead.",
+    ),
+    "challenge_not_found": (
+        (404,),
+        "No challenge has this id (or invitation this token), or it is not the caller's to see.",
+    ),
+    "not_challenged": (
+        (403,),
+        "The challenge names another player: only that player may accept or decline it.",
+    ),
+    "challenge_answered": (
+        (409,),
+        "The challenge was accepted, declined or cancelled already; nothing changed.",
+    ),
+    "challenge_expired": ((410,), "The challenge expired unanswered; nothing changed."),
     "own_seat": ((409,), "A player cannot mute, block or report a seat of its own."),
     "entrant_limit": (
         (403, 409),

@@ -158,6 +158,7 @@ class Limits:
                     "new tournaments from one network",
                 ),
                 _budget("report", settings.report_rate_limit, window, "reported messages"),
+                _budget("friend", settings.friend_rate_limit, window, "friend requests"),
                 _budget(
                     "network_claim_failures",
                     settings.claim_failures_per_network,
