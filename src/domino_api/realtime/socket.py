@@ -30,13 +30,11 @@ from domino_api.engine.view_types import ViewOut
 from domino_api.errors import BadRequest, ServiceError, ValidationFailed
 from domino_api.matches import access, creation, hosting, presence, service
 from domino_api.matches.unit import Stage
-from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.realtime import frames as f
 from domino_api.realtime.hub import Subscriber
 from domino_api.realtime.lifecycle import Realtime, realtime_of
 from domino_api.realtime.refused import Refused, refusal
-from domino_api.store import players_repo
-from domino_api.store.db import transaction
+from domino_api.realtime.socket_auth import player_of, token_hash_of
 from domino_api.store.models import Player
 from domino_api.web.ratelimit import Limits, SocketCount
 from domino_api.web.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
@@ -117,18 +115,11 @@ class MatchSocket:
     # ------------------------------------------------------------ opening
 
     async def _authenticate(self) -> Player:
-        token = parse_bearer(self.ws.headers.get("authorization"))
-        if token is None:
-            token = await self._auth_message()
-        token_hash = hash_token(token)
+        token_hash = await token_hash_of(self.ws, self.settings.ws_auth_timeout_s)
         # Held before it is looked up: a revocation committed meanwhile still closes it.
         credentials: Credentials = self.ws.app.state.credentials
         self._credential = (token_hash, credentials.hold(token_hash))
-        async with transaction(self.maker) as session:
-            player = await players_repo.by_token_hash(session, token_hash, self.clock.now())
-        if player is None:
-            raise Refused(4401, "unauthenticated")
-        return player
+        return await player_of(self.ws, token_hash)  # the process's auth cache, as REST's
 
     def _drop_credential(self) -> None:
         if self._credential is not None:
@@ -147,18 +138,6 @@ class MatchSocket:
         if self._counted is not None:
             self.ws.app.state.socket_count.close(self._counted)
             self._counted = None
-
-    async def _auth_message(self) -> str:
-        try:
-            text = await asyncio.wait_for(self.ws.receive_text(), self.settings.ws_auth_timeout_s)
-        except TimeoutError:
-            raise Refused(4408, "unauthenticated") from None
-        except (KeyError, RuntimeError):  # a binary frame first
-            raise Refused(4401, "unauthenticated") from None
-        token = f.auth_token(text)
-        if token is None:
-            raise Refused(4401, "unauthenticated")
-        return token
 
     def _query(self) -> tuple[int | None, int | None]:
         params = self.ws.query_params
