@@ -146,13 +146,14 @@ class MatchSocket:
         return after, seat
 
     async def _open(self, after: int | None) -> Subscriber:
-        """Open the table (timeouts first), announce the seats, take the snapshot and cursor."""
+        """Open the table (timeouts first), announce the seats, take the snapshot and cursor.
+        A spectator's open (no seat of the caller's in a fresh read) is that read alone: no
+        step of the write core, nothing due applied (the sweep's), nothing saved."""
         assert self.player is not None
         player, core, lease = self.player, self.realtime.core, self.settings.presence_lease_s
         named = self.named_seat
 
-        def step(stage: Stage) -> tuple[list[int], int | None, ViewOut, int, str | None]:
-            table = stage.table
+        def look(table: tables.Table) -> tuple[list[int], int | None, str | None]:
             pending = access.watch_check(table, player)
             mine = table.seats_of(player.id)
             if named is not None and named not in mine:
@@ -161,17 +162,27 @@ class MatchSocket:
                 raise StaleSeq(f"after={after} is beyond the match's seq {table.state.seq}.")
             # The seat whose private data the socket carries: REST's rule, so a resigned or
             # forfeited seat opens as a spectator does (issue 26, item 1).
-            viewer = tables.viewer_seat(table, mine, named)
-            table = stage.do(tables.Connect(tuple(mine), lease))
+            return mine, tables.viewer_seat(table, mine, named), pending
+
+        def opened(table: tables.Table) -> tuple[list[int], int | None, ViewOut, int, str | None]:
+            mine, viewer, pending = look(table)
             # A snapshot on every connection, resumes too: a client whose turn it already is
             # learns its `legal` here, not from an event it has seen before.
             view = hosting.shown_to(service.view_for(table, player, core, named))
             return mine, viewer, view, table.state.seq if after is None else after, pending
 
+        def step(stage: Stage) -> tuple[list[int], int | None, ViewOut, int, str | None]:
+            look(stage.table)
+            return opened(stage.do(tables.Connect(tuple(stage.table.seats_of(player.id)), lease)))
+
         try:
-            mine, viewer, view, cursor, pending = await core.run(
-                self.match_id, step, player_id=player.id, fresh=True
-            )
+            table = None if named is not None else await core.peek(self.match_id, fresh=True)
+            if table is not None and not table.seats_of(player.id):  # a spectator
+                mine, viewer, view, cursor, pending = opened(table)
+            else:
+                mine, viewer, view, cursor, pending = await core.run(
+                    self.match_id, step, player_id=player.id, fresh=True
+                )
             await access.require_member_in(core.maker, pending, player.id)
         except (ServiceError, EngineError) as exc:
             raise refusal(exc) from exc
