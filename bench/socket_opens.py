@@ -135,11 +135,10 @@ async def main() -> None:
         plans: dict[str, tuple[int, list[tuple[str, dict[str, str]]]]] = {
             "bare": (bare.pid, [(f"{bare.ws_url}/bare/ws", {"Authorization": "t"})] * n),
             "table": (api.pid, [(f"{api.ws_url}/v1/matches/{match_id}/ws", h) for h in heads]),
-            "watch": (
-                sockets.pid,
-                [(f"{sockets.ws_url}/v1/matches/{match_id}/watch/ws", h) for h in heads],
-            ),
         }
+        if "watch" in sides:
+            watch = f"{sockets.ws_url}/v1/matches/{match_id}/watch/ws"
+            plans["watch"] = (sockets.pid, [(watch, h) for h in heads])
         results: dict[str, list[tuple[float, float]]] = {side: [] for side in sides}
         held: list[ClientConnection] = []
         for round_ in range(args.rounds):
