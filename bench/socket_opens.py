@@ -8,9 +8,10 @@ table socket opened by a spectator (`/v1/matches/{id}/ws`) and its watch socket
 (`/v1/matches/{id}/watch/ws`, on a `DOMINO_ROLE=sockets` process fed over the `postgres`
 backend). Per side: server CPU (user + system, psutil) per open while `--sockets` are opened
 20 at a time, each open done at its first frame; then RSS growth per socket once they sit
-idle (a second's pause), every socket held to the end (rounds add to them). The spectators are 20 players at one started table that welcomes
-them. No sleep or generator bounds an open: the client waits for each first frame.
-`--base PATH` runs the service sides from another checkout's `src` (the "before").
+idle (a second's pause), every socket held to the end (rounds add to them). The spectators
+are 20 players at one started table that welcomes them. No sleep or generator bounds an
+open: the client waits for each first frame. `--base PATH` runs the service sides from
+another checkout's `src` (the "before").
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 import psutil
