@@ -7,6 +7,9 @@ pydantic model, the match row is read (version and JSON snapshot, parsed), and t
 and one event are saved by one statement guarded by the version; the answer is the state as
 JSON. No rules, no computers, no events beyond one, no pacing, no logging, no metrics.
 
+`/bare/ws` is the bare socket bench/socket_opens.py sets the service's beside: a token looked
+up in the process's dict, accept, one text of a snapshot's size, then read until closed.
+
     DOMINO_BARE_DATABASE_URL=postgresql://... python -m uvicorn bare_app:app --app-dir bench
 """
 
@@ -18,7 +21,7 @@ import uuid
 from typing import Any, Literal
 
 import asyncpg
-from fastapi import FastAPI, Header, HTTPException
+from fastapi import FastAPI, Header, HTTPException, WebSocket
 from pydantic import BaseModel, Field
 
 SCHEMA = """
@@ -44,6 +47,8 @@ class Move(BaseModel):
 
 app = FastAPI()
 tokens: dict[str, str] = {}
+SOCKET_TOKENS = {"t"}
+SNAPSHOT = json.dumps({"type": "snapshot", "view": {"board": [[6, 6]] * 300}})
 
 
 @app.on_event("startup")
@@ -86,3 +91,14 @@ async def move(match_id: str, body: Move, authorization: str = Header()) -> dict
     if saved is None:
         raise HTTPException(409, "stale")
     return {"view": state, "events": [event]}
+
+
+@app.websocket("/bare/ws")
+async def socket(websocket: WebSocket) -> None:
+    if websocket.headers.get("authorization") not in SOCKET_TOKENS:
+        await websocket.close(4401)
+        return
+    await websocket.accept()
+    await websocket.send_text(SNAPSHOT)
+    while (await websocket.receive())["type"] != "websocket.disconnect":
+        pass

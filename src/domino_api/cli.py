@@ -40,14 +40,25 @@ def serve(
     port: int = typer.Option(8000, help="Port to bind"),
     workers: int = typer.Option(1, help="Worker processes"),
     migrate_first: bool = typer.Option(True, "--migrate/--no-migrate", help="Migrate on start"),
+    role: str = typer.Option(
+        "",
+        "--role",
+        help="`api`: every route; `sockets`: the watch and lobby sockets and the probes only"
+        " [default: DOMINO_ROLE, else api]",
+    ),
 ) -> None:
     """Migrate (by default) and serve the API with uvicorn."""
     from domino_api.app.serving import serve
-    from domino_api.config import get_settings, pass_on_database_url
+    from domino_api.config import get_settings, pass_on_database_url, pass_on_role
     from domino_api.logs import configure_logging
     from domino_api.store.db import resolve_database_url
     from domino_api.store.migrate import upgrade_to_head
 
+    if role:
+        try:
+            pass_on_role(role)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--role") from None
     settings = get_settings()
     configure_logging(settings)
     pgdata = settings.embedded_pgdata.absolute()

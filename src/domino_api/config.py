@@ -308,6 +308,13 @@ class Settings(BaseSettings):
         " nothing else running; `false` for deployments that run `domino-api worker` instead",
     )
 
+    role: Literal["api", "sockets"] = Field(
+        "api",
+        description="what the process serves: `api` (every route) or `sockets` (the watch and"
+        " lobby sockets, /healthz, /readyz and /metrics only; fed by the announcements, no"
+        ' sweep, no computers: docs/OPERATING.md, "Socket processes")',
+    )
+
     # Announcements after each commit: realtime/announce.py.
     announce_backend: Literal["postgres", "nats"] = Field(
         "postgres",
@@ -392,3 +399,11 @@ def pass_on_database_url(url: str) -> None:
     """Child processes (uvicorn's workers, a reload) read their settings from the environment:
     the URL this process resolved (the embedded server it started) is written there for them."""
     os.environ["DOMINO_DATABASE_URL"] = url
+
+
+def pass_on_role(role: str) -> None:
+    """`serve --role`: the role reaches the app's settings (and uvicorn's workers') through the
+    environment, as DOMINO_ROLE would."""
+    if role not in ("api", "sockets"):
+        raise ValueError(f"role: `api` or `sockets`, not {role!r}")
+    os.environ["DOMINO_ROLE"] = role

@@ -70,19 +70,21 @@ def test_services_and_their_order(compose: dict[str, Any]) -> None:
         "redis",
         "migrate",
         "api",
+        "sockets",
+        "proxy",
         "worker",
     }
     for node in PG_NODES:
         assert "healthcheck" in services[node]
         assert services["migrate"]["depends_on"][node]["condition"] == "service_healthy"
     assert services["migrate"]["restart"] == "no"
-    for name in ("api", "worker"):
+    for name in ("api", "sockets", "worker"):
         depends = services[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully"
         for bouncer in BOUNCERS.values():
             assert depends[bouncer]["condition"] == "service_healthy"
     assert services["api"]["deploy"]["replicas"] == 2
-    for name in ("api", "worker"):  # both announce; the API also listens
+    for name in ("api", "sockets", "worker"):  # all announce; the API and sockets listen
         for node in NATS_NODES:
             assert services[name]["depends_on"][node]["condition"] == "service_healthy"
 
@@ -112,7 +114,7 @@ def test_nats_is_a_three_node_cluster(compose: dict[str, Any]) -> None:
 def test_processes_know_every_nats_node(compose: dict[str, Any]) -> None:
     services = compose["services"]
     ports = {node: option(services[node]["command"], "-p") for node in NATS_NODES}
-    for name in ("api", "worker"):
+    for name in ("api", "sockets", "worker"):
         env = services[name]["environment"]
         assert env["DOMINO_ANNOUNCE_BACKEND"] == "nats"
         settings = Settings(announce_backend="nats", nats_url=env["DOMINO_NATS_URL"])
@@ -152,7 +154,7 @@ def test_api_and_worker_reach_the_leader_through_pgbouncer(compose: dict[str, An
         assert services[bouncer]["depends_on"][node]["condition"] == "service_healthy"
     bouncers = ",".join(f"{bouncer}:{port}" for bouncer in BOUNCERS.values())
     pools = 0
-    for name in ("api", "worker"):
+    for name in ("api", "sockets", "worker"):
         env = services[name]["environment"]
         assert f"@{bouncers}/" in env["DOMINO_DATABASE_URL"]
         assert env["DOMINO_DATABASE_URL"].endswith("?target_session_attrs=read-write")
@@ -234,3 +236,46 @@ def test_dockerfile_serves_without_migrating(commands: dict[str, Any]) -> None:
     assert argv[argv.index("--host") + 1] == "0.0.0.0"
     assert "--no-migrate" in argv
     check_command(argv, commands)
+
+
+def test_socket_processes_serve_the_watch_and_lobby_sockets_behind_the_proxy(
+    compose: dict[str, Any], commands: dict[str, Any]
+) -> None:
+    """docs/OPERATING.md, "Socket processes": `sockets` runs `serve --role sockets` on the
+    NATS cluster, and the proxy sends the watch and lobby sockets there, the rest to `api`."""
+    from domino_api.app.api import create_app
+
+    services = compose["services"]
+    sockets = services["sockets"]
+    check_command(sockets["command"], commands)
+    assert option(sockets["command"], "--role") == "sockets"
+    assert sockets["deploy"]["replicas"] >= 2
+    assert "readyz" in json.dumps(sockets["healthcheck"]["test"])
+    env = sockets["environment"]
+    settings = Settings(**{key[len("DOMINO_") :].lower(): v for key, v in env.items()})
+    assert settings.announce_backend == "nats"
+    # What a socket process serves: the sockets the proxy sends it, and the probes.
+    served = {
+        getattr(r, "path", "")
+        for r in create_app(settings.model_copy(update={"role": "sockets"})).routes
+    }
+    assert {"/v1/matches/{match_id}/watch/ws", "/v1/lobby/ws", "/healthz", "/metrics"} <= served
+    assert not any(path.startswith("/v1/") and path.endswith("}") for path in served)
+    assert "/v1/matches/{match_id}/ws" not in served and "/v1/players" not in served
+
+    proxy = services["proxy"]
+    conf = (ROOT / "deploy/nginx/nginx.conf").read_text()
+    assert "./deploy/nginx/nginx.conf:/etc/nginx/nginx.conf:ro" in proxy["volumes"]
+    locations = dict(re.findall(r"location ([^{]+?) \{\s*proxy_pass http://(\w+);", conf))
+    assert locations == {
+        "= /v1/lobby/ws": "sockets",
+        "~ ^/v1/matches/[^/]+/watch/ws$": "sockets",
+        "/": "api",
+    }
+    watch = re.compile(r"^/v1/matches/[^/]+/watch/ws$")
+    assert watch.match("/v1/matches/3f2c/watch/ws") and not watch.match("/v1/matches/3f2c/ws")
+    assert "server sockets:8000;" in conf and "server api:8000;" in conf
+    address = proxy["networks"]["default"]["ipv4_address"]
+    assert Settings(trusted_proxies=env["DOMINO_TRUSTED_PROXIES"]).trusted_proxies == address
+    for name in ("api", "sockets"):
+        assert proxy["depends_on"][name]["condition"] == "service_healthy"

@@ -69,6 +69,13 @@ async def _lobby_socket(ws_url: str, token: str) -> Any:
     return connection
 
 
+async def _watch_socket(ws_url: str, match_id: str, token: str) -> Any:
+    url = f"{ws_url}/v1/matches/{match_id}/watch/ws"
+    connection = await connect(url, additional_headers=_bearer(token))
+    assert json.loads(await connection.recv())["type"] == "snapshot"
+    return connection
+
+
 async def _lobby_closed_with(connection: Any) -> tuple[int, str]:
     with pytest.raises(ConnectionClosed) as closed:
         for _ in range(100):
@@ -102,6 +109,7 @@ async def test_a_sign_out_on_one_process_closes_its_sockets_on_another(
         kept = await Socket.open(b.ws_url, mid, ana["token"])  # the first device's: stays open
         socket = await Socket.open(b.ws_url, mid, phone["token"])
         lobby = await _lobby_socket(b.ws_url, phone["token"])
+        watching = await _watch_socket(b.ws_url, mid, phone["token"])  # its token now cached
         for opened in (kept, socket):
             assert (await opened.recv())["type"] == "snapshot"
         ack = await socket.request({"type": "message", "text": "hello"})
@@ -114,12 +122,16 @@ async def test_a_sign_out_on_one_process_closes_its_sockets_on_another(
         # A figure, never asserted on: the machine may be busy.
         record_property("closed_after_s", round(time.monotonic() - signed_out, 3))
         assert await _lobby_closed_with(lobby) == (4401, "revoked")
+        assert await _lobby_closed_with(watching) == (4401, "revoked")
         await _move_is_not_acknowledged(socket)
         for http in (on_a, on_b):
             me = await http.get("/v1/players/me", headers=phone["headers"])
             assert me.status_code == 401, me.text
         reopened = await Socket.open(b.ws_url, mid, phone["token"])
         assert await _closed_with(reopened) == (4401, "unauthenticated")
+        with pytest.raises(ConnectionClosed) as rewatched:  # not from the cache either
+            await _watch_socket(b.ws_url, mid, phone["token"])
+        assert rewatched.value.rcvd is not None and rewatched.value.rcvd.code == 4401
         # The other device's socket is untouched.
         still = await kept.request({"type": "message", "text": "I am still in"})
         assert still["type"] == "ack", still

@@ -126,13 +126,16 @@ def create_app(
     apps); without, the app makes its own and stops them with itself."""
     settings = settings or get_settings()
     clock = clock or Clock()
+    # A socket process (docs/OPERATING.md, "Socket processes"): the watch and lobby sockets
+    # and the probes only, fed by the announcements of the API processes.
+    sockets_only = settings.role == "sockets"
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Guard]]:
         url = database_url
         if url is None:
             url = await asyncio.to_thread(resolve_database_url, settings)
-        from domino_api.app.runtime import start_runtime, stop_runtime
+        from domino_api.app.runtime import start_runtime, start_socket_runtime, stop_runtime
         from domino_api.app.wiring import write_core
         from domino_api.jobs.liveness import outages_of
         from domino_api.jobs.witness import witness_of
@@ -153,7 +156,10 @@ def create_app(
             app.state.announcer = core.announcer
             app.state.on_tile_back = functools.partial(announce_tile_back, core)
             app.state.lobby = Lobby(core, settings, LobbyFeed(core.pool, settings, url))
-            await start_runtime(app, start_background)
+            if sockets_only:
+                await start_socket_runtime(app)
+            else:
+                await start_runtime(app, start_background)
             _tune_collector(start_background)
             try:
                 # The lifespan's state reaches the server's protocols (web/transport.py).
@@ -197,9 +203,12 @@ def create_app(
     # Outermost: every answer gets them, the 500s the observability middleware renders too.
     app.add_middleware(SecurityHeadersMiddleware)
     _install_probes(app)
-    from domino_api.app.routes import add_routes, include_routers
+    from domino_api.app.routes import add_routes, include_routers, include_socket_routers
 
     add_routes(app, metrics_router)
+    if sockets_only:
+        include_socket_routers(app)
+        return app
     include_routers(app)
     _mount_play(app)
     return app

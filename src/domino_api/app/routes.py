@@ -20,6 +20,16 @@ def add_routes(app: FastAPI, router: APIRouter, *, first: bool = False) -> None:
         app.router.routes.extend(router.routes)
 
 
+def include_socket_routers(app: FastAPI) -> None:
+    """A socket process's routes (`DOMINO_ROLE=sockets`): the watch and lobby sockets, which
+    write nothing of a match (docs/OPERATING.md, "Socket processes")."""
+    from domino_api.lobby.socket import router as lobby_socket
+    from domino_api.realtime.watch import router as watch
+
+    for router in (watch, lobby_socket):
+        add_routes(app, router)
+
+
 def include_routers(app: FastAPI) -> None:
     from fastapi.staticfiles import StaticFiles
 
@@ -38,6 +48,7 @@ def include_routers(app: FastAPI) -> None:
     from domino_api.ratings.routes import router as ratings
     from domino_api.realtime.socket import router as realtime
     from domino_api.social.routes import router as social
+    from domino_api.realtime.watch import router as watch
     from domino_api.tournaments.listing import router as tournament_list
     from domino_api.tournaments.routes import router as tournaments
     from domino_api.turns.routes import router as turns
@@ -57,6 +68,7 @@ def include_routers(app: FastAPI) -> None:
         passkeys,
         devices,
         realtime,
+        watch,
         tournaments,
         tournament_list,
         lobby,

@@ -53,6 +53,18 @@ def _start_push(app: FastAPI) -> None:
             follower.on_stored = push.sender.wake
 
 
+async def start_socket_runtime(app: FastAPI) -> None:
+    """A socket process (`DOMINO_ROLE=sockets`): its hub fed by the announcements from the
+    start (the listener, keepalives and catch-up); it holds no seat, so it renews no lease,
+    keeps no heartbeat (presence is witnessed by the API processes' passes), runs no sweep and
+    starts no computer."""
+    app.state.background = []
+    from domino_api.realtime.lifecycle import start_realtime
+
+    realtime = await start_realtime(app, app.state.core, start_background=False)
+    await realtime.ensure_started()
+
+
 async def stop_runtime(app: FastAPI) -> None:
     from domino_api.jobs.loop import stop_sweep_loop
 

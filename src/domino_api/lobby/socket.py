@@ -28,13 +28,11 @@ from domino_api.jsontext import dumps
 from domino_api.lobby import seeks
 from domino_api.lobby.events import SeekPaired
 from domino_api.lobby.runtime import Lobby, lobby_of
-from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.realtime import frames
 from domino_api.realtime.lifecycle import realtime_of
 from domino_api.realtime.lobby_feed import LobbySubscriber
 from domino_api.realtime.refused import Refused, refusal
-from domino_api.store import players_repo
-from domino_api.store.db import transaction
+from domino_api.realtime.socket_auth import player_of, token_hash_of
 from domino_api.store.models import Player
 from domino_api.web.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
 
@@ -54,9 +52,9 @@ async def lobby_socket(websocket: WebSocket) -> None:
     credential: tuple[str, asyncio.Event] | None = None
     subscriber: LobbySubscriber | None = None
     try:
-        token_hash = await _token_hash(websocket, lobby)
+        token_hash = await token_hash_of(websocket, lobby.settings.ws_auth_timeout_s)
         credential = (token_hash, credentials.hold(token_hash))  # before it is looked up
-        player = await _authenticate(token_hash, lobby)
+        player = await player_of(websocket, token_hash)  # the process's auth cache
         if not counts.open(player.id, lobby.settings.sockets_per_token):
             player = None
             raise Refused(4429, "rate_limited")
@@ -86,30 +84,6 @@ async def lobby_socket(websocket: WebSocket) -> None:
         counts.close(player.id)
         credentials.release(*credential)
         await online.left(player.id)
-
-
-async def _token_hash(websocket: WebSocket, lobby: Lobby) -> str:
-    token = parse_bearer(websocket.headers.get("authorization"))
-    if token is None:
-        timeout = lobby.settings.ws_auth_timeout_s
-        try:
-            text = await asyncio.wait_for(websocket.receive_text(), timeout)
-        except TimeoutError:
-            raise Refused(4408, "unauthenticated") from None
-        except (KeyError, RuntimeError):  # a binary frame first
-            raise Refused(4401, "unauthenticated") from None
-        token = frames.auth_token(text)
-        if token is None:
-            raise Refused(4401, "unauthenticated")
-    return hash_token(token)
-
-
-async def _authenticate(token_hash: str, lobby: Lobby) -> Player:
-    async with transaction(lobby.core.maker) as session:
-        player = await players_repo.by_token_hash(session, token_hash, lobby.core.clock.now())
-    if player is None:
-        raise Refused(4401, "unauthenticated")
-    return player
 
 
 async def _open(websocket: WebSocket, lobby: Lobby, player: Player) -> LobbySubscriber:
@@ -155,10 +129,11 @@ async def _serve(
         signed_out,
         loop.create_task(_write(websocket, subscriber)),
         loop.create_task(_read(websocket, subscriber)),
-        loop.create_task(_hold(lobby, player, subscriber)),
         loop.create_task(_keepalive(lobby, subscriber)),
         slow,
     }
+    if subscriber.seeks:  # a socket that holds no seek needs no task for it
+        tasks.add(loop.create_task(_hold(lobby, player, subscriber)))
     try:
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -199,8 +174,6 @@ def _answer(text: str | None, data: bytes | None) -> frames.Answer:
 
 async def _hold(lobby: Lobby, player: Player, subscriber: LobbySubscriber) -> None:
     """Renew the held seeks' leases a few times per lease while the socket is open."""
-    if not subscriber.seeks:
-        await asyncio.Event().wait()
     while True:
         await asyncio.sleep(lobby.lease_s / 3)
         held = sorted(subscriber.seeks)

@@ -194,6 +194,24 @@ class Core:
 
     # ------------------------------------------------------------ loading
 
+    async def peek(self, match_id: str, fresh: bool = False) -> Table:
+        """The match as committed, for a reader that writes nothing (a watching socket): this
+        process's copy (at most `COPY_TTL_S` old, so the events after it follow) or, `fresh`
+        or without one, a read, kept as the copy; no step runs, nothing is due first, nothing
+        is saved."""
+        if len(match_id) > 36 or "\x00" in match_id:
+            raise MatchNotFound(f"No match {match_id[:40]!r}.")
+        copy = None if fresh else self._kept(match_id)
+        for _ in range(TRIES):
+            if copy is not None:
+                return copy.table
+            try:
+                copy = await self.load(match_id, None)
+            except WriteConflict:  # it moved while it was read: read it again
+                continue
+            self.keep(copy.table, copy.version, copy.read_at)
+        raise MatchBusy("The match kept changing under this request; try again.")
+
     def _kept(self, match_id: str) -> Copy | None:
         copy = self.copies.get(match_id)
         if copy is not None and self.clock.monotonic() - copy.read_at >= COPY_TTL_S:

@@ -30,13 +30,11 @@ from domino_api.engine.view_types import ViewOut
 from domino_api.errors import BadRequest, ServiceError, ValidationFailed
 from domino_api.matches import access, creation, hosting, presence, service
 from domino_api.matches.unit import Stage
-from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.realtime import frames as f
 from domino_api.realtime.hub import Subscriber
 from domino_api.realtime.lifecycle import Realtime, realtime_of
 from domino_api.realtime.refused import Refused, refusal
-from domino_api.store import players_repo
-from domino_api.store.db import transaction
+from domino_api.realtime.socket_auth import player_of, token_hash_of
 from domino_api.store.models import Player
 from domino_api.web.ratelimit import Limits, SocketCount
 from domino_api.web.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
@@ -117,18 +115,11 @@ class MatchSocket:
     # ------------------------------------------------------------ opening
 
     async def _authenticate(self) -> Player:
-        token = parse_bearer(self.ws.headers.get("authorization"))
-        if token is None:
-            token = await self._auth_message()
-        token_hash = hash_token(token)
+        token_hash = await token_hash_of(self.ws, self.settings.ws_auth_timeout_s)
         # Held before it is looked up: a revocation committed meanwhile still closes it.
         credentials: Credentials = self.ws.app.state.credentials
         self._credential = (token_hash, credentials.hold(token_hash))
-        async with transaction(self.maker) as session:
-            player = await players_repo.by_token_hash(session, token_hash, self.clock.now())
-        if player is None:
-            raise Refused(4401, "unauthenticated")
-        return player
+        return await player_of(self.ws, token_hash)  # the process's auth cache, as REST's
 
     def _drop_credential(self) -> None:
         if self._credential is not None:
@@ -148,18 +139,6 @@ class MatchSocket:
             self.ws.app.state.socket_count.close(self._counted)
             self._counted = None
 
-    async def _auth_message(self) -> str:
-        try:
-            text = await asyncio.wait_for(self.ws.receive_text(), self.settings.ws_auth_timeout_s)
-        except TimeoutError:
-            raise Refused(4408, "unauthenticated") from None
-        except (KeyError, RuntimeError):  # a binary frame first
-            raise Refused(4401, "unauthenticated") from None
-        token = f.auth_token(text)
-        if token is None:
-            raise Refused(4401, "unauthenticated")
-        return token
-
     def _query(self) -> tuple[int | None, int | None]:
         params = self.ws.query_params
         after = _whole(params.get("after"), "after", 2**31 - 1)
@@ -167,13 +146,14 @@ class MatchSocket:
         return after, seat
 
     async def _open(self, after: int | None) -> Subscriber:
-        """Open the table (timeouts first), announce the seats, take the snapshot and cursor."""
+        """Open the table (timeouts first), announce the seats, take the snapshot and cursor.
+        A spectator's open (no seat of the caller's in a fresh read) is that read alone: no
+        step of the write core, nothing due applied (the sweep's), nothing saved."""
         assert self.player is not None
         player, core, lease = self.player, self.realtime.core, self.settings.presence_lease_s
         named = self.named_seat
 
-        def step(stage: Stage) -> tuple[list[int], int | None, ViewOut, int, str | None]:
-            table = stage.table
+        def look(table: tables.Table) -> tuple[list[int], int | None, str | None]:
             pending = access.watch_check(table, player)
             mine = table.seats_of(player.id)
             if named is not None and named not in mine:
@@ -182,17 +162,27 @@ class MatchSocket:
                 raise StaleSeq(f"after={after} is beyond the match's seq {table.state.seq}.")
             # The seat whose private data the socket carries: REST's rule, so a resigned or
             # forfeited seat opens as a spectator does (issue 26, item 1).
-            viewer = tables.viewer_seat(table, mine, named)
-            table = stage.do(tables.Connect(tuple(mine), lease))
+            return mine, tables.viewer_seat(table, mine, named), pending
+
+        def opened(table: tables.Table) -> tuple[list[int], int | None, ViewOut, int, str | None]:
+            mine, viewer, pending = look(table)
             # A snapshot on every connection, resumes too: a client whose turn it already is
             # learns its `legal` here, not from an event it has seen before.
             view = hosting.shown_to(service.view_for(table, player, core, named))
             return mine, viewer, view, table.state.seq if after is None else after, pending
 
+        def step(stage: Stage) -> tuple[list[int], int | None, ViewOut, int, str | None]:
+            look(stage.table)
+            return opened(stage.do(tables.Connect(tuple(stage.table.seats_of(player.id)), lease)))
+
         try:
-            mine, viewer, view, cursor, pending = await core.run(
-                self.match_id, step, player_id=player.id, fresh=True
-            )
+            table = None if named is not None else await core.peek(self.match_id, fresh=True)
+            if table is not None and not table.seats_of(player.id):  # a spectator
+                mine, viewer, view, cursor, pending = opened(table)
+            else:
+                mine, viewer, view, cursor, pending = await core.run(
+                    self.match_id, step, player_id=player.id, fresh=True
+                )
             await access.require_member_in(core.maker, pending, player.id)
         except (ServiceError, EngineError) as exc:
             raise refusal(exc) from exc

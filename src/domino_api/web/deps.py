@@ -40,19 +40,29 @@ class PlayerBearer(SecurityBase):
         token = parse_bearer(request.headers.get("authorization"))
         if token is None:
             raise Unauthenticated("Send 'Authorization: Bearer <token>' (from POST /v1/players).")
-        token_hash = hash_token(token)
-        cache: AuthCache = request.app.state.auth_cache
-        player = cache.get(token_hash)
+        state = request.app.state
+        player = await player_of_token(
+            state.auth_cache, state.sessionmaker, hash_token(token), clock_of(request)
+        )
         if player is None:
-            maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
-            now = clock_of(request).now()
-            generation = cache.generation  # a revocation during the lookup voids its entry
-            async with transaction(maker) as session:
-                player = await players_repo.by_token_hash(session, token_hash, now)
-            if player is None:
-                raise Unauthenticated("The token is not valid (unknown, revoked or signed out).")
-            cache.put(token_hash, player, generation)
+            raise Unauthenticated("The token is not valid (unknown, revoked or signed out).")
         return player
+
+
+async def player_of_token(
+    cache: AuthCache, maker: async_sessionmaker[AsyncSession], token_hash: str, clock: Clock
+) -> Player | None:
+    """The token's player, from the process's cache or looked up (and cached); None: no such
+    token. Requests and sockets alike: a revoked token is dropped from the cache at once, and a
+    socket holds its credential before it asks (web/revocation.py), so either way it closes."""
+    player = cache.get(token_hash)
+    if player is None:
+        generation = cache.generation  # a revocation during the lookup voids its entry
+        async with transaction(maker) as session:
+            player = await players_repo.by_token_hash(session, token_hash, clock.now())
+        if player is not None:
+            cache.put(token_hash, player, generation)
+    return player
 
 
 # Named as FastAPI names a plain HTTPBearer, so the published scheme keeps its name.

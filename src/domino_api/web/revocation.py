@@ -29,9 +29,10 @@ class Credentials:
     def __init__(self) -> None:
         self._held: dict[str, set[asyncio.Event]] = {}
 
-    def hold(self, token_hash: str) -> asyncio.Event:
-        """A socket opened with `token_hash`: the event is set when that token is revoked."""
-        revoked = asyncio.Event()
+    def hold(self, token_hash: str, revoked: asyncio.Event | None = None) -> asyncio.Event:
+        """A socket opened with `token_hash`: the event (`revoked`, or a new one) is set when
+        that token is revoked."""
+        revoked = revoked or asyncio.Event()
         self._held.setdefault(token_hash, set()).add(revoked)
         return revoked
 
