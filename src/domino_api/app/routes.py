@@ -47,8 +47,8 @@ def include_routers(app: FastAPI) -> None:
     from domino_api.push.routes import router as push
     from domino_api.ratings.routes import router as ratings
     from domino_api.realtime.socket import router as realtime
-    from domino_api.social.routes import router as social
     from domino_api.realtime.watch import router as watch
+    from domino_api.social.routes import router as social
     from domino_api.tournaments.listing import router as tournament_list
     from domino_api.tournaments.routes import router as tournaments
     from domino_api.turns.routes import router as turns
