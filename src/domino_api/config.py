@@ -138,6 +138,12 @@ class Settings(BaseSettings):
     ws_send_queue: int = Field(
         1000, description="messages queued per socket before a slow client is dropped"
     )
+    ws_send_buffer_bytes: int = Field(
+        1 << 20,
+        gt=0,
+        description="bytes written to a socket and not yet taken by its client before a slow"
+        " client is dropped",
+    )
 
     # Rate limits (web/ratelimit.py), each per window of `rate_window_s`.
     join_rate_limit: int = Field(

@@ -6,7 +6,7 @@ then every lobby event of the preset (`table_opened`, `seats_changed`, `table_cl
 happens, in order (realtime/lobby_feed.py). With `seek`, one of the caller's own open seeks,
 the socket holds that seek's lease while it is open (a seek needs no polling then) and is sent
 its `seek_paired`. It answers `ping` with `pong`, anything else with an error frame, and
-sends `keepalive` as the match socket does.
+sends `keepalive` as the match socket does (realtime/keepalive.py).
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ import contextlib
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from domino_api.engine.clock_text import iso
 from domino_api.engine.rulesets import PRESETS
 from domino_api.errors import BadRequest, SeekNotFound
-from domino_api.jsontext import dumps
+from domino_api.jsontext import dump_bytes, dumps
 from domino_api.lobby import seeks
 from domino_api.lobby.events import SeekPaired
 from domino_api.lobby.runtime import Lobby, lobby_of
@@ -28,11 +27,13 @@ from domino_api.players.auth import hash_token, parse_bearer
 from domino_api.realtime import frames
 from domino_api.realtime.lifecycle import realtime_of
 from domino_api.realtime.lobby_feed import LobbySubscriber
+from domino_api.realtime.outbox import Frame
 from domino_api.realtime.refused import Refused, refusal
 from domino_api.store import players_repo
 from domino_api.store.db import transaction
 from domino_api.store.models import Player
 from domino_api.web.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
+from domino_api.web.transport import wire_of
 
 router = APIRouter(prefix="/v1", tags=["lobby"])
 
@@ -73,9 +74,12 @@ async def lobby_socket(websocket: WebSocket) -> None:
         if subscriber is not None:
             lobby.feed.unsubscribe(subscriber)
         return
+    keepalives = realtime_of(websocket).keepalives
+    keepalives.add(subscriber)  # spread over the interval with every socket's (issue 49)
     try:
         await _serve(websocket, lobby, player, subscriber, credential[1])
     finally:
+        keepalives.remove(subscriber)
         lobby.feed.unsubscribe(subscriber)
         counts.close(player.id)
         credentials.release(*credential)
@@ -116,8 +120,12 @@ async def _open(websocket: WebSocket, lobby: Lobby, player: Player) -> LobbySubs
     if seek_id is not None and not 0 < len(seek_id) <= 36:
         raise Refused(4422, "validation_error")
     held: set[str] = {seek_id} if seek_id is not None else set()
-    subscriber = LobbySubscriber(preset, held, lobby.settings.ws_send_queue)
-    subscriber.offer(frames.text_of(frames.SubscribedFrame(preset=preset)))
+    settings = lobby.settings
+    subscriber = LobbySubscriber(
+        preset, held, settings.ws_send_queue, settings.ws_send_buffer_bytes
+    )
+    subscriber.wire = wire_of(websocket.scope)
+    subscriber.send(Frame(dump_bytes(frames.SubscribedFrame(preset=preset))))
     lobby.feed.subscribe(subscriber)
     if seek_id is None:
         return subscriber
@@ -146,10 +154,10 @@ async def _serve(
     signed_out = loop.create_task(revoked.wait())
     tasks: set[asyncio.Task[object]] = {
         signed_out,
-        loop.create_task(_write(websocket, subscriber)),
+        # Written straight to the transport when the server offers it (realtime/outbox.py).
+        loop.create_task(_write(websocket, subscriber) if subscriber.wire is None else _idle()),
         loop.create_task(_read(websocket, subscriber)),
         loop.create_task(_hold(lobby, player, subscriber)),
-        loop.create_task(_keepalive(lobby, subscriber)),
         slow,
     }
     try:
@@ -168,7 +176,11 @@ async def _serve(
 
 async def _write(websocket: WebSocket, subscriber: LobbySubscriber) -> None:
     while True:
-        await websocket.send_text(await subscriber.queue.get())
+        await websocket.send_text((await subscriber.queue.get()).text)
+
+
+async def _idle() -> None:
+    await asyncio.Event().wait()
 
 
 async def _read(websocket: WebSocket, subscriber: LobbySubscriber) -> None:
@@ -176,7 +188,8 @@ async def _read(websocket: WebSocket, subscriber: LobbySubscriber) -> None:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
-        subscriber.offer(frames.text_of(_answer(message.get("text"), message.get("bytes"))))
+        answer = _answer(message.get("text"), message.get("bytes"))
+        subscriber.send(Frame(dump_bytes(answer)))
 
 
 def _answer(text: str | None, data: bytes | None) -> frames.Answer:
@@ -198,14 +211,6 @@ async def _hold(lobby: Lobby, player: Player, subscriber: LobbySubscriber) -> No
         await asyncio.sleep(lobby.lease_s / 3)
         held = sorted(subscriber.seeks)
         await seeks.hold(lobby.core, player, held, lobby.lease_s, lobby.caps, lobby.publish)
-
-
-async def _keepalive(lobby: Lobby, subscriber: LobbySubscriber) -> None:
-    """As the match socket's: a frame at least every `keepalive_s`, so proxies keep it open."""
-    interval = max(0.5, lobby.settings.keepalive_s * 0.75)
-    while True:
-        await asyncio.sleep(interval)
-        subscriber.offer(frames.text_of(frames.KeepaliveFrame(now=iso(lobby.core.clock.now()))))
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:
