@@ -125,7 +125,8 @@ async def _open(websocket: WebSocket, lobby: Lobby, player: Player) -> LobbySubs
         preset, held, settings.ws_send_queue, settings.ws_send_buffer_bytes
     )
     subscriber.wire = wire_of(websocket.scope)
-    subscriber.send(Frame(dump_bytes(frames.SubscribedFrame(preset=preset))))
+    subscriber.held = True  # nothing is sent before the seek is read: it may refuse the socket
+    subscriber.put(Frame(dump_bytes(frames.SubscribedFrame(preset=preset))))
     lobby.feed.subscribe(subscriber)
     if seek_id is None:
         return subscriber
@@ -150,6 +151,8 @@ async def _serve(
     revoked: asyncio.Event,
 ) -> None:
     loop = asyncio.get_running_loop()
+    subscriber.held = False
+    subscriber.flush()
     slow = loop.create_task(subscriber.too_slow.wait())
     signed_out = loop.create_task(revoked.wait())
     tasks: set[asyncio.Task[object]] = {
