@@ -118,6 +118,11 @@ class Flusher:
         self._handle: asyncio.Handle | None = None
         self.turns = 0  # turns of the loop that flushed (tests count the slices)
 
+    @property
+    def waiting(self) -> int:
+        """Outboxes still to be flushed."""
+        return len(self._due)
+
     def later(self, outbox: Outbox) -> None:
         if not outbox.due:
             outbox.due = True

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 
 from typing_extensions import TypeIs
 from uvicorn.config import Config
@@ -356,14 +356,15 @@ class Wire:
     writes (the close, a pong) go to the same transport, so the order of writes is kept. Never
     compressed: RFC 7692 lets a server send any message uncompressed."""
 
-    def __init__(self, protocol: WebSocketsSansIOProtocol) -> None:
-        self._protocol = protocol
-        self._transport = protocol.transport
+    def __init__(
+        self, transport: asyncio.WriteTransport, closed: Callable[[], bool] = lambda: False
+    ) -> None:
+        self._transport = transport
+        self._closed = closed  # the protocol sent its close, or the peer is gone
 
     @property
     def open(self) -> bool:
-        protocol = self._protocol
-        return not (protocol.close_sent or protocol.disconnected or self._transport.is_closing())
+        return not (self._closed() or self._transport.is_closing())
 
     def write(self, data: bytes) -> None:
         if self.open:
@@ -378,5 +379,5 @@ def wire_of(scope: MutableMapping[str, object]) -> Wire | None:
     """The connection's `Wire`, when `GuardedWebSocket` serves it and its handshake is done."""
     protocol = scope.get(WIRE_SCOPE)
     if isinstance(protocol, WebSocketsSansIOProtocol) and protocol.handshake_complete:
-        return Wire(protocol)
+        return Wire(protocol.transport, lambda: protocol.close_sent or protocol.disconnected)
     return None
