@@ -1,0 +1,430 @@
+"""The socket write path (issue 49): idle sockets' keepalives and a spectators' fan-out, the
+service beside a bare Starlette WebSocket app (`bare_sockets.py`), in one run.
+
+    DOMINO_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres \\
+        .venv/bin/python bench/sockets.py [--idle 19000] [--window 32] [--spectators 5000]
+            [--rate 10] [--moves 150] [--before COMMIT] [--sides bare,before,after]
+
+Sides, in turn: `bare` (bare_sockets.py), `after` (this checkout), `before` (the service at
+COMMIT, extracted with `git archive` and run from its own `src`). Each side is one uvicorn
+process (`--ws-ping-interval 0`; the service's own GuardedWebSocket protocol).
+
+Idle: `--idle` sockets open (the service's: spectators of one match), then for `--window`
+seconds (two keepalive rounds at the default 20 s) /healthz is asked every 10 ms on one
+keep-alive connection: its longest and p99 answer time (a stall of the server's loop) and the
+server's CPU. Fan-out: `--spectators` sockets watch a match whose two seats move over their own
+sockets at `--rate` moves a second (the bare side: a mover whose each message sends two frames
+to every watcher): the mover's ack time, the last spectator's receipt of each move, and the
+server's CPU per delivered spectator frame. The load generator is raw asyncio protocols (a
+frame header walk per read, no JSON): its own CPU is printed beside each figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.support.servers import (  # noqa: E402
+    ServerProcess,
+    bench_server,
+    fresh_database,
+    uvicorn_argv,
+)
+
+DB = "domino_sockets_bench"
+EVENT = b'{"type":"event"'
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class Milestones:
+    """Per move: when it was sent, the event count a spectator has once it has it, and the
+    latest receipt of it by any spectator."""
+
+    def __init__(self) -> None:
+        self.counts: list[int] = []
+        self.sent: list[float] = []
+        self.last: list[float] = []
+
+    def add(self, count: int, sent: float) -> None:
+        self.counts.append(count)
+        self.sent.append(sent)
+        self.last.append(0.0)
+
+
+class Watcher(asyncio.Protocol):
+    """A raw WebSocket client that counts the event frames it is sent."""
+
+    def __init__(self, request: bytes, opened: asyncio.Future[None]) -> None:
+        self.request = request
+        self.opened = opened
+        self.buffer = b""
+        self.events = 0
+        self.frames = 0
+        self.base = 0
+        self.next = 0  # the next milestone it has not reached
+        self.milestones: Milestones | None = None
+        self.seen_at = 0.0  # when its latest event frame came
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self.buffer + data
+        if not self.opened.done():
+            head, found, rest = buffer.partition(b"\r\n\r\n")
+            if not found:
+                self.buffer = buffer
+                return
+            if b" 101 " not in head.split(b"\r\n", 1)[0]:
+                self.opened.set_exception(RuntimeError(head[:200].decode()))
+                return
+            self.opened.set_result(None)
+            buffer = rest
+        at = 0
+        while at + 2 <= len(buffer):
+            size, start = buffer[at + 1] & 0x7F, at + 2
+            if size == 126:
+                size, start = int.from_bytes(buffer[start : start + 2], "big"), start + 2
+            elif size == 127:
+                size, start = int.from_bytes(buffer[start : start + 8], "big"), start + 8
+            if start + size > len(buffer):
+                break
+            self.frames += 1
+            if buffer.startswith(EVENT, start):
+                self.events += 1
+                self.seen_at = time.perf_counter()
+            at = start + size
+        self.buffer = buffer[at:]
+        self.reach(self.seen_at)
+
+    def reach(self, at: float) -> None:
+        """The milestones its event count reached, received at `at` (or earlier)."""
+        marks = self.milestones
+        if marks is None:
+            return
+        count = self.events - self.base
+        while self.next < len(marks.counts) and count >= marks.counts[self.next]:
+            marks.last[self.next] = max(marks.last[self.next], at)
+            self.next += 1
+
+    def watch(self, milestones: Milestones) -> None:
+        self.base, self.next, self.milestones = self.events, 0, milestones
+
+
+async def open_watchers(port: int, path: str, token: str | None, count: int) -> list[Watcher]:
+    loop = asyncio.get_running_loop()
+    auth = f"Authorization: Bearer {token}\r\n" if token else ""
+    request = (
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        f"Sec-WebSocket-Version: 13\r\n{auth}\r\n"
+    ).encode()
+
+    async def one() -> Watcher:
+        opened: asyncio.Future[None] = loop.create_future()
+        _, watcher = await loop.create_connection(
+            lambda: Watcher(request, opened), "127.0.0.1", port
+        )
+        await opened
+        return watcher
+
+    out: list[Watcher] = []
+    for start in range(0, count, 200):  # 200 opening at a time
+        out += await asyncio.gather(*(one() for _ in range(min(200, count - start))))
+    return out
+
+
+async def probe(port: int, seconds: float) -> list[float]:
+    """/healthz every 10 ms on one keep-alive connection: each answer's time, in ms."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    request = f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+    times, end = [], time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        began = time.perf_counter()
+        writer.write(request)
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = int(head.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+        await reader.readexactly(length)
+        times.append((time.perf_counter() - began) * 1000)
+        await asyncio.sleep(0.01)
+    writer.close()
+    return times
+
+
+def summary(values: list[float]) -> str:
+    if not values:
+        return "none"
+    ordered = sorted(values)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return f"p50 {ordered[len(ordered) // 2]:.1f} p99 {p99:.1f} max {ordered[-1]:.1f} ms"
+
+
+async def idle_phase(server: ServerProcess, path: str, token: str | None, args: Any) -> str:
+    watchers = await open_watchers(server.port, path, token, args.idle)
+    await asyncio.sleep(2)
+    cpu0, own0 = cpu_seconds(server.pid), own_cpu()
+    waits = await probe(server.port, args.window)
+    cpu = (cpu_seconds(server.pid) - cpu0) / args.window
+    own = (own_cpu() - own0) / args.window
+    frames = sum(w.frames for w in watchers)
+    for watcher in watchers:
+        assert watcher.transport is not None
+        watcher.transport.close()
+    return (
+        f"idle {len(watchers)} sockets: /healthz {summary(waits)}; server CPU {100 * cpu:.2f}%"
+        f" of a core; frames {frames}; generator {100 * own:.1f}%"
+    )
+
+
+class Seats:
+    """The two seats' sockets: whose turn, and what it may play."""
+
+    def __init__(self, sockets: dict[int, ClientConnection], view: dict[str, Any]) -> None:
+        self.sockets = sockets
+        self.seq = view["seq"]
+        self.turn = view["turn"]["seat"] if view.get("turn") else 0
+        self.legal: dict[int, list[dict[str, Any]]] = {0: view.get("legal") or [], 1: []}
+        self.over = False
+        self.ids = 0
+        self.seen = {0: self.seq, 1: self.seq}
+        self.errors: dict[str, int] = {}
+
+    async def act(self) -> tuple[int, float]:
+        """One request by the seat to move; returns (the match's seq after it, its ack time in
+        ms). A hand over: `next_hand`, from each seat in turn until a turn comes."""
+        self.ids += 1
+        seat = self.turn
+        ws = self.sockets[seat]
+        while self.seen[seat] < self.seq:  # its own copies of what the other seat caused
+            message = json.loads(await ws.recv())
+            if message["type"] == "event":
+                self.see(seat, message["event"])
+        if self.over:
+            request: dict[str, Any] = {"type": "next_hand", "id": self.ids}
+            self.turn = 1 - seat
+        else:
+            option = self.legal[seat][0]
+            request = {"type": "move", "id": self.ids, "seq": self.seq, "action": option["action"]}
+            if option["action"] == "play":
+                request |= {"tile": option["tile"], "end": option.get("end")}
+        began = time.perf_counter()
+        await ws.send(json.dumps(request))
+        while True:
+            message = json.loads(await ws.recv())
+            if message["type"] == "event":
+                self.see(seat, message["event"])
+            elif message.get("id") == self.ids:
+                ms = (time.perf_counter() - began) * 1000
+                if message["type"] == "error":
+                    code = message["error"].get("code")
+                    self.errors[code] = self.errors.get(code, 0) + 1
+                return int(message.get("seq") or self.seq), ms
+
+    def see(self, seat: int, event: dict[str, Any]) -> None:
+        """An event as `seat`'s socket was sent it (its own copy)."""
+        self.seen[seat] = event["seq"]
+        self.seq = max(self.seq, event["seq"])
+        if event["type"] == "turn":
+            self.turn, self.over = event["data"]["seat"], False
+            if event["data"]["seat"] == seat:
+                self.legal[seat] = event["data"].get("legal") or []
+        elif event["type"] in ("hand_ended", "match_ended"):
+            self.over = True
+
+
+async def service_fanout(server: ServerProcess, http: httpx.AsyncClient, args: Any) -> str:
+    sys.path.insert(0, str(ROOT))
+    from tests.jobs.factory import new_player, two_seat_match
+
+    ana, bob, view = await two_seat_match(http, "block", {"spectators": True, "target": 500})
+    match_id = view["id"]
+    fan = await new_player(http, "Fan")
+    watchers = await open_watchers(
+        server.port, f"/v1/matches/{match_id}/ws", fan["token"], args.spectators
+    )
+    base = server.ws_url + f"/v1/matches/{match_id}/ws"
+    sockets = {
+        seat: await connect(base, additional_headers=who["headers"], ping_interval=None)
+        for seat, who in ((0, ana), (1, bob))
+    }
+    views = [json.loads(await sockets[seat].recv())["view"] for seat in (0, 1)]
+    seats = Seats(sockets, views[0])
+    seats.legal[1] = views[1].get("legal") or []
+    seats.turn = 0 if seats.legal[0] else 1  # whoever may move now
+    seats.seen = {seat: views[seat]["seq"] for seat in (0, 1)}
+
+    async def seq_now() -> int:
+        answer = await http.get(f"/v1/matches/{match_id}", headers=ana["headers"])
+        return int(answer.json()["seq"])
+
+    result = await drive(server, watchers, seats.act, args, seq_now)
+    return f"{result}; refused requests {seats.errors}"
+
+
+async def bare_fanout(server: ServerProcess, args: Any) -> str:
+    watchers = await open_watchers(server.port, "/ws", None, args.spectators)
+    mover = await connect(f"ws://127.0.0.1:{server.port}/mover", ping_interval=None)
+    ids = 0
+
+    async def act() -> tuple[int, float]:
+        nonlocal ids
+        ids += 1
+        began = time.perf_counter()
+        await mover.send(str(ids))
+        ack = json.loads(await mover.recv())
+        return int(ack["seq"]), (time.perf_counter() - began) * 1000
+
+    async def zero() -> int:
+        return 0
+
+    return await drive(server, watchers, act, args, zero)
+
+
+async def drive(
+    server: ServerProcess, watchers: list[Watcher], act: Any, args: Any, seq_now: Any
+) -> str:
+    """`args.moves` moves at `args.rate` a second; the figures of the whole span."""
+    await asyncio.sleep(1)
+    start_seq = await seq_now()  # every spectator has had every event up to it
+    marks = Milestones()
+    for watcher in watchers:
+        watcher.watch(marks)
+    acks: list[float] = []
+    gap = 1.0 / args.rate
+    cpu0, own0, began = cpu_seconds(server.pid), own_cpu(), time.perf_counter()
+    for number in range(args.moves):
+        due = began + number * gap
+        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        sent = time.perf_counter()
+        seq, ack = await act()
+        marks.add(seq - start_seq, sent)
+        acks.append(ack)
+        for watcher in watchers:  # those sent the move before its ack came
+            watcher.reach(watcher.seen_at)
+    deadline = time.perf_counter() + 30
+    while min(w.next for w in watchers) < len(marks.counts) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.05)
+    span = time.perf_counter() - began
+    cpu, own = cpu_seconds(server.pid) - cpu0, own_cpu() - own0
+    frames = sum(w.events - w.base for w in watchers)
+    lasts = [(last - sent) * 1000 for last, sent in zip(marks.last, marks.sent, strict=True)]
+    missing = sum(1 for last in marks.last if last == 0.0)
+    for watcher in watchers:
+        assert watcher.transport is not None
+        watcher.transport.close()
+    return (
+        f"fan-out {len(watchers)} spectators, {args.moves} moves in {span:.1f} s:"
+        f" ack {summary(acks)};"
+        f" last receipt {summary(lasts)} (unreached {missing}); {frames} spectator frames,"
+        f" server {1e6 * cpu / max(frames, 1):.2f} us CPU each ({100 * cpu / span:.0f}% of a core);"
+        f" generator {100 * own / span:.0f}%"
+    )
+
+
+def service_side(url: str, src: Path | None) -> ServerProcess:
+    env = {"DOMINO_LOG_LEVEL": "WARNING", "DOMINO_COMPUTER_THINK_S": "0"}
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    return ServerProcess(
+        url, env=env, argv=lambda port: uvicorn_argv(port, "--ws-ping-interval", "0")
+    )
+
+
+def bare_side() -> ServerProcess:
+    def argv(port: int) -> list[str]:
+        return [
+            sys.executable, "-m", "uvicorn", "bare_sockets:app", "--app-dir", "bench",
+            "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+            "--ws-ping-interval", "0",
+        ]  # fmt: skip
+
+    return ServerProcess("", argv=argv)
+
+
+def extract(commit: str) -> Path:
+    target = Path(tempfile.mkdtemp(prefix="sockets-before-"))
+    archive = subprocess.run(
+        ["git", "archive", commit, "src"], cwd=ROOT, check=True, capture_output=True
+    )
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target / "src"
+
+
+async def run_side(side: str, args: Any, before: Path | None) -> None:
+    if side == "bare":
+        server = bare_side()
+    else:
+        url = await fresh_database(DB, bench_server())
+        server = service_side(url, before if side == "before" else None)
+    server.start()
+    try:
+        await server.wait_ready_async(60)
+        if side == "bare":
+            if args.idle:
+                print(side, await idle_phase(server, "/ws", None, args), flush=True)
+            if args.spectators:
+                print(side, await bare_fanout(server, args), flush=True)
+            return
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=60) as http:
+            if args.idle:
+                sys.path.insert(0, str(ROOT))
+                from tests.jobs.factory import new_player, two_seat_match
+
+                _, _, view = await two_seat_match(http, "classic", {"spectators": True})
+                fan = await new_player(http, "Idle")
+                path = f"/v1/matches/{view['id']}/ws"
+                print(side, await idle_phase(server, path, fan["token"], args), flush=True)
+            if args.spectators:
+                print(side, await service_fanout(server, http, args), flush=True)
+    finally:
+        server.stop()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--idle", type=int, default=5000)
+    parser.add_argument("--window", type=float, default=32.0)
+    parser.add_argument("--spectators", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=10.0)
+    parser.add_argument("--moves", type=int, default=150)
+    parser.add_argument("--sides", default="bare,after")
+    parser.add_argument("--before", default=None, help="the commit of the `before` side")
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the servers inherit it
+    print(f"open files: {hard}; load {os.getloadavg()}", flush=True)
+    before = extract(args.before) if args.before else None
+    for side in args.sides.split(","):
+        await run_side(side, args, before)
+    print(f"load {os.getloadavg()}", flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
