@@ -16,9 +16,12 @@ Who sees an event as what is decided here, once per event (realtime/visibility.p
 muted its seat. The feed of a match holds those mutes (read once, when the feed starts, and again
 when a mute or an unmute is announced: `visibility_changed`), so a socket only sends.
 
-Each subscriber has a bounded queue drained by its own writer, so a slow socket never stalls
-the pump or the others: when its queue is full it is told to close (`too_slow`) and resumes
-with `after=N`.
+Each event is encoded once per audience (a seat's copy, the spectators' copy, a muted mark)
+into a whole WebSocket frame, and a step's frames reach each socket in one write straight to
+its transport: the seated sockets at once, the spectators in slices, one per turn of the loop,
+so a mover's ack never waits behind them (realtime/outbox.py). A slow socket never stalls the
+pump or the others: one whose kernel buffer or outbox overflows is told to close (`too_slow`)
+and resumes with `after=N`.
 """
 
 from __future__ import annotations

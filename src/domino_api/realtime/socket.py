@@ -3,9 +3,10 @@
 A socket is accepted first and then refused, if it must be, with a close code of 4000 + the
 HTTP status and the problem code as reason, because browsers cannot read a refused handshake.
 Every request on the socket is the same service call as its REST route (a step of the write
-core), answered `ack` (after the events it caused were queued) or `error`. A step's events
+core), answered `ack` (after the events it caused, on this socket) or `error`. A step's events
 come to this process's sockets from the step itself (realtime/hub.py `hand_over`): the ack
-follows them without reading anything back.
+follows them without reading anything back, written at once with whatever this socket still
+had to send, never behind other sockets' frames (realtime/outbox.py).
 """
 
 from __future__ import annotations
