@@ -407,6 +407,54 @@ async def run_side(side: str, args: Any, before: Path | None) -> None:
         server.stop()
 
 
+async def ticks(count: int) -> None:
+    """In one process, `count` real loopback connections: the CPU time (thread time, blind to
+    the machine's other processes) of the longest keepalive tick, spread over 20 s
+    (realtime/keepalive.py) against one keepalive written to every socket at once."""
+    from domino_api.realtime.keepalive import Keepalives
+    from domino_api.realtime.outbox import Frame, Outbox
+    from domino_api.web.transport import Wire
+
+    loop = asyncio.get_running_loop()
+    accepted: list[asyncio.BaseTransport] = []
+
+    class Sink(asyncio.Protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            accepted.append(transport)
+
+    server = await loop.create_server(Sink, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    outboxes = []
+    for _ in range(count):
+        transport, _ = await loop.create_connection(asyncio.Protocol, "127.0.0.1", port)
+        outbox = Outbox(1000, 1 << 20)
+        outbox.wire = Wire(transport)  # type: ignore[arg-type]
+        outboxes.append(outbox)
+    frame = Frame(b'{"type":"keepalive","now":"2026-12-07T08:00:00.000000Z"}')
+    keepalives = Keepalives(20.0, lambda: frame)
+    for outbox in outboxes:
+        keepalives.add(outbox)
+    spread = []
+    for _ in range(keepalives.slots):
+        began = time.thread_time()
+        keepalives.tick(loop.time() + 100)
+        spread.append((time.thread_time() - began) * 1000)
+    began = time.thread_time()
+    for outbox in outboxes:
+        outbox.send(frame)
+    at_once = (time.thread_time() - began) * 1000
+    per_socket = at_once / count
+    print(
+        f"ticks {count} sockets: spread over {keepalives.slots} ticks, longest {max(spread):.2f} ms"
+        f" CPU (at 20,000: {max(spread) * 20000 / count:.2f} ms), all of them"
+        f" {sum(spread):.1f} ms per {keepalives.period:.0f} s"
+        f" ({sum(spread) / keepalives.period / 10:.3f}% of a core);"
+        f" all at once {at_once:.1f} ms ({per_socket * 1000:.1f} us a socket)",
+        flush=True,
+    )
+    server.close()
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--idle", type=int, default=5000)
@@ -415,11 +463,15 @@ async def main() -> None:
     parser.add_argument("--rate", type=float, default=10.0)
     parser.add_argument("--moves", type=int, default=150)
     parser.add_argument("--sides", default="bare,after")
+    parser.add_argument("--ticks", type=int, default=0, help="the in-process tick bench alone")
     parser.add_argument("--before", default=None, help="the commit of the `before` side")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the servers inherit it
     print(f"open files: {hard}; load {os.getloadavg()}", flush=True)
+    if args.ticks:
+        await ticks(args.ticks)
+        return
     before = extract(args.before) if args.before else None
     for side in args.sides.split(","):
         await run_side(side, args, before)
@@ -427,4 +479,6 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    import uvloop  # the servers' loop (uvicorn's choice when it is installed)
+
+    uvloop.run(main())
