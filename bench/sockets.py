@@ -90,8 +90,7 @@ class Watcher(asyncio.Protocol):
         self.seen_at = 0.0  # when its latest event frame came
         self.transport: asyncio.Transport | None = None
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
+    def connection_made(self, transport: Any) -> None:  # uvloop's is no asyncio.Transport
         self.transport = transport
         transport.write(self.request)
 
