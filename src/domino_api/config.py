@@ -155,6 +155,12 @@ class Settings(BaseSettings):
         description="offer permessage-deflate on sockets: each socket then compresses its own"
         " copy of every frame (bench/README.md, Lobby fan-out)",
     )
+    ws_send_buffer_bytes: int = Field(
+        1 << 20,
+        gt=0,
+        description="bytes written to a socket and not yet taken by its client before a slow"
+        " client is dropped",
+    )
 
     # Rate limits (web/ratelimit.py), each per window of `rate_window_s`.
     join_rate_limit: int = Field(

@@ -156,6 +156,9 @@ def uvicorn_argv(port: int, *extra: str) -> list[str]:
         "warning",
         # As `domino-api serve` without DOMINO_TRUSTED_PROXIES: no forwarded header believed.
         "--no-proxy-headers",
+        # Its WebSocket protocol: frames are written straight to it (realtime/outbox.py).
+        "--ws",
+        "domino_api.web.transport:GuardedWebSocket",
         *extra,
     ]
 

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from fastapi import FastAPI
+
+if TYPE_CHECKING:
+    from domino_api.realtime.lifecycle import Realtime
 
 
 async def start_runtime(app: FastAPI, start_background: bool) -> None:
@@ -13,20 +18,7 @@ async def start_runtime(app: FastAPI, start_background: bool) -> None:
 
     realtime = await start_realtime(app, app.state.core, start_background)
     _start_push(app)
-    # Friends' presence (social/presence.py): the players of this process's sockets.
-    from domino_api.social.presence import Online
-
-    lobby = app.state.lobby
-    held = realtime.hub.held_seats
-    lease_s = app.state.settings.presence_lease_s
-    app.state.online = Online(
-        app.state.core,
-        lobby.publish,
-        lobby.feed.players,
-        lambda: (p for _, _, p in held()),
-        lease_s,
-    )
-    realtime.holders.append(app.state.online)
+    _start_online(app, realtime)
     if start_background:  # service liveness for the outage rule (issue 5, jobs/liveness.py)
         await app.state.computers.start()  # the computers' workers, ready before the first table
         from domino_api.jobs.liveness import start_api_heartbeat
@@ -39,6 +31,23 @@ async def start_runtime(app: FastAPI, start_background: bool) -> None:
 
             start_sweep_loop(app)
         await app.state.push.start()  # the VAPID keys made on first start, and the sender
+
+
+def _start_online(app: FastAPI, realtime: Realtime) -> None:
+    """Friends' presence (social/presence.py): the players of this process's sockets, lobby
+    sockets included, so a socket process keeps its players online too."""
+    from domino_api.social.presence import Online
+
+    lobby = app.state.lobby
+    held = realtime.hub.held_seats
+    app.state.online = Online(
+        app.state.core,
+        lobby.publish,
+        lobby.feed.players,
+        lambda: (p for _, _, p in held()),
+        app.state.settings.presence_lease_s,
+    )
+    realtime.holders.append(app.state.online)
 
 
 def _start_push(app: FastAPI) -> None:
@@ -62,6 +71,7 @@ async def start_socket_runtime(app: FastAPI) -> None:
     from domino_api.realtime.lifecycle import start_realtime
 
     realtime = await start_realtime(app, app.state.core, start_background=False)
+    _start_online(app, realtime)
     await realtime.ensure_started()
 
 
@@ -69,7 +79,9 @@ async def stop_runtime(app: FastAPI) -> None:
     from domino_api.jobs.loop import stop_sweep_loop
 
     await stop_sweep_loop(app)
-    await app.state.push.stop()
+    push = getattr(app.state, "push", None)  # none on a socket process
+    if push is not None:
+        await push.stop()
     from domino_api.realtime.lifecycle import stop_realtime
 
     await stop_realtime(app)

@@ -7,10 +7,10 @@ then every lobby event of the preset (`table_opened`, `seats_changed`, `table_cl
 happens, in order (realtime/lobby_feed.py). With `seek`, one of the caller's own open seeks,
 the socket holds that seek's lease while it is open (a seek needs no polling then) and is sent
 its `seek_paired`. It answers `ping` with `pong`, anything else with an error frame, and
-sends `keepalive` as the match socket does. Without `preset` it watches no preset's tables.
-Whatever it watches, it is sent its player's own events: `your_turn` (turns/notices.py) and
-its friends' and challenges' (social/events.py); its player is online while it is open
-(social/presence.py).
+sends `keepalive` as the match socket does (realtime/keepalive.py). Without `preset` it
+watches no preset's tables. Whatever it watches, it is sent its player's own events:
+`your_turn` (turns/notices.py) and its friends' and challenges' (social/events.py); its player
+is online while it is open (social/presence.py).
 """
 
 from __future__ import annotations
@@ -21,20 +21,21 @@ import contextlib
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from domino_api.engine.clock_text import iso
 from domino_api.engine.rulesets import PRESETS
 from domino_api.errors import BadRequest, SeekNotFound
-from domino_api.jsontext import dumps
+from domino_api.jsontext import dump_bytes, dumps
 from domino_api.lobby import seeks
 from domino_api.lobby.events import SeekPaired
 from domino_api.lobby.runtime import Lobby, lobby_of
 from domino_api.realtime import frames
 from domino_api.realtime.lifecycle import realtime_of
 from domino_api.realtime.lobby_feed import LobbySubscriber
+from domino_api.realtime.outbox import Frame
 from domino_api.realtime.refused import Refused, refusal
 from domino_api.realtime.socket_auth import player_of, token_hash_of
 from domino_api.store.models import Player
 from domino_api.web.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
+from domino_api.web.transport import wire_of
 
 router = APIRouter(prefix="/v1", tags=["lobby"])
 
@@ -76,10 +77,13 @@ async def lobby_socket(websocket: WebSocket) -> None:
             lobby.feed.unsubscribe(subscriber)
         return
     online = websocket.app.state.online
+    keepalives = realtime_of(websocket).keepalives
+    keepalives.add(subscriber)  # spread over the interval with every socket's (issue 49)
     try:
         await online.arrive(player.id)
         await _serve(websocket, lobby, player, subscriber, credential[1])
     finally:
+        keepalives.remove(subscriber)
         lobby.feed.unsubscribe(subscriber)
         counts.close(player.id)
         credentials.release(*credential)
@@ -97,8 +101,13 @@ async def _open(websocket: WebSocket, lobby: Lobby, player: Player) -> LobbySubs
     if seek_id is not None and not 0 < len(seek_id) <= 36:
         raise Refused(4422, "validation_error")
     held: set[str] = {seek_id} if seek_id is not None else set()
-    subscriber = LobbySubscriber(preset, held, lobby.settings.ws_send_queue, player.id)
-    subscriber.offer(frames.text_of(frames.SubscribedFrame(preset=preset or "")))
+    settings = lobby.settings
+    subscriber = LobbySubscriber(
+        preset, held, settings.ws_send_queue, settings.ws_send_buffer_bytes, player.id
+    )
+    subscriber.wire = wire_of(websocket.scope)
+    subscriber.held = True  # nothing is sent before the seek is read: it may refuse the socket
+    subscriber.put(Frame(dump_bytes(frames.SubscribedFrame(preset=preset or ""))))
     lobby.feed.subscribe(subscriber)
     if seek_id is None:
         return subscriber
@@ -123,13 +132,15 @@ async def _serve(
     revoked: asyncio.Event,
 ) -> None:
     loop = asyncio.get_running_loop()
+    subscriber.held = False
+    subscriber.flush()
     slow = loop.create_task(subscriber.too_slow.wait())
     signed_out = loop.create_task(revoked.wait())
     tasks: set[asyncio.Task[object]] = {
         signed_out,
-        loop.create_task(_write(websocket, subscriber)),
+        # Written straight to the transport when the server offers it (realtime/outbox.py).
+        loop.create_task(_write(websocket, subscriber) if subscriber.wire is None else _idle()),
         loop.create_task(_read(websocket, subscriber)),
-        loop.create_task(_keepalive(lobby, subscriber)),
         slow,
     }
     if subscriber.seeks:  # a socket that holds no seek needs no task for it
@@ -150,7 +161,11 @@ async def _serve(
 
 async def _write(websocket: WebSocket, subscriber: LobbySubscriber) -> None:
     while True:
-        await websocket.send_text(await subscriber.queue.get())
+        await websocket.send_text((await subscriber.queue.get()).text)
+
+
+async def _idle() -> None:
+    await asyncio.Event().wait()
 
 
 async def _read(websocket: WebSocket, subscriber: LobbySubscriber) -> None:
@@ -158,7 +173,8 @@ async def _read(websocket: WebSocket, subscriber: LobbySubscriber) -> None:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
-        subscriber.offer(frames.text_of(_answer(message.get("text"), message.get("bytes"))))
+        answer = _answer(message.get("text"), message.get("bytes"))
+        subscriber.send(Frame(dump_bytes(answer)))
 
 
 def _answer(text: str | None, data: bytes | None) -> frames.Answer:
@@ -178,14 +194,6 @@ async def _hold(lobby: Lobby, player: Player, subscriber: LobbySubscriber) -> No
         await asyncio.sleep(lobby.lease_s / 3)
         held = sorted(subscriber.seeks)
         await seeks.hold(lobby.core, player, held, lobby.lease_s, lobby.caps, lobby.publish)
-
-
-async def _keepalive(lobby: Lobby, subscriber: LobbySubscriber) -> None:
-    """As the match socket's: a frame at least every `keepalive_s`, so proxies keep it open."""
-    interval = max(0.5, lobby.settings.keepalive_s * 0.75)
-    while True:
-        await asyncio.sleep(interval)
-        subscriber.offer(frames.text_of(frames.KeepaliveFrame(now=iso(lobby.core.clock.now()))))
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:

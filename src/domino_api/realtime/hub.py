@@ -16,9 +16,12 @@ Who sees an event as what is decided here, once per event (realtime/visibility.p
 muted its seat. The feed of a match holds those mutes (read once, when the feed starts, and again
 when a mute or an unmute is announced: `visibility_changed`), so a socket only sends.
 
-Each subscriber has a bounded queue drained by its own writer, so a slow socket never stalls
-the pump or the others: when its queue is full it is told to close (`too_slow`) and resumes
-with `after=N`.
+Each event is encoded once per audience (a seat's copy, the spectators' copy, a muted mark)
+into a whole WebSocket frame, and a step's frames reach each socket in one write straight to
+its transport: the seated sockets at once, the spectators in slices, one per turn of the loop,
+so a mover's ack never waits behind them (realtime/outbox.py). A slow socket never stalls the
+pump or the others: one whose kernel buffer or outbox overflows is told to close (`too_slow`)
+and resumes with `after=N`.
 """
 
 from __future__ import annotations
@@ -27,16 +30,16 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from domino_api.engine.event_types import AnyEvent
 from domino_api.engine.table import Staged
 from domino_api.errors import database_state
+from domino_api.jsontext import dump_bytes
 from domino_api.matches.ports import Committed
 from domino_api.matches.presence import HeldSeat
-from domino_api.realtime.frames import EventFrame, text_of
+from domino_api.realtime.frames import EventFrame
+from domino_api.realtime.outbox import Flusher, Frame, Outbox, flush_all
 from domino_api.realtime.visibility import NO_MUTES, Mutes, MutesReader, copy_for, muted_by
 from domino_api.store import civil_repo, match_reads
 from domino_api.store.db import transaction
@@ -47,6 +50,8 @@ log = logging.getLogger(__name__)
 READ_BATCH = 500
 # Concurrent event reads across matches: leaves the pool to the request handlers.
 READ_SLOTS = 8
+# Bytes a socket's kernel has not taken before it is closed `too_slow` (a default for tests).
+LIMIT_BYTES = 1 << 20
 
 # A step's own events (`hand_over`) or rows read back: each is projected per seat by `event_for`.
 Row = Staged | MatchEvent
@@ -56,16 +61,9 @@ Reader = Callable[[str, int, int], Awaitable[Sequence[Row]]]
 Watcher = Callable[[str], None]
 
 
-class Frame(NamedTuple):
-    """One frame as it is sent, and the event it carries as its typed value (None for a
-    snapshot, an ack or an error), so the socket reads the event, never its own JSON."""
-
-    text: str
-    event: AnyEvent | None = None
-
-
-class Subscriber:
-    """One socket's place in the hub: its seat, its cursor and its bounded outgoing queue."""
+class Subscriber(Outbox):
+    """One socket's place in the hub: its seat, its cursor and its outbox (realtime/outbox.py):
+    a frame handed to it is sent at its next flush, in order."""
 
     def __init__(
         self,
@@ -74,24 +72,17 @@ class Subscriber:
         cursor: int,
         queue_size: int,
         player_id: str | None = None,
+        limit_bytes: int = LIMIT_BYTES,
     ) -> None:
+        super().__init__(queue_size, limit_bytes)
         self.match_id = match_id
         self.seat = seat
         self.player_id = player_id  # whose mutes apply to what it is sent (None: nobody's)
         self.cursor = cursor
-        self.queue: asyncio.Queue[Frame] = asyncio.Queue(maxsize=max(1, queue_size))
-        self.too_slow = asyncio.Event()
 
-    def offer(self, text: str, event: AnyEvent | None = None) -> bool:
-        """Queue one frame; a full queue means the socket fell too far behind."""
-        if self.too_slow.is_set():
-            return False
-        try:
-            self.queue.put_nowait(Frame(text, event))
-        except asyncio.QueueFull:
-            self.too_slow.set()
-            return False
-        return True
+    def offer(self, frame: Frame) -> bool:
+        """Hand one event's frame; False when the socket fell too far behind."""
+        return self.put(frame)
 
 
 @dataclass
@@ -123,6 +114,7 @@ class Hub:
         self._feeds: dict[str, MatchFeed] = {}
         self._slots = asyncio.Semaphore(READ_SLOTS)
         self._presence: dict[HeldSeat, int] = {}  # sockets per held seat
+        self.flusher = Flusher()
         self.reads = 0
         self.mute_reads = 0
         self.on_watch: Watcher | None = None
@@ -269,10 +261,6 @@ class Hub:
         self.poke(match_id)
         await waiter
 
-    def broadcast(self, text: str) -> None:
-        for subscriber in self.subscribers():
-            subscriber.offer(text)
-
     # ------------------------------------------------------------ the pump
 
     async def _pump(self, feed: MatchFeed) -> None:
@@ -333,25 +321,32 @@ class Hub:
         self._offer(rows, subscribers, mutes)
         return True
 
-    @staticmethod
-    def _offer(rows: Sequence[Row], subscribers: list[Subscriber], mutes: Mutes) -> None:
-        """Offer each subscriber the events (consecutive seqs) that follow its cursor. Each
-        event's visibility is decided once (`muted_by`: who muted its speaker), and each copy
-        made once per seat and mark (a step's events and stored rows each carry their `at`)."""
+    def _offer(self, rows: Sequence[Row], subscribers: list[Subscriber], mutes: Mutes) -> None:
+        """Hand each subscriber the events (consecutive seqs) that follow its cursor, then
+        flush: the seated sockets at once, the spectators in the flusher's slices (a mover's
+        ack never waits behind them). Each event's visibility is decided once (`muted_by`: who
+        muted its speaker), and each copy encoded once per seat and mark (a step's events and
+        stored rows each carry their `at`): every socket of an audience is written the same
+        bytes, a step's events in one write."""
         copies: dict[tuple[int, int | None, bool], Frame] = {}
-        for row in rows:
-            seq = _seq(row)
-            muting = muted_by(row, mutes)
-            for subscriber in subscribers:
-                if seq != subscriber.cursor + 1:
-                    continue
-                key = (seq, subscriber.seat, subscriber.player_id in muting)
+        first = _seq(rows[0])
+        muting = [muted_by(row, mutes) for row in rows]
+        handed: list[Outbox] = []
+        for subscriber in subscribers:
+            start = subscriber.cursor + 1 - first
+            if not 0 <= start < len(rows):
+                continue
+            handed.append(subscriber)
+            for index in range(start, len(rows)):
+                key = (index, subscriber.seat, subscriber.player_id in muting[index])
                 frame = copies.get(key)
                 if frame is None:
-                    event = copy_for(row, subscriber.seat, key[2])
-                    frame = copies[key] = Frame(text_of(EventFrame(event=event)), event)
-                if subscriber.offer(*frame):
-                    subscriber.cursor = seq
+                    event = copy_for(rows[index], subscriber.seat, key[2])
+                    frame = copies[key] = Frame(dump_bytes(EventFrame(event=event)), event)
+                if not subscriber.offer(frame):
+                    break
+                subscriber.cursor = first + index
+        flush_all(handed, _seated, self.flusher)
 
     async def _read_events(self, match_id: str, after: int, limit: int) -> list[MatchEvent]:
         assert self._maker is not None
@@ -367,3 +362,7 @@ class Hub:
 
 def _seq(row: Row) -> int:
     return row.seq
+
+
+def _seated(outbox: Outbox) -> bool:
+    return isinstance(outbox, Subscriber) and outbox.seat is not None

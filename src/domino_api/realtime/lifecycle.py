@@ -1,5 +1,5 @@
-"""The realtime parts of a server process: hub, listener, keepalive ticker, catch-up and
-presence refresher.
+"""The realtime parts of a server process: hub, listener, keepalives (spread over their
+interval: realtime/keepalive.py), catch-up and presence refresher.
 
 Local first: the hub takes this process's own steps, with their events, straight from the
 announcer (`Announcer.deliver_locally`), so its sockets get a step as soon as it is committed,
@@ -28,13 +28,16 @@ from domino_api.clock import Clock
 from domino_api.config import Settings
 from domino_api.engine.clock_text import iso
 from domino_api.errors import database_state
+from domino_api.jsontext import dump_bytes
 from domino_api.matches import presence
 from domino_api.matches.pacing import Pacer
 from domino_api.matches.unit import Core
 from domino_api.realtime.announce import Announcer
-from domino_api.realtime.frames import KeepaliveFrame, text_of
+from domino_api.realtime.frames import KeepaliveFrame
 from domino_api.realtime.hub import Hub
+from domino_api.realtime.keepalive import Keepalives
 from domino_api.realtime.listener import make_listener
+from domino_api.realtime.outbox import Frame
 from domino_api.store import match_reads, players_repo
 from domino_api.store.db import transaction
 from domino_api.web.deps import AuthCache
@@ -80,6 +83,8 @@ class Realtime:
         self.maker = core.maker
         self.announcer = announcer  # the core's (app/wiring.py), which hands the hub its steps
         self.hub = Hub(self.maker)
+        # Every open socket's outbox, match or lobby: sent keepalives spread over the interval.
+        self.keepalives = Keepalives(settings.keepalive_s, self._keepalive)
         self.cache = cache
         self.credentials = credentials
         self.listener = make_listener(settings, database_url, self.hub, self.revoked)
@@ -101,8 +106,8 @@ class Realtime:
             if self._started:
                 return
             await self.listener.start()
-            interval = max(0.5, self.settings.keepalive_s * 0.75)
-            self._tasks.append(self._every(interval, self._tick, "keepalive"))
+            loop = asyncio.get_running_loop()
+            self._tasks.append(loop.create_task(self.keepalives.run(), name="realtime-keepalive"))
             catch_up = max(0.1, self.settings.catch_up_s)
             self._tasks.append(self._every(catch_up, self.catch_up, "catch-up"))
             self._started = True
@@ -141,9 +146,8 @@ class Realtime:
 
         return asyncio.get_running_loop().create_task(loop(), name=f"realtime-{name}")
 
-    async def _tick(self) -> None:
-        now = iso(self.clock.now())
-        self.hub.broadcast(text_of(KeepaliveFrame(now=now)))
+    def _keepalive(self) -> Frame:
+        return Frame(dump_bytes(KeepaliveFrame(now=iso(self.clock.now()))))
 
     def revoked(self, token_hash: str) -> None:
         """A credential was revoked (announced by whichever process revoked it)."""

@@ -26,6 +26,7 @@ from nats.aio.msg import Msg
 from domino_api.config import Settings
 from domino_api.realtime.announce import LOBBY_CHANNEL, LOBBY_SUBJECT
 from domino_api.realtime.nats_link import close_quietly, connect
+from domino_api.realtime.outbox import Frame, Outbox
 from domino_api.store import lobby_repo, notify
 from domino_api.store.connect import Connector
 from domino_api.store.db import Pool, to_plain_url
@@ -43,18 +44,23 @@ HOLE_WAIT_S = 2.0
 HOLE_RETRY_S = 0.02
 
 
-class LobbySubscriber:
+class LobbySubscriber(Outbox):
     """One lobby socket: the preset it watches (None: none), the seeks it holds, its holder
-    (whose own events it is sent: social/events.py), its bounded queue."""
+    (whose own events it is sent: social/events.py), its outbox (realtime/outbox.py; each
+    frame written as it comes)."""
 
     def __init__(
-        self, ruleset: str | None, seeks: set[str], queue_size: int, player_id: str = ""
+        self,
+        ruleset: str | None,
+        seeks: set[str],
+        queue_size: int,
+        limit_bytes: int,
+        player_id: str = "",
     ) -> None:
+        super().__init__(queue_size, limit_bytes)
         self.ruleset = ruleset
         self.seeks = seeks
         self.player_id = player_id
-        self.queue: asyncio.Queue[str] = asyncio.Queue(queue_size)
-        self.too_slow = asyncio.Event()
         self._told: set[str] = set()  # seeks whose pairing was sent (once, whichever way)
 
     def wants(self, ruleset: str, seek_id: str | None, player_id: str | None = None) -> bool:
@@ -62,23 +68,17 @@ class LobbySubscriber:
             return player_id == self.player_id
         return seek_id in self.seeks if seek_id is not None else ruleset == self.ruleset
 
-    def deliver(self, seek_id: str | None, body: str) -> None:
+    def deliver(self, seek_id: str | None, frame: Frame) -> None:
         """An event of the feed; a seek's pairing only if it was not told already."""
         if seek_id is not None:
             if seek_id in self._told:
                 return
             self._told.add(seek_id)
-        self.offer(body)
+        self.send(frame)
 
     def tell_paired(self, seek_id: str, body: str) -> None:
         """A pairing the socket read itself (made before it subscribed), sent once."""
-        self.deliver(seek_id, body)
-
-    def offer(self, text: str) -> None:
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            self.too_slow.set()
+        self.deliver(seek_id, Frame.of_text(body))
 
 
 class LobbyFeed:
@@ -157,9 +157,10 @@ class LobbyFeed:
                     asyncio.get_running_loop().call_later(HOLE_RETRY_S, self._wake.set)
                     return
                 self._cursor, self._hole_since = seq, None
+                frame = Frame.of_text(body)  # encoded once for every socket
                 for subscriber in list(self._subscribers):
                     if subscriber.wants(ruleset, seek_id, player_id):
-                        subscriber.deliver(seek_id, body)
+                        subscriber.deliver(seek_id, frame)
             if len(rows) < READ_BATCH:
                 return
 

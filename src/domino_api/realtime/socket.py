@@ -3,9 +3,10 @@
 A socket is accepted first and then refused, if it must be, with a close code of 4000 + the
 HTTP status and the problem code as reason, because browsers cannot read a refused handshake.
 Every request on the socket is the same service call as its REST route (a step of the write
-core), answered `ack` (after the events it caused were queued) or `error`. A step's events
+core), answered `ack` (after the events it caused, on this socket) or `error`. A step's events
 come to this process's sockets from the step itself (realtime/hub.py `hand_over`): the ack
-follows them without reading anything back.
+follows them without reading anything back, written at once with whatever this socket still
+had to send, never behind other sockets' frames (realtime/outbox.py).
 """
 
 from __future__ import annotations
@@ -24,20 +25,23 @@ from domino_api import metrics
 from domino_api.engine import EngineError
 from domino_api.engine import table as tables
 from domino_api.engine.errors import NotYourSeat, StaleSeq
-from domino_api.engine.event_types import AnyEvent, ForfeitEvent, SeatJoinedEvent
 from domino_api.engine.move_types import DrawMove, MoveBody, PassMove, PlayMove
 from domino_api.engine.view_types import ViewOut
 from domino_api.errors import BadRequest, ServiceError, ValidationFailed
+from domino_api.jsontext import dump_bytes
 from domino_api.matches import access, creation, hosting, presence, service
 from domino_api.matches.unit import Stage
 from domino_api.realtime import frames as f
 from domino_api.realtime.hub import Subscriber
 from domino_api.realtime.lifecycle import Realtime, realtime_of
+from domino_api.realtime.outbox import Frame
 from domino_api.realtime.refused import Refused, refusal
+from domino_api.realtime.seat_subscriber import SeatSubscriber
 from domino_api.realtime.socket_auth import player_of, token_hash_of
 from domino_api.store.models import Player
 from domino_api.web.ratelimit import Limits, SocketCount
 from domino_api.web.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
+from domino_api.web.transport import wire_of
 
 log = logging.getLogger(__name__)
 
@@ -102,10 +106,12 @@ class MatchSocket:
             raise
         self.hub.hold_seats(self.match_id, self.my_seats, self.player.id)
         self.hub.subscribe(subscriber)
+        self.realtime.keepalives.add(subscriber)
         metrics.socket_opened()
         try:
             await self._serve(subscriber)
         finally:
+            self.realtime.keepalives.remove(subscriber)
             metrics.socket_closed()
             self._uncount_socket()
             self._drop_credential()
@@ -145,7 +151,7 @@ class MatchSocket:
         seat = _whole(params.get("seat"), "seat", 3)
         return after, seat
 
-    async def _open(self, after: int | None) -> Subscriber:
+    async def _open(self, after: int | None) -> SeatSubscriber:
         """Open the table (timeouts first), announce the seats, take the snapshot and cursor.
         A spectator's open (no seat of the caller's in a fresh read) is that read alone: no
         step of the write core, nothing due applied (the sweep's), nothing saved."""
@@ -187,16 +193,29 @@ class MatchSocket:
         except (ServiceError, EngineError) as exc:
             raise refusal(exc) from exc
         self.my_seats = mine
-        queue = self.settings.ws_send_queue
-        subscriber = SeatSubscriber(self.match_id, viewer, cursor, queue, player.id)
-        subscriber.offer(f.text_of(f.SnapshotFrame(view=view)))
+        settings = self.settings
+        subscriber = SeatSubscriber(
+            self.match_id,
+            viewer,
+            cursor,
+            settings.ws_send_queue,
+            player.id,
+            settings.ws_send_buffer_bytes,
+            mine,
+        )
+        subscriber.wire = wire_of(self.ws.scope)
+        subscriber.put(Frame(dump_bytes(f.SnapshotFrame(view=view))))
         return subscriber
 
     # ------------------------------------------------------------ serving
 
-    async def _serve(self, subscriber: Subscriber) -> None:
+    async def _serve(self, subscriber: SeatSubscriber) -> None:
         loop = asyncio.get_running_loop()
-        writer = loop.create_task(self._write(subscriber))
+        subscriber.flush()  # the snapshot, and what came since it was taken
+        # No writer task when frames go straight to the transport (realtime/outbox.py).
+        writer = loop.create_task(
+            self._watch_seats(subscriber) if subscriber.wire else self._write(subscriber)
+        )
         reader = loop.create_task(self._read(subscriber))
         slow = loop.create_task(subscriber.too_slow.wait())
         assert self._credential is not None
@@ -217,21 +236,32 @@ class MatchSocket:
         else:
             await self._close(1000, "")
 
-    async def _write(self, subscriber: Subscriber) -> None:
-        while True:
-            # Sent as the hub made it: its visibility (the seat's copy, its mutes) was decided
-            # once for the event (realtime/visibility.py).
-            text, event = await subscriber.queue.get()
-            await self.ws.send_text(text)
-            if isinstance(event, SeatJoinedEvent) and await self._lost_a_seat(event):
-                raise Refused(f.CLOSE_SEAT_CLAIMED, f.SEAT_CLAIMED_REASON)
+    async def _write(self, subscriber: SeatSubscriber) -> None:
+        """Without a `Wire` (another ASGI server): send what the outbox queued, in order."""
+        watch = asyncio.get_running_loop().create_task(self._watch_seats(subscriber))
+        try:
+            while not watch.done():
+                # Sent as the hub made it: its visibility (the seat's copy, its mutes) was
+                # decided once for the event (realtime/visibility.py).
+                frame = await subscriber.queue.get()
+                await self.ws.send_text(frame.text)
+            watch.result()
+        finally:
+            watch.cancel()
 
-    async def _lost_a_seat(self, event: SeatJoinedEvent) -> bool:
-        """A seat of this socket was claimed by name or released by the host
-        (engine/table/seats.py): is it still ours?"""
-        seat = event.data.seat
-        if not (event.data.claimed or event.data.released) or seat not in self.my_seats:
-            return False
+    async def _watch_seats(self, subscriber: SeatSubscriber) -> None:
+        """A seat of this socket was claimed by name or released by the host: nothing more is
+        written until it is known whether the seat is still ours (else it is closed)."""
+        while True:
+            await subscriber.seat_news.wait()
+            subscriber.seat_news.clear()
+            if await self._lost_a_seat(subscriber.questioned):
+                raise Refused(f.CLOSE_SEAT_CLAIMED, f.SEAT_CLAIMED_REASON)
+            subscriber.held = False
+            subscriber.flush()
+
+    async def _lost_a_seat(self, seat: int) -> bool:
+        """Is `seat` (engine/table/seats.py: claimed or released) still ours?"""
         assert self.player is not None
         player_id = self.player.id
         mine = await self.realtime.core.run(
@@ -245,7 +275,8 @@ class MatchSocket:
             if message["type"] == "websocket.disconnect":
                 return
             answer = await self._answer(message.get("text"), message.get("bytes"), subscriber)
-            subscriber.offer(f.text_of(answer))
+            # Written now, after this socket's own events: the spectators' wait their slices.
+            subscriber.send(Frame(dump_bytes(answer)))
 
     async def _answer(
         self, text: str | None, data: bytes | None, subscriber: Subscriber
@@ -324,19 +355,6 @@ class MatchSocket:
             )
         except Exception:
             log.exception("releasing presence of match %s failed", self.match_id)
-
-
-class SeatSubscriber(Subscriber):
-    """A socket's subscriber that stops seeing its seat's private data the moment that seat
-    forfeits or resigns (the computer plays it from then on; engine/table/seats.py). The hub reads
-    `seat` for every event it copies, so the events after the forfeit, in the same delivery,
-    are already public copies."""
-
-    def offer(self, text: str, event: AnyEvent | None = None) -> bool:
-        queued = super().offer(text, event)
-        if isinstance(event, ForfeitEvent) and event.data.seat == self.seat:
-            self.seat = None
-        return queued
 
 
 def _seat_step(frame: f.NextHandFrame | f.ReadyFrame | f.ResignFrame) -> service.SeatStep:

@@ -8,9 +8,10 @@ frame. Refused, once accepted, with 4000 + the HTTP status and the problem code 
 
 Opening one writes nothing: the caller's token comes from the process's auth cache, the table
 from the process's copy of it (at most `COPY_TTL_S` old: the events after the copy follow it)
-or one read (`Core.peek`), never a step of the write core. Each socket is one writer task
-beside the connection's own: its reader is the connection's task, and a revocation, a full
-queue or the writer's end each end it by a callback, not by a task of their own.
+or one read (`Core.peek`), never a step of the write core. Each socket is one reader task
+beside the connection's own; its frames are written straight to the transport by the hub
+(realtime/outbox.py; a writer task only under another ASGI server), and a revocation, a full
+outbox or the reader's end each end it by a callback, not by a task of their own.
 """
 
 from __future__ import annotations
@@ -25,17 +26,19 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from domino_api import metrics
 from domino_api.engine import EngineError
 from domino_api.engine.errors import StaleSeq
-from domino_api.engine.event_types import AnyEvent
 from domino_api.errors import BadRequest, ServiceError
+from domino_api.jsontext import dump_bytes
 from domino_api.matches import access
 from domino_api.matches.views import build_view
 from domino_api.realtime import frames as f
 from domino_api.realtime.hub import Subscriber
 from domino_api.realtime.lifecycle import Realtime
+from domino_api.realtime.outbox import Frame
 from domino_api.realtime.refused import Refused, refusal
 from domino_api.realtime.socket_auth import player_of, token_hash_of
 from domino_api.store.models import Player
 from domino_api.web.revocation import CLOSE_REVOKED, REVOKED_REASON, Credentials
+from domino_api.web.transport import wire_of
 
 router = APIRouter(prefix="/v1", tags=["matches"])
 
@@ -63,17 +66,25 @@ class Bell(asyncio.Event):
 
 
 class WatchSubscriber(Subscriber):
-    """A watching socket's place in the hub, which tells it the moment its queue is full."""
+    """A watching socket's place in the hub (its outbox: realtime/outbox.py), which tells it
+    the moment it is too slow: its outbox full or its unsent bytes past the limit."""
 
-    def __init__(self, match_id: str, cursor: int, queue: int, on_full: Callable[[], None]):
-        super().__init__(match_id, None, cursor, queue)
+    def __init__(
+        self, match_id: str, cursor: int, queue: int, limit_bytes: int, on_full: Callable[[], None]
+    ):
+        super().__init__(match_id, None, cursor, queue, None, limit_bytes)
         self._on_full = on_full
 
-    def offer(self, text: str, event: AnyEvent | None = None) -> bool:
-        queued = super().offer(text, event)
+    def offer(self, frame: Frame) -> bool:
+        queued = super().offer(frame)
         if not queued:
             self._on_full()
         return queued
+
+    def flush(self) -> None:
+        super().flush()
+        if self.too_slow.is_set():
+            self._on_full()
 
 
 class Watch:
@@ -99,10 +110,12 @@ class Watch:
             self._let_go()
             raise
         self.realtime.hub.subscribe(subscriber)
+        self.realtime.keepalives.add(subscriber)
         metrics.socket_opened()
         try:
             await self._serve(subscriber)
         finally:
+            self.realtime.keepalives.remove(subscriber)
             metrics.socket_closed()
             self.realtime.hub.unsubscribe(subscriber)
             self._let_go()
@@ -133,10 +146,13 @@ class Watch:
         except (ServiceError, EngineError) as exc:
             raise refusal(exc) from exc
         on_full = lambda: self._end((f.CLOSE_TOO_SLOW, f.TOO_SLOW_REASON))  # noqa: E731
-        queue = settings.ws_send_queue
-        subscriber = WatchSubscriber(self.match_id, seq if after is None else after, queue, on_full)
+        cursor = seq if after is None else after
+        subscriber = WatchSubscriber(
+            self.match_id, cursor, settings.ws_send_queue, settings.ws_send_buffer_bytes, on_full
+        )
+        subscriber.wire = wire_of(self.ws.scope)
         view = build_view(table, None, [], core.clock.now())  # the public view, whoever asks
-        subscriber.offer(f.text_of(f.SnapshotFrame(view=view)))
+        subscriber.put(Frame(dump_bytes(f.SnapshotFrame(view=view))))
         return subscriber
 
     def _let_go(self) -> None:
@@ -154,22 +170,23 @@ class Watch:
             self.ending.set_result(ending)
 
     async def _serve(self, subscriber: WatchSubscriber) -> None:
-        writer = asyncio.get_running_loop().create_task(self._write(subscriber))
-        writer.add_done_callback(lambda _: self._end((1000, "")))
-        reader = asyncio.ensure_future(self._read(subscriber))
-        reader.add_done_callback(lambda _: self._end((1000, "")))
+        subscriber.flush()  # the snapshot, and what came since it was taken
+        tasks = [asyncio.ensure_future(self._read(subscriber))]
+        if subscriber.wire is None:  # another ASGI server: a writer sends the outbox's queue
+            tasks.append(asyncio.get_running_loop().create_task(self._write(subscriber)))
+        for task in tasks:
+            task.add_done_callback(lambda _: self._end((1000, "")))
         try:
             code, reason = await self.ending
         finally:
-            writer.cancel()
-            reader.cancel()
-            await asyncio.gather(writer, reader, return_exceptions=True)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
         await self._close(code, reason)
 
     async def _write(self, subscriber: WatchSubscriber) -> None:
         while True:
-            text, _ = await subscriber.queue.get()
-            await self.ws.send_text(text)
+            await self.ws.send_text((await subscriber.queue.get()).text)
 
     async def _read(self, subscriber: WatchSubscriber) -> None:
         with contextlib.suppress(WebSocketDisconnect):
@@ -177,7 +194,8 @@ class Watch:
                 message = await self.ws.receive()
                 if message["type"] == "websocket.disconnect":
                     return
-                subscriber.offer(f.text_of(_answer(message.get("text"), message.get("bytes"))))
+                answer = _answer(message.get("text"), message.get("bytes"))
+                subscriber.send(Frame(dump_bytes(answer)))
 
     async def _close(self, code: int, reason: str) -> None:
         if self.ws.application_state == WebSocketState.DISCONNECTED:

@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+from collections.abc import Callable, MutableMapping
 
 from typing_extensions import TypeIs
 from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
+from websockets.http11 import Request
 
 from domino_api import metrics
 from domino_api.config import Settings
@@ -300,6 +302,13 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
                 guard_of(self.app_state).settings.ws_frame_timeout_s, self._frame_expired
             )
 
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        # The app's socket routes find the protocol here and write frames straight to it.
+        scope: dict[str, object] | None = getattr(self, "scope", None)
+        if scope is not None:
+            scope[WIRE_SCOPE] = self
+
     def handle_events(self) -> None:
         # The parser holds what it completed until this drains it: a frame, or the handshake.
         if self.conn.events:
@@ -322,3 +331,53 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         guard_of(self.app_state).count.close(self.address)
         self.address = None
         super().connection_lost(exc)
+
+
+# The key under which `GuardedWebSocket` puts itself in its connection's ASGI scope: the socket
+# routes write frames straight to its transport through a `Wire` (realtime/outbox.py).
+WIRE_SCOPE = "domino.wire"
+
+
+def text_frame(payload: bytes) -> bytes:
+    """One whole, unmasked WebSocket text frame (RFC 6455 5.2) carrying `payload` (UTF-8): a
+    server's frame, made once and written to every socket that is sent it."""
+    size = len(payload)
+    if size < 126:
+        return bytes((0x81, size)) + payload
+    if size < 1 << 16:
+        return b"\x81\x7e" + size.to_bytes(2, "big") + payload
+    return b"\x81\x7f" + size.to_bytes(8, "big") + payload
+
+
+class Wire:
+    """An open socket's transport, written to without the ASGI `send` (a task switch, the
+    `websockets` framing and uvicorn's checks per frame: half the CPU of a spectator's frame,
+    bench/sockets.py). Frames written here are whole text frames (`text_frame`); uvicorn's own
+    writes (the close, a pong) go to the same transport, so the order of writes is kept. Never
+    compressed: RFC 7692 lets a server send any message uncompressed."""
+
+    def __init__(
+        self, transport: asyncio.WriteTransport, closed: Callable[[], bool] = lambda: False
+    ) -> None:
+        self._transport = transport
+        self._closed = closed  # the protocol sent its close, or the peer is gone
+
+    @property
+    def open(self) -> bool:
+        return not (self._closed() or self._transport.is_closing())
+
+    def write(self, data: bytes) -> None:
+        if self.open:
+            self._transport.write(data)
+
+    def buffered(self) -> int:
+        """Bytes the kernel has not taken yet (a slow reader's backlog)."""
+        return self._transport.get_write_buffer_size()
+
+
+def wire_of(scope: MutableMapping[str, object]) -> Wire | None:
+    """The connection's `Wire`, when `GuardedWebSocket` serves it and its handshake is done."""
+    protocol = scope.get(WIRE_SCOPE)
+    if isinstance(protocol, WebSocketsSansIOProtocol) and protocol.handshake_complete:
+        return Wire(protocol.transport, lambda: protocol.close_sent or protocol.disconnected)
+    return None
