@@ -67,8 +67,8 @@ def history_from_events(
     for event in hand_events:
         if not isinstance(event, MoveEvent):
             continue
-        pips = tuple(open_end.pip for open_end in open_to(board, must_cover))
         seat = event.data.seat
+        pips = tuple(open_end.pip for open_end in open_to(board, must_cover, ruleset.layout, seat))
         if isinstance(event, TileDrawnEvent | PassedEvent):
             kind = "draw" if isinstance(event, TileDrawnEvent) else "pass"
             entries.append(HistoryEntry(seat, kind, None, None, pips))
