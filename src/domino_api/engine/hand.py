@@ -148,13 +148,13 @@ def _draw(hand: HandState, seat: int, seq: int, reason: str | None, record: bool
 def _pass(hand: HandState, seat: int, moves: tuple[Move, ...]) -> HandState:
     rules = hand.deal.rules
     passes = hand.passes + 1
+    board = _stuck(rules, hand.board, seat)  # the last pass of a blocked round's too
     if passes >= rules.players:
         # Every seat passed in a row: the hand is blocked.
         at_end = holdings(hand.deal, hand.held)
         winner, points = blocked_outcome(rules.ruleset, at_end[1])
-        return close(hand, hand.held, hand.board, moves, passes, "blocked", winner, points, at_end)
+        return close(hand, hand.held, board, moves, passes, "blocked", winner, points, at_end)
     turn = rules.following[seat]
-    board = _stuck(rules, hand.board, seat)
     return _next_turn(hand, hand.held, hand.drawn, board, turn, hand.must_cover, passes, moves)
 
 

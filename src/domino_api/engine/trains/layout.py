@@ -16,6 +16,9 @@ line and the spinner, it changes only through functions that return a new board.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
+from operator import itemgetter
 from typing import get_args
 
 from domino_api.engine.kinds import EndName
@@ -27,6 +30,7 @@ MEXICAN: EndName = "mexican"
 # Every seat's train by seat number (train0 ... train7): EndName lists them after the spinner's.
 SEAT_TRAINS: tuple[EndName, ...] = tuple(e for e in get_args(EndName) if e.startswith("train"))
 TRAIN_ENDS: tuple[EndName, ...] = (*SEAT_TRAINS, MEXICAN)
+_PLACE_OF = {name: seat for seat, name in enumerate(SEAT_TRAINS)}  # a seat's train's place
 
 
 def engine_pip(max_pip: int, number: int) -> int:
@@ -54,14 +58,15 @@ def owner(end: EndName | None) -> int | None:
 
 def place_on_train(board: Board, tile: Tile, end: EndName) -> Board:
     """`board` with `tile` at the end of train `end` (the caller checked it fits)."""
-    at = next(i for i, open_end in enumerate(board.ends) if open_end.name == end)
-    joined = board.ends[at]
+    ends = board.ends
+    at = len(ends) - 1 if end == MEXICAN else _PLACE_OF[end]
+    joined = ends[at]
     low, high = tile
     outer = high if low == joined.pip else low
     moved = OpenEnd(name=end, pip=outer, value=0)
     return Board(
         tiles=(*board.tiles, Placement(tile=tile, end=end, outer=outer, spinner=False)),
-        ends=(*board.ends[:at], moved, *board.ends[at + 1 :]),
+        ends=ends[:at] + (moved,) + ends[at + 1 :],
         total=0,
         spinner=board.spinner,
         spinner_mains=(),
@@ -97,14 +102,16 @@ def _with_markers(board: Board, markers: int) -> Board:
 def open_ends(board: Board, seat: int) -> tuple[OpenEnd, ...]:
     """The trains `seat` may play on (no double waiting): its own, the Mexican train, and every
     train that carries a marker."""
-    markers = board.markers
-    return tuple(
-        end
-        for end in board.ends
-        if end.name == MEXICAN
-        or (index := SEAT_TRAINS.index(end.name)) == seat
-        or markers >> index & 1
-    )
+    ends = board.ends
+    return _picker(len(ends), board.markers | 1 << seat)(ends)
+
+
+@cache
+def _picker(count: int, mask: int) -> Callable[[tuple[OpenEnd, ...]], tuple[OpenEnd, ...]]:
+    """Picks the trains of the seats in `mask`, then the Mexican train (the last end): the
+    trains keep their places in `Board.ends`, so one getter serves every board alike."""
+    indexes = [i for i in range(count - 1) if mask >> i & 1]
+    return itemgetter(*indexes, count - 1)  # two indexes at least: a tuple every time
 
 
 def marker_seats(board: Board) -> tuple[int, ...]:
