@@ -21,7 +21,7 @@ TILE_SCHEMA: dict[str, JsonValue] = {
     "maxItems": 2,
 }
 # A tile's pips as the largest set (double-nine) has them: a number outside is no tile (422).
-Pip = Annotated[int, Field(ge=0, le=9)]
+Pip = Annotated[int, Field(ge=0, le=12)]
 TileIn = Annotated[tuple[Pip, Pip], WithJsonSchema(TILE_SCHEMA)]
 
 
@@ -75,6 +75,7 @@ class MatchOptions(Strict):
     draw: str | None = Field(default=None, max_length=32)
     first_opener: str | None = Field(default=None, max_length=32)
     next_opener: str | None = Field(default=None, max_length=32)
+    rounds: int | None = Field(default=None, ge=1, le=13, description="Mexican Train's rounds")
     spectators: bool | None = Field(
         default=None,
         description="Not a preset parameter: true lets players without a seat watch the public"
@@ -111,7 +112,7 @@ class MatchCreate(Strict):
     seats: list[SeatSpec] | None = Field(
         default=None,
         min_length=1,
-        max_length=4,
+        max_length=8,  # Mexican Train seats up to 8; every other preset 2 to 4
         description="Every seat, seat 0 first (the host's, a human seat). Default: the host and"
         " one open seat.",
     )
@@ -150,16 +151,16 @@ class StartBody(Strict):
 
 class NextHandBody(Strict):
     seq: int | None = Field(default=None, ge=0, le=2**31 - 1)
-    seat: int | None = Field(default=None, ge=0, le=3)
+    seat: int | None = Field(default=None, ge=0, le=7)
 
 
 class SeatBody(Strict):
-    seat: int | None = Field(default=None, ge=0, le=3)
+    seat: int | None = Field(default=None, ge=0, le=7)
 
 
 class MessageBody(Strict):
     text: TalkText = Field(examples=["good game!"])
-    seat: int | None = Field(default=None, ge=0, le=3)
+    seat: int | None = Field(default=None, ge=0, le=7)
 
 
 # The move (MoveBody) is engine/move_types.py's. The view (ViewOut) is a msgspec Struct in
