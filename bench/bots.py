@@ -5,6 +5,7 @@ seat 1), so the luck of the deal cancels out as far as it can. house-nines is pl
 
     .venv/bin/python bench/bots.py --matches 500 --processes 2
     .venv/bin/python bench/bots.py --matches 40 --presets all-fives,draw   # a quick look
+    .venv/bin/python bench/bots.py --matches 200 --presets mexican-train --rounds 3
 """
 
 from __future__ import annotations
@@ -52,16 +53,18 @@ def _counted_play_out(*args: Any, **kwargs: Any) -> Any:
 planner_module.play_out = _counted_play_out  # type: ignore[assignment]
 
 
-def bench_ruleset(preset: str) -> Ruleset:
+def bench_ruleset(preset: str, rounds: int | None = None) -> Ruleset:
     ruleset = PRESETS[preset]
     if dataclasses.is_dataclass(ruleset):  # an older engine's, in an A/B run
         return dataclasses.replace(ruleset, players=2)
+    if rounds is not None and ruleset.rounds is not None:  # Mexican Train's shorter match
+        return msgspec.structs.replace(ruleset, players=2, rounds=rounds)
     return msgspec.structs.replace(ruleset, players=2)
 
 
-def play_match(preset: str, index: int) -> dict[str, Any]:
+def play_match(preset: str, index: int, rounds: int | None = None) -> dict[str, Any]:
     """One match; even indexes seat Planner first, odd ones swap seats on the same deal."""
-    rules = bench_ruleset(preset)
+    rules = bench_ruleset(preset, rounds)
     seats = CONTENDERS if index % 2 == 0 else CONTENDERS[::-1]
     secret = hashlib.sha256(f"bench-bots:{preset}:{index // 2}".encode()).digest()
     state = apply(new_match(rules, secret), None, Start(f"cut-{index // 2}")).state
@@ -86,10 +89,11 @@ def play_match(preset: str, index: int) -> dict[str, Any]:
             searched.append(elapsed)
             playouts.append(_playouts[0])
         state = apply(state, seat, _with_reason(action, reason)).state
-    assert state.result is not None and state.result.winner is not None
+    assert state.result is not None
+    winner = state.result.winner  # None: a shared lowest total (Mexican Train), half a win
     return {
         "preset": preset,
-        "planner_won": seats[state.result.winner] == "planner",
+        "planner_won": 0.5 if winner is None else float(seats[winner] == "planner"),
         "hands": state.hand_number,
         "times": times,
         "searched": searched,
@@ -166,13 +170,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--presets", default=",".join(PRESETS), help="comma-separated presets")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--out", type=Path, help="write the summaries as JSON here")
+    parser.add_argument("--rounds", type=int, help="Mexican Train's rounds (default: its 13)")
     args = parser.parse_args(argv)
     matches = args.matches + args.matches % 2
     summaries = []
     with ProcessPoolExecutor(max_workers=args.processes) as pool:
         for preset in args.presets.split(","):
             started = time.perf_counter()
-            jobs = [pool.submit(play_match, preset, i) for i in range(matches)]
+            jobs = [pool.submit(play_match, preset, i, args.rounds) for i in range(matches)]
             results = [job.result() for job in jobs]
             summary = summarize(preset, results, time.perf_counter() - started)
             summaries.append(summary)

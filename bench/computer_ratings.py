@@ -50,7 +50,9 @@ def pairing_wins(preset: str, a: str, b: str, matches: int, seed: int) -> float:
         names = seatings(a, b, players, index)
         state = play_match(preset, {}, [get_strategy(n) for n in names], seed, index)
         assert state.result is not None
-        ranks = places(list(state.result.scores), state.result.winner)
+        lowest_wins = state.ruleset.layout == "trains"  # Mexican Train: the lowest total wins
+        scores = [-s if lowest_wins else s for s in state.result.scores]
+        ranks = places(scores, state.result.winner)
         for i, j in combinations(range(players), 2):
             if names[i] == names[j]:
                 continue

@@ -223,7 +223,7 @@ def register(app: typer.Typer) -> None:
         ruleset: str = typer.Option("classic", "--ruleset", help="preset name"),
         matches: int = typer.Option(100, "--matches", min=1),
         seed: int = typer.Option(0, "--seed"),
-        players: int | None = typer.Option(None, "--players", min=2, max=4),
+        players: int | None = typer.Option(None, "--players", min=2, max=8),
         strategy: str = typer.Option(
             "random", "--strategy", help="random|plain|planner, or one per seat: plain,planner"
         ),

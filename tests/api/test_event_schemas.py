@@ -57,6 +57,8 @@ SERVICE_ONLY = {
 
 
 def _seat_counts(name: str) -> list[int]:
+    if name == "mexican-train":
+        return [2, 8]  # the fewest and the most seats: the ones between add no new shape
     entry = next(r for r in ruleset_catalog() if r.name == name)
     players = entry.overrides.players
     return [entry.players] if isinstance(players, UnsetType) else list(players)
@@ -64,7 +66,8 @@ def _seat_counts(name: str) -> list[int]:
 
 def _play(name: str, players: int, index: int, cut_short: str | None) -> list[Any]:
     """Every event of one computer match; `cut_short` ends it early by forfeit or abandon."""
-    options: dict[str, object] = {"target": 60}
+    # A short match: a low target, or Mexican Train's one round (it has no target).
+    options: dict[str, object] = {"rounds": 1} if name == "mexican-train" else {"target": 60}
     if players != PRESETS[name].players:
         options["players"] = players
     rules = make_ruleset(name, options)

@@ -256,6 +256,7 @@ async def test_rulesets_catalog(client: httpx.AsyncClient) -> None:
         "block",
         "classic",
         "fives-and-threes",
+        "mexican-train",
     }
     fives = next(r for r in body["rulesets"] if r["name"] == "all-fives")
     assert fives["overrides"]["hand_size"] == [7, 9]

@@ -32,6 +32,8 @@ CONFIGS: list[tuple[str, int]] = [
 
 def rules_for(name: str, players: int, target: int | None = None) -> Ruleset:
     base = PRESETS[name]
+    if base.rounds is not None:  # Mexican Train: one round, as long as a short match
+        return replace(base, players=players, rounds=1)
     return replace(base, players=players, target=target or base.target)
 
 

@@ -38,6 +38,7 @@ from tests.bots.helpers import CONFIGS, rules_for
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 PLAIN = get_strategy("plain")
 PLANNER = PlannerStrategy()
+QUICK_PLANNER = PlannerStrategy(max_samples=16, work_budget=2_000)
 
 
 def wire(value: Any) -> Any:
@@ -181,7 +182,8 @@ def test_strategies_choose_the_same_from_either_view(name: str, players: int) ->
         expected = seat_view(state, seat)
         assert rebuilt == expected
         # The planner without its wall-clock budget: a decision then depends on view and rng only.
-        strategies = (PLAIN, PLANNER) if index % 3 == 0 else (PLAIN,)
+        planner = PLANNER if name != "mexican-train" else QUICK_PLANNER  # its long rounds
+        strategies = (PLAIN, planner) if index % 3 == 0 else (PLAIN,)
         for strategy in strategies:
             chosen = strategy.choose(rebuilt, random.Random(index))
             assert chosen == strategy.choose(expected, random.Random(index))

@@ -72,6 +72,12 @@ VARIANTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("fives-and-threes-3", "fives-and-threes", {"players": 3}),
     ("fives-and-threes-4", "fives-and-threes", {"players": 4}),
 )
+# Mexican Train, recorded when it came (not at f5d0777), two rounds a match to keep the replay
+# quick; its own oracle is tests/engine/test_trains_oracle.py.
+TRAIN_VARIANTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("mexican-train-4", "mexican-train", {"rounds": 2}),
+    ("mexican-train-8", "mexican-train", {"players": 8, "rounds": 2}),
+)
 
 
 def _stored(event: Event) -> dict[str, Any]:
@@ -164,7 +170,7 @@ def deal_vectors() -> dict[str, Any]:
 
 def write() -> None:
     FIXTURES.mkdir(exist_ok=True)
-    for stem, preset, options in VARIANTS:
+    for stem, preset, options in VARIANTS + TRAIN_VARIANTS:
         data = _dump(record(stem, preset, options))
         (FIXTURES / f"{stem}.json.gz").write_bytes(gzip.compress(data, mtime=0))
     (FIXTURES / "deal-vectors.json.gz").write_bytes(gzip.compress(_dump(deal_vectors()), mtime=0))

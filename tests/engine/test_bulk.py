@@ -18,6 +18,9 @@ CONFIGS = {
     **{name: (rules, 1000) for name, rules in PRESETS.items()},
     "house-nines-2": (ruleset(PRESETS["house-nines"], players=2), 200),
     "house-nines-3": (ruleset(PRESETS["house-nines"], players=3), 200),
+    # Mexican Train's 13 rounds are as long as a dozen other matches: one round each here.
+    "mexican-train": (ruleset(PRESETS["mexican-train"], rounds=1), 200),
+    "mexican-train-8": (ruleset(PRESETS["mexican-train"], players=8, hand_size=10, rounds=1), 100),
 }
 
 

@@ -18,6 +18,8 @@ import pytest
 
 from tests.engine import compat
 
+VARIANTS = compat.VARIANTS + compat.TRAIN_VARIANTS
+
 
 def replay_seed() -> str:
     return os.environ.get("DOMINO_REPLAY_SEED") or datetime.date.today().isoformat()
@@ -33,9 +35,7 @@ def chosen(stem: str, count: int, full: bool, seed: str) -> list[int]:
     return [i for i in everything if i not in digested or i == one]
 
 
-@pytest.mark.parametrize(
-    ("stem", "preset", "options"), compat.VARIANTS, ids=[v[0] for v in compat.VARIANTS]
-)
+@pytest.mark.parametrize(("stem", "preset", "options"), VARIANTS, ids=[v[0] for v in VARIANTS])
 def test_matches_replay_byte_identical(
     stem: str, preset: str, options: dict[str, object], full_run: bool
 ) -> None:

@@ -38,6 +38,9 @@ CONFIGS = {
     **{name: rules for name, rules in PRESETS.items()},
     "house-nines-2": ruleset(PRESETS["house-nines"], players=2),
     "house-nines-3": ruleset(PRESETS["house-nines"], players=3),
+    # Mexican Train's 13 rounds are as long as a dozen other matches: two rounds here.
+    "mexican-train": ruleset(PRESETS["mexican-train"], rounds=2),
+    "mexican-train-8": ruleset(PRESETS["mexican-train"], players=8, hand_size=10, rounds=1),
     "all-fives-9": ruleset(PRESETS["all-fives"], hand_size=9),
     "all-fives-any": ruleset(
         PRESETS["all-fives"], first_opener="seat_zero_any", next_opener="alternate_any"
@@ -101,6 +104,8 @@ def check_hand_end(state: MatchState, events: tuple[Event, ...]) -> None:
         expected = round5(others) if rules.domino_scoring.endswith("round5") else others
         if rules.domino_scoring == "one_point":
             expected = 1  # Fives and Threes: one point for chipping out
+        if rules.domino_scoring == "own_pips":
+            expected = 0  # Mexican Train: every seat counts its own pips against itself
         assert data.points == expected
     elif data.reason == "blocked":
         assert [m.action for m in hand.moves[-rules.players :]] == ["pass"] * rules.players
@@ -115,6 +120,7 @@ def check_hand_end(state: MatchState, events: tuple[Event, ...]) -> None:
                 "lowest_takes_others": rest,
                 "lowest_takes_others_round5": round5(rest),
                 "lowest_takes_difference": rest - low * (rules.players - 1),
+                "own_pips": 0,
             }[rules.block_scoring]
             assert data.points == expected
     else:

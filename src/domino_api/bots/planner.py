@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from domino_api.bots.knowledge import known_voids, lacks
 from domino_api.bots.plain import PlainStrategy, forced_action, play_of
 from domino_api.bots.rollout import Outcome, play_out
+from domino_api.bots.trains import train_shape, train_value
 from domino_api.engine import Action, Board, LegalAction, SeatView, Tile
 from domino_api.engine.hand import position_hand
 from domino_api.engine.kinds import Layout
@@ -123,6 +124,8 @@ def distinct_plays(view: SeatView, plays: Sequence[LegalAction]) -> list[LegalAc
 
 def board_shape(board: Board, layout: Layout) -> object:
     """What matters about a board for play from here on, blind to mirror images."""
+    if layout == "trains":
+        return train_shape(board)
     if layout == "spinner_opening_double":
         return (tuple(sorted((end.pip, end.value) for end in board.ends)), board.total)
     mains = tuple(sorted((e.pip, e.value) for e in board.ends if e.name in ("left", "right")))
@@ -160,6 +163,8 @@ def match_value(view: SeatView, outcome: Outcome) -> float:
     """The chance of winning the match after this hand, as a race to the target: each seat's
     share of (1 / what it still needs)^2, so the last points before the target weigh most."""
     ruleset = view.ruleset
+    if ruleset.layout == "trains":
+        return train_value(view, [-gain for gain in outcome.gains])  # gains are pips held
     if ruleset.best_of is not None:
         needed = ruleset.best_of // 2 + 1
         won = list(view.hands_won)

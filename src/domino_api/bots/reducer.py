@@ -57,7 +57,9 @@ from domino_api.engine.event_types import (
     TurnEvent,
 )
 from domino_api.engine.layout import EMPTY_BOARD, Board, place
+from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import HandResult, MatchResult, MustCover
+from domino_api.engine.trains.layout import TRAINS, engine_pip, hub, marked, played
 from domino_api.engine.view import BoardOut, TurnOut, board_out
 from domino_api.engine.view_types import SeatOut, ViewOut
 
@@ -111,8 +113,8 @@ def _moved(view: ViewOut, event: AnyEvent) -> ViewOut:
             return _tile_played(view, d)
         case TileDrawnEvent(data=d):
             return _tile_drawn(view, d)
-        case PassedEvent():
-            return replace(view, turn=None, legal=())
+        case PassedEvent(data=d):
+            return replace(_stuck(view, d.seat), turn=None, legal=())
         case ScoredEvent(data=d):
             return _seat(view, d.seat, score=d.score)
         case HandEndedEvent(data=d):
@@ -169,7 +171,7 @@ def _hand_started(view: ViewOut, data: HandStartedData) -> ViewOut:
         next_hand_at=None,
         seats=seats,
         stock=data.stock,
-        board=EMPTY,
+        board=_start(view.ruleset, data.hand_number),
         turn=None,
         legal=(),
         you=you,
@@ -179,6 +181,8 @@ def _hand_started(view: ViewOut, data: HandStartedData) -> ViewOut:
 def _turn(view: ViewOut, data: TurnData) -> ViewOut:
     cover = data.must_cover
     must_cover = None if cover is None else MustCover(tile=cover.tile, ends=cover.ends)
+    if view.turn is not None and view.turn.seat != data.seat:
+        view = _stuck(view, view.turn.seat)  # it drew a tile that did not fit: the turn moved on
     turn = TurnOut(seat=data.seat, deadline=data.deadline, must_cover=must_cover)
     legal = data.legal if _mine(view, data.seat) and isinstance(data.legal, tuple) else ()
     return replace(view, turn=turn, legal=legal)
@@ -189,16 +193,38 @@ def _tile_played(view: ViewOut, data: TilePlayedData) -> ViewOut:
     you = view.you
     if you is not None and _mine(view, data.seat):
         you = replace(you, hand=tuple(t for t in you.hand if t != data.tile))
-    board = _placed(view.board, view.ruleset.layout)
+    board = board_of(view.ruleset, view.board)
     board = place(board, data.tile, data.end, view.ruleset.layout)
+    if view.ruleset.layout == TRAINS:
+        board = played(board, data.seat, data.end)
     return replace(view, you=you, board=board_out(board), turn=None, legal=())
 
 
-def _placed(shown: BoardOut, layout: str) -> Board:
-    board = EMPTY_BOARD
-    for placement in shown.tiles:
-        board = place(board, placement.tile, placement.end, layout)
+def board_of(ruleset: Ruleset, shown: BoardOut) -> Board:
+    """The board a view shows, laid again tile by tile (Mexican Train's from its hub, with the
+    markers the view lists)."""
+    board, tiles = EMPTY_BOARD, shown.tiles
+    if ruleset.layout == TRAINS and tiles:
+        board, tiles = hub(tiles[0].tile[0], ruleset.players), tiles[1:]
+        for seat in shown.markers or ():
+            board = marked(board, seat)
+    for placement in tiles:
+        board = place(board, placement.tile, placement.end, ruleset.layout)
     return board
+
+
+def _start(ruleset: Ruleset, number: int) -> BoardOut:
+    """A new hand's board: empty, or Mexican Train's hub with the round's engine."""
+    if ruleset.layout != TRAINS:
+        return EMPTY
+    return board_out(hub(engine_pip(ruleset.max_pip, number), ruleset.players))
+
+
+def _stuck(view: ViewOut, seat: int) -> ViewOut:
+    """Mexican Train: a seat that could not play gets a marker on its train."""
+    if view.ruleset.layout != TRAINS:
+        return view
+    return replace(view, board=board_out(marked(board_of(view.ruleset, view.board), seat)))
 
 
 def _tile_drawn(view: ViewOut, data: TileDrawnData) -> ViewOut:

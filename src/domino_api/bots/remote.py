@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from domino_api.bots.reducer import board_of
 from domino_api.engine import HistoryEntry, Ruleset, SeatView, full_set
 from domino_api.engine.event_types import (
     AnyEvent,
@@ -32,6 +33,7 @@ from domino_api.engine.layout import EMPTY_BOARD, Board, fitting_ends, place
 from domino_api.engine.legal import cover_after, open_to
 from domino_api.engine.move_types import legal_of
 from domino_api.engine.state import MustCover
+from domino_api.engine.trains.layout import TRAINS, engine_pip, hub, marked, played
 from domino_api.engine.view import BoardOut
 from domino_api.engine.view_types import ViewOut
 
@@ -64,14 +66,23 @@ def history_from_events(
     board = EMPTY_BOARD
     must_cover: MustCover | None = None
     entries: list[HistoryEntry] = []
+    trains = ruleset.layout == TRAINS
+    moves = []
     for event in hand_events:
-        if not isinstance(event, MoveEvent):
-            continue
-        pips = tuple(open_end.pip for open_end in open_to(board, must_cover))
+        if isinstance(event, HandStartedEvent) and trains:
+            engine = engine_pip(ruleset.max_pip, event.data.hand_number)
+            board = hub(engine, ruleset.players)
+        elif isinstance(event, MoveEvent):
+            moves.append(event)
+    for at, event in enumerate(moves):
         seat = event.data.seat
+        pips = tuple(open_end.pip for open_end in open_to(board, must_cover, ruleset.layout, seat))
         if isinstance(event, TileDrawnEvent | PassedEvent):
             kind = "draw" if isinstance(event, TileDrawnEvent) else "pass"
             entries.append(HistoryEntry(seat, kind, None, None, pips))
+            # A pass, or a draw after which the turn moved on: a marker goes on its train.
+            if trains and (at + 1 == len(moves) or moves[at + 1].data.seat != seat):
+                board = marked(board, seat)
             continue
         tile, end = event.data.tile, event.data.end
         if (end is None) != (not board.tiles) or (
@@ -81,6 +92,8 @@ def history_from_events(
         entries.append(HistoryEntry(seat, "play", tile, end, pips))
         board = place(board, tile, end, ruleset.layout)
         must_cover = cover_after(ruleset.cover_doubles, board, tile, end)
+        if trains:
+            board = played(board, seat, end)
     return tuple(entries), board
 
 
@@ -96,9 +109,7 @@ def seat_view_from_public(view: ViewOut, hand_events: Sequence[AnyEvent]) -> Sea
     if view.you is None:
         raise ValueError("the view names no seat")
     ruleset, seat, own = view.ruleset, view.you.seat, view.you.hand
-    board = EMPTY_BOARD
-    for placed in view.board.tiles:
-        board = place(board, placed.tile, placed.end, ruleset.layout)
+    board = board_of(ruleset, view.board)
     _check_board(board, view.board)
     try:
         history, replayed = history_from_events(ruleset, current_hand_events(hand_events))

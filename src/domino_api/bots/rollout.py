@@ -17,7 +17,7 @@ from domino_api.engine.state import HandState
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    gains: list[int]  # points each seat gained in the rest of the hand
+    gains: list[int]  # points each seat gained in the rest of the hand (trains: -pips held)
     winner: int | None  # the hand's winner (None: a tied block)
     moves: int  # actions played: the planner's unit of work
 
@@ -37,6 +37,9 @@ def play_out(hand: HandState, first: LegalAction, scores: tuple[int, ...], targe
             gains[seat] += option.points
         result = hand.result
         if result is not None:
+            if hand.deal.rules.ruleset.domino_scoring == "own_pips":
+                # Mexican Train: each seat's pips count against it (a negative gain).
+                return Outcome([-p for p in result.pips], result.winner, moves)
             if result.winner is not None:
                 gains[result.winner] += result.points
             return Outcome(gains, result.winner, moves)

@@ -4,7 +4,7 @@ stored event's `action` holds: tagged by `action`, a seat move's `reason` only w
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal, TypeVar
+from typing import Literal, TypeVar, get_args
 
 from msgspec import Struct
 from msgspec.structs import replace
@@ -14,7 +14,7 @@ from domino_api.engine.kinds import EndName, ForfeitCause, Json
 from domino_api.engine.state import LegalAction
 from domino_api.engine.tiles import Tile
 
-END_NAMES: tuple[EndName, ...] = ("left", "right", "up", "down")
+END_NAMES: tuple[EndName, ...] = get_args(EndName)
 FORFEIT_CAUSES: tuple[ForfeitCause, ...] = ("clock", "away", "resign", "check_in")
 AbandonReason = Literal["abandoned", "cancelled"]
 ABANDON_REASONS: tuple[AbandonReason, ...] = ("abandoned", "cancelled")

@@ -26,8 +26,8 @@ from domino_api.engine.kinds import (
 )
 from domino_api.engine.move_types import Option
 
-SeatNo = Annotated[int, Meta(ge=0, le=3)]
-Pip = Annotated[int, Meta(ge=0, le=9)]
+SeatNo = Annotated[int, Meta(ge=0, le=7)]  # up to 8 seats (Mexican Train)
+Pip = Annotated[int, Meta(ge=0, le=12)]  # up to double-twelve (Mexican Train)
 Tile = Annotated[tuple[Pip, Pip], Meta(description="[a, b], a <= b")]
 Count = Annotated[int, Meta(ge=0)]
 Moment = Annotated[str, Meta(description="ISO 8601, UTC")]
@@ -66,7 +66,7 @@ class SeatJoinedData(_Data, frozen=True):
 
 class MatchStartedData(_Data, frozen=True):
     cut: str  # the cut the deal used (docs/RULES.md section 11)
-    seats: Annotated[int, Meta(ge=2, le=4)]
+    seats: Annotated[int, Meta(ge=2, le=8)]
 
 
 class HandStartedData(_Data, frozen=True):

@@ -22,6 +22,8 @@ from domino_api.engine.state import (
     with_seat,
 )
 from domino_api.engine.tiles import Tile
+from domino_api.engine.trains import layout as trains
+from domino_api.engine.trains.layout import TRAINS, engine_pip, hub
 
 
 def deal_hand(
@@ -35,7 +37,10 @@ def deal_hand(
 ) -> HandState:
     """A hand as dealt: the opener to play, with `opening_tile` if the opener rule names one."""
     deal = HandDeal.of(rules, number, attempt, opener, dealt, stock, opening_tile)
-    return _from_deal(deal, EMPTY_BOARD, opener, None)
+    board = EMPTY_BOARD
+    if rules.layout == TRAINS:  # the round's engine double lies in the hub before any play
+        board = hub(engine_pip(rules.ruleset.max_pip, number), rules.players)
+    return _from_deal(deal, board, opener, None)
 
 
 def _from_deal(deal: HandDeal, board: Board, turn: int, must_cover: MustCover | None) -> HandState:
@@ -43,7 +48,7 @@ def _from_deal(deal: HandDeal, board: Board, turn: int, must_cover: MustCover | 
     held = deal.dealt_sets()
     stock_left = len(deal.stock)
     legal = legal_plays(
-        deal.rules, deal, held[turn], board, must_cover, deal.opening_tile, stock_left
+        deal.rules, deal, held[turn], board, must_cover, deal.opening_tile, stock_left, turn
     )
     return HandState(
         deal=deal,
@@ -102,6 +107,8 @@ def _play(
     tile = option.tile
     assert tile is not None
     board = place(hand.board, tile, option.end, rules.layout)
+    if rules.layout == TRAINS:
+        board = trains.played(board, seat, option.end)
     held = with_seat(hand.held, seat, hand.held[seat] & ~deal.bit(tile))
     points = option.points
     if points and rules.end_mid_hand and points >= needs:
@@ -133,20 +140,27 @@ def _draw(hand: HandState, seat: int, seq: int, reason: str | None, record: bool
     if rules.draw_one and after.legal[0].action != "play":
         # Draw one: a drawn tile that does not fit is kept and the turn moves on by itself.
         turn = rules.following[seat]
-        return _next_turn(hand, held, drawn, hand.board, turn, hand.must_cover, 0, moves)
+        board = _stuck(rules, hand.board, seat)
+        return _next_turn(hand, held, drawn, board, turn, hand.must_cover, 0, moves)
     return after
 
 
 def _pass(hand: HandState, seat: int, moves: tuple[Move, ...]) -> HandState:
     rules = hand.deal.rules
     passes = hand.passes + 1
+    board = _stuck(rules, hand.board, seat)  # the last pass of a blocked round's too
     if passes >= rules.players:
         # Every seat passed in a row: the hand is blocked.
         at_end = holdings(hand.deal, hand.held)
         winner, points = blocked_outcome(rules.ruleset, at_end[1])
-        return close(hand, hand.held, hand.board, moves, passes, "blocked", winner, points, at_end)
+        return close(hand, hand.held, board, moves, passes, "blocked", winner, points, at_end)
     turn = rules.following[seat]
-    return _next_turn(hand, hand.held, hand.drawn, hand.board, turn, hand.must_cover, passes, moves)
+    return _next_turn(hand, hand.held, hand.drawn, board, turn, hand.must_cover, passes, moves)
+
+
+def _stuck(rules: Rules, board: Board, seat: int) -> Board:
+    """The board once `seat` could not play: in Mexican Train a marker goes on its train."""
+    return trains.marked(board, seat) if rules.layout == TRAINS else board
 
 
 def _next_turn(
@@ -162,7 +176,7 @@ def _next_turn(
     """The hand going on with `turn` to act, its legal actions worked out."""
     deal = hand.deal
     stock_left = len(deal.stock) - drawn
-    legal = legal_plays(deal.rules, deal, held[turn], board, must_cover, None, stock_left)
+    legal = legal_plays(deal.rules, deal, held[turn], board, must_cover, None, stock_left, turn)
     return HandState(
         deal=deal,
         held=held,

@@ -15,9 +15,26 @@ OVER: tuple[Status, ...] = ("finished", "abandoned", "cancelled")
 ActionName = Literal["play", "draw", "pass"]
 # The options a view lists: the actions, and `next_hand` once a hand has ended.
 OptionName = Literal["play", "draw", "pass", "next_hand"]
-EndName = Literal["left", "right", "up", "down"]
+# The line's and the spinner's ends, then Mexican Train's: each seat's own train and the
+# Mexican train every seat may play on (engine/trains/layout.py).
+EndName = Literal[
+    "left",
+    "right",
+    "up",
+    "down",
+    "train0",
+    "train1",
+    "train2",
+    "train3",
+    "train4",
+    "train5",
+    "train6",
+    "train7",
+    "mexican",
+]
 HandReason = Literal["domino", "blocked", "target", "forfeit", "abandoned"]
-MatchReason = Literal["target", "best_of", "forfeit", "abandoned", "cancelled"]
+# `rounds`: Mexican Train's match ends after its rounds, the lowest total winning.
+MatchReason = Literal["target", "best_of", "rounds", "forfeit", "abandoned", "cancelled"]
 # Why points were scored: a play, or a hand's end (the winner's count, a block, the target).
 ScoreCause = Literal["play", "domino", "blocked", "target"]
 ForfeitCause = Literal["clock", "away", "resign", "check_in"]
@@ -25,13 +42,18 @@ SeatKind = Literal["human", "bot"]
 Strategy = Literal["plain", "planner", "random"]
 # A ruleset's parameters (RULES section 2).
 DrawRule = Literal["until_playable", "one", "none"]
-Layout = Literal["line", "spinner_first_double", "spinner_opening_double"]
+Layout = Literal["line", "spinner_first_double", "spinner_opening_double", "trains"]
 PlayScoring = Literal["none", "fives", "fives_and_threes"]
 # What the seat that empties its hand scores: the others' pips, or the one point of Fives and
 # Threes' "chip out".
-DominoScoring = Literal["opponents_pips", "opponents_pips_round5", "one_point"]
+# `own_pips` (Mexican Train): every seat adds the pips it still holds to its own total.
+DominoScoring = Literal["opponents_pips", "opponents_pips_round5", "one_point", "own_pips"]
 BlockScoring = Literal[
-    "lowest_takes_others", "lowest_takes_difference", "lowest_takes_others_round5", "nobody"
+    "lowest_takes_others",
+    "lowest_takes_difference",
+    "lowest_takes_others_round5",
+    "nobody",
+    "own_pips",
 ]
 FirstOpener = Literal[
     "highest_double_else_reshuffle", "highest_double_else_heaviest", "seat_zero_any"

@@ -46,6 +46,8 @@ class Board(Struct, frozen=True, kw_only=True, gc=False):
     total: int  # ends_total
     spinner: int | None  # the spinner's pip once a spinner is on the board
     spinner_mains: tuple[EndName, ...]  # main sides the spinner itself still exposes
+    # Mexican Train: the seats whose trains carry a marker, a bit set (engine/trains/layout.py)
+    markers: int = 0
 
     def pips(self) -> dict[str, int]:
         return {end.name: end.pip for end in self.ends}
@@ -67,6 +69,12 @@ def play_points(scoring: PlayScoring, total: int) -> int:
 
 def place(board: Board, tile: Tile, end: EndName | None, layout: str) -> Board:
     """The board after `tile` joins `end` (None: it opens the hand); the caller checked it fits."""
+    if layout == "trains":
+        # Imported here: the trains' module builds on this one's Board.
+        from domino_api.engine.trains.layout import place_on_train
+
+        assert end is not None, "a round's engine double is laid by the deal, not played"
+        return place_on_train(board, tile, end)
     if end is None:
         return _open(tile, layout)
     low, high = tile

@@ -19,16 +19,23 @@ from domino_api.engine.state import (
     Rules,
 )
 from domino_api.engine.tiles import Tile
+from domino_api.engine.trains.layout import TRAINS
+from domino_api.engine.trains.layout import open_ends as trains_open_to
 
 ONLY_DRAW = (DRAW_ACTION,)
 ONLY_PASS = (PASS_ACTION,)
 
 
-def open_to(board: Board, must_cover: MustCover | None) -> tuple[OpenEnd, ...]:
-    """The ends a seat may play on: all open ends, or only those covering the double."""
-    if must_cover is None:
-        return board.ends
-    return tuple(end for end in board.ends if end.name in must_cover.ends)
+def open_to(
+    board: Board, must_cover: MustCover | None, layout: str, seat: int
+) -> tuple[OpenEnd, ...]:
+    """The ends `seat` may play on: only those covering a double waiting to be covered; else
+    every open end, or of the trains those open to it (engine/trains/layout.py)."""
+    if must_cover is not None:
+        return tuple(end for end in board.ends if end.name in must_cover.ends)
+    if layout == TRAINS:
+        return trains_open_to(board, seat)
+    return board.ends
 
 
 def cover_after(
@@ -51,8 +58,9 @@ def legal_plays(
     must_cover: MustCover | None,
     opening_tile: Tile | None,
     stock_left: int,
+    seat: int,
 ) -> tuple[LegalAction, ...]:
-    """Every legal action of the seat holding the bit set `held` (RULES section 5)."""
+    """Every legal action of `seat`, holding the bit set `held` (RULES section 5)."""
     ends = board.ends
     if not ends:  # the hand's first tile: the opener acts, holding what it was dealt
         openers = deal.dealt[deal.opener] if opening_tile is None else (opening_tile,)
@@ -60,8 +68,8 @@ def legal_plays(
         if rules.scores_plays:
             return tuple([_scored(rules, board, tile, None, opening) for tile in openers])
         return tuple([opening[tile] for tile in openers])
-    if must_cover is not None:
-        ends = open_to(board, must_cover)
+    if must_cover is not None or rules.layout == TRAINS:
+        ends = open_to(board, must_cover, rules.layout, seat)
     suits = deal.suits
     fitting = 0  # the tiles carrying some open end's pip
     for end in ends:

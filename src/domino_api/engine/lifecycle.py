@@ -24,6 +24,8 @@ from domino_api.engine.kinds import HandReason, MatchReason
 from domino_api.engine.openers import open_hand
 from domino_api.engine.scoring import match_winner
 from domino_api.engine.state import HandState, MatchResult, MatchState, rules_of, with_seat
+from domino_api.engine.trains.layout import TRAINS
+from domino_api.engine.trains.rounds import end_round
 
 
 def refuse_if_over(state: MatchState) -> None:
@@ -101,6 +103,8 @@ def end_hand(
 ) -> Transition:
     """Score the closed hand and decide whether the match ends. `before` builds the events of
     the move that ended it, the last numbered `seq`; `scores` count that move's own points."""
+    if state.ruleset.layout == TRAINS:
+        return end_round(state, closed, seq, scores, before)
     result = closed.result
     assert result is not None
     hands_won = state.hands_won

@@ -20,8 +20,8 @@ from domino_api.engine.kinds import EndName
 from domino_api.engine.state import LegalAction
 from domino_api.engine.tiles import canonical
 
-SeatNo = Annotated[int, Meta(ge=0, le=3)]
-Pip = Annotated[int, Meta(ge=0, le=9)]
+SeatNo = Annotated[int, Meta(ge=0, le=7)]  # up to 8 seats (Mexican Train)
+Pip = Annotated[int, Meta(ge=0, le=12)]  # up to double-twelve (Mexican Train)
 Tile = Annotated[tuple[Pip, Pip], Meta(description="[a, b], a <= b")]
 Seq = Annotated[
     int,

@@ -9,6 +9,8 @@ from domino_api.engine.kinds import FirstOpener, NextOpener
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import HandState
 from domino_api.engine.tiles import Tile
+from domino_api.engine.trains.deal import round_deal
+from domino_api.engine.trains.layout import TRAINS
 
 # A deal without any double happens about once in 300 two-seat deals; this bound only guards
 # against a ruleset where no deal could ever hold one.
@@ -66,6 +68,11 @@ def open_hand(
     ruleset: Ruleset, secret: bytes, cut: str, number: int, previous: HandState | None
 ) -> Opening:
     rule, seat = opening_rule(ruleset, previous)
+    if ruleset.layout == TRAINS:
+        # Any tile opens a train; the seats take the first play in turn (`alternate_any`).
+        assert seat is not None
+        dealt = round_deal(secret, cut, number, ruleset.max_pip, ruleset.players, ruleset.hand_size)
+        return Opening(attempt=0, deal=dealt, opener=seat, opening_tile=None)
     for attempt in range(_MAX_ATTEMPTS):
         dealt = deal(
             secret, cut, number, attempt, ruleset.max_pip, ruleset.players, ruleset.hand_size

@@ -37,6 +37,7 @@ PRESET_NAMES = (
     "block",
     "classic",
     "fives-and-threes",
+    "mexican-train",
 )
 
 
@@ -45,7 +46,9 @@ class TurnClock(Struct, frozen=True, gc=False):
     grace_s: Annotated[int, Meta(description="Extra seconds once per turn")]
 
 
-class Ruleset(Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
+class Ruleset(
+    Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True, omit_defaults=True
+):
     """Every parameter of the ruleset a match plays (docs/RULES.md section 2)."""
 
     # The one ruleset type: the engine's, the snapshot's, the ledger's, the view's and the
@@ -68,13 +71,15 @@ class Ruleset(Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields
     end_mid_hand: bool
     turn_clock: TurnClock | None
     away_forfeit_s: int | None
+    # Mexican Train's rounds (RULES 3); other rulesets have none and leave it out of their JSON.
+    rounds: int | None = None
 
     @classmethod
     def from_dict(cls, data: object) -> Ruleset:
         """Read an untrusted ruleset (a ledger's, a view's); a malformed one is refused
         (BadOptions)."""
         names = cls.__struct_fields__
-        if not isinstance(data, Mapping) or set(data) != set(names):
+        if not isinstance(data, Mapping) or set(data) - {"rounds"} != set(names) - {"rounds"}:
             raise BadOptions(f"a ruleset needs exactly these fields: {', '.join(names)}")
         clock = data["turn_clock"]
         if clock is not None and (
@@ -114,6 +119,7 @@ class Overrides(Struct, frozen=True, kw_only=True, omit_defaults=True, forbid_un
     best_of: tuple[int | None, ...] | UnsetType = UNSET
     away_forfeit_s: Minimum | UnsetType = UNSET
     turn_clock: ClockOverride | UnsetType = UNSET
+    rounds: tuple[int, ...] | UnsetType = UNSET
 
     def allowed(self) -> dict[str, Allowed]:
         """The parameters a match may override, each with what it allows, in field order."""
@@ -147,8 +153,9 @@ def checked(r: Ruleset) -> Ruleset:
     """`r` if it passes the structural checks every ruleset must pass, preset or restored."""
     if not isinstance(r.name, str) or not r.name:
         raise BadOptions("name must be a non-empty string")
-    _one_of(r.max_pip, "max_pip", (6, 9))
-    _one_of(r.players, "players", (2, 3, 4))
+    trains = r.layout == "trains"  # Mexican Train alone plays double-twelve, up to 8 seats
+    _one_of(r.max_pip, "max_pip", (12,) if trains else (6, 9))
+    _one_of(r.players, "players", tuple(range(2, 9 if trains else 5)))
     _whole(r.hand_size, "hand_size", 1)
     if r.players * r.hand_size > (r.max_pip + 1) * (r.max_pip + 2) // 2:
         raise BadOptions("players x hand_size exceeds the set")
@@ -170,6 +177,8 @@ def checked(r: Ruleset) -> Ruleset:
     if r.turn_clock is not None:
         _whole(r.turn_clock.allowance_s, "turn_clock.allowance_s", 1)
         _whole(r.turn_clock.grace_s, "turn_clock.grace_s", 1)
+    if trains or r.rounds is not None:
+        _one_of(r.rounds, "rounds", tuple(range(1, r.max_pip + 2)) if trains else (None,))
     return r
 
 
@@ -251,6 +260,21 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
             target=61,
             end_mid_hand=True,
         ),
+        # Double-twelve trains (RULES 3): each round opened by its engine double, the pips
+        # left in a hand counted against its holder, the lowest total after 13 rounds wins.
+        "mexican-train": replace(
+            _DRAW,
+            name="mexican-train",
+            max_pip=12,
+            players=4,
+            hand_size=15,
+            draw="one",
+            layout="trains",
+            cover_doubles=True,
+            domino_scoring="own_pips",
+            block_scoring="own_pips",
+            rounds=13,
+        ),
     }
 )
 
@@ -259,7 +283,10 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
 Options: TypeAlias = Mapping[str, Json]
 
 # Presets whose hand size follows the number of seats (unless a match sets it).
-HAND_BY_PLAYERS: Mapping[str, Mapping[int, int]] = {"fives-and-threes": {2: 7, 3: 5, 4: 5}}
+HAND_BY_PLAYERS: Mapping[str, Mapping[int, int]] = {
+    "fives-and-threes": {2: 7, 3: 5, 4: 5},
+    "mexican-train": {2: 15, 3: 15, 4: 15, 5: 12, 6: 12, 7: 10, 8: 10},
+}
 
 assert tuple(PRESETS) == PRESET_NAMES  # the names Ruleset's schema lists
 
@@ -286,6 +313,7 @@ _OVERRIDES: Mapping[str, Overrides] = {
     "draw": Overrides(),
     "block": Overrides(),
     "fives-and-threes": Overrides(players=(2, 3, 4)),
+    "mexican-train": Overrides(players=tuple(range(2, 9)), rounds=tuple(range(1, 14))),
     "classic": Overrides(
         draw=("until_playable", "one"),
         next_opener=("winner_any", "alternate_any"),
@@ -296,7 +324,9 @@ _OVERRIDES: Mapping[str, Overrides] = {
 
 
 def _overrides_for(name: str) -> Overrides:
-    return replace(_OVERRIDES[name], target=Minimum(1))  # every preset lets a match set it
+    if name == "mexican-train":
+        return _OVERRIDES[name]  # its rounds end the match, never a target
+    return replace(_OVERRIDES[name], target=Minimum(1))  # every other preset lets a match set it
 
 
 def _parse_override(key: str, value: object, allowed: Allowed) -> object:
@@ -334,7 +364,7 @@ def make_ruleset(name: str, options: Options) -> Ruleset:
     sizes = HAND_BY_PLAYERS.get(name)
     if sizes is not None and "hand_size" not in changes:
         players = changes.get("players", PRESETS[name].players)
-        assert isinstance(players, int)  # _parse_override took it from [2, 3, 4]
+        assert isinstance(players, int)  # _parse_override took it from the allowed counts
         changes["hand_size"] = sizes[players]
     ruleset = replace(PRESETS[name], **changes)
     if name == "all-fives" and (ruleset.first_opener, ruleset.next_opener) not in (

@@ -26,6 +26,8 @@ _flatten = chain.from_iterable
 def domino_points(ruleset: Ruleset, winner: int, pips: Sequence[int]) -> int:
     if ruleset.domino_scoring == "one_point":
         return 1
+    if ruleset.domino_scoring == "own_pips":
+        return 0  # Mexican Train: every seat counts its own pips (engine/trains/rounds.py)
     others = sum(pips) - pips[winner]
     return round5(others) if ruleset.domino_scoring == "opponents_pips_round5" else others
 
@@ -40,6 +42,8 @@ def blocked_outcome(ruleset: Ruleset, pips: Sequence[int]) -> tuple[int | None, 
     if len(holders) > 1:
         return None, 0
     winner = holders[0]
+    if ruleset.block_scoring == "own_pips":
+        return winner, 0  # the lowest hand wins it; every seat counts its own pips
     others = sum(pips) - lowest
     if ruleset.block_scoring == "lowest_takes_others":
         return winner, others

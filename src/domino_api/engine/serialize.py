@@ -35,6 +35,7 @@ def _board_to_json(board: Board) -> BoardSnapshot:
         total=board.total,
         spinner=board.spinner,
         spinner_mains=board.spinner_mains,
+        markers=board.markers,
     )
 
 
@@ -51,6 +52,7 @@ def _board_from_json(data: BoardSnapshot) -> Board:
         total=data.total,
         spinner=data.spinner,
         spinner_mains=data.spinner_mains,
+        markers=data.markers,
     )
 
 
@@ -109,7 +111,9 @@ def _hand_from_json(ruleset: Ruleset, data: HandSnapshot) -> HandState:
         # The legal list is derived state: worked out again rather than trusted from storage.
         stock_left = len(deal.stock) - data.drawn
         opening_tile = deal.opening_tile if not data.moves else None
-        legal = legal_plays(rules, deal, held[turn], board, must_cover, opening_tile, stock_left)
+        legal = legal_plays(
+            rules, deal, held[turn], board, must_cover, opening_tile, stock_left, turn
+        )
     return HandState(
         deal=deal,
         held=held,

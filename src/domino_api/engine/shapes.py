@@ -56,12 +56,13 @@ class MustCoverRow(Struct, frozen=True, array_like=True, gc=False):
     ends: tuple[EndName, ...]
 
 
-class BoardSnapshot(Struct, frozen=True, kw_only=True, gc=False):
+class BoardSnapshot(Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
     tiles: tuple[PlacementRow, ...]
     ends: tuple[OpenEndRow, ...]
     total: int
     spinner: int | None
     spinner_mains: tuple[EndName, ...]
+    markers: int = 0  # Mexican Train's markers (a bit set of seats); left out when none
 
 
 class HandSnapshot(Struct, frozen=True, kw_only=True, gc=False):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import chain
-from typing import TypeVar
+from typing import TypeVar, get_args
 
 from msgspec import Struct
 
@@ -90,7 +90,7 @@ class MustCover(Struct, frozen=True, kw_only=True, gc=False):
     ends: tuple[EndName, ...]
 
 
-END_NAMES: tuple[EndName, ...] = ("left", "right", "up", "down")
+END_NAMES: tuple[EndName, ...] = get_args(EndName)  # the line's, the spinner's, the trains'
 
 
 class Rules(Struct, frozen=True, kw_only=True):

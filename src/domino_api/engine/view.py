@@ -6,7 +6,7 @@ secret never leave through these functions (the events hide them with their `pri
 
 from __future__ import annotations
 
-from msgspec import Struct
+from msgspec import UNSET, Struct, UnsetType
 
 from domino_api.engine.kinds import EndName, Status
 from domino_api.engine.layout import EMPTY_BOARD, Board, Placement, place
@@ -19,9 +19,12 @@ from domino_api.engine.state import (
     LegalAction,
     MatchResult,
     MatchState,
+    Move,
     MustCover,
 )
 from domino_api.engine.tiles import Tile, full_set
+from domino_api.engine.trains import layout as trains
+from domino_api.engine.trains.layout import MEXICAN, TRAINS, marker_seats
 
 
 class OpenEndOut(Struct, frozen=True, kw_only=True, gc=False):
@@ -30,11 +33,14 @@ class OpenEndOut(Struct, frozen=True, kw_only=True, gc=False):
 
 
 class BoardOut(Struct, frozen=True, kw_only=True, gc=False):
-    """The board as a view shows it: its tiles in the order played, its open ends, their total."""
+    """The board as a view shows it: its tiles in the order played, its open ends, their total.
+    In Mexican Train the first tile is the hub's engine double, each open end a train, and
+    `markers` the seats whose trains carry a marker."""
 
     tiles: tuple[Placement, ...]
     ends: tuple[OpenEndOut, ...]
     ends_total: int
+    markers: tuple[int, ...] | UnsetType = UNSET  # Mexican Train only
 
 
 class TurnOut(Struct, frozen=True, kw_only=True, gc=False):
@@ -72,6 +78,9 @@ class TableView(Struct, frozen=True, kw_only=True, gc=False):
 
 def board_out(board: Board) -> BoardOut:
     ends = tuple(OpenEndOut(end=end.name, pips=end.pip) for end in board.ends)
+    if board.ends and board.ends[-1].name == MEXICAN:  # a hub and its trains
+        markers = marker_seats(board)
+        return BoardOut(tiles=board.tiles, ends=ends, ends_total=board.total, markers=markers)
     return BoardOut(tiles=board.tiles, ends=ends, ends_total=board.total)
 
 
@@ -199,11 +208,15 @@ def seat_view(state: MatchState, seat: int) -> SeatView:
 
 def public_history(ruleset: Ruleset, hand: HandState) -> tuple[HistoryEntry, ...]:
     """Replay the hand's board to record which pips were open to each seat at each action."""
+    layout = ruleset.layout
     board = EMPTY_BOARD
+    if layout == TRAINS:
+        board = trains.hub(trains.engine_pip(ruleset.max_pip, hand.number), ruleset.players)
     must_cover: MustCover | None = None
     entries: list[HistoryEntry] = []
-    for move in hand.moves:
-        pips = tuple(end.pip for end in open_to(board, must_cover))
+    moves = hand.moves
+    for at, move in enumerate(moves):
+        pips = tuple(end.pip for end in open_to(board, must_cover, layout, move.seat))
         entries.append(
             HistoryEntry(
                 move.seat, move.action, move.tile if move.action == "play" else None, move.end, pips
@@ -211,6 +224,15 @@ def public_history(ruleset: Ruleset, hand: HandState) -> tuple[HistoryEntry, ...
         )
         if move.action == "play":
             assert move.tile is not None
-            board = place(board, move.tile, move.end, ruleset.layout)
+            board = place(board, move.tile, move.end, layout)
             must_cover = cover_after(ruleset.cover_doubles, board, move.tile, move.end)
+            if layout == TRAINS:
+                board = trains.played(board, move.seat, move.end)
+        elif layout == TRAINS and _stuck(move.seat, moves[at + 1 :], hand.turn):
+            board = trains.marked(board, move.seat)
     return tuple(entries)
+
+
+def _stuck(seat: int, later: tuple[Move, ...], turn: int | None) -> bool:
+    """A pass, or a draw after which the turn moved on: the seat could not play."""
+    return (later[0].seat if later else turn) != seat

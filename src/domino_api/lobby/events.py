@@ -14,7 +14,7 @@ from msgspec import Meta, Struct
 
 from domino_api.engine.event_types import Moment, SeatNo
 
-Count = Annotated[int, Meta(ge=0, le=4)]
+Count = Annotated[int, Meta(ge=0, le=8)]
 
 
 class LobbyTable(Struct, frozen=True, kw_only=True):

@@ -17,7 +17,7 @@ from domino_api.web.responses import FastJSONResponse, struct_answer
 router = APIRouter(prefix="/v1", tags=["table talk"], dependencies=NO_STRAY_BODY)
 
 MatchId = Annotated[str, Path(max_length=36, description="The match id")]
-SeatNo = Annotated[int, Path(ge=0, le=3)]
+SeatNo = Annotated[int, Path(ge=0, le=7)]
 MINE = (*MATCH, "not_seated", "seat_not_found", "own_seat")
 
 

@@ -48,7 +48,7 @@ async def unlock(match_id: MatchId, player: CurrentPlayer, request: Request) -> 
 )
 async def release_seat(
     match_id: MatchId,
-    seat: Annotated[int, Path(ge=0, le=3)],
+    seat: Annotated[int, Path(ge=0, le=7)],
     player: CurrentPlayer,
     request: Request,
 ) -> FastJSONResponse:

@@ -40,7 +40,7 @@ from domino_api.web.struct_bodies import reader, request_body
 router = APIRouter(prefix="/v1", tags=["matches"], dependencies=NO_STRAY_BODY)
 
 MatchId = Annotated[str, Path(max_length=36, description="The match id")]
-SeatQuery = Annotated[int | None, Query(ge=0, le=3, description="Which of your seats to see from")]
+SeatQuery = Annotated[int | None, Query(ge=0, le=7, description="Which of your seats to see from")]
 
 
 @router.get(
@@ -214,7 +214,7 @@ async def next_hand(
 )
 async def autopilot_on(
     match_id: MatchId,
-    seat: Annotated[int, Path(ge=0, le=3)],
+    seat: Annotated[int, Path(ge=0, le=7)],
     player: CurrentPlayer,
     request: Request,
 ) -> FastJSONResponse:
@@ -232,7 +232,7 @@ async def autopilot_on(
 )
 async def autopilot_off(
     match_id: MatchId,
-    seat: Annotated[int, Path(ge=0, le=3)],
+    seat: Annotated[int, Path(ge=0, le=7)],
     player: CurrentPlayer,
     request: Request,
 ) -> FastJSONResponse:

@@ -21,7 +21,7 @@ TILE_SCHEMA: dict[str, JsonValue] = {
     "maxItems": 2,
 }
 # A tile's pips as the largest set (double-nine) has them: a number outside is no tile (422).
-Pip = Annotated[int, Field(ge=0, le=9)]
+Pip = Annotated[int, Field(ge=0, le=12)]
 TileIn = Annotated[tuple[Pip, Pip], WithJsonSchema(TILE_SCHEMA)]
 
 
@@ -83,6 +83,7 @@ class MatchOptions(Strict):
         " move (an hour to two weeks) and no away rule; the recovery job forfeits a seat whose"
         " turn runs out (docs/API.md, Correspondence tables)",
     )
+    rounds: int | None = Field(default=None, ge=1, le=13, description="Mexican Train's rounds")
     spectators: bool | None = Field(
         default=None,
         description="Not a preset parameter: true lets players without a seat watch the public"
@@ -119,7 +120,7 @@ class MatchCreate(Strict):
     seats: list[SeatSpec] | None = Field(
         default=None,
         min_length=1,
-        max_length=4,
+        max_length=8,  # Mexican Train seats up to 8; every other preset 2 to 4
         description="Every seat, seat 0 first (the host's, a human seat). Default: the host and"
         " one open seat.",
     )
@@ -158,16 +159,16 @@ class StartBody(Strict):
 
 class NextHandBody(Strict):
     seq: int | None = Field(default=None, ge=0, le=2**31 - 1)
-    seat: int | None = Field(default=None, ge=0, le=3)
+    seat: int | None = Field(default=None, ge=0, le=7)
 
 
 class SeatBody(Strict):
-    seat: int | None = Field(default=None, ge=0, le=3)
+    seat: int | None = Field(default=None, ge=0, le=7)
 
 
 class MessageBody(Strict):
     text: TalkText = Field(examples=["good game!"])
-    seat: int | None = Field(default=None, ge=0, le=3)
+    seat: int | None = Field(default=None, ge=0, le=7)
 
 
 # The move (MoveBody) is engine/move_types.py's. The view (ViewOut) is a msgspec Struct in

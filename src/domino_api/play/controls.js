@@ -17,6 +17,7 @@ const PRESET_NAMES = {
   block: "Block",
   classic: "Classic",
   "fives-and-threes": "Fives and Threes",
+  "mexican-train": "Mexican Train",
 };
 
 export function presetName(name) {

@@ -26,6 +26,13 @@ COMPUTERS: dict[str, dict[str, tuple[float, float]]] = {
         "plain": (2565.0, 252.0),
         "planner": (2891.0, 256.0),
     },
+    # --presets mexican-train --matches 4 --seed 0 (2026-12-07, 1,161 s at load 11-16: 13
+    # rounds of 4 seats are long, so few matches and wide deviations)
+    "mexican-train": {
+        "random": (1000.0, 25.0),
+        "plain": (1275.0, 175.0),
+        "planner": (2141.0, 284.0),
+    },
 }
 
 

@@ -39,7 +39,9 @@ def outcome(table: Table) -> list[Placed]:
     if not all(row.moved for row in table.seats if row.type == "human"):
         return []  # a holder never moved: aborted, for ratings
     forfeited = [row.seat for row in table.seats if row.forfeited]
-    ranks = places(list(result.scores), result.winner, forfeited)
+    # Mexican Train's lowest total wins: its totals rank the other way round.
+    lowest_wins = table.state.ruleset.layout == "trains"
+    ranks = places([-s if lowest_wins else s for s in result.scores], result.winner, forfeited)
     return [
         Placed(row.seat, ranks[row.seat], row.player_id)
         if row.type == "human"

@@ -48,7 +48,7 @@ ClientId = (
     Annotated[int, Meta(ge=ID_LOWEST, le=ID_HIGHEST)]
     | Annotated[str, Meta(min_length=1, max_length=64)]
 )
-Seat = Annotated[int, Meta(ge=0, le=3)] | None
+Seat = Annotated[int, Meta(ge=0, le=7)] | None
 Seq = Annotated[int, Meta(ge=0, le=2**31 - 1)]
 CutText = Annotated[str, Meta(max_length=64, pattern=SHOWN_TEXT)]
 TalkText = Annotated[str, Meta(min_length=1, max_length=500, pattern=SHOWN_TEXT)]

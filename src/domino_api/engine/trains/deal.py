@@ -1,0 +1,22 @@
+"""A round's deal (RULES 11, "Mexican Train"): the round's engine double is taken out of the
+set and lies in the hub; the rest is shuffled and dealt exactly as any other hand's set."""
+
+from __future__ import annotations
+
+from domino_api.engine.deal import Deal, check_cut, deal_seed
+from domino_api.engine.rng import shuffle
+from domino_api.engine.tiles import full_set
+from domino_api.engine.trains.layout import engine_pip
+
+
+def round_deal(
+    secret: bytes, cut: str, number: int, max_pip: int, players: int, hand_size: int
+) -> Deal:
+    """Round `number`'s deal: the set less its engine double, shuffled by the hand's seed
+    (attempt 0: a round never reshuffles), `hand_size` tiles per seat, the rest the stock."""
+    check_cut(cut)
+    engine = engine_pip(max_pip, number)
+    tiles = [tile for tile in full_set(max_pip) if tile != (engine, engine)]
+    order = tuple(shuffle(deal_seed(secret, cut, number, 0), tiles))
+    hands = tuple(order[s * hand_size : (s + 1) * hand_size] for s in range(players))
+    return Deal(hands=hands, stock=order[players * hand_size :])
