@@ -29,9 +29,14 @@ Layout = Literal["line", "spinner_first_double", "spinner_opening_double"]
 PlayScoring = Literal["none", "fives", "fives_and_threes"]
 # What the seat that empties its hand scores: the others' pips, or the one point of Fives and
 # Threes' "chip out".
-DominoScoring = Literal["opponents_pips", "opponents_pips_round5", "one_point"]
+# `all_pips` (partnership, RULES 13): every hand left, the partner's too.
+DominoScoring = Literal["opponents_pips", "opponents_pips_round5", "one_point", "all_pips"]
 BlockScoring = Literal[
-    "lowest_takes_others", "lowest_takes_difference", "lowest_takes_others_round5", "nobody"
+    "lowest_takes_others",
+    "lowest_takes_difference",
+    "lowest_takes_others_round5",
+    "nobody",
+    "lowest_takes_all",
 ]
 FirstOpener = Literal[
     "highest_double_else_reshuffle", "highest_double_else_heaviest", "seat_zero_any"

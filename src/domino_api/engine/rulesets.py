@@ -37,6 +37,9 @@ PRESET_NAMES = (
     "block",
     "classic",
     "fives-and-threes",
+    "partners-block",
+    "partners-nines",
+    "partners-all-fives",
 )
 
 
@@ -45,7 +48,9 @@ class TurnClock(Struct, frozen=True, gc=False):
     grace_s: Annotated[int, Meta(description="Extra seconds once per turn")]
 
 
-class Ruleset(Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
+class Ruleset(
+    Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True, omit_defaults=True
+):
     """Every parameter of the ruleset a match plays (docs/RULES.md section 2)."""
 
     # The one ruleset type: the engine's, the snapshot's, the ledger's, the view's and the
@@ -68,13 +73,17 @@ class Ruleset(Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields
     end_mid_hand: bool
     turn_clock: TurnClock | None
     away_forfeit_s: int | None
+    # Four seats in two teams, 0 and 2 against 1 and 3 (RULES 13). Left out of a ruleset's JSON
+    # when false, so every ledger and snapshot written before it reads and writes as it did.
+    partnership: Annotated[bool, Meta(description="Seats 0 and 2 play against 1 and 3")] = False
 
     @classmethod
     def from_dict(cls, data: object) -> Ruleset:
         """Read an untrusted ruleset (a ledger's, a view's); a malformed one is refused
         (BadOptions)."""
         names = cls.__struct_fields__
-        if not isinstance(data, Mapping) or set(data) != set(names):
+        optional = {"partnership"}  # absent: false
+        if not isinstance(data, Mapping) or not set(names) - optional <= set(data) <= set(names):
             raise BadOptions(f"a ruleset needs exactly these fields: {', '.join(names)}")
         clock = data["turn_clock"]
         if clock is not None and (
@@ -124,7 +133,7 @@ class Overrides(Struct, frozen=True, kw_only=True, omit_defaults=True, forbid_un
         }
 
 
-class RulesetOut(Ruleset, frozen=True, kw_only=True):
+class RulesetOut(Ruleset, frozen=True, kw_only=True, omit_defaults=False):
     """A preset with all its parameters and what a match may override (`GET /v1/rulesets`)."""
 
     overrides: Overrides
@@ -159,9 +168,11 @@ def checked(r: Ruleset) -> Ruleset:
     _one_of(r.block_scoring, "block_scoring", BLOCK_SCORING)
     _one_of(r.first_opener, "first_opener", FIRST_OPENERS)
     _one_of(r.next_opener, "next_opener", NEXT_OPENERS)
-    for flag in ("cover_doubles", "end_mid_hand"):
+    for flag in ("cover_doubles", "end_mid_hand", "partnership"):
         if type(getattr(r, flag)) is not bool:
             raise BadOptions(f"{flag} must be true or false")
+    if r.partnership and r.players != 4:
+        raise BadOptions("partnership needs four seats (two teams of two)")
     _whole(r.target, "target", 1)
     if r.best_of is not None:
         _one_of(r.best_of, "best_of", (1, 2, 3, 4, 5))
@@ -192,6 +203,20 @@ _DRAW = Ruleset(
     end_mid_hand=False,
     turn_clock=None,
     away_forfeit_s=None,
+)
+
+
+_PARTNERS = replace(
+    _DRAW,
+    name="partners-block",
+    players=4,
+    draw="none",
+    domino_scoring="all_pips",
+    block_scoring="lowest_takes_all",
+    first_opener="highest_double_else_heaviest",
+    next_opener="winner_any",
+    target=200,
+    partnership=True,
 )
 
 
@@ -251,6 +276,28 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
             target=61,
             end_mid_hand=True,
         ),
+        # Partnership (RULES 13): four seats, 0 and 2 against 1 and 3. The Latin American
+        # block game: the whole double-six dealt, the team that dominoes (or holds fewer pips
+        # when blocked) counts every hand left, its partner's too; to 200.
+        "partners-block": _PARTNERS,
+        # Double-nine, ten tiles each, the fifteen left out of play: the Cuban game.
+        "partners-nines": replace(_PARTNERS, name="partners-nines", max_pip=9, hand_size=10),
+        # All Fives by two teams: five tiles each, eight to draw; the team scores its fives and
+        # the opponents' pips (rounded to 5), to 150.
+        "partners-all-fives": replace(
+            _PARTNERS,
+            name="partners-all-fives",
+            hand_size=5,
+            draw="until_playable",
+            layout="spinner_first_double",
+            play_scoring="fives",
+            domino_scoring="opponents_pips_round5",
+            block_scoring="lowest_takes_others_round5",
+            first_opener="highest_double_else_reshuffle",
+            next_opener="winner_any_lock_reshuffle",
+            target=150,
+            end_mid_hand=True,
+        ),
     }
 )
 
@@ -286,6 +333,9 @@ _OVERRIDES: Mapping[str, Overrides] = {
     "draw": Overrides(),
     "block": Overrides(),
     "fives-and-threes": Overrides(players=(2, 3, 4)),
+    "partners-block": Overrides(),
+    "partners-nines": Overrides(),
+    "partners-all-fives": Overrides(),
     "classic": Overrides(
         draw=("until_playable", "one"),
         next_opener=("winner_any", "alternate_any"),
