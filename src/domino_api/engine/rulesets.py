@@ -21,6 +21,7 @@ from domino_api.engine.kinds import (
     NextOpener,
     PlayScoring,
 )
+from domino_api.engine.partner_presets import PARTNER_PRESETS, partner_presets
 
 DRAW_RULES: tuple[DrawRule, ...] = get_args(DrawRule)
 LAYOUTS: tuple[Layout, ...] = get_args(Layout)
@@ -37,9 +38,7 @@ PRESET_NAMES = (
     "block",
     "classic",
     "fives-and-threes",
-    "partners-block",
-    "partners-nines",
-    "partners-all-fives",
+    *PARTNER_PRESETS,
 )
 
 
@@ -206,20 +205,6 @@ _DRAW = Ruleset(
 )
 
 
-_PARTNERS = replace(
-    _DRAW,
-    name="partners-block",
-    players=4,
-    draw="none",
-    domino_scoring="all_pips",
-    block_scoring="lowest_takes_all",
-    first_opener="highest_double_else_heaviest",
-    next_opener="winner_any",
-    target=200,
-    partnership=True,
-)
-
-
 PRESETS: Mapping[str, Ruleset] = MappingProxyType(
     {
         "all-fives": replace(
@@ -276,28 +261,7 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
             target=61,
             end_mid_hand=True,
         ),
-        # Partnership (RULES 13): four seats, 0 and 2 against 1 and 3. The Latin American
-        # block game: the whole double-six dealt, the team that dominoes (or holds fewer pips
-        # when blocked) counts every hand left, its partner's too; to 200.
-        "partners-block": _PARTNERS,
-        # Double-nine, ten tiles each, the fifteen left out of play: the Cuban game.
-        "partners-nines": replace(_PARTNERS, name="partners-nines", max_pip=9, hand_size=10),
-        # All Fives by two teams: five tiles each, eight to draw; the team scores its fives and
-        # the opponents' pips (rounded to 5), to 150.
-        "partners-all-fives": replace(
-            _PARTNERS,
-            name="partners-all-fives",
-            hand_size=5,
-            draw="until_playable",
-            layout="spinner_first_double",
-            play_scoring="fives",
-            domino_scoring="opponents_pips_round5",
-            block_scoring="lowest_takes_others_round5",
-            first_opener="highest_double_else_reshuffle",
-            next_opener="winner_any_lock_reshuffle",
-            target=150,
-            end_mid_hand=True,
-        ),
+        **partner_presets(_DRAW),  # engine/partner_presets.py
     }
 )
 
@@ -333,9 +297,7 @@ _OVERRIDES: Mapping[str, Overrides] = {
     "draw": Overrides(),
     "block": Overrides(),
     "fives-and-threes": Overrides(players=(2, 3, 4)),
-    "partners-block": Overrides(),
-    "partners-nines": Overrides(),
-    "partners-all-fives": Overrides(),
+    **{name: Overrides() for name in PARTNER_PRESETS},
     "classic": Overrides(
         draw=("until_playable", "one"),
         next_opener=("winner_any", "alternate_any"),
