@@ -256,6 +256,9 @@ async def test_rulesets_catalog(client: httpx.AsyncClient) -> None:
         "block",
         "classic",
         "fives-and-threes",
+        "partners-block",
+        "partners-nines",
+        "partners-all-fives",
     }
     fives = next(r for r in body["rulesets"] if r["name"] == "all-fives")
     assert fives["overrides"]["hand_size"] == [7, 9]
