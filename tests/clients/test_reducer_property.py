@@ -2,13 +2,13 @@
 receives, applied by the reducer to its first view, give exactly the view the server serves
 next, field by field.
 
-Random tables: every preset, house-nines with 2-4 seats, partnership with 4, guests and
-hot-seat seats and computers mixed, low targets so hands and matches end. Each step one human
-seat acts (a random legal move, the next hand, a word of table talk); then every human seat
-reads its events and its view over the API. The Python reducer (`bots/reducer.py`) is checked in-process, and /play's
-`play/reducer.js` in node over the same recorded (view, events, next view) triples
-(tools/replay-reducer.mjs). A move's own answer is checked too: its events applied to
-the mover's view give the answer's view, which is all /play uses after a move.
+Random tables: every preset, house-nines with 2-4 seats, partnership with 4, guests and hot-seat
+seats and computers mixed, low targets so hands and matches end. Each step one human seat acts
+(a random legal move, the next hand, a word of table talk); then every human seat reads its
+events and its view over the API. The Python reducer (`bots/reducer.py`) is checked in-process,
+and /play's `play/reducer.js` in node over the same recorded (view, events, next view) triples
+(tools/replay-reducer.mjs). A move's own answer is checked too: its events applied to the
+mover's view give the answer's view, which is all /play uses after a move.
 """
 
 from __future__ import annotations
