@@ -44,7 +44,9 @@ async def test_bad_create_requests(client: httpx.AsyncClient) -> None:
         ({"ruleset": "all-fives", "options": {"draw": "one"}}, 422, "bad_options"),
         ({"ruleset": "all-fives", "options": {"target": "150"}}, 422, "bad_options"),
         ({"ruleset": "all-fives", "seats": [{"type": "human"}] * 3}, 422, "bad_options"),
-        ({"ruleset": "house-nines", "seats": [{"type": "human"}] * 5}, 422, "validation_error"),
+        # Eight seats fit the contract (Mexican Train); five are too many for house nines.
+        ({"ruleset": "house-nines", "seats": [{"type": "human"}] * 5}, 422, "bad_options"),
+        ({"ruleset": "mexican-train", "seats": [{"type": "human"}] * 9}, 422, "validation_error"),
         ({"ruleset": "all-fives", "seats": [{"type": "alien"}]}, 422, "validation_error"),
         ({"ruleset": "x" * 10_000}, 422, "validation_error"),
     ]
@@ -257,6 +259,9 @@ async def test_rulesets_catalog(client: httpx.AsyncClient) -> None:
         "classic",
         "fives-and-threes",
         "mexican-train",
+        "partners-block",
+        "partners-nines",
+        "partners-all-fives",
     }
     fives = next(r for r in body["rulesets"] if r["name"] == "all-fives")
     assert fives["overrides"]["hand_size"] == [7, 9]

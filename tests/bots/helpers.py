@@ -22,11 +22,13 @@ from domino_api.engine import (
 )
 from domino_api.engine.state import LegalAction
 
-# Every preset, and house-nines with each number of seats it allows.
+# Every preset (partnership's with its four seats), and house-nines with each count it allows.
 CONFIGS: list[tuple[str, int]] = [
     (name, players)
     for name in PRESETS
-    for players in ((2, 3, 4) if name == "house-nines" else (2,))
+    for players in (
+        (2, 3, 4) if name == "house-nines" else (4,) if PRESETS[name].partnership else (2,)
+    )
 ]
 
 

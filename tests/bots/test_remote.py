@@ -167,7 +167,12 @@ def test_rebuilt_view_equals_the_engines(name: str, players: int, seed: int) -> 
     assert checked > 20
 
 
-@pytest.mark.parametrize(("name", "players"), CONFIGS)
+# Partnership once (its All Fives: drawing, fives, the spinner): the Planner's searches at four
+# seats are the slowest here, and the two block games add no path of their own to this test.
+SEARCHED = [c for c in CONFIGS if c[0] not in ("partners-block", "partners-nines")]
+
+
+@pytest.mark.parametrize(("name", "players"), SEARCHED)
 def test_strategies_choose_the_same_from_either_view(name: str, players: int) -> None:
     steps = run_match(name, players, seed=7)
     received: dict[int, list[AnyEvent]] = {seat: [] for seat in range(players)}

@@ -2,13 +2,13 @@
 receives, applied by the reducer to its first view, give exactly the view the server serves
 next, field by field.
 
-Random tables: every preset, house-nines with 2-4 seats, guests and hot-seat seats and
-computers mixed, low targets so hands and matches end. Each step one human seat acts (a random
-legal move, the next hand, a word of table talk); then every human seat reads its events and
-its view over the API. The Python reducer (`bots/reducer.py`) is checked in-process, and /play's
-`play/reducer.js` in node over the same recorded (view, events, next view) triples
-(tools/replay-reducer.mjs). A move's own answer is checked too: its events applied to
-the mover's view give the answer's view, which is all /play uses after a move.
+Random tables: every preset, house-nines with 2-4 seats, partnership with 4, guests and hot-seat
+seats and computers mixed, low targets so hands and matches end. Each step one human seat acts
+(a random legal move, the next hand, a word of table talk); then every human seat reads its
+events and its view over the API. The Python reducer (`bots/reducer.py`) is checked in-process,
+and /play's `play/reducer.js` in node over the same recorded (view, events, next view) triples
+(tools/replay-reducer.mjs). A move's own answer is checked too: its events applied to the
+mover's view give the answer's view, which is all /play uses after a move.
 """
 
 from __future__ import annotations
@@ -36,7 +36,10 @@ from tests.support.servers import ServerProcess, fresh_database_sync
 DB = os.environ.get("DOMINO_CLIENTS_DB", f"domino_clients_{os.getpid()}")
 ROOT = Path(__file__).resolve().parents[2]
 REPLAY = ROOT / "tools" / "replay-reducer.mjs"
-PRESETS = ["all-fives", "house-nines", "draw-50", "draw", "block", "classic", "fives-and-threes"]
+PRESETS = [
+    *("all-fives", "house-nines", "draw-50", "draw", "block", "classic", "fives-and-threes"),
+    *("partners-block", "partners-all-fives"),  # four seats, two teams (docs/RULES.md 14)
+]
 OVER = ("finished", "abandoned", "cancelled")
 STEPS = 36  # actions per table: a hand or two at these targets
 
@@ -64,6 +67,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 def tables(draw: st.DrawFn) -> dict[str, Any]:
     preset = draw(st.sampled_from(PRESETS))
     players = draw(st.integers(2, 4)) if preset == "house-nines" else 2
+    if preset.startswith("partners-"):
+        players = 4
     kinds = ["guest", "hotseat", "plain", "planner", "random"]
     others = [draw(st.sampled_from(kinds)) for _ in range(players - 1)]
     return {

@@ -71,6 +71,9 @@ VARIANTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("fives-and-threes-2", "fives-and-threes", {}),
     ("fives-and-threes-3", "fives-and-threes", {"players": 3}),
     ("fives-and-threes-4", "fives-and-threes", {"players": 4}),
+    ("partners-block", "partners-block", {}),
+    ("partners-nines", "partners-nines", {}),
+    ("partners-all-fives", "partners-all-fives", {}),
 )
 # Mexican Train, recorded when it came (not at f5d0777), two rounds a match to keep the replay
 # quick; its own oracle is tests/engine/test_trains_oracle.py.

@@ -32,6 +32,7 @@ from domino_api.engine import (
     to_json,
 )
 from domino_api.engine.scoring import round5
+from tests.engine import partnership_oracle
 from tests.engine.helpers import ruleset, to_action, wire
 
 CONFIGS = {
@@ -98,6 +99,9 @@ def check_hand_end(state: MatchState, events: tuple[Event, ...]) -> None:
     pips = [sum(a + b for a, b in held) for held in hand.hands]
     assert list(data.pips) == pips
     winner = data.winner
+    if rules.partnership:
+        check_team_hand_end(rules, data.reason, winner, pips, data.points)
+        return
     if data.reason == "domino":
         assert isinstance(winner, int) and not hand.hands[winner]
         others = sum(pips) - pips[winner]
@@ -126,6 +130,17 @@ def check_hand_end(state: MatchState, events: tuple[Event, ...]) -> None:
     else:
         assert data.reason == "target" and rules.end_mid_hand
         assert state.scores[winner] >= rules.target  # type: ignore[index]
+
+
+def check_team_hand_end(
+    rules: Ruleset, reason: str, winner: int | None, pips: list[int], points: int
+) -> None:
+    """A partnership hand's end as the oracle written from RULES 14 has it."""
+    if reason == "domino":
+        assert winner is not None
+        assert points == partnership_oracle.domino(rules.domino_scoring, winner, pips)
+    elif reason == "blocked":
+        assert (winner, points) == partnership_oracle.blocked(rules.block_scoring, pips)
 
 
 def play_checked(
@@ -158,7 +173,8 @@ def play_checked(
         for event in transition.events:
             json.dumps(wire(event.for_seat(seat)))
             if event.type == "scored":
-                scored[event.data.seat] += event.data.points  # type: ignore[index,operator]
+                for mate in scored_seats(rules, event.data.seat):  # type: ignore[union-attr]
+                    scored[mate] += event.data.points  # type: ignore[union-attr]
         if seat is not None:
             check_hand_end(transition.state, transition.events)
         state = transition.state
@@ -166,6 +182,13 @@ def play_checked(
     assert list(state.scores) == scored
     assert state.result is not None and state.status == "finished"
     return actions
+
+
+def scored_seats(rules: Ruleset, seat: int) -> list[int]:
+    """Who a seat's points count for: itself, and its partner in partnership (RULES 14)."""
+    if rules.partnership:
+        return [s for s in range(4) if partnership_oracle.team(s) == partnership_oracle.team(seat)]
+    return [seat]
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))

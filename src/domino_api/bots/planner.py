@@ -31,6 +31,7 @@ from domino_api.engine.hand import position_hand
 from domino_api.engine.kinds import Layout
 from domino_api.engine.layout import place
 from domino_api.engine.state import HandState, Rules, rules_of
+from domino_api.engine.teams import won_by
 
 MAX_SAMPLES = 200
 # Simulated actions per decision: sized so that a searched decision takes 10-30 ms here.
@@ -99,7 +100,7 @@ class PlannerStrategy:
                 outcome = play_out(start, tally.option, view.scores, view.ruleset.target)
                 work += outcome.moves
                 tally.values.append(match_value(view, outcome))
-                tally.wins += outcome.winner == view.seat
+                tally.wins += won_by(view.ruleset, outcome.winner, view.seat)
             samples += 1
             if samples % PRUNE_EVERY == 0:
                 alive = prune(alive)
@@ -174,6 +175,10 @@ def match_value(view: SeatView, outcome: Outcome) -> float:
     else:
         needs = [ruleset.target - s - g for s, g in zip(view.scores, outcome.gains, strict=True)]
     me = view.seat
+    if ruleset.partnership:
+        # Partners share one need (engine/teams.py): the race is the two teams', and the
+        # partner's points are the Planner's own.
+        needs, me = [needs[me], needs[(me + 1) % ruleset.players]], 0
     if needs[me] <= 0:
         return 1.0
     if min(needs) <= 0:

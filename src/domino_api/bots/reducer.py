@@ -59,6 +59,7 @@ from domino_api.engine.event_types import (
 from domino_api.engine.layout import EMPTY_BOARD, Board, place
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import HandResult, MatchResult, MustCover
+from domino_api.engine.teams import team_counts, team_of, team_seats
 from domino_api.engine.trains.layout import TRAINS, engine_pip, hub, marked, played
 from domino_api.engine.view import BoardOut, TurnOut, board_out
 from domino_api.engine.view_types import SeatOut, ViewOut
@@ -116,7 +117,7 @@ def _moved(view: ViewOut, event: AnyEvent) -> ViewOut:
         case PassedEvent(data=d):
             return replace(_stuck(view, d.seat), turn=None, legal=())
         case ScoredEvent(data=d):
-            return _seat(view, d.seat, score=d.score)
+            return _team(view, d.seat, score=d.score)
         case HandEndedEvent(data=d):
             return _hand_ended(view, d, event.at)
         case MatchEndedEvent(data=d):
@@ -153,6 +154,23 @@ def _seat(view: ViewOut, seat: int, **changes: object) -> ViewOut:
     seats = list(view.seats)
     seats[seat] = replace(seats[seat], **changes)
     return replace(view, seats=tuple(seats))
+
+
+def _team(view: ViewOut, seat: int, **changes: int) -> ViewOut:
+    """`seat`'s score or hands won changed: in partnership its partner's too, and the teams'
+    (docs/RULES.md 13), as the engine's view shows them."""
+    if not view.ruleset.partnership:
+        return _seat(view, seat, **changes)
+    for mate in team_seats(team_of(seat), view.ruleset.players):
+        view = _seat(view, mate, **changes)
+    return _with_teams(view, None)
+
+
+def _with_teams(view: ViewOut, winner: int | None) -> ViewOut:
+    seats = view.seats
+    scores = [s.score for s in seats]
+    won = [s.hands_won for s in seats]
+    return replace(view, teams=team_counts(view.ruleset, scores, won, winner))
 
 
 def _mine(view: ViewOut, seat: int) -> bool:
@@ -248,7 +266,7 @@ def _hand_ended(view: ViewOut, data: HandEndedData, at: str) -> ViewOut:
         hands=data.hands,
     )
     if data.winner is not None and data.reason not in ("forfeit", "abandoned"):
-        view = _seat(view, data.winner, hands_won=view.seats[data.winner].hands_won + 1)
+        view = _team(view, data.winner, hands_won=view.seats[data.winner].hands_won + 1)
     clocked = view.ruleset.turn_clock is not None
     return replace(
         view,
@@ -275,7 +293,9 @@ def _match_ended(view: ViewOut, data: MatchEndedData) -> ViewOut:
         scores=data.scores,
         hands_won=data.hands_won,
         forfeited_by=data.forfeited_by,
+        team=None if isinstance(data.team, UnsetType) else data.team,
     )
+    view = _with_teams(replace(view, seats=seats), data.winner)
     return replace(
         view,
         status=data.reason if data.reason in ("abandoned", "cancelled") else "finished",

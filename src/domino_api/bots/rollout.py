@@ -13,19 +13,23 @@ from dataclasses import dataclass
 from domino_api.engine import LegalAction
 from domino_api.engine.hand import act
 from domino_api.engine.state import HandState
+from domino_api.engine.teams import credit
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    gains: list[int]  # points each seat gained in the rest of the hand (trains: -pips held)
+    # Points each seat gained in the rest of the hand (a team's, both; trains: -pips held).
+    gains: tuple[int, ...]
     winner: int | None  # the hand's winner (None: a tied block)
     moves: int  # actions played: the planner's unit of work
 
 
 def play_out(hand: HandState, first: LegalAction, scores: tuple[int, ...], target: int) -> Outcome:
     """Play `hand` to its end, its turn seat starting with `first`; `scores` are the match
-    scores before the hand goes on (for a win inside the hand)."""
-    gains = [0] * len(scores)
+    scores before the hand goes on (for a win inside the hand). In partnership a seat's points
+    are its team's: both partners gain them, as the engine scores them (engine/teams.py)."""
+    ruleset = hand.deal.rules.ruleset
+    gains = (0,) * len(scores)
     seat = hand.turn
     option = first
     moves = 0
@@ -34,14 +38,14 @@ def play_out(hand: HandState, first: LegalAction, scores: tuple[int, ...], targe
         needs = target - scores[seat] - gains[seat]
         hand = act(hand, seat, option, 0, None, needs, False)  # False: imagined, not recorded
         if option.points:
-            gains[seat] += option.points
+            gains = credit(ruleset, gains, seat, option.points)
         result = hand.result
         if result is not None:
-            if hand.deal.rules.ruleset.domino_scoring == "own_pips":
+            if ruleset.domino_scoring == "own_pips":
                 # Mexican Train: each seat's pips count against it (a negative gain).
-                return Outcome([-p for p in result.pips], result.winner, moves)
+                return Outcome(tuple(-p for p in result.pips), result.winner, moves)
             if result.winner is not None:
-                gains[result.winner] += result.points
+                gains = credit(ruleset, gains, result.winner, result.points)
             return Outcome(gains, result.winner, moves)
         seat = hand.turn
         option = rollout_choice(hand)

@@ -98,7 +98,7 @@ class TileDrawnData(_Data, frozen=True):
 class ScoredData(_Data, frozen=True):
     seat: SeatNo
     points: Count
-    score: Count  # the seat's match score after these points
+    score: Count  # the seat's match score after these points (in partnership: its team's)
     cause: ScoreCause
 
 
@@ -127,9 +127,11 @@ class HandEndedData(_Data, frozen=True):
 class MatchEndedData(_Data, frozen=True):
     winner: SeatNo | None
     reason: MatchReason
-    scores: tuple[int, ...]
+    scores: tuple[int, ...]  # in partnership each seat's is its team's (docs/RULES.md 14)
     hands_won: tuple[int, ...]
     forfeited_by: SeatNo | None
+    # The winning team (0: seats 0 and 2; 1: seats 1 and 3), in partnership only.
+    team: Annotated[int, Meta(ge=0, le=1)] | UnsetType = UNSET
 
 
 class ForfeitData(_Data, frozen=True):

@@ -233,7 +233,10 @@ def hand_ended(seq: int, result: HandResult) -> Event:
 
 
 def match_ended(seq: int, result: MatchResult) -> Event:
-    return Event(MatchEndedEvent(seq=seq, data=MatchEndedData(**asdict(result))))
+    fields = asdict(result)
+    if fields["team"] is None:  # only a partnership match has a winning team
+        del fields["team"]
+    return Event(MatchEndedEvent(seq=seq, data=MatchEndedData(**fields)))
 
 
 def forfeit(seq: int, seat: int, cause: ForfeitCause) -> Event:

@@ -47,13 +47,17 @@ PlayScoring = Literal["none", "fives", "fives_and_threes"]
 # What the seat that empties its hand scores: the others' pips, or the one point of Fives and
 # Threes' "chip out".
 # `own_pips` (Mexican Train): every seat adds the pips it still holds to its own total.
-DominoScoring = Literal["opponents_pips", "opponents_pips_round5", "one_point", "own_pips"]
+# `all_pips` (partnership, RULES 14): every hand left, the partner's too.
+DominoScoring = Literal[
+    "opponents_pips", "opponents_pips_round5", "one_point", "own_pips", "all_pips"
+]
 BlockScoring = Literal[
     "lowest_takes_others",
     "lowest_takes_difference",
     "lowest_takes_others_round5",
     "nobody",
     "own_pips",
+    "lowest_takes_all",
 ]
 FirstOpener = Literal[
     "highest_double_else_reshuffle", "highest_double_else_heaviest", "seat_zero_any"

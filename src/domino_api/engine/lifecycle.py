@@ -24,6 +24,7 @@ from domino_api.engine.kinds import HandReason, MatchReason
 from domino_api.engine.openers import open_hand
 from domino_api.engine.scoring import match_winner
 from domino_api.engine.state import HandState, MatchResult, MatchState, rules_of, with_seat
+from domino_api.engine.teams import credit, standing_winner, winning_team
 from domino_api.engine.trains.layout import TRAINS
 from domino_api.engine.trains.rounds import end_round
 
@@ -110,9 +111,10 @@ def end_hand(
     hands_won = state.hands_won
     scored_seq = None
     if result.winner is not None:
-        hands_won = with_seat(hands_won, result.winner, hands_won[result.winner] + 1)
+        # In partnership both partners are credited: each seat's entry is its team's.
+        hands_won = credit(state.ruleset, hands_won, result.winner, 1)
         if result.points:
-            scores = with_seat(scores, result.winner, scores[result.winner] + result.points)
+            scores = credit(state.ruleset, scores, result.winner, result.points)
             seq = scored_seq = seq + 1
     ended_seq = seq = seq + 1
     decided: tuple[int | None, MatchReason] | None = None
@@ -121,12 +123,14 @@ def end_hand(
     decided = decided or match_winner(state.ruleset, scores, hands_won)
     match_result = None
     if decided is not None:
+        winner = _standing(state, decided[0], scores, hands_won)
         match_result = MatchResult(
-            winner=_standing(state, decided[0], scores, hands_won),
+            winner=winner,
             reason=decided[1],
             scores=scores,
             hands_won=hands_won,
             forfeited_by=None,
+            team=winning_team(state.ruleset, winner),
         )
         seq += 1
     ended = replace(
@@ -185,6 +189,8 @@ def _standing(
 
     top = max((key(seat) for seat in standing), default=None)
     leaders = [seat for seat in standing if key(seat) == top]
+    if state.ruleset.partnership:
+        return standing_winner(leaders)
     return leaders[0] if len(leaders) == 1 else None
 
 

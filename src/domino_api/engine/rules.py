@@ -25,7 +25,8 @@ from domino_api.engine.events import NON_GAME_EVENTS, SERVICE_EVENTS, Event, Tra
 from domino_api.engine.explain import refused_draw_or_pass, refused_play
 from domino_api.engine.hand import act
 from domino_api.engine.legal import legal_actions
-from domino_api.engine.state import HandState, LegalAction, MatchState, Move, with_seat
+from domino_api.engine.state import HandState, LegalAction, MatchState, Move
+from domino_api.engine.teams import credit
 from domino_api.engine.tiles import tile_problem
 
 __all__ = ["apply", "is_stale", "legal_actions", "record"]
@@ -67,7 +68,7 @@ def apply(state: MatchState, seat: int | None, action: Action | LegalAction) -> 
     after = act(hand, seat, option, seq, reason, state.ruleset.target - scores[seat])
     points = option.points
     if points:
-        scores = with_seat(scores, seat, scores[seat] + points)
+        scores = credit(state.ruleset, scores, seat, points)  # partners share one score
         seq += 1  # the play's own `scored` event
     if after.result is not None:
         before = partial(_move_events, after.moves[-1], after, scores)

@@ -21,6 +21,7 @@ from domino_api.engine.kinds import (
     NextOpener,
     PlayScoring,
 )
+from domino_api.engine.partner_presets import PARTNER_PRESETS, partner_presets
 
 DRAW_RULES: tuple[DrawRule, ...] = get_args(DrawRule)
 LAYOUTS: tuple[Layout, ...] = get_args(Layout)
@@ -38,6 +39,7 @@ PRESET_NAMES = (
     "classic",
     "fives-and-threes",
     "mexican-train",
+    *PARTNER_PRESETS,
 )
 
 
@@ -71,15 +73,19 @@ class Ruleset(
     end_mid_hand: bool
     turn_clock: TurnClock | None
     away_forfeit_s: int | None
-    # Mexican Train's rounds (RULES 3); other rulesets have none and leave it out of their JSON.
+    # Mexican Train's rounds (RULES 13); other rulesets have none and leave it out of their JSON.
     rounds: int | None = None
+    # Four seats in two teams, 0 and 2 against 1 and 3 (RULES 14). Left out of a ruleset's JSON
+    # when false, so every ledger and snapshot written before it reads and writes as it did.
+    partnership: Annotated[bool, Meta(description="Seats 0 and 2 play against 1 and 3")] = False
 
     @classmethod
     def from_dict(cls, data: object) -> Ruleset:
         """Read an untrusted ruleset (a ledger's, a view's); a malformed one is refused
         (BadOptions)."""
         names = cls.__struct_fields__
-        if not isinstance(data, Mapping) or set(data) - {"rounds"} != set(names) - {"rounds"}:
+        optional = {"partnership", "rounds"}  # absent: false, none
+        if not isinstance(data, Mapping) or not set(names) - optional <= set(data) <= set(names):
             raise BadOptions(f"a ruleset needs exactly these fields: {', '.join(names)}")
         clock = data["turn_clock"]
         if clock is not None and (
@@ -130,7 +136,7 @@ class Overrides(Struct, frozen=True, kw_only=True, omit_defaults=True, forbid_un
         }
 
 
-class RulesetOut(Ruleset, frozen=True, kw_only=True):
+class RulesetOut(Ruleset, frozen=True, kw_only=True, omit_defaults=False):
     """A preset with all its parameters and what a match may override (`GET /v1/rulesets`)."""
 
     overrides: Overrides
@@ -166,9 +172,11 @@ def checked(r: Ruleset) -> Ruleset:
     _one_of(r.block_scoring, "block_scoring", BLOCK_SCORING)
     _one_of(r.first_opener, "first_opener", FIRST_OPENERS)
     _one_of(r.next_opener, "next_opener", NEXT_OPENERS)
-    for flag in ("cover_doubles", "end_mid_hand"):
+    for flag in ("cover_doubles", "end_mid_hand", "partnership"):
         if type(getattr(r, flag)) is not bool:
             raise BadOptions(f"{flag} must be true or false")
+    if r.partnership and r.players != 4:
+        raise BadOptions("partnership needs four seats (two teams of two)")
     _whole(r.target, "target", 1)
     if r.best_of is not None:
         _one_of(r.best_of, "best_of", (1, 2, 3, 4, 5))
@@ -260,7 +268,7 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
             target=61,
             end_mid_hand=True,
         ),
-        # Double-twelve trains (RULES 3): each round opened by its engine double, the pips
+        # Double-twelve trains (RULES 13): each round opened by its engine double, the pips
         # left in a hand counted against its holder, the lowest total after 13 rounds wins.
         "mexican-train": replace(
             _DRAW,
@@ -275,6 +283,7 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
             block_scoring="own_pips",
             rounds=13,
         ),
+        **partner_presets(_DRAW),  # engine/partner_presets.py
     }
 )
 
@@ -314,6 +323,7 @@ _OVERRIDES: Mapping[str, Overrides] = {
     "block": Overrides(),
     "fives-and-threes": Overrides(players=(2, 3, 4)),
     "mexican-train": Overrides(players=tuple(range(2, 9)), rounds=tuple(range(1, 14))),
+    **{name: Overrides() for name in PARTNER_PRESETS},
     "classic": Overrides(
         draw=("until_playable", "one"),
         next_opener=("winner_any", "alternate_any"),

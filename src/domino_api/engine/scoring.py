@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import chain
 
+from domino_api.engine import teams
 from domino_api.engine.kinds import MatchReason
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.tiles import Tile
@@ -28,7 +29,9 @@ def domino_points(ruleset: Ruleset, winner: int, pips: Sequence[int]) -> int:
         return 1
     if ruleset.domino_scoring == "own_pips":
         return 0  # Mexican Train: every seat counts its own pips (engine/trains/rounds.py)
-    others = sum(pips) - pips[winner]
+    if ruleset.domino_scoring == "all_pips":  # every hand left, a partner's too (RULES 14)
+        return sum(pips)
+    others = teams.others_pips(ruleset, winner, pips)
     return round5(others) if ruleset.domino_scoring == "opponents_pips_round5" else others
 
 
@@ -37,6 +40,8 @@ def blocked_outcome(ruleset: Ruleset, pips: Sequence[int]) -> tuple[int | None, 
     a blocked hand scores for nobody (`nobody`: Fives and Threes)."""
     if ruleset.block_scoring == "nobody":
         return None, 0
+    if ruleset.partnership:
+        return _team_blocked(ruleset, pips)
     lowest = min(pips)
     holders = [seat for seat, total in enumerate(pips) if total == lowest]
     if len(holders) > 1:
@@ -45,12 +50,30 @@ def blocked_outcome(ruleset: Ruleset, pips: Sequence[int]) -> tuple[int | None, 
     if ruleset.block_scoring == "own_pips":
         return winner, 0  # the lowest hand wins it; every seat counts its own pips
     others = sum(pips) - lowest
+    if ruleset.block_scoring == "lowest_takes_all":
+        return winner, sum(pips)
     if ruleset.block_scoring == "lowest_takes_others":
         return winner, others
     if ruleset.block_scoring == "lowest_takes_others_round5":
         return winner, round5(others)
     # lowest_takes_difference is defined for two seats; with more it sums the differences.
     return winner, others - lowest * (len(pips) - 1)
+
+
+def _team_blocked(ruleset: Ruleset, pips: Sequence[int]) -> tuple[int | None, int]:
+    """A blocked partnership hand: the team with fewer pips takes the other team's (rounded
+    to 5, or less its own), or every hand's under `lowest_takes_all`; equal teams tie."""
+    winner, own, theirs = teams.blocked_leader(pips)
+    if winner is None:
+        return None, 0
+    scoring = ruleset.block_scoring
+    if scoring == "lowest_takes_all":
+        return winner, own + theirs
+    if scoring == "lowest_takes_others_round5":
+        return winner, round5(theirs)
+    if scoring == "lowest_takes_difference":
+        return winner, theirs - own
+    return winner, theirs
 
 
 def match_winner(

@@ -75,12 +75,14 @@ class HandResult(Struct, frozen=True, kw_only=True, gc=False):
     hands: tuple[tuple[Tile, ...], ...]
 
 
-class MatchResult(Struct, frozen=True, kw_only=True, gc=False):
+class MatchResult(Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
     winner: int | None
     reason: MatchReason
     scores: tuple[int, ...]
     hands_won: tuple[int, ...]
     forfeited_by: int | None
+    # The winning team in partnership (RULES 14: seats 0 and 2 are team 0); absent otherwise.
+    team: int | None = None
 
 
 class MustCover(Struct, frozen=True, kw_only=True, gc=False):

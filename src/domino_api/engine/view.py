@@ -22,6 +22,7 @@ from domino_api.engine.state import (
     Move,
     MustCover,
 )
+from domino_api.engine.teams import TeamCount, team_counts
 from domino_api.engine.tiles import Tile, full_set
 from domino_api.engine.trains import layout as trains
 from domino_api.engine.trains.layout import MEXICAN, TRAINS, marker_seats
@@ -59,7 +60,7 @@ class SeatCount(Struct, frozen=True, kw_only=True, gc=False):
     forfeited: bool
 
 
-class TableView(Struct, frozen=True, kw_only=True, gc=False):
+class TableView(Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
     """What the rules let `seat` see of a match; the service wraps it as a ViewOut."""
 
     status: Status
@@ -74,6 +75,7 @@ class TableView(Struct, frozen=True, kw_only=True, gc=False):
     legal: tuple[Option, ...]
     last_hand: HandResult | None
     result: MatchResult | None
+    teams: tuple[TeamCount, ...] | None = None  # partnership only (engine/teams.py)
 
 
 def board_out(board: Board) -> BoardOut:
@@ -133,6 +135,12 @@ def view(state: MatchState, seat: int | None) -> TableView:
         legal=options(legal_actions(state, seat)),
         last_hand=state.last_hand,
         result=state.result,
+        teams=team_counts(
+            state.ruleset,
+            state.scores,
+            state.hands_won,
+            None if state.result is None else state.result.winner,
+        ),
     )
 
 

@@ -14,6 +14,7 @@ from domino_api.engine.kinds import SeatKind, Status, Strategy
 from domino_api.engine.move_types import Option
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import HandResult, MatchResult
+from domino_api.engine.teams import TeamCount
 from domino_api.engine.tiles import Tile
 from domino_api.engine.view import BoardOut, TurnOut
 
@@ -91,6 +92,13 @@ class ViewOut(Struct, frozen=True, kw_only=True, gc=False):
     ]
     last_hand: HandResult | None
     result: MatchResult | None
+    teams: Annotated[
+        tuple[TeamCount, ...] | None,
+        Meta(
+            description="Partnership only (docs/RULES.md 14): both teams, seats 0 and 2 against"
+            " 1 and 3, with their shared score; null at any other table"
+        ),
+    ]
     rematch_match_id: str | None
     claims_locked: Annotated[
         bool,

@@ -87,6 +87,7 @@ VIEW_EXAMPLE: dict[str, JsonValue] = {
     ],
     "last_hand": None,
     "result": None,
+    "teams": None,
     "rematch_match_id": None,
     "claims_locked": False,
     "talk_off": False,

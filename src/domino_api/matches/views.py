@@ -83,6 +83,7 @@ def build_view(table: Table, seat: int | None, my_seats: list[int], now: datetim
         legal=core.legal if seat is not None else (),
         last_hand=core.last_hand,
         result=core.result,
+        teams=core.teams,
         rematch_match_id=match.rematch_match_id,
         claims_locked=match.claims_locked,
         talk_off=match.talk_off,

@@ -18,6 +18,9 @@ const PRESET_NAMES = {
   classic: "Classic",
   "fives-and-threes": "Fives and Threes",
   "mexican-train": "Mexican Train",
+  "partners-block": "Partners: Block",
+  "partners-nines": "Partners: double-nines",
+  "partners-all-fives": "Partners: All Fives",
 };
 
 export function presetName(name) {
@@ -164,6 +167,12 @@ function resultSummary(view) {
   const result = view.result;
   if (!result) return `The match is ${view.status}.`;
   if (result.winner === null) return `The match ended without a winner (${result.reason}).`;
+  if (view.teams) {
+    // Partnership: the team wins, its two partners named; one score per team.
+    const [won, lost] = [result.winner % 2, 1 - (result.winner % 2)].map((t) => view.teams[t]);
+    const names = won.seats.map((s) => seatName(view.seats[s])).join(" and ");
+    return `${names} win the match (${result.reason}), ${won.score} – ${lost.score}.`;
+  }
   return `${seatName(view.seats[result.winner])} wins the match (${result.reason}), ${result.scores.join(" – ")}.`;
 }
 

@@ -104,7 +104,8 @@ export function applyEvent(view, event) {
       out.legal = [];
       break;
     case "scored":
-      out.seats[event.data.seat].score = event.data.score;
+      for (const mate of sameTeam(out, event.data.seat)) out.seats[mate].score = event.data.score;
+      withTeams(out, null);
       break;
     case "hand_ended":
       handEnded(out, event.data, event.at);
@@ -225,8 +226,10 @@ function handEnded(view, data, at) {
   view.legal = []; // moves only: a seat starts the next hand from `status` (POST .../hands)
   view.last_hand = structuredClone(data);
   const { winner, reason } = data;
-  if (winner !== null && reason !== "forfeit" && reason !== "abandoned")
-    view.seats[winner].hands_won += 1;
+  if (winner !== null && reason !== "forfeit" && reason !== "abandoned") {
+    for (const mate of sameTeam(view, winner)) view.seats[mate].hands_won += 1;
+    withTeams(view, null);
+  }
   if (view.ruleset.turn_clock != null) view.next_hand_at = later(at, NEXT_HAND_DELAY_MS);
 }
 
@@ -251,13 +254,37 @@ function matchEnded(view, data) {
   view.status = reason === "abandoned" || reason === "cancelled" ? reason : "finished";
   view.turn = null;
   view.legal = [];
-  view.result = structuredClone(data);
+  // `team` is there in partnership only, as in the server's view.
+  view.result = /** @type {ViewOut["result"]} */ (structuredClone(data));
   view.code = null; // nobody joins a table that is over: its number is freed
   view.next_hand_at = null;
   view.seats.forEach((seat, n) => {
     seat.score = data.scores[n];
     seat.hands_won = data.hands_won[n];
   });
+  withTeams(view, data.winner);
+}
+
+/** The seats a seat's points count for: itself, and in partnership its partner too
+ * (docs/RULES.md 14: seats 0 and 2 against 1 and 3).
+ * @param {ViewOut} view
+ * @param {number} seat */
+function sameTeam(view, seat) {
+  return view.ruleset.partnership ? [seat % 2, (seat % 2) + 2] : [seat];
+}
+
+/** The teams' standing from the seats, as the engine's view gives it (partnership only).
+ * @param {ViewOut} view
+ * @param {number | null} winner */
+function withTeams(view, winner) {
+  if (!view.ruleset.partnership) return;
+  view.teams = [0, 1].map((team) => ({
+    team,
+    seats: [team, team + 2],
+    score: view.seats[team].score,
+    hands_won: view.seats[team].hands_won,
+    won: winner !== null && winner % 2 === team,
+  }));
 }
 
 /**

@@ -2,6 +2,7 @@
 // the seat's tile back, turn marker, autopilot controls and the away deadline.
 
 import { backImg, faceSvg, tileLabel } from "./tiles.js";
+import { placeOf, teamScores } from "./teams.js";
 import { countdown, el, seatName } from "./ui.js";
 
 /** When an away seat forfeits: the view's own `away_deadline`, shown only while the seat's
@@ -55,9 +56,10 @@ function revealed(view, seat) {
 /** @param {import("./api.js").ViewOut} view */
 export function renderSeats(view, ctx) {
   const me = view.you?.seats || [];
-  return el(
+  const mine = view.you ? (ctx.viewSeat ?? view.you.seat) : null;
+  const seats = el(
     "ul",
-    { class: "seats", "aria-label": "Players" },
+    { class: `seats${view.teams ? " partnership" : ""}`, "aria-label": "Players" },
     view.seats.map((seat) => {
       const onTurn = view.turn?.seat === seat.seat;
       const away = awayDeadline(seat);
@@ -69,7 +71,11 @@ export function renderSeats(view, ctx) {
       const state = seat.connected ? "connected" : "not connected";
       return el(
         "li",
-        { class: `seat${onTurn ? " on-turn" : ""}`, "data-seat": seat.seat },
+        {
+          class: `seat${onTurn ? " on-turn" : ""}`,
+          "data-seat": seat.seat,
+          "data-place": view.teams ? placeOf(seat.seat, mine) : null,
+        },
         el(
           "div",
           { class: "seat-head" },
@@ -121,4 +127,6 @@ export function renderSeats(view, ctx) {
       );
     }),
   );
+  const teams = teamScores(view, mine);
+  return teams ? el("div", { class: "partners" }, teams, seats) : seats;
 }

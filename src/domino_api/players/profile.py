@@ -7,7 +7,9 @@ from __future__ import annotations
 import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from domino_api.engine import PRESETS
 from domino_api.engine.table import computer_name
+from domino_api.engine.teams import team_of
 from domino_api.errors import PlayerNotFound
 from domino_api.players.profile_types import (
     FinalSeat,
@@ -80,11 +82,19 @@ def _recent(row: EndedRow, player_id: str) -> RecentMatch:
         id=row.id,
         preset=row.ruleset,
         status="finished" if finished else "abandoned",
-        outcome=_outcome(finished, row.winner, theirs),
+        outcome=_outcome(finished, row.winner, _side(row.ruleset, theirs)),
         rated=row.rated,
         finished_at=row.finished_at,
         seats=seats,
     )
+
+
+def _side(preset: str, theirs: list[int]) -> list[int]:
+    """The seats whose win is the player's: theirs, and their partners' in partnership."""
+    ruleset = PRESETS.get(preset)
+    if ruleset is None or not ruleset.partnership:
+        return theirs
+    return [seat for seat in range(ruleset.players) if team_of(seat) in map(team_of, theirs)]
 
 
 def _outcome(finished: bool, winner: str | None, theirs: list[int]) -> Outcome:

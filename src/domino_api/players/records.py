@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from domino_api import engine
 from domino_api.engine.clock_text import iso
 from domino_api.engine.table import Table
+from domino_api.engine.teams import opponents, won_by
 from domino_api.players.schemas import LeaderboardRow, RecordOut
 from domino_api.store import records_repo
 from domino_api.store.records_repo import FinishRow, RecordRow
@@ -24,8 +25,10 @@ STRENGTH = {"random": 0, "plain": 1, "planner": 2}
 
 
 def opponent_kind(table: Table, seat: int) -> str:
-    """`human` if any other seat was human, else the strongest computer at the table."""
-    others = [row for row in table.seats if row.seat != seat]
+    """`human` if any opponent was human, else the strongest computer among them (in
+    partnership the opponents are the other team: a partner is no opponent)."""
+    against = opponents(table.state.ruleset, seat)
+    others = [row for row in table.seats if row.seat in against]
     if any(row.type == "human" for row in others):
         return "human"
     strategies = [row.strategy or "planner" for row in others]
@@ -54,7 +57,7 @@ def finish_rows(table: Table, now: datetime | None) -> list[FinishRow]:
         if holders.count(row.player_id) > 1:
             continue  # hot-seat play: one person is not their own opponent (docs/API.md)
         score = scores[row.seat]
-        best_other = max(s for i, s in enumerate(scores) if i != row.seat)
+        best_other = max(scores[i] for i in opponents(ruleset, row.seat))
         rows.append(
             FinishRow(
                 match_id=table.match.id,
@@ -63,7 +66,7 @@ def finish_rows(table: Table, now: datetime | None) -> list[FinishRow]:
                 opponent=opponent_kind(table, row.seat),
                 score=score,
                 margin=score - best_other,
-                won=result.winner == row.seat,
+                won=won_by(ruleset, result.winner, row.seat),
                 default_target=default_target,
                 finished_at=now,
             )

@@ -34,6 +34,13 @@ COMPUTERS: dict[str, dict[str, tuple[float, float]]] = {
         "planner": (2141.0, 284.0),
     },
 }
+# Not measured yet: each partnership preset borrows its heads-up game's figures (the same
+# players' strength at the same tiles), until bench/computer_ratings.py rates four-seat teams.
+COMPUTERS |= {
+    "partners-block": COMPUTERS["block"],
+    "partners-nines": COMPUTERS["house-nines"],
+    "partners-all-fives": COMPUTERS["all-fives"],
+}
 
 
 def computer_rating(preset: str, strategy: str) -> Rating:

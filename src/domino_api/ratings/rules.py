@@ -13,6 +13,7 @@ from __future__ import annotations
 from msgspec import Struct
 
 from domino_api.engine.table import Table
+from domino_api.engine.teams import team_of
 from domino_api.ratings.model import places
 
 
@@ -24,6 +25,14 @@ class Placed(Struct, frozen=True):
     place: int
     player_id: str | None = None
     strategy: str | None = None
+
+
+def team_places(team: int | None, forfeited: list[int]) -> list[int]:
+    """Partnership places: both partners of the winning team share first, the other team
+    second, and a seat that forfeited last (docs/API.md, "Ratings"): a team's result moves
+    both partners' ratings alike."""
+    keys = [(seat in forfeited, team_of(seat) != team) for seat in range(4)]
+    return [1 + sum(other < mine for other in keys) for mine in keys]
 
 
 def outcome(table: Table) -> list[Placed]:
@@ -39,9 +48,11 @@ def outcome(table: Table) -> list[Placed]:
     if not all(row.moved for row in table.seats if row.type == "human"):
         return []  # a holder never moved: aborted, for ratings
     forfeited = [row.seat for row in table.seats if row.forfeited]
-    # Mexican Train's lowest total wins: its totals rank the other way round.
-    lowest_wins = table.state.ruleset.layout == "trains"
-    ranks = places([-s if lowest_wins else s for s in result.scores], result.winner, forfeited)
+    if state.ruleset.partnership:
+        ranks = team_places(result.team, forfeited)
+    else:  # Mexican Train's lowest total wins: its totals rank the other way round
+        lowest_wins = state.ruleset.layout == "trains"
+        ranks = places([-s if lowest_wins else s for s in result.scores], result.winner, forfeited)
     return [
         Placed(row.seat, ranks[row.seat], row.player_id)
         if row.type == "human"
