@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from msgspec import Meta
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from domino_api.players.schemas import PlayerOut
 from domino_api.web.inputs import Strict
 from domino_api.web.names import PlayerName
+from domino_api.web.struct_bodies import Body
 
 # Base64url text (WebAuthn's encoding of bytes), as long as each part can be.
 B64URL = r"^[A-Za-z0-9_-]*={0,2}$"
@@ -75,15 +77,18 @@ class PasskeySignIn(Strict):
     device: PlayerName | None = Field(default=None, description="The session's name")
 
 
-class LinkSignIn(Strict):
-    code: Annotated[str, StringConstraints(max_length=32)] = Field(
-        examples=["7KQ2-M9XD"], description="The code the signed-in device shows"
-    )
-    device: PlayerName | None = Field(default=None, description="The session's name")
+class LinkSignIn(Body):
+    code: Annotated[
+        str,
+        Meta(
+            max_length=32, examples=["7KQ2-M9XD"], description="The code the signed-in device shows"
+        ),
+    ]
+    device: Annotated[PlayerName | None, Meta(description="The session's name")] = None
 
 
-class ApiKeyCreate(Strict):
-    name: PlayerName = Field(examples=["My bot"])
+class ApiKeyCreate(Body):
+    name: Annotated[PlayerName, Meta(examples=["My bot"])]
 
 
 # ---------------------------------------------------------------- WebAuthn's options

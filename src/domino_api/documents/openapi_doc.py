@@ -16,11 +16,14 @@ from typing import Any
 import msgspec
 from pydantic import BaseModel, JsonValue
 
+from domino_api.accounts import schemas as account_bodies
 from domino_api.engine.move_types import MoveBody
 from domino_api.lobby import models as lobby_models
 from domino_api.matches import answers
 from domino_api.matches import schemas as matches
+from domino_api.matches.civil_models import ReportBody
 from domino_api.matches.ledger_models import VerifyBody
+from domino_api.players.schemas import PlayerCreate
 from domino_api.tournaments import event_types as tournament_events
 from domino_api.web.inputs import document_no_nul
 from domino_api.web.responses import REF
@@ -56,6 +59,10 @@ BODIES: dict[str, object] = {
     "VerifyBody": VerifyBody,
     "PublicJoinBody": lobby_models.PublicJoinBody,
     "SeekCreate": lobby_models.SeekCreate,
+    "ReportBody": ReportBody,
+    "PlayerCreate": PlayerCreate,
+    "LinkSignIn": account_bodies.LinkSignIn,
+    "ApiKeyCreate": account_bodies.ApiKeyCreate,
 }
 EXAMPLES: dict[str, list[JsonValue]] = {
     "MoveBody": answers.MOVE_EXAMPLES,
