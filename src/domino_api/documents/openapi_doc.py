@@ -63,6 +63,8 @@ BODIES: dict[str, object] = {
     "PlayerCreate": PlayerCreate,
     "LinkSignIn": account_bodies.LinkSignIn,
     "ApiKeyCreate": account_bodies.ApiKeyCreate,
+    "PasskeyRegister": account_bodies.PasskeyRegister,
+    "PasskeySignIn": account_bodies.PasskeySignIn,
 }
 EXAMPLES: dict[str, list[JsonValue]] = {
     "MoveBody": answers.MOVE_EXAMPLES,
