@@ -19,6 +19,9 @@ Declaring a new body (the whole recipe; tests/api/test_struct_bodies.py holds ea
    then `domino-api openapi`: the schema is generated from the type, strings get the no-NUL
    pattern, defaults are said in words.
 
+Bodies still declared as pydantic `Strict` models (web/inputs.py) are converted by this recipe;
+FastAPI reads those meanwhile, and app/api.py maps its errors to the same problems.
+
 As before, a whole number written `3.0` is the number 3, a body nested deeper than MAX_DEPTH is
 refused, and no string may hold the NUL character (PostgreSQL stores none).
 """
