@@ -8,6 +8,7 @@ import json
 import httpx
 import pytest
 
+from domino_api.accounts.schemas import PasskeySignIn
 from domino_api.errors import ServiceError
 from domino_api.lobby.models import SeekCreate
 from domino_api.matches.ledger_models import VerifyBody
@@ -102,3 +103,17 @@ async def test_an_optional_body_may_be_absent_but_not_wrong(client: httpx.AsyncC
     started = await client.post(url, headers=ana["headers"])  # no body: the defaults
     assert started.status_code == 200, started.text
     assert started.json()["status"] == "playing"
+
+
+def test_a_nul_counts_where_it_is_kept() -> None:
+    """A member a WebAuthn part ignores stores nothing, so its NUL is no fault (schemathesis
+    sent one); an unknown member of a body is refused with its NUL named."""
+    answer = {"clientDataJSON": "YQ", "authenticatorData": "YQ", "signature": "YQ", "x": "\u0000"}
+    credential = {"id": "YQ", "rawId": "YQ", "type": "public-key", "response": answer}
+    kept = decode(json.dumps({"ceremony": "c1", "credential": credential}).encode(), PasskeySignIn)
+    assert kept.credential.response.signature == "YQ"
+    code, detail = refused({"cut": "moon", "x\u0000": 1}, StartBody)
+    assert (code, detail) == (
+        "validation_error",
+        "body: text may not contain the NUL character (\\u0000)",
+    )

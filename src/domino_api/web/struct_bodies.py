@@ -127,13 +127,19 @@ def decode(raw: bytes, kind: type[T] | object) -> T:
         ) from None
     except ValueError as error:
         raise ValidationFailed(f"body: {error}") from None
-    if (where := nul_path(value)) is not None:
-        _refuse(f"{where}: text may not contain the NUL character (\\u0000)")
     try:
         decoded: T = msgspec.convert(value, kind)
     except msgspec.ValidationError as error:
-        _refuse(summary(str(error)))
+        _refuse(_nul(value) or summary(str(error)))  # a NUL is named first, wherever it is
+    # Then on what was decoded: a member a Struct ignores (WebAuthn's extras) stores nothing.
+    if (found := _nul(msgspec.to_builtins(decoded))) is not None:
+        _refuse(found)
     return decoded
+
+
+def _nul(value: object) -> str | None:
+    where = nul_path(value)
+    return None if where is None else f"{where}: text may not contain the NUL character (\\u0000)"
 
 
 def _refuse(detail: str) -> typing.NoReturn:
