@@ -53,6 +53,9 @@ TournamentStarted = _error(
     "TournamentStarted", 409, "tournament_started", "The tournament has started"
 )
 ValidationFailed = _error("ValidationFailed", 422, "validation_error", "Invalid input")
+# A match's `options` refused by their type or bounds (web/struct_bodies.py), as when the preset
+# refuses them (engine/errors.py's BadOptions).
+BadOptionsInput = _error("BadOptionsInput", 422, "bad_options", "Invalid input")
 UnknownTileBack = _error("UnknownTileBack", 422, "unknown_tile_back", "Unknown tile back")
 OptionNotAllowed = _error(
     "OptionNotAllowed", 422, "option_not_allowed", "Option not allowed for this table"

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.accounts import devices
@@ -30,6 +32,7 @@ from domino_api.web.deps import (
     settings_of,
 )
 from domino_api.web.problems import BODY, problems
+from domino_api.web.struct_bodies import reader, request_body
 
 router = APIRouter(prefix="/v1", tags=["accounts"], dependencies=NO_STRAY_BODY)
 
@@ -97,9 +100,14 @@ async def new_link_code(
     "/sign-in/link",
     status_code=201,
     summary="Sign a device in with a link code",
+    openapi_extra=request_body("LinkSignIn"),
     responses=problems(*BODY, "link_code_not_found", "rate_limited", "service_busy"),
 )
-async def sign_in_with_code(body: LinkSignIn, request: Request, session: UnitOfWork) -> SignedIn:
+async def sign_in_with_code(
+    body: Annotated[LinkSignIn, Depends(reader(LinkSignIn))],
+    request: Request,
+    session: UnitOfWork,
+) -> SignedIn:
     """Use up a link code: this device gets a session of the code's player (its token shown
     once). Every entry, right or wrong, is budgeted per client address
     (`DOMINO_SIGN_IN_RATE_LIMIT`) and per network (`DOMINO_NETWORK_SHARE` addresses' worth)."""
@@ -119,10 +127,14 @@ async def list_api_keys(device: SignedInDevice, session: UnitOfWork) -> list[Tok
     "/players/me/api-keys",
     status_code=201,
     summary="Create an API key (shown once)",
+    openapi_extra=request_body("ApiKeyCreate"),
     responses=problems(*BODY, *DEVICE_CODES, "rate_limited"),
 )
 async def new_api_key(
-    body: ApiKeyCreate, request: Request, device: SignedInDevice, session: UnitOfWork
+    body: Annotated[ApiKeyCreate, Depends(reader(ApiKeyCreate))],
+    request: Request,
+    device: SignedInDevice,
+    session: UnitOfWork,
 ) -> ApiKeyCreated:
     """A named bearer token for a bot or a script: it plays as the player (matches, moves, the
     socket) but manages no account (`403 session_required`). Budgeted per player

@@ -3,7 +3,9 @@ device in with one (docs/API.md, "Accounts")."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request, Response
 
 from domino_api.accounts import devices, passkeys
 from domino_api.accounts.deps import DEVICE_CODES, RowId, SignedInDevice
@@ -25,6 +27,7 @@ from domino_api.web.deps import (
     settings_of,
 )
 from domino_api.web.problems import BODY, problems
+from domino_api.web.struct_bodies import reader, request_body
 
 router = APIRouter(prefix="/v1", tags=["accounts"], dependencies=NO_STRAY_BODY)
 
@@ -57,12 +60,16 @@ async def passkey_options(
     "/players/me/passkeys",
     status_code=201,
     summary="Register a passkey",
+    openapi_extra=request_body("PasskeyRegister"),
     responses=problems(
         *BODY, *DEVICE_CODES, "ceremony_not_found", "passkey_rejected", "passkey_registered"
     ),
 )
 async def register_passkey(
-    body: PasskeyRegister, request: Request, device: SignedInDevice, session: UnitOfWork
+    body: Annotated[PasskeyRegister, Depends(reader(PasskeyRegister))],
+    request: Request,
+    device: SignedInDevice,
+    session: UnitOfWork,
 ) -> PasskeyOut:
     """Verify the authenticator's answer to the ceremony (its challenge, origin, site and
     "none" attestation) and keep the passkey's public key: from now on it signs the player in on
@@ -111,10 +118,13 @@ async def sign_in_options(request: Request, session: UnitOfWork) -> SignInStart:
     "/sign-in/passkey",
     status_code=201,
     summary="Sign a device in with a passkey",
+    openapi_extra=request_body("PasskeySignIn"),
     responses=problems(*BODY, "ceremony_not_found", "passkey_rejected", "rate_limited"),
 )
 async def sign_in_with_passkey(
-    body: PasskeySignIn, request: Request, session: UnitOfWork
+    body: Annotated[PasskeySignIn, Depends(reader(PasskeySignIn))],
+    request: Request,
+    session: UnitOfWork,
 ) -> SignedIn:
     """Verify the passkey's answer (signature, challenge, origin, site, signature counter) and
     give this device a session of the passkey's player: its token (shown once) opens the

@@ -5,85 +5,90 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+import msgspec
+from msgspec import Meta
+from pydantic import BaseModel, Field
 
 from domino_api.players.schemas import PlayerOut
-from domino_api.web.inputs import Strict
 from domino_api.web.names import PlayerName
+from domino_api.web.struct_bodies import Body
 
 # Base64url text (WebAuthn's encoding of bytes), as long as each part can be.
 B64URL = r"^[A-Za-z0-9_-]*={0,2}$"
 # A credential id is at most 1023 bytes (WebAuthn level 3): 1364 characters.
-CredentialId = Annotated[str, StringConstraints(pattern=B64URL, min_length=1, max_length=1400)]
-Short = Annotated[str, StringConstraints(pattern=B64URL, min_length=1, max_length=4096)]
-Long = Annotated[str, StringConstraints(pattern=B64URL, min_length=1, max_length=16384)]
-Handle = Annotated[str, StringConstraints(pattern=B64URL, max_length=128)]
-CeremonyId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
-Transport = Annotated[str, StringConstraints(pattern=r"^[a-z-]{1,16}$")]
+CredentialId = Annotated[str, Meta(pattern=B64URL, min_length=1, max_length=1400)]
+Short = Annotated[str, Meta(pattern=B64URL, min_length=1, max_length=4096)]
+Long = Annotated[str, Meta(pattern=B64URL, min_length=1, max_length=16384)]
+Handle = Annotated[str, Meta(pattern=B64URL, max_length=128)]
+CeremonyId = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+Transport = Annotated[str, Meta(pattern=r"^[a-z-]{1,16}$")]
 
 
-class Credential(BaseModel):
-    """What `PublicKeyCredential.toJSON()` sends; members this service does not read
-    (`clientExtensionResults`, a response's `publicKey`...) are ignored."""
-
-    model_config = ConfigDict(extra="ignore", strict=True)
-
-    id: CredentialId
-    rawId: CredentialId
-    type: Literal["public-key"]
-    authenticatorAttachment: Literal["platform", "cross-platform"] | None = None
-
-
-class AttestationResponse(BaseModel):
-    model_config = ConfigDict(extra="ignore", strict=True)
-
+# WebAuthn's own parts are plain Structs, not `Body`s: members this service does not read
+# (`clientExtensionResults`, a response's `publicKey`...) are ignored, as browsers add them.
+class AttestationResponse(msgspec.Struct, kw_only=True):
     clientDataJSON: Short
     attestationObject: Long
-    transports: list[Transport] = Field(default=[], max_length=8)
+    transports: Annotated[list[Transport], Meta(max_length=8)] = []
 
 
-class AssertionResponse(BaseModel):
-    model_config = ConfigDict(extra="ignore", strict=True)
-
+class AssertionResponse(msgspec.Struct, kw_only=True):
     clientDataJSON: Short
     authenticatorData: Short
     signature: Short
     userHandle: Handle | None = None
 
 
-class RegistrationCredential(Credential):
+class RegistrationCredential(msgspec.Struct, kw_only=True):
+    """What `PublicKeyCredential.toJSON()` sends for a new passkey."""
+
+    id: CredentialId
+    rawId: CredentialId
+    type: Literal["public-key"]
+    authenticatorAttachment: Literal["platform", "cross-platform"] | None = None
     response: AttestationResponse
 
 
-class AuthenticationCredential(Credential):
+class AuthenticationCredential(msgspec.Struct, kw_only=True):
+    """What `PublicKeyCredential.toJSON()` sends for a sign-in."""
+
+    id: CredentialId
+    rawId: CredentialId
+    type: Literal["public-key"]
+    authenticatorAttachment: Literal["platform", "cross-platform"] | None = None
     response: AssertionResponse
 
 
-class PasskeyRegister(Strict):
-    ceremony: CeremonyId = Field(description="From POST /v1/players/me/passkeys/options")
-    credential: RegistrationCredential = Field(
-        description="`navigator.credentials.create()`'s answer, as `toJSON()` gives it"
-    )
-    name: PlayerName | None = Field(default=None, description="Default `Passkey N`")
+class PasskeyRegister(Body):
+    ceremony: Annotated[CeremonyId, Meta(description="From POST /v1/players/me/passkeys/options")]
+    credential: Annotated[
+        RegistrationCredential,
+        Meta(description="`navigator.credentials.create()`'s answer, as `toJSON()` gives it"),
+    ]
+    name: Annotated[PlayerName | None, Meta(description="Default `Passkey N`")] = None
 
 
-class PasskeySignIn(Strict):
-    ceremony: CeremonyId = Field(description="From POST /v1/sign-in/passkey/options")
-    credential: AuthenticationCredential = Field(
-        description="`navigator.credentials.get()`'s answer, as `toJSON()` gives it"
-    )
-    device: PlayerName | None = Field(default=None, description="The session's name")
+class PasskeySignIn(Body):
+    ceremony: Annotated[CeremonyId, Meta(description="From POST /v1/sign-in/passkey/options")]
+    credential: Annotated[
+        AuthenticationCredential,
+        Meta(description="`navigator.credentials.get()`'s answer, as `toJSON()` gives it"),
+    ]
+    device: Annotated[PlayerName | None, Meta(description="The session's name")] = None
 
 
-class LinkSignIn(Strict):
-    code: Annotated[str, StringConstraints(max_length=32)] = Field(
-        examples=["7KQ2-M9XD"], description="The code the signed-in device shows"
-    )
-    device: PlayerName | None = Field(default=None, description="The session's name")
+class LinkSignIn(Body):
+    code: Annotated[
+        str,
+        Meta(
+            max_length=32, examples=["7KQ2-M9XD"], description="The code the signed-in device shows"
+        ),
+    ]
+    device: Annotated[PlayerName | None, Meta(description="The session's name")] = None
 
 
-class ApiKeyCreate(Strict):
-    name: PlayerName = Field(examples=["My bot"])
+class ApiKeyCreate(Body):
+    name: Annotated[PlayerName, Meta(examples=["My bot"])]
 
 
 # ---------------------------------------------------------------- WebAuthn's options

@@ -62,10 +62,8 @@ def _validation_detail(exc: RequestValidationError) -> tuple[int, str, str]:
     errors = exc.errors()
     if any(err.get("type") == "json_invalid" for err in errors):
         return 400, "bad_request", "The body is not valid JSON."
-    # A match's options refused by their schema (types, bounds) are refused options, as when
-    # the preset refuses them.
-    on_options = all(tuple(err.get("loc", ()))[:2] == ("body", "options") for err in errors)
-    return 422, "bad_options" if on_options else "validation_error", error_summary(errors)
+    # A match's options refused by their type are `bad_options`: web/struct_bodies.py says so.
+    return 422, "validation_error", error_summary(errors)
 
 
 def allowed_methods(request: Request) -> str:

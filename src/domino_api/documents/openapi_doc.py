@@ -13,11 +13,20 @@ import json
 import re
 from typing import Any
 
+import msgspec
 from pydantic import BaseModel, JsonValue
 
+from domino_api.accounts import schemas as account_bodies
+from domino_api.engine.move_types import MoveBody
 from domino_api.lobby import models as lobby_models
 from domino_api.matches import answers
+from domino_api.matches import schemas as matches
+from domino_api.matches.civil_models import ReportBody
+from domino_api.matches.ledger_models import VerifyBody
+from domino_api.players.schemas import PlayerCreate
+from domino_api.social import models as social_models
 from domino_api.tournaments import event_types as tournament_events
+from domino_api.web.inputs import document_no_nul
 from domino_api.web.responses import REF
 
 DESCRIPTION = """\
@@ -34,10 +43,52 @@ The contract frontends and bots build on; docs/API.md explains it in prose.
 
 
 def _example_models() -> list[type[BaseModel]]:
-    from domino_api.matches.schemas import MatchCreate
     from domino_api.web.problems import Problem
 
-    return [MatchCreate, Problem]
+    return [Problem]
+
+
+# Every request body (web/struct_bodies.py), by the name its routes' `request_body` gives it.
+BODIES: dict[str, object] = {
+    "MoveBody": MoveBody,
+    "MatchCreate": matches.MatchCreate,
+    "JoinBody": matches.JoinBody,
+    "StartBody": matches.StartBody,
+    "NextHandBody": matches.NextHandBody,
+    "SeatBody": matches.SeatBody,
+    "MessageBody": matches.MessageBody,
+    "VerifyBody": VerifyBody,
+    "PublicJoinBody": lobby_models.PublicJoinBody,
+    "SeekCreate": lobby_models.SeekCreate,
+    "ReportBody": ReportBody,
+    "PlayerCreate": PlayerCreate,
+    "LinkSignIn": account_bodies.LinkSignIn,
+    "ApiKeyCreate": account_bodies.ApiKeyCreate,
+    "PasskeyRegister": account_bodies.PasskeyRegister,
+    "PasskeySignIn": account_bodies.PasskeySignIn,
+    "ChallengeCreate": social_models.ChallengeCreate,
+}
+EXAMPLES: dict[str, list[JsonValue]] = {
+    "MoveBody": answers.MOVE_EXAMPLES,
+    "MatchCreate": matches.MATCH_CREATE_EXAMPLES,
+}
+DESCRIPTIONS = {"MoveBody": "A move: one of the view's `legal` options with `seq`."}
+
+
+def body_schemas() -> dict[str, JsonValue]:
+    """Each body's schema and every schema it names, generated from its type."""
+    refs, components = msgspec.json.schema_components(BODIES.values(), ref_template=REF)
+    published = {name: answers.typable(schema) for name, schema in components.items()}
+    for name, ref in zip(BODIES, refs, strict=True):
+        if ref != {"$ref": REF.format(name=name)}:  # a union (MoveBody) is published by name
+            published[name] = answers.typable(ref)
+    for name, examples in EXAMPLES.items():
+        body = published[name]
+        assert isinstance(body, dict)
+        body["examples"] = examples
+        if name in DESCRIPTIONS:
+            body["description"] = DESCRIPTIONS[name]
+    return published
 
 
 def _add(schemas: dict[str, JsonValue], generated: dict[str, JsonValue]) -> None:
@@ -98,8 +149,8 @@ def complete(document: dict[str, Any]) -> None:
     """FastAPI's document of the routes, completed in place: the msgspec types' schemas, the
     models' examples as they declare them, defaults in request bodies said in words."""
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
-    _add(schemas, answers.schemas(answers.ANSWERS + lobby_models.ANSWERS))
-    _add(schemas, answers.request_schemas())
+    _add(schemas, answers.schemas(answers.ANSWERS + lobby_models.ANSWERS + social_models.ANSWERS))
+    _add(schemas, body_schemas())
     tournament = tournament_events.schemas(REF)
     _add(schemas, {name: answers.typable(s) for name, s in tournament.items()})
     for model in _example_models():
@@ -108,3 +159,4 @@ def complete(document: dict[str, Any]) -> None:
             schemas[model.__name__]["examples"] = examples
     for name in _sent_schemas(document, schemas):
         _defaults_said(schemas[name])
+        document_no_nul(schemas[name])

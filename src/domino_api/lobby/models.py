@@ -3,20 +3,18 @@ lobby/events.py's `LobbyTable`, the one shape of a public table."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
+import msgspec
 from msgspec import Meta, Struct
-from pydantic import AfterValidator, BaseModel, Field, JsonValue
 
-from domino_api.engine.rulesets import PRESETS
 from domino_api.engine.view_types import ViewOut
 from domino_api.lobby.events import LobbyTable
-from domino_api.matches.schemas import MatchOptions, as_overrides
-from domino_api.web.inputs import Strict
+from domino_api.matches.schemas import MatchOptions, Preset
 from domino_api.web.names import PlayerName
+from domino_api.web.struct_bodies import Body
 
 SeekStatus = Literal["open", "paired", "expired"]
-PRESET_SCHEMA: dict[str, JsonValue] = {"enum": list(PRESETS)}
 
 
 class PublicState(Struct, frozen=True, kw_only=True):
@@ -43,50 +41,57 @@ class PublicTableCreated(Struct, frozen=True, kw_only=True):
     view: ViewOut
 
 
-# The lobby's answers typed by Structs, published beside the matches' (documents/openapi_doc.py).
-ANSWERS = (PublicState, LobbyPage, PublicTableCreated)
+class PublicJoinBody(Body):
+    name: Annotated[
+        PlayerName | None,
+        Meta(description="The name to sit under at this table (default: the profile's)"),
+    ] = None
 
 
-class PublicJoinBody(Strict):
-    name: PlayerName | None = Field(
-        default=None, description="The name to sit under at this table (default: the profile's)"
-    )
-
-
-class SeekCreate(Strict):
+class SeekCreate(Body):
     """A seek for a two-player match of a preset. `options` are a new match's, checked as at
     creation against what the preset lets a match change (`GET /v1/rulesets`; otherwise
     `422 bad_options`)."""
 
-    ruleset: str = Field(max_length=32, examples=["all-fives"], json_schema_extra=PRESET_SCHEMA)
-    if TYPE_CHECKING:
-        options: dict[str, JsonValue]
-    else:
-        options: Annotated[MatchOptions, AfterValidator(as_overrides)] = Field(
-            default_factory=dict,
+    ruleset: Preset
+    options: Annotated[
+        MatchOptions,
+        Meta(
             examples=[{"target": 100}],
             description="The preset's overrides, as a new match takes them: only seekers with"
             " the same preset and the same options are paired",
-        )
-    rated: bool = Field(
-        default=True,
-        description="Ask for a rated game (docs/API.md, Ratings): a pairing is rated when both"
-        " seekers asked",
-    )
+        ),
+    ] = msgspec.field(default_factory=MatchOptions)
+    rated: Annotated[
+        bool,
+        Meta(
+            description="Ask for a rated game (docs/API.md, Ratings): a pairing is rated when"
+            " both seekers asked"
+        ),
+    ] = True
 
 
-class SeekOut(BaseModel):
+class SeekOut(Struct, frozen=True, kw_only=True):
     """A seek and where it stands; once `paired`, the caller's seat at the new match."""
 
     id: str
-    status: SeekStatus = Field(
-        description="`open`: waiting (renew it by polling or a lobby socket); `paired`: seated"
-        " at `match`, already dealt; `expired`: its lease lapsed (a cancelled seek is gone:"
-        " `404 seek_not_found`)"
-    )
+    status: Annotated[
+        SeekStatus,
+        Meta(
+            description="`open`: waiting (renew it by polling or a lobby socket); `paired`:"
+            " seated at `match`, already dealt; `expired`: its lease lapsed (a cancelled seek is"
+            " gone: `404 seek_not_found`)"
+        ),
+    ]
     ruleset: str
-    options: MatchOptions = Field(description="The options the seek was made with")
-    rated: bool = Field(description="Whether the seeker asked for a rated game")
-    match: str | None = Field(description="The new match's id, once paired")
-    seat: int | None = Field(description="The caller's seat there, once paired")
-    lease_s: float = Field(description="An open seek lapses this long after its last renewal")
+    options: Annotated[MatchOptions, Meta(description="The options the seek was made with")]
+    rated: Annotated[bool, Meta(description="Whether the seeker asked for a rated game")]
+    match: Annotated[str | None, Meta(description="The new match's id, once paired")]
+    seat: Annotated[int | None, Meta(description="The caller's seat there, once paired")]
+    lease_s: Annotated[
+        float, Meta(description="An open seek lapses this long after its last renewal")
+    ]
+
+
+# The lobby's answers typed by Structs, published beside the matches' (documents/openapi_doc.py).
+ANSWERS = (PublicState, LobbyPage, PublicTableCreated, SeekOut)

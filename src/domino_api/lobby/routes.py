@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 
 from domino_api.engine.errors import MatchFull, UnknownRuleset
 from domino_api.engine.rulesets import PRESETS
@@ -21,10 +21,11 @@ from domino_api.lobby.models import (
 )
 from domino_api.lobby.runtime import LobbyDep
 from domino_api.matches import creation, hosting
-from domino_api.matches.schemas import MatchCreate
+from domino_api.matches.schemas import HumanSeat, MatchCreate
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, client_address, limits_of, settings_of
 from domino_api.web.problems import AUTH, BODY, INPUT, MATCH, NUMBERED, problems
 from domino_api.web.responses import FastJSONResponse, struct_answer
+from domino_api.web.struct_bodies import reader, request_body
 
 router = APIRouter(prefix="/v1", tags=["lobby"], dependencies=NO_STRAY_BODY)
 
@@ -72,17 +73,21 @@ async def lobby(
     "/lobby/tables",
     status_code=201,
     summary="Create a public table",
+    openapi_extra=request_body("MatchCreate"),
     responses=struct_answer(PublicTableCreated, 201)
     | problems(*BODY, *AUTH, *PRESET_ERRORS, *NUMBERED, "match_full"),
 )
 async def create_public(
-    body: MatchCreate, request: Request, player: CurrentPlayer, lobby_state: LobbyDep
+    body: Annotated[MatchCreate, Depends(reader(MatchCreate))],
+    request: Request,
+    player: CurrentPlayer,
+    lobby_state: LobbyDep,
 ) -> FastJSONResponse:
     """`POST /v1/matches` and `PUT /v1/matches/{id}/public` at once: the new table, listed in
     the lobby (a table with no free seat, such as one against computers only, is `409
     match_full` and is not created)."""
     if body.seats is not None and not any(
-        seat.type == "human" and seat.holder is None for seat in body.seats[1:]
+        isinstance(seat, HumanSeat) and seat.holder is None for seat in body.seats[1:]
     ):
         raise MatchFull("A public table needs a free seat for someone to join.")
     address, caps = client_address(request), hosting.caps_of(settings_of(request))
@@ -136,6 +141,7 @@ async def make_private(match_id: MatchId, lobby_state: LobbyDep, player: Current
 @router.post(
     "/lobby/tables/{table_id}/join",
     summary="Join a public table by its public id",
+    openapi_extra=request_body("PublicJoinBody", required=False),
     responses=struct_answer(ViewOut)
     | problems(*BODY, *AUTH, "table_not_listed", "blocked", "match_full", "rate_limited"),
 )
@@ -144,7 +150,7 @@ async def join_public(
     request: Request,
     player: CurrentPlayer,
     lobby_state: LobbyDep,
-    body: PublicJoinBody | None = None,
+    body: Annotated[PublicJoinBody | None, Depends(reader(PublicJoinBody, optional=True))],
 ) -> FastJSONResponse:
     """Take a free seat of an open public table; the answer is the joiner's view (with the
     table's game number, as every seat's view has it). A table unlisted, full, started or over
@@ -160,11 +166,16 @@ async def join_public(
     "/lobby/seeks",
     status_code=201,
     summary="Play anyone now: ask to be paired",
-    responses=problems(*BODY, *AUTH, *PRESET_ERRORS, "rate_limited", "match_full"),
+    openapi_extra=request_body("SeekCreate"),
+    responses=struct_answer(SeekOut, 201)
+    | problems(*BODY, *AUTH, *PRESET_ERRORS, "rate_limited", "match_full"),
 )
 async def create_seek(
-    body: SeekCreate, request: Request, player: CurrentPlayer, lobby_state: LobbyDep
-) -> SeekOut:
+    body: Annotated[SeekCreate, Depends(reader(SeekCreate))],
+    request: Request,
+    player: CurrentPlayer,
+    lobby_state: LobbyDep,
+) -> FastJSONResponse:
     """Ask to be paired with another seeker of the same preset and options (never one who
     blocked the caller or whom it blocked); the caller's other open seeks are cancelled. Paired
     at once if someone waits (`status: paired`, with `match` and `seat`: the match is already
@@ -175,21 +186,25 @@ async def create_seek(
     await limits_of(request).hit_from(
         "create_match", client_address(request), f"player:{player.id}"
     )
-    return await seeks.create(
+    made = await seeks.create(
         lobby_state.core, player, body, lobby_state.lease_s, lobby_state.caps, lobby_state.publish
     )
+    return FastJSONResponse(made, status_code=201)
 
 
 @router.get(
     "/lobby/seeks/{seek_id}",
     summary="Your seek (a poll renews it)",
-    responses=problems(*AUTH, *INPUT, "seek_not_found"),
+    responses=struct_answer(SeekOut) | problems(*AUTH, *INPUT, "seek_not_found"),
 )
-async def read_seek(seek_id: SeekId, lobby_state: LobbyDep, player: CurrentPlayer) -> SeekOut:
+async def read_seek(
+    seek_id: SeekId, lobby_state: LobbyDep, player: CurrentPlayer
+) -> FastJSONResponse:
     """The caller's seek; reading an open one renews its lease. Another player's seek is `404
     seek_not_found`, as an unknown or a cancelled one."""
     lobby = lobby_state
-    return await seeks.read(lobby.core, player, seek_id, lobby.lease_s, lobby.caps, lobby.publish)
+    found = await seeks.read(lobby.core, player, seek_id, lobby.lease_s, lobby.caps, lobby.publish)
+    return FastJSONResponse(found)
 
 
 @router.delete(

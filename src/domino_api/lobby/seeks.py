@@ -38,7 +38,7 @@ from domino_api.lobby.models import SeekCreate, SeekOut, SeekStatus
 from domino_api.lobby.tables import Publish, stored
 from domino_api.matches import access, creation
 from domino_api.matches.hosting import Caps, check_numbered
-from domino_api.matches.schemas import MatchOptions
+from domino_api.matches.schemas import MatchOptions, as_overrides
 from domino_api.matches.unit import Core, Stage
 from domino_api.store import civil_repo, lobby_repo, players_repo
 from domino_api.store.db import transaction
@@ -68,7 +68,7 @@ def _out(row: SeekRow | None, lease_s: float) -> SeekOut:
         id=row.id,
         status=status,
         ruleset=row.ruleset,
-        options=MatchOptions.model_validate_json(row.options_key),
+        options=msgspec.json.decode(row.options_key, type=MatchOptions),
         rated=row.rated,
         match=row.match_id,
         seat=row.seat,
@@ -86,7 +86,7 @@ async def create(
 ) -> SeekOut:
     """Store an open seek (cancelling the caller's others) and try to pair it at once. A
     seeker who holds as many numbered tables as a host may is refused (429) first."""
-    options_key = _CANONICAL(body.options).decode()
+    options_key = _CANONICAL(as_overrides(body.options)).decode()
     _ruleset(body.ruleset, options_key)  # an unknown preset or options it does not take: 422
     seek_id = str(uuid.uuid4())
     async with core.pool.acquire() as connection:

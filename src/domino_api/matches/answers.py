@@ -12,7 +12,6 @@ import msgspec
 from pydantic import JsonValue
 
 from domino_api.engine.event_types import AnyEvent
-from domino_api.engine.move_types import MoveBody
 from domino_api.engine.rulesets import PRESETS
 from domino_api.engine.shapes import LedgerOut
 from domino_api.engine.view_types import ViewOut
@@ -133,17 +132,6 @@ def schemas(answers: tuple[type[msgspec.Struct], ...] = ANSWERS) -> dict[str, Js
     assert isinstance(view, dict)
     view["examples"] = [VIEW_EXAMPLE]
     return {**published, **json_schemas(REF)}
-
-
-def request_schemas() -> dict[str, JsonValue]:
-    """The bodies typed by Structs (web/struct_bodies.py): the move a client sends, `MoveBody`
-    (engine/move_types.py), and its members."""
-    (move,), components = msgspec.json.schema_components([MoveBody], ref_template=REF)
-    move_body = typable(move)
-    assert isinstance(move_body, dict)
-    move_body["description"] = "A move: one of the view's `legal` options with `seq`."
-    move_body["examples"] = MOVE_EXAMPLES
-    return {"MoveBody": move_body, **{name: typable(s) for name, s in components.items()}}
 
 
 def json_schemas(

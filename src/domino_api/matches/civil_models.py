@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
+from msgspec import Meta
 from pydantic import BaseModel, Field
 
-from domino_api.web.inputs import Strict
 from domino_api.web.names import ReasonText
+from domino_api.web.struct_bodies import Body
 
 
 class MutesOut(BaseModel):
@@ -16,8 +18,8 @@ class MutesOut(BaseModel):
     seats: list[int] = Field(description="Muted seats; their `message` events come marked")
 
 
-class ReportBody(Strict):
-    reason: ReasonText | None = Field(default=None, examples=["insults after every hand"])
+class ReportBody(Body):
+    reason: Annotated[ReasonText | None, Meta(examples=["insults after every hand"])] = None
 
 
 class ReportOut(BaseModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Request, Response
+from fastapi import APIRouter, Depends, Path, Request, Response
 
 from domino_api.engine.view_types import ViewOut
 from domino_api.matches import civil, hosting
@@ -13,6 +13,7 @@ from domino_api.matches.service import core_of
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, UnitOfWork, clock_of, limits_of
 from domino_api.web.problems import AUTH, BODY, MATCH, problems
 from domino_api.web.responses import FastJSONResponse, struct_answer
+from domino_api.web.struct_bodies import reader, request_body
 
 router = APIRouter(prefix="/v1", tags=["table talk"], dependencies=NO_STRAY_BODY)
 
@@ -87,6 +88,7 @@ async def unmute(
     "/matches/{match_id}/messages/{seq}/report",
     status_code=201,
     summary="Report a message to the operators",
+    openapi_extra=request_body("ReportBody", required=False),
     responses=problems(*BODY, *MINE, "message_not_found", "rate_limited"),
 )
 async def report(
@@ -95,7 +97,7 @@ async def report(
     player: CurrentPlayer,
     session: UnitOfWork,
     request: Request,
-    body: ReportBody | None = None,
+    body: Annotated[ReportBody | None, Depends(reader(ReportBody, optional=True))],
 ) -> ReportOut:
     """The message is kept as it was sent, with the seat's holder and the caller's `reason`,
     for the operators (`domino-api reports`). Reporting one message again answers the first

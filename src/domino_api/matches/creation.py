@@ -28,7 +28,7 @@ from domino_api.errors import Blocked, RateLimited, ServiceError, ValidationFail
 from domino_api.matches import access, claims, correspondence, pacing
 from domino_api.matches import rated as rating_rules
 from domino_api.matches.hosting import Caps, check_open_tables, rematch_room
-from domino_api.matches.schemas import BotSeat, HumanSeat, MatchCreate
+from domino_api.matches.schemas import BotSeat, HumanSeat, MatchCreate, as_overrides
 from domino_api.matches.service import Reader, view_for
 from domino_api.matches.unit import Core, Stage
 from domino_api.players import settings
@@ -77,10 +77,10 @@ async def create_match(
     address: str = "",
     rated: bool | None = None,
 ) -> ViewOut:
-    specs = body.seats or [HumanSeat(type="human"), HumanSeat(type="human")]
-    if specs[0].type != "human":
+    specs = body.seats or [HumanSeat(), HumanSeat()]
+    if not isinstance(specs[0], HumanSeat):
         raise ValidationFailed("seats.0: seat 0 is the host's seat and must be human.")
-    given, spectators = access.table_options(body.options)
+    given, spectators = access.table_options(as_overrides(body.options))
     seats = _seat_specs(host, specs)
     solo = all(s.type == "bot" or s.player_id == host.id for s in seats)
     access.refuse_solo_clocks(given, solo)

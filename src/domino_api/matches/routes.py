@@ -59,11 +59,12 @@ async def rulesets(_: CurrentPlayer) -> FastJSONResponse:
     "/matches",
     status_code=201,
     summary="Create a match",
+    openapi_extra=request_body("MatchCreate"),
     responses=struct_answer(ViewOut, 201)
     | problems(*BODY, *AUTH, "bad_options", "unknown_ruleset", "option_not_allowed", *NUMBERED),
 )
 async def create_match(
-    body: MatchCreate,
+    body: Annotated[MatchCreate, Depends(reader(MatchCreate))],
     request: Request,
     player: CurrentPlayer,
     rated: RatedQuery = None,
@@ -80,6 +81,7 @@ async def create_match(
 @router.post(
     "/matches/join",
     summary="Join a match by its game number",
+    openapi_extra=request_body("JoinBody"),
     responses=struct_answer(ViewOut)
     | problems(
         *BODY,
@@ -93,7 +95,7 @@ async def create_match(
     ),
 )
 async def join(
-    body: JoinBody,
+    body: Annotated[JoinBody, Depends(reader(JoinBody))],
     request: Request,
     player: CurrentPlayer,
 ) -> FastJSONResponse:
@@ -114,6 +116,7 @@ async def join(
 @router.post(
     "/matches/{match_id}/start",
     summary="Host: cut and deal hand 1",
+    openapi_extra=request_body("StartBody", required=False),
     responses=struct_answer(ViewOut)
     | problems(
         *BODY,
@@ -127,7 +130,10 @@ async def join(
     ),
 )
 async def start(
-    match_id: MatchId, player: CurrentPlayer, request: Request, body: StartBody | None = None
+    match_id: MatchId,
+    player: CurrentPlayer,
+    request: Request,
+    body: Annotated[StartBody | None, Depends(reader(StartBody, optional=True))],
 ) -> FastJSONResponse:
     """Host only: fix the cut and deal hand 1. With `fill_with_bots`, open human seats become
     `planner` seats; otherwise an open seat is `409 seats_empty`.
@@ -174,7 +180,7 @@ async def get_match(
 )
 async def move(
     match_id: MatchId,
-    body: Annotated[MoveBody, Depends(reader(MoveBody, "MoveBody"))],
+    body: Annotated[MoveBody, Depends(reader(MoveBody, name="MoveBody"))],
     player: CurrentPlayer,
     request: Request,
     idempotency_key: IdempotencyKey,
@@ -193,11 +199,15 @@ async def move(
 @router.post(
     "/matches/{match_id}/hands",
     summary="Start the next hand",
+    openapi_extra=request_body("NextHandBody", required=False),
     responses=struct_answer(ViewOut)
     | problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_not_started", "match_over"),
 )
 async def next_hand(
-    match_id: MatchId, player: CurrentPlayer, request: Request, body: NextHandBody | None = None
+    match_id: MatchId,
+    player: CurrentPlayer,
+    request: Request,
+    body: Annotated[NextHandBody | None, Depends(reader(NextHandBody, optional=True))],
 ) -> FastJSONResponse:
     """Any seated player starts the next hand once a hand is over; if it has already started, the
     answer is the view as it is.
@@ -248,11 +258,15 @@ async def autopilot_off(
     "/matches/{match_id}/messages",
     status_code=201,
     summary="Table talk",
+    openapi_extra=request_body("MessageBody"),
     responses=struct_answer(MessageEvent, 201)
     | problems(*BODY, *MATCH, "not_seated", "not_your_seat", "talk_off", "rate_limited"),
 )
 async def post_message(
-    match_id: MatchId, body: MessageBody, request: Request, player: CurrentPlayer
+    match_id: MatchId,
+    body: Annotated[MessageBody, Depends(reader(MessageBody))],
+    request: Request,
+    player: CurrentPlayer,
 ) -> FastJSONResponse:
     """Table talk (1-500 characters), sent to every seat as a `message` event; it never makes a move
     stale.
@@ -265,11 +279,15 @@ async def post_message(
 @router.post(
     "/matches/{match_id}/resign",
     summary="Resign your seat",
+    openapi_extra=request_body("SeatBody", required=False),
     responses=struct_answer(ViewOut)
     | problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_over", "seat_forfeited"),
 )
 async def resign(
-    match_id: MatchId, player: CurrentPlayer, request: Request, body: SeatBody | None = None
+    match_id: MatchId,
+    player: CurrentPlayer,
+    request: Request,
+    body: Annotated[SeatBody | None, Depends(reader(SeatBody, optional=True))],
 ) -> FastJSONResponse:
     """The caller's seat forfeits (docs/RULES.md section 9). At a two-seat table the other seat
     wins, a computer too; at three or four seats the computer takes the seat, and when it was the
@@ -282,11 +300,15 @@ async def resign(
 @router.post(
     "/matches/{match_id}/ready",
     summary="Tournament check-in",
+    openapi_extra=request_body("SeatBody", required=False),
     responses=struct_answer(ViewOut)
     | problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress"),
 )
 async def ready(
-    match_id: MatchId, player: CurrentPlayer, request: Request, body: SeatBody | None = None
+    match_id: MatchId,
+    player: CurrentPlayer,
+    request: Request,
+    body: Annotated[SeatBody | None, Depends(reader(SeatBody, optional=True))],
 ) -> FastJSONResponse:
     """Tournament check-in: the match starts by itself once both seats are ready."""
     seat = body.seat if body else None
@@ -296,6 +318,7 @@ async def ready(
 @router.post(
     "/matches/{match_id}/rematch",
     summary="Opt in to a rematch",
+    openapi_extra=request_body("SeatBody", required=False),
     responses=struct_answer(ViewOut)
     | problems(*BODY, *MATCH, "not_seated", "not_your_seat", "match_in_progress", *NUMBERED),
 )
@@ -303,7 +326,7 @@ async def rematch(
     match_id: MatchId,
     player: CurrentPlayer,
     request: Request,
-    body: SeatBody | None = None,
+    body: Annotated[SeatBody | None, Depends(reader(SeatBody, optional=True))],
 ) -> FastJSONResponse:
     """Opt in to a rematch once the match is over; when every human seat has, a new match with the
     same seats and ruleset is created and announced (`rematch_created`). A rematch with a game
@@ -356,9 +379,12 @@ async def get_ledger(
 @router.post(
     "/deals/verify",
     summary="Recompute a sealed deal from its secret and cut",
+    openapi_extra=request_body("VerifyBody"),
     responses=problems(*BODY, *AUTH),
 )
-async def verify_deal(body: VerifyBody, _: CurrentPlayer) -> VerifyOut:
+async def verify_deal(
+    body: Annotated[VerifyBody, Depends(reader(VerifyBody))], _: CurrentPlayer
+) -> VerifyOut:
     """Recompute a sealed deal from its secret and cut (docs/RULES.md section 11), and check the
     secret against the commitment.
     """

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 
 from domino_api.engine.rulesets import PRESETS
 from domino_api.players import records, service, tile_backs
@@ -30,6 +30,7 @@ from domino_api.web.deps import (
     limits_of,
 )
 from domino_api.web.problems import AUTH, BODY, problems
+from domino_api.web.struct_bodies import reader, request_body
 
 # What the tables make of a player's new tile back, once committed: handed in where the app is
 # built (app/api.py), so players import nothing of matches, which import players.
@@ -42,9 +43,14 @@ router = APIRouter(prefix="/v1", tags=["players"], dependencies=NO_STRAY_BODY)
     "/players",
     status_code=201,
     summary="Create a player (the token is shown once)",
+    openapi_extra=request_body("PlayerCreate"),
     responses=problems(*BODY, "rate_limited", "service_busy"),
 )
-async def create_player(body: PlayerCreate, request: Request, session: UnitOfWork) -> PlayerCreated:
+async def create_player(
+    body: Annotated[PlayerCreate, Depends(reader(PlayerCreate))],
+    request: Request,
+    session: UnitOfWork,
+) -> PlayerCreated:
     """Create a player with a name (1-32 characters). The answer holds the bearer token, shown this
     once and stored only as a hash: send it as `Authorization: Bearer <token>`. Rate-limited per
     client address.

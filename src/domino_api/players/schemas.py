@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from msgspec import Meta
 from pydantic import BaseModel, Field
 
 from domino_api.players.tile_backs import IDS as TILE_BACK_IDS
 from domino_api.web.inputs import Strict
 from domino_api.web.names import PlayerName
+from domino_api.web.struct_bodies import Body
 
 # A catalogue id (GET /v1/tile-backs); the schema lists them, so a generated one is a known back.
 TileBackId = Annotated[str, Field(max_length=32, json_schema_extra={"enum": sorted(TILE_BACK_IDS)})]
@@ -16,12 +18,15 @@ TileBackId = Annotated[str, Field(max_length=32, json_schema_extra={"enum": sort
 Name = str
 
 
-class PlayerCreate(Strict):
-    name: PlayerName = Field(
-        examples=["Ana"],
-        description="1-32 characters after NFC and whitespace folding; no control, bidi, "
-        "zero-width or invisible characters.",
-    )
+class PlayerCreate(Body):
+    name: Annotated[
+        PlayerName,
+        Meta(
+            examples=["Ana"],
+            description="1-32 characters after NFC and whitespace folding; no control, bidi, "
+            "zero-width or invisible characters.",
+        ),
+    ]
 
 
 class PlayerSettings(Strict):

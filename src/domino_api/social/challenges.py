@@ -42,6 +42,7 @@ from domino_api.jsontext import load_object
 from domino_api.lobby.tables import Publish
 from domino_api.matches import access, creation
 from domino_api.matches.hosting import Caps, check_numbered
+from domino_api.matches.schemas import MatchOptions, as_overrides
 from domino_api.matches.unit import Core, Stage
 from domino_api.social import friends
 from domino_api.social.events import (
@@ -83,7 +84,7 @@ def shown(row: ChallengeRow, now: datetime) -> ChallengeShown:
         challenger=PlayerRef(id=row.from_id, name=row.from_name),
         challenged=challenged,
         ruleset=row.ruleset,
-        options=dict(load_object(row.options_key)),
+        options=msgspec.convert(load_object(row.options_key), MatchOptions),
         rated=row.rated,
         status=_status(row, now),
         match=row.match_id,
@@ -103,26 +104,24 @@ def out(row: ChallengeRow, reader: Player, now: datetime) -> ChallengeOut:
     is named only to the players it names or seats (a link's reader learns no match id)."""
     mine = reader.id == row.from_id
     party = reader.id in (row.from_id, row.to_id, row.taken_by)
-    return ChallengeOut.model_validate(
-        {
-            **msgspec.to_builtins(shown(row, now)),
-            "match": row.match_id if party else None,
-            "seat": _seat(row, reader.id),
-            "invite": INVITE_PATH + row.token if mine else None,
-        }
+    seen = msgspec.structs.replace(shown(row, now), match=row.match_id if party else None)
+    return ChallengeOut(
+        **msgspec.structs.asdict(seen),
+        seat=_seat(row, reader.id),
+        invite=INVITE_PATH + row.token if mine else None,
     )
 
 
 async def create(
     core: Core, publish: Publish, player: Player, body: ChallengeCreate, ttl_s: float
 ) -> ChallengeOut:
-    options_key = _CANONICAL(body.options).decode()
+    options_key = _CANONICAL(as_overrides(body.options)).decode()
     _ruleset(body.ruleset, options_key)  # an unknown preset or options it does not take: 422
     now = core.clock.now()
     async with core.pool.acquire() as connection, connection.transaction():
         other = None
         if body.to is not None:
-            other = await friends.find(connection, body.to)
+            other = await friends.find(connection, body.to.named())
             await friends.refuse_pair(connection, player, other)
         row = ChallengeRow(
             id=str(uuid.uuid4()),
@@ -174,8 +173,8 @@ async def listing(core: Core, player: Player) -> ChallengesOut:
     async with core.pool.acquire() as connection:
         rows = await social_repo.open_challenges(connection, player.id, now)
     return ChallengesOut(
-        incoming=[out(r, player, now) for r in rows if r.from_id != player.id],
-        outgoing=[out(r, player, now) for r in rows if r.from_id == player.id],
+        incoming=tuple(out(r, player, now) for r in rows if r.from_id != player.id),
+        outgoing=tuple(out(r, player, now) for r in rows if r.from_id == player.id),
     )
 
 

@@ -10,12 +10,13 @@ the player made or was sent (accepted: the player's seat at the new, started mat
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from msgspec import Struct
 
 from domino_api.engine.event_types import Moment, SeatNo
 from domino_api.jsontext import dumps
+from domino_api.matches.schemas import MatchOptions
 
 Closed = Literal["accepted", "declined", "cancelled"]
 ChallengeStatus = Literal["open", "accepted", "declined", "cancelled", "expired"]
@@ -36,7 +37,7 @@ class ChallengeShown(Struct, frozen=True, kw_only=True):
     challenger: PlayerRef
     challenged: PlayerRef | None
     ruleset: str
-    options: dict[str, Any]  # a new match's overrides of the preset (docs/API.md)
+    options: MatchOptions  # a new match's overrides of the preset, as asked
     rated: bool
     status: ChallengeStatus
     match: str | None  # the new match, once accepted

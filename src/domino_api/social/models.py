@@ -5,15 +5,17 @@ reader is told: the invitation link (its maker's) and the reader's seat."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, Field, JsonValue
+import msgspec
+from msgspec import Meta, Struct
+from pydantic import BaseModel, Field
 
-from domino_api.lobby.models import PRESET_SCHEMA
-from domino_api.matches.schemas import MatchOptions, as_overrides
-from domino_api.social.events import ChallengeStatus
+from domino_api.matches.schemas import MatchOptions, Preset
+from domino_api.social.events import ChallengeShown
 from domino_api.web.inputs import Strict
 from domino_api.web.names import PlayerName
+from domino_api.web.struct_bodies import Body
 
 PlayerId = Annotated[str, Field(min_length=1, max_length=36, description="A player's id")]
 
@@ -64,46 +66,56 @@ class FriendAnswer(BaseModel):
     player: PlayerOut
 
 
-class ChallengeCreate(Strict):
+class Challenged(Body):
+    """The player challenged: by `id` or by `name` (in any case; a name more than one player
+    goes by is `409 name_ambiguous`), exactly one of the two."""
+
+    id: Annotated[str, Meta(min_length=1, max_length=36)] | None = None
+    name: PlayerName | None = None
+
+    def check(self) -> None:
+        if (self.id is None) == (self.name is None):
+            raise ValueError("name the player by exactly one of `id` and `name`")
+
+    def named(self) -> Named:
+        return ById(id=self.id) if self.id is not None else ByName(name=self.name or "")
+
+
+class ChallengeCreate(Body):
     """A challenge of a named player (`to`), or, with no `to`, an invitation link anyone
     signed in may take. `options` are a new match's (`GET /v1/rulesets`, else `422
     bad_options`)."""
 
-    to: ById | ByName | None = Field(
-        default=None, description="The player challenged; none: a link"
-    )
-    ruleset: str = Field(max_length=32, examples=["all-fives"], json_schema_extra=PRESET_SCHEMA)
-    if TYPE_CHECKING:
-        options: dict[str, JsonValue]
-    else:
-        options: Annotated[MatchOptions, AfterValidator(as_overrides)] = Field(
-            default_factory=dict,
+    ruleset: Preset
+    to: Annotated[Challenged | None, Meta(description="The player challenged; none: a link")] = None
+    options: Annotated[
+        MatchOptions,
+        Meta(
             examples=[{"target": 100}],
             description="The preset's overrides, as a new match takes them (target, clock...)",
-        )
-    rated: bool = Field(default=False, description="Whether the match moves both ratings")
+        ),
+    ] = msgspec.field(default_factory=MatchOptions)
+    rated: Annotated[bool, Meta(description="Whether the match moves both ratings")] = False
 
 
-class ChallengeOut(BaseModel):
-    id: str
-    challenger: PlayerOut
-    challenged: PlayerOut | None = Field(description="None: an invitation link")
-    ruleset: str
-    options: MatchOptions
-    rated: bool
-    status: ChallengeStatus = Field(
-        description="`open` until accepted, declined, cancelled or `expired` (`expires_at`)"
-    )
-    match: str | None = Field(description="The new match (already started), once accepted")
-    created_at: datetime
-    expires_at: datetime
-    seat: int | None = Field(description="Your seat at `match`, if you play it")
-    invite: str | None = Field(
-        description="The invitation link's path (`/play/#invite/<token>`), shown to the"
-        " challenger alone; open it to see and take the challenge"
-    )
+class ChallengeOut(ChallengeShown, frozen=True, kw_only=True):
+    """A challenge as its reader is shown it: its seat, and the link if it made it."""
+
+    seat: Annotated[int | None, Meta(description="Your seat at `match`, if you play it")]
+    invite: Annotated[
+        str | None,
+        Meta(
+            description="The invitation link's path (`/play/#invite/<token>`), shown to the"
+            " challenger alone; open it to see and take the challenge"
+        ),
+    ]
 
 
-class ChallengesOut(BaseModel):
-    incoming: list[ChallengeOut] = Field(description="Open challenges of you, newest first")
-    outgoing: list[ChallengeOut] = Field(description="Open challenges you made, newest first")
+class ChallengesOut(Struct, frozen=True, kw_only=True):
+    """Your open challenges: those you were sent and those you made, newest first."""
+
+    incoming: tuple[ChallengeOut, ...]
+    outgoing: tuple[ChallengeOut, ...]
+
+
+ANSWERS = (ChallengeOut, ChallengesOut)

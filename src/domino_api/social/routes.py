@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Request, Response
+from fastapi import APIRouter, Depends, Path, Request, Response
 
 from domino_api.lobby.runtime import LobbyDep
 from domino_api.social import challenges, friends
@@ -18,6 +18,8 @@ from domino_api.social.models import (
 )
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, client_address, limits_of, settings_of
 from domino_api.web.problems import AUTH, BODY, INPUT, problems
+from domino_api.web.responses import FastJSONResponse, struct_answer
+from domino_api.web.struct_bodies import reader, request_body
 
 router = APIRouter(prefix="/v1", tags=["friends"], dependencies=NO_STRAY_BODY)
 
@@ -73,13 +75,18 @@ async def remove_friend(player_id: PlayerId, lobby: LobbyDep, player: CurrentPla
     "/challenges",
     status_code=201,
     summary="Challenge a player, or make an invitation link",
-    responses=problems(
+    openapi_extra=request_body("ChallengeCreate"),
+    responses=struct_answer(ChallengeOut, 201)
+    | problems(
         *BODY, *AUTH, *PAIR, "unknown_ruleset", "bad_options", "option_not_allowed", "rate_limited"
     ),
 )
 async def create_challenge(
-    body: ChallengeCreate, request: Request, lobby: LobbyDep, player: CurrentPlayer
-) -> ChallengeOut:
+    body: Annotated[ChallengeCreate, Depends(reader(ChallengeCreate))],
+    request: Request,
+    lobby: LobbyDep,
+    player: CurrentPlayer,
+) -> FastJSONResponse:
     """Challenge `to` (by id or name: told by `challenge_received`) to a two-player match of
     `ruleset` with `options` (`rated` or not), or, with no `to`, make an invitation link
     (`invite`) anyone signed in may open and take. It expires unanswered after
@@ -88,72 +95,93 @@ async def create_challenge(
         "create_match", client_address(request), f"player:{player.id}"
     )
     ttl_s = settings_of(request).challenge_ttl_s
-    return await challenges.create(lobby.core, lobby.publish, player, body, ttl_s)
+    made = await challenges.create(lobby.core, lobby.publish, player, body, ttl_s)
+    return FastJSONResponse(made, status_code=201)
 
 
-@router.get("/challenges", summary="Your open challenges", responses=problems(*AUTH))
-async def list_challenges(lobby: LobbyDep, player: CurrentPlayer) -> ChallengesOut:
+@router.get(
+    "/challenges",
+    summary="Your open challenges",
+    responses=struct_answer(ChallengesOut) | problems(*AUTH),
+)
+async def list_challenges(lobby: LobbyDep, player: CurrentPlayer) -> FastJSONResponse:
     """The open, unexpired challenges you were sent and those you made."""
-    return await challenges.listing(lobby.core, player)
+    return FastJSONResponse(await challenges.listing(lobby.core, player))
 
 
-@router.get("/challenges/{challenge_id}", summary="A challenge", responses=problems(*FOUND))
+@router.get(
+    "/challenges/{challenge_id}",
+    summary="A challenge",
+    responses=struct_answer(ChallengeOut) | problems(*FOUND),
+)
 async def read_challenge(
     challenge_id: ChallengeId, lobby: LobbyDep, player: CurrentPlayer
-) -> ChallengeOut:
+) -> FastJSONResponse:
     """A challenge you made, were sent or accepted (another's is `404 challenge_not_found`)."""
-    return await challenges.read(lobby.core, player, challenge_id)
+    return FastJSONResponse(await challenges.read(lobby.core, player, challenge_id))
 
 
 @router.post(
     "/challenges/{challenge_id}/accept",
     summary="Accept a challenge: the match starts",
-    responses=problems(*ACCEPT),
+    responses=struct_answer(ChallengeOut) | problems(*ACCEPT),
 )
 async def accept_challenge(
     challenge_id: ChallengeId, lobby: LobbyDep, player: CurrentPlayer
-) -> ChallengeOut:
+) -> FastJSONResponse:
     """The challenged player takes seat 1 of a new match its challenger hosts at seat 0; the
     match is dealt at once (`match`, `seat`), and the challenger is told (`challenge_closed`)."""
-    return await challenges.accept(lobby.core, lobby.publish, lobby.caps, player, challenge_id)
+    return FastJSONResponse(
+        await challenges.accept(lobby.core, lobby.publish, lobby.caps, player, challenge_id)
+    )
 
 
 @router.post(
     "/challenges/{challenge_id}/decline",
     summary="Decline a challenge",
-    responses=problems(*FOUND, *OPEN, "not_challenged"),
+    responses=struct_answer(ChallengeOut) | problems(*FOUND, *OPEN, "not_challenged"),
 )
 async def decline_challenge(
     challenge_id: ChallengeId, lobby: LobbyDep, player: CurrentPlayer
-) -> ChallengeOut:
+) -> FastJSONResponse:
     """The challenged player says no; the challenger is told (`challenge_closed`)."""
-    return await challenges.answer(lobby.core, lobby.publish, player, challenge_id, "declined")
+    return FastJSONResponse(
+        await challenges.answer(lobby.core, lobby.publish, player, challenge_id, "declined")
+    )
 
 
 @router.delete(
     "/challenges/{challenge_id}",
     summary="Cancel your challenge",
-    responses=problems(*FOUND, *OPEN, "not_challenged"),
+    responses=struct_answer(ChallengeOut) | problems(*FOUND, *OPEN, "not_challenged"),
 )
 async def cancel_challenge(
     challenge_id: ChallengeId, lobby: LobbyDep, player: CurrentPlayer
-) -> ChallengeOut:
+) -> FastJSONResponse:
     """Its maker takes it back (the challenged player is told: `challenge_closed`)."""
-    return await challenges.answer(lobby.core, lobby.publish, player, challenge_id, "cancelled")
+    return FastJSONResponse(
+        await challenges.answer(lobby.core, lobby.publish, player, challenge_id, "cancelled")
+    )
 
 
 @router.get(
-    "/invites/{token}", summary="An invitation link's challenge", responses=problems(*FOUND)
+    "/invites/{token}",
+    summary="An invitation link's challenge",
+    responses=struct_answer(ChallengeOut) | problems(*FOUND),
 )
-async def read_invite(token: Token, lobby: LobbyDep, player: CurrentPlayer) -> ChallengeOut:
+async def read_invite(token: Token, lobby: LobbyDep, player: CurrentPlayer) -> FastJSONResponse:
     """The challenge behind an invitation link (`/play/#invite/<token>`), for anyone signed in."""
-    return await challenges.read(lobby.core, player, None, token)
+    return FastJSONResponse(await challenges.read(lobby.core, player, None, token))
 
 
 @router.post(
-    "/invites/{token}/accept", summary="Take an invitation's seat", responses=problems(*ACCEPT)
+    "/invites/{token}/accept",
+    summary="Take an invitation's seat",
+    responses=struct_answer(ChallengeOut) | problems(*ACCEPT),
 )
-async def accept_invite(token: Token, lobby: LobbyDep, player: CurrentPlayer) -> ChallengeOut:
+async def accept_invite(token: Token, lobby: LobbyDep, player: CurrentPlayer) -> FastJSONResponse:
     """As accepting a challenge: anyone signed in takes an invitation's seat (a link that names
     a player takes only that player: `403 not_challenged`)."""
-    return await challenges.accept(lobby.core, lobby.publish, lobby.caps, player, None, token)
+    return FastJSONResponse(
+        await challenges.accept(lobby.core, lobby.publish, lobby.caps, player, None, token)
+    )

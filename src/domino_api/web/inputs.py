@@ -1,4 +1,7 @@
-"""The base of every request body: unknown fields and loose types refused, no NUL characters.
+"""Inputs' shared rules (`whole_numbers`, `nul_path`, the no-NUL pattern) and `Strict`, the base
+of the request bodies pydantic still reads (`PlayerPatch`, `TournamentCreate`: their parts sit in
+pydantic answers); every other body is web/struct_bodies.py's `Body`. `Strict` refuses unknown
+fields and loose types and NUL characters.
 
 The schema says what the checks do: JSON Schema's `integer` includes `3.0`, which strict mode
 alone refused, and every free string carries the no-NUL pattern."""
@@ -14,7 +17,7 @@ from pydantic_core import CoreSchema, ErrorDetails
 NO_NUL = "^[^\\u0000]*$"
 
 
-def _document_no_nul(schema: dict[str, JsonValue]) -> None:
+def document_no_nul(schema: dict[str, JsonValue]) -> None:
     """Every string without a pattern of its own gets the no-NUL one (nested ones included)."""
     if schema.get("type") == "string" and not {"pattern", "enum", "const"} & schema.keys():
         schema["pattern"] = NO_NUL
@@ -25,7 +28,7 @@ def _document_no_nul(schema: dict[str, JsonValue]) -> None:
             parts = value if isinstance(value, list) else [value]
         for part in parts:
             if isinstance(part, dict):
-                _document_no_nul(part)
+                document_no_nul(part)
 
 
 # No body of the contract nests deeper than a few levels. The JSON parser accepts up to about
@@ -59,7 +62,7 @@ class Strict(BaseModel):
     ) -> JsonSchemaValue:
         # Here rather than in json_schema_extra, which a body's own examples would replace.
         schema = handler(core_schema)
-        _document_no_nul(handler.resolve_ref_schema(schema))
+        document_no_nul(handler.resolve_ref_schema(schema))
         return schema
 
     @model_validator(mode="before")
@@ -75,9 +78,25 @@ class Strict(BaseModel):
         return self
 
 
-def holds_nul(value: object) -> bool:
-    """Whether a parsed JSON value holds the NUL character anywhere (keys included)."""
-    return _holds_nul(value)
+def nul_path(value: object, path: str = "") -> str | None:
+    """Where a parsed JSON value holds the NUL character (`options.draw`, `seats.1.name`;
+    `body` for the whole), or None: the field a problem names."""
+    if isinstance(value, str):
+        return (path or "body") if "\x00" in value else None
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
+    for key, item in items:
+        here = f"{path}.{key}" if path else str(key)
+        if isinstance(key, str) and "\x00" in key:
+            return path or "body"
+        if (found := nul_path(item, here)) is not None:
+            return found
+    return None
 
 
 def _holds_nul(value: object) -> bool:

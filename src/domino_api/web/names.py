@@ -11,7 +11,10 @@ import re
 import unicodedata
 from typing import Annotated
 
+from msgspec import Meta
 from pydantic import AfterValidator, Field, StringConstraints
+
+from domino_api.web.struct_bodies import Check
 
 # Letters that render as nothing (Hangul fillers, braille blank, Mongolian vowel separator).
 INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
@@ -53,16 +56,23 @@ def _tournament_name(value: str) -> str:
 # short enough to generate from says "no control, format or invisible character, one visible".
 NAME_FORMAT = "display-name"
 
-# Field bounds apply to the raw string first; folding only shortens it (NFC rarely not).
+# Field bounds apply to the raw string first; folding only shortens it (NFC rarely not). Each
+# type carries its rule twice while pydantic bodies remain: `Meta` and `Check` for the Structs
+# (web/struct_bodies.py), `Field` and `AfterValidator` for pydantic; each ignores the other's.
+_NAMED = {"format": NAME_FORMAT}
 PlayerName = Annotated[
     str,
-    Field(min_length=1, max_length=32, json_schema_extra={"format": NAME_FORMAT}),
+    Field(min_length=1, max_length=32, json_schema_extra=_NAMED),
     AfterValidator(clean_name),
+    Meta(min_length=1, max_length=32, extra_json_schema=_NAMED),
+    Check(clean_name),
 ]
 TournamentName = Annotated[
     str,
-    Field(min_length=1, max_length=64, json_schema_extra={"format": NAME_FORMAT}),
+    Field(min_length=1, max_length=64, json_schema_extra=_NAMED),
     AfterValidator(_tournament_name),
+    Meta(min_length=1, max_length=64, extra_json_schema=_NAMED),
+    Check(_tournament_name),
 ]
 
 
@@ -89,8 +99,13 @@ def shown_text(value: str) -> str:
     return value
 
 
+_SHOWN = {"pattern": SHOWN_TEXT}
 ShownText = Annotated[
-    str, AfterValidator(shown_text), Field(json_schema_extra={"pattern": SHOWN_TEXT})
+    str,
+    AfterValidator(shown_text),
+    Field(json_schema_extra=_SHOWN),
+    Meta(extra_json_schema=_SHOWN),
+    Check(shown_text),
 ]
 # Shown text with its length checked as a string's, before the check of its characters: a
 # `Field(max_length=...)` beside ShownText is checked after it, as a length of "items".
@@ -98,17 +113,23 @@ CutText = Annotated[
     str,
     StringConstraints(max_length=64),
     AfterValidator(shown_text),
-    Field(json_schema_extra={"pattern": SHOWN_TEXT}),
+    Field(json_schema_extra=_SHOWN),
+    Meta(max_length=64, extra_json_schema=_SHOWN),
+    Check(shown_text),
 ]
 TalkText = Annotated[
     str,
     StringConstraints(min_length=1, max_length=500),
     AfterValidator(shown_text),
-    Field(json_schema_extra={"pattern": SHOWN_TEXT}),
+    Field(json_schema_extra=_SHOWN),
+    Meta(min_length=1, max_length=500, extra_json_schema=_SHOWN),
+    Check(shown_text),
 ]
 ReasonText = Annotated[
     str,
     StringConstraints(max_length=500),
     AfterValidator(shown_text),
-    Field(json_schema_extra={"pattern": SHOWN_TEXT}),
+    Field(json_schema_extra=_SHOWN),
+    Meta(max_length=500, extra_json_schema=_SHOWN),
+    Check(shown_text),
 ]
