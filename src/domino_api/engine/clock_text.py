@@ -12,4 +12,14 @@ def iso(moment: datetime) -> str: ...
 @overload
 def iso(moment: datetime | None) -> str | None: ...
 def iso(moment: datetime | None) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment else None
+    if not moment:
+        return None
+    # A step stamps each of its events with the same moment: the last one's text is kept
+    # (isoformat takes several microseconds, a few times per move).
+    global _last
+    if _last[0] != moment or _last[0].tzinfo is not moment.tzinfo:
+        _last = (moment, moment.isoformat().replace("+00:00", "Z"))
+    return _last[1]
+
+
+_last: tuple[datetime, str] = (datetime.min, datetime.min.isoformat())
