@@ -63,8 +63,8 @@ async def make_table(port: int, name: str) -> tuple[Http, list[str], Table]:
     while thousands are set up at once)."""
     for _ in range(20):
         try:
-            return await _make_table(port, name)
-        except AssertionError:
+            return await asyncio.wait_for(_make_table(port, name), 60.0)
+        except (AssertionError, TimeoutError):
             await asyncio.sleep(1.0)
     return await _make_table(port, name)
 
@@ -160,7 +160,10 @@ async def main(args: argparse.Namespace) -> None:
             )
         for generator in generators:
             assert generator.stdout is not None and generator.stdout.readline() == "ready\n"
-        print(f"{share * args.generators} tables set up in {time.perf_counter() - setup:.0f} s")
+        print(
+            f"{share * args.generators} tables set up in {time.perf_counter() - setup:.0f} s",
+            flush=True,
+        )
         for generator in generators:
             assert generator.stdin is not None
             generator.stdin.write("go\n")
