@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,7 @@ class Tally:
     def __init__(self) -> None:
         self.latencies: list[float] = []
         self.measuring = False
-        self.errors = 0
+        self.errors: Counter[str] = Counter()  # refused moves by problem code
         self.finished = 0
 
 
@@ -104,7 +105,7 @@ async def paced(
         started = time.perf_counter()
         answer = await table.request(seat, {"type": "move", **body})
         if answer["type"] != "ack":
-            tally.errors += 1
+            tally.errors[answer["error"]["code"]] += 1
             continue
         if tally.measuring:
             tally.latencies.append(time.perf_counter() - started)
@@ -191,8 +192,8 @@ def summarize(
     print(
         f"{moves / args.seconds:.0f} moves/s over {args.seconds:.0f} s (offered "
         f"{args.tables / args.period:.0f}); ack p50 {pct(latencies, 0.5):.1f} ms, p99 "
-        f"{pct(latencies, 0.99):.1f} ms, max {pct(latencies, 1.0):.1f} ms; errors "
-        f"{sum(r['errors'] for r in reports)}, matches finished "
+        f"{pct(latencies, 0.99):.1f} ms, max {pct(latencies, 1.0):.1f} ms; refused "
+        f"{sum((Counter(r['errors']) for r in reports), Counter())}, matches finished "
         f"{sum(r['finished'] for r in reports)}"
     )
     per_move = {k: 1000 * v / max(moves, 1) for k, v in cpu.items()}
