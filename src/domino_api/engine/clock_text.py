@@ -16,10 +16,12 @@ def iso(moment: datetime | None) -> str | None:
         return None
     # A step stamps each of its events with the same moment: the last one's text is kept
     # (isoformat takes several microseconds, a few times per move).
+    # Read once into a local: another thread may replace it meanwhile.
     global _last
-    if _last[0] != moment or _last[0].tzinfo is not moment.tzinfo:
-        _last = (moment, moment.isoformat().replace("+00:00", "Z"))
-    return _last[1]
+    last = _last
+    if last[0] != moment or last[0].tzinfo is not moment.tzinfo:
+        last = _last = (moment, moment.isoformat().replace("+00:00", "Z"))
+    return last[1]
 
 
 _last: tuple[datetime, str] = (datetime.min, datetime.min.isoformat())
