@@ -1,6 +1,7 @@
 """The service beside boardgame.io 0.50, side by side in one run: server CPU per WebSocket move.
 
     python bench/versus_bgio.py [--matches 32] [--seconds 15] [--rounds 3] [--warmup 5]
+                                [--profile out.txt]
 
 Needs node and `npm ci` in bench/bgio, and the PostgreSQL server of the other benchmarks
 (DOMINO_DATABASE_URL, default 127.0.0.1:5432); each side gets a database of its own
@@ -24,7 +25,9 @@ turning from round to round, so a machine whose speed drifts weighs on both alik
 that ends is replaced by a new one inside the window, on both sides: its setup counts. Per
 side and round: moves/s, p50/p99, CPU ms per acknowledged move of the server, of PostgreSQL
 (the bench server's own processes) and of the load generator, and the ratio of the servers'
-CPU per move. Talks only to 127.0.0.1 and stops by itself.
+CPU per move. `--profile` writes py-spy's collapsed stacks of the service's process over its
+level of the last round (bench/profiles.py reads them). Talks only to 127.0.0.1 and stops by
+itself.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from capacity import bare_level, start_bare  # noqa: E402
 from client import Http  # noqa: E402
 from load import SERVER, SERVER_ENV, Level, move_body  # noqa: E402
 from meters import PgMeter, postmaster_of  # noqa: E402
+from profiles import profile  # noqa: E402
 
 from domino_api.store.db import to_plain_url  # noqa: E402
 from tests.support.servers import (  # noqa: E402
@@ -215,6 +219,7 @@ class Ours:
 
     def __init__(self, server: ServerProcess, matches: int) -> None:
         self.server, self.matches = server, matches
+        self.profile_to: Path | None = None  # py-spy's stacks of the next level, if set
         self.players: list[tuple[Http, list[str]]] = []
         self.tables: list[Table] = []
 
@@ -233,6 +238,9 @@ class Ours:
         if not self.tables:
             await self.prepare()
         level = Level(self.matches)
+        spy = None
+        if self.profile_to is not None:
+            spy = profile(self.server.pid, int(seconds), self.profile_to, children=False)
         meter, client_cpu = PgMeter([self.server.pid], postmaster), time.process_time()
         started = time.perf_counter()
         deadline = started + seconds
@@ -244,6 +252,8 @@ class Ours:
         )
         level.elapsed = time.perf_counter() - started
         level.cpu = {**meter.used(), "load generator": time.process_time() - client_cpu}
+        if spy is not None:
+            spy.wait()
         return level
 
     async def close(self) -> None:
@@ -308,6 +318,7 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds each, unmeasured")
+    parser.add_argument("--profile", type=Path, default=None, help="py-spy stacks, last round")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="domino-versus-"))
     ours_url = to_plain_url(await fresh_database(OURS_DB, SERVER))
@@ -330,6 +341,8 @@ async def main() -> None:
         print(f"bare route's snapshot: {len(json.dumps(snapshot))} B", flush=True)
         for number in range(args.rounds):
             turn = number % len(sides)
+            if number == args.rounds - 1:
+                ours.profile_to = args.profile
             for side in sides[turn:] + sides[:turn]:
                 level = await side.level(args.seconds, postmaster)
                 per_move[side.name].append(level.cpu["server"] / max(len(level.latencies), 1))

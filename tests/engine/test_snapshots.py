@@ -42,3 +42,18 @@ def test_snapshot_round_trip_anywhere_in_a_match(rules: object, seed: int, cut_a
 def test_waiting_match_round_trips() -> None:
     state = new_match(PRESETS["classic"], b"\x00\xff" * 16)
     assert round_trip(state) == state
+
+
+def test_finished_hands_are_encoded_once_and_as_before() -> None:
+    """A snapshot reuses its finished hands' encodings (engine/serialize.py `_PAST`): the same
+    objects in the next snapshot, and the snapshot equals one encoded with nothing kept."""
+    from domino_api.engine import serialize
+
+    _, transitions = random_match(PRESETS["all-fives"], random.Random(7))
+    state = next(t.state for t in transitions if t.state.history and t.state.hand is not None)
+    first = to_json(state)
+    again = to_json(state)
+    assert all(a is b for a, b in zip(first.history, again.history, strict=True))
+    serialize._PAST.clear()
+    assert msgspec.json.encode(to_json(state)) == msgspec.json.encode(first)
+    assert from_json(first) == state

@@ -26,6 +26,11 @@ from domino_api.engine.state import (
 )
 
 SNAPSHOT_VERSION = 1
+# Finished hands' snapshots by the hand's identity: a match's history never changes, and every
+# move's snapshot carried it encoded again (a quarter of a move's own CPU by the end of a match
+# to 150). Bounded: a miss only encodes the hand again.
+_PAST: dict[int, tuple[HandState, HandSnapshot]] = {}
+_PAST_KEPT = 4096
 
 
 def _board_to_json(board: Board) -> BoardSnapshot:
@@ -143,9 +148,21 @@ def to_json(state: MatchState) -> Snapshot:
         hands_won=state.hands_won,
         forfeited=state.forfeited,
         hand=None if state.hand is None else _hand_to_json(state.hand),
-        history=tuple(_hand_to_json(h) for h in state.history),
+        history=tuple(_past_to_json(h) for h in state.history),
         result=state.result,
     )
+
+
+def _past_to_json(hand: HandState) -> HandSnapshot:
+    """A finished hand's snapshot, kept for the next snapshot of its match (`_PAST`)."""
+    kept = _PAST.get(id(hand))
+    if kept is not None and kept[0] is hand:
+        return kept[1]
+    snapshot = _hand_to_json(hand)
+    if len(_PAST) >= _PAST_KEPT:
+        _PAST.clear()
+    _PAST[id(hand)] = (hand, snapshot)
+    return snapshot
 
 
 def from_json(data: Snapshot) -> MatchState:

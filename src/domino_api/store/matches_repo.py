@@ -18,40 +18,21 @@ from datetime import datetime
 
 import asyncpg
 from msgspec import structs
-from sqlalchemy import JSON, create_mock_engine
 
-from domino_api import engine, jsontext
+from domino_api import engine
 from domino_api.engine.errors import MatchFull
 from domino_api.engine.shapes import Snapshot, decode_snapshot
 from domino_api.engine.table import Info, Seat, Staged, Table, with_info
 from domino_api.store import match_codes
-from domino_api.store.models import Base, Match, MatchEvent
-from domino_api.store.models import Seat as SeatModel
-
-MATCHES, SEATS, EVENTS = (
-    Base.metadata.tables[m.__tablename__] for m in (Match, SeatModel, MatchEvent)
-)
+from domino_api.store.guarded_save import Columns, Statement, guarded, value
 
 INFO_COLUMNS = tuple(f.name for f in structs.fields(Info))
 SEAT_COLUMNS = tuple(f.name for f in structs.fields(Seat))
 DERIVED = ("status", "seq", "game_seq")  # the engine state's, written beside the snapshot
 # A seat's presence marks: no rule reads them but through `Lapse`, `Seen` and `Connect`.
 LEASE_MARKS = frozenset({"connected_until", "last_seen_at", "away_since"})
-EVENT_COLUMNS = ("match_id", "seq", "type", "at", "data", "private", "action")
-# What one column of a match or seat row holds (Info's, Seat's and the state's fields, and the
-# snapshot), and a row's values by column, as asyncpg takes them once JSON is text (`_value`).
-Column = str | int | bool | bytes | datetime | Snapshot | None
-Columns = dict[str, Column]
-Values = list[object]  # one column's values, for `unnest`
-SeatRow = tuple[str, int, Columns]  # match id, seat, changed columns
 # A match's engine state as storage keeps it; None: the row has moved on.
 Stored = Snapshot | None
-_JSON = frozenset(
-    c.name for t in (MATCHES, SEATS, EVENTS) for c in t.columns if isinstance(c.type, JSON)
-)
-_DIALECT = create_mock_engine("postgresql+asyncpg://", None).dialect  # compiles, runs nothing
-_TYPES = {c.name: c.type.compile(dialect=_DIALECT) for t in (MATCHES, SEATS) for c in t.columns}
-
 _INFO_FIELDS = ", ".join(f"m.{name}" for name in INFO_COLUMNS)
 _SEAT_FIELDS = ", ".join(f"s.{name}" for name in SEAT_COLUMNS)
 # The rows, their versions and seats with their holders in one statement: one snapshot. One
@@ -209,123 +190,6 @@ class Change:
         return all(columns.keys() <= LEASE_MARKS for _, columns in self.seats())
 
 
-def _value(key: str, value: Column) -> Column:
-    # The pool's (and SQLAlchemy's) codec takes JSON as text already encoded.
-    return jsontext.dumps(value) if value is not None and key in _JSON else value
-
-
-def _array(kind: str) -> str:
-    # JSON travels as text (see `_value`); PostgreSQL casts the text array on assignment.
-    return "text[]" if kind in ("JSON", "JSONB") else f"{kind}[]"
-
-
-def _as_json(kind: str) -> str:
-    """The conversion a JSON column's text needs on assignment (none for other kinds)."""
-    return f"::{kind.lower()}" if kind in ("JSON", "JSONB") else ""
-
-
-class _Statement:
-    """The one guarded statement for a set of changes, built from its shape, with its values."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.values: list[object] = []
-
-    def arrays(self, names: Sequence[str], kinds: Sequence[str], columns: list[Values]) -> str:
-        start = len(self.values) + 1
-        self.values += columns
-        given = ", ".join(f"${start + n}::{kind}" for n, kind in enumerate(kinds))
-        return f"unnest({given}) AS g({', '.join(names)})"
-
-    def keys(self, column: str, ids: set[str]) -> str:
-        """For one match, its key for the next `arrays`' rows as an equality, so that the plan
-        is one primary-key probe: PostgreSQL cannot tell how many rows an `unnest` gives, and
-        on a small table it read the whole table for each move (`git log -S 'one index probe'
-        -- bench/README.md`). A batch's one scan per statement is left to the planner."""
-        return f"t.{column} = (${len(self.values) + 1}::text[])[1] AND " if len(ids) == 1 else ""
-
-    def update_matches(self, number: int, keys: tuple[str, ...], group: list[Change]) -> None:
-        kinds = ["text[]", "xid[]", *(_array(_TYPES[k]) for k in keys)]
-        columns: list[Values] = [[c.id for c in group], [c.version for c in group]]
-        columns += [[_value(k, c.columns()[k]) for c in group] for k in keys]
-        found = self.keys("id", {c.id for c in group})
-        source = self.arrays(("id", "version", *keys), kinds, columns)
-        sets = ", ".join(f"{k} = g.{k}{_as_json(_TYPES[k])}" for k in keys) or "id = g.id"
-        self.parts.append(
-            f"m{number} AS (UPDATE matches AS t SET {sets} FROM {source} "
-            f"WHERE {found}t.id = g.id AND t.xmin = g.version RETURNING t.id, t.xmin)"
-        )
-
-    def check_matches(self, number: int, group: list[Change]) -> None:
-        """The version guard without an update: the rows are share-locked, so a writer that
-        moves one waits for this statement, and one that moved it first leaves no row here
-        (PostgreSQL re-checks the locked row's version)."""
-        columns: list[Values] = [[c.id for c in group], [c.version for c in group]]
-        found = self.keys("id", {c.id for c in group})
-        source = self.arrays(("id", "version"), ("text[]", "xid[]"), columns)
-        self.parts.append(
-            f"m{number} AS (SELECT t.id, t.xmin FROM matches AS t, {source} "
-            f"WHERE {found}t.id = g.id AND t.xmin = g.version FOR SHARE OF t)"
-        )
-
-    def update_seats(self, number: int, keys: tuple[str, ...], rows: list[SeatRow]) -> None:
-        kinds = ["text[]", "int[]", *(_array(_TYPES[k]) for k in keys)]
-        columns: list[Values] = [[r[0] for r in rows], [r[1] for r in rows]]
-        columns += [[_value(k, r[2][k]) for r in rows] for k in keys]
-        found = self.keys("match_id", {r[0] for r in rows})
-        source = self.arrays(("match_id", "seat", *keys), kinds, columns)
-        sets = ", ".join(f"{k} = g.{k}{_as_json(_TYPES[k])}" for k in keys)
-        self.parts.append(
-            f"s{number} AS (UPDATE seats AS t SET {sets} FROM {source} "
-            f"JOIN saved ON saved.id = g.match_id "
-            f"WHERE {found}t.match_id = g.match_id AND t.seat = g.seat RETURNING 1)"
-        )
-
-    def insert_events(self, changes: Sequence[Change]) -> None:
-        rows = [(c.id, e, c.at) for c in changes for e in c.events]
-        if not rows:
-            return
-        kinds = ("text[]", "int[]", "text[]", "timestamptz[]", "text[]", "text[]", "text[]")
-        columns: list[Values] = [
-            [r[0] for r in rows],
-            [r[1].seq for r in rows],
-            [r[1].type for r in rows],
-            [r[2] for r in rows],
-            [jsontext.dumps(r[1].data) for r in rows],
-            [jsontext.dumps(r[1].private) for r in rows],
-            [None if r[1].action is None else jsontext.dumps(r[1].action) for r in rows],
-        ]
-        source = self.arrays(EVENT_COLUMNS, kinds, columns)
-        self.parts.append(
-            f"events AS (INSERT INTO match_events ({', '.join(EVENT_COLUMNS)}) "
-            "SELECT g.match_id, g.seq, g.type, g.at, g.data::jsonb, g.private::jsonb, "
-            f"g.action::jsonb FROM {source} JOIN saved ON saved.id = g.match_id RETURNING 1)"
-        )
-
-
-def _statement(changes: Sequence[Change]) -> _Statement:
-    statement = _Statement()
-    by_keys: dict[tuple[str, ...] | None, list[Change]] = {}  # None: marks only
-    for change in changes:
-        keys = None if change.marks_only() else tuple(sorted(change.columns()))
-        by_keys.setdefault(keys, []).append(change)
-    for number, (keys, group) in enumerate(by_keys.items()):
-        if keys is None:
-            statement.check_matches(number, group)
-        else:
-            statement.update_matches(number, keys, group)
-    saved = " UNION ALL ".join(f"SELECT id, xmin FROM m{n}" for n in range(len(by_keys)))
-    statement.parts.append(f"saved AS ({saved})")
-    seats: dict[tuple[str, ...], list[SeatRow]] = {}
-    for change in changes:
-        for seat, columns in change.seats():
-            seats.setdefault(tuple(sorted(columns)), []).append((change.id, seat, columns))
-    for number, (keys, rows) in enumerate(seats.items()):
-        statement.update_seats(number, keys, rows)
-    statement.insert_events(changes)
-    return statement
-
-
 async def save_many(connection: asyncpg.Connection, changes: Sequence[Change]) -> dict[str, int]:
     """Save every change in one statement, each match guarded by its version; returns each
     match's new version. Raises `WriteConflict` when any match moved: none of it is written
@@ -333,9 +197,8 @@ async def save_many(connection: asyncpg.Connection, changes: Sequence[Change]) -
     of its transaction (jobs/sweeper.py then handles its matches one by one)."""
     if not changes:
         return {}
-    statement = _statement(changes)
-    sql = f"WITH {', '.join(statement.parts)} SELECT id, xmin FROM saved"
-    rows = await connection.fetch(sql, *statement.values)
+    sql, values = guarded(changes)
+    rows = await connection.fetch(sql, *values)
     saved = {row["id"]: int(row["xmin"]) for row in rows}
     missing = [c.id for c in changes if c.id not in saved]
     if missing:
@@ -372,7 +235,7 @@ async def insert(
         row = {name: getattr(seat, name) for name in SEAT_COLUMNS}
         await _insert_row(connection, "seats", {"match_id": table.match.id, **row})
     if events:  # the events join on `saved`, here the row just inserted
-        statement = _Statement()
+        statement = Statement()
         statement.values.append(table.match.id)
         statement.parts.append("saved AS (SELECT $1::text AS id)")
         statement.insert_events([Change(table, table, version, events, at)])
@@ -381,7 +244,7 @@ async def insert(
 
 
 async def _insert_row(connection: asyncpg.Connection, table: str, columns: Columns) -> int:
-    values = [_value(name, value) for name, value in columns.items()]
+    values = [value(name, column) for name, column in columns.items()]
     placeholders = ", ".join(f"${n}" for n in range(1, len(values) + 1))
     sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({placeholders}) RETURNING xmin"
     return int(await connection.fetchval(sql, *values))
