@@ -220,7 +220,7 @@ def _tune_collector(start_background: bool) -> None:
         # A request allocates thousands of containers, nearly all freed by refcounting;
         # with the default threshold (700) the collector ran several times per request over
         # every request in flight. Measured: about 12% of the server's CPU per move
-        # (bench/README.md, "Load", 2026-12-01).
+        # (bench/capacity.md, "Load", 2026-12-01).
         gc.set_threshold(*GC_THRESHOLDS)
 
 

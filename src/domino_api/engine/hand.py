@@ -106,9 +106,12 @@ def _play(
     rules = deal.rules
     tile = option.tile
     assert tile is not None
-    board = place(hand.board, tile, option.end, rules.layout)
+    end = option.end
     if rules.layout == TRAINS:
-        board = trains.played(board, seat, option.end)
+        assert end is not None, "a round's engine double is laid by the deal, not played"
+        board = trains.play_on_train(hand.board, tile, end, seat)
+    else:
+        board = place(hand.board, tile, end, rules.layout)
     held = with_seat(hand.held, seat, hand.held[seat] & ~deal.bit(tile))
     points = option.points
     if points and rules.end_mid_hand and points >= needs:

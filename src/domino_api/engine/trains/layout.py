@@ -51,27 +51,45 @@ def _names(players: int) -> tuple[EndName, ...]:
 
 def owner(end: EndName | None) -> int | None:
     """The seat a train belongs to; None for the Mexican train (and any other end)."""
-    if end is None or end not in SEAT_TRAINS:
-        return None
-    return SEAT_TRAINS.index(end)
+    return None if end is None else _PLACE_OF.get(end)
 
 
-def place_on_train(board: Board, tile: Tile, end: EndName) -> Board:
-    """`board` with `tile` at the end of train `end` (the caller checked it fits)."""
+@cache
+def _train_end(name: EndName, pip: int) -> OpenEnd:
+    """One shared (immutable) open end per train and pip: a move builds no new one."""
+    return OpenEnd(name=name, pip=pip, value=0)
+
+
+@cache
+def _placement(tile: Tile, end: EndName, outer: int) -> Placement:
+    """One shared (immutable) placement per tile, train and exposed pip."""
+    return Placement(tile=tile, end=end, outer=outer, spinner=False)
+
+
+def place_on_train(board: Board, tile: Tile, end: EndName, markers: int | None = None) -> Board:
+    """`board` with `tile` at the end of train `end` (the caller checked it fits), carrying
+    `markers` when given (a play that takes a marker off builds one board, not two)."""
     ends = board.ends
     at = len(ends) - 1 if end == MEXICAN else _PLACE_OF[end]
-    joined = ends[at]
     low, high = tile
-    outer = high if low == joined.pip else low
-    moved = OpenEnd(name=end, pip=outer, value=0)
+    outer = high if low == ends[at].pip else low
     return Board(
-        tiles=(*board.tiles, Placement(tile=tile, end=end, outer=outer, spinner=False)),
-        ends=ends[:at] + (moved,) + ends[at + 1 :],
+        tiles=(*board.tiles, _placement(tile, end, outer)),
+        ends=(*ends[:at], _train_end(end, outer), *ends[at + 1 :]),
         total=0,
         spinner=board.spinner,
         spinner_mains=(),
-        markers=board.markers,
+        markers=board.markers if markers is None else markers,
     )
+
+
+def play_on_train(board: Board, tile: Tile, end: EndName, seat: int) -> Board:
+    """`played(place_on_train(board, tile, end), seat, end)` in one step: `seat`'s play of
+    `tile` on train `end`, which takes the marker off its own train."""
+    markers = board.markers
+    if _PLACE_OF.get(end) == seat:
+        markers &= ~(1 << seat)
+    return place_on_train(board, tile, end, markers)
 
 
 def marked(board: Board, seat: int) -> Board:
