@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, Field, JsonValue
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, model_validator
 
 from domino_api.lobby.models import PRESET_SCHEMA
 from domino_api.matches.schemas import MatchOptions, as_overrides
@@ -18,21 +18,24 @@ from domino_api.web.names import PlayerName
 PlayerId = Annotated[str, Field(min_length=1, max_length=36, description="A player's id")]
 
 
-class ById(Strict):
-    """A player named by its id."""
+# One model, not a union of `{id}` and `{name}`: a refusal then names the field at fault alone
+# (`name: ... U+202E`), not both shapes' complaints.
+class Named(Strict):
+    """A player named by its `id`, or by its `name` in any case (a name more than one player
+    goes by is `409 name_ambiguous`: name it by its id). Exactly one of the two."""
 
-    id: PlayerId
+    model_config = ConfigDict(
+        **Strict.model_config, json_schema_extra={"minProperties": 1, "maxProperties": 1}
+    )
 
+    id: PlayerId | None = None
+    name: PlayerName | None = Field(default=None, examples=["Bob"])
 
-class ByName(Strict):
-    """A player named by its name, in any case (a name more than one player goes by is `409
-    name_ambiguous`: name it by its id)."""
-
-    name: PlayerName
-
-
-# Exactly one of the two: `{"id"}` or `{"name"}`.
-Named = ById | ByName
+    @model_validator(mode="after")
+    def _one_of_the_two(self) -> Named:
+        if (self.id is None) == (self.name is None):
+            raise ValueError("name the player by `id` or by `name`: one of the two")
+        return self
 
 
 class PlayerOut(BaseModel):
@@ -69,9 +72,7 @@ class ChallengeCreate(Strict):
     signed in may take. `options` are a new match's (`GET /v1/rulesets`, else `422
     bad_options`)."""
 
-    to: ById | ByName | None = Field(
-        default=None, description="The player challenged; none: a link"
-    )
+    to: Named | None = Field(default=None, description="The player challenged; none: a link")
     ruleset: str = Field(max_length=32, examples=["all-fives"], json_schema_extra=PRESET_SCHEMA)
     if TYPE_CHECKING:
         options: dict[str, JsonValue]
