@@ -253,3 +253,23 @@ async def test_a_bad_name_or_id_is_refused_for_its_own_field(
     assert await count(clean_db, "friend_links") == await count(clean_db, "challenges") == 0
     r = await client.post("/v1/friends", json={"name": "bob"}, headers=ana["headers"])
     assert r.status_code == 200 and r.json()["status"] == "requested"
+
+
+async def test_a_challenge_may_be_played_by_correspondence_and_no_live_clock_beside(
+    client: httpx.AsyncClient, clean_db: str
+) -> None:
+    """`per_move_s` is a match option the published schema offers a challenge: honoured, or
+    refused with the clock it contradicts, never a preset's misleading complaint."""
+    ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
+    clock = {"allowance_s": 30, "grace_s": 60}
+    body = {"to": {"id": bob["id"]}, "ruleset": "classic"}
+    body["options"] = {"per_move_s": 7200, "turn_clock": clock}
+    r = await client.post("/v1/challenges", json=body, headers=ana["headers"])
+    assert problem(r, 422)["code"] == "option_not_allowed"
+    assert await count(clean_db, "challenges") == 0
+    made = await challenge(client, ana, bob, ruleset="classic", options={"per_move_s": 7200})
+    r = await client.post(f"/v1/challenges/{made['id']}/accept", headers=bob["headers"])
+    assert r.status_code == 200, r.text
+    seen = (await client.get(f"/v1/matches/{r.json()['match']}", headers=bob["headers"])).json()
+    assert seen["per_move_s"] == 7200 and seen["ruleset"]["turn_clock"] is None
+    assert all(s["away_deadline"] is None for s in seen["seats"])
