@@ -136,6 +136,31 @@ async def test_a_push_endpoint_off_the_public_internet_is_refused(
     assert r.status_code == 201, r.text
 
 
+async def test_a_player_keeps_ten_devices_and_no_more(
+    client: httpx.AsyncClient, clean_db: str
+) -> None:
+    """Each turn is pushed to every device: a player may not multiply the service's requests
+    by subscribing endpoints without end. The newest ten are kept."""
+    ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
+    keys = device_keys()
+    for n in range(12):
+        body = {"endpoint": f"https://push.example.com/ana/{n}", "keys": keys}
+        r = await client.post("/v1/push/subscriptions", json=body, headers=ana["headers"])
+        assert r.status_code == 201, r.text
+    body = {"endpoint": "https://push.example.com/bob", "keys": keys}
+    assert (
+        await client.post("/v1/push/subscriptions", json=body, headers=bob["headers"])
+    ).status_code == 201
+    conn = await asyncpg.connect(to_plain_url(clean_db))
+    try:
+        kept = await conn.fetch("SELECT endpoint FROM push_subscriptions ORDER BY endpoint")
+    finally:
+        await conn.close()
+    ana_kept = {r["endpoint"] for r in kept} - {"https://push.example.com/bob"}
+    assert ana_kept == {f"https://push.example.com/ana/{n}" for n in range(2, 12)}
+    assert len(kept) == 11
+
+
 async def test_three_takers_of_one_invitation_make_one_match(
     client: httpx.AsyncClient, clean_db: str
 ) -> None:
