@@ -223,6 +223,11 @@ async def test_an_outsider_neither_sees_nor_answers_anothers_challenge(
     for method, tail in (("GET", ""), ("POST", "/accept")):
         r = await client.request(method, f"/v1/invites/{'A' * 22}{tail}", headers=eve["headers"])
         assert problem(r, 404)["code"] == "challenge_not_found"
+    # The two it names: each may only give its own answer (docs/API.md).
+    r = await client.post(f"/v1/challenges/{named['id']}/decline", headers=ana["headers"])
+    assert problem(r, 403)["code"] == "not_challenged"
+    r = await client.delete(f"/v1/challenges/{named['id']}", headers=bob["headers"])
+    assert problem(r, 403)["code"] == "not_challenged"
     named_token = named["invite"].rsplit("/", 1)[-1]
     r = await client.post(f"/v1/invites/{named_token}/accept", headers=eve["headers"])
     assert problem(r, 403)["code"] == "not_challenged"
