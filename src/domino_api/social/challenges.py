@@ -224,6 +224,26 @@ async def answer(
     return out(row, player, now)
 
 
+async def _acceptable(
+    connection: asyncpg.Connection,
+    player: Player,
+    challenge_id: str | None,
+    token: str | None,
+    now: datetime,
+) -> ChallengeRow:
+    """The challenge, if the player may take it now (its claim checks it is open again)."""
+    row = await _row(connection, player, challenge_id, token)
+    if row.from_id == player.id:
+        raise Yourself("You made this challenge: another player accepts it.")
+    if row.to_id is not None and row.to_id != player.id:
+        raise NotChallenged("The challenge names another player.")
+    _still_open(row, now)
+    challenger = await social_repo.player(connection, row.from_id)
+    assert challenger is not None  # a player's challenges go with it (ON DELETE CASCADE)
+    await friends.refuse_pair(connection, player, challenger)
+    return row
+
+
 async def accept(
     core: Core,
     publish: Publish,
@@ -235,15 +255,7 @@ async def accept(
     """Take the challenge's seat: the new match, started; its maker's `challenge_closed`."""
     now = core.clock.now()
     async with core.pool.acquire() as connection:
-        row = await _row(connection, player, challenge_id, token)
-        if row.from_id == player.id:
-            raise Yourself("You made this challenge: another player accepts it.")
-        if row.to_id is not None and row.to_id != player.id:
-            raise NotChallenged("The challenge names another player.")
-        _still_open(row, now)
-        challenger = await social_repo.player(connection, row.from_id)
-        assert challenger is not None  # a player's challenges go with it (ON DELETE CASCADE)
-        await friends.refuse_pair(connection, player, challenger)
+        row = await _acceptable(connection, player, challenge_id, token, now)
     async with transaction(core.maker) as session:
         players = await players_repo.by_ids(session, [row.from_id, player.id])
     holders = {p.id: (p.name, p.tile_back) for p in players.values()}
