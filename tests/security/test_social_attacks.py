@@ -303,3 +303,16 @@ async def test_a_challenge_may_be_played_by_correspondence_and_no_live_clock_bes
     seen = (await client.get(f"/v1/matches/{r.json()['match']}", headers=bob["headers"])).json()
     assert seen["per_move_s"] == 7200 and seen["ruleset"]["turn_clock"] is None
     assert all(s["away_deadline"] is None for s in seen["seats"])
+
+
+async def test_a_block_hides_the_open_challenges_between_the_two(
+    client: httpx.AsyncClient,
+) -> None:
+    ana, bob, cy = [await new_player(client, n) for n in ("Ana", "Bob", "Cy")]
+    await challenge(client, ana, bob)
+    await challenge(client, ana, cy)
+    await block(client, bob, ana)  # Bob blocks Ana after she challenged him
+    bobs = (await client.get("/v1/challenges", headers=bob["headers"])).json()
+    anas = (await client.get("/v1/challenges", headers=ana["headers"])).json()
+    assert bobs["incoming"] == []
+    assert [c["challenged"]["id"] for c in anas["outgoing"]] == [cy["id"]]

@@ -93,7 +93,8 @@ async def create_challenge(
 
 @router.get("/challenges", summary="Your open challenges", responses=problems(*AUTH))
 async def list_challenges(lobby: LobbyDep, player: CurrentPlayer) -> ChallengesOut:
-    """The open, unexpired challenges you were sent and those you made."""
+    """The open, unexpired challenges you were sent and those you made (one between you and a
+    player either of you blocked is left out)."""
     return await challenges.listing(lobby.core, player)
 
 
