@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from domino_api.lobby.models import PRESET_SCHEMA
 from domino_api.matches.schemas import MatchOptions, as_overrides
@@ -28,8 +29,9 @@ class Named(Strict):
         **Strict.model_config, json_schema_extra={"minProperties": 1, "maxProperties": 1}
     )
 
-    id: PlayerId | None = None
-    name: PlayerName | None = Field(default=None, examples=["Bob"])
+    # Absent, not null: the schema says exactly one property, each a string.
+    id: PlayerId | SkipJsonSchema[None] = None
+    name: PlayerName | SkipJsonSchema[None] = Field(default=None, examples=["Bob"])
 
     @model_validator(mode="after")
     def _one_of_the_two(self) -> Named:
