@@ -8,15 +8,25 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, JsonValue, model_validator
-from pydantic.json_schema import SkipJsonSchema
+from pydantic.json_schema import WithJsonSchema
 
 from domino_api.lobby.models import PRESET_SCHEMA
 from domino_api.matches.schemas import MatchOptions, as_overrides
 from domino_api.social.events import ChallengeStatus
 from domino_api.web.inputs import Strict
-from domino_api.web.names import PlayerName
+from domino_api.web.names import NAME_FORMAT, PlayerName
 
 PlayerId = Annotated[str, Field(min_length=1, max_length=36, description="A player's id")]
+# What `Named` publishes for each field: a string, never null (absent instead).
+_ID_SCHEMA = {"type": "string", "minLength": 1, "maxLength": 36, "description": "A player's id"}
+_NAME_SCHEMA = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 32,
+    "format": NAME_FORMAT,
+    "description": "A player's name, in any case",
+    "examples": ["Bob"],
+}
 
 
 # One model, not a union of `{id}` and `{name}`: a refusal then names the field at fault alone
@@ -30,8 +40,8 @@ class Named(Strict):
     )
 
     # Absent, not null: the schema says exactly one property, each a string.
-    id: PlayerId | SkipJsonSchema[None] = None
-    name: PlayerName | SkipJsonSchema[None] = Field(default=None, examples=["Bob"])
+    id: Annotated[PlayerId | None, WithJsonSchema(_ID_SCHEMA)] = None
+    name: Annotated[PlayerName | None, WithJsonSchema(_NAME_SCHEMA)] = None
 
     @model_validator(mode="after")
     def _one_of_the_two(self) -> Named:
