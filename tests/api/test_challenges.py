@@ -176,4 +176,6 @@ async def test_bad_challenges_are_problems(client: httpx.AsyncClient) -> None:
     )
     refused(r, 403, "blocked")
     refused(await act(client, bob, "GET", "challenges/x"), 404, "challenge_not_found")
-    assert (await act(client, ana, "GET", "challenges")).json()["outgoing"][0]["id"] == made["id"]
+    # Nothing changed (still open), and the pair's listings leave it out while the block lasts.
+    assert (await act(client, ana, "GET", f"challenges/{made['id']}")).json()["status"] == "open"
+    assert (await act(client, ana, "GET", "challenges")).json()["outgoing"] == []

@@ -17,6 +17,8 @@ from domino_api.web.problems import AUTH, BODY, INPUT, problems
 
 router = APIRouter(prefix="/v1", tags=["push"], dependencies=NO_STRAY_BODY)
 
+# A player's devices kept at most; a new one beyond replaces its oldest.
+MAX_DEVICES = 10
 SubscriptionId = Annotated[str, Path(min_length=1, max_length=36)]
 
 
@@ -46,10 +48,11 @@ async def subscribe(
     tables are pushed to it (payload: `{type: "your_turn", match, seat, title, body, deadline,
     url}`, nothing hidden). The endpoint must be `https` on a public host, `keys.p256dh` a P-256
     public key and `keys.auth` 16 bytes, else `422 validation_error`. An endpoint kept already
-    is the caller's from now on, with these keys."""
+    is the caller's from now on, with these keys. A player's 10 newest devices are kept: an
+    eleventh replaces the oldest."""
     push = push_of(request)
     subscriptions.check(body, push.settings.push_allow_local)
-    async with push.pool.acquire() as connection:
+    async with push.pool.acquire() as connection, connection.transaction():
         found = await push_repo.subscribe(
             connection,
             str(uuid.uuid4()),
@@ -58,6 +61,7 @@ async def subscribe(
             body.keys.p256dh,
             body.keys.auth,
         )
+        await push_repo.keep_newest(connection, player.id, MAX_DEVICES)
     return SubscriptionOut(id=found, endpoint=body.endpoint)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import binascii
 import ipaddress
+import socket
 from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -68,6 +69,38 @@ def check_keys(keys: PushKeysIn) -> None:
         raise ValidationFailed("keys.auth: not a 16-byte secret.")
 
 
+# Names that never leave the operator's network (RFC 6761, 6762, 8375; ICANN's `internal`).
+PRIVATE_SUFFIXES = ("localhost", "local", "internal", "home.arpa", "lan", "invalid")
+
+
+def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a host written as one names: any form the resolver takes for IPv4 too
+    (`2130706433`, `127.1`, `0x7f.1`, `0177.0.0.1` are all 127.0.0.1 to getaddrinfo)."""
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        pass
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except OSError:
+        return None
+
+
+def _check_host(host: str) -> None:
+    """A public address, or a fully qualified name outside the private suffixes: a name of
+    one label (`metadata`) resolves through the operator's search domains."""
+    name = host.rstrip(".")  # `localhost.` is localhost
+    address = _address(name)
+    if address is not None:
+        if not address.is_global:
+            raise ValidationFailed("endpoint: not a public address.")
+        return
+    labels = name.split(".")
+    private = any(name == s or name.endswith("." + s) for s in PRIVATE_SUFFIXES)
+    if private or len(labels) < 2 or labels[-1].isdigit() or not all(labels):
+        raise ValidationFailed("endpoint: not a public host.")
+
+
 def check_endpoint(endpoint: str, allow_local: bool) -> None:
     try:
         parts = urlsplit(endpoint)
@@ -78,16 +111,8 @@ def check_endpoint(endpoint: str, allow_local: bool) -> None:
     schemes = ("https", "http") if allow_local else ("https",)
     if parts.scheme not in schemes or not host or parts.username or parts.password:
         raise ValidationFailed("endpoint: an https URL of a push service, without credentials.")
-    if allow_local:
-        return
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        if host == "localhost" or host.endswith((".localhost", ".local", ".internal")):
-            raise ValidationFailed("endpoint: not a public host.") from None
-        return
-    if not address.is_global:
-        raise ValidationFailed("endpoint: not a public address.")
+    if not allow_local:
+        _check_host(host)
 
 
 def check(body: SubscriptionIn, allow_local: bool) -> None:

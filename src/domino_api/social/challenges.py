@@ -40,7 +40,7 @@ from domino_api.errors import (
 )
 from domino_api.jsontext import load_object
 from domino_api.lobby.tables import Publish
-from domino_api.matches import access, creation
+from domino_api.matches import access, correspondence, creation
 from domino_api.matches.hosting import Caps, check_numbered
 from domino_api.matches.schemas import MatchOptions, as_overrides
 from domino_api.matches.unit import Core, Stage
@@ -65,9 +65,12 @@ INVITE_PATH = "/play/#invite/"
 KEEP_EXPIRED = timedelta(days=1)
 
 
-def _ruleset(name: str, options_key: str) -> engine.Ruleset:
-    given, _ = access.table_options(load_object(options_key))
-    return creation.ruleset_for_seats(name, given, 2)
+def _table(name: str, options_key: str) -> tuple[engine.Ruleset, bool, int | None]:
+    """The ruleset of the challenge's match, and its table's own options: `spectators`, and
+    `per_move_s` (a correspondence table, matches/correspondence.py)."""
+    given, spectators = access.table_options(load_object(options_key))
+    given, per_move_s = correspondence.take_per_move(given, solo=False)
+    return creation.ruleset_for_seats(name, given, 2), spectators, per_move_s
 
 
 def _status(row: ChallengeRow, now: datetime) -> ChallengeStatus:
@@ -116,7 +119,7 @@ async def create(
     core: Core, publish: Publish, player: Player, body: ChallengeCreate, ttl_s: float
 ) -> ChallengeOut:
     options_key = _CANONICAL(as_overrides(body.options)).decode()
-    _ruleset(body.ruleset, options_key)  # an unknown preset or options it does not take: 422
+    _table(body.ruleset, options_key)  # an unknown preset or options it does not take: 422
     now = core.clock.now()
     async with core.pool.acquire() as connection, connection.transaction():
         other = None
@@ -220,6 +223,26 @@ async def answer(
     return out(row, player, now)
 
 
+async def _acceptable(
+    connection: asyncpg.Connection,
+    player: Player,
+    challenge_id: str | None,
+    token: str | None,
+    now: datetime,
+) -> ChallengeRow:
+    """The challenge, if the player may take it now (its claim checks it is open again)."""
+    row = await _row(connection, player, challenge_id, token)
+    if row.from_id == player.id:
+        raise Yourself("You made this challenge: another player accepts it.")
+    if row.to_id is not None and row.to_id != player.id:
+        raise NotChallenged("The challenge names another player.")
+    _still_open(row, now)
+    challenger = await social_repo.player(connection, row.from_id)
+    assert challenger is not None  # a player's challenges go with it (ON DELETE CASCADE)
+    await friends.refuse_pair(connection, player, challenger)
+    return row
+
+
 async def accept(
     core: Core,
     publish: Publish,
@@ -231,25 +254,17 @@ async def accept(
     """Take the challenge's seat: the new match, started; its maker's `challenge_closed`."""
     now = core.clock.now()
     async with core.pool.acquire() as connection:
-        row = await _row(connection, player, challenge_id, token)
-        if row.from_id == player.id:
-            raise Yourself("You made this challenge: another player accepts it.")
-        if row.to_id is not None and row.to_id != player.id:
-            raise NotChallenged("The challenge names another player.")
-        _still_open(row, now)
-        challenger = await social_repo.player(connection, row.from_id)
-        assert challenger is not None  # a player's challenges go with it (ON DELETE CASCADE)
-        await friends.refuse_pair(connection, player, challenger)
+        row = await _acceptable(connection, player, challenge_id, token, now)
     async with transaction(core.maker) as session:
         players = await players_repo.by_ids(session, [row.from_id, player.id])
     holders = {p.id: (p.name, p.tile_back) for p in players.values()}
     match_id = str(uuid.uuid4())
     seats = [NewSeat(type="human", player_id=p) for p in (row.from_id, player.id)]
-    _, spectators = access.table_options(load_object(row.options_key))
+    ruleset, spectators, per_move_s = _table(row.ruleset, row.options_key)
     claim = partial(_claim, row=row, taker=player.id, match_id=match_id, caps=caps, now=now)
     await creation.insert(
         core,
-        _ruleset(row.ruleset, row.options_key),
+        ruleset,
         seats,
         holders,
         row.from_id,
@@ -257,6 +272,7 @@ async def accept(
         solo=False,
         spectators=spectators,
         rated=row.rated,
+        per_move_s=per_move_s,
         before=claim,
         match_id=match_id,
     )

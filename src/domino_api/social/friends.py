@@ -16,7 +16,7 @@ from domino_api.errors import Blocked, NameAmbiguous, PlayerNotFound, Yourself
 from domino_api.lobby.tables import Publish
 from domino_api.matches.unit import Core
 from domino_api.social.events import FriendAdded, FriendRequest, PlayerRef, addressed
-from domino_api.social.models import ById, FriendAnswer, FriendOut, FriendsOut, Named, PlayerOut
+from domino_api.social.models import FriendAnswer, FriendOut, FriendsOut, Named, PlayerOut
 from domino_api.store import lobby_repo, social_repo
 from domino_api.store.models import Player
 from domino_api.store.social_repo import Someone
@@ -24,11 +24,12 @@ from domino_api.store.social_repo import Someone
 
 async def find(connection: asyncpg.Connection, named: Named) -> Someone:
     """The player named by id or by name."""
-    if isinstance(named, ById):
+    if named.id is not None:
         found = await social_repo.player(connection, named.id)
         if found is None:
             raise PlayerNotFound(f"No player has the id {named.id!r}.")
         return found
+    assert named.name is not None  # one of the two (Named)
     matches = await social_repo.named(connection, named.name)
     if not matches:
         raise PlayerNotFound(f"No player goes by the name {named.name!r}.")

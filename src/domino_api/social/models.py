@@ -9,32 +9,47 @@ from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta, Struct
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.json_schema import WithJsonSchema
 
 from domino_api.matches.schemas import MatchOptions, Preset
 from domino_api.social.events import ChallengeShown
 from domino_api.web.inputs import Strict
-from domino_api.web.names import PlayerName
+from domino_api.web.names import NAME_FORMAT, PlayerName
 from domino_api.web.struct_bodies import Body
 
 PlayerId = Annotated[str, Field(min_length=1, max_length=36, description="A player's id")]
+# What `Named` publishes for each field: a string, never null (absent instead).
+_ID_SCHEMA = {"type": "string", "minLength": 1, "maxLength": 36, "description": "A player's id"}
+_NAME_SCHEMA = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 32,
+    "format": NAME_FORMAT,
+    "description": "A player's name, in any case",
+    "examples": ["Bob"],
+}
 
 
-class ById(Strict):
-    """A player named by its id."""
+# One model, not a union of `{id}` and `{name}`: a refusal then names the field at fault alone
+# (`name: ... U+202E`), not both shapes' complaints.
+class Named(Strict):
+    """A player named by its `id`, or by its `name` in any case (a name more than one player
+    goes by is `409 name_ambiguous`: name it by its id). Exactly one of the two."""
 
-    id: PlayerId
+    model_config = ConfigDict(
+        **Strict.model_config, json_schema_extra={"minProperties": 1, "maxProperties": 1}
+    )
 
+    # Absent, not null: the schema says exactly one property, each a string.
+    id: Annotated[PlayerId | None, WithJsonSchema(_ID_SCHEMA)] = None
+    name: Annotated[PlayerName | None, WithJsonSchema(_NAME_SCHEMA)] = None
 
-class ByName(Strict):
-    """A player named by its name, in any case (a name more than one player goes by is `409
-    name_ambiguous`: name it by its id)."""
-
-    name: PlayerName
-
-
-# Exactly one of the two: `{"id"}` or `{"name"}`.
-Named = ById | ByName
+    @model_validator(mode="after")
+    def _one_of_the_two(self) -> Named:
+        if (self.id is None) == (self.name is None):
+            raise ValueError("name the player by `id` or by `name`: one of the two")
+        return self
 
 
 class PlayerOut(BaseModel):
@@ -75,10 +90,10 @@ class Challenged(Body):
 
     def check(self) -> None:
         if (self.id is None) == (self.name is None):
-            raise ValueError("name the player by exactly one of `id` and `name`")
+            raise ValueError("name the player by `id` or by `name`: one of the two")
 
     def named(self) -> Named:
-        return ById(id=self.id) if self.id is not None else ByName(name=self.name or "")
+        return Named(id=self.id) if self.id is not None else Named(name=self.name)
 
 
 class ChallengeCreate(Body):

@@ -105,7 +105,8 @@ async def create_challenge(
     responses=struct_answer(ChallengesOut) | problems(*AUTH),
 )
 async def list_challenges(lobby: LobbyDep, player: CurrentPlayer) -> FastJSONResponse:
-    """The open, unexpired challenges you were sent and those you made."""
+    """The open, unexpired challenges you were sent and those you made (one between you and a
+    player either of you blocked is left out)."""
     return FastJSONResponse(await challenges.listing(lobby.core, player))
 
 

@@ -65,6 +65,17 @@ async def subscribe(
     return found
 
 
+async def keep_newest(connection: asyncpg.Connection, player_id: str, most: int) -> None:
+    """Forget the player's subscriptions beyond its `most` newest (their notices with them):
+    each turn is sent to every one, so a player may not multiply the requests it costs."""
+    await connection.execute(
+        "DELETE FROM push_subscriptions WHERE player_id = $1 AND id NOT IN (SELECT id FROM"
+        " push_subscriptions WHERE player_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2)",
+        player_id,
+        most,
+    )
+
+
 async def unsubscribe(connection: asyncpg.Connection, subscription_id: str, player_id: str) -> bool:
     """Forget the player's subscription; False: it holds none by that id."""
     done: str = await connection.execute(

@@ -251,10 +251,13 @@ async def challenge(
 async def open_challenges(
     connection: asyncpg.Connection, player_id: str, now: datetime
 ) -> list[ChallengeRow]:
-    """Open, unexpired challenges the player made or was sent, newest first."""
+    """Open, unexpired challenges the player made or was sent, newest first; one between
+    two players either of whom blocked the other is left out (it cannot be accepted)."""
+    unblocked = _UNBLOCKED.format(a="c.from_id", b="c.to_id")
     rows = await connection.fetch(
         f"{_CHALLENGE} WHERE (c.from_id = $1 OR c.to_id = $1) AND c.status = 'open'"
-        " AND c.expires_at > $2 ORDER BY c.created_at DESC, c.id LIMIT 100",
+        f" AND c.expires_at > $2 AND (c.to_id IS NULL OR {unblocked})"
+        " ORDER BY c.created_at DESC, c.id LIMIT 100",
         player_id,
         now,
     )
