@@ -3,7 +3,8 @@ view, the events and the ledger)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import overload
 
 
@@ -14,14 +15,12 @@ def iso(moment: datetime | None) -> str | None: ...
 def iso(moment: datetime | None) -> str | None:
     if not moment:
         return None
-    # A step stamps each of its events with the same moment: the last one's text is kept
-    # (isoformat takes several microseconds, a few times per move).
-    # Read once into a local: another thread may replace it meanwhile.
-    global _last
-    last = _last
-    if last[0] != moment or last[0].tzinfo is not moment.tzinfo:
-        last = _last = (moment, moment.isoformat().replace("+00:00", "Z"))
-    return last[1]
+    return _text(moment, moment.utcoffset())
 
 
-_last: tuple[datetime, str] = (datetime.min, datetime.min.isoformat())
+# A step stamps each of its events with the same moment: the last moments' texts are kept
+# (isoformat takes several microseconds, a few times per move). A pure function's cache, no
+# state of the app's; the offset is part of the key, as one instant in two zones is equal.
+@lru_cache(maxsize=8)
+def _text(moment: datetime, offset: timedelta | None) -> str:
+    return moment.isoformat().replace("+00:00", "Z")

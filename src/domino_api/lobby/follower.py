@@ -14,22 +14,18 @@ announced like any lobby event (realtime/lobby_feed.py); nothing polls.
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from collections.abc import Sequence
 
 import asyncpg
 
 from domino_api.engine.table import Table
-from domino_api.errors import database_state
 from domino_api.lobby.events import LobbyEvent, SeatsChanged, TableClosed, TableOpened
 from domino_api.lobby.tables import free_seats, host_present, shown, stored
+from domino_api.matches.gathered import Gathered
 from domino_api.matches.ports import Announces, Committed
 from domino_api.store import lobby_repo
 from domino_api.store.db import Pool
 from domino_api.store.lobby_repo import TableRow
-
-log = logging.getLogger(__name__)
 
 # What a listing shows changes only with these: a seat taken or freed (a release is a
 # `seat_joined` too), the host's presence, and the table leaving the waiting state.
@@ -68,55 +64,25 @@ def told(row: TableRow, table: Table) -> tuple[LobbyEvent | None, int | None]:
 
 
 class LobbyFollower:
-    """Follows every step this process commits; its own task does the lobby's writes."""
+    """Follows every step this process commits; its own task does the lobby's writes
+    (matches/gathered.py): of each match, the latest step followed."""
 
     def __init__(self, pool: Pool, announcer: Announces) -> None:
         self._pool = pool
         self._announcer = announcer
-        self._pending: dict[str, Committed] = {}
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._busy = False
+        self._gathered: Gathered[Committed] = Gathered(
+            "lobby-follower", self.apply, lambda old, new: new.seq > old.seq
+        )
 
     def follow(self, steps: Sequence[Committed]) -> None:
-        for step in steps:
-            if not concerns_lobby(step):
-                continue
-            known = self._pending.get(step.match_id)
-            if known is None or step.seq > known.seq:
-                self._pending[step.match_id] = step
-        if self._pending:
-            if self._task is None or self._task.done():
-                loop = asyncio.get_running_loop()
-                self._task = loop.create_task(self._run(), name="lobby-follower")
-            self._wake.set()
+        self._gathered.add([(step.match_id, step) for step in steps if concerns_lobby(step)])
 
     async def settled(self) -> None:
         """Wait until every step followed so far is told (tests, shutdown)."""
-        while self._pending or self._wake.is_set() or self._busy:
-            await asyncio.sleep(0.01)
+        await self._gathered.settled()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            steps, self._pending = list(self._pending.values()), {}
-            self._busy = True
-            try:
-                await self.apply(steps)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # the listing itself (GET /v1/lobby) stays true
-                level = logging.WARNING if database_state(exc) is not None else logging.ERROR
-                log.log(level, "the lobby missed %d steps (%s)", len(steps), exc)
-            finally:
-                self._busy = False
+        await self._gathered.stop()
 
     async def apply(self, steps: Sequence[Committed]) -> int:
         """Tell the lobby what these steps changed at listed tables; returns events stored."""

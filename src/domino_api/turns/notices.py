@@ -14,8 +14,6 @@ seat may not see.
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -25,15 +23,13 @@ import msgspec
 
 from domino_api.engine.clock_text import iso
 from domino_api.engine.event_types import TurnEvent
-from domino_api.errors import database_state
 from domino_api.jsontext import dumps
 from domino_api.lobby.events import YourTurn
+from domino_api.matches.gathered import Gathered
 from domino_api.matches.ports import Announces, Committed
 from domino_api.store import lobby_repo, push_repo
 from domino_api.store.db import Pool
 from domino_api.turns.titles import title_of
-
-log = logging.getLogger(__name__)
 
 
 class PushPayload(msgspec.Struct, frozen=True, kw_only=True):
@@ -105,54 +101,26 @@ def notice_of(step: Committed) -> Notice | None:
 
 
 class TurnNotices:
-    """Follows every step this process commits; its own task stores and announces."""
+    """Follows every step this process commits; its own task stores and announces
+    (matches/gathered.py)."""
 
     def __init__(self, pool: Pool, announcer: Announces) -> None:
         self._pool = pool
         self._announcer = announcer
-        self._pending: list[Notice] = []
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._storing = False
+        self._gathered: Gathered[Notice] = Gathered("turn-notices", self.store)
         # Called once notices are stored: this process's push sender (app/runtime.py).
         self.on_stored: Callable[[], None] | None = None
 
     def follow(self, steps: Sequence[Committed]) -> None:
         found = [n for n in (notice_of(step) for step in steps) if n is not None]
-        if not found:
-            return
-        self._pending += found
-        if self._task is None or self._task.done():
-            loop = asyncio.get_running_loop()
-            self._task = loop.create_task(self._run(), name="turn-notices")
-        self._wake.set()
+        self._gathered.add([((n.match_id, n.seq), n) for n in found])
 
     async def settled(self) -> None:
         """Wait until every notice followed so far is stored (tests, shutdown)."""
-        while self._pending or self._wake.is_set() or self._storing:
-            await asyncio.sleep(0.01)
+        await self._gathered.settled()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            notices, self._pending = self._pending, []
-            self._storing = True
-            try:
-                await self.store(notices)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # the turn list (GET /v1/turns) stays true
-                level = logging.WARNING if database_state(exc) is not None else logging.ERROR
-                log.log(level, "%d turn notices were not stored (%s)", len(notices), exc)
-            finally:
-                self._storing = False
+        await self._gathered.stop()
 
     async def store(self, notices: Sequence[Notice]) -> int:
         """Store the lobby events and push notices; returns the push notices stored."""
