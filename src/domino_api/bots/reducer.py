@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from msgspec import UnsetType
 from msgspec.structs import replace
 
+from domino_api.engine.board import Board
 from domino_api.engine.clock_text import iso
 from domino_api.engine.event_types import (
     AnyEvent,
@@ -56,7 +57,7 @@ from domino_api.engine.event_types import (
     TurnData,
     TurnEvent,
 )
-from domino_api.engine.layout import EMPTY_BOARD, Board, place
+from domino_api.engine.layout import EMPTY_BOARD, place
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import HandResult, MatchResult, MustCover
 from domino_api.engine.teams import team_counts, team_of, team_seats

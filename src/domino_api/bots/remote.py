@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 
 from domino_api.bots.reducer import board_of
 from domino_api.engine import HistoryEntry, Ruleset, SeatView, full_set
+from domino_api.engine.board import Board
 from domino_api.engine.event_types import (
     AnyEvent,
     HandStartedEvent,
@@ -29,7 +30,7 @@ from domino_api.engine.event_types import (
     TileDrawnEvent,
     TilePlayedEvent,
 )
-from domino_api.engine.layout import EMPTY_BOARD, Board, fitting_ends, place
+from domino_api.engine.layout import EMPTY_BOARD, fitting_ends, place
 from domino_api.engine.legal import cover_after, open_to
 from domino_api.engine.move_types import legal_of
 from domino_api.engine.state import MustCover

@@ -17,6 +17,7 @@ from domino_api.engine.actions import (
     action_to_json,
     with_reason,
 )
+from domino_api.engine.board import Board
 from domino_api.engine.deal import ALGORITHM, Deal, commitment, deal
 from domino_api.engine.errors import (
     BadCut,
@@ -33,7 +34,6 @@ from domino_api.engine.errors import (
     UnknownRuleset,
 )
 from domino_api.engine.events import NON_GAME_EVENTS, SERVICE_EVENTS, Event, Transition
-from domino_api.engine.layout import Board
 from domino_api.engine.ledger import ledger, verify_ledger
 from domino_api.engine.rules import apply, is_stale, legal_actions, record
 from domino_api.engine.rulesets import (

@@ -7,8 +7,9 @@ so both play by the same rules. A hand that ends comes back closed, with its res
 
 from __future__ import annotations
 
+from domino_api.engine.board import Board
 from domino_api.engine.kinds import HandReason
-from domino_api.engine.layout import EMPTY_BOARD, Board, place
+from domino_api.engine.layout import EMPTY_BOARD, place
 from domino_api.engine.legal import cover_after, legal_plays
 from domino_api.engine.scoring import blocked_outcome, domino_points, hand_pips
 from domino_api.engine.state import (

@@ -14,43 +14,15 @@ halves once in all (on the first of them) and nothing on its arms.
 
 from __future__ import annotations
 
-from msgspec import Struct
-
+from domino_api.engine.board import Board, OpenEnd, Placement
 from domino_api.engine.kinds import EndName, PlayScoring
 from domino_api.engine.tiles import Tile
+from domino_api.engine.trains.layout import place_on_train
 
 SPINNER_FIRST = "spinner_first_double"
 SPINNER_OPENING = "spinner_opening_double"
 MAINS: tuple[EndName, ...] = ("left", "right")
 ARMS: tuple[EndName, ...] = ("up", "down")
-
-
-class OpenEnd(Struct, frozen=True, kw_only=True, gc=False):
-    name: EndName
-    pip: int  # the exposed pip a tile must match
-    value: int  # what this end adds to ends_total
-
-
-class Placement(Struct, frozen=True, kw_only=True, gc=False):
-    tile: Tile
-    end: EndName | None  # the end it joined; None for the hand's first tile
-    outer: int | None  # the pip it left exposed; None for the first tile
-    spinner: bool  # it became the hand's spinner
-
-
-class Board(Struct, frozen=True, kw_only=True, gc=False):
-    """A hand's board. Immutable: `place` returns a new one."""
-
-    tiles: tuple[Placement, ...]
-    ends: tuple[OpenEnd, ...]  # open ends only, always in the order left, right, up, down
-    total: int  # ends_total
-    spinner: int | None  # the spinner's pip once a spinner is on the board
-    spinner_mains: tuple[EndName, ...]  # main sides the spinner itself still exposes
-    # Mexican Train: the seats whose trains carry a marker, a bit set (engine/trains/layout.py)
-    markers: int = 0
-
-    def pips(self) -> dict[str, int]:
-        return {end.name: end.pip for end in self.ends}
 
 
 EMPTY_BOARD = Board(tiles=(), ends=(), total=0, spinner=None, spinner_mains=())
@@ -70,9 +42,6 @@ def play_points(scoring: PlayScoring, total: int) -> int:
 def place(board: Board, tile: Tile, end: EndName | None, layout: str) -> Board:
     """The board after `tile` joins `end` (None: it opens the hand); the caller checked it fits."""
     if layout == "trains":
-        # Imported here: the trains' module builds on this one's Board.
-        from domino_api.engine.trains.layout import place_on_train
-
         assert end is not None, "a round's engine double is laid by the deal, not played"
         return place_on_train(board, tile, end)
     if end is None:

@@ -7,8 +7,9 @@ the order the seat holds them, and for each tile end by end (left, right, up, do
 
 from __future__ import annotations
 
+from domino_api.engine.board import Board, OpenEnd
 from domino_api.engine.kinds import EndName
-from domino_api.engine.layout import Board, OpenEnd, play_points, total_after
+from domino_api.engine.layout import play_points, total_after
 from domino_api.engine.state import (
     DRAW_ACTION,
     PASS_ACTION,

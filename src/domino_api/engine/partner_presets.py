@@ -3,12 +3,13 @@ that engine/rulesets.py passes in (this module does not import it: rulesets impo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
+from msgspec import Struct
 from msgspec.structs import replace
 
-if TYPE_CHECKING:
-    from domino_api.engine.rulesets import Ruleset
+# The ruleset type, named without importing engine/rulesets.py (which imports this module).
+Ruleset = TypeVar("Ruleset", bound=Struct)
 
 PARTNER_PRESETS = ("partners-block", "partners-nines", "partners-all-fives")
 

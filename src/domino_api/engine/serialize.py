@@ -3,7 +3,7 @@ snapshot's form: engine/shapes.py)."""
 
 from __future__ import annotations
 
-from domino_api.engine.layout import Board, OpenEnd, Placement
+from domino_api.engine.board import Board, OpenEnd, Placement
 from domino_api.engine.legal import legal_plays
 from domino_api.engine.rulesets import Ruleset, checked
 from domino_api.engine.shapes import (

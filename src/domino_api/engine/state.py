@@ -16,6 +16,7 @@ from typing import TypeVar, get_args
 
 from msgspec import Struct
 
+from domino_api.engine.board import Board
 from domino_api.engine.kinds import (
     ActionName,
     EndName,
@@ -26,7 +27,7 @@ from domino_api.engine.kinds import (
     Status,
     is_over,
 )
-from domino_api.engine.layout import EMPTY_BOARD, Board
+from domino_api.engine.layout import EMPTY_BOARD
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.tiles import Tile, full_set
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from msgspec import UNSET, Struct, UnsetType
 
+from domino_api.engine.board import Board, Placement
 from domino_api.engine.kinds import EndName, Status
-from domino_api.engine.layout import EMPTY_BOARD, Board, Placement, place
+from domino_api.engine.layout import EMPTY_BOARD, place
 from domino_api.engine.legal import cover_after, legal_actions, open_to
 from domino_api.engine.move_types import Option, options
 from domino_api.engine.rulesets import Ruleset

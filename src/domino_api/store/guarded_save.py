@@ -11,17 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from sqlalchemy import JSON, create_mock_engine
 
 from domino_api import jsontext
 from domino_api.engine.shapes import Snapshot
+from domino_api.engine.table.model import Staged
 from domino_api.store.models import Base, Match, MatchEvent
 from domino_api.store.models import Seat as SeatModel
-
-if TYPE_CHECKING:
-    from domino_api.store.matches_repo import Change
 
 MATCHES, SEATS, EVENTS = (
     Base.metadata.tables[m.__tablename__] for m in (Match, SeatModel, MatchEvent)
@@ -42,6 +40,20 @@ _EVENT_KINDS = ("text[]", "int[]", "text[]", "timestamptz[]", "text[]", "text[]"
 # Statement texts by shape; a sweep's batches bring more shapes, so the store is bounded.
 _TEXTS: dict[Hashable, str] = {}
 _TEXTS_KEPT = 512
+
+
+class Change(Protocol):
+    """What the save reads of a match to save (store/matches_repo.py `Change` is the one)."""
+
+    version: int
+    events: Sequence[Staged]
+    at: datetime
+
+    @property
+    def id(self) -> str: ...
+    def columns(self) -> Columns: ...
+    def seats(self) -> list[tuple[int, Columns]]: ...
+    def marks_only(self) -> bool: ...
 
 
 def value(key: str, column: Column) -> Column:

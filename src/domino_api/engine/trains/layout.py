@@ -21,8 +21,8 @@ from functools import cache
 from operator import itemgetter
 from typing import get_args
 
+from domino_api.engine.board import Board, OpenEnd, Placement
 from domino_api.engine.kinds import EndName
-from domino_api.engine.layout import Board, OpenEnd, Placement
 from domino_api.engine.tiles import Tile
 
 TRAINS = "trains"
