@@ -54,9 +54,9 @@ class PublicJoinBody(Strict):
 
 
 class SeekCreate(Strict):
-    """A seek for a two-player match of a preset. `options` are a new match's, checked as at
-    creation against what the preset lets a match change (`GET /v1/rulesets`; otherwise
-    `422 bad_options`)."""
+    """A seek for a match of a preset: two players, or four for a partnership preset.
+    `options` are a new match's, checked as at creation against what the preset lets a match
+    change (`GET /v1/rulesets`; otherwise `422 bad_options`)."""
 
     ruleset: str = Field(max_length=32, examples=["all-fives"], json_schema_extra=PRESET_SCHEMA)
     if TYPE_CHECKING:
@@ -70,8 +70,8 @@ class SeekCreate(Strict):
         )
     rated: bool = Field(
         default=True,
-        description="Ask for a rated game (docs/API.md, Ratings): a pairing is rated when both"
-        " seekers asked",
+        description="Ask for a rated game (docs/API.md, Ratings): a pairing is rated when every"
+        " seeker asked",
     )
 
 
