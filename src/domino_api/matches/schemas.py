@@ -89,6 +89,12 @@ class MatchOptions(Strict):
         description="Not a preset parameter: true lets players without a seat watch the public"
         " view (docs/API.md, Who may look)",
     )
+    talk: Literal["free", "etiquette"] | None = Field(
+        default=None,
+        description="Not a preset parameter, partnership tables only: `etiquette` refuses table"
+        " talk while a hand is in play (`409 talk_etiquette`, docs/RULES.md 14); `free`, the"
+        " default, does not",
+    )
 
 
 # Options whose null means something (no turn clock; a points target instead of best of N).
