@@ -233,6 +233,7 @@ ENGINE_STATUS: dict[str, int] = {
     "seat_unavailable": 409,
     "match_full": 409,
     "talk_off": 409,
+    "talk_etiquette": 409,
     "not_seated": 403,
     "not_host": 403,
     "not_your_seat": 403,

@@ -93,7 +93,8 @@ async def test_mute_refusals(client: httpx.AsyncClient) -> None:
     cases = [
         (bob, f"{base}/1/mute", 409, "own_seat"),
         (bob, f"{base}/3/mute", 404, "seat_not_found"),
-        (bob, f"{base}/4/mute", 422, "validation_error"),
+        (bob, f"{base}/4/mute", 404, "seat_not_found"),  # a seat number (up to 7), not here
+        (bob, f"{base}/8/mute", 422, "validation_error"),
         (eve, f"{base}/0/mute", 403, "not_seated"),
         (bob, "/v1/matches/nope/seats/0/mute", 404, "match_not_found"),
     ]

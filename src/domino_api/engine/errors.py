@@ -137,6 +137,11 @@ class TalkOff(EngineError):
     title = "Table talk is off"
 
 
+class TalkEtiquette(EngineError):
+    code = "talk_etiquette"
+    title = "No table talk while a hand is in play"
+
+
 class CodeNotFound(EngineError):
     code = "code_not_found"
     title = "No open match has that code"

@@ -107,6 +107,13 @@ class ViewOut(Struct, frozen=True, kw_only=True, gc=False):
     talk_off: Annotated[
         bool, Meta(description="The host has turned table talk off: messages are `409 talk_off`.")
     ]
+    talk_etiquette: Annotated[
+        bool,
+        Meta(
+            description='A partnership table of `options.talk: "etiquette"`: no table talk'
+            " while a hand is in play (`409 talk_etiquette`, docs/RULES.md 14)"
+        ),
+    ] = False
     per_move_s: Annotated[
         int | None,
         Meta(

@@ -49,9 +49,9 @@ class PublicJoinBody(Body):
 
 
 class SeekCreate(Body):
-    """A seek for a two-player match of a preset. `options` are a new match's, checked as at
-    creation against what the preset lets a match change (`GET /v1/rulesets`; otherwise
-    `422 bad_options`)."""
+    """A seek for a match of a preset: two players, or four for a partnership preset.
+    `options` are a new match's, checked as at creation against what the preset lets a match
+    change (`GET /v1/rulesets`; otherwise `422 bad_options`)."""
 
     ruleset: Preset
     options: Annotated[
@@ -66,7 +66,7 @@ class SeekCreate(Body):
         bool,
         Meta(
             description="Ask for a rated game (docs/API.md, Ratings): a pairing is rated when"
-            " both seekers asked"
+            " every seeker asked"
         ),
     ] = True
 

@@ -176,10 +176,11 @@ async def create_seek(
     player: CurrentPlayer,
     lobby_state: LobbyDep,
 ) -> FastJSONResponse:
-    """Ask to be paired with another seeker of the same preset and options (never one who
-    blocked the caller or whom it blocked); the caller's other open seeks are cancelled. Paired
-    at once if someone waits (`status: paired`, with `match` and `seat`: the match is already
-    dealt, rated when both seekers asked for it), else `open` until paired: poll `GET
+    """Ask to be seated with other seekers of the same preset and options (one other; three
+    for a partnership preset), never one who blocked the caller or whom it blocked; the
+    caller's other open seeks are cancelled. Paired at once if enough wait (`status: paired`,
+    with `match` and `seat`: the match is already dealt, rated when every seeker asked for it),
+    else `open` until paired: poll `GET
     /v1/lobby/seeks/{id}` or hold it on a lobby socket (`seek=`) at least every `lease_s`, or it
     lapses (`expired`). A caller who holds as many tables with a game number as a host may is
     `429 rate_limited`."""

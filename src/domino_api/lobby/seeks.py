@@ -1,19 +1,20 @@
-"""Quick pairing ("Play anyone now"): a seek asks for a game of one preset and options; two
-seekers of the same preset and options are seated at a new two-seat match, the older seeker
-as its host at seat 0.
+"""Quick pairing ("Play anyone now"): a seek asks for a game of one preset and options; as
+many seekers of the same preset and options as its table seats (two; four for a partnership
+preset, docs/RULES.md 14) are seated at a new match in the order they came, the oldest
+seeker as its host at seat 0.
 
 A seek is open while its lease holds: its holder renews it by polling it, or by a lobby socket
 that names it (lobby/socket.py); a seek whose lease lapsed is never paired and reads
 `expired`; a cancelled one is gone (`404 seek_not_found`). Pairing runs right after a seek is
-stored, on a poll and on a socket's renewal: no timer of its own. A pairing reads two
-candidates, then in the transaction that inserts
-their match claims both seeks `FOR UPDATE SKIP LOCKED` (store/lobby_repo.py `claim`): if
-either is taken by another pairing at that moment, or left, the match is rolled back with the
-claim and the pairing reads again, so no seeker is ever seated twice. The claim also holds
-what a table's host is held to: a seeker the other blocked (matches/civil.py) is never paired
-with it, and the host (the older seeker) stays within its numbered tables' cap
-(matches/hosting.py). The match is rated when both seekers asked, and it is dealt at once
-(the older seeker's `Start`), so both land at a table in play. The pairing is stored as a
+stored, on a poll and on a socket's renewal: no timer of its own. A pairing reads a
+group of candidates, then in the transaction that inserts their match claims every seek of
+the group `FOR UPDATE SKIP LOCKED` (store/lobby_repo.py `claim`): if any is taken by another
+pairing at that moment, or left, the match is rolled back with the claim and the pairing
+reads again, so no seeker is ever seated twice. The claim also holds
+what a table's host is held to: two seekers one of whom blocked the other (matches/civil.py)
+are never seated together, and the host (the oldest seeker) stays within its numbered tables' cap
+(matches/hosting.py). The match is rated when every seeker asked, and it is dealt at once
+(the oldest seeker's `Start`), so all land at a table in play. The pairing is stored as a
 `seek_paired` event for each seeker, for its own sockets alone, and published after the
 commit like any lobby event.
 """
@@ -30,6 +31,7 @@ import msgspec
 
 from domino_api import engine
 from domino_api.engine import table as tables
+from domino_api.engine.rulesets import Options
 from domino_api.engine.table.new import NewSeat
 from domino_api.errors import RateLimited, SeekNotFound
 from domino_api.jsontext import load_object
@@ -78,7 +80,12 @@ def _out(row: SeekRow | None, lease_s: float) -> SeekOut:
 
 def _ruleset(name: str, options_key: str) -> engine.Ruleset:
     given, _ = access.table_options(load_object(options_key))
-    return creation.ruleset_for_seats(name, given, 2)
+    return creation.ruleset_for_seats(name, given, seats_for(name, given))
+
+
+def seats_for(name: str, given: Options) -> int:
+    """Seekers a pairing seats: a partnership preset's four (two teams), else two."""
+    return 4 if engine.make_ruleset(name, given).partnership else 2
 
 
 async def create(
@@ -130,17 +137,18 @@ async def cancel(core: Core, player: Player, seek_id: str) -> None:
 
 
 async def pair(core: Core, ruleset: str, options_key: str, caps: Caps, publish: Publish) -> int:
-    """Seat waiting seekers of one preset and options two by two; returns matches made."""
+    """Seat waiting seekers of one preset and options, a table's worth at a time (two, or
+    a partnership's four); returns matches made."""
     made = 0
     for _ in range(ATTEMPTS):
         async with core.pool.acquire() as connection:
             waiting = await lobby_repo.candidates(connection, ruleset, options_key, CANDIDATES)
-        pairs = await _pairs(core, waiting)
-        if not pairs:
+        groups = await _groups(core, waiting)
+        if not groups:
             return made
         try:
-            for older, newer in pairs:
-                await _seat(core, older, newer, caps)
+            for group in groups:
+                await _seat(core, group, caps)
                 made += 1
         except _Taken:
             continue
@@ -151,20 +159,33 @@ async def pair(core: Core, ruleset: str, options_key: str, caps: Caps, publish: 
     return made
 
 
-async def _pairs(core: Core, waiting: list[SeekRow]) -> list[tuple[SeekRow, SeekRow]]:
-    """Oldest first, two by two, never a player with itself nor two players one of whom
-    blocked the other (a block holds in pairing as at a table's door)."""
+async def _groups(core: Core, waiting: list[SeekRow]) -> list[list[SeekRow]]:
+    """Oldest first, a table's worth at a time, never a player twice at one table nor two
+    players one of whom blocked the other (a block holds in pairing as at a table's door)."""
+    if not waiting:
+        return []
+    first = waiting[0]
+    size = _ruleset(first.ruleset, first.options_key).players
     async with transaction(core.maker) as session:
         apart = await civil_repo.blocked_pairs(session, [seek.player_id for seek in waiting])
-    pairs: list[tuple[SeekRow, SeekRow]] = []
+    groups: list[list[SeekRow]] = []
     left = list(waiting)
-    while left:
-        older = left.pop(0)
-        for index, newer in enumerate(left):
-            if newer.player_id != older.player_id and not _apart(apart, older, newer):
-                pairs.append((older, left.pop(index)))
-                break
-    return pairs
+    while len(left) >= size:
+        group = [left.pop(0)]
+        for seek in list(left):
+            if len(group) < size and all(_fits(apart, seek, sat) for sat in group):
+                group.append(seek)
+                left.remove(seek)
+        if len(group) == size:
+            groups.append(group)
+        else:  # the oldest cannot be seated now; the ones passed over wait with the rest
+            left.extend(group[1:])
+            left.sort(key=waiting.index)
+    return groups
+
+
+def _fits(blocked: set[tuple[str, str]], one: SeekRow, other: SeekRow) -> bool:
+    return one.player_id != other.player_id and not _apart(blocked, one, other)
 
 
 def _apart(blocked: set[tuple[str, str]], one: SeekRow, other: SeekRow) -> bool:
@@ -174,19 +195,20 @@ def _apart(blocked: set[tuple[str, str]], one: SeekRow, other: SeekRow) -> bool:
     ) in blocked
 
 
-async def _seat(core: Core, older: SeekRow, newer: SeekRow, caps: Caps) -> None:
-    """A new match for the pair, inserted only if both seeks are claimed in its transaction,
-    then dealt at once by its host (the older seeker)."""
+async def _seat(core: Core, group: list[SeekRow], caps: Caps) -> None:
+    """A new match for the group, inserted only if every seek is claimed in its transaction,
+    then dealt at once by its host (the oldest seeker)."""
+    older = group[0]
     async with transaction(core.maker) as session:
-        players = await players_repo.by_ids(session, [older.player_id, newer.player_id])
-    if len(players) < 2:
+        players = await players_repo.by_ids(session, [s.player_id for s in group])
+    if len(players) < len(group):
         raise _Taken  # a player gone meanwhile
     ruleset = _ruleset(older.ruleset, older.options_key)
     _, spectators = access.table_options(load_object(older.options_key))
-    seats = [NewSeat(type="human", player_id=s.player_id) for s in (older, newer)]
+    seats = [NewSeat(type="human", player_id=s.player_id) for s in group]
     holders = {p.id: (p.name, p.tile_back) for p in players.values()}
     match_id = str(uuid.uuid4())
-    claim = partial(_claim, seeks=(older, newer), match_id=match_id, caps=caps)
+    claim = partial(_claim, seeks=group, match_id=match_id, caps=caps)
     await creation.insert(
         core,
         ruleset,
@@ -196,7 +218,7 @@ async def _seat(core: Core, older: SeekRow, newer: SeekRow, caps: Caps) -> None:
         "",  # a pairing has no host address: the caps on numbered tables are not asked
         solo=False,
         spectators=spectators,
-        rated=older.rated and newer.rated,
+        rated=all(seek.rated for seek in group),
         before=claim,
         match_id=match_id,
     )
@@ -213,7 +235,7 @@ async def _claim(
     _host: str,
     numbered: bool,
     *,
-    seeks: tuple[SeekRow, SeekRow],
+    seeks: list[SeekRow],
     match_id: str,
     caps: Caps,
 ) -> None:
@@ -229,7 +251,7 @@ async def _claim(
     await lobby_repo.mark_paired(connection, match_id, seats)
     events = [
         stored(SeekPaired(ruleset=seek.ruleset, seek=seek.id, match=match_id, seat=seat), seek.id)
-        for seek, seat in zip(seeks, (0, 1), strict=True)
+        for seat, seek in enumerate(seeks)
     ]
     await lobby_repo.append_events(connection, events)
 

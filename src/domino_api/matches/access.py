@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from domino_api.engine.errors import NotSeated
 from domino_api.engine.kinds import Json
-from domino_api.engine.rulesets import Options
+from domino_api.engine.rulesets import Options, Ruleset
 from domino_api.engine.table import Table
 from domino_api.errors import OptionNotAllowed, ValidationFailed
 from domino_api.store import tournaments_repo
@@ -56,6 +56,21 @@ def table_options(options: Options) -> tuple[dict[str, Json], bool]:
     if not isinstance(spectators, bool):
         raise ValidationFailed("options.spectators: expected true or false.")
     return given, spectators
+
+
+def take_talk(options: Options) -> tuple[dict[str, Json], bool]:
+    """The overrides without the table's own option `talk`, and whether it is `etiquette`."""
+    rest = dict(options)
+    talk = rest.pop("talk", None)
+    if talk not in (None, "free", "etiquette"):
+        raise ValidationFailed('options.talk: expected "free" or "etiquette".')
+    return rest, talk == "etiquette"
+
+
+def check_talk(etiquette: bool, ruleset: Ruleset) -> None:
+    """Partnership etiquette is for partnership tables (docs/RULES.md 14)."""
+    if etiquette and not ruleset.partnership:
+        raise ValidationFailed('options.talk: "etiquette" is for partnership tables only.')
 
 
 def refuse_solo_clocks(options: Options, solo: bool) -> None:

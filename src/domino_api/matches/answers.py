@@ -90,6 +90,7 @@ VIEW_EXAMPLE: dict[str, JsonValue] = {
     "rematch_match_id": None,
     "claims_locked": False,
     "talk_off": False,
+    "talk_etiquette": False,
     "per_move_s": None,
 }
 

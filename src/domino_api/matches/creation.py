@@ -85,8 +85,10 @@ async def create_match(
     solo = all(s.type == "bot" or s.player_id == host.id for s in seats)
     access.refuse_solo_clocks(given, solo)
     given, per_move_s = correspondence.take_per_move(given, solo)
+    given, talk = access.take_talk(given)
     options = settings.match_options(host.settings, body.ruleset, given)
     ruleset = ruleset_for_seats(body.ruleset, options, len(specs))
+    access.check_talk(talk, ruleset)
     holders = {host.id: (host.name, host.tile_back)}
     cap = None if caps is None else _caps_check(address, caps)
     table = await insert(
@@ -100,6 +102,7 @@ async def create_match(
         spectators=spectators,
         rated=rating_rules.at_creation(rated, seats),
         per_move_s=per_move_s,
+        talk_etiquette=talk,
         before=cap,
     )
     return view_for(table, host, core)
@@ -126,6 +129,7 @@ async def insert(
     spectators: bool,
     rated: bool = False,
     per_move_s: int | None = None,
+    talk_etiquette: bool = False,
     match_id: str | None = None,
     before: Callable[[asyncpg.Connection, str, bool], Awaitable[None]] | None = None,
 ) -> Table:
@@ -148,6 +152,7 @@ async def insert(
         spectators=spectators,
         rated=rated,
         per_move_s=per_move_s,
+        talk_etiquette=talk_etiquette,
     )
     numbered = tables.needs_number(new.table)
     async with core.writer.transaction() as tx:
@@ -312,6 +317,7 @@ def _rematch_table(core: Core, table: Table, code: str | MatchFull) -> Stepped:
         spectators=table.match.spectators,
         rated=table.match.rated,
         per_move_s=table.match.per_move_s,
+        talk_etiquette=table.match.talk_etiquette,
     )
     if not tables.needs_number(new.table):  # a rematch against computers only: no number
         return Stepped(tables.with_info(new.table, code=None), new.events)

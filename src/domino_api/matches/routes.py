@@ -260,7 +260,8 @@ async def autopilot_off(
     summary="Table talk",
     openapi_extra=request_body("MessageBody"),
     responses=struct_answer(MessageEvent, 201)
-    | problems(*BODY, *MATCH, "not_seated", "not_your_seat", "talk_off", "rate_limited"),
+    | problems(*BODY, *MATCH, "not_seated", "not_your_seat", "talk_off", "talk_etiquette")
+    | problems("rate_limited"),
 )
 async def post_message(
     match_id: MatchId,

@@ -104,6 +104,14 @@ class MatchOptions(Body, omit_defaults=True):
             " public view (docs/API.md, Who may look)"
         ),
     ] = UNSET
+    talk: Annotated[
+        Literal["free", "etiquette"] | UnsetType | None,
+        Meta(
+            description="Not a preset parameter, partnership tables only: `etiquette` refuses"
+            " table talk while a hand is in play (`409 talk_etiquette`, docs/RULES.md 14);"
+            " `free`, the default, does not"
+        ),
+    ] = UNSET
 
 
 # Options whose null means something (no turn clock; a points target instead of best of N).

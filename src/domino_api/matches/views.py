@@ -87,6 +87,7 @@ def build_view(table: Table, seat: int | None, my_seats: list[int], now: datetim
         rematch_match_id=match.rematch_match_id,
         claims_locked=match.claims_locked,
         talk_off=match.talk_off,
+        talk_etiquette=match.talk_etiquette,
         per_move_s=match.per_move_s,
     )
 

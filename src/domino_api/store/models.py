@@ -96,6 +96,10 @@ class Match(Base):
     )
     # The host turned table talk off (engine/table/seating.py, migration 0013).
     talk_off: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
+    # options.talk "etiquette": no table talk while a hand is in play (docs/RULES.md 14).
+    talk_etiquette: Mapped[bool] = mapped_column(
+        Boolean, default=False, server_default=text("false")
+    )
     # Whether its finish moves its players' ratings (ratings/rules.py, migration 0017).
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=text("false"))
     # A correspondence table's seconds per move (engine/table/clocks.py, migration 0023).

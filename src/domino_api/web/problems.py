@@ -80,6 +80,11 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
     ),
     "ledger_sealed": ((409,), "The ledger opens once the match is over."),
     "talk_off": ((409,), "The host has turned table talk off at this table."),
+    "talk_etiquette": (
+        (409,),
+        'A partnership table of `options.talk: "etiquette"`: no table talk while a hand is'
+        " in play (docs/RULES.md 14).",
+    ),
     "message_not_found": ((404,), "The match has no message (table talk) with this `seq`."),
     "blocked": (
         (403,),

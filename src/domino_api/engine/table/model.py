@@ -57,6 +57,8 @@ class Info(Struct, frozen=True, kw_only=True):
     tournament_id: str | None = None
     claims_locked: bool = False
     talk_off: bool = False  # the host turned table talk off (engine/table/seating.py)
+    # `options.talk: "etiquette"` (partnership only): no talk while a hand is in play.
+    talk_etiquette: bool = False
     rated: bool = False  # its finish moves its players' ratings (domino_api/ratings/rules.py)
     # A correspondence table's time per move (engine/table/clocks.py): no away rule then.
     per_move_s: int | None = None

@@ -45,6 +45,7 @@ def new_table(
     spectators: bool = False,
     rated: bool = False,
     per_move_s: int | None = None,
+    talk_etiquette: bool = False,
     tournament_id: str | None = None,
     check_in_deadline: datetime | None = None,
 ) -> Stepped:
@@ -66,6 +67,7 @@ def new_table(
         spectators=spectators,
         rated=rated,
         per_move_s=per_move_s,
+        talk_etiquette=talk_etiquette,
         tournament_id=tournament_id,
         check_in_deadline=check_in_deadline,
     )

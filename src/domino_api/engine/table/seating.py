@@ -18,6 +18,7 @@ from domino_api.engine.errors import (
     SeatInUse,
     SeatNotFound,
     SeatUnavailable,
+    TalkEtiquette,
     TalkOff,
 )
 from domino_api.engine.table import commands
@@ -191,6 +192,8 @@ def chat(table: Table, command: commands.Chat, now: datetime) -> Stepped:
     seat = pick_seat(table, command.by, command.seat)
     if table.match.talk_off:
         raise TalkOff("The host has turned table talk off at this table.")
+    if table.match.talk_etiquette and table.state.status == "playing":
+        raise TalkEtiquette("Partnership etiquette: no table talk while a hand is in play.")
     # The name the seat goes by at this table (a join's or hot-seat name), not the profile's.
     data = ev.MessageData(seat=seat, name=seat_name(table, table.seats[seat]), text=command.text)
     return record(table, now, ev.MessageEvent(seq=0, data=data))
