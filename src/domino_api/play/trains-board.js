@@ -38,7 +38,8 @@ function trainRow(view, end, targets) {
     "p",
     { class: "train-owner" },
     owner(view, end),
-    marked ? el("span", { class: "marker", title: "Open to everyone" }, " ● marker") : "",
+    marked ? " " : "",
+    marked ? el("span", { class: "marker", title: "Open to everyone" }, "marker") : "",
   );
   const tiles = trainTiles(board, end).map(([a, b]) =>
     el("div", { class: "train-tile", html: faceSvg(a, b, false) }),
