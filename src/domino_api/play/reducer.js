@@ -83,6 +83,9 @@ export function applyEvent(view, event) {
       break;
     case "turn": {
       const { seat, deadline, must_cover } = event.data;
+      // Mexican Train: the turn moving on from a seat that drew a tile that did not fit.
+      if (out.ruleset.layout === "trains" && out.turn && out.turn.seat !== seat)
+        mark(out.board, out.turn.seat);
       out.turn = { seat, deadline, must_cover };
       out.legal = seat === me ? options(event.data.legal) : [];
       break;
