@@ -1,6 +1,7 @@
 """Mexican Train at /play (docs/RULES.md section 13): a whole one-round match solo against
 Plain, played by clicking on a 360 x 740 phone, the hub and trains in rows, the scoreboard's
-winner the lowest total, and no sideways page overflow; screenshots at phone and desktop."""
+winner the lowest total, and no sideways page overflow; screenshots at phone and desktop;
+the match's replay draws the same trains."""
 
 from __future__ import annotations
 
@@ -66,3 +67,8 @@ def test_a_mexican_train_match_solo_against_plain_to_its_end(
     page.set_viewport_size({"width": 1280, "height": 900})
     expect(page.locator(".trains-list .train")).to_have_count(3)
     kit.shot("trains-desktop")
+    # The replay draws the same hub and trains: its last move shows every tile played.
+    page.click(".controls-box a:text('Replay')")
+    page.click("button:text('Last')")
+    placed = len(view["board"]["tiles"]) - 1  # less the engine
+    expect(page.locator(".replay-board .trains-list .train-tile")).to_have_count(placed)
