@@ -96,7 +96,8 @@ class Table:
         self.http, self.rng = http, random.Random(spec["seed"])
         host = self.player("Host")
         seats = [_seat_body(kind, n) for n, kind in enumerate(spec["seats"])]
-        body = {"ruleset": spec["preset"], "seats": seats, "options": {"target": spec["target"]}}
+        options = spec.get("options", {"target": spec.get("target")})
+        body = {"ruleset": spec["preset"], "seats": seats, "options": options}
         created = self.ok(http.post("/v1/matches", json=body, headers=host))
         self.id = created["id"]
         self.holders: dict[int, dict[str, str]] = {}
@@ -195,12 +196,12 @@ class Table:
         return all(v["status"] in OVER for v in self.views.values())
 
 
-def play(server: ServerProcess, spec: dict[str, Any]) -> list[Triple]:
-    """The table played `STEPS` actions (or to its end): every recorded triple, in order."""
+def play(server: ServerProcess, spec: dict[str, Any], steps: int = STEPS) -> list[Triple]:
+    """The table played `steps` actions (or to its end): every recorded triple, in order."""
     triples: list[Triple] = []
     with httpx.Client(base_url=server.base_url, timeout=30) as http:
         table = Table(http, spec)
-        for _ in range(STEPS):
+        for _ in range(steps):
             answered = table.act()
             if answered is not None:
                 triples.append(answered)
@@ -273,6 +274,28 @@ def test_each_reducer_gives_the_view_served_next(
         if mine is not None:
             assert_same(mine, after, events)
             assert_same(got, after, events)
+
+
+def test_mexican_train_reducers_give_the_view_served_next(
+    server: ServerProcess, tmp_path: Path
+) -> None:
+    """Mexican Train's hub, trains and markers (docs/TRAINS.md) rebuilt from events by both
+    reducers: one round of three seats, two of them the host's."""
+    spec = {
+        "preset": "mexican-train",
+        "seats": ["host", "hotseat", "plain"],
+        "options": {"rounds": 1},
+        "seed": 11,
+    }
+    triples = play(server, spec, steps=120)
+    assert triples
+    assert all("markers" in after["board"] for _, _, after in triples if after["board"]["tiles"])
+    python = [reduce_all(before, events) for before, events, _ in triples]
+    reduced = node_reduced(triples, tmp_path)
+    for mine, got, (_, events, after) in zip(python, reduced, triples, strict=True):
+        assert mine is not None and got is not None
+        assert_same(mine, after, events)
+        assert_same(got, after, events)
 
 
 # Presence (issue 47): a seat that goes away is told by `seat_disconnected` with its away

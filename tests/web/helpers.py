@@ -30,7 +30,7 @@ def next_step(page: Page) -> Locator:
     """Wait (auto-waiting, no sleeps) until one of: a playable tile, an enabled Draw / Pass /
     Next hand button, the hot-seat reveal, or the end of the match."""
     choices = page.locator(
-        f"{READY_TILE}, {READY_BUTTON}:text-matches('^(Draw|Pass|Next hand)'),"
+        f"{READY_TILE}, {READY_BUTTON}:text-matches('^(Draw|Pass|Next hand|Next round)'),"
         f" .reveal button, {OVER_LINK}"
     )
     expect(choices.first).to_be_visible()
@@ -54,7 +54,7 @@ def take_turn(page: Page, next_hand: bool = True) -> str:
         expect(end).to_be_visible()
         end.click()
         return "play"
-    button = page.locator(f"{READY_BUTTON}:text-matches('^(Draw|Pass|Next hand)')").first
+    button = page.locator(f"{READY_BUTTON}:text-matches('^(Draw|Pass|Next hand|Next round)')").first
     label = button.inner_text().split()[0].lower()
     if label == "next" and not next_hand:
         return "hand_over"

@@ -19,6 +19,7 @@ PRESET_OPTIONS = {
     "block": ["#opt-target"],
     "classic": ["#opt-target", "#opt-draw", "#opt-next_opener", "#opt-best-of", "#opt-allowance"],
     "fives-and-threes": ["#opt-target", "#seat-count"],
+    "mexican-train": ["#opt-rounds", "#seat-count"],
 }
 
 

@@ -6,6 +6,7 @@ import { backImg, backUrl } from "./tiles.js";
 import { lobbySwitch } from "./lobby-switch.js";
 import { restartButton } from "./restart.js";
 import { hasTutorial, openTutorial } from "./tutorial.js";
+import { roundsGoal } from "./scoreboard.js";
 import { countdown, el, field, seatName, showError } from "./ui.js";
 
 const OVER = new Set(["finished", "abandoned", "cancelled"]);
@@ -92,9 +93,12 @@ function topKey(view, table) {
 
 function top(view, table) {
   const mine = view.you ? view.seats[table.viewSeat ?? view.you.seat] : null;
-  const goal = view.ruleset.best_of
-    ? `best of ${view.ruleset.best_of}`
-    : `to ${view.ruleset.target}`;
+  const trains = view.ruleset.layout === "trains";
+  const goal = trains
+    ? roundsGoal(view)
+    : view.ruleset.best_of
+      ? `best of ${view.ruleset.best_of}`
+      : `to ${view.ruleset.target}`;
   const name = presetName(view.ruleset.name);
   // One compact bar: the game and its facts on the left, the tutorial and one's back on the right.
   const title = el(
@@ -112,7 +116,9 @@ function top(view, table) {
             el("strong", { "data-testid": "code" }, view.code),
           )
         : null,
-      view.hand_number ? el("p", {}, `Hand ${view.hand_number}`) : null,
+      view.hand_number
+        ? el("p", {}, trains ? `Round ${view.hand_number}` : `Hand ${view.hand_number}`)
+        : null,
       el(
         "p",
         { class: "boneyard", "aria-label": `Boneyard: ${view.stock} tiles` },
@@ -320,7 +326,7 @@ function actions(view, table) {
               class: "primary",
               onclick: () => table.post("hands", table.seatField()),
             },
-            "Next hand",
+            view.ruleset.layout === "trains" ? "Next round" : "Next hand",
           )
         : null,
       restartButton(view),

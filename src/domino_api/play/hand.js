@@ -29,11 +29,18 @@ export function arrowRow(row) {
   });
 }
 
+/** An end as said aloud: "the left end"; at Mexican Train "Ana's train", "the Mexican train". */
+function endWords(view, end) {
+  if (end === "mexican") return "the Mexican train";
+  if (end.startsWith("train")) return `${seatName(view.seats[Number(end.slice(5))])}'s train`;
+  return `the ${end} end`;
+}
+
 /** Where a tile goes and what it scores, for its name: "playable on the left end, scores 10". */
 function playable(view, plays) {
   const fives = view.ruleset.play_scoring === "fives";
   const one = (p) =>
-    `${p.end === null ? "to open the hand" : `on the ${p.end} end`}${fives && p.points ? `, scores ${p.points}` : ""}`;
+    `${p.end === null ? "to open the hand" : `on ${endWords(view, p.end)}`}${fives && p.points ? `, scores ${p.points}` : ""}`;
   return `playable ${plays.map(one).join("; or ")}`;
 }
 
@@ -86,9 +93,11 @@ export function endTarget(view, ctx, end) {
   const pips = view.board.ends.find((e) => e.end === end)?.pips;
   const play = ctx.selected && playsOf(view, ctx.selected).find((p) => p.end === end);
   if (!play) {
-    return end === null ? null : { label: String(pips), aria: `${end} end shows ${pips}` };
+    return end === null
+      ? null
+      : { label: String(pips), aria: `${endWords(view, end)} shows ${pips}` };
   }
-  const where = end === null ? "to open the hand" : `on the ${end} end (${pips})`;
+  const where = end === null ? "to open the hand" : `on ${endWords(view, end)} (${pips})`;
   const scoring = view.ruleset.play_scoring !== "none" && hints();
   const points = scoring ? `+${play.points || 0}` : end === null ? "Play here" : `${pips}`;
   return {

@@ -64,8 +64,7 @@ async function createAndGo(name, ruleset, seats, options, cut, query = "", liste
 
 /** Preset picker plus its option controls, rebuilt when the preset changes. */
 function presetChooser(all, onChange, solo = false) {
-  // /play draws no trains yet (docs/PLAY.md): Mexican Train is played over the API only.
-  const presets = all.filter((p) => p.layout !== "trains");
+  const presets = all;
   const picker = select(
     "preset",
     presets.map((p) => [p.name, presetName(p.name)]),

@@ -101,8 +101,7 @@ function lobbySocket(preset, seek, onEvent) {
  */
 export async function openTables(root) {
   const { rulesets } = await catalog();
-  // /play draws no trains yet (docs/PLAY.md): Mexican Train is played over the API only.
-  const names = rulesets.filter((p) => p.layout !== "trains").map((p) => p.name);
+  const names = rulesets.map((p) => p.name);
   const saved = /** @type {(typeof names)[number] | null} */ (localStorage.getItem(PRESET_KEY));
   const picker = select(
     "lobby-preset",

@@ -87,6 +87,16 @@ export function optionControls(preset, solo = false) {
     controls.push(field("Format", input));
     read.push((o) => input.value && (o.best_of = Number(input.value)));
   }
+  if (Array.isArray(allowed.rounds)) {
+    // Mexican Train (docs/RULES.md section 13): fewer rounds make a short match.
+    const input = select(
+      "opt-rounds",
+      allowed.rounds.map((n) => [n, n === 1 ? "1 round" : `${n} rounds`]),
+      preset.rounds,
+    );
+    controls.push(field("Rounds", input));
+    read.push((o) => Number(input.value) !== preset.rounds && (o.rounds = Number(input.value)));
+  }
   if ("away_forfeit_s" in allowed && !solo) {
     const input = el("input", {
       type: "number",

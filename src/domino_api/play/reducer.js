@@ -83,6 +83,9 @@ export function applyEvent(view, event) {
       break;
     case "turn": {
       const { seat, deadline, must_cover } = event.data;
+      // Mexican Train: the turn moving on from a seat that drew a tile that did not fit.
+      if (out.ruleset.layout === "trains" && out.turn && out.turn.seat !== seat)
+        mark(out.board, out.turn.seat);
       out.turn = { seat, deadline, must_cover };
       out.legal = seat === me ? options(event.data.legal) : [];
       break;
@@ -100,6 +103,7 @@ export function applyEvent(view, event) {
       break;
     }
     case "passed":
+      if (out.ruleset.layout === "trains") mark(out.board, event.data.seat);
       out.turn = null;
       out.legal = [];
       break;
@@ -161,7 +165,7 @@ function handStarted(view, data) {
   view.next_hand_at = null;
   data.tiles.forEach((count, seat) => (view.seats[seat].tiles = count));
   view.stock = data.stock;
-  view.board = { tiles: [], ends: [], ends_total: 0 };
+  view.board = view.ruleset.layout === "trains" ? hub(view.ruleset, data.hand_number) : EMPTY();
   view.turn = null;
   view.legal = [];
   if (view.you) view.you.hand = data.hand ? data.hand.map((t) => [t[0], t[1]]) : [];
@@ -179,10 +183,48 @@ function tilePlayed(view, data, me) {
     view.you.hand = view.you.hand.filter((t) => t[0] !== tile[0] || t[1] !== tile[1]);
   const board = view.board;
   board.tiles = [...board.tiles, { tile, end, outer, spinner }];
-  board.ends = openEnds(board, view.ruleset.layout);
+  if (view.ruleset.layout === "trains") {
+    board.ends = board.ends.map((e) => (e.end === end ? { end, pips: outer } : e));
+    // Playing on its own train takes the seat's marker off (engine/trains/layout.py `played`).
+    if (end === `train${seat}`) board.markers = (board.markers || []).filter((s) => s !== seat);
+  } else board.ends = openEnds(board, view.ruleset.layout);
   board.ends_total = data.ends_total;
   view.turn = null;
   view.legal = [];
+}
+
+const EMPTY = () => ({ tiles: [], ends: [], ends_total: 0 });
+
+/**
+ * Mexican Train's board before a round's first play (engine/trains/layout.py `hub`): the
+ * round's engine double, then one train per seat and the Mexican train, all at its pip.
+ * @param {ViewOut["ruleset"]} ruleset
+ * @param {number} number the round
+ * @returns {BoardOut}
+ */
+function hub(ruleset, number) {
+  const { max_pip, players } = ruleset;
+  const pip = max_pip - ((number - 1) % (max_pip + 1));
+  /** @type {EndName[]} */
+  const names = [];
+  for (let seat = 0; seat < players; seat += 1) names.push(/** @type {EndName} */ (`train${seat}`));
+  names.push("mexican");
+  return {
+    tiles: [{ tile: [pip, pip], end: null, outer: null, spinner: true }],
+    ends: names.map((end) => ({ end, pips: pip })),
+    ends_total: 0,
+    markers: [],
+  };
+}
+
+/**
+ * A marker on `seat`'s train: it could not play (the view lists marked seats lowest first).
+ * @param {BoardOut} board
+ * @param {number} seat
+ */
+function mark(board, seat) {
+  const markers = new Set([...(board.markers || []), seat]);
+  board.markers = [...markers].sort((a, b) => a - b);
 }
 
 /**

@@ -5,6 +5,7 @@
 
 import { call } from "./api.js";
 import { renderBoard, scrolls } from "./board.js";
+import { renderTrains } from "./trains-board.js";
 import { presetName } from "./controls.js";
 import { applyEvent } from "./reducer.js";
 import { faceSvg, tileLabel } from "./tiles.js";
@@ -146,7 +147,8 @@ export async function replayPage(root, [matchId]) {
     const step = all[at];
     where.textContent = `Move ${at} of ${all.length - 1}: ${caption(step)}`;
     seats.replaceChildren(seatsList(step));
-    renderBoard(board, step.view.board, () => null, scrolls(step.view.ruleset.name));
+    if (step.view.ruleset.layout === "trains") renderTrains(board, step.view, () => null);
+    else renderBoard(board, step.view.board, () => null, scrolls(step.view.ruleset.name));
   };
   const go = (to) => {
     at = Math.max(0, Math.min(all.length - 1, to));

@@ -3,6 +3,8 @@
 // (table.js) keeps the view current; these draw it.
 
 import { renderBoard, scrolls } from "./board.js";
+import { scoreboard } from "./scoreboard.js";
+import { renderTrains } from "./trains-board.js";
 import { controls, statusLine } from "./controls.js";
 import { endTarget, renderHand, revealScreen } from "./hand.js";
 import { showSeatRatings } from "./ratings.js";
@@ -39,7 +41,8 @@ export function drawTable(table) {
   table.topKey = topKey;
   drawSeats(table);
   drawBoard(table);
-  table.parts.status.replaceChildren(statusLine(table.view, table));
+  const totals = scoreboard(table.view);
+  table.parts.status.replaceChildren(statusLine(table.view, table), ...(totals ? [totals] : []));
   drawHand(table);
   fill(table.parts.controls, controls.actions(table.view, table));
   table.talk.talkOff(Boolean(table.view.talk_off));
@@ -67,6 +70,12 @@ export function drawSeats(table) {
 }
 
 export function drawBoard(table) {
+  const targets = (end) => (table.hidden ? null : endTarget(table.view, table, end));
+  if (table.view.ruleset.layout === "trains") {
+    renderTrains(table.parts.board, table.view, targets);
+    return;
+  }
+  table.parts.board.classList.remove("trains");
   renderBoard(
     table.parts.board,
     table.view.board,

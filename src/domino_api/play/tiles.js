@@ -66,7 +66,19 @@ const PIPS = {
   ],
 };
 
+// Double-twelve's 10 to 12 (Mexican Train): two side columns of four, and two, three or
+// four pips down the middle, drawn smaller to fit. [x, y] inside the half's 100 x 100.
+const SIDES = [16, 39, 61, 84].flatMap((y) => [
+  [22, y],
+  [78, y],
+]);
+const MIDDLES = { 10: [36, 64], 11: [22, 50, 78], 12: [16, 39, 61, 84] };
+
 function half(pips, ox, oy) {
+  if (pips > 9) {
+    const dots = [...SIDES, ...MIDDLES[pips].map((y) => [50, y])];
+    return dots.map(([x, y]) => `<circle cx="${ox + x}" cy="${oy + y}" r="7"/>`).join("");
+  }
   return PIPS[pips]
     .map(([col, row]) => `<circle cx="${ox + 22 + col * 28}" cy="${oy + 22 + row * 28}" r="9"/>`)
     .join("");
@@ -91,7 +103,21 @@ export function tileLabel(tile) {
   return `${tile[0]}-${tile[1]}`;
 }
 
-const NUMBERS = ["blank", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+const NUMBERS = [
+  "blank",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+];
 
 /** A tile as a screen reader says it: "six-three", "double-five". */
 export function tileWords(tile) {

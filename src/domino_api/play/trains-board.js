@@ -1,0 +1,82 @@
+// Mexican Train's board (docs/RULES.md section 13, docs/TRAINS.md): the round's engine double as
+// the hub, then one row per train, each labelled with its owner's name and a marker badge when
+// it carries one, the Mexican train last. A row scrolls sideways within itself, so the page
+// stays as wide as the phone; a train's open end is the same target the line's ends are.
+
+import { faceSvg } from "./tiles.js";
+import { el, seatName } from "./ui.js";
+
+/** @typedef {import("./api.js").ViewOut} ViewOut */
+
+/** The tiles of one train, each turned so the pip it joined comes first. */
+function trainTiles(board, end) {
+  return board.tiles
+    .filter((t) => t.end === end)
+    .map((t) => (t.tile[0] === t.outer ? [t.tile[1], t.tile[0]] : [t.tile[0], t.tile[1]]));
+}
+
+function owner(view, end) {
+  if (end === "mexican") return "Mexican train";
+  return `${seatName(view.seats[Number(end.slice(5))])}'s train`;
+}
+
+function endButton(end, target) {
+  const said = [
+    el("span", { "aria-hidden": "true" }, target.label),
+    el("span", { class: "visually-hidden" }, target.aria),
+  ];
+  const attrs = { class: `end-target${target.glow ? " glow" : ""}`, "data-end": end };
+  return target.onclick
+    ? el("button", { ...attrs, type: "button", onclick: target.onclick }, said)
+    : el("span", attrs, said);
+}
+
+function trainRow(view, end, targets) {
+  const board = view.board;
+  const marked = end !== "mexican" && (board.markers || []).includes(Number(end.slice(5)));
+  const label = el(
+    "p",
+    { class: "train-owner" },
+    owner(view, end),
+    marked ? " " : "",
+    marked ? el("span", { class: "marker", title: "Open to everyone" }, "marker") : "",
+  );
+  const tiles = trainTiles(board, end).map(([a, b]) =>
+    el("div", { class: "train-tile", html: faceSvg(a, b, false) }),
+  );
+  const target = targets(end);
+  const strip = el("div", { class: "train-strip" }, ...tiles, target ? endButton(end, target) : "");
+  return el("li", { class: `train${marked ? " marked" : ""}`, "data-train": end }, label, strip);
+}
+
+/**
+ * Draw the hub and trains of `view.board` into `box`; `targets(end)` as for `renderBoard`.
+ * @param {HTMLElement} box
+ * @param {ViewOut} view
+ * @param {(end: string | null) => any} targets
+ */
+export function renderTrains(box, view, targets) {
+  const board = view.board;
+  box.classList.remove("scrolling");
+  box.classList.add("trains");
+  const engine = board.tiles[0];
+  const hub = engine
+    ? el(
+        "div",
+        { class: "hub", "aria-label": `Engine ${engine.tile[0]}-${engine.tile[1]}` },
+        el("div", { class: "train-tile", html: faceSvg(engine.tile[0], engine.tile[1], false) }),
+      )
+    : "";
+  const rows = board.ends.map((e) => trainRow(view, e.end, targets));
+  const previous = [...box.querySelectorAll(".train-strip")].map((s) => s.scrollLeft);
+  box.replaceChildren(hub, el("ol", { class: "trains-list" }, ...rows));
+  // A row keeps where the player scrolled it; a new play shows the row's open end.
+  box.querySelectorAll(".train-strip").forEach((strip, n) => {
+    strip.scrollLeft = Math.max(previous[n] || 0, strip.scrollWidth - strip.clientWidth);
+  });
+  const markers = (board.markers || []).length;
+  box.setAttribute(
+    "aria-label",
+    `The board: engine and ${board.ends.length} trains, ${board.tiles.length - 1} tiles on them; ${markers} markers`,
+  );
+}
