@@ -72,9 +72,9 @@ async def test_a_tile_that_is_no_tile_is_refused_with_or_without_a_key(
     client: httpx.AsyncClient,
 ) -> None:
     """Found by the fuzz test: a pip beyond 64 bits with a key was a 500 (its digest could not
-    be written); a pip outside 0-9 is no tile, refused before anything reads it."""
+    be written); a pip outside 0-12 is no tile, refused before anything reads it."""
     mid, mover, _, mv = await _mover(client)
-    for tile in ([21035814028367601074176, -1249], [3, 10], [-1, 2]):
+    for tile in ([21035814028367601074176, -1249], [3, 13], [-1, 2]):
         body = {"action": "play", "tile": tile, "end": None, "seq": mv["seq"]}
         for extra in ({}, {"Idempotency-Key": "k-4"}):
             refused = await client.post(

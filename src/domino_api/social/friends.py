@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import asyncpg
 
+from domino_api.engine.clock_text import iso
 from domino_api.errors import Blocked, NameAmbiguous, PlayerNotFound, Yourself
 from domino_api.lobby.tables import Publish
 from domino_api.matches.unit import Core
 from domino_api.social.events import FriendAdded, FriendRequest, PlayerRef, addressed
-from domino_api.social.models import FriendAnswer, FriendOut, FriendsOut, Named, PlayerOut
+from domino_api.social.models import FriendAnswer, FriendOut, FriendsOut, Named
 from domino_api.store import lobby_repo, social_repo
 from domino_api.store.models import Player
 from domino_api.store.social_repo import Someone
@@ -69,8 +70,7 @@ async def add(core: Core, publish: Publish, player: Player, named: Named) -> Fri
             await lobby_repo.append_player_events(connection, events)
     if events:
         await publish()
-    status = "friends" if mutual else "requested"
-    return FriendAnswer(status=status, player=PlayerOut(id=other.id, name=other.name))
+    return FriendAnswer(status="friends" if mutual else "requested", player=them)
 
 
 async def remove(core: Core, player: Player, other_id: str) -> None:
@@ -87,7 +87,9 @@ async def listing(core: Core, player: Player) -> FriendsOut:
         incoming = await social_repo.requests(connection, player.id, incoming=True)
         outgoing = await social_repo.requests(connection, player.id, incoming=False)
     return FriendsOut(
-        friends=[FriendOut(id=f.id, name=f.name, online=f.online, since=f.since) for f in friends],
-        incoming=[PlayerOut(id=p.id, name=p.name) for p in incoming],
-        outgoing=[PlayerOut(id=p.id, name=p.name) for p in outgoing],
+        friends=tuple(
+            FriendOut(id=f.id, name=f.name, online=f.online, since=iso(f.since)) for f in friends
+        ),
+        incoming=tuple(PlayerRef(id=p.id, name=p.name) for p in incoming),
+        outgoing=tuple(PlayerRef(id=p.id, name=p.name) for p in outgoing),
     )

@@ -4,16 +4,16 @@ reader is told: the invitation link (its maker's) and the reader's seat."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta, Struct
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 from pydantic.json_schema import WithJsonSchema
 
+from domino_api.engine.event_types import Moment
 from domino_api.matches.schemas import MatchOptions, Preset
-from domino_api.social.events import ChallengeShown
+from domino_api.social.events import ChallengeShown, PlayerRef
 from domino_api.web.inputs import Strict
 from domino_api.web.names import NAME_FORMAT, PlayerName
 from domino_api.web.struct_bodies import Body
@@ -52,33 +52,41 @@ class Named(Strict):
         return self
 
 
-class PlayerOut(BaseModel):
-    id: str
-    name: str
-
-
-class FriendOut(BaseModel):
+class FriendOut(Struct, frozen=True, kw_only=True):
     """A friend and whether it is online (a socket of theirs is open: docs/API.md, "Friends and
     challenges")."""
 
     id: str
     name: str
     online: bool
-    since: datetime = Field(description="When you asked (or accepted) to be friends")
+    since: Annotated[Moment, Meta(description="When you asked (or accepted) to be friends")]
 
 
-class FriendsOut(BaseModel):
-    friends: list[FriendOut] = Field(description="Online friends first, then by name")
-    incoming: list[PlayerOut] = Field(description="Players who asked you: add one back to accept")
-    outgoing: list[PlayerOut] = Field(description="Players you asked, who have not added you")
+class FriendsOut(Struct, frozen=True, kw_only=True):
+    """Your friends, and the requests not yet answered either way."""
+
+    friends: Annotated[
+        tuple[FriendOut, ...], Meta(description="Online friends first, then by name")
+    ]
+    incoming: Annotated[
+        tuple[PlayerRef, ...], Meta(description="Players who asked you: add one back to accept")
+    ]
+    outgoing: Annotated[
+        tuple[PlayerRef, ...], Meta(description="Players you asked, who have not added you")
+    ]
 
 
-class FriendAnswer(BaseModel):
-    status: Literal["friends", "requested"] = Field(
-        description="`friends`: the player had asked you too (or you were friends already);"
-        " `requested`: the player is asked, and becomes your friend by adding you back"
-    )
-    player: PlayerOut
+class FriendAnswer(Struct, frozen=True, kw_only=True):
+    """What a friend request did."""
+
+    status: Annotated[
+        Literal["friends", "requested"],
+        Meta(
+            description="`friends`: the player had asked you too (or you were friends already);"
+            " `requested`: the player is asked, and becomes your friend by adding you back"
+        ),
+    ]
+    player: PlayerRef
 
 
 class Challenged(Body):
@@ -133,4 +141,4 @@ class ChallengesOut(Struct, frozen=True, kw_only=True):
     outgoing: tuple[ChallengeOut, ...]
 
 
-ANSWERS = (ChallengeOut, ChallengesOut)
+ANSWERS = (ChallengeOut, ChallengesOut, FriendOut, FriendsOut, FriendAnswer)

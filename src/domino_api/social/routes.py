@@ -34,29 +34,31 @@ ACCEPT = (*FOUND, *OPEN, *REFUSED)
 
 
 @router.get(
-    "/friends", summary="Your friends, who is online, and requests", responses=problems(*AUTH)
+    "/friends",
+    summary="Your friends, who is online, and requests",
+    responses=struct_answer(FriendsOut) | problems(*AUTH),
 )
-async def list_friends(lobby: LobbyDep, player: CurrentPlayer) -> FriendsOut:
+async def list_friends(lobby: LobbyDep, player: CurrentPlayer) -> FastJSONResponse:
     """Your friends (online first: a socket of theirs is open, `friend_online` and
     `friend_offline` on your lobby socket follow it), the requests you were sent and those you
     sent. A player one of you blocked is left out."""
-    return await friends.listing(lobby.core, player)
+    return FastJSONResponse(await friends.listing(lobby.core, player))
 
 
 @router.post(
     "/friends",
     summary="Ask to be friends, or accept",
-    responses=problems(*BODY, *AUTH, *PAIR, "rate_limited"),
+    responses=struct_answer(FriendAnswer) | problems(*BODY, *AUTH, *PAIR, "rate_limited"),
 )
 async def add_friend(
     body: Named, request: Request, lobby: LobbyDep, player: CurrentPlayer
-) -> FriendAnswer:
+) -> FastJSONResponse:
     """Ask a player (by `id` or `name`) to be friends (`requested`: it is told by
     `friend_request`), or accept its request by asking back (`friends`: both are told by
     `friend_added`). Asking again changes nothing. A player's requests are budgeted
     (`DOMINO_FRIEND_RATE_LIMIT` a window: `429 rate_limited`)."""
     await limits_of(request).hit("friend", f"player:{player.id}")
-    return await friends.add(lobby.core, lobby.publish, player, body)
+    return FastJSONResponse(await friends.add(lobby.core, lobby.publish, player, body))
 
 
 @router.delete(
