@@ -20,6 +20,9 @@ PRESET_OPTIONS = {
     "classic": ["#opt-target", "#opt-draw", "#opt-next_opener", "#opt-best-of", "#opt-allowance"],
     "fives-and-threes": ["#opt-target", "#seat-count"],
     "mexican-train": ["#opt-rounds", "#seat-count"],
+    "partners-block": ["#opt-target"],
+    "partners-nines": ["#opt-target"],
+    "partners-all-fives": ["#opt-target"],
 }
 
 
