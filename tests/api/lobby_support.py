@@ -88,5 +88,9 @@ async def lobby_socket(
 
 
 async def next_event(ws: ClientConnection) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), BOUND_S))
-    return message
+    """The socket's next frame that is not a keepalive (a quiet socket is sent one at any
+    moment of its interval: realtime/keepalive.py)."""
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), BOUND_S))
+        if message["type"] != "keepalive":
+            return message

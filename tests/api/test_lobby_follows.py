@@ -12,13 +12,12 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.asyncio.client import ClientConnection
 
 from domino_api.lobby import runtime, tables
-from tests.api import lobby_support
 from tests.api.lobby_support import (
     listing,
     lobby_socket,
+    next_event,
     player,
     public_table,
     two_servers,
@@ -46,13 +45,6 @@ def servers(
     env = {"DOMINO_ANNOUNCE_BACKEND": "nats", "DOMINO_NATS_URL": nats_url, **PRESENCE}
     with two_servers(lobby_database, tmp_path_factory.mktemp("follows"), env) as started:
         yield started
-
-
-async def next_event(ws: ClientConnection) -> dict[str, Any]:
-    """The socket's next frame that is not a keepalive."""
-    while (frame := await lobby_support.next_event(ws))["type"] == "keepalive":
-        pass
-    return frame
 
 
 def test_the_lobby_keeps_no_timer_and_no_reconcile() -> None:
