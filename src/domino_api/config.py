@@ -6,7 +6,6 @@ Each field's description is its row in docs/OPERATING.md's settings table, which
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Literal
 
@@ -395,21 +394,6 @@ class Settings(BaseSettings):
 
 
 def get_settings() -> Settings:
-    """The environment's settings, read now: entry points (the CLI's commands, the ASGI app's
-    module) call this once and hand the parts what they need; nothing else reads the
-    environment (tests/ops/test_no_globals.py)."""
+    """The environment's settings, read now: entry points (the CLI, the ASGI module) call this
+    once and hand the parts what they need (tests/ops/test_no_globals.py)."""
     return Settings()
-
-
-def pass_on_database_url(url: str) -> None:
-    """Child processes (uvicorn's workers, a reload) read their settings from the environment:
-    the URL this process resolved (the embedded server it started) is written there for them."""
-    os.environ["DOMINO_DATABASE_URL"] = url
-
-
-def pass_on_role(role: str) -> None:
-    """`serve --role`: the role reaches the app's settings (and uvicorn's workers') through the
-    environment, as DOMINO_ROLE would."""
-    if role not in ("api", "sockets"):
-        raise ValueError(f"role: `api` or `sockets`, not {role!r}")
-    os.environ["DOMINO_ROLE"] = role

@@ -136,8 +136,7 @@ async def start(
     body: Annotated[StartBody | None, Depends(reader(StartBody, optional=True))],
 ) -> FastJSONResponse:
     """Host only: fix the cut and deal hand 1. With `fill_with_bots`, open human seats become
-    `planner` seats; otherwise an open seat is `409 seats_empty`.
-    """
+    `planner` seats; otherwise an open seat is `409 seats_empty`."""
     body = body or StartBody()
     return FastJSONResponse(
         await service.start(core_of(request), player, match_id, body.cut, body.fill_with_bots)
@@ -153,8 +152,7 @@ async def get_match(
     match_id: MatchId, player: CurrentPlayer, request: Request, seat: SeatQuery = None
 ) -> FastJSONResponse:
     """The caller's view of the match: its own tiles, the public table, its legal actions. `seat`
-    picks which of the caller's seats to see from (default: the lowest).
-    """
+    picks which of the caller's seats to see from (default: the lowest)."""
     view = await service.get_view(core_of(request), player, match_id, seat)
     return FastJSONResponse(hosting.shown_to(view))
 
