@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -50,7 +49,7 @@ def serve(
 ) -> None:
     """Migrate (by default) and serve the API with uvicorn."""
     from domino_api.app.serving import serve
-    from domino_api.config import get_settings
+    from domino_api.config import get_settings, pass_on_database_url, pass_on_role
     from domino_api.logs import configure_logging
     from domino_api.store.db import resolve_database_url
     from domino_api.store.migrate import upgrade_to_head
@@ -166,17 +165,3 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
-
-
-def pass_on_database_url(url: str) -> None:
-    """Child processes (uvicorn's workers, a reload) read their settings from the environment:
-    the URL this process resolved (the embedded server it started) is written there for them."""
-    os.environ["DOMINO_DATABASE_URL"] = url
-
-
-def pass_on_role(role: str) -> None:
-    """`serve --role`: the role reaches the app's settings (and uvicorn's workers') through the
-    environment, as DOMINO_ROLE would."""
-    if role not in ("api", "sockets"):
-        raise ValueError(f"role: `api` or `sockets`, not {role!r}")
-    os.environ["DOMINO_ROLE"] = role
