@@ -299,7 +299,7 @@ async def probe_scenario(args: argparse.Namespace, workdir: Path, python: str, n
 
 
 async def decisions_per_s(workers: int, views: list[object]) -> float:
-    from domino_api.matches.computers import Computers
+    from domino_api.bots.computers import Computers
 
     computers = Computers(workers)
     await computers.start()

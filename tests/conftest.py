@@ -21,9 +21,9 @@ import pytest_asyncio
 from fastapi import FastAPI
 
 from domino_api.app.api import create_app
+from domino_api.bots.computers import Computers
 from domino_api.clock import FakeClock
 from domino_api.config import Settings
-from domino_api.matches.computers import Computers
 from domino_api.store import (
     account_models,  # noqa: F401  (its tables join Base.metadata)
     civil_models,  # noqa: F401  (its tables join Base.metadata)

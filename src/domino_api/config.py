@@ -172,7 +172,7 @@ class Settings(LimitSettings):
         " timing does not tell how many options they had (`0`: off, for simulations and"
         " functional tests)",
     )
-    # matches/computers.py runs them.
+    # bots/computers.py runs them.
     computer_workers: int = Field(
         0,
         ge=0,

@@ -1,4 +1,4 @@
-"""The computers' worker processes (matches/computers.py, bots/processes.py): decisions beside
+"""The computers' worker processes (bots/computers.py, bots/processes.py): decisions beside
 the event loop, the same whatever the load, and workers that outlive a dead one."""
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import psutil
 import pytest
 
 from domino_api.bots import get_strategy, to_action
+from domino_api.bots.computers import Computers
 from domino_api.bots.planner import distinct_plays
 from domino_api.bots.processes import WORKER_NICENESS, DecisionFailed, request
 from domino_api.engine import PRESETS, NextHand, SeatView, Start, apply, new_match, seat_view
-from domino_api.matches.computers import Computers
 from tests.conftest import COMPUTERS as computers
 
 
@@ -181,7 +181,7 @@ async def test_a_strategy_that_raises_fails_the_decision_not_the_worker() -> Non
 
 HOLDER = """
 import asyncio, os, socket, sys
-from domino_api.matches.computers import Computers
+from domino_api.bots.computers import Computers
 async def main():
     listening = socket.create_server(("127.0.0.1", 0))  # as the API's own socket
     computers = Computers()

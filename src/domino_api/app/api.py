@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from domino_api.app.documented import DocumentedAPI
+from domino_api.bots.computers import Computers
 from domino_api.clock import Clock
 from domino_api.config import Settings, get_settings
 from domino_api.documents import openapi_doc
@@ -26,7 +27,6 @@ from domino_api.engine import EngineError
 from domino_api.errors import ProblemDoc, ServiceError, database_state, problem, unavailable
 from domino_api.jsontext import dump_bytes
 from domino_api.matches import pacing
-from domino_api.matches.computers import Computers
 from domino_api.matches.service import announce_tile_back
 from domino_api.metrics import router as metrics_router
 from domino_api.store.db import resolve_database_url

@@ -13,10 +13,10 @@ from contextlib import asynccontextmanager
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from domino_api.bots.computers import Computers
 from domino_api.clock import Clock
 from domino_api.config import Settings
 from domino_api.lobby.follower import LobbyFollower
-from domino_api.matches.computers import Computers
 from domino_api.matches.ends import Ends
 from domino_api.matches.ports import OutagesOf, WitnessOf, always_witnessed
 from domino_api.matches.unit import Core

@@ -11,7 +11,7 @@ stop being simulated.
 
 The search stops at a sample cap or a budget of simulated moves, neither of which reads a
 clock: a decision depends only on the view and the rng, so a busy machine makes the Planner
-slower, never weaker (it decides in a worker process, matches/computers.py, and the answer's
+slower, never weaker (it decides in a worker process, bots/computers.py, and the answer's
 floor, matches/pacing.py, hides how long it took).
 """
 

@@ -7,7 +7,7 @@ the same `Tick` a request runs (engine/table), and the batch is written by the o
 in one guarded statement, the finishes of those that ended (records, tournaments), committed
 once and announced after the commit. A match whose turn then passes to a computer is carried in
 the same pass: its committed table is the core's copy, and the computers reply to it as a step
-of the write core (`Core.run`: matches/computers.py decides outside the batch's locks). A match
+of the write core (`Core.run`: bots/computers.py decides outside the batch's locks). A match
 whose handling fails is handled alone, as a step of its own.
 
 Several claimers run side by side on separate connections and any number of sweepers (each

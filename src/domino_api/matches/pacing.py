@@ -5,7 +5,7 @@ play was answered in about 3 ms, a searched choice in about 11 ms (an attack fou
 at 8 ms right 79% of the time). A floor above what a decision takes makes every answer end at
 the floor: a decision with one option and one with twenty look alike.
 
-Decisions run in worker processes (matches/computers.py), which count each one, with how long
+Decisions run in worker processes (bots/computers.py), which count each one, with how long
 it took, for the request in progress (`decided`: the request's own context holds them). The
 Planner's search is a fixed amount of work, so on a busy enough machine it takes longer than
 the configured floor: the floor then grows to half as much again as the slowest of the last

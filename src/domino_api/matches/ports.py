@@ -46,7 +46,7 @@ class Follows(Protocol):
         never raises (the work, if any, is the read model's own task)."""
 
 
-# (strategy, the seat's view, seed) -> (action, reason): matches/computers.Computers.choose.
+# (strategy, the seat's view, seed) -> (action, reason): bots/computers.Computers.choose.
 Decide = Callable[[str, engine.SeatView, str], Awaitable[tuple[engine.Action, str]]]
 # The service's outages, read when due: jobs/liveness.py.
 OutagesOf = Callable[[], Awaitable[tables.Outages]]

@@ -283,7 +283,7 @@ class Core:
     async def reply(self, stage: Stage) -> None:
         """Let every computer seat that has the turn move, until a human's turn or the end
         (the engine's one loop, `tables.replies`): each decision is awaited from the worker
-        processes (`decide`: matches/computers.py), and the replies are staged for the unit's
+        processes (`decide`: bots/computers.py), and the replies are staged for the unit's
         one save."""
         loop = tables.replies(stage.table, stage.now)
         try:

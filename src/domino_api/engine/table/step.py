@@ -7,7 +7,7 @@ a refused command raises an EngineError.
 
 Computers are injected as a `chooser`: with one, the computer seats that get the turn reply
 within the step (tests, simulations); without, the caller asks its own (the service's decide
-in worker processes, matches/computers.py) and feeds each choice back as `ComputerMove`.
+in worker processes, bots/computers.py) and feeds each choice back as `ComputerMove`.
 """
 
 from __future__ import annotations

@@ -10,9 +10,10 @@ Each decision is awaited, so other requests run meanwhile.
 A decision is seeded by match id and seq (engine/table `computer_seed`), and no strategy reads a
 clock, so it is the same in whichever worker, on however busy a machine. The workers are one
 set per process (bots/processes.py: spawned processes, one socketpair each, read by the event
-loop), a `Computers` made where the process is wired (domino_api/app/wiring.py) and handed to the
-write core; started on first use or by `start` when the service starts; they leave when their
-API process is gone, even one killed outright.
+loop), a `Computers` made where the process is wired (domino_api/app/wiring.py), whose `choose`
+the write core is handed as its `Decide` (matches/ports.py): matches imports nothing of bots.
+They start on first use or by `start` when the service starts, and leave when their API process
+is gone, even one killed outright.
 """
 
 from __future__ import annotations
