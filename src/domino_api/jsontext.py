@@ -25,9 +25,8 @@ def dump_bytes(value: object) -> bytes:
     return _ENCODE(value)
 
 
-# Untyped, not pydantic's JsonValue, while store/idempotency.py reads a stored answer through
-# it as a dict.
 def loads(text: str | bytes) -> JsonValue:
+    """Any JSON text, read before its shape is known (the caller narrows or converts it)."""
     value: JsonValue = orjson.loads(text)
     return value
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import sys
 from contextvars import ContextVar
 from datetime import UTC, datetime
+
+import msgspec
+from msgspec import UNSET, UnsetType
 
 from domino_api.config import Settings
 
@@ -32,29 +34,56 @@ def redact(text: str) -> str:
     return text
 
 
-class JsonFormatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, object] = {
-            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(),
-            "level": record.levelname.lower(),
-            "logger": record.name,
-            "msg": redact(record.getMessage()),
-        }
-        for key, var in (("request_id", request_id), ("match_id", match_id)):
-            value = var.get()
-            if value:
-                entry[key] = value
-        for key in ACCESS_FIELDS + EVENT_FIELDS:
-            if hasattr(record, key):
-                entry[key] = getattr(record, key)
-        if record.exc_info:
-            entry["exc"] = redact(self.formatException(record.exc_info))
-        return json.dumps(entry, default=str)
-
-
 ACCESS_FIELDS = ("method", "path", "status", "duration_ms", "client")
 # What a line about one match's event carries as members (the sweep's forfeits and ends).
 EVENT_FIELDS = ("match_id", "seat", "cause", "outcome")
+
+
+class LogEntry(msgspec.Struct, kw_only=True, gc=False):
+    """One JSON log line. A member left UNSET is left out; a record's own field (`extra=`) is
+    written as the record holds it, None as null."""
+
+    ts: str
+    level: str
+    logger: str
+    msg: str
+    request_id: str | UnsetType = UNSET
+    match_id: str | UnsetType | None = UNSET
+    # An access line's (web/middleware.py).
+    method: str | UnsetType = UNSET
+    path: str | UnsetType = UNSET
+    status: int | UnsetType = UNSET
+    duration_ms: float | UnsetType = UNSET
+    client: str | UnsetType | None = UNSET
+    # A line about one match's event (the sweep's forfeits and ends: jobs/sweeper.py).
+    seat: int | UnsetType | None = UNSET
+    cause: str | UnsetType = UNSET
+    outcome: str | UnsetType = UNSET
+    exc: str | UnsetType = UNSET
+
+
+# A member of an unforeseen type is written as its text, not refused: a log line never fails.
+_entries = msgspec.json.Encoder(enc_hook=str)
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        entry = LogEntry(
+            ts=datetime.fromtimestamp(record.created, UTC).isoformat(),
+            level=record.levelname.lower(),
+            logger=record.name,
+            msg=redact(record.getMessage()),
+        )
+        for key, var in (("request_id", request_id), ("match_id", match_id)):
+            value = var.get()
+            if value:
+                setattr(entry, key, value)
+        for key in ACCESS_FIELDS + EVENT_FIELDS:
+            if hasattr(record, key):
+                setattr(entry, key, getattr(record, key))
+        if record.exc_info:
+            entry.exc = redact(self.formatException(record.exc_info))
+        return _entries.encode(entry).decode()
 
 
 class TextFormatter(logging.Formatter):

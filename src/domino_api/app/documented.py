@@ -21,6 +21,7 @@ from fastapi.openapi.docs import (
     get_swagger_ui_oauth2_redirect_html,
 )
 from fastapi.staticfiles import StaticFiles
+from pydantic import JsonValue
 from starlette.responses import HTMLResponse
 
 from domino_api.documents import openapi_doc
@@ -37,7 +38,7 @@ class DocumentedAPI(FastAPI):
         self.mount(STATIC, StaticFiles(directory=ASSETS), name="static-offline-docs")
         self._add_pages()
 
-    def openapi(self) -> dict[str, Any]:
+    def openapi(self) -> dict[str, JsonValue]:
         if self.openapi_schema is None:
             openapi_doc.complete(super().openapi())
         return super().openapi()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from types import UnionType
 
 import msgspec
 from pydantic import BaseModel, JsonValue
@@ -48,8 +48,9 @@ def _example_models() -> list[type[BaseModel]]:
     return [Problem]
 
 
-# Every request body (web/struct_bodies.py), by the name its routes' `request_body` gives it.
-BODIES: dict[str, object] = {
+# Every request body (web/struct_bodies.py), by the name its routes' `request_body` gives it: a
+# Struct, or a union of them (MoveBody).
+BODIES: dict[str, type[msgspec.Struct] | UnionType] = {
     "MoveBody": MoveBody,
     "MatchCreate": matches.MatchCreate,
     "JoinBody": matches.JoinBody,
@@ -145,18 +146,24 @@ def _defaults_said(schema: JsonValue) -> None:
                 part["description"] = f"{text} ({said})" if isinstance(text, str) else said
 
 
-def complete(document: dict[str, Any]) -> None:
+def complete(document: dict[str, JsonValue]) -> None:
     """FastAPI's document of the routes, completed in place: the msgspec types' schemas, the
     models' examples as they declare them, defaults in request bodies said in words."""
-    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    components = document.setdefault("components", {})
+    assert isinstance(components, dict)
+    schemas = components.setdefault("schemas", {})
+    assert isinstance(schemas, dict)
     _add(schemas, answers.schemas(answers.ANSWERS + lobby_models.ANSWERS + social_models.ANSWERS))
     _add(schemas, body_schemas())
     tournament = tournament_events.schemas(REF)
     _add(schemas, {name: answers.typable(s) for name, s in tournament.items()})
     for model in _example_models():
         examples = model.model_json_schema().get("examples")
-        if model.__name__ in schemas and examples:
-            schemas[model.__name__]["examples"] = examples
+        schema = schemas.get(model.__name__)
+        if isinstance(schema, dict) and examples:
+            schema["examples"] = examples
     for name in _sent_schemas(document, schemas):
-        _defaults_said(schemas[name])
-        document_no_nul(schemas[name])
+        sent = schemas[name]
+        assert isinstance(sent, dict)
+        _defaults_said(sent)
+        document_no_nul(sent)

@@ -18,9 +18,9 @@ import contextlib
 import ipaddress
 import logging
 import socket
-from collections.abc import Mapping
 from urllib.parse import urlsplit
 
+import msgspec
 import requests
 from pywebpush import WebPushException, webpush
 
@@ -55,18 +55,27 @@ def _public(endpoint: str) -> bool:
     return all(ipaddress.ip_address(str(info[4][0]).split("%")[0]).is_global for info in found)
 
 
+class SubscriptionKeys(msgspec.Struct, frozen=True):
+    p256dh: str
+    auth: str
+
+
+class SubscriptionInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """A subscription as pywebpush takes it (its `subscription_info`, the browser's own form)."""
+
+    endpoint: str
+    keys: SubscriptionKeys
+
+
 def _post(row: Claimed, keys: VapidKeys, subject: str, allow_local: bool) -> int | None:
     """Encrypt, sign and send one notice (in a worker thread); the push service's status, or
     None when it could not be reached. An endpoint on a private address is taken as gone."""
     if not allow_local and not _public(row.endpoint):
         return 410
-    info: Mapping[str, object] = {
-        "endpoint": row.endpoint,
-        "keys": {"p256dh": row.p256dh, "auth": row.auth},
-    }
+    info = SubscriptionInfo(endpoint=row.endpoint, keys=SubscriptionKeys(row.p256dh, row.auth))
     try:
         response = webpush(
-            dict(info),
+            msgspec.to_builtins(info),
             data=row.body,
             vapid_private_key=keys.vapid,
             vapid_claims={"sub": subject},

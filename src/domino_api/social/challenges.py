@@ -87,7 +87,7 @@ def shown(row: ChallengeRow, now: datetime) -> ChallengeShown:
         challenger=PlayerRef(id=row.from_id, name=row.from_name),
         challenged=challenged,
         ruleset=row.ruleset,
-        options=msgspec.convert(load_object(row.options_key), MatchOptions),
+        options=msgspec.json.decode(row.options_key, type=MatchOptions),
         rated=row.rated,
         status=_status(row, now),
         match=row.match_id,

@@ -28,13 +28,12 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable
 
+from starlette.types import Scope
 from typing_extensions import TypeIs
-from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from uvicorn.server import ServerState
 from websockets.http11 import Request
 
 from domino_api import metrics
@@ -107,8 +106,9 @@ class Guard:
         self.count = AddressCount(settings)
 
 
-def guard_of(app_state: dict[str, object]) -> Guard:
-    guard = app_state.get(GUARD_STATE)
+def guard_of(protocol: HttpToolsProtocol | WebSocketsSansIOProtocol) -> Guard:
+    """The Guard in the lifespan state uvicorn handed the protocol (its `app_state`)."""
+    guard = protocol.app_state.get(GUARD_STATE)
     if not isinstance(guard, Guard):
         raise RuntimeError("the app's lifespan handed no Guard (serve it with its lifespan on)")
     return guard
@@ -158,29 +158,24 @@ def _stream(transport: asyncio.BaseTransport) -> TypeIs[asyncio.Transport]:
 
 
 class GuardedHttp(HttpToolsProtocol):
-    """uvicorn's httptools protocol with head and body deadlines and the per-address cap."""
+    """uvicorn's httptools protocol with head and body deadlines and the per-address cap.
+    uvicorn's constructor is kept as it is: the Guard is read when the connection is made."""
 
-    def __init__(
-        self,
-        config: Config,
-        server_state: ServerState,
-        app_state: dict[str, object],
-        _loop: asyncio.AbstractEventLoop | None = None,
-    ) -> None:
-        super().__init__(config, server_state, app_state, _loop)
-        guard = guard_of(app_state)
-        self._settings, self._count = guard.settings, guard.count
-        self._address: str | None = None
-        # The deadline in force (loop time) and what its passing means; None: none runs.
-        self._due: float | None = None
-        self._reason = ""
-        self._timer: asyncio.TimerHandle | None = None
-        self._head_bytes = 0  # bytes read while a head is due (across reads)
-        self._head_too_large = False  # a head complete within one read, past MAX_HEAD_BYTES
+    _settings: Settings
+    _count: AddressCount
+    _address: str | None = None
+    # The deadline in force (loop time) and what its passing means; None: none runs.
+    _due: float | None = None
+    _reason = ""
+    _timer: asyncio.TimerHandle | None = None
+    _head_bytes = 0  # bytes read while a head is due (across reads)
+    _head_too_large = False  # a head complete within one read, past MAX_HEAD_BYTES
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         if not _stream(transport):
             raise TypeError(f"HTTP needs a stream transport, not {type(transport).__name__}")
+        guard = guard_of(self)
+        self._settings, self._count = guard.settings, guard.count
         super().connection_made(transport)
         self._address = self._count.open(self.client)
         if self._address is None:
@@ -299,13 +294,13 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
             self._lift_frame_deadline()
         elif data and self._frame_timer is None and not self.transport.is_closing():
             self._frame_timer = self.loop.call_later(
-                guard_of(self.app_state).settings.ws_frame_timeout_s, self._frame_expired
+                guard_of(self).settings.ws_frame_timeout_s, self._frame_expired
             )
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         # The app's socket routes find the protocol here and write frames straight to it.
-        scope: dict[str, object] | None = getattr(self, "scope", None)
+        scope: Scope | None = getattr(self, "scope", None)
         if scope is not None:
             scope[WIRE_SCOPE] = self
 
@@ -328,7 +323,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._lift_frame_deadline()
-        guard_of(self.app_state).count.close(self.address)
+        guard_of(self).count.close(self.address)
         self.address = None
         super().connection_lost(exc)
 
@@ -375,7 +370,7 @@ class Wire:
         return self._transport.get_write_buffer_size()
 
 
-def wire_of(scope: MutableMapping[str, object]) -> Wire | None:
+def wire_of(scope: Scope) -> Wire | None:
     """The connection's `Wire`, when `GuardedWebSocket` serves it and its handshake is done."""
     protocol = scope.get(WIRE_SCOPE)
     if isinstance(protocol, WebSocketsSansIOProtocol) and protocol.handshake_complete:
