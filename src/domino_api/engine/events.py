@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from msgspec import Struct, convert, field
+from msgspec import Struct, UnsetType, convert, field
 from msgspec.structs import asdict, replace
 
 from domino_api.engine.event_types import (
@@ -193,14 +193,16 @@ def turn(seq: int, hand: HandState) -> Event:
 
 def tile_played(move: Move, hand: HandState) -> Event:
     placement = hand.board.tiles[-1]
-    assert move.tile is not None
+    tile, end, points = move.tile, move.end, move.points
+    assert not isinstance(tile, UnsetType) and not isinstance(end, UnsetType)
+    assert not isinstance(points, UnsetType)
     data = TilePlayedData(
         seat=move.seat,
-        tile=move.tile,
-        end=move.end,
+        tile=tile,
+        end=end,
         outer=placement.outer,
         spinner=placement.spinner,
-        points=move.points or 0,
+        points=points,
         ends_total=hand.board.total,
     )
     return Event(TilePlayedEvent(seq=move.seq, data=data))
@@ -209,10 +211,11 @@ def tile_played(move: Move, hand: HandState) -> Event:
 def tile_drawn(move: Move, hand: HandState) -> Event:
     """The drawn tile goes to the drawer only; a drawer who keeps the turn also gets its new
     legal actions (no second `turn` event: the deadline does not move, RULES section 12)."""
-    assert move.tile is not None
-    mine = DrawnPrivate(tile=move.tile)
+    tile = move.tile
+    assert not isinstance(tile, UnsetType)
+    mine = DrawnPrivate(tile=tile)
     if hand.turn == move.seat:
-        mine = DrawnPrivate(tile=move.tile, legal=options(hand.legal))
+        mine = DrawnPrivate(tile=tile, legal=options(hand.legal))
     data = TileDrawnData(seat=move.seat, stock=hand.stock_left)
     return Event(TileDrawnEvent(seq=move.seq, data=data), {move.seat: mine})
 

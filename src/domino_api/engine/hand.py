@@ -7,6 +7,8 @@ so both play by the same rules. A hand that ends comes back closed, with its res
 
 from __future__ import annotations
 
+from msgspec import UNSET
+
 from domino_api.engine.board import Board
 from domino_api.engine.kinds import HandReason
 from domino_api.engine.layout import EMPTY_BOARD, place
@@ -85,15 +87,21 @@ def act(
     assert action != "next_hand", "a hand's own options are plays, a draw or a pass"
     moves = hand.moves
     if record:  # a play or a pass as taken (a draw records the tile it drew)
-        move = Move(
-            seq=seq,
-            seat=seat,
-            action=action,
-            tile=option.tile,
-            end=option.end,
-            points=option.points,  # a play's (0 when it scores nothing); None for a pass
-            reason=reason,
-        )
+        said = UNSET if reason is None else reason
+        if action == "play":
+            assert option.tile is not None and option.points is not None
+            # A play's points are 0 when it scores nothing.
+            move = Move(
+                seq=seq,
+                seat=seat,
+                action=action,
+                tile=option.tile,
+                end=option.end,
+                points=option.points,
+                reason=said,
+            )
+        else:
+            move = Move(seq=seq, seat=seat, action=action, reason=said)
         moves += (move,)
     if action == "play":
         return _play(hand, seat, option, moves, needs)
@@ -135,9 +143,8 @@ def _draw(hand: HandState, seat: int, seq: int, reason: str | None, record: bool
     tile = deal.order[number]
     moves = hand.moves
     if record:
-        drew = Move(
-            seq=seq, seat=seat, action="draw", tile=tile, end=None, points=None, reason=reason
-        )
+        said = UNSET if reason is None else reason
+        drew = Move(seq=seq, seat=seat, action="draw", tile=tile, reason=said)
         moves = moves + (drew,)
     drawn = hand.drawn + 1
     after = _next_turn(hand, held, drawn, hand.board, seat, hand.must_cover, 0, moves)

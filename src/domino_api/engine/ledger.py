@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import msgspec
-from msgspec import UNSET, Struct, UnsetType
+from msgspec import Struct, UnsetType
 from msgspec.structs import replace
 
 from domino_api.engine.actions import (
@@ -27,7 +27,6 @@ from domino_api.engine.shapes import (
     LedgerDeal,
     LedgerHand,
     LedgerHandResult,
-    LedgerMove,
     LedgerOut,
     LedgerSeat,
 )
@@ -41,23 +40,6 @@ from domino_api.engine.state import (
 )
 
 
-def _ledger_move(move: Move) -> LedgerMove:
-    reason = UNSET if move.reason is None else move.reason
-    if move.action == "play":
-        assert move.tile is not None and move.points is not None
-        return LedgerMove(
-            seq=move.seq,
-            seat=move.seat,
-            action="play",
-            tile=move.tile,
-            end=move.end,
-            points=move.points,
-            reason=reason,
-        )
-    tile = UNSET if move.action == "pass" or move.tile is None else move.tile
-    return LedgerMove(seq=move.seq, seat=move.seat, action=move.action, tile=tile, reason=reason)
-
-
 def _ledger_hand(hand: HandState) -> LedgerHand:
     result = hand.result
     assert result is not None
@@ -67,7 +49,7 @@ def _ledger_hand(hand: HandState) -> LedgerHand:
         opener=hand.opener,
         dealt=hand.dealt,
         stock=hand.stock,
-        moves=tuple(_ledger_move(m) for m in hand.moves),
+        moves=hand.moves,
         result=_hand_result(result),
     )
 
@@ -224,9 +206,7 @@ def _abandon_reason(result: MatchResult) -> AbandonReason:
     return "cancelled" if result.reason == "cancelled" else "abandoned"
 
 
-def _replay_move(
-    state: MatchState, move: LedgerMove, label: str, problems: list[str]
-) -> MatchState:
+def _replay_move(state: MatchState, move: Move, label: str, problems: list[str]) -> MatchState:
     seq = move.seq
     if seq <= state.seq:
         problems.append(f"{label}: move seq {seq!r} does not follow seq {state.seq}")

@@ -3,6 +3,8 @@ snapshot's form: engine/shapes.py)."""
 
 from __future__ import annotations
 
+from msgspec import UNSET, UnsetType
+
 from domino_api.engine.board import Board, OpenEnd, Placement
 from domino_api.engine.legal import legal_plays
 from domino_api.engine.rulesets import Ruleset, checked
@@ -45,7 +47,16 @@ def _board_to_json(board: Board) -> BoardSnapshot:
 
 
 def _move_to_json(m: Move) -> MoveRow:
-    return MoveRow(m.seq, m.seat, m.action, m.tile, m.end, m.points, m.reason)
+    """A row holds what a move lacks as null (the form every stored snapshot holds)."""
+    return MoveRow(
+        m.seq,
+        m.seat,
+        m.action,
+        None if isinstance(m.tile, UnsetType) else m.tile,
+        None if isinstance(m.end, UnsetType) else m.end,
+        None if isinstance(m.points, UnsetType) else m.points,
+        None if isinstance(m.reason, UnsetType) else m.reason,
+    )
 
 
 def _board_from_json(data: BoardSnapshot) -> Board:
@@ -62,14 +73,19 @@ def _board_from_json(data: BoardSnapshot) -> Board:
 
 
 def _move_from_json(m: MoveRow) -> Move:
+    reason = UNSET if m.reason is None else m.reason
+    if m.action != "play":  # a draw's tile, or nothing (a pass)
+        tile = UNSET if m.tile is None else m.tile
+        return Move(seq=m.seq, seat=m.seat, action=m.action, tile=tile, reason=reason)
+    assert m.tile is not None and m.points is not None
     return Move(
         seq=m.seq,
         seat=m.seat,
         action=m.action,
         tile=m.tile,
-        end=m.end,
+        end=m.end,  # null: the hand's first tile
         points=m.points,
-        reason=m.reason,
+        reason=reason,
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import msgspec
-from msgspec import UNSET, Meta, Struct, UnsetType
+from msgspec import Meta, Struct
 
 from domino_api.engine.kinds import (
     ActionName,
@@ -22,7 +22,7 @@ from domino_api.engine.kinds import (
     Status,
 )
 from domino_api.engine.rulesets import Ruleset
-from domino_api.engine.state import HandResult, MatchResult
+from domino_api.engine.state import HandResult, MatchResult, Move
 from domino_api.engine.tiles import Tile
 
 # ---------------------------------------------------------------- a snapshot
@@ -125,20 +125,6 @@ class LedgerSeat(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     forfeited: bool
 
 
-class LedgerMove(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A play has `tile`, `end` (null for a hand's first tile) and `points`; a draw names the
-    `tile` drawn; a pass has neither. A computer seat's moves carry the `reason` it chose them for.
-    """
-
-    seq: int
-    seat: int
-    action: ActionName
-    tile: Tile | UnsetType = UNSET
-    end: EndName | UnsetType | None = UNSET
-    points: int | UnsetType = UNSET
-    reason: str | UnsetType = UNSET
-
-
 class LedgerHandResult(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     reason: HandReason
     winner: int | None
@@ -155,7 +141,7 @@ class LedgerHand(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
         tuple[tuple[Tile, ...], ...], Meta(description="Each seat's dealt tiles, in dealt order")
     ]
     stock: tuple[Tile, ...]
-    moves: tuple[LedgerMove, ...]
+    moves: tuple[Move, ...]  # the hand's own record (engine/state.py), published as it is
     result: LedgerHandResult
 
 

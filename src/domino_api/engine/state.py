@@ -14,7 +14,7 @@ from functools import cache
 from itertools import chain
 from typing import TypeVar, get_args
 
-from msgspec import Struct
+from msgspec import UNSET, Struct, UnsetType
 
 from domino_api.engine.board import Board
 from domino_api.engine.kinds import (
@@ -54,16 +54,22 @@ DRAW_ACTION = LegalAction(action="draw", tile=None, end=None, points=None)
 PASS_ACTION = LegalAction(action="pass", tile=None, end=None, points=None)
 
 
-class Move(Struct, frozen=True, kw_only=True, gc=False):
-    """A seat's action as the ledger records it; `seq` is the seq of the event it produced."""
+# One type from the hand's record to the published ledger (`LedgerOut`'s moves, read back by
+# the verify route): what a move lacks is UNSET and left out of its JSON, not null, since a
+# play's `end` is null for a hand's first tile. A snapshot's MoveRow writes UNSET as null.
+# `seq` is the seq of the event the move produced.
+class Move(Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
+    """A play has `tile`, `end` (null for a hand's first tile) and `points`; a draw names the
+    `tile` drawn; a pass has neither. A computer seat's moves carry the `reason` it chose them for.
+    """
 
     seq: int
     seat: int
     action: ActionName
-    tile: Tile | None  # the tile played or drawn
-    end: EndName | None
-    points: int | None
-    reason: str | None
+    tile: Tile | UnsetType = UNSET
+    end: EndName | UnsetType | None = UNSET
+    points: int | UnsetType = UNSET
+    reason: str | UnsetType = UNSET
 
 
 class HandResult(Struct, frozen=True, kw_only=True, gc=False):

@@ -226,18 +226,16 @@ def public_history(ruleset: Ruleset, hand: HandState) -> tuple[HistoryEntry, ...
     moves = hand.moves
     for at, move in enumerate(moves):
         pips = tuple(end.pip for end in open_to(board, must_cover, layout, move.seat))
-        entries.append(
-            HistoryEntry(
-                move.seat, move.action, move.tile if move.action == "play" else None, move.end, pips
-            )
-        )
-        if move.action == "play":
-            assert move.tile is not None
-            board = place(board, move.tile, move.end, layout)
-            must_cover = cover_after(ruleset.cover_doubles, board, move.tile, move.end)
+        tile, end = move.tile, None if isinstance(move.end, UnsetType) else move.end
+        if move.action == "play" and not isinstance(tile, UnsetType):
+            entries.append(HistoryEntry(move.seat, move.action, tile, end, pips))
+            board = place(board, tile, end, layout)
+            must_cover = cover_after(ruleset.cover_doubles, board, tile, end)
             if layout == TRAINS:
-                board = trains.played(board, move.seat, move.end)
-        elif layout == TRAINS and _stuck(move.seat, moves[at + 1 :], hand.turn):
+                board = trains.played(board, move.seat, end)
+            continue
+        entries.append(HistoryEntry(move.seat, move.action, None, end, pips))  # a draw's hidden
+        if layout == TRAINS and _stuck(move.seat, moves[at + 1 :], hand.turn):
             board = trains.marked(board, move.seat)
     return tuple(entries)
 
