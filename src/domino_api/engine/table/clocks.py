@@ -8,9 +8,10 @@ early (presence moves later without touching it) but never late.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal, Protocol
+
+from msgspec import Struct
 
 from domino_api.engine.table.model import Seat, Table
 
@@ -46,8 +47,7 @@ DueKind = Literal[
 ]
 
 
-@dataclass(frozen=True)
-class Due:
+class Due(Struct, frozen=True, gc=False):
     """One thing due for a match now: `kind` names it, `moment` is when it fell due."""
 
     kind: DueKind
