@@ -1,6 +1,7 @@
 // The seats around the table: presence dot, name, score with its +points, face-down hand in
 // the seat's tile back, turn marker, autopilot controls and the away deadline.
 
+import { againstSeats, pointsText } from "./scoreboard.js";
 import { backImg, faceSvg, tileLabel } from "./tiles.js";
 import { placeOf, teamScores } from "./teams.js";
 import { countdown, el, seatName } from "./ui.js";
@@ -99,7 +100,14 @@ export function renderSeats(view, ctx) {
           el("span", { class: "score", "data-testid": `score-${seat.seat}` }, `${seat.score}`),
           view.ruleset.best_of ? el("span", {}, ` · ${seat.hands_won} hands`) : null,
           flash
-            ? el("span", { class: "plus", "data-testid": `plus-${seat.seat}` }, `+${flash}`)
+            ? el(
+                "span",
+                {
+                  class: `plus${againstSeats(view) ? " against" : ""}`,
+                  "data-testid": `plus-${seat.seat}`,
+                },
+                pointsText(view, flash),
+              )
             : null,
         ),
         shown ||

@@ -3,7 +3,7 @@
 // (table.js) keeps the view current; these draw it.
 
 import { renderBoard, scrolls } from "./board.js";
-import { scoreboard } from "./scoreboard.js";
+import { againstSeats, scoreboard } from "./scoreboard.js";
 import { renderTrains } from "./trains-board.js";
 import { controls, statusLine } from "./controls.js";
 import { endTarget, renderHand, revealScreen } from "./hand.js";
@@ -13,7 +13,8 @@ import { announce, clear, fill } from "./ui.js";
 
 export function flash(table, seat, points) {
   table.flashes.set(seat, points);
-  announce(`${table.view?.seats[seat]?.name || `Seat ${seat + 1}`} scores ${points}`);
+  const who = table.view?.seats[seat]?.name || `Seat ${seat + 1}`;
+  announce(againstSeats(table.view) ? `${who}: ${points} pips against` : `${who} scores ${points}`);
   drawSeats(table);
   clearTimeout(table.flashTimers?.[seat]);
   table.flashTimers = {
