@@ -1,7 +1,7 @@
 // The seats around the table: presence dot, name, score with its +points, face-down hand in
 // the seat's tile back, turn marker, autopilot controls and the away deadline.
 
-import { againstSeats, pointsText } from "./scoreboard.js";
+import { againstSeats } from "./scoreboard.js";
 import { backImg, faceSvg, tileLabel } from "./tiles.js";
 import { placeOf, teamScores } from "./teams.js";
 import { countdown, el, seatName } from "./ui.js";
@@ -60,7 +60,10 @@ export function renderSeats(view, ctx) {
   const mine = view.you ? (ctx.viewSeat ?? view.you.seat) : null;
   const seats = el(
     "ul",
-    { class: `seats${view.teams ? " partnership" : ""}`, "aria-label": "Players" },
+    {
+      class: `seats${view.teams ? " partnership" : ""}${view.seats.length > 4 ? " many" : ""}`,
+      "aria-label": "Players",
+    },
     view.seats.map((seat) => {
       const onTurn = view.turn?.seat === seat.seat;
       const away = awayDeadline(seat);
@@ -106,7 +109,9 @@ export function renderSeats(view, ctx) {
                   class: `plus${againstSeats(view) ? " against" : ""}`,
                   "data-testid": `plus-${seat.seat}`,
                 },
-                pointsText(view, flash),
+                `+${flash}`,
+                // Eight seats on a phone leave no room for the word: it stays for the ear.
+                againstSeats(view) ? el("span", { class: "against-word" }, " against") : null,
               )
             : null,
         ),
