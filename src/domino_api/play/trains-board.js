@@ -63,7 +63,8 @@ export function renderTrains(box, view, targets) {
   const hub = engine
     ? el(
         "div",
-        { class: "hub", "aria-label": `Engine ${engine.tile[0]}-${engine.tile[1]}` },
+        // A picture with a name: a bare div may not carry aria-label (axe, WCAG 4.1.2).
+        { class: "hub", role: "img", "aria-label": `Engine ${engine.tile[0]}-${engine.tile[1]}` },
         el("div", { class: "train-tile", html: faceSvg(engine.tile[0], engine.tile[1], false) }),
       )
     : "";
