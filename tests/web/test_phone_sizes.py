@@ -2,8 +2,8 @@
 double-nine's pips are dots one can see, and one's own tile back is a tile, not a 14 px icon.
 A Mexican Train table of eight seats (issue 52) at 360 x 740 and 412 x 915, a tile picked: no
 sideways page scroll, every touch target of play (the hand's tiles, the trains' glowing ends,
-the buttons below) at least 44 x 44 px and inside the window, and no serious or critical axe
-violation. Sizes are CSS pixels read off the rendered page (getBoundingClientRect)."""
+the buttons below) at least 44 x 44 px and inside the window, a glowing end inside the
+board's own view (its rows scroll within it), and no serious or critical axe violation. Sizes are CSS pixels read off the rendered page (getBoundingClientRect)."""
 
 from __future__ import annotations
 
@@ -35,8 +35,14 @@ TARGETS = """() => {
     const out = r.left < 0 || r.top < 0 || r.right > w + 0.5 || r.bottom > h + 0.5;
     if (out) bad.push(`${name} outside at ${[r.left, r.top].map(Math.round)}`);
   }
+  // The trains' rows scroll within the board: a glowing end must be in the board's view too.
+  const board = document.querySelector(".board").getBoundingClientRect();
+  const seen = [...document.querySelectorAll(".end-target.glow")].filter((n) => {
+    const r = n.getBoundingClientRect();
+    return r.top >= board.top - 0.5 && r.bottom <= board.bottom + 0.5;
+  });
   const root = document.documentElement;
-  return { bad, targets: nodes.length, ends: document.querySelectorAll(".end-target.glow").length,
+  return { bad, targets: nodes.length, ends: seen.length,
            wide: root.scrollWidth > root.clientWidth };
 }"""
 # The smallest pip of the ledger's double-nine tiles, and the ledger tile it sits on.

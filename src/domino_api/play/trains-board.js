@@ -75,6 +75,9 @@ export function renderTrains(box, view, targets) {
   box.querySelectorAll(".train-strip").forEach((strip, n) => {
     strip.scrollLeft = Math.max(previous[n] || 0, strip.scrollWidth - strip.clientWidth);
   });
+  // Eight seats' rows scroll within the board on a phone: a picked tile's first glowing end is
+  // brought into the board's view, so the person never has to hunt for where it goes.
+  box.querySelector(".end-target.glow")?.scrollIntoView({ block: "nearest", inline: "nearest" });
   const markers = (board.markers || []).length;
   box.setAttribute(
     "aria-label",
