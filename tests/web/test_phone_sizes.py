@@ -3,7 +3,8 @@ double-nine's pips are dots one can see, and one's own tile back is a tile, not 
 A Mexican Train table of eight seats (issue 52) at 360 x 740 and 412 x 915, a tile picked: no
 sideways page scroll, every touch target of play (the hand's tiles, the trains' glowing ends,
 the buttons below) at least 44 x 44 px and inside the window, a glowing end inside the
-board's own view (its rows scroll within it), and no serious or critical axe violation. Sizes are CSS pixels read off the rendered page (getBoundingClientRect)."""
+board's own view (its rows scroll within it), and no serious or critical axe violation.
+Sizes are CSS pixels read off the rendered page (getBoundingClientRect)."""
 
 from __future__ import annotations
 
