@@ -44,6 +44,9 @@ export function drawTable(table) {
   drawBoard(table);
   const totals = scoreboard(table.view);
   table.parts.status.replaceChildren(statusLine(table.view, table), ...(totals ? [totals] : []));
+  // A phone scrolls a long scoreboard within the status box: the keyboard must reach it.
+  if (totals) table.parts.status.tabIndex = 0;
+  else table.parts.status.removeAttribute("tabindex");
   drawHand(table);
   fill(table.parts.controls, controls.actions(table.view, table));
   table.talk.talkOff(Boolean(table.view.talk_off));
@@ -77,6 +80,7 @@ export function drawBoard(table) {
     return;
   }
   table.parts.board.classList.remove("trains");
+  table.parts.board.removeAttribute("tabindex");
   renderBoard(
     table.parts.board,
     table.view.board,

@@ -45,7 +45,18 @@ function trainRow(view, end, targets) {
     el("div", { class: "train-tile", html: faceSvg(a, b, false) }),
   );
   const target = targets(end);
-  const strip = el("div", { class: "train-strip" }, ...tiles, target ? endButton(end, target) : "");
+  // A row that scrolls sideways is a stop of the keyboard's, so its tiles can be scrolled to.
+  const strip = el(
+    "div",
+    {
+      class: "train-strip",
+      tabindex: "0",
+      role: "group",
+      "aria-label": `${owner(view, end)}: tiles`,
+    },
+    ...tiles,
+    target ? endButton(end, target) : "",
+  );
   return el("li", { class: `train${marked ? " marked" : ""}`, "data-train": end }, label, strip);
 }
 
@@ -59,6 +70,7 @@ export function renderTrains(box, view, targets) {
   const board = view.board;
   box.classList.remove("scrolling");
   box.classList.add("trains");
+  box.tabIndex = 0; // its rows scroll within it: the keyboard reaches them (WCAG 2.1.1)
   const engine = board.tiles[0];
   const hub = engine
     ? el(
