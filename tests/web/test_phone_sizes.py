@@ -1,18 +1,51 @@
 """A phone's screen (issue 43): at 390 x 844 a ledger's tiles are large enough that a
 double-nine's pips are dots one can see, and one's own tile back is a tile, not a 14 px icon.
+A Mexican Train table of eight seats (issue 52) at 360 x 740 and 412 x 915, a tile picked: no
+sideways page scroll, every touch target of play (the hand's tiles, the trains' glowing ends,
+the buttons below) at least 44 x 44 px and inside the window, a glowing end inside the
+board's own view (its rows scroll within it), and no serious or critical axe violation.
 Sizes are CSS pixels read off the rendered page (getBoundingClientRect)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from playwright.sync_api import expect
+from playwright.sync_api import Browser, expect
 
+from tests.support.servers import ServerProcess
 from tests.web.conftest import Player
-from tests.web.helpers import sign_in, start_solo
+from tests.web.helpers import READY_TILE, sign_in, start_solo, take_turn
+from tests.web.test_audit import AXE, RUN_AXE
 from tests.web.test_ledger import finish_by_resigning
 
 PHONE = {"width": 390, "height": 844}
+TRAINS_SIZES = [(360, 740), (412, 915)]
+# The touch targets of play smaller than 44 x 44 px or outside the window (after the page is
+# back at its top), and whether the page is wider than the window.
+TARGETS = """() => {
+  window.scrollTo(0, 0);
+  const [w, h] = [window.innerWidth, window.innerHeight];
+  const nodes = document.querySelectorAll(
+    ".hand .tile, .end-target.glow, .controls-box button, .controls-box a");
+  const bad = [];
+  for (const n of nodes) {
+    const r = n.getBoundingClientRect();
+    const name = `${n.className || n.tagName} ${n.dataset.end || n.dataset.tile || n.textContent}`;
+    const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
+    if (r.width < 43.5 || r.height < 43.5) bad.push(`${name} ${size}`);
+    const out = r.left < 0 || r.top < 0 || r.right > w + 0.5 || r.bottom > h + 0.5;
+    if (out) bad.push(`${name} outside at ${[r.left, r.top].map(Math.round)}`);
+  }
+  // The trains' rows scroll within the board: a glowing end must be in the board's view too.
+  const board = document.querySelector(".board").getBoundingClientRect();
+  const seen = [...document.querySelectorAll(".end-target.glow")].filter((n) => {
+    const r = n.getBoundingClientRect();
+    return r.top >= board.top - 0.5 && r.bottom <= board.bottom + 0.5;
+  });
+  const root = document.documentElement;
+  return { bad, targets: nodes.length, ends: seen.length,
+           wide: root.scrollWidth > root.clientWidth };
+}"""
 # The smallest pip of the ledger's double-nine tiles, and the ledger tile it sits on.
 SIZES = """() => {
   const tiles = [...document.querySelectorAll('.mini svg')];
@@ -42,3 +75,43 @@ def test_a_double_nine_ledger_and_the_own_back_on_a_phone(players: Callable[...,
     assert sizes["tile"] >= 64, sizes  # a ledger tile: at least 64 x 32
     assert sizes["pip"] >= 6, sizes  # a nine's pips: dots of 6 px and more
     ivy.shot("phone-ledger")
+
+
+def test_a_trains_table_of_eight_on_phones(
+    browser: Browser, play_server: ServerProcess, record_property: Callable[[str, object], None]
+) -> None:
+    # Axe's script goes into the page: this context bypasses the page's Content-Security-Policy.
+    context = browser.new_context(viewport={"width": 360, "height": 740}, bypass_csp=True)
+    ned = Player(context, play_server.base_url)
+    page = ned.open("new")
+    sign_in(page, "Ned")
+    page.select_option("#preset", "mexican-train")
+    page.select_option("#seat-count", "8")
+    for select in page.locator("select[id^='seat-']:not(#seat-count)").all():
+        select.select_option("plain")
+    page.click("button:text('Create the table')")
+    expect(page.locator(".trains-list .train")).to_have_count(9)
+    measured = 0
+    for _ in range(40):  # to the first play of the person's that has a playable tile
+        take = page.locator(READY_TILE)
+        if take.count() == 0:
+            take_turn(page)
+            continue
+        take.first.click()
+        expect(page.locator(".end-target.glow").first).to_be_visible()
+        for width, height in TRAINS_SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(null)))")
+            found = page.evaluate(TARGETS)
+            ned.shot(f"trains-8-seats-picked-{width}x{height}")
+            assert found["ends"] >= 1 and found["targets"] > found["ends"], found
+            assert found["bad"] == [] and not found["wide"], (width, height, found)
+            page.add_script_tag(path=str(AXE))
+            serious = [v for v in page.evaluate(RUN_AXE) if v["impact"] in ("serious", "critical")]
+            record_property(f"axe {width}x{height}", len(serious))
+            assert serious == [], (width, height, serious)
+            measured += 1
+        break
+    context.close()
+    assert measured == len(TRAINS_SIZES)
+    assert ned.errors == [], ned.errors

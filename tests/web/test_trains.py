@@ -1,16 +1,23 @@
 """Mexican Train at /play (docs/RULES.md section 13): a whole one-round match solo against
 Plain, played by clicking on a 360 x 740 phone, the hub and trains in rows, the scoreboard's
 winner the lowest total, and no sideways page overflow; screenshots at phone and desktop;
-the match's replay draws the same trains."""
+the match's replay draws the same trains. Then whole one-round matches of eight seats (one
+person, seven computers) on a phone, of two people passing one device (hot-seat), and of two
+people paired by "Play anyone now" from the first page. A round's pips are charged against a
+seat: the scoreboard's round column says "+N against", as the seat's flash and the log do."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from tests.support.servers import ServerProcess
 from tests.web.conftest import Player
-from tests.web.helpers import match_view, sign_in, take_turn
+from tests.web.helpers import match_view, play_until_over, sign_in, take_turn
+from tests.web.test_audit import AXE, RUN_AXE, WIDTHS
+from tests.web.test_lobby import first_page, match_of
 
 WIDE = "() => document.documentElement.scrollWidth > document.documentElement.clientWidth"
 
@@ -22,6 +29,56 @@ def deal_one_round(page: Page) -> None:
     page.fill("#cut", "engine")
     page.click("button:text('Deal')")
     expect(page.locator(".hand .tile").first).to_be_visible()
+
+
+def final_scoreboard(page: Page) -> dict[str, Any]:
+    """The finished match's scoreboard: each seat's total, the round's pips charged against
+    it ("+N against"), the lowest total the winner at its head. Returns the match's view."""
+    view = match_view(page)
+    assert view["status"] == "finished" and view["result"]["reason"] == "rounds"
+    scores = view["result"]["scores"]
+    board = page.get_by_test_id("scoreboard")
+    expect(board).to_contain_text("Final totals after 1 of 1 rounds")
+    expect(board).to_contain_text("lowest wins")
+    for seat, score in enumerate(scores):
+        expect(board.get_by_test_id(f"total-{seat}")).to_have_text(str(score))
+        pips = view["last_hand"]["pips"][seat]
+        # One round: its pips are the whole total, and they count against the seat.
+        assert pips == score, (seat, pips, score)
+        round_pips = board.get_by_test_id(f"round-{seat}")
+        expect(round_pips).to_have_text(f"+{pips} against" if pips else "0")
+    if scores.count(min(scores)) > 1:  # a shared lowest total: nobody wins
+        assert view["result"]["winner"] is None
+        expect(board.locator("tr.winner")).to_have_count(0)
+    else:
+        low = scores.index(min(scores))
+        assert view["result"]["winner"] == low
+        expect(board.locator("tr.winner")).to_have_attribute("data-seat", str(low))
+        # Lowest first: the winner heads the table.
+        expect(board.locator("tr[data-seat]").first).to_have_attribute("data-seat", str(low))
+    # Nowhere is a charge shown as a bare gain: the log says "+N against" too.
+    charged = page.locator(".log li", has_text="+").all_inner_texts()
+    assert len(charged) == sum(1 for pips in view["last_hand"]["pips"] if pips), charged
+    for line in charged:
+        assert "against" in line, line
+    return view
+
+
+def play_to_the_end_on_a_phone(player: Player, name: str) -> list[str]:
+    """Take turns (by clicking) until the match is over, the page never wider than the phone
+    (where it is, the parts that stick out are named and a screenshot kept)."""
+    page = player.page
+    actions: list[str] = []
+    overflowed: list[tuple[int, str, list[str]]] = []
+    while not actions or actions[-1] != "over":
+        assert len(actions) < 400, f"still playing: {actions[-10:]}"
+        actions.append(take_turn(page))
+        if page.evaluate(WIDE):
+            if not overflowed:
+                player.shot(f"{name}-overflow")
+            overflowed.append((len(actions), actions[-1], page.evaluate(WIDTHS)["out"]))
+    assert overflowed == [], f"the page scrolled sideways: {overflowed[:3]}"
+    return actions
 
 
 def test_a_mexican_train_match_solo_against_plain_to_its_end(
@@ -37,31 +94,8 @@ def test_a_mexican_train_match_solo_against_plain_to_its_end(
     expect(trains).to_have_count(3)
     expect(trains.nth(0).locator(".train-owner")).to_contain_text("Kit's train")
     expect(trains.nth(2)).to_have_attribute("data-train", "mexican")
-    actions: list[str] = []
-    overflowed: list[int] = []
-    while not actions or actions[-1] != "over":
-        assert len(actions) < 400, f"still playing: {actions[-10:]}"
-        actions.append(take_turn(page))
-        if page.evaluate(WIDE):
-            overflowed.append(len(actions))
-    assert "play" in actions
-    assert overflowed == [], f"the page scrolled sideways after actions {overflowed[:5]}"
-    view = match_view(page)
-    assert view["status"] == "finished" and view["result"]["reason"] == "rounds"
-    scores = view["result"]["scores"]
-    board = page.get_by_test_id("scoreboard")
-    expect(board).to_contain_text("Final totals after 1 of 1 rounds")
-    for seat, score in enumerate(scores):
-        expect(board.get_by_test_id(f"total-{seat}")).to_have_text(str(score))
-    if scores[0] == scores[1]:  # a shared lowest total: nobody wins
-        assert view["result"]["winner"] is None
-        expect(board.locator("tr.winner")).to_have_count(0)
-    else:
-        low = scores.index(min(scores))
-        assert view["result"]["winner"] == low
-        expect(board.locator("tr.winner")).to_have_attribute("data-seat", str(low))
-        # Lowest first: the winner heads the table.
-        expect(board.locator("tr[data-seat]").first).to_have_attribute("data-seat", str(low))
+    assert "play" in play_to_the_end_on_a_phone(kit, "trains-solo")
+    view = final_scoreboard(page)
     assert not page.evaluate(WIDE)
     kit.shot("trains-phone-360x740")
     page.set_viewport_size({"width": 1280, "height": 900})
@@ -72,3 +106,81 @@ def test_a_mexican_train_match_solo_against_plain_to_its_end(
     page.click("button:text('Last')")
     placed = len(view["board"]["tiles"]) - 1  # less the engine
     expect(page.locator(".replay-board .trains-list .train-tile")).to_have_count(placed)
+
+
+def test_eight_seats_on_a_phone_one_person_and_seven_computers(
+    browser: Browser, play_server: ServerProcess
+) -> None:
+    # Axe's script goes into the page at the end: this context bypasses the page's CSP.
+    context = browser.new_context(viewport={"width": 360, "height": 740}, bypass_csp=True)
+    lia = Player(context, play_server.base_url)
+    page = lia.open("new")
+    sign_in(page, "Lia")
+    page.select_option("#preset", "mexican-train")
+    page.select_option("#seat-count", "8")
+    for select in page.locator("select[id^='seat-']:not(#seat-count)").all():
+        select.select_option("plain")
+    page.select_option("#opt-rounds", "1")
+    page.click("button:text('Create the table')")  # no one to wait for: dealt at once
+    expect(page.locator(".hand .tile")).to_have_count(10)  # eight seats: ten tiles each
+    # Eight players' trains and the Mexican train, each row its owner's.
+    expect(page.locator(".trains-list .train")).to_have_count(9)
+    expect(page.locator(".seats .seat")).to_have_count(8)
+    assert "play" in play_to_the_end_on_a_phone(lia, "trains-8-seats")
+    view = final_scoreboard(page)
+    assert len(view["seats"]) == 8
+    lia.shot("trains-8-seats-phone-360x740")
+    # The eight seats' scoreboard scrolls within the status box: still no serious violation.
+    page.add_script_tag(path=str(AXE))
+    serious = [v for v in page.evaluate(RUN_AXE) if v["impact"] in ("serious", "critical")]
+    context.close()
+    assert serious == [], serious
+    assert lia.errors == [], lia.errors
+
+
+def test_two_people_pass_one_device_through_a_round(players: Callable[..., Player]) -> None:
+    cleo = players(width=412, height=915)
+    page = cleo.open("hotseat")
+    sign_in(page, "Cleo")
+    page.select_option("#preset", "mexican-train")
+    page.select_option("#hot-count", "2")
+    page.select_option("#opt-rounds", "1")
+    page.click("button:text('Deal')")
+    expect(page.locator(".hand .tile, .reveal")).not_to_have_count(0)
+    expect(page.locator(".trains-list .train")).to_have_count(3)
+    actions = play_until_over(page)
+    assert actions.count("reveal") >= 2, actions  # the device went back and forth
+    view = final_scoreboard(page)
+    assert view["you"]["seats"] == [0, 1]  # one person holds both seats
+    cleo.shot("trains-hot-seat-over")
+
+
+def test_two_people_paired_from_the_first_page_play_a_round(
+    players: Callable[..., Player],
+) -> None:
+    ana, bob = players(width=360, height=740), players()
+    pages = [first_page(ana, "Ana", "mexican-train"), first_page(bob, "Bob", "mexican-train")]
+    for page in pages:  # a short match: only seekers of as many rounds are paired
+        page.select_option("#seek-rounds", "1")
+    pages[0].click("button:text('Play anyone now')")
+    expect(pages[0].locator(".seek-status")).to_contain_text("Mexican Train")
+    pages[1].click("button:text('Play anyone now')")
+    assert match_of(pages[0]) == match_of(pages[1])
+    by_seat = {}
+    for page in pages:
+        expect(page.locator(".trains-list .train")).to_have_count(3)
+        by_seat[match_view(page)["you"]["seat"]] = page
+    assert match_view(pages[0])["ruleset"]["rounds"] == 1
+    for _ in range(300):
+        view = match_view(pages[0])
+        if view["status"] == "finished":
+            break
+        page = by_seat[view["turn"]["seat"]]
+        assert take_turn(page) in ("play", "draw", "pass")
+        # Its move answered, the server's view has it: the next turn is read from there.
+        expect(page.locator(".table-page[aria-busy='false']")).to_have_count(1)
+    for page in pages:
+        expect(page.locator("a:text('Open the deal ledger')")).to_be_visible()
+        final_scoreboard(page)
+        assert not page.evaluate(WIDE)
+    ana.shot("trains-paired-phone-over")

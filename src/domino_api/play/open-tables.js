@@ -41,8 +41,9 @@ function tableRow(table, join) {
 }
 
 /**
- * What a seeker asks for beside the game (POST /v1/lobby/seeks): a rated game or not, and the
- * turn clock where the preset lets a table choose one. Only seekers who ask alike are paired.
+ * What a seeker asks for beside the game (POST /v1/lobby/seeks): a rated game or not, the
+ * turn clock where the preset lets a table choose one, and Mexican Train's rounds. Only
+ * seekers who ask alike are paired.
  * @param {any} preset the catalog's entry
  * @returns {{node: HTMLElement, read: () => {options: Record<string, unknown>, rated: boolean}}}
  */
@@ -63,11 +64,21 @@ function seekChoices(preset) {
     );
     parts.push(field("Clock", clock));
   }
+  // Mexican Train: a seeker may ask for a shorter match (only seekers of as many rounds pair).
+  const rounds = Array.isArray(preset.overrides?.rounds)
+    ? select(
+        "seek-rounds",
+        preset.overrides.rounds.map((n) => [n, n === 1 ? "1 round" : `${n} rounds`]),
+        preset.rounds,
+      )
+    : null;
+  if (rounds) parts.push(field("Rounds", rounds));
   const read = () => {
     /** @type {Record<string, unknown>} */
     const options = {};
     if (clock?.value === "fast") options.turn_clock = FAST_CLOCK;
     if (clock?.value === "none") options.turn_clock = null;
+    if (rounds && Number(rounds.value) !== preset.rounds) options.rounds = Number(rounds.value);
     return { options, rated: rated.checked };
   };
   return { node: el("div", { class: "seek-choices" }, parts), read };

@@ -1,6 +1,7 @@
 // The seats around the table: presence dot, name, score with its +points, face-down hand in
 // the seat's tile back, turn marker, autopilot controls and the away deadline.
 
+import { againstSeats } from "./scoreboard.js";
 import { backImg, faceSvg, tileLabel } from "./tiles.js";
 import { placeOf, teamScores } from "./teams.js";
 import { countdown, el, seatName } from "./ui.js";
@@ -59,7 +60,10 @@ export function renderSeats(view, ctx) {
   const mine = view.you ? (ctx.viewSeat ?? view.you.seat) : null;
   const seats = el(
     "ul",
-    { class: `seats${view.teams ? " partnership" : ""}`, "aria-label": "Players" },
+    {
+      class: `seats${view.teams ? " partnership" : ""}${view.seats.length > 4 ? " many" : ""}`,
+      "aria-label": "Players",
+    },
     view.seats.map((seat) => {
       const onTurn = view.turn?.seat === seat.seat;
       const away = awayDeadline(seat);
@@ -99,7 +103,16 @@ export function renderSeats(view, ctx) {
           el("span", { class: "score", "data-testid": `score-${seat.seat}` }, `${seat.score}`),
           view.ruleset.best_of ? el("span", {}, ` · ${seat.hands_won} hands`) : null,
           flash
-            ? el("span", { class: "plus", "data-testid": `plus-${seat.seat}` }, `+${flash}`)
+            ? el(
+                "span",
+                {
+                  class: `plus${againstSeats(view) ? " against" : ""}`,
+                  "data-testid": `plus-${seat.seat}`,
+                },
+                `+${flash}`,
+                // Eight seats on a phone leave no room for the word: it stays for the ear.
+                againstSeats(view) ? el("span", { class: "against-word" }, " against") : null,
+              )
             : null,
         ),
         shown ||

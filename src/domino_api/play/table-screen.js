@@ -3,7 +3,7 @@
 // (table.js) keeps the view current; these draw it.
 
 import { renderBoard, scrolls } from "./board.js";
-import { scoreboard } from "./scoreboard.js";
+import { againstSeats, scoreboard } from "./scoreboard.js";
 import { renderTrains } from "./trains-board.js";
 import { controls, statusLine } from "./controls.js";
 import { endTarget, renderHand, revealScreen } from "./hand.js";
@@ -13,7 +13,8 @@ import { announce, clear, fill } from "./ui.js";
 
 export function flash(table, seat, points) {
   table.flashes.set(seat, points);
-  announce(`${table.view?.seats[seat]?.name || `Seat ${seat + 1}`} scores ${points}`);
+  const who = table.view?.seats[seat]?.name || `Seat ${seat + 1}`;
+  announce(againstSeats(table.view) ? `${who}: ${points} pips against` : `${who} scores ${points}`);
   drawSeats(table);
   clearTimeout(table.flashTimers?.[seat]);
   table.flashTimers = {
@@ -43,6 +44,9 @@ export function drawTable(table) {
   drawBoard(table);
   const totals = scoreboard(table.view);
   table.parts.status.replaceChildren(statusLine(table.view, table), ...(totals ? [totals] : []));
+  // A phone scrolls a long scoreboard within the status box: the keyboard must reach it.
+  if (totals) table.parts.status.tabIndex = 0;
+  else table.parts.status.removeAttribute("tabindex");
   drawHand(table);
   fill(table.parts.controls, controls.actions(table.view, table));
   table.talk.talkOff(Boolean(table.view.talk_off));
@@ -76,6 +80,7 @@ export function drawBoard(table) {
     return;
   }
   table.parts.board.classList.remove("trains");
+  table.parts.board.removeAttribute("tabindex");
   renderBoard(
     table.parts.board,
     table.view.board,

@@ -1,6 +1,7 @@
 // Table talk (everyone at the table sees it) and the table log of plays, draws and points.
 
 import { mannersBox, messageLine } from "./civil.js";
+import { pointsText } from "./scoreboard.js";
 import { tileLabel } from "./tiles.js";
 import { el } from "./ui.js";
 
@@ -29,7 +30,7 @@ export function logLine(event, view) {
     case "passed":
       return `${name(view, d.seat)} passed`;
     case "scored":
-      return `${name(view, d.seat)} +${d.points} (${d.score})`;
+      return `${name(view, d.seat)} ${pointsText(view, d.points)} (${d.score})`;
     case "hand_started":
       return "A new hand is dealt";
     case "match_ended":

@@ -45,7 +45,18 @@ function trainRow(view, end, targets) {
     el("div", { class: "train-tile", html: faceSvg(a, b, false) }),
   );
   const target = targets(end);
-  const strip = el("div", { class: "train-strip" }, ...tiles, target ? endButton(end, target) : "");
+  // A row that scrolls sideways is a stop of the keyboard's, so its tiles can be scrolled to.
+  const strip = el(
+    "div",
+    {
+      class: "train-strip",
+      tabindex: "0",
+      role: "group",
+      "aria-label": `${owner(view, end)}: tiles`,
+    },
+    ...tiles,
+    target ? endButton(end, target) : "",
+  );
   return el("li", { class: `train${marked ? " marked" : ""}`, "data-train": end }, label, strip);
 }
 
@@ -59,11 +70,13 @@ export function renderTrains(box, view, targets) {
   const board = view.board;
   box.classList.remove("scrolling");
   box.classList.add("trains");
+  box.tabIndex = 0; // its rows scroll within it: the keyboard reaches them (WCAG 2.1.1)
   const engine = board.tiles[0];
   const hub = engine
     ? el(
         "div",
-        { class: "hub", "aria-label": `Engine ${engine.tile[0]}-${engine.tile[1]}` },
+        // A picture with a name: a bare div may not carry aria-label (axe, WCAG 4.1.2).
+        { class: "hub", role: "img", "aria-label": `Engine ${engine.tile[0]}-${engine.tile[1]}` },
         el("div", { class: "train-tile", html: faceSvg(engine.tile[0], engine.tile[1], false) }),
       )
     : "";
@@ -74,6 +87,9 @@ export function renderTrains(box, view, targets) {
   box.querySelectorAll(".train-strip").forEach((strip, n) => {
     strip.scrollLeft = Math.max(previous[n] || 0, strip.scrollWidth - strip.clientWidth);
   });
+  // Eight seats' rows scroll within the board on a phone: a picked tile's first glowing end is
+  // brought into the board's view, so the person never has to hunt for where it goes.
+  box.querySelector(".end-target.glow")?.scrollIntoView({ block: "nearest", inline: "nearest" });
   const markers = (board.markers || []).length;
   box.setAttribute(
     "aria-label",
