@@ -13,6 +13,9 @@ from domino_api.errors import ServiceError
 from domino_api.lobby.models import SeekCreate
 from domino_api.matches.ledger_models import VerifyBody
 from domino_api.matches.schemas import BotSeat, HumanSeat, MatchCreate, StartBody, as_overrides
+from domino_api.players.schemas import PlayerPatch
+from domino_api.push.subscriptions import SubscriptionIn
+from domino_api.social.models import Named
 from domino_api.web.struct_bodies import decode
 from tests.api.helpers import create_match, new_player
 
@@ -103,6 +106,40 @@ async def test_an_optional_body_may_be_absent_but_not_wrong(client: httpx.AsyncC
     started = await client.post(url, headers=ana["headers"])  # no body: the defaults
     assert started.status_code == 200, started.text
     assert started.json()["status"] == "playing"
+
+
+def test_issue_47s_bodies_keep_their_rules_and_problems() -> None:
+    """A setting left out is kept as saved, a null one cleared; `Named` is one of two strings."""
+    patch = decode(b'{"settings": {"target": 150, "draw": null}}', PlayerPatch)
+    assert patch.settings is not None and patch.settings.given() == {"target": 150, "draw": None}
+    assert refused({"settings": {"target": 0}}, PlayerPatch) == (
+        "validation_error",
+        "settings.target: Input should be greater than or equal to 1",
+    )
+    assert refused({"id": ""}, Named) == (
+        "validation_error",
+        "id: String should have at least 1 character",
+    )
+    assert refused({"id": "x", "name": "Bob"}, Named)[1] == (
+        "body: Value error, name the player by `id` or by `name`: one of the two"
+    )
+    keys_without_auth = {"endpoint": "https://push.example.com/a", "keys": {"p256dh": "B" * 87}}
+    assert refused(keys_without_auth, SubscriptionIn) == (
+        "validation_error",
+        "keys.auth: Field required",
+    )
+
+
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [("PATCH", "/v1/players/me"), ("POST", "/v1/friends"), ("POST", "/v1/push/subscriptions")],
+)
+async def test_issue_47s_routes_refuse_a_body_that_is_not_json(
+    client: httpx.AsyncClient, method: str, url: str
+) -> None:
+    ana = await new_player(client, "Ana")
+    wrong = await client.request(method, url, content=b"{bad", headers=ana["headers"])
+    assert (wrong.status_code, wrong.json()["code"]) == (400, "bad_request"), wrong.text
 
 
 def test_a_nul_counts_where_it_is_kept() -> None:

@@ -30,3 +30,17 @@ export function moveOf(view: Schemas["ViewOut"], at: number): Schemas["MoveBody"
   const option = view.legal[at];
   return option === undefined ? undefined : { ...option, seq: view.seq };
 }
+
+// Issue 47's Structs: every field a body may leave out stays optional in the generated types.
+export const renameOnly: Schemas["PlayerPatch"] = { name: "Ana" };
+
+export const oneSetting: Schemas["PlayerPatch"] = { settings: { target: 150 } };
+
+export const clearOne: Schemas["PlayerSettings"] = { draw: null };
+
+export const friendByName: Schemas["Named"] = { name: "Bob" };
+
+export const subscription: Schemas["SubscriptionIn"] = {
+  endpoint: "https://push.example.com/send/abc",
+  keys: { p256dh: "B".repeat(87), auth: "A".repeat(22) },
+};

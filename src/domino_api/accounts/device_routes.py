@@ -32,6 +32,7 @@ from domino_api.web.deps import (
     settings_of,
 )
 from domino_api.web.problems import BODY, problems
+from domino_api.web.responses import FastJSONResponse, struct_answer
 from domino_api.web.struct_bodies import reader, request_body
 
 router = APIRouter(prefix="/v1", tags=["accounts"], dependencies=NO_STRAY_BODY)
@@ -52,13 +53,15 @@ def _revoked(request: Request, session: AsyncSession, token_hash: str) -> None:
 
 
 @router.get(
-    "/players/me/sessions", summary="Your signed-in devices", responses=problems(*DEVICE_CODES)
+    "/players/me/sessions",
+    summary="Your signed-in devices",
+    responses=struct_answer(SessionOut, many=True) | problems(*DEVICE_CODES),
 )
-async def list_sessions(device: SignedInDevice, session: UnitOfWork) -> list[SessionOut]:
+async def list_sessions(device: SignedInDevice, session: UnitOfWork) -> FastJSONResponse:
     """The caller's sessions (one per signed-in device), oldest first; `current` marks the
     one asking."""
     rows = await accounts_repo.tokens_of(session, device.player.id, "session")
-    return [devices.session_out(row, device.token.id) for row in rows]
+    return FastJSONResponse([devices.session_out(row, device.token.id) for row in rows])
 
 
 @router.delete(
@@ -83,17 +86,18 @@ async def sign_out(
     "/players/me/link-codes",
     status_code=201,
     summary="Show a code that signs another device in",
-    responses=problems(*DEVICE_CODES, "rate_limited"),
+    responses=struct_answer(LinkCodeOut, 201) | problems(*DEVICE_CODES, "rate_limited"),
 )
 async def new_link_code(
     request: Request, device: SignedInDevice, session: UnitOfWork
-) -> LinkCodeOut:
+) -> FastJSONResponse:
     """A one-time code (`XXXX-XXXX`) to enter on a new device (POST /v1/sign-in/link) within
     `DOMINO_LINK_CODE_TTL_S`; a newer code replaces it. Budgeted per player
     (`DOMINO_ACCOUNT_RATE_LIMIT`)."""
     await limits_of(request).hit("account", f"player:{device.player.id}")
     ttl = settings_of(request).link_code_ttl_s
-    return await devices.new_link_code(session, device.player.id, ttl, clock_of(request).now())
+    code = await devices.new_link_code(session, device.player.id, ttl, clock_of(request).now())
+    return FastJSONResponse(code, status_code=201)
 
 
 @router.post(
@@ -101,26 +105,32 @@ async def new_link_code(
     status_code=201,
     summary="Sign a device in with a link code",
     openapi_extra=request_body("LinkSignIn"),
-    responses=problems(*BODY, "link_code_not_found", "rate_limited", "service_busy"),
+    responses=struct_answer(SignedIn, 201)
+    | problems(*BODY, "link_code_not_found", "rate_limited", "service_busy"),
 )
 async def sign_in_with_code(
     body: Annotated[LinkSignIn, Depends(reader(LinkSignIn))],
     request: Request,
     session: UnitOfWork,
-) -> SignedIn:
+) -> FastJSONResponse:
     """Use up a link code: this device gets a session of the code's player (its token shown
     once). Every entry, right or wrong, is budgeted per client address
     (`DOMINO_SIGN_IN_RATE_LIMIT`) and per network (`DOMINO_NETWORK_SHARE` addresses' worth)."""
     await limits_of(request).hit_from("sign_in", client_address(request))
     now = clock_of(request).now()
-    return await devices.link(session, body.code, body.device or "Linked device", now)
+    signed_in = await devices.link(session, body.code, body.device or "Linked device", now)
+    return FastJSONResponse(signed_in, status_code=201)
 
 
-@router.get("/players/me/api-keys", summary="Your API keys", responses=problems(*DEVICE_CODES))
-async def list_api_keys(device: SignedInDevice, session: UnitOfWork) -> list[TokenOut]:
+@router.get(
+    "/players/me/api-keys",
+    summary="Your API keys",
+    responses=struct_answer(TokenOut, many=True) | problems(*DEVICE_CODES),
+)
+async def list_api_keys(device: SignedInDevice, session: UnitOfWork) -> FastJSONResponse:
     """The caller's API keys, oldest first: name, created, last used (never the key again)."""
     rows = await accounts_repo.tokens_of(session, device.player.id, "api_key")
-    return [devices.token_out(row) for row in rows]
+    return FastJSONResponse([devices.token_out(row) for row in rows])
 
 
 @router.post(
@@ -128,19 +138,20 @@ async def list_api_keys(device: SignedInDevice, session: UnitOfWork) -> list[Tok
     status_code=201,
     summary="Create an API key (shown once)",
     openapi_extra=request_body("ApiKeyCreate"),
-    responses=problems(*BODY, *DEVICE_CODES, "rate_limited"),
+    responses=struct_answer(ApiKeyCreated, 201) | problems(*BODY, *DEVICE_CODES, "rate_limited"),
 )
 async def new_api_key(
     body: Annotated[ApiKeyCreate, Depends(reader(ApiKeyCreate))],
     request: Request,
     device: SignedInDevice,
     session: UnitOfWork,
-) -> ApiKeyCreated:
+) -> FastJSONResponse:
     """A named bearer token for a bot or a script: it plays as the player (matches, moves, the
     socket) but manages no account (`403 session_required`). Budgeted per player
     (`DOMINO_ACCOUNT_RATE_LIMIT`)."""
     await limits_of(request).hit("account", f"player:{device.player.id}")
-    return await devices.new_api_key(session, device.player.id, body.name, clock_of(request).now())
+    key = await devices.new_api_key(session, device.player.id, body.name, clock_of(request).now())
+    return FastJSONResponse(key, status_code=201)
 
 
 @router.delete(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime, timedelta
 
+import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.accounts import schemas as s
@@ -45,7 +46,7 @@ def token_out(row: PlayerToken) -> s.TokenOut:
 
 
 def session_out(row: PlayerToken, current_id: str | None) -> s.SessionOut:
-    return s.SessionOut(**token_out(row).model_dump(), current=row.id == current_id)
+    return s.SessionOut(**msgspec.structs.asdict(token_out(row)), current=row.id == current_id)
 
 
 async def sign_in(session: AsyncSession, player_id: str, device: str, now: datetime) -> s.SignedIn:
@@ -64,7 +65,7 @@ async def new_api_key(
     token = new_token()
     row = accounts_repo.issue_token(session, player_id, "api_key", name, hash_token(token), now)
     await session.flush()
-    return s.ApiKeyCreated(**token_out(row).model_dump(), token=token)
+    return s.ApiKeyCreated(**msgspec.structs.asdict(token_out(row)), token=token)
 
 
 async def remove_token(

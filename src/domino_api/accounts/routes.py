@@ -27,6 +27,7 @@ from domino_api.web.deps import (
     settings_of,
 )
 from domino_api.web.problems import BODY, problems
+from domino_api.web.responses import FastJSONResponse, struct_answer
 from domino_api.web.struct_bodies import reader, request_body
 
 router = APIRouter(prefix="/v1", tags=["accounts"], dependencies=NO_STRAY_BODY)
@@ -42,18 +43,19 @@ def served_port(request: Request) -> int | None:
 @router.post(
     "/players/me/passkeys/options",
     summary="Start registering a passkey",
-    responses=problems(*DEVICE_CODES, "rate_limited"),
+    responses=struct_answer(RegistrationStart) | problems(*DEVICE_CODES, "rate_limited"),
 )
 async def passkey_options(
     request: Request, device: SignedInDevice, session: UnitOfWork
-) -> RegistrationStart:
+) -> FastJSONResponse:
     """WebAuthn creation options for a new passkey of the caller's player (pass `publicKey` to
     `navigator.credentials.create`), and the `ceremony` to send back with its answer, once,
     within `DOMINO_WEBAUTHN_TIMEOUT_S`. Budgeted per player (`DOMINO_ACCOUNT_RATE_LIMIT`)."""
     await limits_of(request).hit("account", f"player:{device.player.id}")
-    return await passkeys.registration_options(
+    start = await passkeys.registration_options(
         session, settings_of(request), device.player, clock_of(request).now()
     )
+    return FastJSONResponse(start)
 
 
 @router.post(
@@ -61,7 +63,8 @@ async def passkey_options(
     status_code=201,
     summary="Register a passkey",
     openapi_extra=request_body("PasskeyRegister"),
-    responses=problems(
+    responses=struct_answer(PasskeyOut, 201)
+    | problems(
         *BODY, *DEVICE_CODES, "ceremony_not_found", "passkey_rejected", "passkey_registered"
     ),
 )
@@ -70,20 +73,25 @@ async def register_passkey(
     request: Request,
     device: SignedInDevice,
     session: UnitOfWork,
-) -> PasskeyOut:
+) -> FastJSONResponse:
     """Verify the authenticator's answer to the ceremony (its challenge, origin, site and
     "none" attestation) and keep the passkey's public key: from now on it signs the player in on
     any device (POST /v1/sign-in/passkey)."""
     settings, now = settings_of(request), clock_of(request).now()
     origins = passkeys.expected_origins(settings, served_port(request))
-    return await passkeys.register(session, settings, origins, device.player, body, now)
+    made = await passkeys.register(session, settings, origins, device.player, body, now)
+    return FastJSONResponse(made, status_code=201)
 
 
-@router.get("/players/me/passkeys", summary="Your passkeys", responses=problems(*DEVICE_CODES))
-async def list_passkeys(device: SignedInDevice, session: UnitOfWork) -> list[PasskeyOut]:
+@router.get(
+    "/players/me/passkeys",
+    summary="Your passkeys",
+    responses=struct_answer(PasskeyOut, many=True) | problems(*DEVICE_CODES),
+)
+async def list_passkeys(device: SignedInDevice, session: UnitOfWork) -> FastJSONResponse:
     """The caller's passkeys, oldest first: name, when registered, when last used."""
     rows = await accounts_repo.passkeys_of(session, device.player.id)
-    return [passkeys.passkey_out(row) for row in rows]
+    return FastJSONResponse([passkeys.passkey_out(row) for row in rows])
 
 
 @router.delete(
@@ -104,14 +112,15 @@ async def remove_passkey(
 @router.post(
     "/sign-in/passkey/options",
     summary="Start signing in with a passkey",
-    responses=problems("rate_limited", "service_busy"),
+    responses=struct_answer(SignInStart) | problems("rate_limited", "service_busy"),
 )
-async def sign_in_options(request: Request, session: UnitOfWork) -> SignInStart:
+async def sign_in_options(request: Request, session: UnitOfWork) -> FastJSONResponse:
     """WebAuthn request options (pass `publicKey` to `navigator.credentials.get`; any passkey
     of this site may answer), and the `ceremony` to send back with its answer. No token needed;
     budgeted per client address (`DOMINO_SIGN_IN_RATE_LIMIT`) and its network."""
     await limits_of(request).hit_from("sign_in", client_address(request))
-    return await passkeys.sign_in_options(session, settings_of(request), clock_of(request).now())
+    start = await passkeys.sign_in_options(session, settings_of(request), clock_of(request).now())
+    return FastJSONResponse(start)
 
 
 @router.post(
@@ -119,13 +128,14 @@ async def sign_in_options(request: Request, session: UnitOfWork) -> SignInStart:
     status_code=201,
     summary="Sign a device in with a passkey",
     openapi_extra=request_body("PasskeySignIn"),
-    responses=problems(*BODY, "ceremony_not_found", "passkey_rejected", "rate_limited"),
+    responses=struct_answer(SignedIn, 201)
+    | problems(*BODY, "ceremony_not_found", "passkey_rejected", "rate_limited"),
 )
 async def sign_in_with_passkey(
     body: Annotated[PasskeySignIn, Depends(reader(PasskeySignIn))],
     request: Request,
     session: UnitOfWork,
-) -> SignedIn:
+) -> FastJSONResponse:
     """Verify the passkey's answer (signature, challenge, origin, site, signature counter) and
     give this device a session of the passkey's player: its token (shown once) opens the
     player's records, settings and seats at its live matches, as on the first device."""
@@ -134,4 +144,5 @@ async def sign_in_with_passkey(
     settings = settings_of(request)
     origins = passkeys.expected_origins(settings, served_port(request))
     player_id = await passkeys.verify_sign_in(session, settings, origins, body, now)
-    return await devices.sign_in(session, player_id, body.device or "Passkey sign-in", now)
+    signed_in = await devices.sign_in(session, player_id, body.device or "Passkey sign-in", now)
+    return FastJSONResponse(signed_in, status_code=201)

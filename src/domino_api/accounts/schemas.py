@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 import msgspec
-from msgspec import Meta
-from pydantic import BaseModel, Field
+from msgspec import Meta, Struct
 
 from domino_api.players.schemas import PlayerOut
 from domino_api.web.names import PlayerName
@@ -94,35 +93,47 @@ class ApiKeyCreate(Body):
 # ---------------------------------------------------------------- WebAuthn's options
 
 
-class RelyingParty(BaseModel):
+# Answers are frozen Structs, encoded once by web/responses.py's FastJSONResponse; each
+# docstring's first line is its answer's description (`struct_answer`).
+class RelyingParty(Struct, frozen=True, kw_only=True):
+    """The site a passkey belongs to."""
+
     id: str
     name: str
 
 
-class UserEntity(BaseModel):
-    id: str = Field(description="The user handle (base64url)")
+class UserEntity(Struct, frozen=True, kw_only=True):
+    """The player a new passkey is made for."""
+
+    id: Annotated[str, Meta(description="The user handle (base64url)")]
     name: str
     displayName: str
 
 
-class CredentialParameter(BaseModel):
+class CredentialParameter(Struct, frozen=True, kw_only=True):
+    """A signature algorithm the site takes (COSE's number)."""
+
     type: Literal["public-key"]
     alg: int
 
 
-class CredentialDescriptor(BaseModel):
-    id: str = Field(description="A credential id (base64url)")
+class CredentialDescriptor(Struct, frozen=True, kw_only=True):
+    """A passkey already known, by its credential id."""
+
+    id: Annotated[str, Meta(description="A credential id (base64url)")]
     type: Literal["public-key"]
     transports: list[str]
 
 
-class AuthenticatorSelection(BaseModel):
+class AuthenticatorSelection(Struct, frozen=True, kw_only=True):
+    """What the authenticator must do: keep a discoverable passkey, check its user."""
+
     residentKey: Literal["discouraged", "preferred", "required"]
     requireResidentKey: bool
     userVerification: Literal["discouraged", "preferred", "required"]
 
 
-class CreationOptions(BaseModel):
+class CreationOptions(Struct, frozen=True, kw_only=True):
     """`PublicKeyCredentialCreationOptions` in JSON (`PublicKeyCredential.
     parseCreationOptionsFromJSON` takes it): bytes as base64url."""
 
@@ -136,7 +147,7 @@ class CreationOptions(BaseModel):
     attestation: Literal["none"]
 
 
-class RequestOptions(BaseModel):
+class RequestOptions(Struct, frozen=True, kw_only=True):
     """`PublicKeyCredentialRequestOptions` in JSON (`parseRequestOptionsFromJSON` takes it);
     no `allowCredentials`: the passkey names its player."""
 
@@ -147,47 +158,80 @@ class RequestOptions(BaseModel):
     userVerification: Literal["discouraged", "preferred", "required"]
 
 
-class RegistrationStart(BaseModel):
-    ceremony: str = Field(description="Send it back with the credential (once, in time)")
+Ceremony = Annotated[str, Meta(description="Send it back with the credential (once, in time)")]
+
+
+class RegistrationStart(Struct, frozen=True, kw_only=True):
+    """WebAuthn's creation options, and the ceremony to send back with their answer."""
+
+    ceremony: Ceremony
     publicKey: CreationOptions
 
 
-class SignInStart(BaseModel):
-    ceremony: str = Field(description="Send it back with the credential (once, in time)")
+class SignInStart(Struct, frozen=True, kw_only=True):
+    """WebAuthn's request options, and the ceremony to send back with their answer."""
+
+    ceremony: Ceremony
     publicKey: RequestOptions
 
 
 # ---------------------------------------------------------------- what a player has
 
 
-class PasskeyOut(BaseModel):
+class PasskeyOut(Struct, frozen=True, kw_only=True):
+    """A passkey of the player's."""
+
     id: str
     name: str
     created_at: str
     last_used_at: str | None
 
 
-class TokenOut(BaseModel):
+class TokenOut(Struct, frozen=True, kw_only=True):
+    """An API key of the player's (never the key itself)."""
+
     id: str
     name: str
     created_at: str
-    last_used_at: str | None = Field(description="Moves in steps of a minute")
+    last_used_at: Annotated[str | None, Meta(description="Moves in steps of a minute")]
 
 
-class SessionOut(TokenOut):
-    current: bool = Field(description="The session of the request that asks")
+class SessionOut(TokenOut, frozen=True, kw_only=True):
+    """A signed-in device's session."""
+
+    current: Annotated[bool, Meta(description="The session of the request that asks")]
 
 
-class ApiKeyCreated(TokenOut):
-    token: str = Field(description="Shown once; send as 'Authorization: Bearer <token>'.")
+class ApiKeyCreated(TokenOut, frozen=True, kw_only=True):
+    """The new API key, its token shown this once."""
+
+    token: Annotated[str, Meta(description="Shown once; send as 'Authorization: Bearer <token>'.")]
 
 
-class SignedIn(BaseModel):
+class SignedIn(Struct, frozen=True, kw_only=True):
+    """The device's new session of the player, its token shown this once."""
+
     player: PlayerOut
     session: SessionOut
-    token: str = Field(description="This device's bearer token, shown once")
+    token: Annotated[str, Meta(description="This device's bearer token, shown once")]
 
 
-class LinkCodeOut(BaseModel):
-    code: str = Field(examples=["7KQ2-M9XD"], description="Enter it on the new device, once")
+class LinkCodeOut(Struct, frozen=True, kw_only=True):
+    """A one-time code that signs another device in."""
+
+    code: Annotated[
+        str, Meta(examples=["7KQ2-M9XD"], description="Enter it on the new device, once")
+    ]
     expires_at: str
+
+
+ANSWERS = (
+    RegistrationStart,
+    SignInStart,
+    PasskeyOut,
+    TokenOut,
+    SessionOut,
+    ApiKeyCreated,
+    SignedIn,
+    LinkCodeOut,
+)

@@ -23,9 +23,11 @@ from domino_api.matches import answers
 from domino_api.matches import schemas as matches
 from domino_api.matches.civil_models import ReportBody
 from domino_api.matches.ledger_models import VerifyBody
-from domino_api.players.schemas import PlayerCreate
+from domino_api.players import schemas as player_bodies
+from domino_api.push import subscriptions
 from domino_api.social import models as social_models
 from domino_api.tournaments import event_types as tournament_events
+from domino_api.turns import routes as turns
 from domino_api.web.inputs import document_no_nul
 from domino_api.web.responses import REF
 
@@ -62,7 +64,10 @@ BODIES: dict[str, type[msgspec.Struct] | UnionType] = {
     "PublicJoinBody": lobby_models.PublicJoinBody,
     "SeekCreate": lobby_models.SeekCreate,
     "ReportBody": ReportBody,
-    "PlayerCreate": PlayerCreate,
+    "PlayerCreate": player_bodies.PlayerCreate,
+    "PlayerPatch": player_bodies.PlayerPatch,
+    "SubscriptionIn": subscriptions.SubscriptionIn,
+    "Named": social_models.Named,
     "LinkSignIn": account_bodies.LinkSignIn,
     "ApiKeyCreate": account_bodies.ApiKeyCreate,
     "PasskeyRegister": account_bodies.PasskeyRegister,
@@ -74,6 +79,18 @@ EXAMPLES: dict[str, list[JsonValue]] = {
     "MatchCreate": matches.MATCH_CREATE_EXAMPLES,
 }
 DESCRIPTIONS = {"MoveBody": "A move: one of the view's `legal` options with `seq`."}
+# What a body's schema says beyond its fields' (a Struct carries no schema of its own).
+ADDED: dict[str, dict[str, JsonValue]] = {"Named": social_models.ONE_OF_TWO}
+# Every answer typed by a Struct, each published under its type's name.
+ANSWERS: tuple[type[msgspec.Struct], ...] = (
+    answers.ANSWERS
+    + lobby_models.ANSWERS
+    + social_models.ANSWERS
+    + account_bodies.ANSWERS
+    + player_bodies.ANSWERS
+    + subscriptions.ANSWERS
+    + turns.ANSWERS
+)
 
 
 def body_schemas() -> dict[str, JsonValue]:
@@ -89,6 +106,10 @@ def body_schemas() -> dict[str, JsonValue]:
         body["examples"] = examples
         if name in DESCRIPTIONS:
             body["description"] = DESCRIPTIONS[name]
+    for name, added in ADDED.items():
+        body = published[name]
+        assert isinstance(body, dict)
+        body.update(added)
     return published
 
 
@@ -153,7 +174,7 @@ def complete(document: dict[str, JsonValue]) -> None:
     assert isinstance(components, dict)
     schemas = components.setdefault("schemas", {})
     assert isinstance(schemas, dict)
-    _add(schemas, answers.schemas(answers.ANSWERS + lobby_models.ANSWERS + social_models.ANSWERS))
+    _add(schemas, answers.schemas(ANSWERS))
     _add(schemas, body_schemas())
     tournament = tournament_events.schemas(REF)
     _add(schemas, {name: answers.typable(s) for name, s in tournament.items()})

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import asyncpg
+import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import engine
@@ -109,7 +110,7 @@ def _statement_rows(
 
 async def records_of(session: AsyncSession, player_id: str) -> list[RecordOut]:
     return [
-        RecordOut.model_validate(
+        msgspec.convert(
             {
                 "ruleset": r.ruleset,
                 "opponent": r.opponent,
@@ -117,7 +118,8 @@ async def records_of(session: AsyncSession, player_id: str) -> list[RecordOut]:
                 "best_score_at": iso(r.best_score_at),
                 "best_margin": r.best_margin,
                 "best_margin_at": iso(r.best_margin_at),
-            }
+            },
+            RecordOut,
         )
         for r in await records_repo.records_of(session, player_id)
     ]
@@ -128,16 +130,14 @@ async def leaderboard(session: AsyncSession, ruleset: str, opponent: str) -> lis
         known = ", ".join(engine.PRESETS)
         raise engine.UnknownRuleset(f"unknown ruleset {ruleset[:40]!r}; the presets are {known}")
     return [
-        LeaderboardRow.model_validate(
-            {
-                "rank": i + 1,
-                "player_id": r.player_id,
-                "name": r.name,
-                "score": r.score,
-                "margin": r.margin,
-                "finished_at": iso(r.finished_at),
-                "match_id": r.match_id,
-            }
+        LeaderboardRow(
+            rank=i + 1,
+            player_id=r.player_id,
+            name=r.name,
+            score=r.score,
+            margin=r.margin,
+            finished_at=iso(r.finished_at),
+            match_id=r.match_id,
         )
         for i, r in enumerate(await records_repo.best_finishes(session, ruleset, opponent))
     ]

@@ -30,6 +30,7 @@ from domino_api.web.deps import (
     limits_of,
 )
 from domino_api.web.problems import AUTH, BODY, problems
+from domino_api.web.responses import FastJSONResponse, struct_answer
 from domino_api.web.struct_bodies import reader, request_body
 
 # What the tables make of a player's new tile back, once committed: handed in where the app is
@@ -44,40 +45,45 @@ router = APIRouter(prefix="/v1", tags=["players"], dependencies=NO_STRAY_BODY)
     status_code=201,
     summary="Create a player (the token is shown once)",
     openapi_extra=request_body("PlayerCreate"),
-    responses=problems(*BODY, "rate_limited", "service_busy"),
+    responses=struct_answer(PlayerCreated, 201) | problems(*BODY, "rate_limited", "service_busy"),
 )
 async def create_player(
     body: Annotated[PlayerCreate, Depends(reader(PlayerCreate))],
     request: Request,
     session: UnitOfWork,
-) -> PlayerCreated:
+) -> FastJSONResponse:
     """Create a player with a name (1-32 characters). The answer holds the bearer token, shown this
     once and stored only as a hash: send it as `Authorization: Bearer <token>`. Rate-limited per
     client address.
     """
     await limits_of(request).hit_from("create_player", client_address(request))
-    return await service.create_player(session, clock_of(request), body.name)
+    created = await service.create_player(session, clock_of(request), body.name)
+    return FastJSONResponse(created, status_code=201)
 
 
-@router.get("/players/me", summary="Your profile", responses=problems(*AUTH))
-async def me(player: CurrentPlayer, session: UnitOfWork) -> PlayerOut:
+@router.get(
+    "/players/me", summary="Your profile", responses=struct_answer(PlayerOut) | problems(*AUTH)
+)
+async def me(player: CurrentPlayer, session: UnitOfWork) -> FastJSONResponse:
     """The caller's profile: name, tile back, plan and match defaults."""
     # Read fresh: the auth cache may hold a profile an operator changed (`plan set`) a moment ago.
     fresh = await players_repo.by_id(session, player.id)
-    return service.profile(fresh or player)
+    return FastJSONResponse(service.profile(fresh or player))
 
 
 @router.patch(
     "/players/me",
     summary="Change your name, tile back or match defaults",
-    responses=problems(*BODY, *AUTH, "unknown_tile_back", "rate_limited"),
+    openapi_extra=request_body("PlayerPatch"),
+    responses=struct_answer(PlayerOut)
+    | problems(*BODY, *AUTH, "unknown_tile_back", "rate_limited"),
 )
 async def patch_me(
-    body: PlayerPatch,
+    body: Annotated[PlayerPatch, Depends(reader(PlayerPatch))],
     request: Request,
     player: CurrentPlayer,
     session: UnitOfWork,
-) -> PlayerOut:
+) -> FastJSONResponse:
     """Change the caller's name, tile back or match defaults (`settings`: defaults for matches the
     caller creates, applied where the preset allows the override). A new tile back is announced
     (`tile_back_changed`) in the caller's live matches. Changes of name or tile back are
@@ -94,20 +100,25 @@ async def patch_me(
         # of its own (before the answer, which then shows it everywhere).
         on_tile_back: TileBackChanged = request.app.state.on_tile_back
         after_commit(session, functools.partial(on_tile_back, fresh))
-    return service.profile(fresh)
+    return FastJSONResponse(service.profile(fresh))
 
 
-@router.get("/tile-backs", summary="The tile-back catalog", responses=problems(*AUTH))
-async def list_tile_backs(_: CurrentPlayer) -> list[TileBack]:
+@router.get(
+    "/tile-backs",
+    summary="The tile-back catalog",
+    responses=struct_answer(TileBack, many=True) | problems(*AUTH),
+)
+async def list_tile_backs(_: CurrentPlayer) -> FastJSONResponse:
     """The tile-back catalogue; each entry's `image` (an SVG drawing or a NASA photograph cut
     to a tile, with its `credit`) is served by this server."""
-    return list(tile_backs.CATALOG)
+    return FastJSONResponse(tile_backs.CATALOG)
 
 
 @router.get(
     "/leaderboards/{ruleset}",
     summary="Top 10 by best final score",
-    responses=problems(*AUTH, "validation_error", "unknown_ruleset"),
+    responses=struct_answer(LeaderboardOut)
+    | problems(*AUTH, "validation_error", "unknown_ruleset"),
 )
 async def leaderboard(
     ruleset: Annotated[str, Path(json_schema_extra={"enum": list(PRESETS)})],
@@ -117,9 +128,9 @@ async def leaderboard(
         "planner",
         description="The opponent kind (default `planner`; the answer's `opponent` says which)",
     ),
-) -> LeaderboardOut:
+) -> FastJSONResponse:
     """The top 10 players of a preset against one kind of opponent, by best final score
     (docs/API.md, Leaderboards).
     """
     entries = await records.leaderboard(session, ruleset, opponent)
-    return LeaderboardOut(ruleset=ruleset, opponent=opponent, entries=entries)
+    return FastJSONResponse(LeaderboardOut(ruleset=ruleset, opponent=opponent, entries=entries))

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from msgspec import Meta
-from pydantic import BaseModel, Field
+import msgspec
+from msgspec import UNSET, Meta, Struct, UnsetType
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema
 
 from domino_api.players.tile_backs import IDS as TILE_BACK_IDS
-from domino_api.web.inputs import Strict
+from domino_api.players.tile_backs import TileBack
+from domino_api.store.json_types import JSONObject
 from domino_api.web.names import PlayerName
 from domino_api.web.struct_bodies import Body
 
 # A catalogue id (GET /v1/tile-backs); the schema lists them, so a generated one is a known back.
-TileBackId = Annotated[str, Field(max_length=32, json_schema_extra={"enum": sorted(TILE_BACK_IDS)})]
+TileBackId = Annotated[str, Meta(max_length=32, extra_json_schema={"enum": sorted(TILE_BACK_IDS)})]
+Opponent = Literal["plain", "planner", "human"]
 
 Name = str
 
@@ -29,21 +34,29 @@ class PlayerCreate(Body):
     ]
 
 
-class PlayerSettings(Strict):
+class PlayerSettings(Body):
     """Defaults for matches the player creates (seed 004); explicit options still win."""
 
-    target: int | None = Field(default=None, ge=1, le=10_000)
-    draw: Literal["until_playable", "one"] | None = None
-    next_opener: Literal["winner_any", "alternate_any"] | None = None
+    # UNSET (absent) leaves a saved setting as it is; null clears it (players/service.py).
+    target: Annotated[int, Meta(ge=1, le=10_000)] | UnsetType | None = UNSET
+    draw: Literal["until_playable", "one"] | UnsetType | None = UNSET
+    next_opener: Literal["winner_any", "alternate_any"] | UnsetType | None = UNSET
+
+    def given(self) -> JSONObject:
+        """The settings the body names, null (clear) included."""
+        named = msgspec.structs.asdict(self).items()
+        return {name: value for name, value in named if value is not UNSET}
 
 
-class PlayerPatch(Strict):
+class PlayerPatch(Body):
     name: PlayerName | None = None
     tile_back: TileBackId | None = None
     settings: PlayerSettings | None = None
 
 
-class PlayerOut(BaseModel):
+class PlayerOut(Struct, frozen=True, kw_only=True):
+    """A player's profile: name, tile back, plan and match defaults."""
+
     id: str
     name: str
     tile_back: str
@@ -51,22 +64,49 @@ class PlayerOut(BaseModel):
     settings: PlayerSettings
 
 
-class PlayerCreated(PlayerOut):
-    token: str = Field(description="Shown once; send as 'Authorization: Bearer <token>'.")
+class PlayerCreated(PlayerOut, frozen=True, kw_only=True):
+    """The new player, its token shown this once."""
+
+    token: Annotated[str, Meta(description="Shown once; send as 'Authorization: Bearer <token>'.")]
 
 
-class RecordOut(BaseModel):
+class RecordOut(Struct, frozen=True, kw_only=True):
+    """A player's best finish at a preset against one kind of opponent."""
+
     ruleset: str
-    opponent: Literal["plain", "planner", "human"]
+    opponent: Opponent
     best_score: int
     best_score_at: str
-    best_margin: int | None = Field(
-        description="The widest margin (score minus the best other seat's; negative for a loss)"
-    )
+    best_margin: Annotated[
+        int | None,
+        Meta(
+            description="The widest margin (score minus the best other seat's; negative for a loss)"
+        ),
+    ]
     best_margin_at: str | None
 
+    # Until ratings' answers are Structs too, its pydantic `RecordsOut` nests this one: pydantic
+    # then takes it as it is, writes it as msgspec does and states its schema inline.
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: object, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.is_instance_schema(
+            cls, serialization=core_schema.plain_serializer_function_ser_schema(msgspec.to_builtins)
+        )
 
-class LeaderboardRow(BaseModel):
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        _, components = msgspec.json.schema_components([cls])
+        inline: JsonSchemaValue = components[cls.__name__]
+        return inline
+
+
+class LeaderboardRow(Struct, frozen=True, kw_only=True):
+    """A place on a leaderboard: a player's best finish."""
+
     rank: int
     player_id: str
     name: str
@@ -76,7 +116,12 @@ class LeaderboardRow(BaseModel):
     match_id: str
 
 
-class LeaderboardOut(BaseModel):
+class LeaderboardOut(Struct, frozen=True, kw_only=True):
+    """The top 10 players of a preset against one kind of opponent, by best final score."""
+
     ruleset: str
-    opponent: Literal["plain", "planner", "human"] = Field(description="The board's opponent kind")
+    opponent: Annotated[Opponent, Meta(description="The board's opponent kind")]
     entries: list[LeaderboardRow]
+
+
+ANSWERS = (PlayerOut, PlayerCreated, LeaderboardOut, RecordOut, TileBack)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import uuid
 
+import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.clock import Clock
 from domino_api.errors import UnknownTileBack
 from domino_api.players import tile_backs
-from domino_api.players.schemas import PlayerCreated, PlayerOut, PlayerPatch
+from domino_api.players.schemas import PlayerCreated, PlayerOut, PlayerPatch, PlayerSettings
 from domino_api.store import accounts_repo, players_repo
 from domino_api.store.json_types import JSONObject
 from domino_api.store.models import Player
@@ -19,14 +20,18 @@ FIRST_DEVICE = "First device"
 
 
 def profile(player: Player) -> PlayerOut:
-    return PlayerOut.model_validate(
+    saved = player.settings or {}
+    # Every setting is shown, null where none is saved (absent ones would be left out).
+    settings = {name: saved.get(name) for name in PlayerSettings.__struct_fields__}
+    return msgspec.convert(
         {
             "id": player.id,
             "name": player.name,
             "tile_back": player.tile_back,
             "plan": player.plan,
-            "settings": player.settings or {},
-        }
+            "settings": settings,
+        },
+        PlayerOut,
     )
 
 
@@ -47,7 +52,7 @@ async def create_player(session: AsyncSession, clock: Clock, name: str) -> Playe
         session, player.id, "session", FIRST_DEVICE, hash_token(token), player.created_at
     )
     await session.flush()
-    return PlayerCreated(**dict(profile(player)), token=token)
+    return PlayerCreated(**msgspec.structs.asdict(profile(player)), token=token)
 
 
 async def update_player(session: AsyncSession, player: Player, patch: PlayerPatch) -> Player:
@@ -62,9 +67,7 @@ async def update_player(session: AsyncSession, player: Player, patch: PlayerPatc
     if patch.tile_back is not None:
         fresh.tile_back = patch.tile_back
     if patch.settings is not None:
-        fresh.settings = merged_settings(
-            fresh.settings, patch.settings.model_dump(exclude_unset=True)
-        )
+        fresh.settings = merged_settings(fresh.settings, patch.settings.given())
     await session.flush()
     return fresh
 

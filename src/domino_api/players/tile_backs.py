@@ -12,14 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from msgspec import Struct
 
 DEFAULT_TILE_BACK = "moon"
 
 
-# A catalogue entry as GET /v1/tile-backs lists it (no docstring: it would enter the schema).
-class TileBack(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class TileBack(Struct, frozen=True, kw_only=True):
+    """A tile back of the catalogue, and where its image is served."""
 
     id: str
     name: str

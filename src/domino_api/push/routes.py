@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Request, Response
+from fastapi import APIRouter, Depends, Path, Request, Response
 
 from domino_api.errors import SubscriptionNotFound
 from domino_api.push import subscriptions
@@ -14,6 +14,8 @@ from domino_api.push.subscriptions import PushKeyOut, SubscriptionIn, Subscripti
 from domino_api.store import push_repo
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer
 from domino_api.web.problems import AUTH, BODY, INPUT, problems
+from domino_api.web.responses import FastJSONResponse, struct_answer
+from domino_api.web.struct_bodies import reader, request_body
 
 router = APIRouter(prefix="/v1", tags=["push"], dependencies=NO_STRAY_BODY)
 
@@ -27,23 +29,30 @@ def push_of(request: Request) -> Push:
     return push
 
 
-@router.get("/push/key", summary="The VAPID public key for Web Push", responses=problems(*AUTH))
-async def push_key(request: Request, player: CurrentPlayer) -> PushKeyOut:
+@router.get(
+    "/push/key",
+    summary="The VAPID public key for Web Push",
+    responses=struct_answer(PushKeyOut) | problems(*AUTH),
+)
+async def push_key(request: Request, player: CurrentPlayer) -> FastJSONResponse:
     """The `applicationServerKey` a browser subscribes with (`PushManager.subscribe`): the same
     for every process of the deployment, and across restarts (docs/OPERATING.md, "Web Push")."""
     keys = await push_of(request).keys.get()
-    return PushKeyOut(public_key=keys.public_key)
+    return FastJSONResponse(PushKeyOut(public_key=keys.public_key))
 
 
 @router.post(
     "/push/subscriptions",
     status_code=201,
     summary="Send your turns to this device (Web Push)",
-    responses=problems(*AUTH, *BODY),
+    openapi_extra=request_body("SubscriptionIn"),
+    responses=struct_answer(SubscriptionOut, 201) | problems(*AUTH, *BODY),
 )
 async def subscribe(
-    body: SubscriptionIn, request: Request, player: CurrentPlayer
-) -> SubscriptionOut:
+    body: Annotated[SubscriptionIn, Depends(reader(SubscriptionIn))],
+    request: Request,
+    player: CurrentPlayer,
+) -> FastJSONResponse:
     """Keep a browser's `PushSubscription.toJSON()` for the caller: its turns at correspondence
     tables are pushed to it (payload: `{type: "your_turn", match, seat, title, body, deadline,
     url}`, nothing hidden). The endpoint must be `https` on a public host, `keys.p256dh` a P-256
@@ -62,7 +71,7 @@ async def subscribe(
             body.keys.auth,
         )
         await push_repo.keep_newest(connection, player.id, MAX_DEVICES)
-    return SubscriptionOut(id=found, endpoint=body.endpoint)
+    return FastJSONResponse(SubscriptionOut(id=found, endpoint=body.endpoint), status_code=201)
 
 
 @router.delete(

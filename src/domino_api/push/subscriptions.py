@@ -14,40 +14,51 @@ import base64
 import binascii
 import ipaddress
 import socket
+from typing import Annotated
 from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
-from pydantic import Field
+from msgspec import Meta, Struct
 
 from domino_api.errors import ValidationFailed
-from domino_api.web.inputs import Strict
+from domino_api.web.struct_bodies import Body
 
 MAX_ENDPOINT = 1024
 
 
-class PushKeysIn(Strict):
-    p256dh: str = Field(min_length=80, max_length=100, description="base64url, 65 bytes")
-    auth: str = Field(min_length=16, max_length=40, description="base64url, 16 bytes")
+class PushKeysIn(Body):
+    p256dh: Annotated[str, Meta(min_length=80, max_length=100, description="base64url, 65 bytes")]
+    auth: Annotated[str, Meta(min_length=16, max_length=40, description="base64url, 16 bytes")]
 
 
-class SubscriptionIn(Strict):
+class SubscriptionIn(Body):
     """A browser's `PushSubscription.toJSON()` (its `expirationTime`, if sent, is ignored)."""
 
-    endpoint: str = Field(min_length=8, max_length=MAX_ENDPOINT)
+    endpoint: Annotated[str, Meta(min_length=8, max_length=MAX_ENDPOINT)]
     keys: PushKeysIn
-    expirationTime: int | None = Field(default=None, description="ignored")
+    expirationTime: Annotated[int | None, Meta(description="ignored")] = None
 
 
-class SubscriptionOut(Strict):
-    id: str = Field(description="DELETE /v1/push/subscriptions/{id} forgets it")
+class SubscriptionOut(Struct, frozen=True, kw_only=True):
+    """The subscription kept: this device's turns are pushed to it."""
+
+    id: Annotated[str, Meta(description="DELETE /v1/push/subscriptions/{id} forgets it")]
     endpoint: str
 
 
-class PushKeyOut(Strict):
-    public_key: str = Field(
-        description="The VAPID public key, base64url (an uncompressed P-256 point): the"
-        " `applicationServerKey` of `PushManager.subscribe`"
-    )
+class PushKeyOut(Struct, frozen=True, kw_only=True):
+    """The VAPID public key browsers subscribe with."""
+
+    public_key: Annotated[
+        str,
+        Meta(
+            description="The VAPID public key, base64url (an uncompressed P-256 point): the"
+            " `applicationServerKey` of `PushManager.subscribe`"
+        ),
+    ]
+
+
+ANSWERS = (PushKeyOut, SubscriptionOut)
 
 
 def _b64url(text: str, name: str) -> bytes:

@@ -25,12 +25,12 @@ from domino_api.store.social_repo import Someone
 
 async def find(connection: asyncpg.Connection, named: Named) -> Someone:
     """The player named by id or by name."""
-    if named.id is not None:
+    if isinstance(named.id, str):
         found = await social_repo.player(connection, named.id)
         if found is None:
             raise PlayerNotFound(f"No player has the id {named.id!r}.")
         return found
-    assert named.name is not None  # one of the two (Named)
+    assert isinstance(named.name, str)  # one of the two (Named)
     matches = await social_repo.named(connection, named.name)
     if not matches:
         raise PlayerNotFound(f"No player goes by the name {named.name!r}.")

@@ -7,49 +7,36 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 import msgspec
-from msgspec import Meta, Struct
-from pydantic import ConfigDict, Field, model_validator
-from pydantic.json_schema import WithJsonSchema
+from msgspec import UNSET, Meta, Struct, UnsetType
+from pydantic import JsonValue
 
 from domino_api.engine.event_types import Moment
 from domino_api.matches.schemas import MatchOptions, Preset
 from domino_api.social.events import ChallengeShown, PlayerRef
-from domino_api.web.inputs import Strict
-from domino_api.web.names import NAME_FORMAT, PlayerName
+from domino_api.web.names import PlayerName
 from domino_api.web.struct_bodies import Body
 
-PlayerId = Annotated[str, Field(min_length=1, max_length=36, description="A player's id")]
-# What `Named` publishes for each field: a string, never null (absent instead).
-_ID_SCHEMA = {"type": "string", "minLength": 1, "maxLength": 36, "description": "A player's id"}
-_NAME_SCHEMA = {
-    "type": "string",
-    "minLength": 1,
-    "maxLength": 32,
-    "format": NAME_FORMAT,
-    "description": "A player's name, in any case",
-    "examples": ["Bob"],
-}
+PlayerId = Annotated[str, Meta(min_length=1, max_length=36, description="A player's id")]
+# What `Named`'s schema adds to its properties (documents/openapi_doc.py): exactly one.
+ONE_OF_TWO: dict[str, JsonValue] = {"minProperties": 1, "maxProperties": 1}
 
 
-# One model, not a union of `{id}` and `{name}`: a refusal then names the field at fault alone
+# One Struct, not a union of `{id}` and `{name}`: a refusal then names the field at fault alone
 # (`name: ... U+202E`), not both shapes' complaints.
-class Named(Strict):
+class Named(Body):
     """A player named by its `id`, or by its `name` in any case (a name more than one player
     goes by is `409 name_ambiguous`: name it by its id). Exactly one of the two."""
 
-    model_config = ConfigDict(
-        **Strict.model_config, json_schema_extra={"minProperties": 1, "maxProperties": 1}
-    )
-
     # Absent, not null: the schema says exactly one property, each a string.
-    id: Annotated[PlayerId | None, WithJsonSchema(_ID_SCHEMA)] = None
-    name: Annotated[PlayerName | None, WithJsonSchema(_NAME_SCHEMA)] = None
+    id: PlayerId | UnsetType = UNSET
+    name: (
+        Annotated[PlayerName, Meta(description="A player's name, in any case", examples=["Bob"])]
+        | UnsetType
+    ) = UNSET
 
-    @model_validator(mode="after")
-    def _one_of_the_two(self) -> Named:
-        if (self.id is None) == (self.name is None):
+    def check(self) -> None:
+        if (self.id is UNSET) == (self.name is UNSET):
             raise ValueError("name the player by `id` or by `name`: one of the two")
-        return self
 
 
 class FriendOut(Struct, frozen=True, kw_only=True):
@@ -101,7 +88,10 @@ class Challenged(Body):
             raise ValueError("name the player by `id` or by `name`: one of the two")
 
     def named(self) -> Named:
-        return Named(id=self.id) if self.id is not None else Named(name=self.name)
+        if self.id is not None:
+            return Named(id=self.id)
+        assert self.name is not None  # one of the two (check)
+        return Named(name=self.name)
 
 
 class ChallengeCreate(Body):

@@ -48,10 +48,14 @@ async def list_friends(lobby: LobbyDep, player: CurrentPlayer) -> FastJSONRespon
 @router.post(
     "/friends",
     summary="Ask to be friends, or accept",
+    openapi_extra=request_body("Named"),
     responses=struct_answer(FriendAnswer) | problems(*BODY, *AUTH, *PAIR, "rate_limited"),
 )
 async def add_friend(
-    body: Named, request: Request, lobby: LobbyDep, player: CurrentPlayer
+    body: Annotated[Named, Depends(reader(Named))],
+    request: Request,
+    lobby: LobbyDep,
+    player: CurrentPlayer,
 ) -> FastJSONResponse:
     """Ask a player (by `id` or `name`) to be friends (`requested`: it is told by
     `friend_request`), or accept its request by asking back (`friends`: both are told by

@@ -33,7 +33,9 @@ def as_pydantic_says(path: str, what: str) -> tuple[str, str]:
         kind = "int" if bound[1] in ("float", "number") else bound[1]
         words = _WORDS.get((kind, bound[3]))
         if words is not None:
-            return path, words.format(n=bound[4])
+            text = words.format(n=bound[4])
+            # pydantic's singular: `at least 1 character`, `at most 1 item`.
+            return path, text.removesuffix("s") if bound[4] == "1" and kind != "int" else text
     if what.startswith("Expected `str` matching regex "):
         return path, "String should match pattern " + what.removeprefix(
             "Expected `str` matching regex "

@@ -1,6 +1,6 @@
 """Inputs' shared rules (`whole_numbers`, `nul_path`, the no-NUL pattern) and `Strict`, the base
-of the request bodies pydantic still reads (`PlayerPatch`, `TournamentCreate`: their parts sit in
-pydantic answers); every other body is web/struct_bodies.py's `Body`. `Strict` refuses unknown
+of the request bodies pydantic still reads (`TournamentCreate`: its parts sit in pydantic
+answers); every other body is web/struct_bodies.py's `Body`. `Strict` refuses unknown
 fields and loose types and NUL characters.
 
 The schema says what the checks do: JSON Schema's `integer` includes `3.0`, which strict mode

@@ -24,9 +24,14 @@ class FastJSONResponse(JSONResponse):
 REF = "#/components/schemas/{name}"
 
 
-def struct_answer(kind: type, status: int = 200) -> dict[int | str, dict[str, JsonValue]]:
-    """A route's `responses=` entry for an answer typed by a Struct (or an event type)."""
+def struct_answer(
+    kind: type, status: int = 200, many: bool = False
+) -> dict[int | str, dict[str, JsonValue]]:
+    """A route's `responses=` entry for an answer typed by a Struct (or an event type); with
+    `many`, a JSON array of them."""
     schema: dict[str, JsonValue] = {"$ref": REF.format(name=kind.__name__)}
+    if many:
+        schema = {"type": "array", "items": schema}
     description = (kind.__doc__ or "").strip().splitlines()[0]
     return {
         status: {"description": description, "content": {"application/json": {"schema": schema}}}
