@@ -2,8 +2,7 @@
 
 FastAPI renders the document with `exclude_none`, which strips every `null` out of schema
 examples too (a view's example lost `end`, `outer`, `deadline`, ... and failed its own schema);
-`complete` (app/documented.py calls it) puts each pydantic model's examples back as the model
-declares them and adds the msgspec types' schemas, examples included
+`complete` (app/documented.py calls it) adds the msgspec types' schemas, examples included
 (tests/api/test_openapi_contract.py validates every example against its schema).
 """
 
@@ -14,20 +13,36 @@ import re
 from typing import Any
 
 import msgspec
-from pydantic import BaseModel, JsonValue
+from pydantic import JsonValue
 
 from domino_api.accounts import schemas as account_bodies
 from domino_api.engine.move_types import MoveBody
 from domino_api.lobby import models as lobby_models
-from domino_api.matches import answers
+from domino_api.matches import answers, civil_models, listing_models
 from domino_api.matches import schemas as matches
-from domino_api.matches.civil_models import ReportBody
-from domino_api.matches.ledger_models import VerifyBody
+from domino_api.matches.ledger_models import VerifyBody, VerifyOut
 from domino_api.players.schemas import PlayerCreate
+from domino_api.ratings import schemas as ratings
 from domino_api.social import models as social_models
 from domino_api.tournaments import event_types as tournament_events
+from domino_api.tournaments import listing as tournament_listing
+from domino_api.tournaments import schemas as tournaments
 from domino_api.web.inputs import document_no_nul
+from domino_api.web.problems import problem_schema
 from domino_api.web.responses import REF
+
+# Every answer typed by a Struct (each route names its schema with `struct_answer`).
+ANSWERS = (
+    answers.ANSWERS
+    + lobby_models.ANSWERS
+    + social_models.ANSWERS
+    + civil_models.ANSWERS
+    + listing_models.ANSWERS
+    + (VerifyOut,)
+    + ratings.ANSWERS
+    + tournaments.ANSWERS
+    + tournament_listing.ANSWERS
+)
 
 DESCRIPTION = """\
 The contract frontends and bots build on; docs/API.md explains it in prose.
@@ -42,12 +57,6 @@ The contract frontends and bots build on; docs/API.md explains it in prose.
 """
 
 
-def _example_models() -> list[type[BaseModel]]:
-    from domino_api.web.problems import Problem
-
-    return [Problem]
-
-
 # Every request body (web/struct_bodies.py), by the name its routes' `request_body` gives it.
 BODIES: dict[str, object] = {
     "MoveBody": MoveBody,
@@ -60,13 +69,17 @@ BODIES: dict[str, object] = {
     "VerifyBody": VerifyBody,
     "PublicJoinBody": lobby_models.PublicJoinBody,
     "SeekCreate": lobby_models.SeekCreate,
-    "ReportBody": ReportBody,
+    "ReportBody": civil_models.ReportBody,
     "PlayerCreate": PlayerCreate,
     "LinkSignIn": account_bodies.LinkSignIn,
     "ApiKeyCreate": account_bodies.ApiKeyCreate,
     "PasskeyRegister": account_bodies.PasskeyRegister,
     "PasskeySignIn": account_bodies.PasskeySignIn,
     "ChallengeCreate": social_models.ChallengeCreate,
+    "TournamentCreate": tournaments.TournamentCreate,
+    # Its `match`'s two shapes, which msgspec cannot name from the field (tournaments/schemas.py).
+    "PointsTarget": tournaments.PointsTarget,
+    "BestOfHands": tournaments.BestOfHands,
 }
 EXAMPLES: dict[str, list[JsonValue]] = {
     "MoveBody": answers.MOVE_EXAMPLES,
@@ -146,17 +159,14 @@ def _defaults_said(schema: JsonValue) -> None:
 
 
 def complete(document: dict[str, Any]) -> None:
-    """FastAPI's document of the routes, completed in place: the msgspec types' schemas, the
-    models' examples as they declare them, defaults in request bodies said in words."""
+    """FastAPI's document of the routes, completed in place: the msgspec types' schemas
+    (examples included), defaults in request bodies said in words."""
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
-    _add(schemas, answers.schemas(answers.ANSWERS + lobby_models.ANSWERS + social_models.ANSWERS))
+    _add(schemas, answers.schemas(ANSWERS))
     _add(schemas, body_schemas())
     tournament = tournament_events.schemas(REF)
     _add(schemas, {name: answers.typable(s) for name, s in tournament.items()})
-    for model in _example_models():
-        examples = model.model_json_schema().get("examples")
-        if model.__name__ in schemas and examples:
-            schemas[model.__name__]["examples"] = examples
+    _add(schemas, {"Problem": problem_schema(REF)})
     for name in _sent_schemas(document, schemas):
         _defaults_said(schemas[name])
         document_no_nul(schemas[name])

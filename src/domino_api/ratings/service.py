@@ -8,9 +8,11 @@ import binascii
 import json
 from collections.abc import Sequence
 
+import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import engine
+from domino_api.engine.clock_text import iso
 from domino_api.engine.errors import NotSeated
 from domino_api.engine.table import Table
 from domino_api.errors import MatchNotFound, ValidationFailed
@@ -23,15 +25,17 @@ from domino_api.ratings.rules import Placed, outcome
 from domino_api.ratings.schemas import (
     BoardEntry,
     BoardPage,
+    Computer,
     ComputerRatingOut,
     MatchRatings,
     PlayerRatings,
     PresetRatings,
     RatingOut,
+    RecordOut,
     SeatRatingOut,
 )
 from domino_api.ratings.weights import REPEAT_WINDOW
-from domino_api.store import ratings_repo
+from domino_api.store import ratings_repo, records_repo
 from domino_api.store.ratings_repo import Point, Row
 
 Key = tuple[str, str]  # (preset, player id)
@@ -131,7 +135,9 @@ def check_preset(preset: str) -> None:
 
 def computers_of(preset: str) -> list[ComputerRatingOut]:
     return [
-        ComputerRatingOut(strategy=name, rating=round(mu), deviation=round(sigma))
+        ComputerRatingOut(
+            strategy=msgspec.convert(name, Computer), rating=round(mu), deviation=round(sigma)
+        )
         for name, (mu, sigma) in COMPUTERS[preset].items()
     ]
 
@@ -243,3 +249,21 @@ def _decode(cursor: str) -> tuple[tuple[float, str], int]:
         ):
             return (float(ordinal), player_id), ranked
     raise ValidationFailed(NOT_OURS)
+
+
+async def records_of(session: AsyncSession, player_id: str) -> list[RecordOut]:
+    """The player's best final score and widest margin per (ruleset, opponent kind)."""
+    return [
+        msgspec.convert(
+            {
+                "ruleset": r.ruleset,
+                "opponent": r.opponent,
+                "best_score": r.best_score,
+                "best_score_at": iso(r.best_score_at),
+                "best_margin": r.best_margin,
+                "best_margin_at": iso(r.best_margin_at),
+            },
+            RecordOut,
+        )
+        for r in await records_repo.records_of(session, player_id)
+    ]
