@@ -259,10 +259,13 @@ def problems(*codes: str) -> dict[int | str, RouteResponse]:
 def _response(codes: list[str], status: int) -> RouteResponse:
     lines = [f"`{code}`: {CATALOGUE[code][1]}" for code in codes]
     schema: dict[str, JsonValue] = {"$ref": "#/components/schemas/Problem"}
-    return {
-        "description": "\n\n".join(lines),
-        "content": {"application/problem+json": {"schema": schema}},
+    # Under `application/json` too, as the document always said: generated clients read an
+    # error's body by it (openapi-python-client, openapi-fetch's `error`).
+    content: dict[str, JsonValue] = {
+        "application/json": {"schema": schema},
+        "application/problem+json": {"schema": schema},
     }
+    return {"description": "\n\n".join(lines), "content": content}
 
 
 def catalogue_markdown() -> str:
