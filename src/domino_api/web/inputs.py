@@ -1,6 +1,6 @@
 """Inputs' shared rules (`whole_numbers`, `nul_path`, the no-NUL pattern) and `Strict`, the base
-of the request bodies pydantic still reads (`PlayerPatch`, `TournamentCreate`: their parts sit in
-pydantic answers); every other body is web/struct_bodies.py's `Body`. `Strict` refuses unknown
+of the request bodies pydantic still reads (`PlayerPatch`, a friend request's `Named`, a push
+subscription's); every other body is web/struct_bodies.py's `Body`. `Strict` refuses unknown
 fields and loose types and NUL characters.
 
 The schema says what the checks do: JSON Schema's `integer` includes `3.0`, which strict mode
@@ -122,5 +122,5 @@ def error_summary(errors: Sequence[ErrorDetails], most: int = 5) -> str:
 def _named(part: object) -> bool:
     """Whether a part of an error's location is the client's: a field or a list position, not
     the REST body's container nor a validator pydantic names after its functions
-    (`function-after[_no_nul_characters(), PointsTarget]`)."""
+    (`function-after[_no_nul_characters(), PlayerSettings]`)."""
     return part != "body" and not (isinstance(part, str) and "[" in part)
