@@ -290,30 +290,67 @@ async def test_entrant_limits_and_plans(client: httpx.AsyncClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "body",
+    ("body", "named"),
     [
-        {"name": "x", "format": "swiss", "match": {"target": 100}, "max_entrants": 4},
-        {"name": "x", "format": "round_robin", "match": {}, "max_entrants": 4},
-        {"name": "x", "format": "round_robin", "match": {"best_of": 6}, "max_entrants": 4},
-        {"name": "x", "format": "round_robin", "match": {"best_of": 0}, "max_entrants": 4},
-        {"name": "x", "format": "round_robin", "match": {"target": 0}, "max_entrants": 4},
-        {
-            "name": "x",
-            "format": "round_robin",
-            "match": {"best_of": 3, "target": 5},
-            "max_entrants": 4,
-        },
-        {"name": "", "format": "round_robin", "match": {"best_of": 3}, "max_entrants": 4},
-        {"name": "x", "format": "round_robin", "match": {"best_of": 3}, "max_entrants": 1},
-        {"name": "x", "format": "round_robin", "match": {"best_of": 3}},
+        ({"name": "x", "format": "swiss", "match": {"target": 100}, "max_entrants": 4}, "format"),
+        ({"name": "x", "format": "round_robin", "match": {}, "max_entrants": 4}, "match.best_of"),
+        (
+            {"name": "x", "format": "round_robin", "match": {"best_of": 6}, "max_entrants": 4},
+            "match.best_of",
+        ),
+        (
+            {"name": "x", "format": "round_robin", "match": {"best_of": 0}, "max_entrants": 4},
+            "match.best_of",
+        ),
+        (
+            {"name": "x", "format": "round_robin", "match": {"target": 0}, "max_entrants": 4},
+            "match.target",
+        ),
+        (
+            {
+                "name": "x",
+                "format": "round_robin",
+                "match": {"best_of": 3, "target": 5},
+                "max_entrants": 4,
+            },
+            "match.best_of",
+        ),
+        ({"name": "x", "format": "round_robin", "match": 3, "max_entrants": 4}, "match"),
+        ({"name": "", "format": "round_robin", "match": {"best_of": 3}, "max_entrants": 4}, "name"),
+        (
+            {"name": "x", "format": "round_robin", "match": {"best_of": 3}, "max_entrants": 1},
+            "max_entrants",
+        ),
+        ({"name": "x", "format": "round_robin", "match": {"best_of": 3}}, "max_entrants"),
+        (
+            {
+                "name": "x",
+                "format": "round_robin",
+                "match": {"best_of": 3},
+                "max_entrants": 4,
+                "clock": {"allowance_s": 0},
+            },
+            "clock.allowance_s",
+        ),
     ],
 )
-async def test_bad_bodies_are_422(client: httpx.AsyncClient, body: dict[str, Any]) -> None:
+async def test_bad_bodies_are_422_naming_the_field(
+    client: httpx.AsyncClient, body: dict[str, Any], named: str
+) -> None:
     host = await new_player(client, "Host")
     r = await client.post("/v1/tournaments", json=body, headers=host["headers"])
     assert r.status_code == 422, r.text
     assert r.headers["content-type"].startswith("application/problem+json")
     assert r.json()["code"] == "validation_error"
+    assert r.json()["detail"].startswith(f"{named}: "), r.json()["detail"]
+
+
+async def test_a_body_that_is_not_json_is_400(client: httpx.AsyncClient) -> None:
+    host = await new_player(client, "Host")
+    headers = {**host["headers"], "Content-Type": "application/json"}
+    r = await client.post("/v1/tournaments", content=b"{name: x", headers=headers)
+    assert r.status_code == 400, r.text
+    assert r.json()["code"] == "bad_request"
 
 
 async def test_unknown_tournament_and_too_few_entrants(client: httpx.AsyncClient) -> None:

@@ -15,14 +15,14 @@ from types import UnionType
 from typing import TYPE_CHECKING
 
 import msgspec
-from pydantic import BaseModel, JsonValue
+from pydantic import JsonValue
 
 from domino_api.engine.view_types import ViewOut
 from domino_api.lobby.events import LobbyEvent
 from domino_api.matches import answers
 from domino_api.realtime import frames
 from domino_api.social.events import SocialEvent
-from domino_api.web.problems import Problem
+from domino_api.web.problems import problem_schema
 
 if TYPE_CHECKING:
     from yaml import SafeDumper
@@ -71,15 +71,10 @@ def generated_schemas() -> dict[str, JsonValue]:
     _refer(schemas, "EventFrame", "event", "Event")
     _refer(schemas, "ErrorFrame", "error", "Problem")
     del schemas["ProblemDoc"]
-    pydantic_ref = "#/components/schemas/{model}"
-    problem = _Published.model_json_schema(ref_template=pydantic_ref)["$defs"]
+    problem = {"Problem": problem_schema(REF)}
     published = answers.json_schemas(REF, tags_as_const=False)
     events = {name: _tagged(schema) for name, schema in published.items()}
     return dict(sorted({**schemas, **problem, **events}.items()))
-
-
-class _Published(BaseModel):
-    problem: Problem
 
 
 def _refer(schemas: dict[str, JsonValue], frame: str, field: str, schema: str) -> None:

@@ -2,8 +2,7 @@
 
 FastAPI renders the document with `exclude_none`, which strips every `null` out of schema
 examples too (a view's example lost `end`, `outer`, `deadline`, ... and failed its own schema);
-`complete` (app/documented.py calls it) puts each pydantic model's examples back as the model
-declares them and adds the msgspec types' schemas, examples included
+`complete` (app/documented.py calls it) adds the msgspec types' schemas, examples included
 (tests/api/test_openapi_contract.py validates every example against its schema).
 """
 
@@ -14,21 +13,24 @@ import re
 from types import UnionType
 
 import msgspec
-from pydantic import BaseModel, JsonValue
+from pydantic import JsonValue
 
 from domino_api.accounts import schemas as account_bodies
 from domino_api.engine.move_types import MoveBody
 from domino_api.lobby import models as lobby_models
-from domino_api.matches import answers
+from domino_api.matches import answers, civil_models, listing_models
 from domino_api.matches import schemas as matches
-from domino_api.matches.civil_models import ReportBody
-from domino_api.matches.ledger_models import VerifyBody
+from domino_api.matches.ledger_models import VerifyBody, VerifyOut
 from domino_api.players import schemas as player_bodies
 from domino_api.push import subscriptions
+from domino_api.ratings import schemas as ratings
 from domino_api.social import models as social_models
 from domino_api.tournaments import event_types as tournament_events
+from domino_api.tournaments import listing as tournament_listing
+from domino_api.tournaments import schemas as tournaments
 from domino_api.turns import routes as turns
 from domino_api.web.inputs import document_no_nul
+from domino_api.web.problems import problem_schema
 from domino_api.web.responses import REF
 
 DESCRIPTION = """\
@@ -44,12 +46,6 @@ The contract frontends and bots build on; docs/API.md explains it in prose.
 """
 
 
-def _example_models() -> list[type[BaseModel]]:
-    from domino_api.web.problems import Problem
-
-    return [Problem]
-
-
 # Every request body (web/struct_bodies.py), by the name its routes' `request_body` gives it: a
 # Struct, or a union of them (MoveBody).
 BODIES: dict[str, type[msgspec.Struct] | UnionType] = {
@@ -63,7 +59,7 @@ BODIES: dict[str, type[msgspec.Struct] | UnionType] = {
     "VerifyBody": VerifyBody,
     "PublicJoinBody": lobby_models.PublicJoinBody,
     "SeekCreate": lobby_models.SeekCreate,
-    "ReportBody": ReportBody,
+    "ReportBody": civil_models.ReportBody,
     "PlayerCreate": player_bodies.PlayerCreate,
     "PlayerPatch": player_bodies.PlayerPatch,
     "SubscriptionIn": subscriptions.SubscriptionIn,
@@ -73,6 +69,10 @@ BODIES: dict[str, type[msgspec.Struct] | UnionType] = {
     "PasskeyRegister": account_bodies.PasskeyRegister,
     "PasskeySignIn": account_bodies.PasskeySignIn,
     "ChallengeCreate": social_models.ChallengeCreate,
+    "TournamentCreate": tournaments.TournamentCreate,
+    # Its `match`'s two shapes, which msgspec cannot name from the field (tournaments/schemas.py).
+    "PointsTarget": tournaments.PointsTarget,
+    "BestOfHands": tournaments.BestOfHands,
 }
 EXAMPLES: dict[str, list[JsonValue]] = {
     "MoveBody": answers.MOVE_EXAMPLES,
@@ -81,7 +81,8 @@ EXAMPLES: dict[str, list[JsonValue]] = {
 DESCRIPTIONS = {"MoveBody": "A move: one of the view's `legal` options with `seq`."}
 # What a body's schema says beyond its fields' (a Struct carries no schema of its own).
 ADDED: dict[str, dict[str, JsonValue]] = {"Named": social_models.ONE_OF_TWO}
-# Every answer typed by a Struct, each published under its type's name.
+# Every answer typed by a Struct, each published under its type's name (each route names its
+# schema with `struct_answer`).
 ANSWERS: tuple[type[msgspec.Struct], ...] = (
     answers.ANSWERS
     + lobby_models.ANSWERS
@@ -90,6 +91,12 @@ ANSWERS: tuple[type[msgspec.Struct], ...] = (
     + player_bodies.ANSWERS
     + subscriptions.ANSWERS
     + turns.ANSWERS
+    + civil_models.ANSWERS
+    + listing_models.ANSWERS
+    + (VerifyOut,)
+    + ratings.ANSWERS
+    + tournaments.ANSWERS
+    + tournament_listing.ANSWERS
 )
 
 
@@ -168,8 +175,8 @@ def _defaults_said(schema: JsonValue) -> None:
 
 
 def complete(document: dict[str, JsonValue]) -> None:
-    """FastAPI's document of the routes, completed in place: the msgspec types' schemas, the
-    models' examples as they declare them, defaults in request bodies said in words."""
+    """FastAPI's document of the routes, completed in place: the msgspec types' schemas
+    (examples included), defaults in request bodies said in words."""
     components = document.setdefault("components", {})
     assert isinstance(components, dict)
     schemas = components.setdefault("schemas", {})
@@ -178,11 +185,7 @@ def complete(document: dict[str, JsonValue]) -> None:
     _add(schemas, body_schemas())
     tournament = tournament_events.schemas(REF)
     _add(schemas, {name: answers.typable(s) for name, s in tournament.items()})
-    for model in _example_models():
-        examples = model.model_json_schema().get("examples")
-        schema = schemas.get(model.__name__)
-        if isinstance(schema, dict) and examples:
-            schema["examples"] = examples
+    _add(schemas, {"Problem": problem_schema(REF)})
     for name in _sent_schemas(document, schemas):
         sent = schemas[name]
         assert isinstance(sent, dict)

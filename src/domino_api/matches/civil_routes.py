@@ -49,39 +49,43 @@ async def talk_on(match_id: MatchId, player: CurrentPlayer, request: Request) ->
 @router.get(
     "/matches/{match_id}/mutes",
     summary="The seats whose talk you muted",
-    responses=problems(*MATCH, "not_seated"),
+    responses=struct_answer(MutesOut) | problems(*MATCH, "not_seated"),
 )
-async def mutes(match_id: MatchId, player: CurrentPlayer, session: UnitOfWork) -> MutesOut:
+async def mutes(match_id: MatchId, player: CurrentPlayer, session: UnitOfWork) -> FastJSONResponse:
     """The seats of this match whose talk the caller muted, on any of its devices."""
-    return await civil.mutes(session, player, match_id)
+    return FastJSONResponse(await civil.mutes(session, player, match_id))
 
 
 @router.put(
     "/matches/{match_id}/seats/{seat}/mute",
     summary="Mute a seat's talk for yourself",
-    responses=problems(*MINE),
+    responses=struct_answer(MutesOut) | problems(*MINE),
 )
 async def mute(
     match_id: MatchId, seat: SeatNo, player: CurrentPlayer, session: UnitOfWork, request: Request
-) -> MutesOut:
+) -> FastJSONResponse:
     """The seat's `message` events reach the caller marked `"muted": true` from now on (REST
     and the socket, on every device of the caller's), and /play folds them away. Nobody else
     is told. Muting again changes nothing."""
     now, announcer = clock_of(request).now(), core_of(request).announcer
-    return await civil.set_mute(session, announcer, now, player, match_id, seat, True)
+    return FastJSONResponse(
+        await civil.set_mute(session, announcer, now, player, match_id, seat, True)
+    )
 
 
 @router.delete(
     "/matches/{match_id}/seats/{seat}/mute",
     summary="Unmute a seat",
-    responses=problems(*MINE),
+    responses=struct_answer(MutesOut) | problems(*MINE),
 )
 async def unmute(
     match_id: MatchId, seat: SeatNo, player: CurrentPlayer, session: UnitOfWork, request: Request
-) -> MutesOut:
+) -> FastJSONResponse:
     """The seat's messages reach the caller unmarked again."""
     now, announcer = clock_of(request).now(), core_of(request).announcer
-    return await civil.set_mute(session, announcer, now, player, match_id, seat, False)
+    return FastJSONResponse(
+        await civil.set_mute(session, announcer, now, player, match_id, seat, False)
+    )
 
 
 @router.post(
@@ -89,7 +93,8 @@ async def unmute(
     status_code=201,
     summary="Report a message to the operators",
     openapi_extra=request_body("ReportBody", required=False),
-    responses=problems(*BODY, *MINE, "message_not_found", "rate_limited"),
+    responses=struct_answer(ReportOut, 201)
+    | problems(*BODY, *MINE, "message_not_found", "rate_limited"),
 )
 async def report(
     match_id: MatchId,
@@ -98,37 +103,42 @@ async def report(
     session: UnitOfWork,
     request: Request,
     body: Annotated[ReportBody | None, Depends(reader(ReportBody, optional=True))],
-) -> ReportOut:
+) -> FastJSONResponse:
     """The message is kept as it was sent, with the seat's holder and the caller's `reason`,
     for the operators (`domino-api reports`). Reporting one message again answers the first
     report. Budgeted per player (`DOMINO_REPORT_RATE_LIMIT`)."""
     await limits_of(request).hit("report", f"player:{player.id}")
     reason = body.reason if body else None
-    return await civil.report(session, clock_of(request).now(), player, match_id, seq, reason)
+    return FastJSONResponse(
+        await civil.report(session, clock_of(request).now(), player, match_id, seq, reason),
+        status_code=201,
+    )
 
 
 @router.put(
     "/matches/{match_id}/seats/{seat}/block",
     summary="Block a seat's player from the tables you host",
-    responses=problems(*MINE, "seat_unavailable"),
+    responses=struct_answer(BlockOut) | problems(*MINE, "seat_unavailable"),
 )
 async def block(
     match_id: MatchId, seat: SeatNo, player: CurrentPlayer, session: UnitOfWork, request: Request
-) -> BlockOut:
+) -> FastJSONResponse:
     """The seat's holder can no longer take a seat at a table the caller hosts: its joins
     there are `403 blocked` (a seat it already holds stays its own). A computer seat or an open
     one is `409 seat_unavailable`."""
-    return await civil.block_seat(session, clock_of(request).now(), player, match_id, seat)
+    return FastJSONResponse(
+        await civil.block_seat(session, clock_of(request).now(), player, match_id, seat)
+    )
 
 
 @router.get(
     "/players/me/blocks",
     summary="The players you block",
-    responses=problems(*AUTH),
+    responses=struct_answer(BlocksOut) | problems(*AUTH),
 )
-async def my_blocks(player: CurrentPlayer, session: UnitOfWork) -> BlocksOut:
+async def my_blocks(player: CurrentPlayer, session: UnitOfWork) -> FastJSONResponse:
     """The players kept from the caller's tables, newest first."""
-    return await civil.blocks(session, player)
+    return FastJSONResponse(await civil.blocks(session, player))
 
 
 @router.delete(

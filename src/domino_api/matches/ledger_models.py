@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from msgspec import Meta
-from pydantic import BaseModel
+from msgspec import Meta, Struct
 
-from domino_api.matches.schemas import TileIn
 from domino_api.web.struct_bodies import Body
 
 _Hex64 = Annotated[str, Meta(pattern=r"^[0-9a-fA-F]{64}$")]
+# A dealt tile: two pips of a set of at most double-nine (`max_pip` 6 or 9).
+_Pip = Annotated[int, Meta(ge=0, le=9)]
+DealtTile = tuple[_Pip, _Pip]
 
 
 class VerifyBody(Body):
@@ -33,7 +34,9 @@ class VerifyBody(Body):
             raise ValueError(f"{self.players} x {self.hand_size} tiles exceed the {size}-tile set")
 
 
-class VerifyOut(BaseModel):
+class VerifyOut(Struct, frozen=True, kw_only=True):
+    """The deal recomputed from its secret and cut; whether the secret fits the commitment."""
+
     commitment_ok: bool
-    hands: list[list[TileIn]]
-    stock: list[TileIn]
+    hands: list[list[DealtTile]]
+    stock: list[DealtTile]

@@ -11,8 +11,10 @@ import binascii
 from datetime import datetime
 from typing import Literal
 
+import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from domino_api.engine.kinds import Status
 from domino_api.engine.table import computer_name
 from domino_api.errors import ValidationFailed
 from domino_api.matches.listing_models import MatchesPage, MatchOutcome, MatchSummary, SeatSummary
@@ -67,7 +69,7 @@ def _summary(row: MatchRow, player_id: str) -> MatchSummary:
     ]
     return MatchSummary(
         id=row.id,
-        status=row.status,
+        status=msgspec.convert(row.status, Status),  # the column's values are the enum's
         live=live,
         ruleset=row.ruleset,
         code=row.code if live else None,

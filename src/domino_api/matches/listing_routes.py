@@ -20,7 +20,7 @@ router = APIRouter(prefix="/v1", tags=["matches"], dependencies=NO_STRAY_BODY)
 @router.get(
     "/matches",
     summary="Your matches, newest first",
-    responses=problems(*AUTH, *INPUT),
+    responses=struct_answer(MatchesPage) | problems(*AUTH, *INPUT),
 )
 async def my_matches(
     player: CurrentPlayer,
@@ -34,13 +34,13 @@ async def my_matches(
         Literal["all", "live", "over"],
         Query(description="`live`: not over yet; `over`: finished, abandoned or cancelled"),
     ] = "all",
-) -> MatchesPage:
+) -> FastJSONResponse:
     """The matches the caller holds a seat at, live and over, newest first, `limit` a page.
     `next_cursor` fetches the next (older) page; a cursor not given by this server, or a
     `limit` outside 1-100, is `422 validation_error`. A live match's `code` is shown to its
     seats only, as in their views.
     """
-    return await listing.my_matches(session, player.id, cursor, limit, state)
+    return FastJSONResponse(await listing.my_matches(session, player.id, cursor, limit, state))
 
 
 @router.get(

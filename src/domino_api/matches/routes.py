@@ -379,11 +379,11 @@ async def get_ledger(
     "/deals/verify",
     summary="Recompute a sealed deal from its secret and cut",
     openapi_extra=request_body("VerifyBody"),
-    responses=problems(*BODY, *AUTH),
+    responses=struct_answer(VerifyOut) | problems(*BODY, *AUTH),
 )
 async def verify_deal(
     body: Annotated[VerifyBody, Depends(reader(VerifyBody))], _: CurrentPlayer
-) -> VerifyOut:
+) -> FastJSONResponse:
     """Recompute a sealed deal from its secret and cut (docs/RULES.md section 11), and check the
     secret against the commitment.
     """
@@ -391,8 +391,9 @@ async def verify_deal(
     dealt = engine.deal(
         secret, body.cut, body.hand_number, body.attempt, body.max_pip, body.players, body.hand_size
     )
-    return VerifyOut(
+    verified = VerifyOut(
         commitment_ok=engine.commitment(secret) == body.commitment.lower(),
         hands=[list(hand) for hand in dealt.hands],
         stock=list(dealt.stock),
     )
+    return FastJSONResponse(verified)

@@ -6,25 +6,13 @@ from typing import Annotated, Literal
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
-from pydantic import Field, JsonValue, WithJsonSchema
+from pydantic import JsonValue
 
 from domino_api.engine.kinds import EndName as EndName  # the socket's frames name it here
 from domino_api.engine.kinds import Strategy
 from domino_api.engine.rulesets import PRESETS
 from domino_api.web.names import CutText, PlayerName, TalkText
 from domino_api.web.struct_bodies import Body
-
-# A tile is a pair of pips, published as a two-item array of pips rather than 3.1 `prefixItems`:
-# schemathesis read nested `prefixItems` as an invalid `items: [...]`, and generators type both.
-TILE_SCHEMA: dict[str, JsonValue] = {
-    "type": "array",
-    "items": {"type": "integer", "minimum": 0, "maximum": 9},
-    "minItems": 2,
-    "maxItems": 2,
-}
-# A tile's pips as the largest set (double-nine) has them: a number outside is no tile (422).
-Pip = Annotated[int, Field(ge=0, le=12)]
-TileIn = Annotated[tuple[Pip, Pip], WithJsonSchema(TILE_SCHEMA)]
 
 
 class HumanSeat(Body, tag_field="type", tag="human"):

@@ -6,9 +6,6 @@ from typing import Annotated, Literal
 
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
-from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
-from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import core_schema
 
 from domino_api.players.tile_backs import IDS as TILE_BACK_IDS
 from domino_api.players.tile_backs import TileBack
@@ -84,24 +81,6 @@ class RecordOut(Struct, frozen=True, kw_only=True):
         ),
     ]
     best_margin_at: str | None
-
-    # Until ratings' answers are Structs too, its pydantic `RecordsOut` nests this one: pydantic
-    # then takes it as it is, writes it as msgspec does and states its schema inline.
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: object, handler: GetCoreSchemaHandler
-    ) -> core_schema.CoreSchema:
-        return core_schema.is_instance_schema(
-            cls, serialization=core_schema.plain_serializer_function_ser_schema(msgspec.to_builtins)
-        )
-
-    @classmethod
-    def __get_pydantic_json_schema__(
-        cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
-        _, components = msgspec.json.schema_components([cls])
-        inline: JsonSchemaValue = components[cls.__name__]
-        return inline
 
 
 class LeaderboardRow(Struct, frozen=True, kw_only=True):

@@ -21,6 +21,7 @@ from domino_api.ratings.schemas import (
 from domino_api.store import players_repo
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, UnitOfWork
 from domino_api.web.problems import AUTH, INPUT, problems
+from domino_api.web.responses import FastJSONResponse, struct_answer
 
 router = APIRouter(prefix="/v1", tags=["ratings"], dependencies=NO_STRAY_BODY)
 
@@ -37,7 +38,8 @@ PLAYER_IDS = f"^{ID}(,{ID}){{0,{MAX_PLAYERS - 1}}}$"
 @router.get(
     "/ratings",
     summary="Some players' ratings at a preset, and the computers'",
-    responses=problems(*AUTH, *INPUT, "unknown_ruleset", "player_not_found"),
+    responses=struct_answer(PresetRatings)
+    | problems(*AUTH, *INPUT, "unknown_ruleset", "player_not_found"),
 )
 async def ratings(
     preset: Preset,
@@ -50,7 +52,7 @@ async def ratings(
             description="Player ids, comma-separated (at most 8): a table's seats' holders",
         ),
     ],
-) -> PresetRatings:
+) -> FastJSONResponse:
     """Each player's rating at the preset, in the order asked (a player without a rated match
     there: the starting 1500 with deviation 500 and 0 games), and the computers' fixed
     ratings. An unknown player is `404 player_not_found`."""
@@ -58,46 +60,47 @@ async def ratings(
     known = await players_repo.by_ids(session, ids)
     if missing := [pid for pid in ids if pid not in known]:
         raise PlayerNotFound(f"No player has the id {missing[0][:36]!r}.")
-    return await service.at_preset(session, preset, ids)
+    return FastJSONResponse(await service.at_preset(session, preset, ids))
 
 
 @router.get(
     "/matches/{match_id}/ratings",
     summary="Each seat's rating at the match's preset",
-    responses=problems(*AUTH, *INPUT, "match_not_found", "not_seated"),
+    responses=struct_answer(MatchRatings)
+    | problems(*AUTH, *INPUT, "match_not_found", "not_seated"),
 )
 async def match_ratings(
     match_id: Annotated[str, Path(max_length=36, description="The match id")],
     player: CurrentPlayer,
     session: UnitOfWork,
-) -> MatchRatings:
+) -> FastJSONResponse:
     """Each seat's rating at the match's preset as it stands (a computer's is fixed), and
     whether the match is rated; for whoever may look at the match (its seats, its spectators),
     else `403 not_seated`."""
-    return await service.of_match(session, match_id, player.id)
+    return FastJSONResponse(await service.of_match(session, match_id, player.id))
 
 
 @router.get(
     "/players/{player_id}/ratings",
     summary="A player's ratings at every preset",
-    responses=problems(*AUTH, *INPUT, "player_not_found"),
+    responses=struct_answer(PlayerRatings) | problems(*AUTH, *INPUT, "player_not_found"),
 )
 async def player_ratings(
     player_id: Annotated[str, Path(max_length=36, description="The player id")],
     _: CurrentPlayer,
     session: UnitOfWork,
-) -> PlayerRatings:
+) -> FastJSONResponse:
     """A player's rating, deviation and rated matches at every preset they played a rated
     match of."""
     if await players_repo.by_id(session, player_id) is None:
         raise PlayerNotFound("No player has this id.")
-    return await service.of_player(session, player_id)
+    return FastJSONResponse(await service.of_player(session, player_id))
 
 
 @router.get(
     "/ratings/leaderboard",
     summary="A preset's leaderboard by rating",
-    responses=problems(*AUTH, *INPUT, "unknown_ruleset"),
+    responses=struct_answer(BoardPage) | problems(*AUTH, *INPUT, "unknown_ruleset"),
 )
 async def leaderboard(
     preset: Preset,
@@ -107,23 +110,24 @@ async def leaderboard(
         str | None, Query(max_length=200, description="The `next_cursor` of the page before")
     ] = None,
     limit: Annotated[int, Query(ge=1, le=100, description="At most this many")] = 20,
-) -> BoardPage:
+) -> FastJSONResponse:
     """The players with a rated match at the preset, the highest rating minus three
     deviations first (an uncertain rating ranks lower until more matches make it sure), then
     by player id; `next_cursor` fetches the next page. A cursor this server did not give is
     `422 validation_error`."""
-    return await service.board(session, preset, cursor, limit)
+    return FastJSONResponse(await service.board(session, preset, cursor, limit))
 
 
 @router.get(
     "/players/me/records",
     tags=["players"],
     summary="Your best final score and widest margin per game",
-    responses=problems(*AUTH),
+    responses=struct_answer(RecordsOut) | problems(*AUTH),
 )
-async def my_records(player: CurrentPlayer, session: UnitOfWork) -> RecordsOut:
+async def my_records(player: CurrentPlayer, session: UnitOfWork) -> FastJSONResponse:
     """The caller's best final score and widest margin per (ruleset, opponent kind),
     counting what the leaderboards count (docs/API.md, Leaderboards), and the caller's ratings.
     """
     rated = await service.of_player(session, player.id)
-    return RecordsOut(records=await records.records_of(session, player.id), ratings=rated.ratings)
+    found = await records.records_of(session, player.id)
+    return FastJSONResponse(RecordsOut(records=found, ratings=rated.ratings))

@@ -2,42 +2,58 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from msgspec import Meta, Struct
 
 from domino_api.players.schemas import RecordOut
 
 
-class RatingOut(BaseModel):
+class RatingOut(Struct, frozen=True, kw_only=True):
     player_id: str
     preset: str
-    rating: int = Field(description="The rating (OpenSkill's mean; a new player's is 1500)")
-    deviation: int = Field(
-        description="Its uncertainty (OpenSkill's sigma; 500 before a rated match): it shrinks"
-        " with each rated match"
-    )
-    games: int = Field(description="Rated matches played at this preset")
+    rating: Annotated[
+        int, Meta(description="The rating (OpenSkill's mean; a new player's is 1500)")
+    ]
+    deviation: Annotated[
+        int,
+        Meta(
+            description="Its uncertainty (OpenSkill's sigma; 500 before a rated match): it"
+            " shrinks with each rated match"
+        ),
+    ]
+    games: Annotated[int, Meta(description="Rated matches played at this preset")]
 
 
-class ComputerRatingOut(BaseModel):
-    strategy: Literal["random", "plain", "planner"]
-    rating: int = Field(description="Fixed: measured from the computers' own games")
+Computer = Literal["random", "plain", "planner"]
+
+
+class ComputerRatingOut(Struct, frozen=True, kw_only=True):
+    strategy: Computer
+    rating: Annotated[int, Meta(description="Fixed: measured from the computers' own games")]
     deviation: int
 
 
-class PresetRatings(BaseModel):
+class PresetRatings(Struct, frozen=True, kw_only=True):
+    """Each player's rating at the preset, in the order asked, and the computers'."""
+
     preset: str
-    ratings: list[RatingOut] = Field(description="One per player asked for, in the order asked")
+    ratings: Annotated[
+        list[RatingOut], Meta(description="One per player asked for, in the order asked")
+    ]
     computers: list[ComputerRatingOut]
 
 
-class PlayerRatings(BaseModel):
+class PlayerRatings(Struct, frozen=True, kw_only=True):
+    """A player's ratings at every preset with a rated match."""
+
     player_id: str
-    ratings: list[RatingOut] = Field(description="Every preset with a rated match, by name")
+    ratings: Annotated[
+        list[RatingOut], Meta(description="Every preset with a rated match, by name")
+    ]
 
 
-class BoardEntry(BaseModel):
+class BoardEntry(Struct, frozen=True, kw_only=True):
     rank: int
     player_id: str
     name: str
@@ -46,37 +62,63 @@ class BoardEntry(BaseModel):
     games: int
 
 
-class BoardPage(BaseModel):
+class BoardPage(Struct, frozen=True, kw_only=True):
+    """A page of a preset's leaderboard."""
+
     preset: str
-    entries: list[BoardEntry] = Field(
-        description="Highest rating minus three deviations first (a rating still uncertain"
-        " ranks lower), then player id; players with a rated match only"
-    )
-    next_cursor: str | None = Field(description="Fetches the next page; null on the last")
+    entries: Annotated[
+        list[BoardEntry],
+        Meta(
+            description="Highest rating minus three deviations first (a rating still uncertain"
+            " ranks lower), then player id; players with a rated match only"
+        ),
+    ]
+    next_cursor: Annotated[str | None, Meta(description="Fetches the next page; null on the last")]
 
 
-class SeatRatingOut(BaseModel):
+class SeatRatingOut(Struct, frozen=True, kw_only=True):
     seat: int
-    player_id: str | None = Field(
-        description="The holder, whose profile is /v1/players/{id}/profile; null for a computer"
-    )
+    player_id: Annotated[
+        str | None,
+        Meta(
+            description="The holder, whose profile is /v1/players/{id}/profile; null for a computer"
+        ),
+    ]
     rating: int
     deviation: int
-    games: int | None = Field(description="The holder's rated matches; null for a computer")
-    computer: bool = Field(description="A computer's fixed rating")
+    games: Annotated[
+        int | None, Meta(description="The holder's rated matches; null for a computer")
+    ]
+    computer: Annotated[bool, Meta(description="A computer's fixed rating")]
 
 
-class MatchRatings(BaseModel):
+class MatchRatings(Struct, frozen=True, kw_only=True):
+    """Each seat's rating at the match's preset."""
+
     match_id: str
     preset: str
-    rated: bool = Field(description="Whether the match moves its players' ratings")
-    seats: list[SeatRatingOut] = Field(
-        description="Each seat's rating at the preset, as it stands now; an open seat is left out"
-    )
+    rated: Annotated[bool, Meta(description="Whether the match moves its players' ratings")]
+    seats: Annotated[
+        list[SeatRatingOut],
+        Meta(
+            description="Each seat's rating at the preset, as it stands now; an open seat is"
+            " left out"
+        ),
+    ]
 
 
-class RecordsOut(BaseModel):
+class RecordsOut(Struct, frozen=True, kw_only=True):
+    """The caller's best final score and widest margin per game, and its ratings."""
+
     records: list[RecordOut]
-    ratings: list[RatingOut] = Field(
-        description="The caller's rating at every preset with a rated match (docs/API.md, Ratings)"
-    )
+    ratings: Annotated[
+        list[RatingOut],
+        Meta(
+            description="The caller's rating at every preset with a rated match (docs/API.md,"
+            " Ratings)"
+        ),
+    ]
+
+
+# The ratings' answers, published beside the matches' (documents/openapi_doc.py).
+ANSWERS = (PresetRatings, PlayerRatings, BoardPage, MatchRatings, RecordsOut)

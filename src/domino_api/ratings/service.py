@@ -8,6 +8,7 @@ import binascii
 import json
 from collections.abc import Sequence
 
+import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api import engine
@@ -23,6 +24,7 @@ from domino_api.ratings.rules import Placed, outcome
 from domino_api.ratings.schemas import (
     BoardEntry,
     BoardPage,
+    Computer,
     ComputerRatingOut,
     MatchRatings,
     PlayerRatings,
@@ -131,7 +133,9 @@ def check_preset(preset: str) -> None:
 
 def computers_of(preset: str) -> list[ComputerRatingOut]:
     return [
-        ComputerRatingOut(strategy=name, rating=round(mu), deviation=round(sigma))
+        ComputerRatingOut(
+            strategy=msgspec.convert(name, Computer), rating=round(mu), deviation=round(sigma)
+        )
         for name, (mu, sigma) in COMPUTERS[preset].items()
     ]
 

@@ -3,47 +3,58 @@ of one status, or the caller's own (hosted or entered); GET /v1/tournaments."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
+import msgspec
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, Field
+from msgspec import Meta, Struct
 
 from domino_api.matches.listing import decode_cursor, encode_cursor
 from domino_api.store import tournaments_repo
-from domino_api.tournaments.schemas import MatchFormat
+from domino_api.tournaments.schemas import MATCH_SCHEMA
 from domino_api.tournaments.views import match_of
 from domino_api.web.deps import NO_STRAY_BODY, CurrentPlayer, UnitOfWork
 from domino_api.web.problems import AUTH, INPUT, problems
+from domino_api.web.responses import DateTime, FastJSONResponse, struct_answer
 
 router = APIRouter(prefix="/v1", tags=["tournaments"], dependencies=NO_STRAY_BODY)
 Status = Literal["open", "running", "finished", "cancelled"]
 
 
-class TournamentSummary(BaseModel):
+class TournamentSummary(Struct, frozen=True, kw_only=True):
     id: str
     name: str
     format: Literal["single_elimination", "round_robin"]
-    match: MatchFormat = Field(description="Every match's goal: a points target or best of N")
+    match: Annotated[
+        Any,
+        Meta(
+            description="Every match's goal: a points target or best of N",
+            extra_json_schema=MATCH_SCHEMA,
+        ),
+    ]
     status: Status
     entrants: int
     max_entrants: int
-    created_at: datetime
+    created_at: DateTime
 
 
-class TournamentsPage(BaseModel):
+class TournamentsPage(Struct, frozen=True, kw_only=True):
     """Tournaments, newest first."""
 
     tournaments: list[TournamentSummary]
-    next_cursor: str | None = Field(
-        description="Pass as `cursor` for the next (older) page; null on the last page"
-    )
+    next_cursor: Annotated[
+        str | None,
+        Meta(description="Pass as `cursor` for the next (older) page; null on the last page"),
+    ]
+
+
+ANSWERS = (TournamentsPage,)
 
 
 @router.get(
     "/tournaments",
     summary="Tournaments, newest first",
-    responses=problems(*AUTH, *INPUT),
+    responses=struct_answer(TournamentsPage) | problems(*AUTH, *INPUT),
 )
 async def list_tournaments(
     player: CurrentPlayer,
@@ -54,7 +65,7 @@ async def list_tournaments(
         str | None, Query(max_length=200, description="The `next_cursor` of the page before")
     ] = None,
     limit: Annotated[int, Query(ge=1, le=100, description="At most this many")] = 20,
-) -> TournamentsPage:
+) -> FastJSONResponse:
     """Every tournament, newest first, `limit` a page: `status=open` finds those taking
     entrants, `mine=true` the caller's own. A cursor this server did not give is `422`."""
     after = decode_cursor(cursor) if cursor is not None else None
@@ -62,9 +73,9 @@ async def list_tournaments(
     rows = await tournaments_repo.page(session, after, limit + 1, status, owner)
     shown = rows[:limit]
     last = shown[-1][0] if len(rows) > limit else None
-    return TournamentsPage(
+    page = TournamentsPage(
         tournaments=[
-            TournamentSummary.model_validate(
+            msgspec.convert(
                 {
                     "id": t.id,
                     "name": t.name,
@@ -74,9 +85,11 @@ async def list_tournaments(
                     "entrants": count,
                     "max_entrants": t.max_entrants,
                     "created_at": t.created_at,
-                }
+                },
+                TournamentSummary,
             )
             for t, count in shown
         ],
         next_cursor=None if last is None else encode_cursor(last.created_at, last.id),
     )
+    return FastJSONResponse(page)

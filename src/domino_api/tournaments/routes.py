@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 
 from domino_api.matches.service import core_of
 from domino_api.tournaments import service, views
@@ -21,6 +21,7 @@ from domino_api.web.deps import (
 )
 from domino_api.web.problems import AUTH, BODY, TOURNAMENT, problems
 from domino_api.web.responses import FastJSONResponse, struct_answer
+from domino_api.web.struct_bodies import reader, request_body
 
 router = APIRouter(prefix="/v1", tags=["tournaments"], dependencies=NO_STRAY_BODY)
 
@@ -31,14 +32,16 @@ TournamentId = Annotated[str, Path(max_length=36, description="The tournament id
     "/tournaments",
     status_code=201,
     summary="Create a tournament",
-    responses=problems(*BODY, *AUTH, "entrant_limit@403", "rate_limited"),
+    openapi_extra=request_body("TournamentCreate"),
+    responses=struct_answer(TournamentOut, 201)
+    | problems(*BODY, *AUTH, "entrant_limit@403", "rate_limited"),
 )
 async def create_tournament(
-    body: TournamentCreate,
+    body: Annotated[TournamentCreate, Depends(reader(TournamentCreate))],
     player: CurrentPlayer,
     session: UnitOfWork,
     request: Request,
-) -> TournamentOut:
+) -> FastJSONResponse:
     """Create a tournament; the caller is its host. The host's plan caps `max_entrants` (free 10,
     club 20, corporate unlimited). Budgeted per player, address and network
     (`DOMINO_TOURNAMENT_RATE_LIMIT` an hour): everyone's open-tournament list shows them.
@@ -48,60 +51,62 @@ async def create_tournament(
     )
     check_in_s = body.check_in_s or settings_of(request).check_in_s
     view = await service.create(session, clock_of(request), player, body, check_in_s)
-    return view
+    return FastJSONResponse(view, status_code=201)
 
 
 @router.get(
     "/tournaments/{tournament_id}",
     summary="The tournament view",
-    responses=problems(*TOURNAMENT),
+    responses=struct_answer(TournamentOut) | problems(*TOURNAMENT),
 )
 async def get_tournament(
     tournament_id: TournamentId, _: CurrentPlayer, session: UnitOfWork, request: Request
-) -> TournamentOut:
+) -> FastJSONResponse:
     """The tournament view: entrants, rounds and matches, standings and the champion."""
     await service.enforce_due(core_of(request), tournament_id)  # before the view's first read
-    return await views.get_view(session, tournament_id)
+    return FastJSONResponse(await views.get_view(session, tournament_id))
 
 
 @router.post(
     "/tournaments/{tournament_id}/entrants",
     summary="Enter the tournament",
-    responses=problems(*TOURNAMENT, "tournament_started", "entrant_limit@409"),
+    responses=struct_answer(TournamentOut)
+    | problems(*TOURNAMENT, "tournament_started", "entrant_limit@409"),
 )
 async def enter(
     tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, request: Request
-) -> TournamentOut:
+) -> FastJSONResponse:
     """Enter the tournament before it starts (entering again changes nothing)."""
-    return await service.enter(session, clock_of(request), player, tournament_id)
+    return FastJSONResponse(await service.enter(session, clock_of(request), player, tournament_id))
 
 
 @router.delete(
     "/tournaments/{tournament_id}/entrants/me",
     summary="Leave the tournament before it starts",
-    responses=problems(*TOURNAMENT, "tournament_started"),
+    responses=struct_answer(TournamentOut) | problems(*TOURNAMENT, "tournament_started"),
 )
 async def leave(
     tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, request: Request
-) -> TournamentOut:
+) -> FastJSONResponse:
     """Leave the tournament before it starts."""
-    return await service.leave(session, clock_of(request), player, tournament_id)
+    return FastJSONResponse(await service.leave(session, clock_of(request), player, tournament_id))
 
 
 @router.post(
     "/tournaments/{tournament_id}/start",
     summary="Host: shuffle with a recorded seed, assign byes, open round 1",
-    responses=problems(*TOURNAMENT, "not_host", "tournament_started", "not_enough_entrants"),
+    responses=struct_answer(TournamentOut)
+    | problems(*TOURNAMENT, "not_host", "tournament_started", "not_enough_entrants"),
 )
 async def start(
     tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, request: Request
-) -> TournamentOut:
+) -> FastJSONResponse:
     """Host only: shuffle the entrants with a recorded seed, assign byes and open round 1 (at least
     2 entrants, else `409 not_enough_entrants`).
     """
     tx = await core_of(request).writer.within(session)  # the matches it opens
     opened = await service.start(session, clock_of(request), player, tournament_id, tx.insert)
-    return opened
+    return FastJSONResponse(opened)
 
 
 @router.get(

@@ -2,64 +2,86 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+import msgspec
+from msgspec import Meta, Struct
 
-from domino_api.web.inputs import Strict
 from domino_api.web.names import TournamentName
+from domino_api.web.responses import REF
+from domino_api.web.struct_bodies import Body, FieldFault
 
 
-class PointsTarget(Strict):
+class PointsTarget(Body):
     """Matches to a points target."""
 
-    target: int = Field(ge=1, le=10_000, examples=[100])
+    target: Annotated[int, Meta(ge=1, le=10_000, examples=[100])]
 
 
-class BestOfHands(Strict):
+class BestOfHands(Body):
     """Matches of best of 1-5 hands."""
 
-    best_of: int = Field(ge=1, le=5, examples=[3])
+    best_of: Annotated[int, Meta(ge=1, le=5, examples=[3])]
 
 
 # A points target or best of 1-5 hands: exactly one of the two, as the schema says (one object
 # or the other, neither taking the other's key).
 MatchFormat = PointsTarget | BestOfHands
+# msgspec reads no union of two untagged objects, so a `match` field is the JSON as sent,
+# published as the union and read by `match_format`.
+MATCH_SCHEMA = {
+    "anyOf": [{"$ref": REF.format(name=k.__name__)} for k in (PointsTarget, BestOfHands)]
+}
 
 
-class TournamentClock(Strict):
+def match_format(sent: Any) -> MatchFormat:
+    """`sent` as a points target (it names `target`) or best of N hands, or the field fault."""
+    try:
+        if isinstance(sent, dict) and "target" in sent:
+            return msgspec.convert(sent, PointsTarget)
+        return msgspec.convert(sent, BestOfHands)
+    except msgspec.ValidationError as error:
+        raise FieldFault("match", str(error)) from None
+
+
+class TournamentClock(Body):
     """Each turn's allowance and the grace after it (docs/RULES.md section 10)."""
 
-    allowance_s: int = Field(default=180, ge=1, le=86_400)
-    grace_s: int = Field(default=120, ge=1, le=86_400)
+    allowance_s: Annotated[int, Meta(ge=1, le=86_400)] = 180
+    grace_s: Annotated[int, Meta(ge=1, le=86_400)] = 120
 
 
-class TournamentCreate(Strict):
-    name: TournamentName = Field(examples=["Friday cup"])
+class TournamentCreate(Body, kw_only=True):
+    name: Annotated[TournamentName, Meta(examples=["Friday cup"])]
     format: Literal["single_elimination", "round_robin"]
-    match: MatchFormat
+    match: Annotated[Any, Meta(extra_json_schema=MATCH_SCHEMA)]
     next_opener: Literal["winner_any", "alternate_any"] | None = None
-    max_entrants: int = Field(ge=2, le=10_000, examples=[8])
-    clock: TournamentClock = Field(
-        default_factory=TournamentClock,
-        description="The turn clock of every match (default 180 s + 120 s grace)",
-    )
-    check_in_s: int | None = Field(
-        default=None,
-        ge=30,
-        le=3600,
-        description="How long both players have to say they are ready once a match is drawn"
-        " (default: the service's DOMINO_CHECK_IN_S, 300 s); a seat not ready by then forfeits",
-    )
+    max_entrants: Annotated[int, Meta(ge=2, le=10_000, examples=[8])]
+    clock: Annotated[
+        TournamentClock,
+        Meta(description="The turn clock of every match (default 180 s + 120 s grace)"),
+    ] = msgspec.field(default_factory=TournamentClock)
+    check_in_s: Annotated[
+        Annotated[int, Meta(ge=30, le=3600)] | None,
+        Meta(
+            description="How long both players have to say they are ready once a match is"
+            " drawn (default: the service's DOMINO_CHECK_IN_S, 300 s); a seat not ready by then"
+            " forfeits"
+        ),
+    ] = None
+
+    def __post_init__(self) -> None:
+        self.match = match_format(self.match)
+        super().__post_init__()
 
 
-class EntrantOut(BaseModel):
+class EntrantOut(Struct, frozen=True, kw_only=True):
     player_id: str
     name: str
     order: int | None
 
 
-class NextSlot(BaseModel):
+class NextSlot(Struct, frozen=True, kw_only=True):
     """Where a bracket match's winner goes: slot (round, index), as player `side` (0 or 1)."""
 
     round: int
@@ -67,34 +89,38 @@ class NextSlot(BaseModel):
     side: Literal[0, 1]
 
 
-class LiveScoreOut(BaseModel):
+class LiveScoreOut(Struct, frozen=True, kw_only=True):
     """A match in play: each player's score and hands won so far, in slot order."""
 
-    points: list[int] = Field(examples=[[35, 20]])
-    hands_won: list[int] = Field(examples=[[2, 1]])
+    points: Annotated[list[int], Meta(examples=[[35, 20]])]
+    hands_won: Annotated[list[int], Meta(examples=[[2, 1]])]
 
 
-class RoundMatchOut(BaseModel):
+class RoundMatchOut(Struct, frozen=True, kw_only=True):
     id: str
-    round: int = Field(description="The bracket slot: its round (from 1) ...")
-    index: int = Field(description="... and its index within the round (from 0)")
-    next: NextSlot | None = Field(
-        description="The slot the winner goes to; null for the final and in round-robin"
-    )
-    players: list[str] = Field(description="The two player ids, in slot order")
-    names: list[str] = Field(description="Their names, in the same order")
+    round: Annotated[int, Meta(description="The bracket slot: its round (from 1) ...")]
+    index: Annotated[int, Meta(description="... and its index within the round (from 0)")]
+    next: Annotated[
+        NextSlot | None,
+        Meta(description="The slot the winner goes to; null for the final and in round-robin"),
+    ]
+    players: Annotated[list[str], Meta(description="The two player ids, in slot order")]
+    names: Annotated[list[str], Meta(description="Their names, in the same order")]
     status: Literal["check_in", "playing", "finished", "cancelled"]
     winner: str | None
     reason: Literal["played", "forfeit", "no_show"] | None
-    points: list[int] = Field(description="Each player's final score (0 until decided)")
-    hands_won: list[int] = Field(description="Hands each player won (0 until decided)")
-    live: LiveScoreOut | None = Field(
-        description="While the match is played: its score so far (null at check-in and once"
-        " decided, when `points` and `hands_won` hold the result)",
-    )
+    points: Annotated[list[int], Meta(description="Each player's final score (0 until decided)")]
+    hands_won: Annotated[list[int], Meta(description="Hands each player won (0 until decided)")]
+    live: Annotated[
+        LiveScoreOut | None,
+        Meta(
+            description="While the match is played: its score so far (null at check-in and once"
+            " decided, when `points` and `hands_won` hold the result)"
+        ),
+    ]
 
 
-class RoundOut(BaseModel):
+class RoundOut(Struct, frozen=True, kw_only=True):
     number: int
     status: Literal["open", "complete"]
     matches: list[RoundMatchOut]
@@ -102,28 +128,35 @@ class RoundOut(BaseModel):
     rests: list[str]
 
 
-class StandingOut(BaseModel):
+class StandingOut(Struct, frozen=True, kw_only=True):
     player_id: str
     rank: int
     match_wins: int
     hand_diff: int
     point_diff: int
-    round_reached: int | None = Field(
-        description="Single elimination: the last round played in (one past the final for"
-        " the champion), which ranks first; null in round-robin"
-    )
+    round_reached: Annotated[
+        int | None,
+        Meta(
+            description="Single elimination: the last round played in (one past the final for"
+            " the champion), which ranks first; null in round-robin"
+        ),
+    ]
 
 
-class TournamentOut(BaseModel):
+class TournamentOut(Struct, frozen=True, kw_only=True):
+    """The tournament view: entrants, rounds and matches, standings and the champion."""
+
     id: str
     name: str
     status: Literal["open", "running", "finished", "cancelled"]
     format: Literal["single_elimination", "round_robin"]
-    match: MatchFormat
-    clock: TournamentClock = Field(description="The turn clock of every match")
+    match: Annotated[Any, Meta(extra_json_schema=MATCH_SCHEMA)]
+    clock: Annotated[TournamentClock, Meta(description="The turn clock of every match")]
     next_opener: str | None
     max_entrants: int
-    check_in_s: int = Field(description="Seconds both players have to be ready for a match")
+    check_in_s: Annotated[
+        int, Meta(description="Seconds both players have to be ready for a match")
+    ]
     seed: str | None
     host: str
     entrants: list[EntrantOut]
@@ -132,4 +165,6 @@ class TournamentOut(BaseModel):
     champion: str | None
 
 
-# The events feed's types: tournaments/event_types.py.
+# The tournaments' answers typed by Structs, published beside the matches'
+# (documents/openapi_doc.py); the events feed's types: tournaments/event_types.py.
+ANSWERS = (TournamentOut,)

@@ -102,10 +102,10 @@ async def create(
             f"max_entrants {body.max_entrants} is above the {plan} plan's cap of {cap}.",
             cap=cap,
         )
-    options: JSONObject = body.match.model_dump()
+    options: JSONObject = msgspec.to_builtins(body.match)
     if body.next_opener is not None:
         options["next_opener"] = body.next_opener
-    options["turn_clock"] = body.clock.model_dump()  # the host's clock for every match
+    options["turn_clock"] = msgspec.to_builtins(body.clock)  # the host's clock for every match
     try:
         engine.make_ruleset(RULESET, options)
     except engine.BadOptions as exc:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+import msgspec
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.errors import TournamentNotFound
@@ -124,7 +125,7 @@ async def build_view(session: AsyncSession, tournament: Tournament) -> Tournamen
         "standings": _standings(tournament, order, rows) if started else [],
         "champion": tournament.champion_id,
     }
-    return TournamentOut.model_validate(view)
+    return msgspec.convert(view, TournamentOut)
 
 
 def _standings(
@@ -137,7 +138,7 @@ def _standings(
         ranked = standings_mod.elimination_standings(order, records, reached)
     else:
         ranked = standings_mod.standings(order, records)
-    return [StandingOut.model_validate(dataclasses.asdict(standing)) for standing in ranked]
+    return [msgspec.convert(dataclasses.asdict(standing), StandingOut) for standing in ranked]
 
 
 def _live(
@@ -180,7 +181,7 @@ def _match_out(
         "hands_won": [row.hands_a, row.hands_b],
         "live": _live(row, table),
     }
-    return RoundMatchOut.model_validate(match)
+    return msgspec.convert(match, RoundMatchOut)
 
 
 def _rounds(
@@ -228,19 +229,5 @@ def _rounds(
                 byes=[],
                 rests=list(schedule[number - 1].rests),
             )
-        )
-    return out
-    schedule = pairing.round_robin_schedule(order)
-    for number in range(1, min(tournament.current_round, len(schedule)) + 1):
-        matches = by_round.get(number, [])
-        done = bool(matches) and all(row.winner is not None for row in matches)
-        out.append(
-            {
-                "number": number,
-                "status": "complete" if done else "open",
-                "matches": [_match_out(row, progress, names, None) for row in matches],
-                "byes": [],
-                "rests": list(schedule[number - 1].rests),
-            }
         )
     return out

@@ -122,5 +122,5 @@ def error_summary(errors: Sequence[ErrorDetails], most: int = 5) -> str:
 def _named(part: object) -> bool:
     """Whether a part of an error's location is the client's: a field or a list position, not
     the REST body's container nor a validator pydantic names after its functions
-    (`function-after[_no_nul_characters(), PointsTarget]`)."""
+    (`function-after[_no_nul_characters(), PlayerSettings]`)."""
     return part != "body" and not (isinstance(part, str) and "[" in part)

@@ -67,10 +67,8 @@ PlayerName = Annotated[
     Meta(min_length=1, max_length=32, extra_json_schema=_NAMED),
     Check(clean_name),
 ]
-TournamentName = Annotated[
+TournamentName = Annotated[  # a Struct body's only (TournamentCreate)
     str,
-    Field(min_length=1, max_length=64, json_schema_extra=_NAMED),
-    AfterValidator(_tournament_name),
     Meta(min_length=1, max_length=64, extra_json_schema=_NAMED),
     Check(_tournament_name),
 ]

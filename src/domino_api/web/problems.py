@@ -8,7 +8,11 @@ class of errors.py and engine/errors.py is here with the same status.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta, Struct
+from pydantic import JsonValue
 
 # code -> (statuses, meaning). A code with two statuses means the same thing in two contexts.
 CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
@@ -184,33 +188,41 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
 CODES = tuple(CATALOGUE)
 
 
-class Problem(BaseModel):
+class Problem(Struct, kw_only=True):
     """An RFC 9457 problem document as this API sends it; `code` is stable (web/problems.py)."""
 
-    model_config = ConfigDict(
-        extra="allow",
-        json_schema_extra={
-            "examples": [
-                {
-                    "type": "https://domino-api.dev/problems/stale_seq",
-                    "title": "The match has moved on",
-                    "status": 409,
-                    "detail": "seq 41 is stale; the match is at 45.",
-                    "code": "stale_seq",
-                    "seq": 45,
-                }
-            ]
-        },
-    )
-    type: str = Field(description="https://domino-api.dev/problems/<code>")
+    type: Annotated[str, Meta(description="https://domino-api.dev/problems/<code>")]
     title: str
     status: int
-    detail: str = Field(description="What went wrong, for a person to read")
+    detail: Annotated[str, Meta(description="What went wrong, for a person to read")]
     # Documented as the closed enum; not enforced here, so a new code never turns into a 500.
-    code: str = Field(
-        description="The stable machine-readable cause (docs/API.md, Problem codes)",
-        json_schema_extra={"enum": list(CODES)},
-    )
+    code: Annotated[
+        str,
+        Meta(
+            description="The stable machine-readable cause (docs/API.md, Problem codes)",
+            extra_json_schema={"enum": list(CODES)},
+        ),
+    ]
+
+
+PROBLEM_EXAMPLE: dict[str, JsonValue] = {
+    "type": "https://domino-api.dev/problems/stale_seq",
+    "title": "The match has moved on",
+    "status": 409,
+    "detail": "seq 41 is stale; the match is at 45.",
+    "code": "stale_seq",
+    "seq": 45,
+}
+
+
+def problem_schema(ref_template: str) -> dict[str, JsonValue]:
+    """`Problem` as both documents publish it: open to a code's own members (`seq`, `cap`,
+    ...), with its example."""
+    _, components = msgspec.json.schema_components([Problem], ref_template=ref_template)
+    schema = dict(components["Problem"])
+    schema["additionalProperties"] = True
+    schema["examples"] = [PROBLEM_EXAMPLE]
+    return schema
 
 
 # Codes most routes share: a bearer token (looked up in the database, which may be out of
@@ -227,8 +239,8 @@ SEAT = ("seat_not_found", "seat_unavailable")
 NUMBERED = ("rate_limited", "match_full")
 
 
-# FastAPI's `responses=` (an OpenAPI response object per status, and its `model`).
-RouteResponse = dict[str, str | type[Problem] | dict[str, JsonValue]]
+# FastAPI's `responses=` (an OpenAPI response object per status).
+RouteResponse = dict[str, str | dict[str, JsonValue]]
 
 
 def problems(*codes: str) -> dict[int | str, RouteResponse]:
@@ -247,11 +259,13 @@ def problems(*codes: str) -> dict[int | str, RouteResponse]:
 def _response(codes: list[str], status: int) -> RouteResponse:
     lines = [f"`{code}`: {CATALOGUE[code][1]}" for code in codes]
     schema: dict[str, JsonValue] = {"$ref": "#/components/schemas/Problem"}
-    return {
-        "description": "\n\n".join(lines),
-        "model": Problem,  # puts Problem in components.schemas
-        "content": {"application/problem+json": {"schema": schema}},
+    # Under `application/json` too, as the document always said: generated clients read an
+    # error's body by it (openapi-python-client, openapi-fetch's `error`).
+    content: dict[str, JsonValue] = {
+        "application/json": {"schema": schema},
+        "application/problem+json": {"schema": schema},
     }
+    return {"description": "\n\n".join(lines), "content": content}
 
 
 def catalogue_markdown() -> str:

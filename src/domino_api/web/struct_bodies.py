@@ -57,6 +57,16 @@ class Check:
         self.fn = fn
 
 
+class FieldFault(ValueError):
+    """A fault found where a body reads a field itself (a `match` that is one of two shapes),
+    from msgspec's `message` about the field's value: the problem names the field's path."""
+
+    def __init__(self, field: str, message: str) -> None:
+        where, _, what = summary(message).partition(": ")
+        path = field if where == "body" else f"{field}.{where}"
+        super().__init__(f"{_MARK}{path}{_MARK}{what}")
+
+
 class Body(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """A request body: unknown fields refused; each field's `Check`s, then `check`, run
     whenever one is made (decoded or built in code)."""
