@@ -63,7 +63,7 @@ async def hold_leases(core: Core, held: Iterable[HeldSeat], lease_s: float = LEA
     take the new marks); the rest (a seat that had lapsed is announced back, `Connect`) as
     steps of the write core."""
     seats = sorted(set(held))
-    now, renewed = core.clock.now(), set()
+    now, renewed = core.clock.now(), set[tuple[str, int]]()
     for start in range(0, len(seats), RENEW_BATCH):
         async with core.pool.acquire() as connection:
             rows = await presence_repo.renew_leases(
