@@ -4,6 +4,7 @@ played over REST alone shows connected, announced by `seat_connected`, until its
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,6 +19,7 @@ from domino_api.engine import table as tables
 from domino_api.jobs.sweeper import sweep_pass
 from domino_api.matches import presence
 from domino_api.store import matches_repo as repo
+from domino_api.store import presence_repo
 from domino_api.store.db import to_plain_url, transaction
 from tests.api.helpers import create_match, new_player, view
 
@@ -171,7 +173,33 @@ async def test_a_lease_renewal_from_a_version_that_moved_writes_nothing(
     assert (await _lease_of(maker, mid, 0))[0] == before
 
 
-async def test_a_processs_leases_are_read_together_and_saved_by_one_statement(
+def _statements_of(core: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts of the statements the calling task sends on the write core's pool from now
+    on (not the announcer's, nor the lobby's; asyncpg logs each on the loop's next turn)."""
+    sent: list[str] = []
+    real, caller = core.pool.acquire, asyncio.current_task()
+
+    @contextlib.asynccontextmanager
+    async def logged() -> Any:
+        def log(record: Any) -> None:
+            if "jit" not in record.query and "typeinfo" not in record.query:
+                sent.append(record.query)  # (not a new connection's type introspection)
+
+        async with real() as connection:
+            if asyncio.current_task() is not caller:
+                yield connection
+                return
+            connection.add_query_logger(log)
+            try:
+                yield connection
+            finally:
+                connection.remove_query_logger(log)
+
+    monkeypatch.setattr(core.pool, "acquire", logged)
+    return sent
+
+
+async def test_a_processs_leases_are_renewed_by_one_statement_that_reads_no_match(
     client: httpx.AsyncClient, clock: FakeClock, app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     core, maker = app.state.core, app.state.sessionmaker
@@ -179,21 +207,39 @@ async def test_a_processs_leases_are_read_together_and_saved_by_one_statement(
     mids = [(await create_match(client, ana, "draw", HUMANS))["id"] for _ in range(3)]
     for mid in mids:
         await presence.connect_seats(core, mid, [0], by=ana["id"])
-    clock.advance(10)  # every copy has expired: the renewal reads the matches
-    calls: dict[str, list[int]] = {"read_many": [], "save_many": []}
-    for name in calls:
-        real = getattr(repo, name)
-
-        async def counted(connection: Any, items: Any, real: Any = real, name: str = name) -> Any:
-            calls[name].append(len(items))
-            return await real(connection, items)
-
-        monkeypatch.setattr(repo, name, counted)
+    versions = [(await _lease_of(maker, mid, 0))[1] for mid in mids]
+    clock.advance(10)  # every copy has expired: a step would read the matches
+    sent = _statements_of(core, monkeypatch)
     await presence.hold_leases(core, [(mid, 0, ana["id"]) for mid in mids])
-    assert calls == {"read_many": [3], "save_many": [3]}
-    for mid in mids:
-        until, _ = await _lease_of(maker, mid, 0)
-        assert until == clock.now() + timedelta(seconds=presence.LEASE_S)
+    await asyncio.sleep(0)
+    assert sent == [presence_repo.RENEW]  # no match read, none saved: one statement
+    until = clock.now() + timedelta(seconds=presence.LEASE_S)
+    assert [await _lease_of(maker, mid, 0) for mid in mids] == [(until, v) for v in versions]
+    # This process's copies carry the marks written beside them.
+    assert {core.copies[mid].table.seats[0].connected_until for mid in mids} == {until}
+
+
+async def test_a_lapsed_seat_is_renewed_by_a_step_that_announces_it_back(
+    client: httpx.AsyncClient, clock: FakeClock, app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    core, maker = app.state.core, app.state.sessionmaker
+    ana, bob = await new_player(client, "Ana"), await new_player(client, "Bob")
+    created = await create_match(client, ana, "draw", HUMANS)
+    mid = created["id"]
+    await client.post("/v1/matches/join", json={"code": created["code"]}, headers=bob["headers"])
+    clock.advance(31)
+    assert await presence.expire_presence(core, clock.now()) == [(mid, 0), (mid, 1)]
+    sent = _statements_of(core, monkeypatch)
+    await presence.hold_leases(core, [(mid, 0, ana["id"]), (mid, 1, bob["id"])])
+    await asyncio.sleep(0)
+    # It renewed nothing (the seats had lapsed): the match is read and saved by a step.
+    assert sent[0] == presence_repo.RENEW and sent.count(presence_repo.RENEW) == 1
+    assert len(sent) >= 3
+    until = clock.now() + timedelta(seconds=presence.LEASE_S)
+    assert [(await _lease_of(maker, mid, n))[0] for n in (0, 1)] == [until, until]
+    back = (await _presence(client, ana, mid))[-4:]
+    assert back[:2] == [("seat_disconnected", 0), ("seat_disconnected", 1)]
+    assert sorted(back[2:]) == [("seat_connected", 0), ("seat_connected", 1)]
 
 
 async def test_autopilot_agrees_with_the_dot(

@@ -3,8 +3,9 @@ the match, was seen within the lease (docs/ARCHITECTURE.md, "Presence").
 
 The lease lives in the seats table (`connected_until` for sockets, `last_seen_at` for requests),
 so it is right across server processes and when a process dies: each process extends the leases
-of the seats its sockets hold (`hold_leases`: steps of the write core, its matches read together
-and saved 200 to a statement), a request marks its seats seen (matches/unit.py), and whoever
+of the seats its sockets hold (`hold_leases`: one statement per batch of seats for the ones
+connected, which touches only their marks; a step of the write core for a seat that comes
+back), a request marks its seats seen (matches/unit.py), and whoever
 runs `expire_presence` (the recovery job, or any process) records the lapses. The rules that
 turn a lease into `seat_connected` and `seat_disconnected` events are the table reducer's
 (engine/table/seating.py); the view shows the flag those events set, so a view and the event
@@ -34,6 +35,8 @@ if TYPE_CHECKING:  # a type only: these are units the write core runs
 
 
 HeldSeat = tuple[str, int, str]  # match, seat, the player whose socket holds it
+# Seats one renewal statement extends.
+RENEW_BATCH = 1000
 
 
 async def connect_seats(
@@ -55,12 +58,29 @@ async def connect_seats(
 
 async def hold_leases(core: Core, held: Iterable[HeldSeat], lease_s: float = LEASE_S) -> None:
     """Renew the leases of the seats this process's sockets hold, each only while its player
-    still holds it; a seat that had lapsed is announced back (`Connect`)."""
-    seats: dict[tuple[str, str], list[int]] = {}
-    for match_id, seat, player_id in sorted(set(held)):
-        seats.setdefault((match_id, player_id), []).append(seat)
+    still holds it: the connected ones by one statement per `RENEW_BATCH` seats that touches
+    only their lease marks (no match is read, none's version moves; this process's copies
+    take the new marks); the rest (a seat that had lapsed is announced back, `Connect`) as
+    steps of the write core."""
+    seats = sorted(set(held))
+    now, renewed = core.clock.now(), set[tuple[str, int]]()
+    for start in range(0, len(seats), RENEW_BATCH):
+        async with core.pool.acquire() as connection:
+            rows = await presence_repo.renew_leases(
+                connection, seats[start : start + RENEW_BATCH], now, lease_s
+            )
+        core.renewed(rows, now)
+        renewed.update((match_id, seat) for match_id, seat, _ in rows)
+    await _connect_steps(core, [h for h in seats if (h[0], h[1]) not in renewed], lease_s)
+
+
+async def _connect_steps(core: Core, held: list[HeldSeat], lease_s: float) -> None:
+    """`Connect` steps for seats the renewal left (their matches read together)."""
+    by_player: dict[tuple[str, str], list[int]] = {}
+    for match_id, seat, player_id in held:
+        by_player.setdefault((match_id, player_id), []).append(seat)
     commands: dict[str, list[tables.Command]] = {}
-    for (match_id, player_id), numbers in seats.items():
+    for (match_id, player_id), numbers in by_player.items():
         connect = tables.Connect(tuple(numbers), lease_s, player_id)
         commands.setdefault(match_id, []).append(connect)
     await core.step_many(commands)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -43,6 +43,7 @@ from domino_api.store import idempotency
 from domino_api.store import matches_repo as repo
 from domino_api.store.db import Pool
 from domino_api.store.matches_repo import Change, Read, WriteConflict
+from domino_api.store.presence_repo import Renewed
 
 T = TypeVar("T")
 
@@ -267,6 +268,16 @@ class Core:
         if len(self.copies) >= 10_000:
             self.copies.clear()
         self.copies[table.match.id] = Copy(table, version, read_at)
+
+    def renewed(self, seats: Iterable[Renewed], now: datetime) -> None:
+        """Seats whose lease marks a renewal wrote without moving their match's version
+        (matches/presence.py): a copy takes them, as if its step had written them."""
+        for match_id, number, until in seats:
+            copy = self.copies.get(match_id)
+            if copy is not None:
+                marks = {"connected_until": until, "last_seen_at": now, "away_since": None}
+                table = tables.with_seat(copy.table, number, **marks)
+                self.copies[match_id] = Copy(table, copy.version, copy.read_at)
 
     # ------------------------------------------------------------ saving
 

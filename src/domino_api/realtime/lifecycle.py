@@ -39,7 +39,6 @@ from domino_api.realtime.keepalive import Keepalives
 from domino_api.realtime.listener import make_listener
 from domino_api.realtime.outbox import Frame
 from domino_api.store import match_reads, players_repo
-from domino_api.store.db import transaction
 from domino_api.web.deps import AuthCache
 from domino_api.web.revocation import Credentials, revoke_here
 
@@ -157,16 +156,14 @@ class Realtime:
         """Read the matches whose sockets are behind the table; returns their ids. Sockets
         whose credential is gone close too: a revocation's lost announcement, repaired."""
         held = self.credentials.held()
-        if held:
-            async with transaction(self.maker) as session:
-                kept = await players_repo.existing_tokens(session, held)
-            revoke_here(self.cache, self.credentials, [h for h in held if h not in kept])
         ids = list(self.hub.cursors())
         stored: dict[str, int] = {}
-        for start in range(0, len(ids), CATCH_UP_BATCH):
-            chunk = ids[start : start + CATCH_UP_BATCH]
-            async with transaction(self.maker) as session:
-                stored.update(await match_reads.stored_seqs(session, chunk))
+        async with self.core.pool.acquire() as connection:
+            kept = await players_repo.existing_tokens(connection, held) if held else set()
+            for start in range(0, len(ids), CATCH_UP_BATCH):
+                chunk = ids[start : start + CATCH_UP_BATCH]
+                stored.update(await match_reads.stored_seqs(connection, chunk))
+        revoke_here(self.cache, self.credentials, [h for h in held if h not in kept])
         return self.hub.catch_up(stored)
 
     async def refresh_presence(self) -> None:

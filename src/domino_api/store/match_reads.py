@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import asyncpg
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -57,10 +58,14 @@ async def due_ids(session: AsyncSession, now: datetime, limit: int | None) -> li
     return list((await session.execute(stmt)).scalars())
 
 
-async def stored_seqs(session: AsyncSession, match_ids: list[str]) -> dict[str, int]:
-    """Each match's stored seq (the catch-up compares them with its sockets' cursors)."""
-    stmt = select(Match.id, Match.seq).where(Match.id.in_(match_ids))
-    return {match_id: seq for match_id, seq in (await session.execute(stmt)).tuples()}
+async def stored_seqs(connection: asyncpg.Connection, match_ids: list[str]) -> dict[str, int]:
+    """Each match's stored seq (the catch-up compares them with its sockets' cursors): one
+    prepared statement over an array, whatever the number of matches."""
+    rows = await connection.fetch(STORED_SEQS, match_ids)
+    return {row[0]: row[1] for row in rows}
+
+
+STORED_SEQS = "SELECT id, seq FROM matches WHERE id = ANY($1::text[])"
 
 
 async def count_by_status(session: AsyncSession) -> dict[str, int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+import asyncpg
 from sqlalchemy import CursorResult, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -33,10 +34,15 @@ async def by_token_hash(session: AsyncSession, token_hash: str, now: datetime) -
     return player
 
 
-async def existing_tokens(session: AsyncSession, token_hashes: list[str]) -> set[str]:
-    """Which of `token_hashes` are still tokens (neither signed out nor revoked)."""
-    stmt = select(PlayerToken.token_hash).where(PlayerToken.token_hash.in_(token_hashes))
-    return set((await session.execute(stmt)).scalars())
+async def existing_tokens(connection: asyncpg.Connection, token_hashes: list[str]) -> set[str]:
+    """Which of `token_hashes` are still tokens (neither signed out nor revoked): one prepared
+    statement over an array, whatever their number (a process's catch-up asks for all its
+    sockets' thousands: an `IN` list was a new statement text, built and parsed, per count)."""
+    rows = await connection.fetch(EXISTING_TOKENS, token_hashes)
+    return {row[0] for row in rows}
+
+
+EXISTING_TOKENS = "SELECT token_hash FROM player_tokens WHERE token_hash = ANY($1::text[])"
 
 
 async def by_id(session: AsyncSession, player_id: str) -> Player | None:
