@@ -164,6 +164,15 @@ def line(s: dict[str, Any]) -> str:
     )
 
 
+def _logged(result: dict[str, Any], index: int, log: Path | None) -> dict[str, Any]:
+    """`result`, first appended to `log` (one JSON line a match): a run stopped before its
+    last match still leaves every finished one to count (bench/bots_log.py)."""
+    if log is not None:
+        with log.open("a") as out:
+            out.write(json.dumps({"index": index, **result}) + "\n")
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=500, help="matches per preset (even)")
@@ -171,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--out", type=Path, help="write the summaries as JSON here")
     parser.add_argument("--rounds", type=int, help="Mexican Train's rounds (default: its 13)")
+    parser.add_argument("--log", type=Path, help="append each match's result here as it ends")
     args = parser.parse_args(argv)
     matches = args.matches + args.matches % 2
     summaries = []
@@ -178,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         for preset in args.presets.split(","):
             started = time.perf_counter()
             jobs = [pool.submit(play_match, preset, i, args.rounds) for i in range(matches)]
-            results = [job.result() for job in jobs]
+            results = [_logged(job.result(), i, args.log) for i, job in enumerate(jobs)]
             summary = summarize(preset, results, time.perf_counter() - started)
             summaries.append(summary)
             print(line(summary), flush=True)
