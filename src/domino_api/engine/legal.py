@@ -21,8 +21,8 @@ from domino_api.engine.state import (
 )
 from domino_api.engine.tiles import Tile
 from domino_api.engine.trains.layout import TRAINS
-from domino_api.engine.trains.legal import train_plays
 from domino_api.engine.trains.layout import open_ends as trains_open_to
+from domino_api.engine.trains.legal import train_plays
 
 ONLY_DRAW = (DRAW_ACTION,)
 ONLY_PASS = (PASS_ACTION,)

@@ -64,7 +64,9 @@ def owner(end: EndName | None) -> int | None:
 # pip: shared immutable objects made once (Mexican Train plays double-twelve alone), so a
 # move builds no new end and no new placement, and finds them by two lookups.
 _PIPS = range(13)
-_TRAIN_END = {name: tuple(OpenEnd(name=name, pip=pip, value=0) for pip in _PIPS) for name in TRAIN_ENDS}
+_TRAIN_END = {
+    name: tuple(OpenEnd(name=name, pip=pip, value=0) for pip in _PIPS) for name in TRAIN_ENDS
+}
 _PLACED: dict[tuple[Tile, EndName, int], Placement] = {}
 
 

@@ -59,4 +59,3 @@ def _all_onto(
         playable ^= lowest
         plays.append(onto[order[lowest.bit_length() - 1]])
     return plays
-
