@@ -6,6 +6,8 @@ seat 1), so the luck of the deal cancels out as far as it can. house-nines is pl
     .venv/bin/python bench/bots.py --matches 500 --processes 2
     .venv/bin/python bench/bots.py --matches 40 --presets all-fives,draw   # a quick look
     .venv/bin/python bench/bots.py --matches 200 --presets mexican-train --rounds 3
+    .venv/bin/python bench/bots.py --matches 200 --presets mexican-train --log m.jsonl
+    .venv/bin/python bench/bots.py --tally m.jsonl   # the matches a stopped run finished
 """
 
 from __future__ import annotations
@@ -166,7 +168,7 @@ def line(s: dict[str, Any]) -> str:
 
 def _logged(result: dict[str, Any], index: int, log: Path | None) -> dict[str, Any]:
     """`result`, first appended to `log` (one JSON line a match): a run stopped before its
-    last match still leaves every finished one to count (bench/bots_log.py)."""
+    last match still leaves every finished one to count (`--tally`)."""
     if log is not None:
         with log.open("a") as out:
             out.write(json.dumps({"index": index, **result}) + "\n")
@@ -181,7 +183,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write the summaries as JSON here")
     parser.add_argument("--rounds", type=int, help="Mexican Train's rounds (default: its 13)")
     parser.add_argument("--log", type=Path, help="append each match's result here as it ends")
+    parser.add_argument("--tally", type=Path, help="summarize a --log file's matches and stop")
     args = parser.parse_args(argv)
+    if args.tally:
+        logged = [json.loads(row) for row in args.tally.read_text().splitlines()]
+        print(line(summarize(logged[0]["preset"], logged, 0.0)))
+        return 0
     matches = args.matches + args.matches % 2
     summaries = []
     with ProcessPoolExecutor(max_workers=args.processes) as pool:
