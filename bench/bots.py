@@ -6,6 +6,8 @@ seat 1), so the luck of the deal cancels out as far as it can. house-nines is pl
     .venv/bin/python bench/bots.py --matches 500 --processes 2
     .venv/bin/python bench/bots.py --matches 40 --presets all-fives,draw   # a quick look
     .venv/bin/python bench/bots.py --matches 200 --presets mexican-train --rounds 3
+    .venv/bin/python bench/bots.py --matches 200 --presets mexican-train --log m.jsonl
+    .venv/bin/python bench/bots.py --tally m.jsonl   # the matches a stopped run finished
 """
 
 from __future__ import annotations
@@ -164,6 +166,15 @@ def line(s: dict[str, Any]) -> str:
     )
 
 
+def _logged(result: dict[str, Any], index: int, log: Path | None) -> dict[str, Any]:
+    """`result`, first appended to `log` (one JSON line a match): a run stopped before its
+    last match still leaves every finished one to count (`--tally`)."""
+    if log is not None:
+        with log.open("a") as out:
+            out.write(json.dumps({"index": index, **result}) + "\n")
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=500, help="matches per preset (even)")
@@ -171,14 +182,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--out", type=Path, help="write the summaries as JSON here")
     parser.add_argument("--rounds", type=int, help="Mexican Train's rounds (default: its 13)")
+    parser.add_argument("--log", type=Path, help="append each match's result here as it ends")
+    parser.add_argument("--tally", type=Path, help="summarize a --log file's matches and stop")
     args = parser.parse_args(argv)
+    if args.tally:
+        logged = [json.loads(row) for row in args.tally.read_text().splitlines()]
+        print(line(summarize(logged[0]["preset"], logged, 0.0)))
+        return 0
     matches = args.matches + args.matches % 2
     summaries = []
     with ProcessPoolExecutor(max_workers=args.processes) as pool:
         for preset in args.presets.split(","):
             started = time.perf_counter()
             jobs = [pool.submit(play_match, preset, i, args.rounds) for i in range(matches)]
-            results = [job.result() for job in jobs]
+            results = [_logged(job.result(), i, args.log) for i, job in enumerate(jobs)]
             summary = summarize(preset, results, time.perf_counter() - started)
             summaries.append(summary)
             print(line(summary), flush=True)

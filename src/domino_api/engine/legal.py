@@ -22,6 +22,7 @@ from domino_api.engine.state import (
 from domino_api.engine.tiles import Tile
 from domino_api.engine.trains.layout import TRAINS
 from domino_api.engine.trains.layout import open_ends as trains_open_to
+from domino_api.engine.trains.legal import train_plays
 
 ONLY_DRAW = (DRAW_ACTION,)
 ONLY_PASS = (PASS_ACTION,)
@@ -69,6 +70,11 @@ def legal_plays(
         if rules.scores_plays:
             return tuple([_scored(rules, board, tile, None, opening) for tile in openers])
         return tuple([opening[tile] for tile in openers])
+    if rules.layout == TRAINS and not rules.scores_plays:
+        plays = train_plays(deal, held, board, must_cover, seat, rules.plain_plays)
+        if plays:
+            return tuple(plays)
+        return ONLY_DRAW if rules.may_draw and stock_left > 0 else ONLY_PASS
     if must_cover is not None or rules.layout == TRAINS:
         ends = open_to(board, must_cover, rules.layout, seat)
     suits = deal.suits

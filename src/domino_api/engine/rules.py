@@ -8,6 +8,8 @@ life is in lifecycle. Nothing is changed in place: a refused action raises an En
 from __future__ import annotations
 
 from functools import partial
+from itertools import repeat
+from operator import is_
 
 from msgspec.structs import replace
 
@@ -58,10 +60,15 @@ def apply(state: MatchState, seat: int | None, action: Action | LegalAction) -> 
     if state.status != "playing" or hand is None or seat is None or seat != hand.turn:
         raise _not_now(state, seat)
     legal = hand.legal
-    try:  # equal is not enough, (0.0, 4.0) == (0, 4): the engine's own option is played
-        option = legal[legal.index(action)]
-    except ValueError:
-        option = _named(state, hand, seat, action)
+    if type(action) is LegalAction and any(map(is_, legal, repeat(action))):
+        # One of the options itself (a bot's pick): found without comparing the options
+        # before it field by field, as `index` would; a round's legal list runs long.
+        option = action
+    else:  # equal is not enough, (0.0, 4.0) == (0, 4): the engine's own option is played
+        try:
+            option = legal[legal.index(action)]
+        except ValueError:
+            option = _named(state, hand, seat, action)
     reason = None if isinstance(action, LegalAction) else action.reason
     seq = state.seq + 1
     scores = state.scores

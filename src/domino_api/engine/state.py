@@ -223,10 +223,11 @@ class HandDeal(Struct, frozen=True, kw_only=True, gc=False):
 
     def tiles_of(self, tile_set: int) -> tuple[Tile, ...]:
         """The tiles of a bit set, lowest number first (the order a seat holds them in)."""
+        order = self.order
         tiles = []
         while tile_set:
             lowest = tile_set & -tile_set
-            tiles.append(self.order[lowest.bit_length() - 1])
+            tiles.append(order[lowest.bit_length() - 1])
             tile_set ^= lowest
         return tuple(tiles)
 
@@ -276,6 +277,15 @@ class HandState(Struct, frozen=True, kw_only=True, gc=False):
     def hands(self) -> tuple[tuple[Tile, ...], ...]:
         """What each seat holds now, in the order it holds them."""
         return tuple(map(self.deal.tiles_of, self.held))
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """How many tiles each seat holds: its bits counted, no tile listed."""
+        return tuple(map(int.bit_count, self.held))
+
+    def hand_of(self, seat: int) -> tuple[Tile, ...]:
+        """What `seat` holds now (`hands[seat]`, the other seats' left unread)."""
+        return self.deal.tiles_of(self.held[seat])
 
     @property
     def stock_left(self) -> int:

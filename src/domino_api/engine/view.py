@@ -108,7 +108,7 @@ def view(state: MatchState, seat: int | None) -> TableView:
     hand = state.hand
     players = state.ruleset.players
     seated = _seated(state, seat)
-    counts = [len(tiles) for tiles in hand.hands] if hand is not None else [0] * players
+    counts = hand.counts if hand is not None else (0,) * players
     turn = None
     if state.status == "playing" and hand is not None and hand.turn is not None:
         turn = TurnOut(seat=hand.turn, deadline=None, must_cover=hand.must_cover)
@@ -148,7 +148,7 @@ def view(state: MatchState, seat: int | None) -> TableView:
 def _own_tiles(state: MatchState, seat: int | None) -> tuple[Tile, ...]:
     if state.hand is None or seat is None:
         return ()
-    return state.hand.hands[seat]
+    return state.hand.hand_of(seat)
 
 
 class HistoryEntry(Struct, frozen=True, gc=False):
@@ -193,7 +193,7 @@ class SeatView(Struct, frozen=True, kw_only=True, gc=False):
 def seat_view(state: MatchState, seat: int) -> SeatView:
     hand = state.hand
     board = EMPTY_BOARD if hand is None else hand.board
-    own = () if hand is None else hand.hands[seat]
+    own = () if hand is None else hand.hand_of(seat)
     seen = set(own) | {placement.tile for placement in board.tiles}
     return SeatView(
         ruleset=state.ruleset,
@@ -203,7 +203,7 @@ def seat_view(state: MatchState, seat: int) -> SeatView:
         hand=own,
         board=board,
         ends_total=board.total,
-        counts=tuple(len(t) for t in hand.hands) if hand else (0,) * state.ruleset.players,
+        counts=hand.counts if hand else (0,) * state.ruleset.players,
         stock=0 if hand is None else hand.stock_left,
         scores=state.scores,
         hands_won=state.hands_won,
@@ -229,17 +229,20 @@ def public_history(ruleset: Ruleset, hand: HandState) -> tuple[HistoryEntry, ...
         tile, end = move.tile, None if isinstance(move.end, UnsetType) else move.end
         if move.action == "play" and not isinstance(tile, UnsetType):
             entries.append(HistoryEntry(move.seat, move.action, tile, end, pips))
-            board = place(board, tile, end, layout)
+            if layout == TRAINS:  # one board: the play takes its seat's marker off too
+                assert end is not None
+                board = trains.play_on_train(board, tile, end, move.seat)
+            else:
+                board = place(board, tile, end, layout)
             must_cover = cover_after(ruleset.cover_doubles, board, tile, end)
-            if layout == TRAINS:
-                board = trains.played(board, move.seat, end)
             continue
         entries.append(HistoryEntry(move.seat, move.action, None, end, pips))  # a draw's hidden
-        if layout == TRAINS and _stuck(move.seat, moves[at + 1 :], hand.turn):
+        if layout == TRAINS and _stuck(move.seat, moves, at + 1, hand.turn):
             board = trains.marked(board, move.seat)
     return tuple(entries)
 
 
-def _stuck(seat: int, later: tuple[Move, ...], turn: int | None) -> bool:
-    """A pass, or a draw after which the turn moved on: the seat could not play."""
-    return (later[0].seat if later else turn) != seat
+def _stuck(seat: int, moves: tuple[Move, ...], after: int, turn: int | None) -> bool:
+    """A pass, or a draw after which the turn moved on (to the seat of move `after`, or
+    `turn` when none follows): the seat could not play. Reads one move, copies none."""
+    return (moves[after].seat if after < len(moves) else turn) != seat

@@ -33,6 +33,12 @@ TRAIN_ENDS: tuple[EndName, ...] = (*SEAT_TRAINS, MEXICAN)
 _PLACE_OF = {name: seat for seat, name in enumerate(SEAT_TRAINS)}  # a seat's train's place
 
 
+def train_place(end: EndName, count: int) -> int:
+    """Where train `end` lies in the `count` ends of a trains board: a seat's train at its
+    seat number, the Mexican train last."""
+    return count - 1 if end == MEXICAN else _PLACE_OF[end]
+
+
 def engine_pip(max_pip: int, number: int) -> int:
     """Round `number`'s engine double: 12-12 for round 1, down to 0-0 for round 13."""
     return max_pip - (number - 1) % (max_pip + 1)
@@ -54,28 +60,36 @@ def owner(end: EndName | None) -> int | None:
     return None if end is None else _PLACE_OF.get(end)
 
 
-@cache
-def _train_end(name: EndName, pip: int) -> OpenEnd:
-    """One shared (immutable) open end per train and pip: a move builds no new one."""
-    return OpenEnd(name=name, pip=pip, value=0)
+# Every train's open end by train and pip, and every placement by train, tile and exposed
+# pip: shared immutable objects made once (Mexican Train plays double-twelve alone), so a
+# move builds no new end and no new placement, and finds them by two lookups.
+_PIPS = range(13)
+_TRAIN_END = {
+    name: tuple(OpenEnd(name=name, pip=pip, value=0) for pip in _PIPS) for name in TRAIN_ENDS
+}
+_PLACED: dict[tuple[Tile, EndName, int], Placement] = {}
 
 
-@cache
 def _placement(tile: Tile, end: EndName, outer: int) -> Placement:
-    """One shared (immutable) placement per tile, train and exposed pip."""
-    return Placement(tile=tile, end=end, outer=outer, spinner=False)
+    """The shared placement of `tile` on train `end` leaving `outer` exposed."""
+    key = (tile, end, outer)
+    placed = _PLACED.get(key)
+    if placed is None:
+        placed = _PLACED[key] = Placement(tile=tile, end=end, outer=outer, spinner=False)
+    return placed
 
 
 def place_on_train(board: Board, tile: Tile, end: EndName, markers: int | None = None) -> Board:
     """`board` with `tile` at the end of train `end` (the caller checked it fits), carrying
     `markers` when given (a play that takes a marker off builds one board, not two)."""
-    ends = board.ends
-    at = len(ends) - 1 if end == MEXICAN else _PLACE_OF[end]
+    ends = [*board.ends]  # one copy, one end replaced: cheaper than slicing around it
+    at = train_place(end, len(ends))
     low, high = tile
     outer = high if low == ends[at].pip else low
+    ends[at] = _TRAIN_END[end][outer]
     return Board(
-        tiles=(*board.tiles, _placement(tile, end, outer)),
-        ends=(*ends[:at], _train_end(end, outer), *ends[at + 1 :]),
+        tiles=board.tiles + (_placement(tile, end, outer),),
+        ends=tuple(ends),
         total=0,
         spinner=board.spinner,
         spinner_mains=(),
