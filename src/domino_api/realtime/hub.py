@@ -234,8 +234,17 @@ class Hub:
 
     def catch_up(self, stored: dict[str, int]) -> list[str]:
         """Poke every watched match whose stored seq is past a local cursor (an announcement
-        was lost); returns the ids poked."""
-        behind = [m for m, low in self.cursors().items() if stored.get(m, 0) > low]
+        was lost); returns the ids poked. A match read up to its stored seq (`read_to`) is
+        passed without walking its sockets: an idle process's pass costs one read, not a look
+        at each of its sockets (bench/sockets.py)."""
+        behind = []
+        for match_id, seq in stored.items():
+            feed = self._feeds.get(match_id)
+            if feed is None or seq <= feed.read_to:
+                continue
+            live = [s.cursor for s in feed.subscribers if not s.too_slow.is_set()]
+            if live and seq > min(live):
+                behind.append(match_id)
         for match_id in behind:
             self.poke(match_id)
         return behind

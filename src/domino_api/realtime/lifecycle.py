@@ -161,7 +161,7 @@ class Realtime:
             async with transaction(self.maker) as session:
                 kept = await players_repo.existing_tokens(session, held)
             revoke_here(self.cache, self.credentials, [h for h in held if h not in kept])
-        ids = list(self.hub.cursors())
+        ids = self.hub.match_ids()
         stored: dict[str, int] = {}
         for start in range(0, len(ids), CATCH_UP_BATCH):
             chunk = ids[start : start + CATCH_UP_BATCH]
