@@ -63,7 +63,8 @@ async def open_all(urls: list[tuple[str, dict[str, str]]]) -> list[ClientConnect
 
     async def one(url: str, headers: dict[str, str]) -> ClientConnection:
         async with gate:
-            ws = await connect(url, additional_headers=headers, max_size=None)
+            # A shared machine at load 20 has taken over 10 s (the default) for a handshake.
+            ws = await connect(url, additional_headers=headers, max_size=None, open_timeout=120)
             await ws.recv()  # the first frame: the open is done
             return ws
 
@@ -153,6 +154,7 @@ async def main() -> None:
                 if args.profile and side == "watch" and round_ == args.rounds - 1:
                     spy = profile(pid, 600, args.profile, children=False)
                 results[side].append(await measure(pid, urls, held))
+                print(side, round_, results[side][-1], os.getloadavg()[0], flush=True)
                 if spy is not None:
                     spy.send_signal(signal.SIGINT)  # py-spy writes what it sampled
                     spy.wait()

@@ -270,7 +270,7 @@ async def run_side(side: str, args: Any, before: Path | None) -> None:
         server = service_side(url, before if side == "before" else None)
     server.start()
     try:
-        await server.wait_ready_async(60)
+        await server.wait_ready_async(240)  # a shared machine at load 20+ took over 60 s
         if side == "bare":
             if args.idle:
                 print(side, await idle_phase(server, "/ws", None, args), flush=True)

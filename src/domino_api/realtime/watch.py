@@ -26,8 +26,8 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from domino_api import metrics
 from domino_api.engine import EngineError
-from domino_api.engine.table import Table
 from domino_api.engine.errors import StaleSeq
+from domino_api.engine.table import Table
 from domino_api.errors import BadRequest, ServiceError
 from domino_api.jsontext import dump_bytes
 from domino_api.matches import access
