@@ -8,7 +8,9 @@ frame. Refused, once accepted, with 4000 + the HTTP status and the problem code 
 
 Opening one writes nothing: the caller's token comes from the process's auth cache, the table
 from the process's copy of it (at most `COPY_TTL_S` old: the events after the copy follow it)
-or one read (`Core.peek`), never a step of the write core. Each socket is one reader task
+or one read (`Core.peek`), never a step of the write core; its snapshot frame is shared by
+the spectators opening within 0.1 s on the same copy (`Snapshots`), and the hub reads nothing
+for it when it already follows the match past that snapshot. Each socket is one reader task
 beside the connection's own; its frames are written straight to the transport by the hub
 (realtime/outbox.py; a writer task only under another ASGI server), and a revocation, a full
 outbox or the reader's end each end it by a callback, not by a task of their own.
