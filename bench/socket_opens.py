@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -31,6 +32,9 @@ from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from profiles import profile, summarize_profile  # noqa: E402
+
 from domino_api.store.db import to_plain_url  # noqa: E402
 from tests.support.servers import (  # noqa: E402
     ServerProcess,
@@ -59,7 +63,8 @@ async def open_all(urls: list[tuple[str, dict[str, str]]]) -> list[ClientConnect
 
     async def one(url: str, headers: dict[str, str]) -> ClientConnection:
         async with gate:
-            ws = await connect(url, additional_headers=headers, max_size=None)
+            # A shared machine at load 20 has taken over 10 s (the default) for a handshake.
+            ws = await connect(url, additional_headers=headers, max_size=None, open_timeout=120)
             await ws.recv()  # the first frame: the open is done
             return ws
 
@@ -105,6 +110,7 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--sides", default="bare,table,watch")
     parser.add_argument("--base", help="another checkout: its src serves the service sides")
+    parser.add_argument("--profile", type=Path, help="py-spy stacks of the last watch round")
     args = parser.parse_args()
     sides = args.sides.split(",")
     workdir = Path(tempfile.mkdtemp(prefix="domino-opens-"))
@@ -144,7 +150,15 @@ async def main() -> None:
         for round_ in range(args.rounds):
             for side in sides[round_ % len(sides) :] + sides[: round_ % len(sides)]:
                 pid, urls = plans[side]
+                spy = None
+                if args.profile and side == "watch" and round_ == args.rounds - 1:
+                    spy = profile(pid, 600, args.profile, children=False)
                 results[side].append(await measure(pid, urls, held))
+                print(side, round_, results[side][-1], os.getloadavg()[0], flush=True)
+                if spy is not None:
+                    spy.send_signal(signal.SIGINT)  # py-spy writes what it sampled
+                    spy.wait()
+                    print("\n".join(summarize_profile(args.profile, 45)))
         await asyncio.gather(*(ws.close() for ws in held))
         load = os.getloadavg()[0]
         print(json.dumps({"sockets": n, "load": round(load, 1), "results": results}))

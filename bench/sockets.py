@@ -39,6 +39,7 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from profiles import profile, summarize_profile  # noqa: E402
 from raw_ws import Milestones, Watcher, cpu_seconds, open_watchers, own_cpu, probe, summary  # noqa: E402
 
 from tests.support.servers import (  # noqa: E402
@@ -54,6 +55,7 @@ DB = "domino_sockets_bench"
 async def idle_phase(server: ServerProcess, path: str, token: str | None, args: Any) -> str:
     watchers = await open_watchers(server.port, path, token, args.idle)
     await asyncio.sleep(2)
+    quiet = await quiet_window(server, args)
     cpu0, own0 = cpu_seconds(server.pid), own_cpu()
     waits = await probe(server.port, args.window)
     cpu = (cpu_seconds(server.pid) - cpu0) / args.window
@@ -63,9 +65,27 @@ async def idle_phase(server: ServerProcess, path: str, token: str | None, args: 
         assert watcher.transport is not None
         watcher.transport.close()
     return (
-        f"idle {len(watchers)} sockets: /healthz {summary(waits)}; server CPU {100 * cpu:.2f}%"
-        f" of a core; frames {frames}; generator {100 * own:.1f}%"
+        f"idle {len(watchers)} sockets: nothing asked, server CPU {quiet}; then /healthz"
+        f" {summary(waits)}; server CPU {100 * cpu:.2f}% of a core; frames {frames};"
+        f" generator {100 * own:.1f}%"
     )
+
+
+async def quiet_window(server: ServerProcess, args: Any) -> str:
+    """The server's CPU over `--window` seconds while nothing is asked of it (no probe): what
+    idle sockets cost alone. With `--profile`, py-spy's stacks of that window."""
+    spy = None
+    if args.profile:
+        out = Path(tempfile.mkdtemp(prefix="sockets-idle-")) / "idle.txt"
+        spy = profile(server.pid, int(args.window), out, children=False)
+    cpu0, own0 = cpu_seconds(server.pid), own_cpu()
+    await asyncio.sleep(args.window)
+    cpu = (cpu_seconds(server.pid) - cpu0) / args.window
+    own = (own_cpu() - own0) / args.window
+    if spy is not None:
+        spy.wait()
+        print("\n".join(summarize_profile(out, 40)), flush=True)
+    return f"{100 * cpu:.2f}% of a core (generator {100 * own:.2f}%)"
 
 
 class Seats:
@@ -250,7 +270,7 @@ async def run_side(side: str, args: Any, before: Path | None) -> None:
         server = service_side(url, before if side == "before" else None)
     server.start()
     try:
-        await server.wait_ready_async(60)
+        await server.wait_ready_async(240)  # a shared machine at load 20+ took over 60 s
         if side == "bare":
             if args.idle:
                 print(side, await idle_phase(server, "/ws", None, args), flush=True)
@@ -330,6 +350,7 @@ async def main() -> None:
     parser.add_argument("--sides", default="bare,after")
     parser.add_argument("--ticks", type=int, default=0, help="the in-process tick bench alone")
     parser.add_argument("--before", default=None, help="the commit of the `before` side")
+    parser.add_argument("--profile", action="store_true", help="py-spy the quiet idle window")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the servers inherit it

@@ -117,6 +117,38 @@ async def test_the_movers_ack_is_written_before_the_spectators_frames() -> None:
     assert [f["type"] for f in await _received(mover_end, 3)] == ["event", "event", "ack"]
 
 
+async def test_the_movers_events_and_ack_are_one_write() -> None:
+    """A step committed by the task answering a socket's request leaves that socket's events
+    to the answer: events and ack leave in one write; the other seat is written at once."""
+    mover, other = Subscriber("m", 0, 0, 100), Subscriber("m", 1, 0, 100)
+    mover_end = await _wired(mover)
+    await _wired(other)
+    hub, log = await _hub_with([mover, other])
+    log.commit(2)
+    mover.answering = asyncio.current_task()
+    hub.hand_over(Committed("m", 2, [_staged(row) for row in log.rows], AT))
+    mover.answering = None
+    assert (_writes(mover), _writes(other)) == (0, 1)
+    mover.send(Frame(b'{"type":"ack","id":"r1","seq":2}'))
+    assert _writes(mover) == 1
+    assert [f["type"] for f in await _received(mover_end, 3)] == ["event", "event", "ack"]
+
+
+async def test_a_step_of_another_task_is_written_to_an_answering_socket_at_once() -> None:
+    mover = Subscriber("m", 0, 0, 100)
+    await _wired(mover)
+    hub, log = await _hub_with([mover])
+    log.commit(2)
+    mover.answering = asyncio.current_task()
+    step = Committed("m", 2, [_staged(row) for row in log.rows], AT)
+    await asyncio.get_running_loop().create_task(_hand_over(hub, step))
+    assert _writes(mover) == 1  # not left waiting for an answer that is not this step's
+
+
+async def _hand_over(hub: Hub, step: Committed) -> None:
+    hub.hand_over(step)
+
+
 async def test_keepalives_are_spread_and_only_quiet_sockets_get_them() -> None:
     made = []
 

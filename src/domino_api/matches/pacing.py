@@ -68,6 +68,10 @@ class Pacer:
             return 0.0
         return max(self.floor, RECENT_MARGIN * max(self._recent, default=0.0))
 
+    def holds(self) -> bool:
+        """Whether the request in progress will wait for a floor (it made a decision)."""
+        return self.floor > 0 and bool(_decisions.get())
+
     def wait_s(self, durations: list[float]) -> float:
         """How long after its start a request that made these decisions answers."""
         self._recent.extend(durations)

@@ -125,12 +125,18 @@ class Hub:
     def subscribe(self, subscriber: Subscriber) -> None:
         """Add a subscriber whose queue already holds what must come first (the snapshot)."""
         feed = self._feeds.get(subscriber.match_id)
+        new = feed is None
         if feed is None:
             feed = self._feeds[subscriber.match_id] = MatchFeed(subscriber.match_id)
             if self.on_watch is not None:
                 self.on_watch(subscriber.match_id)
         feed.subscribers.add(subscriber)
-        self.poke(subscriber.match_id)
+        # A read brings what was committed after the subscriber's snapshot, unless the match
+        # is already followed up to it: then every later commit is announced and delivered to
+        # it too (a crowd of spectators opening costs no read each, bench/socket_opens.py).
+        # A pass under way may have counted its sockets without this one: it passes again.
+        if new or subscriber.cursor < feed.read_to or (feed.task and not feed.task.done()):
+            self.poke(subscriber.match_id)
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         feed = self._feeds.get(subscriber.match_id)
@@ -223,19 +229,19 @@ class Hub:
         for match_id in list(self._feeds):
             self.poke(match_id)
 
-    def cursors(self) -> dict[str, int]:
-        """Each watched match's lowest live cursor: what the catch-up compares with the table."""
-        out = {}
-        for match_id, feed in self._feeds.items():
-            live = [s.cursor for s in feed.subscribers if not s.too_slow.is_set()]
-            if live:
-                out[match_id] = min(live)
-        return out
-
     def catch_up(self, stored: dict[str, int]) -> list[str]:
         """Poke every watched match whose stored seq is past a local cursor (an announcement
-        was lost); returns the ids poked."""
-        behind = [m for m, low in self.cursors().items() if stored.get(m, 0) > low]
+        was lost); returns the ids poked. A match read up to its stored seq (`read_to`) is
+        passed without walking its sockets: an idle process's pass costs one read, not a look
+        at each of its sockets (bench/sockets.py)."""
+        behind = []
+        for match_id, seq in stored.items():
+            feed = self._feeds.get(match_id)
+            if feed is None or seq <= feed.read_to:
+                continue
+            live = [s.cursor for s in feed.subscribers if not s.too_slow.is_set()]
+            if live and seq > min(live):
+                behind.append(match_id)
         for match_id in behind:
             self.poke(match_id)
         return behind

@@ -156,7 +156,7 @@ class Realtime:
         """Read the matches whose sockets are behind the table; returns their ids. Sockets
         whose credential is gone close too: a revocation's lost announcement, repaired."""
         held = self.credentials.held()
-        ids = list(self.hub.cursors())
+        ids = self.hub.match_ids()
         stored: dict[str, int] = {}
         async with self.core.pool.acquire() as connection:
             kept = await players_repo.existing_tokens(connection, held) if held else set()

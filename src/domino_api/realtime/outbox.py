@@ -64,6 +64,9 @@ class Outbox:
         self.too_slow = asyncio.Event()
         self.last_sent = 0.0  # loop time of the last flush that wrote (keepalives skip it)
         self.due = False  # waits in a Flusher
+        # The task answering this socket's request: what a step of that task hands this
+        # socket waits for the answer, which that task writes next (one write for both).
+        self.answering: asyncio.Task[object] | None = None
         self._queue: asyncio.Queue[Frame] | None = None
 
     @property
@@ -143,8 +146,12 @@ class Flusher:
 
 
 def flush_all(outboxes: list[Outbox], now: Callable[[Outbox], bool], flusher: Flusher) -> None:
-    """Flush the outboxes `now` picks at once, the others in the flusher's slices."""
+    """Flush the outboxes `now` picks at once, the others in the flusher's slices; a socket
+    whose own task is answering it (this one) is left to its answer, written right after."""
+    task = asyncio.current_task()
     for outbox in outboxes:
+        if outbox.answering is not None and outbox.answering is task:
+            continue
         if now(outbox):
             outbox.flush()
         else:

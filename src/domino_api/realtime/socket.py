@@ -295,7 +295,7 @@ class MatchSocket:
         try:
             # Computers' answers take their floor (matches/pacing.py).
             async with self.realtime.pacer.paced():
-                seq = await self._act(request)
+                seq = await self._act_answering(request, subscriber)
         except (ServiceError, EngineError) as exc:
             return f.error_frame(request.id, exc)
         except Exception as exc:
@@ -306,6 +306,17 @@ class MatchSocket:
         if subscriber.cursor < seq:
             await self.hub.sync(self.match_id)
         return f.AckFrame(id=request.id, seq=seq)
+
+    async def _act_answering(self, request: f.RequestFrame, subscriber: Subscriber) -> int:
+        """`_act`, the step's events for this socket left for its answer (one write for both,
+        realtime/outbox.py `flush_all`); written at once if the answer waits for a floor."""
+        subscriber.answering = asyncio.current_task()
+        try:
+            return await self._act(request)
+        finally:
+            subscriber.answering = None
+            if self.realtime.pacer.holds():
+                subscriber.flush()
 
     async def _act(self, request: f.RequestFrame) -> int:
         assert self.player is not None

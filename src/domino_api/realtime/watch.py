@@ -8,7 +8,9 @@ frame. Refused, once accepted, with 4000 + the HTTP status and the problem code 
 
 Opening one writes nothing: the caller's token comes from the process's auth cache, the table
 from the process's copy of it (at most `COPY_TTL_S` old: the events after the copy follow it)
-or one read (`Core.peek`), never a step of the write core. Each socket is one reader task
+or one read (`Core.peek`), never a step of the write core; its snapshot frame is shared by
+the spectators opening within 0.1 s on the same copy (`Snapshots`), and the hub reads nothing
+for it when it already follows the match past that snapshot. Each socket is one reader task
 beside the connection's own; its frames are written straight to the transport by the hub
 (realtime/outbox.py; a writer task only under another ASGI server), and a revocation, a full
 outbox or the reader's end each end it by a callback, not by a task of their own.
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from datetime import datetime, timedelta
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -26,6 +29,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from domino_api import metrics
 from domino_api.engine import EngineError
 from domino_api.engine.errors import StaleSeq
+from domino_api.engine.table import Table
 from domino_api.errors import BadRequest, ServiceError
 from domino_api.jsontext import dump_bytes
 from domino_api.matches import access
@@ -85,6 +89,34 @@ class WatchSubscriber(Subscriber):
         super().flush()
         if self.too_slow.is_set():
             self._on_full()
+
+
+class Snapshots:
+    """The public snapshot's frame of each match (the view whoever asks), built once for a
+    burst of spectators: reused while the table is the same copy and its `now` is at most
+    `REUSE` old. A table whose copy changed (a step, a read) is built again."""
+
+    REUSE = timedelta(seconds=0.1)
+    KEPT = 256  # matches; the oldest is forgotten first
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[Table, datetime, Frame]] = {}
+
+    def frame(self, table: Table, now: datetime) -> Frame:
+        match_id = table.match.id
+        kept = self._kept.get(match_id)
+        if kept is not None and kept[0] is table and timedelta(0) <= now - kept[1] <= self.REUSE:
+            return kept[2]
+        view = build_view(table, None, [], now)
+        frame = Frame(dump_bytes(f.SnapshotFrame(view=view)))
+        self._kept.pop(match_id, None)
+        self._kept[match_id] = (table, now, frame)
+        if len(self._kept) > self.KEPT:
+            del self._kept[next(iter(self._kept))]
+        return frame
+
+
+SNAPSHOTS = Snapshots()
 
 
 class Watch:
@@ -151,8 +183,7 @@ class Watch:
             self.match_id, cursor, settings.ws_send_queue, settings.ws_send_buffer_bytes, on_full
         )
         subscriber.wire = wire_of(self.ws.scope)
-        view = build_view(table, None, [], core.clock.now())  # the public view, whoever asks
-        subscriber.put(Frame(dump_bytes(f.SnapshotFrame(view=view))))
+        subscriber.put(SNAPSHOTS.frame(table, core.clock.now()))
         return subscriber
 
     def _let_go(self) -> None:
