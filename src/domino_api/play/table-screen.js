@@ -45,7 +45,8 @@ export function drawTable(table) {
   table.parts.status.replaceChildren(statusLine(table.view, table), ...(totals ? [totals] : []));
   drawHand(table);
   fill(table.parts.controls, controls.actions(table.view, table));
-  table.talk.talkOff(Boolean(table.view.talk_off));
+  const etiquette = Boolean(table.view.talk_etiquette) && table.view.status === "playing";
+  table.talk.talkOff(Boolean(table.view.talk_off), etiquette);
   if (table.busy) table.setBusy(true);
   else if (focusIn) restoreFocus(table, focusIn);
 }
