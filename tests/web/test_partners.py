@@ -12,7 +12,6 @@ from tests.web.conftest import Player
 from tests.web.helpers import (
     OVER_LINK,
     READY_BUTTON,
-    READY_TILE,
     match_view,
     play_until_over,
     sign_in,
@@ -62,18 +61,27 @@ def test_a_partnership_match_shows_the_partner_opposite_and_the_team_scores(
     pia.shot("partners-over")
 
 
-def _act(pages: list[Page]) -> str | None:
-    """One action by whichever seat's page offers one now (a tile to play, or Pass / Draw), or
-    the host's Next hand; None when no page offers anything yet (an event still on its way).
-    Only the host starts a hand, so no page presses a Next hand another already pressed."""
-    for page in pages:
-        if page.locator(f"{READY_TILE}, {READY_BUTTON}:text-matches('^(Draw|Pass)')").count():
-            return take_turn(page)
-    if pages[0].locator(OVER_LINK).count():
-        return "over"
-    if pages[0].locator(f"{READY_BUTTON}:text-matches('^Next hand')").count():
-        return take_turn(pages[0])
-    return None
+NEXT_HAND = f"{READY_BUTTON}:text-matches('^Next hand')"
+
+
+def _play_four(pages: list[Page]) -> list[tuple[int, str]]:
+    """Each seat acts on its own page when its turn comes (the turn goes round the table, seat
+    after seat, a pass being an action too); between hands the host alone deals the next, and
+    every page shows the new hand before the next turn is looked for. Returns (seat, action)
+    pairs, the last action 'over'."""
+    actions: list[tuple[int, str]] = []
+    seat = match_view(pages[0])["turn"]["seat"]
+    while not actions or actions[-1][1] != "over":
+        assert len(actions) < 400, actions[-10:]
+        actions.append((seat, take_turn(pages[seat], next_hand=False)))
+        if actions[-1][1] == "hand_over":
+            pages[0].locator(NEXT_HAND).click()
+            for page in pages:
+                expect(page.locator(NEXT_HAND)).to_have_count(0)
+            seat = match_view(pages[0])["turn"]["seat"]
+        else:
+            seat = (seat + 1) % 4
+    return actions
 
 
 def test_four_browsers_play_a_whole_partnership_match(players: Callable[..., Player]) -> None:
@@ -105,19 +113,13 @@ def test_four_browsers_play_a_whole_partnership_match(players: Callable[..., Pla
         expect(page.locator(".messages li")).to_have_text(["Ada: good luck, partner"])
         expect(page.locator("#talk-input")).to_be_disabled()  # etiquette: not during the hand
 
-    actions: list[str] = []
-    waits = 0
-    while not actions or actions[-1] != "over":
-        done = _act(pages)
-        waits = 0 if done else waits + 1
-        assert waits < 100_000 and len(actions) < 400, actions[-10:]
-        if done:
-            actions.append(done)
-    assert actions.count("play") >= 4, actions  # every seat played its own tiles
+    actions = _play_four(pages)
+    # Every seat played its own tiles (or passed) on its own page.
+    assert {seat for seat, done in actions if done in ("play", "pass")} == {0, 1, 2, 3}
 
     final = match_view(host)
     team = final["result"]["team"]
-    assert final["status"] == "over" and team in (0, 1)
+    assert final["status"] == "finished" and team in (0, 1)
     for seat, page in enumerate(pages):
         expect(page.locator(OVER_LINK)).to_be_visible()
         expect(page.get_by_test_id(f"team-score-{seat % 2}")).to_contain_text("Your team")
