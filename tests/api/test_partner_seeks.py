@@ -79,3 +79,69 @@ async def test_a_blocked_pair_is_never_seated_at_one_partnership_table(
     r = await client.get(f"/v1/matches/{fifth['match']}", headers=ana["headers"])
     assert [seat["name"] for seat in r.json()["seats"]] == ["An", "Cyd", "De", "Ev"]
     await client.delete(f"/v1/lobby/seeks/{second['id']}", headers=bob["headers"])
+
+
+async def _team_seek(
+    client: httpx.AsyncClient, who: dict[str, Any], partner: dict[str, Any], clock: FakeClock
+) -> Any:
+    clock.advance(1)
+    body = {**WANTED, "partner": partner["id"]}
+    r = await client.post("/v1/lobby/seeks", json=body, headers=who["headers"])
+    assert r.status_code == 201, r.text
+    assert r.json()["partner"] == partner["id"]
+    return r.json()
+
+
+async def _names(client: httpx.AsyncClient, who: dict[str, Any], match: str) -> list[str]:
+    r = await client.get(f"/v1/matches/{match}", headers=who["headers"])
+    assert r.status_code == 200 and r.json()["status"] == "playing", r.text
+    return [seat["name"] for seat in r.json()["seats"]]
+
+
+async def test_a_pair_seeking_a_pair_sits_as_partners(
+    client: httpx.AsyncClient, clock: FakeClock
+) -> None:
+    ana, bob, cy, dee = [await new_player(client, n) for n in ("Ana", "Bob", "Cy", "Dee")]
+    # Cy seeks alone first; Ana names Bob, but until Bob names her back she waits for him.
+    single = await _seek(client, cy, clock)
+    team = await _team_seek(client, ana, bob, clock)
+    assert (await _seek(client, dee, clock))["status"] == "open"  # three, but Ana needs Bob
+    assert (await _poll(client, ana, team))["status"] == "open"
+    mate = await _team_seek(client, bob, ana, clock)
+    assert mate["status"] == "paired"  # the pair against the two singles, dealt at once
+    match = mate["match"]
+    assert (await _poll(client, ana, team))["seat"] == 0 and mate["seat"] == 2
+    # The team sits at 0 and 2 although Cy came first; the singles at 1 and 3 as they came.
+    assert await _names(client, cy, match) == ["Ana", "Cy", "Bob", "Dee"]
+    assert (await _poll(client, cy, single))["seat"] == 1
+
+
+async def test_two_pairs_meet_and_a_one_sided_partner_waits(
+    client: httpx.AsyncClient, clock: FakeClock
+) -> None:
+    names = ("Eva", "Fin", "Gus", "Hal", "Ivy")
+    eva, fin, gus, hal, ivy = [await new_player(client, n) for n in names]
+    # Ivy names Eva, who seeks with Fin: Ivy is nobody's partner and is never seated.
+    lone = await _team_seek(client, ivy, eva, clock)
+    first = await _team_seek(client, eva, fin, clock)
+    await _team_seek(client, fin, eva, clock)
+    await _team_seek(client, gus, hal, clock)
+    last = await _team_seek(client, hal, gus, clock)
+    assert last["status"] == "paired" and last["seat"] == 3
+    assert await _names(client, gus, last["match"]) == ["Eva", "Gus", "Fin", "Hal"]
+    assert (await _poll(client, eva, first))["match"] == last["match"]
+    assert (await _poll(client, ivy, lone))["status"] == "open"
+    await client.delete(f"/v1/lobby/seeks/{lone['id']}", headers=ivy["headers"])
+
+
+async def test_a_partner_is_refused_where_it_means_nothing(client: httpx.AsyncClient) -> None:
+    ana, bob = await new_player(client, "Ann"), await new_player(client, "Ben")
+    wrongs = [
+        ({"ruleset": "block", "partner": bob["id"]}, 422),  # not a partnership preset
+        ({**WANTED, "partner": ana["id"]}, 422),  # oneself
+        ({**WANTED, "partner": "no-such-player"}, 404),
+    ]
+    for body, status in wrongs:
+        r = await client.post("/v1/lobby/seeks", json=body, headers=ana["headers"])
+        assert r.status_code == status, r.text
+        assert r.headers["content-type"].startswith("application/problem+json")

@@ -69,6 +69,14 @@ class SeekCreate(Body):
             " every seeker asked"
         ),
     ] = True
+    partner: Annotated[
+        Annotated[str, Meta(min_length=1, max_length=36)] | None,
+        Meta(
+            description="A pair seeking a pair (partnership presets only): the player id of the"
+            " partner you enter with; once the partner's seek names you back (same preset and"
+            " options), the two are seated together as partners at seats 0 and 2",
+        ),
+    ] = None
 
 
 class SeekOut(Struct, frozen=True, kw_only=True):
@@ -88,6 +96,9 @@ class SeekOut(Struct, frozen=True, kw_only=True):
     rated: Annotated[bool, Meta(description="Whether the seeker asked for a rated game")]
     match: Annotated[str | None, Meta(description="The new match's id, once paired")]
     seat: Annotated[int | None, Meta(description="The caller's seat there, once paired")]
+    partner: Annotated[
+        str | None, Meta(description="The partner's player id the seek was made with, if any")
+    ]
     lease_s: Annotated[
         float, Meta(description="An open seek lapses this long after its last renewal")
     ]

@@ -168,7 +168,7 @@ async def join_public(
     summary="Play anyone now: ask to be paired",
     openapi_extra=request_body("SeekCreate"),
     responses=struct_answer(SeekOut, 201)
-    | problems(*BODY, *AUTH, *PRESET_ERRORS, "rate_limited", "match_full"),
+    | problems(*BODY, *AUTH, *PRESET_ERRORS, "rate_limited", "match_full", "player_not_found"),
 )
 async def create_seek(
     body: Annotated[SeekCreate, Depends(reader(SeekCreate))],
@@ -183,7 +183,8 @@ async def create_seek(
     else `open` until paired: poll `GET
     /v1/lobby/seeks/{id}` or hold it on a lobby socket (`seek=`) at least every `lease_s`, or it
     lapses (`expired`). A caller who holds as many tables with a game number as a host may is
-    `429 rate_limited`."""
+    `429 rate_limited`. With `partner` (a partnership preset), two players who name each other
+    are seated as one team, partners at seats 0 and 2, against another team or two singles."""
     await limits_of(request).hit_from(
         "create_match", client_address(request), f"player:{player.id}"
     )

@@ -1,7 +1,8 @@
 """Quick pairing ("Play anyone now"): a seek asks for a game of one preset and options; as
 many seekers of the same preset and options as its table seats (two; four for a partnership
 preset, docs/RULES.md 14) are seated at a new match in the order they came, the oldest
-seeker as its host at seat 0.
+seeker as its host at seat 0. Two seekers of a partnership preset who name each other as
+`partner` are one team, seated together as partners at seats 0 and 2 (lobby/seek_teams.py).
 
 A seek is open while its lease holds: its holder renews it by polling it, or by a lobby socket
 that names it (lobby/socket.py); a seek whose lease lapsed is never paired and reads
@@ -33,8 +34,9 @@ from domino_api import engine
 from domino_api.engine import table as tables
 from domino_api.engine.rulesets import Options
 from domino_api.engine.table.new import NewSeat
-from domino_api.errors import RateLimited, SeekNotFound
+from domino_api.errors import PlayerNotFound, RateLimited, SeekNotFound, ValidationFailed
 from domino_api.jsontext import load_object
+from domino_api.lobby import seek_teams
 from domino_api.lobby.events import SeekPaired
 from domino_api.lobby.models import SeekCreate, SeekOut, SeekStatus
 from domino_api.lobby.tables import Publish, stored
@@ -74,6 +76,7 @@ def _out(row: SeekRow | None, lease_s: float) -> SeekOut:
         rated=row.rated,
         match=row.match_id,
         seat=row.seat,
+        partner=row.partner_id,
         lease_s=lease_s,
     )
 
@@ -94,7 +97,9 @@ async def create(
     """Store an open seek (cancelling the caller's others) and try to pair it at once. A
     seeker who holds as many numbered tables as a host may is refused (429) first."""
     options_key = _CANONICAL(as_overrides(body.options)).decode()
-    _ruleset(body.ruleset, options_key)  # an unknown preset or options it does not take: 422
+    ruleset = _ruleset(body.ruleset, options_key)  # unknown, or options it does not take: 422
+    if body.partner is not None:
+        await _check_partner(core, player, body.partner, ruleset)
     seek_id = str(uuid.uuid4())
     async with core.pool.acquire() as connection:
         await check_numbered(connection, player.id, None, caps)
@@ -107,9 +112,21 @@ async def create(
             body.rated,
             lease_s,
             core.clock.now(),
+            body.partner,
         )
     await pair(core, row.ruleset, row.options_key, caps, publish)
     return await read(core, player, seek_id, lease_s, caps, publish)
+
+
+async def _check_partner(core: Core, player: Player, partner: str, ruleset: engine.Ruleset) -> None:
+    """A team seeks a partnership preset, with another player who exists."""
+    if not ruleset.partnership:
+        raise ValidationFailed("partner: only a partnership preset's seek takes a partner.")
+    if partner == player.id:
+        raise ValidationFailed("partner: name another player, not yourself.")
+    async with transaction(core.maker) as session:
+        if not await players_repo.by_ids(session, [partner]):
+            raise PlayerNotFound("partner: no player has this id.")
 
 
 async def read(
@@ -160,8 +177,9 @@ async def pair(core: Core, ruleset: str, options_key: str, caps: Caps, publish: 
 
 
 async def _groups(core: Core, waiting: list[SeekRow]) -> list[list[SeekRow]]:
-    """Oldest first, a table's worth at a time, never a player twice at one table nor two
-    players one of whom blocked the other (a block holds in pairing as at a table's door)."""
+    """Oldest first, a table's worth at a time (in seat order), never a player twice at one
+    table nor two players one of whom blocked the other (a block holds in pairing as at a
+    table's door); a team of two (lobby/seek_teams.py) is seated whole or not at all."""
     if not waiting:
         return []
     first = waiting[0]
@@ -169,18 +187,21 @@ async def _groups(core: Core, waiting: list[SeekRow]) -> list[list[SeekRow]]:
     async with transaction(core.maker) as session:
         apart = await civil_repo.blocked_pairs(session, [seek.player_id for seek in waiting])
     groups: list[list[SeekRow]] = []
-    left = list(waiting)
-    while len(left) >= size:
+    left = seek_teams.units(waiting, partial(_apart, apart))
+    order = list(left)
+    while sum(map(len, left)) >= size:
         group = [left.pop(0)]
-        for seek in list(left):
-            if len(group) < size and all(_fits(apart, seek, sat) for sat in group):
-                group.append(seek)
-                left.remove(seek)
-        if len(group) == size:
-            groups.append(group)
+        for unit in list(left):
+            seated = [seek for sat in group for seek in sat]
+            room = len(seated) + len(unit) <= size
+            if room and all(_fits(apart, seek, sat) for seek in unit for sat in seated):
+                group.append(unit)
+                left.remove(unit)
+        if sum(map(len, group)) == size:
+            groups.append(seek_teams.seating(group))
         else:  # the oldest cannot be seated now; the ones passed over wait with the rest
             left.extend(group[1:])
-            left.sort(key=waiting.index)
+            left.sort(key=order.index)
     return groups
 
 

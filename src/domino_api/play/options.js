@@ -136,6 +136,20 @@ export function optionControls(preset, solo = false) {
         o.turn_clock = clock;
     });
   }
+  if (preset.partnership && !solo) {
+    // Not a preset parameter but the table's (`options.talk`, docs/RULES.md 14): etiquette
+    // keeps partners from talking while a hand is in play.
+    const input = select(
+      "opt-talk",
+      [
+        ["free", "Table talk at any time"],
+        ["etiquette", "Partnership etiquette: no talk while a hand is in play"],
+      ],
+      "free",
+    );
+    controls.push(field("Table talk", input));
+    read.push((o) => input.value === "etiquette" && (o.talk = "etiquette"));
+  }
   if (!solo) {
     // A correspondence table (docs/API.md): hours or days per move, no away rule, the turn
     // told on the lobby socket and by Web Push. It replaces the live clocks above.

@@ -49,7 +49,8 @@ export function drawTable(table) {
   else table.parts.status.removeAttribute("tabindex");
   drawHand(table);
   fill(table.parts.controls, controls.actions(table.view, table));
-  table.talk.talkOff(Boolean(table.view.talk_off));
+  const etiquette = Boolean(table.view.talk_etiquette) && table.view.status === "playing";
+  table.talk.talkOff(Boolean(table.view.talk_off), etiquette);
   if (table.busy) table.setBusy(true);
   else if (focusIn) restoreFocus(table, focusIn);
 }

@@ -103,11 +103,16 @@ export function chatPanel(send, table) {
     connected(up) {
       state.textContent = up ? "" : "reconnecting…";
     },
-    /** The host turned talk off (or on): nothing can be said meanwhile, and the form says so. */
-    talkOff(off) {
-      input.disabled = off;
-      sendButton.disabled = off;
-      input.placeholder = off ? "The host turned table talk off" : "";
+    /** The host turned talk off (or on), or partnership etiquette holds while a hand is in
+     * play: nothing can be said meanwhile, and the form says why. */
+    talkOff(off, etiquette = false) {
+      input.disabled = off || etiquette;
+      sendButton.disabled = off || etiquette;
+      input.placeholder = off
+        ? "The host turned table talk off"
+        : etiquette
+          ? "Partnership etiquette: no talk while a hand is in play"
+          : "";
     },
   };
 }

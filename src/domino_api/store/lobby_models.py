@@ -44,6 +44,8 @@ class Seek(Base):
     status: Mapped[str] = mapped_column(String(16))  # open, paired, cancelled, expired
     match_id: Mapped[str | None] = mapped_column(String(36))
     seat: Mapped[int | None] = mapped_column(Integer)
+    # The player this seeker pairs with as one team (migration 0026, lobby/seek_teams.py).
+    partner_id: Mapped[str | None] = mapped_column(String(36))
     lease_until: Mapped[datetime]
     created_at: Mapped[datetime]
 

@@ -63,6 +63,7 @@ class SeekRow:
     status: str
     match_id: str | None
     seat: int | None
+    partner_id: str | None  # the player it seeks with as a team (lobby/seek_teams.py)
     lease_until: datetime
     created_at: datetime
 
@@ -190,8 +191,8 @@ async def events_after(
 
 # ------------------------------------------------------------------ seeks
 
-_SEEK = "id, player_id, ruleset, options_key, rated, status, match_id, seat, lease_until,"
-_SEEK += " created_at"
+_SEEK = "id, player_id, ruleset, options_key, rated, status, match_id, seat, partner_id,"
+_SEEK += " lease_until, created_at"
 
 
 async def insert_seek(
@@ -203,6 +204,7 @@ async def insert_seek(
     rated: bool,
     lease_s: float,
     at: datetime,
+    partner_id: str | None = None,
 ) -> SeekRow:
     """A new open seek; the player's other open seeks are cancelled (one at a time)."""
     async with connection.transaction():
@@ -212,8 +214,8 @@ async def insert_seek(
         )
         record = await connection.fetchrow(
             "INSERT INTO seeks (id, player_id, ruleset, options, options_key, rated, status,"
-            " lease_until, created_at) VALUES ($1, $2, $3, $4::jsonb, $4, $5, 'open',"
-            " now() + $6 * interval '1 second', $7)"
+            " lease_until, created_at, partner_id) VALUES ($1, $2, $3, $4::jsonb, $4, $5,"
+            " 'open', now() + $6 * interval '1 second', $7, $8)"
             f" RETURNING {_SEEK}",
             seek_id,
             player_id,
@@ -222,6 +224,7 @@ async def insert_seek(
             rated,
             lease_s,
             at,
+            partner_id,
         )
     return _seek(record)
 
