@@ -17,7 +17,7 @@ A worker decides its requests one at a time, in the order they came, so its repl
 in that order: each completes the oldest request still owed. A request goes to the worker
 owing the fewest replies, so requests that arrive together are spread over the workers and
 queue in their sockets; a worker that wakes to several requests reads them at once and
-decides them in turn (bench/README.md, "The computers' channel, pipelined"). A worker that
+decides them in turn (bench/capacity.md, "The computers' channel, pipelined"). A worker that
 died (killed, out of memory) fails every request it owed with `WorkerGone`, and is replaced; a
 decision is tried again once. A worker leaves when the API process is gone, even one killed
 outright: the kernel closes the API's end, and the worker, which waits on its own end between

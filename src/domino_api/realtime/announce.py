@@ -69,7 +69,7 @@ BATCH = 1_000
 # How long the sending task lets announcements gather after the first one wakes it. At
 # hundreds of moves a second a send otherwise carried one or two steps (0.7 NOTIFY statements
 # per move, each a pool checkout and a round trip); gathered, one statement carries the steps
-# of several requests (bench/README.md, "Announcements gathered"). Only other processes hear
+# of several requests (bench/capacity.md, "Announcements gathered"). Only other processes hear
 # of a step this much later: this process's sockets are told at once (`_hand_over`).
 GATHER_S = 0.005
 # How long close() waits for the last batches before dropping them.
