@@ -58,3 +58,15 @@ def test_help_shows_no_type_beside_a_flag() -> None:
     assert result.exit_code == 0, result.output
     assert "--no-migrate" in result.output and "<int>" in result.output
     assert "<bool>" not in result.output
+
+
+async def test_a_parameter_out_of_range_is_named_in_the_problem(client: httpx.AsyncClient) -> None:
+    """FastAPI checks query and path parameters (pydantic); the problem names where, as a
+    body's does: `query.limit`, `path.seat`."""
+    ana = await new_player(client, "Ana")
+    r = await client.get("/v1/matches?limit=0", headers=ana["headers"])
+    assert (r.status_code, r.json()["code"]) == (422, "validation_error"), r.text
+    assert r.json()["detail"] == "query.limit: Input should be greater than or equal to 1"
+    created = await create_match(client, ana, "draw-50", PLANNERS[:2])
+    r = await client.put(f"/v1/matches/{created['id']}/seats/9/autopilot", headers=ana["headers"])
+    assert r.status_code == 422 and r.json()["detail"].startswith("path.seat: "), r.text

@@ -121,8 +121,9 @@ def body_schemas() -> dict[str, JsonValue]:
 
 
 def _add(schemas: dict[str, JsonValue], generated: dict[str, JsonValue]) -> None:
-    """The msgspec types' schemas beside pydantic's: two types of one name would make one
-    schema stand for both (a tournament's clock once lost its minimum this way)."""
+    """One group of msgspec types' schemas beside those already in (FastAPI's, the groups added
+    before): two types of one name would make one schema stand for both (a tournament's clock
+    once lost its minimum this way)."""
     clash = [name for name, schema in generated.items() if schemas.get(name, schema) != schema]
     if clash:
         raise RuntimeError(f"two schemas named {', '.join(clash)}: rename one of the types")

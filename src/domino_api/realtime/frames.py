@@ -257,7 +257,7 @@ def read_frame(text: str | None, data: bytes | None) -> ClientFrame | ErrorFrame
             return frame
         except msgspec.MsgspecError as error:
             return _refusal(text, error)
-    # As on REST (inputs.Strict): PostgreSQL stores no NUL.
+    # As on REST (web/struct_bodies.py): PostgreSQL stores no NUL.
     detail = "text may not contain the NUL character (\\u0000)"
     return _refusal(text, ValidationFailed(detail))
 
@@ -284,7 +284,7 @@ def _refusal(text: str, error: Exception) -> ErrorFrame:
 
 def _detail(kind: str, message: str) -> str:
     """`move.seq: Expected int` from msgspec's `Expected int - at $.seq`: the field's path
-    (list positions kept) as REST's problem details name it (web/inputs.error_summary)."""
+    (list positions kept) as REST's problem details name it (web/struct_bodies.summary)."""
     what, _, where = message.partition(" - at `$")
     path = where.rstrip("`").replace("[", ".").replace("]", "").lstrip(".")
     if "matching regex" in what:

@@ -184,10 +184,10 @@ async def refuse_stray_body(request: Request) -> None:
 
 
 def _takes_body(route: object) -> bool:
-    # A pydantic body is the route's `body_field`; a Struct's is read by web/struct_bodies.py
-    # and named in the route's `openapi_extra`.
+    # Every body is a Struct read by web/struct_bodies.py and named in the route's
+    # `openapi_extra` (FastAPI reads none: no route has a `body_field`).
     extra = getattr(route, "openapi_extra", None) or {}
-    return getattr(route, "body_field", None) is not None or "requestBody" in extra
+    return "requestBody" in extra
 
 
 NO_STRAY_BODY = [Depends(refuse_stray_body)]

@@ -1,18 +1,17 @@
-"""Inputs' shared rules (`whole_numbers`, `nul_path`, the no-NUL pattern) and `Strict`, the base
-of the request bodies pydantic still reads (`TournamentCreate`: its parts sit in pydantic
-answers); every other body is web/struct_bodies.py's `Body`. `Strict` refuses unknown
-fields and loose types and NUL characters.
+"""Inputs' shared rules, which web/struct_bodies.py applies to every request body: whole numbers
+(`whole_numbers`), the depth bound, no NUL character (`nul_path`; PostgreSQL stores none in
+text or JSONB) and the no-NUL pattern the schema states; and `error_summary`, the detail of a
+refused query or path parameter (FastAPI checks those with pydantic).
 
-The schema says what the checks do: JSON Schema's `integer` includes `3.0`, which strict mode
-alone refused, and every free string carries the no-NUL pattern."""
+The schema says what the checks do: JSON Schema's `integer` includes `3.0`, which msgspec
+alone refuses, and every free string carries the no-NUL pattern."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict, GetJsonSchemaHandler, JsonValue, model_validator
-from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema, ErrorDetails
+from pydantic import JsonValue
+from pydantic_core import ErrorDetails
 
 NO_NUL = "^[^\\u0000]*$"
 
@@ -37,7 +36,7 @@ MAX_DEPTH = 32
 
 
 def whole_numbers(value: object, depth: int = 0) -> object:
-    """`3.0` as 3, anywhere in a parsed body: strict mode then refuses only what JSON Schema's
+    """`3.0` as 3, anywhere in a parsed body: msgspec then refuses only what JSON Schema's
     `integer` does (`3.5`, `"3"`, `true`). A body nested deeper than `MAX_DEPTH` is refused."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
@@ -48,34 +47,6 @@ def whole_numbers(value: object, depth: int = 0) -> object:
     if isinstance(value, list):
         return [whole_numbers(item, depth + 1) for item in value]
     return value
-
-
-class Strict(BaseModel):
-    """A request body. PostgreSQL stores no NUL character in text or JSONB, so a string that
-    holds one (`\\u0000`) is refused here, as invalid input, before it reaches the database."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    @classmethod
-    def __get_pydantic_json_schema__(
-        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
-        # Here rather than in json_schema_extra, which a body's own examples would replace.
-        schema = handler(core_schema)
-        document_no_nul(handler.resolve_ref_schema(schema))
-        return schema
-
-    @model_validator(mode="before")
-    @classmethod
-    def _integral_floats(cls, data: object) -> object:
-        return whole_numbers(data)
-
-    @model_validator(mode="after")
-    def _no_nul_characters(self) -> Strict:
-        for name in type(self).model_fields:
-            if _holds_nul(getattr(self, name)):
-                raise ValueError(f"{name}: text may not contain the NUL character (\\u0000)")
-        return self
 
 
 def nul_path(value: object, path: str = "") -> str | None:
@@ -99,28 +70,9 @@ def nul_path(value: object, path: str = "") -> str | None:
     return None
 
 
-def _holds_nul(value: object) -> bool:
-    if isinstance(value, str):
-        return "\x00" in value
-    if isinstance(value, dict):
-        return any(_holds_nul(k) or _holds_nul(v) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return any(_holds_nul(item) for item in value)
-    return False  # nested Strict models check themselves
-
-
 def error_summary(errors: Sequence[ErrorDetails], most: int = 5) -> str:
-    """`where: what` for each of the first `most` of pydantic's errors, as a problem's
-    detail over REST and over the socket alike: the field's path, list positions kept."""
-    parts = []
-    for err in errors[:most]:
-        where = ".".join(str(p) for p in err["loc"] if _named(p)) or "body"
-        parts.append(f"{where}: {err['msg']}")
-    return "; ".join(parts)
-
-
-def _named(part: object) -> bool:
-    """Whether a part of an error's location is the client's: a field or a list position, not
-    the REST body's container nor a validator pydantic names after its functions
-    (`function-after[_no_nul_characters(), PlayerSettings]`)."""
-    return part != "body" and not (isinstance(part, str) and "[" in part)
+    """`where: what` for each of the first `most` of the errors FastAPI's pydantic found in a
+    request's parameters, as a problem's detail: `query.limit: Input should be ...`."""
+    return "; ".join(
+        f"{'.'.join(str(part) for part in err['loc'])}: {err['msg']}" for err in errors[:most]
+    )

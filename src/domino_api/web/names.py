@@ -12,7 +12,6 @@ import unicodedata
 from typing import Annotated
 
 from msgspec import Meta
-from pydantic import AfterValidator, Field, StringConstraints
 
 from domino_api.web.struct_bodies import Check
 
@@ -56,18 +55,15 @@ def _tournament_name(value: str) -> str:
 # short enough to generate from says "no control, format or invisible character, one visible".
 NAME_FORMAT = "display-name"
 
-# Field bounds apply to the raw string first; folding only shortens it (NFC rarely not). Each
-# type carries its rule twice while pydantic bodies remain: `Meta` and `Check` for the Structs
-# (web/struct_bodies.py), `Field` and `AfterValidator` for pydantic; each ignores the other's.
+# Field bounds apply to the raw string first; folding only shortens it (NFC rarely not). `Meta`
+# bounds and documents the type, `Check` applies the rule (web/struct_bodies.py).
 _NAMED = {"format": NAME_FORMAT}
 PlayerName = Annotated[
     str,
-    Field(min_length=1, max_length=32, json_schema_extra=_NAMED),
-    AfterValidator(clean_name),
     Meta(min_length=1, max_length=32, extra_json_schema=_NAMED),
     Check(clean_name),
 ]
-TournamentName = Annotated[  # a Struct body's only (TournamentCreate)
+TournamentName = Annotated[
     str,
     Meta(min_length=1, max_length=64, extra_json_schema=_NAMED),
     Check(_tournament_name),
@@ -98,36 +94,19 @@ def shown_text(value: str) -> str:
 
 
 _SHOWN = {"pattern": SHOWN_TEXT}
-ShownText = Annotated[
-    str,
-    AfterValidator(shown_text),
-    Field(json_schema_extra=_SHOWN),
-    Meta(extra_json_schema=_SHOWN),
-    Check(shown_text),
-]
-# Shown text with its length checked as a string's, before the check of its characters: a
-# `Field(max_length=...)` beside ShownText is checked after it, as a length of "items".
+# Shown text, its length bounded: msgspec checks `Meta`'s bounds before the `Check`.
 CutText = Annotated[
     str,
-    StringConstraints(max_length=64),
-    AfterValidator(shown_text),
-    Field(json_schema_extra=_SHOWN),
     Meta(max_length=64, extra_json_schema=_SHOWN),
     Check(shown_text),
 ]
 TalkText = Annotated[
     str,
-    StringConstraints(min_length=1, max_length=500),
-    AfterValidator(shown_text),
-    Field(json_schema_extra=_SHOWN),
     Meta(min_length=1, max_length=500, extra_json_schema=_SHOWN),
     Check(shown_text),
 ]
 ReasonText = Annotated[
     str,
-    StringConstraints(max_length=500),
-    AfterValidator(shown_text),
-    Field(json_schema_extra=_SHOWN),
     Meta(max_length=500, extra_json_schema=_SHOWN),
     Check(shown_text),
 ]

@@ -1,5 +1,5 @@
 """The one way a request body is read: a msgspec Struct decoded by a route dependency, with the
-problems pydantic's bodies answered for the same faults (400 `bad_request` for a body that is
+problems the API has always answered for these faults (400 `bad_request` for a body that is
 not JSON; 422 `validation_error` naming the field; 422 `bad_options` for a fault under a
 match's `options`), and the route's `openapi_extra` naming the type's published schema.
 
@@ -19,10 +19,10 @@ Declaring a new body (the whole recipe; tests/api/test_struct_bodies.py holds ea
    then `domino-api openapi`: the schema is generated from the type, strings get the no-NUL
    pattern, defaults are said in words.
 
-Bodies still declared as pydantic `Strict` models (web/inputs.py) are converted by this recipe;
-FastAPI reads those meanwhile, and app/api.py maps its errors to the same problems.
+Every body is read this way: FastAPI reads none (pydantic still checks query, path and header
+parameters; app/api.py answers its errors as 422 `validation_error`).
 
-As before, a whole number written `3.0` is the number 3, a body nested deeper than MAX_DEPTH is
+A whole number written `3.0` is the number 3, a body nested deeper than MAX_DEPTH is
 refused, and no string may hold the NUL character (PostgreSQL stores none).
 """
 
