@@ -4,8 +4,8 @@
 move's answer) does with each later event its seat receives, in `seq` order, instead of fetching
 the view again: the events carry everything the view shows that changes. A client decodes what
 it receives straight into the contract's types (`msgspec.json.decode(text, type=ViewOut)`, and
-`AnyEvent` for an event). It is the Python twin of /play's `play/reducer.js`, one case per event
-type of docs/API.md, and tests/clients/test_reducer_property.py holds both to the server's own
+`AnyEvent` for an event). It is the Python twin of the browser's reducer at /play, one case per
+event type of docs/API.md, and tests/clients/test_reducer_property.py holds both to the server's own
 next view.
 
 What no event carries is kept as it was: `now`, and a connected seat's `away_deadline`, which

@@ -1,8 +1,8 @@
 // The table's reducer: a seat's view moved on by one of its event copies
 // (docs/API.md, "The view" and "Events"). The page applies every event the socket brings with it instead of
 // fetching the view again; only a gap (an event whose seq does not follow the view's) calls for a
-// fresh view. The Python twin is bots/reducer.py; tests/clients/test_reducer_property.py holds
-// both to the server's own next view. Pure: the view passed in is never changed.
+// fresh view. The Python twin is the bots package's reducer;
+// tests/clients/test_reducer_property.py holds both to the server's own next view. Pure: the view passed in is never changed.
 //
 // What no event carries stays as it was: `now`, and a connected seat's `away_deadline`, which
 // moves with every sighting of its holder. A seat that goes away gets `away_since` and
