@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import random
 
-from domino_api.bots.planner import PlannerStrategy, World, match_value, start_hand
+import pytest
+
+from domino_api.bots.knowledge import known_voids, lacks
+from domino_api.bots.plain import PlainStrategy
+from domino_api.bots.planner import PlannerStrategy, World, match_value, sample_world, start_hand
 from domino_api.bots.rollout import Outcome, play_out
-from domino_api.engine import PRESETS, Play, seat_view
-from domino_api.engine.state import rules_of
+from domino_api.engine import PRESETS, Play, Start, apply, new_match, seat_view
+from domino_api.engine.state import MatchState, rules_of
 from tests.engine.helpers import position
 
 FIVES = PRESETS["partners-all-fives"]
@@ -47,3 +51,44 @@ def test_the_planner_takes_the_points_that_win_for_its_team() -> None:
     action, reason = PlannerStrategy(max_samples=20).choose(seat_view(state, 0), random.Random(1))
     assert action == Play((5, 5), None)
     assert reason.startswith("planner: scores 10, wins 100%")
+
+
+def _nines_mid_hand(preset: str) -> MatchState:
+    """A real deal of `preset` played by Plains until some seat has passed (so it has voids)."""
+    state = apply(new_match(PRESETS[preset], b"n" * 32), None, Start("nines")).state
+    plain = PlainStrategy()
+    while state.status == "playing":
+        hand = state.hand
+        assert hand is not None and state.turn is not None
+        if any(move.action == "pass" for move in hand.moves) and len(hand.moves) >= 12:
+            return state
+        action, _ = plain.choose(seat_view(state, state.turn), random.Random(state.seq))
+        state = apply(state, state.turn, action).state
+    raise AssertionError("the hand ended before any seat passed")
+
+
+@pytest.mark.parametrize("preset", ["partners-nines", "partners-block"])
+def test_planner_deals_only_the_tiles_in_play_into_the_hidden_hands(preset: str) -> None:
+    # partners-nines leaves 15 tiles out of play: nobody holds them and nobody draws them. The
+    # Planner's imagined deals must give each other seat exactly its count, keep the rest out
+    # of every hand, honour each seat's known voids, and never offer a draw.
+    state = _nines_mid_hand(preset)
+    hand = state.hand
+    assert hand is not None
+    in_hands = sum(hand.counts)
+    rng = random.Random(7)
+    for seat in range(4):
+        view = seat_view(state, seat)
+        voids = known_voids(view)
+        for _ in range(50):
+            world = sample_world(view, voids, rng)
+            assert [len(h) for h in world.hands] == list(view.counts)
+            assert sum(map(len, world.hands)) == in_hands
+            assert len(world.stock) == view.stock == len(hand.deal.stock)
+            held = [t for s, h in enumerate(world.hands) if s != seat for t in h]
+            assert sorted(held + list(world.stock)) == sorted(view.unseen)
+            assert all(lacks(t, voids[s]) for s, h in enumerate(world.hands) for t in h)
+            if view.turn == seat:
+                start = start_hand(view, world, rules_of(view.ruleset))
+                assert start.counts == view.counts
+                assert all(o.action != "draw" for o in start.legal)
