@@ -297,6 +297,8 @@ class Tournament(Base):
     host_player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
     # {"target": 100} or {"best_of": 3}, plus "next_opener" when the host chose one.
     match_options: Mapped[JSONObject]
+    # The ruleset of every match: classic, or a partnership preset whose entrants are pairs.
+    preset: Mapped[str] = mapped_column(String(32), default="classic", server_default="classic")
     max_entrants: Mapped[int] = mapped_column(Integer)
     check_in_s: Mapped[int] = mapped_column(Integer, default=300)
     seed: Mapped[bytes | None] = mapped_column(LargeBinary)
@@ -319,6 +321,9 @@ class TournamentEntrant(Base):
     # The seeded order (docs/API.md, "Tournaments"), set at the start.
     order: Mapped[int | None] = mapped_column(Integer)
     entered_at: Mapped[datetime]
+    # A pairs tournament: the partner this player named (the pair is whole once both name
+    # each other; tournaments/pairs.py).
+    partner_id: Mapped[str | None] = mapped_column(String(36), default=None)
 
 
 class TournamentMatch(Base):

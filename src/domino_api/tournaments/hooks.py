@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from domino_api.clock import Clock
 from domino_api.engine.table import Table
+from domino_api.engine.teams import team_of
 from domino_api.matches import ends
 from domino_api.store import tournaments_repo
 from domino_api.store.models import Tournament, TournamentMatch
@@ -50,7 +51,9 @@ async def record_result(within: ends.Within, table: Table) -> None:
             await service.cancel(session, clock, tournament)
             await session.flush()
         return
-    row.winner = table.seats[winner_seat].player_id
+    # The winning seat's team: in a pairs tournament either partner's win is its pair's
+    # (the lead's entry, seated at 0 or 1); with two seats the team is the seat.
+    row.winner = row.player_a if team_of(winner_seat) == team_of(a) else row.player_b
     assert result is not None
     row.reason = "forfeit" if result.reason == "forfeit" else "played"
     await session.flush()

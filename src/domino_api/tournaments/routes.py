@@ -74,10 +74,23 @@ async def get_tournament(
     | problems(*TOURNAMENT, "tournament_started", "entrant_limit@409"),
 )
 async def enter(
-    tournament_id: TournamentId, player: CurrentPlayer, session: UnitOfWork, request: Request
+    tournament_id: TournamentId,
+    player: CurrentPlayer,
+    session: UnitOfWork,
+    request: Request,
+    partner: Annotated[
+        str | None,
+        Query(
+            max_length=36,
+            description="A pairs tournament: the partner's player id (the pair is whole once"
+            " the partner enters naming you back); a classic tournament takes none (422)",
+        ),
+    ] = None,
 ) -> FastJSONResponse:
-    """Enter the tournament before it starts (entering again changes nothing)."""
-    return FastJSONResponse(await service.enter(session, clock_of(request), player, tournament_id))
+    """Enter the tournament before it starts (entering again changes nothing). A tournament on a
+    partnership preset is of pairs: each player enters themself naming their `partner`."""
+    entered = await service.enter(session, clock_of(request), player, tournament_id, partner)
+    return FastJSONResponse(entered)
 
 
 @router.delete(

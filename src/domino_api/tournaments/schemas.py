@@ -51,8 +51,20 @@ class TournamentClock(Body):
     grace_s: Annotated[int, Meta(ge=1, le=86_400)] = 120
 
 
+# What a tournament's matches play: classic (two players), or a partnership preset whose
+# entrants are pairs (docs/PARTNERSHIP.md; tournaments/pairs.py).
+TournamentPreset = Literal["classic", "partners-block", "partners-nines", "partners-all-fives"]
+
+
 class TournamentCreate(Body, kw_only=True):
     name: Annotated[TournamentName, Meta(examples=["Friday cup"])]
+    preset: Annotated[
+        TournamentPreset,
+        Meta(
+            description="The ruleset of every match (default classic); a partnership preset"
+            " makes a tournament of pairs, four seats a match, 0 and 2 against 1 and 3"
+        ),
+    ] = "classic"
     format: Literal["single_elimination", "round_robin"]
     match: Annotated[Any, Meta(extra_json_schema=MATCH_SCHEMA)]
     next_opener: Literal["winner_any", "alternate_any"] | None = None
@@ -78,7 +90,17 @@ class TournamentCreate(Body, kw_only=True):
 class EntrantOut(Struct, frozen=True, kw_only=True):
     player_id: str
     name: str
-    order: int | None
+    order: Annotated[
+        int | None,
+        Meta(description="The seeded order once started; in a pairs tournament the pair's lead's"),
+    ]
+    partner: Annotated[
+        str | None,
+        Meta(description="A pairs tournament: the partner this player named (null in classic)"),
+    ] = None
+    paired: Annotated[
+        bool, Meta(description="A pairs tournament: the partner has named this player back")
+    ] = False
 
 
 class NextSlot(Struct, frozen=True, kw_only=True):
@@ -104,8 +126,20 @@ class RoundMatchOut(Struct, frozen=True, kw_only=True):
         NextSlot | None,
         Meta(description="The slot the winner goes to; null for the final and in round-robin"),
     ]
-    players: Annotated[list[str], Meta(description="The two player ids, in slot order")]
-    names: Annotated[list[str], Meta(description="Their names, in the same order")]
+    players: Annotated[
+        list[str],
+        Meta(description="The two entrants, in slot order (a pair by its lead's player id)"),
+    ]
+    names: Annotated[
+        list[str], Meta(description='Their names, in the same order (a pair\'s "Ann & Bob")')
+    ]
+    teams: Annotated[
+        list[list[str]] | None,
+        Meta(
+            description="A pairs tournament: each side's two player ids, in slot order (the"
+            " first side seated at 0 and 2, the second at 1 and 3); null in classic"
+        ),
+    ] = None
     status: Literal["check_in", "playing", "finished", "cancelled"]
     winner: str | None
     reason: Literal["played", "forfeit", "no_show"] | None
@@ -129,7 +163,11 @@ class RoundOut(Struct, frozen=True, kw_only=True):
 
 
 class StandingOut(Struct, frozen=True, kw_only=True):
-    player_id: str
+    player_id: Annotated[str, Meta(description="The entrant (a pair by its lead's player id)")]
+    name: Annotated[str, Meta(description='Its name (a pair\'s "Ann & Bob")')] = ""
+    partner: Annotated[str | None, Meta(description="A pair's second player; null in classic")] = (
+        None
+    )
     rank: int
     match_wins: int
     hand_diff: int
@@ -150,6 +188,7 @@ class TournamentOut(Struct, frozen=True, kw_only=True):
     name: str
     status: Literal["open", "running", "finished", "cancelled"]
     format: Literal["single_elimination", "round_robin"]
+    preset: Annotated[TournamentPreset, Meta(description="The ruleset of every match")] = "classic"
     match: Annotated[Any, Meta(extra_json_schema=MATCH_SCHEMA)]
     clock: Annotated[TournamentClock, Meta(description="The turn clock of every match")]
     next_opener: str | None

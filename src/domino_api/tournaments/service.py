@@ -52,7 +52,7 @@ from domino_api.store.models import (
     TournamentMatch,
 )
 from domino_api.tournaments import event_types as ev
-from domino_api.tournaments import pairing
+from domino_api.tournaments import pairing, pairs
 from domino_api.tournaments import standings as standings_mod
 from domino_api.tournaments.schemas import TournamentCreate, TournamentOut
 from domino_api.tournaments.views import build_view, rebuild_bracket, records_of, seeded
@@ -60,7 +60,6 @@ from domino_api.tournaments.views import build_view, rebuild_bracket, records_of
 # Seed 004: free up to 10 players, Club up to 20, corporate without a cap.
 PLAN_CAPS: dict[str, int | None] = {"free": 10, "club": 20, "corporate": None}
 PLANS = tuple(PLAN_CAPS)
-RULESET = "classic"
 
 
 def plan_cap(plan: str) -> int | None:
@@ -107,7 +106,7 @@ async def create(
         options["next_opener"] = body.next_opener
     options["turn_clock"] = msgspec.to_builtins(body.clock)  # the host's clock for every match
     try:
-        engine.make_ruleset(RULESET, options)
+        pairs.ruleset(body.preset, options)
     except engine.BadOptions as exc:
         raise ValidationFailed(str(exc)) from None
     now = clock.now()
@@ -118,6 +117,7 @@ async def create(
         status="open",
         host_player_id=host.id,
         match_options=options,
+        preset=body.preset,
         max_entrants=body.max_entrants,
         check_in_s=int(check_in_s),
         seed=None,
@@ -140,13 +140,17 @@ async def _locked(session: AsyncSession, tournament_id: str) -> Tournament:
 
 
 async def enter(
-    session: AsyncSession, clock: Clock, player: Player, tournament_id: str
+    session: AsyncSession, clock: Clock, player: Player, tournament_id: str, partner: str | None
 ) -> TournamentOut:
+    """Enter for oneself; in a pairs tournament naming the `partner` (tournaments/pairs.py)."""
     tournament = await _locked(session, tournament_id)
-    if await tournaments_repo.entrant(session, tournament.id, player.id) is not None:
+    row = await tournaments_repo.entrant(session, tournament.id, player.id)
+    if row is not None:
+        pairs.check_again(tournament, row, partner)
         return await build_view(session, tournament)
     if tournament.status != "open":
         raise TournamentStarted("The tournament has started; entries are closed.")
+    await pairs.check_entry(session, tournament, player, partner)
     count = len(await tournaments_repo.entrants(session, tournament.id))
     if count >= tournament.max_entrants:
         raise EntrantLimitReached(
@@ -160,6 +164,7 @@ async def enter(
             entry_no=await tournaments_repo.next_entry_no(session, tournament.id),
             order=None,
             entered_at=clock.now(),
+            partner_id=partner,
         )
     )
     await session.flush()
@@ -190,9 +195,12 @@ async def start(
         raise NotHost("Only the host may start the tournament.")
     if tournament.status != "open":
         raise TournamentStarted("The tournament has already started.")
-    entrants = await tournaments_repo.entrants(session, tournament.id)
+    entrants = pairs.field(tournament, await tournaments_repo.entrants(session, tournament.id))
     if len(entrants) < 2:
-        raise NotEnoughEntrants(f"A tournament needs at least 2 entrants; it has {len(entrants)}.")
+        whole = " whole pairs" if pairs.of_pairs(tournament) else ""
+        raise NotEnoughEntrants(
+            f"A tournament needs at least 2{whole} entrants; it has {len(entrants)}."
+        )
     seed = secrets.token_bytes(32)
     order = pairing.seeded_order(seed, [e.player_id for e in entrants])
     position = {player_id: i for i, player_id in enumerate(order)}
@@ -304,18 +312,20 @@ async def open_match(
     index: int,
     pair: tuple[str, str],
 ) -> str:
-    """A `classic` match between the pair, in check-in (docs/API.md, "Tournaments")."""
-    ruleset = engine.make_ruleset(RULESET, tournament.match_options)
+    """A match of the tournament's preset between the pair (two players, or two pairs seated
+    0 and 2 against 1 and 3: tournaments/pairs.py), in check-in (docs/API.md, "Tournaments")."""
+    ruleset = pairs.ruleset(tournament.preset, tournament.match_options)
     now = clock.now()
     deadline = now + timedelta(seconds=tournament.check_in_s)
-    players = await players_repo.by_ids(session, list(pair))
+    seated = await pairs.seats(session, tournament, pair)
+    players = await players_repo.by_ids(session, seated)
     holders = {pid: (p.name, p.tile_back) for pid, p in players.items()}
     new = new_table(
         str(uuid.uuid4()),
         ruleset,
         secrets.token_bytes(32),
         now,
-        [NewSeat(type="human", player_id=player_id, seen=False) for player_id in pair],
+        [NewSeat(type="human", player_id=player_id, seen=False) for player_id in seated],
         holders,
         tournament_id=tournament.id,
         check_in_deadline=deadline,

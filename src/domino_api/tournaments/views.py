@@ -13,8 +13,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from domino_api.errors import TournamentNotFound
 from domino_api.store import players_repo, tournaments_repo
 from domino_api.store.json_types import JSONObject
-from domino_api.store.models import Tournament, TournamentMatch
-from domino_api.tournaments import pairing
+from domino_api.store.models import Tournament, TournamentEntrant, TournamentMatch
+from domino_api.tournaments import pairing, pairs
 from domino_api.tournaments import standings as standings_mod
 from domino_api.tournaments.event_types import TournamentEvent, event
 from domino_api.tournaments.schemas import RoundMatchOut, RoundOut, StandingOut, TournamentOut
@@ -95,41 +95,73 @@ async def get_view(session: AsyncSession, tournament_id: str) -> TournamentOut:
     return await build_view(session, tournament)
 
 
+def _entrants_out(
+    entrants: list[TournamentEntrant], mates: dict[str, str], names: dict[str, str]
+) -> list[JSONObject]:
+    """Each entrant, a pair's partner beside its lead with the lead's order."""
+    paired = {*mates, *mates.values()}
+    lead_of = {mate: lead for lead, mate in mates.items()}
+    seeded_at = {e.player_id: e.order for e in entrants}
+    out: list[JSONObject] = [
+        {
+            "player_id": e.player_id,
+            "name": names.get(e.player_id, ""),
+            "order": e.order
+            if e.order is not None
+            else seeded_at.get(lead_of.get(e.player_id, "")),
+            "partner": e.partner_id,
+            "paired": e.player_id in paired,
+        }
+        for e in entrants
+    ]
+    return out
+
+
 async def build_view(session: AsyncSession, tournament: Tournament) -> TournamentOut:
     entrants = await tournaments_repo.entrants(session, tournament.id)
     names = await players_repo.names(session, [e.player_id for e in entrants])
+    mates = await pairs.partners(session, tournament)
+    shown = _entrants_out(entrants, mates, names)
     started = tournament.seed is not None
     if started:
-        entrants = sorted(entrants, key=lambda e: e.order if e.order is not None else 0)
-    order = [e.player_id for e in entrants] if started else []
+        # Seeded order (a partner just after its lead), then entries not seeded.
+        shown.sort(key=lambda e: (e["order"] is None, e["order"] or 0, e["player_id"] in mates))
+    order = [
+        e.player_id for e in sorted(entrants, key=lambda e: e.order or 0) if e.order is not None
+    ]
     rows = await tournaments_repo.matches(session, tournament.id)
     progress = await tournaments_repo.match_progress(session, tournament.id)
     options = tournament.match_options
+    entrant_names = pairs.pair_names(mates, names)
     view = {
         "clock": options.get("turn_clock") or DEFAULT_CLOCK,
         "id": tournament.id,
         "name": tournament.name,
         "status": tournament.status,
         "format": tournament.format,
+        "preset": tournament.preset,
         "match": match_of(tournament),
         "next_opener": options.get("next_opener"),
         "max_entrants": tournament.max_entrants,
         "check_in_s": tournament.check_in_s,
         "seed": tournament.seed.hex() if tournament.seed is not None else None,
         "host": tournament.host_player_id,
-        "entrants": [
-            {"player_id": e.player_id, "name": names.get(e.player_id, ""), "order": e.order}
-            for e in entrants
-        ],
-        "rounds": _rounds(tournament, order, rows, progress, names) if started else [],
-        "standings": _standings(tournament, order, rows) if started else [],
+        "entrants": shown,
+        "rounds": _rounds(tournament, order, rows, progress, entrant_names, mates)
+        if started
+        else [],
+        "standings": _standings(tournament, order, rows, entrant_names, mates) if started else [],
         "champion": tournament.champion_id,
     }
     return msgspec.convert(view, TournamentOut)
 
 
 def _standings(
-    tournament: Tournament, order: list[str], rows: list[TournamentMatch]
+    tournament: Tournament,
+    order: list[str],
+    rows: list[TournamentMatch],
+    names: dict[str, str],
+    mates: dict[str, str],
 ) -> list[StandingOut]:
     """Round-robin by wins and tiebreaks; single elimination by the round reached."""
     records = records_of(rows)
@@ -138,7 +170,14 @@ def _standings(
         ranked = standings_mod.elimination_standings(order, records, reached)
     else:
         ranked = standings_mod.standings(order, records)
-    return [msgspec.convert(dataclasses.asdict(standing), StandingOut) for standing in ranked]
+    return [
+        msgspec.convert(
+            dataclasses.asdict(standing)
+            | {"name": names.get(standing.player_id, ""), "partner": mates.get(standing.player_id)},
+            StandingOut,
+        )
+        for standing in ranked
+    ]
 
 
 def _live(
@@ -160,6 +199,7 @@ def _match_out(
     progress: dict[str, tournaments_repo.MatchProgress],
     names: dict[str, str],
     rounds: int | None,
+    mates: dict[str, str],
 ) -> RoundMatchOut:
     """A bracket slot's match; `rounds` (single elimination) says where its winner goes."""
     table = progress.get(row.match_id)
@@ -180,6 +220,7 @@ def _match_out(
         "points": [row.points_a, row.points_b],
         "hands_won": [row.hands_a, row.hands_b],
         "live": _live(row, table),
+        "teams": [[p, mates[p]] for p in (row.player_a, row.player_b)] if mates else None,
     }
     return msgspec.convert(match, RoundMatchOut)
 
@@ -190,6 +231,7 @@ def _rounds(
     rows: list[TournamentMatch],
     progress: dict[str, tournaments_repo.MatchProgress],
     names: dict[str, str],
+    mates: dict[str, str],
 ) -> list[RoundOut]:
     by_round: dict[int, list[TournamentMatch]] = {}
     for row in rows:
@@ -210,7 +252,8 @@ def _rounds(
                     number=number,
                     status="complete" if done else "open",
                     matches=[
-                        _match_out(row, progress, names, len(bracket.rounds)) for row in matches
+                        _match_out(row, progress, names, len(bracket.rounds), mates)
+                        for row in matches
                     ],
                     byes=byes,
                     rests=[],
@@ -225,7 +268,7 @@ def _rounds(
             RoundOut(
                 number=number,
                 status="complete" if done else "open",
-                matches=[_match_out(row, progress, names, None) for row in matches],
+                matches=[_match_out(row, progress, names, None, mates) for row in matches],
                 byes=[],
                 rests=list(schedule[number - 1].rests),
             )

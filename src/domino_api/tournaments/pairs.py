@@ -1,0 +1,119 @@
+"""Tournaments of pairs (docs/API.md, "Tournaments"; docs/PARTNERSHIP.md).
+
+A tournament on a partnership preset (engine/partner_presets.py) plays four-seat matches whose
+entrants are pairs. Each player enters for themself, naming a `partner`; the pair is whole once
+the partner has entered naming them back, so nobody is ever entered by someone else alone.
+
+A whole pair is one entrant of the pure pairing code (tournaments/pairing.py): it goes by its
+*lead*, the partner who entered first, whose row carries the seeded `order`; the partner's row
+keeps `order` null. A match seats pair A's lead and partner at 0 and 2, pair B's at 1 and 3
+(engine/teams.py: seats 0 and 2 against 1 and 3), and `tournament_matches` records the leads.
+An entry whose partner never named it back is no entrant: the start seats whole pairs only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from msgspec import structs
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from domino_api import engine
+from domino_api.engine.partner_presets import PARTNER_PRESETS
+from domino_api.engine.rulesets import Ruleset, TurnClock
+from domino_api.errors import ValidationFailed
+from domino_api.store import players_repo, tournaments_repo
+from domino_api.store.json_types import JSONObject
+from domino_api.store.models import Player, Tournament, TournamentEntrant
+
+
+def of_pairs(tournament: Tournament) -> bool:
+    return tournament.preset in PARTNER_PRESETS
+
+
+def ruleset(preset: str, options: JSONObject) -> Ruleset:
+    """The ruleset of a tournament's matches. A partnership preset lets a match set only its
+    `target` (docs/RULES.md section 3), so the host's turn clock, which every tournament match
+    plays, is applied beside the preset's overrides rather than as one of them."""
+    if preset not in PARTNER_PRESETS:
+        return engine.make_ruleset(preset, options)
+    made = engine.make_ruleset(preset, {k: v for k, v in options.items() if k != "turn_clock"})
+    clock = options.get("turn_clock")
+    if not isinstance(clock, dict):
+        return made
+    allowance, grace = clock.get("allowance_s"), clock.get("grace_s")
+    if not isinstance(allowance, int) or not isinstance(grace, int):
+        return made
+    return structs.replace(made, turn_clock=TurnClock(allowance, grace))
+
+
+async def check_entry(
+    session: AsyncSession, tournament: Tournament, player: Player, partner: str | None
+) -> None:
+    """Refuse (422) a partner on a classic tournament, none on a pairs tournament, oneself,
+    an unknown player, or a partner already entered naming someone else."""
+    if not of_pairs(tournament):
+        if partner is not None:
+            raise ValidationFailed(f"A {tournament.preset} tournament takes no partner.")
+        return
+    if partner is None:
+        raise ValidationFailed(
+            f"A {tournament.preset} tournament is of pairs: name your partner (`partner`)."
+        )
+    if partner == player.id:
+        raise ValidationFailed("A player cannot partner themself.")
+    if partner not in await players_repo.by_ids(session, [partner]):
+        raise ValidationFailed(f"No player {partner!r} to partner.")
+    theirs = await tournaments_repo.entrant(session, tournament.id, partner)
+    if theirs is not None and theirs.partner_id != player.id:
+        raise ValidationFailed("That player has entered with another partner.")
+
+
+def check_again(tournament: Tournament, row: TournamentEntrant, partner: str | None) -> None:
+    """Entering again changes nothing; naming another partner needs leaving first."""
+    if of_pairs(tournament) and partner is not None and partner != row.partner_id:
+        raise ValidationFailed("You have entered with another partner; leave first to change.")
+
+
+def whole_pairs(entrants: Sequence[TournamentEntrant]) -> list[tuple[str, str]]:
+    """(lead, partner) of every whole pair, in the lead's entry order."""
+    by_player = {row.player_id: row for row in entrants}
+    pairs: list[tuple[str, str]] = []
+    for row in entrants:  # entry order: the first of two to enter is the lead
+        mate = by_player.get(row.partner_id or "")
+        if mate is not None and mate.partner_id == row.player_id and mate.entry_no > row.entry_no:
+            pairs.append((row.player_id, mate.player_id))
+    return pairs
+
+
+def field(tournament: Tournament, entrants: list[TournamentEntrant]) -> list[TournamentEntrant]:
+    """Who the seeded order takes: every entrant, or the lead of every whole pair."""
+    if not of_pairs(tournament):
+        return entrants
+    leads = {lead for lead, _ in whole_pairs(entrants)}
+    return [row for row in entrants if row.player_id in leads]
+
+
+async def partners(session: AsyncSession, tournament: Tournament) -> dict[str, str]:
+    """Each whole pair's lead to its partner (empty for a classic tournament)."""
+    if not of_pairs(tournament):
+        return {}
+    return dict(whole_pairs(await tournaments_repo.entrants(session, tournament.id)))
+
+
+async def seats(session: AsyncSession, tournament: Tournament, pair: tuple[str, str]) -> list[str]:
+    """The players of a match in seat order: the two entrants, or pair A at 0 and 2 and pair B
+    at 1 and 3."""
+    mates = await partners(session, tournament)
+    if not mates:
+        return list(pair)
+    a, b = pair
+    return [a, b, mates[a], mates[b]]
+
+
+def pair_names(mates: dict[str, str], names: dict[str, str]) -> dict[str, str]:
+    """`names` with each lead named by both players ("Ann & Bob")."""
+    named = dict(names)
+    for lead, mate in mates.items():
+        named[lead] = f"{names.get(lead, '')} & {names.get(mate, '')}"
+    return named
