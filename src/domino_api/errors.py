@@ -42,6 +42,7 @@ TournamentNotFound = _error(
 )
 PlayerNotFound = _error("PlayerNotFound", 404, "player_not_found", "Player not found")
 EntrantLimitReached = _error("EntrantLimitReached", 409, "entrant_limit", "Too many entrants")
+PartnerRefused = _error("PartnerRefused", 409, "partner_refused", "Not this partner here")
 # The host's plan forbids the size: the same body from a Club host is accepted (so not 422).
 EntrantLimitTooHigh = _error(
     "EntrantLimitTooHigh", 403, "entrant_limit", "Entrant limit above the host's plan"

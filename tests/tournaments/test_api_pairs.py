@@ -141,16 +141,19 @@ async def test_incomplete_pairs_and_partners_refused(client: httpx.AsyncClient) 
     host = players[ids[0]]
     t = await create(client, host, preset="partners-nines", match={"target": 100})
     tid = t["id"]
-    # A pairs tournament needs a partner, not oneself, and one who exists.
-    for partner in (None, ids[0], "no-such-player"):
+    # A pairs tournament needs a partner, not oneself (409: the request is well formed, the
+    # tournament refuses it), and one who exists (404).
+    for partner in (None, ids[0]):
         r = await enter(client, host, tid, partner)
-        assert r.status_code == 422 and r.json()["type"].endswith("validation_error"), r.text
+        assert r.status_code == 409 and r.json()["code"] == "partner_refused", r.text
+    r = await enter(client, host, tid, "no-such-player")
+    assert r.status_code == 404 and r.json()["code"] == "player_not_found", r.text
     assert (await enter(client, players[ids[0]], tid, ids[1])).status_code == 200
     # Nobody can name a player already entered naming another partner.
     r = await enter(client, players[ids[2]], tid, ids[0])
-    assert r.status_code == 422, r.text
+    assert r.status_code == 409 and r.json()["code"] == "partner_refused", r.text
     # Naming another partner needs leaving first.
-    assert (await enter(client, players[ids[0]], tid, ids[3])).status_code == 422
+    assert (await enter(client, players[ids[0]], tid, ids[3])).status_code == 409
     # Two halves of pairs are no entrants: the start is refused.
     assert (await enter(client, players[ids[3]], tid, ids[4])).status_code == 200
     r = await client.post(f"/v1/tournaments/{tid}/start", headers=host["headers"])
@@ -163,7 +166,7 @@ async def test_incomplete_pairs_and_partners_refused(client: httpx.AsyncClient) 
     classic = await create(client, host)
     assert classic["preset"] == "classic"
     r = await enter(client, players[ids[1]], classic["id"], ids[2])
-    assert r.status_code == 422, r.text
+    assert r.status_code == 409 and r.json()["code"] == "partner_refused", r.text
     # An unknown preset is refused at creation.
     r = await client.post(
         "/v1/tournaments",

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from domino_api import engine
 from domino_api.engine.partner_presets import PARTNER_PRESETS
 from domino_api.engine.rulesets import Ruleset, TurnClock
-from domino_api.errors import ValidationFailed
+from domino_api.errors import PartnerRefused, PlayerNotFound
 from domino_api.store import players_repo, tournaments_repo
 from domino_api.store.json_types import JSONObject
 from domino_api.store.models import Player, Tournament, TournamentEntrant
@@ -50,29 +50,30 @@ def ruleset(preset: str, options: JSONObject) -> Ruleset:
 async def check_entry(
     session: AsyncSession, tournament: Tournament, player: Player, partner: str | None
 ) -> None:
-    """Refuse (422) a partner on a classic tournament, none on a pairs tournament, oneself,
-    an unknown player, or a partner already entered naming someone else."""
+    """Refuse (409 `partner_refused`: the request is well formed, the tournament's state
+    refuses it) a partner on a classic tournament, none on a pairs tournament, oneself, or a
+    partner already entered naming someone else; an unknown partner is 404."""
     if not of_pairs(tournament):
         if partner is not None:
-            raise ValidationFailed(f"A {tournament.preset} tournament takes no partner.")
+            raise PartnerRefused(f"A {tournament.preset} tournament takes no partner.")
         return
     if partner is None:
-        raise ValidationFailed(
+        raise PartnerRefused(
             f"A {tournament.preset} tournament is of pairs: name your partner (`partner`)."
         )
     if partner == player.id:
-        raise ValidationFailed("A player cannot partner themself.")
+        raise PartnerRefused("A player cannot partner themself.")
     if partner not in await players_repo.by_ids(session, [partner]):
-        raise ValidationFailed(f"No player {partner!r} to partner.")
+        raise PlayerNotFound(f"No player {partner!r} to partner.")
     theirs = await tournaments_repo.entrant(session, tournament.id, partner)
     if theirs is not None and theirs.partner_id != player.id:
-        raise ValidationFailed("That player has entered with another partner.")
+        raise PartnerRefused("That player has entered with another partner.")
 
 
 def check_again(tournament: Tournament, row: TournamentEntrant, partner: str | None) -> None:
     """Entering again changes nothing; naming another partner needs leaving first."""
     if of_pairs(tournament) and partner is not None and partner != row.partner_id:
-        raise ValidationFailed("You have entered with another partner; leave first to change.")
+        raise PartnerRefused("You have entered with another partner; leave first to change.")
 
 
 def whole_pairs(entrants: Sequence[TournamentEntrant]) -> list[tuple[str, str]]:

@@ -71,7 +71,13 @@ async def get_tournament(
     "/tournaments/{tournament_id}/entrants",
     summary="Enter the tournament",
     responses=struct_answer(TournamentOut)
-    | problems(*TOURNAMENT, "tournament_started", "entrant_limit@409"),
+    | problems(
+        *TOURNAMENT,
+        "tournament_started",
+        "entrant_limit@409",
+        "partner_refused",
+        "player_not_found",
+    ),
 )
 async def enter(
     tournament_id: TournamentId,

@@ -118,6 +118,12 @@ CATALOGUE: dict[str, tuple[tuple[int, ...], str]] = {
         (403, 409),
         "The tournament is full (409), or `max_entrants` is above the host's plan (403).",
     ),
+    "partner_refused": (
+        (409,),
+        "The tournament refuses this entry's partner: a classic tournament takes none, a"
+        " tournament of pairs needs one other than the caller, one not entered naming someone"
+        " else, and a new partner only after leaving; nothing changed.",
+    ),
     "not_enough_entrants": ((409,), "A tournament starts with at least 2 entrants."),
     "tournament_started": (
         (409,),
