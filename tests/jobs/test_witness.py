@@ -20,14 +20,16 @@ def at(seconds: float) -> datetime:
     return T0 + timedelta(seconds=seconds)
 
 
-def seat(until: float | None = None, seen: float | None = None) -> Seat:
+def seat(until: float | None = None, seen: float | None = None, away: float | None = None) -> Seat:
+    """A held seat; `away`: its lapse recorded then (not connected since)."""
     return Seat(
         seat=1,
         type="human",
         player_id="v",
-        connected=True,
+        connected=away is None,
         connected_until=None if until is None else at(until),
         last_seen_at=None if seen is None else at(seen),
+        away_since=None if away is None else at(away),
     )
 
 
@@ -46,6 +48,14 @@ def test_a_requests_sighting_counts_only_watched_time() -> None:
     assert holder_present(seen, at(50), LEASE_S, Witness(since=at(45)))
     assert not holder_present(seen, at(76), LEASE_S, Witness(since=at(45)))
     assert not holder_present(seen, at(31), LEASE_S, Witness(since=at(-5)))
+
+
+def test_a_recorded_lapse_stands_when_the_watch_starts_again() -> None:
+    # The watch started again at 45 (a pass came late): a sighting at 0 whose lapse nobody
+    # recorded counts from 45, but one recorded away at 30 stays away until seen again.
+    again = Witness(looked=at(45), since=at(45))
+    assert holder_present(seat(until=10, seen=0), at(50), LEASE_S, again)
+    assert not holder_present(seat(until=10, seen=0, away=30), at(50), LEASE_S, again)
 
 
 def test_after_an_outage_nobody_watching_means_nothing_lapses() -> None:

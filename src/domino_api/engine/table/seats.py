@@ -133,12 +133,22 @@ def viewer_seat(table: Table, mine: list[int], seat: int | None) -> int | None:
 def holder_present(row: Seat, now: datetime, lease_s: float, witness: Witness = ALWAYS) -> bool:
     """The seat's holder was seen (a socket's lease, or any request) within the lease, counting
     only time the service could see (engine/table/witness.py): a lease never runs out while
-    its process could not renew it."""
+    its process could not renew it. A lapse once recorded stands until the holder is seen
+    again (a sighting connects the seat): a watch that starts again renews only the sightings
+    whose lapse was not recorded yet, so a seat the dots show away never turns present alone."""
+    if recorded_away(row):
+        return False
     if witness.socket_held(row.connected_until, now):
         return True
     if row.last_seen_at is None:
         return False
     return now - witness.watched_since(row.last_seen_at) < timedelta(seconds=lease_s)
+
+
+def recorded_away(row: Seat) -> bool:
+    """The seat's lapse was recorded (`seat_disconnected`, which sets `away_since`) and its
+    holder has not been seen since (every sighting connects the seat)."""
+    return not row.connected and row.away_since is not None
 
 
 def lapsed(row: Seat, now: datetime, lease_s: float, witness: Witness = ALWAYS) -> bool:

@@ -10,7 +10,9 @@ The service (jobs/witness.py) hands each step that may find a holder gone a `Wit
   process holding that socket has not looked since, whatever the clock says.
 - `since`: the start of the service's current unbroken watch (no process missed a renewal
   since). A request's sighting counts only the time after it: an outage gives every sighting
-  made before it a fresh lease from the end of the outage.
+  made before it a fresh lease from the end of the outage, but for a seat whose lapse was
+  recorded (seats.py `holder_present`): a watch that starts again after a late pass must not
+  bring back a holder the table already shows away.
 
 `Witness()` (both None) is a service that always watched: the clock alone decides, as in a
 process with no presence loop (tests of the engine, a single in-process app).
