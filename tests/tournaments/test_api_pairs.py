@@ -234,3 +234,27 @@ async def test_max_entrants_counts_pairs(client: httpx.AsyncClient) -> None:
     assert summary["entrants"] == 2 == summary["max_entrants"]
     r = await client.post(f"/v1/tournaments/{tid}/start", headers=host["headers"])
     assert r.status_code == 200 and len(r.json()["rounds"][0]["matches"]) == 1, r.text
+
+
+async def test_entrant_joined_announces_the_pair_once_whole(client: httpx.AsyncClient) -> None:
+    players = await make_players(client, 3)
+    first, second, classic_player = list(players)
+    host = players[first]
+    t = await create(client, host, preset="partners-block", match={"target": 50}, max_entrants=2)
+    await enter_pairs(client, {p: players[p] for p in (first, second)}, t["id"])
+    r = await client.get(f"/v1/tournaments/{t['id']}/events", headers=host["headers"])
+    assert r.status_code == 200, r.text
+    joined = [e["data"] for e in r.json()["events"] if e["type"] == "entrant_joined"]
+    names = {p: players[p]["name"] for p in players}
+    assert joined == [
+        {"player_id": first, "name": names[first], "partner": second, "paired": False}
+        | {"pair_name": None},
+        {"player_id": second, "name": names[second], "partner": first, "paired": True}
+        | {"pair_name": f"{names[first]} & {names[second]}"},
+    ]
+    classic = await create(client, host)
+    r = await enter(client, players[classic_player], classic["id"])
+    assert r.status_code == 200, r.text
+    r = await client.get(f"/v1/tournaments/{classic['id']}/events", headers=host["headers"])
+    (data,) = [e["data"] for e in r.json()["events"]]
+    assert data["partner"] is None and data["paired"] is False and data["pair_name"] is None

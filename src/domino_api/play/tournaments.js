@@ -212,8 +212,8 @@ function terms(view) {
   );
 }
 
-/** @param {HTMLElement} box @param {import("./api.js").TournamentOut} view */
 // max_entrants counts pairs in a tournament of pairs: a whole pair's two entries are one.
+/** @param {import("./api.js").TournamentOut} view */
 function entrantsHeading(view) {
   const pairs = view.preset !== "classic";
   const whole = view.entrants.filter((e) => e.paired).length / 2;
@@ -221,6 +221,7 @@ function entrantsHeading(view) {
   return `${pairs ? "Pairs" : "Entrants"} (${count}/${view.max_entrants})`;
 }
 
+/** @param {HTMLElement} box @param {import("./api.js").TournamentOut} view */
 function render(box, view, act) {
   const me = identity()?.id;
   const names = Object.fromEntries(view.entrants.map((e) => [e.player_id, e.name]));

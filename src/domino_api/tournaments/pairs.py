@@ -26,6 +26,7 @@ from domino_api.errors import PartnerRefused, PlayerNotFound
 from domino_api.store import players_repo, tournaments_repo
 from domino_api.store.json_types import JSONObject
 from domino_api.store.models import Player, Tournament, TournamentEntrant
+from domino_api.tournaments import event_types as ev
 
 
 def of_pairs(tournament: Tournament) -> bool:
@@ -99,6 +100,22 @@ def counted(entrants: Sequence[TournamentEntrant]) -> int:
 def completes(entrants: Sequence[TournamentEntrant], player_id: str, partner: str | None) -> bool:
     """Entering would complete a pair already counted: the partner entered naming the player."""
     return any(row.player_id == partner and row.partner_id == player_id for row in entrants)
+
+
+async def joined(
+    session: AsyncSession, player: Player, partner: str | None, whole: bool
+) -> ev.EntrantJoinedData:
+    """The `entrant_joined` of an entry: with the partner named, and the pair once whole."""
+    if not whole or partner is None:
+        return ev.EntrantJoinedData(player_id=player.id, name=player.name, partner=partner)
+    lead = (await players_repo.names(session, [partner])).get(partner, "")
+    return ev.EntrantJoinedData(
+        player_id=player.id,
+        name=player.name,
+        partner=partner,
+        paired=True,
+        pair_name=f"{lead} & {player.name}",
+    )
 
 
 def whole_pairs(entrants: Sequence[TournamentEntrant]) -> list[tuple[str, str]]:

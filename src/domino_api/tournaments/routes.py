@@ -42,8 +42,9 @@ async def create_tournament(
     session: UnitOfWork,
     request: Request,
 ) -> FastJSONResponse:
-    """Create a tournament; the caller is its host. The host's plan caps `max_entrants` (free 10,
-    club 20, corporate unlimited). Budgeted per player, address and network
+    """Create a tournament; the caller is its host. `max_entrants` counts players, or pairs in a
+    tournament of pairs; the host's plan caps the players (free 10, club 20, corporate
+    unlimited; a pair counts two). Budgeted per player, address and network
     (`DOMINO_TOURNAMENT_RATE_LIMIT` an hour): everyone's open-tournament list shows them.
     """
     await limits_of(request).hit_from(

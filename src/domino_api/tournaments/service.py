@@ -155,8 +155,8 @@ async def enter(
         raise TournamentStarted("The tournament has started; entries are closed.")
     await pairs.check_entry(session, tournament, player, partner)
     entrants = await tournaments_repo.entrants(session, tournament.id)
-    full = pairs.counted(entrants) >= tournament.max_entrants
-    if full and not pairs.completes(entrants, player.id, partner):
+    whole = pairs.completes(entrants, player.id, partner)  # the pair is counted already
+    if not whole and pairs.counted(entrants) >= tournament.max_entrants:
         unit = "pairs" if pairs.of_pairs(tournament) else "entrants"
         raise EntrantLimitReached(
             f"The tournament is full ({tournament.max_entrants} {unit}).",
@@ -173,9 +173,7 @@ async def enter(
         )
     )
     await session.flush()
-    await emit(
-        session, clock, tournament, ev.EntrantJoinedData(player_id=player.id, name=player.name)
-    )
+    await emit(session, clock, tournament, await pairs.joined(session, player, partner, whole))
     return await build_view(session, tournament)
 
 
