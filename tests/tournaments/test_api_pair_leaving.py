@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 
 from domino_api.clock import FakeClock
+from domino_api.engine import verify_ledger
 from tests.api.helpers import play_to_end, view
 from tests.tournaments.test_api_pairs import check_in_all, enter_pairs
 from tests.tournaments.test_api_tournaments import Players, create, make_players, tview
@@ -61,7 +62,9 @@ async def test_a_resigning_partner_is_replaced_by_the_computer_and_the_pair_play
     (row,) = t["rounds"][0]["matches"]
     assert row["status"] == "playing" and row["winner"] is None and t["status"] == "running"
     final = await play_to_end(client, m["id"], {s: seats[s] for s in (0, 1, 3)})
-    assert final["status"] == "finished" and final["result"]["winner"] is not None
+    assert final["status"] == "finished" and final["result"]["winner"] != 2  # it never wins
+    ledger = await client.get(f"/v1/matches/{m['id']}/ledger", headers=seats[0]["headers"])
+    assert ledger.status_code == 200 and verify_ledger(ledger.json()) == [], ledger.text[:300]
     row = await decided(client, host, t["id"])
     assert row["winner"] == m["players"][final["result"]["team"]] and row["reason"] == "played"
 
@@ -113,5 +116,8 @@ async def test_check_in_ends_with_the_absent_seats_to_the_computer(
     tid = v["tournament"]
     final = await play_to_end(client, m["id"], {3: seats[3]})
     assert final["status"] == "finished" and final["result"]["team"] == 1
+    # The ledger replays to the same result, the forfeited seats' computer moves included.
+    ledger = await client.get(f"/v1/matches/{m['id']}/ledger", headers=seats[3]["headers"])
+    assert ledger.status_code == 200 and verify_ledger(ledger.json()) == [], ledger.text[:300]
     row = await decided(client, host, tid)
     assert row["winner"] == m["players"][1]
