@@ -150,7 +150,8 @@ def check_in_expired(table: Table, now: datetime, cut: str) -> Stepped:
 
 
 def start_if_checked_in(table: Table, now: datetime, cut: str) -> Stepped:
-    """A tournament match starts by itself (the server's cut) once both seats are ready."""
+    """A tournament match starts by itself (the server's cut) once every seat is ready or,
+    at four seats, handed to the computer."""
     if table.match.tournament_id is None or table.state.status != "waiting":
         return Stepped(table)
     if not all(row.ready or row.forfeited for row in table.seats):
