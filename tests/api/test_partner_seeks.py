@@ -145,3 +145,54 @@ async def test_a_partner_is_refused_where_it_means_nothing(client: httpx.AsyncCl
         r = await client.post("/v1/lobby/seeks", json=body, headers=ana["headers"])
         assert r.status_code == status, r.text
         assert r.headers["content-type"].startswith("application/problem+json")
+
+
+async def _talk_seek(
+    client: httpx.AsyncClient, who: dict[str, Any], clock: FakeClock, talk: str | None
+) -> Any:
+    clock.advance(1)
+    options = {"target": 40} | ({"talk": talk} if talk is not None else {})
+    body = {"ruleset": "partners-block", "options": options}
+    r = await client.post("/v1/lobby/seeks", json=body, headers=who["headers"])
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+async def test_a_seek_takes_table_talk_and_pairs_only_alike(
+    client: httpx.AsyncClient, clock: FakeClock
+) -> None:
+    """`options.talk` as at a new table: etiquette seekers sit only with etiquette seekers, and
+    `talk: "free"` (the default) with seekers who left it out."""
+    names = ("Ada", "Ben", "Cal", "Dot", "Eli", "Fay", "Gil", "Hub")
+    ada, ben, cal, dot, eli, fay, gil, hub = [await new_player(client, n) for n in names]
+    polite = [await _talk_seek(client, p, clock, "etiquette") for p in (ada, ben, cal)]
+    assert polite[0]["options"]["talk"] == "etiquette"
+    plain = await _talk_seek(client, dot, clock, None)
+    assert plain["status"] == "open"  # four seekers, but Dot did not ask for etiquette
+    last = await _talk_seek(client, eli, clock, "etiquette")
+    assert last["status"] == "paired"
+    for who, seek in zip((ada, ben, cal), polite, strict=True):
+        assert (await _poll(client, who, seek))["match"] == last["match"]
+    r = await client.get(f"/v1/matches/{last['match']}", headers=eli["headers"])
+    assert r.json()["talk_etiquette"] is True and r.json()["status"] == "playing", r.text
+    assert (await _poll(client, dot, plain))["status"] == "open"
+    free = [await _talk_seek(client, p, clock, "free") for p in (fay, gil)]
+    final = await _talk_seek(client, hub, clock, None)
+    assert final["status"] == "paired" and final["seat"] == 3
+    assert (await _poll(client, dot, plain))["match"] == final["match"]
+    assert (await _poll(client, fay, free[0]))["match"] == final["match"]
+    r = await client.get(f"/v1/matches/{final['match']}", headers=hub["headers"])
+    assert r.json()["talk_etiquette"] is False, r.text
+
+
+async def test_table_talk_a_seek_cannot_take(client: httpx.AsyncClient) -> None:
+    ann = await new_player(client, "Ann")
+    wrongs = [
+        {"ruleset": "block", "options": {"talk": "etiquette"}},  # not a partnership
+        {**WANTED, "options": {"talk": "loud"}},
+        {**WANTED, "options": {"talk": 1}},
+    ]
+    for body in wrongs:
+        r = await client.post("/v1/lobby/seeks", json=body, headers=ann["headers"])
+        assert r.status_code == 422, r.text
+        assert r.headers["content-type"].startswith("application/problem+json")

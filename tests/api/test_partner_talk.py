@@ -82,6 +82,10 @@ async def test_free_talk_by_default_and_etiquette_only_for_partnerships(
         r = await client.post("/v1/matches", json=body, headers=players[0]["headers"])
         assert r.status_code == 422, r.text
         assert r.json()["code"] in ("validation_error", "bad_options"), r.text
+    # A seek takes the talk option as a new table does (tests/api/test_partner_seeks.py).
+    seek = {"ruleset": "classic", "options": {"talk": "etiquette"}}
+    r = await client.post("/v1/lobby/seeks", json=seek, headers=players[0]["headers"])
+    assert r.status_code == 422 and r.json()["code"] == "validation_error", r.text
     seek = {"ruleset": "partners-block", "options": {"talk": "etiquette"}}
     r = await client.post("/v1/lobby/seeks", json=seek, headers=players[0]["headers"])
-    assert r.status_code == 422 and r.json()["code"] == "bad_options", r.text
+    assert r.status_code == 201 and r.json()["options"] == {"talk": "etiquette"}, r.text

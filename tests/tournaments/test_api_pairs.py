@@ -67,7 +67,7 @@ async def test_four_pairs_single_elimination_played_to_a_champion_pair(
 ) -> None:
     players = await make_players(client, 8)
     host = next(iter(players.values()))
-    t = await create(client, host, preset="partners-block", match={"target": 1}, max_entrants=8)
+    t = await create(client, host, preset="partners-block", match={"target": 1}, max_entrants=4)
     assert t["preset"] == "partners-block"
     pairs = await enter_pairs(client, players, t["id"])
     r = await client.post(f"/v1/tournaments/{t['id']}/start", headers=host["headers"])
@@ -112,6 +112,7 @@ async def test_two_pairs_round_robin_played_out(client: httpx.AsyncClient) -> No
         format="round_robin",
         match={"target": 10},
         clock={"allowance_s": 200, "grace_s": 100},
+        max_entrants=2,
     )
     pairs = await enter_pairs(client, players, t["id"])
     r = await client.post(f"/v1/tournaments/{t['id']}/start", headers=host["headers"])
@@ -139,7 +140,7 @@ async def test_incomplete_pairs_and_partners_refused(client: httpx.AsyncClient) 
     players = await make_players(client, 5)
     ids = list(players)
     host = players[ids[0]]
-    t = await create(client, host, preset="partners-nines", match={"target": 100})
+    t = await create(client, host, preset="partners-nines", match={"target": 100}, max_entrants=5)
     tid = t["id"]
     # A pairs tournament needs a partner, not oneself (409: the request is well formed, the
     # tournament refuses it), and one who exists (404).
@@ -200,3 +201,60 @@ async def test_a_classic_tournament_is_unchanged(client: httpx.AsyncClient) -> N
     assert [s["name"] for s in t["standings"]] == [
         players[s["player_id"]]["name"] for s in t["standings"]
     ]
+
+
+async def test_max_entrants_counts_pairs(client: httpx.AsyncClient) -> None:
+    """In a tournament of pairs `max_entrants` is pairs (teams), each two players against the
+    host plan's cap of players: a free host (10 players) has at most 5 pairs."""
+    players = await make_players(client, 6)
+    ids = list(players)
+    host = players[ids[0]]
+    body = {"name": "Pairs", "format": "round_robin", "preset": "partners-block"}
+    body |= {"match": {"target": 50}, "max_entrants": 6}
+    r = await client.post("/v1/tournaments", json=body, headers=host["headers"])
+    assert r.status_code == 403 and r.json()["code"] == "entrant_limit", r.text
+    assert r.json()["cap"] == 5 and "12 players" in r.json()["detail"]
+    five = await create(client, host, preset="partners-block", match={"target": 9}, max_entrants=5)
+    assert five["max_entrants"] == 5
+    t = await create(client, host, preset="partners-block", match={"target": 50}, max_entrants=2)
+    tid = t["id"]
+    assert (await enter(client, players[ids[0]], tid, ids[1])).status_code == 200
+    assert (await enter(client, players[ids[1]], tid, ids[0])).status_code == 200
+    # A pair waiting for its partner is counted already: the tournament is full ...
+    assert (await enter(client, players[ids[2]], tid, ids[3])).status_code == 200
+    r = await enter(client, players[ids[4]], tid, ids[5])
+    assert r.status_code == 409 and r.json()["code"] == "entrant_limit", r.text
+    assert r.json()["max_entrants"] == 2 and "2 pairs" in r.json()["detail"]
+    # ... but the partner completing it is no new entrant.
+    r = await enter(client, players[ids[3]], tid, ids[2])
+    assert r.status_code == 200, r.text
+    assert len(r.json()["entrants"]) == 4 and all(e["paired"] for e in r.json()["entrants"])
+    listed = await client.get("/v1/tournaments", params={"mine": "true"}, headers=host["headers"])
+    summary = next(s for s in listed.json()["tournaments"] if s["id"] == tid)
+    assert summary["entrants"] == 2 == summary["max_entrants"]
+    r = await client.post(f"/v1/tournaments/{tid}/start", headers=host["headers"])
+    assert r.status_code == 200 and len(r.json()["rounds"][0]["matches"]) == 1, r.text
+
+
+async def test_entrant_joined_announces_the_pair_once_whole(client: httpx.AsyncClient) -> None:
+    players = await make_players(client, 3)
+    first, second, classic_player = list(players)
+    host = players[first]
+    t = await create(client, host, preset="partners-block", match={"target": 50}, max_entrants=2)
+    await enter_pairs(client, {p: players[p] for p in (first, second)}, t["id"])
+    r = await client.get(f"/v1/tournaments/{t['id']}/events", headers=host["headers"])
+    assert r.status_code == 200, r.text
+    joined = [e["data"] for e in r.json()["events"] if e["type"] == "entrant_joined"]
+    names = {p: players[p]["name"] for p in players}
+    assert joined == [
+        {"player_id": first, "name": names[first], "partner": second, "paired": False}
+        | {"pair_name": None},
+        {"player_id": second, "name": names[second], "partner": first, "paired": True}
+        | {"pair_name": f"{names[first]} & {names[second]}"},
+    ]
+    classic = await create(client, host)
+    r = await enter(client, players[classic_player], classic["id"])
+    assert r.status_code == 200, r.text
+    r = await client.get(f"/v1/tournaments/{classic['id']}/events", headers=host["headers"])
+    (data,) = [e["data"] for e in r.json()["events"]]
+    assert data["partner"] is None and data["paired"] is False and data["pair_name"] is None

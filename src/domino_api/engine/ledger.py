@@ -114,11 +114,12 @@ class _Record(Struct, frozen=True):
     deal: LedgerDeal
     hands: tuple[LedgerHand, ...]
     result: MatchResult
+    seats: tuple[LedgerSeat, ...] = ()
 
 
 def _read(record: object) -> _Record:
     if isinstance(record, LedgerOut):
-        return _Record(record.ruleset, record.deal, record.hands, record.result)
+        return _Record(record.ruleset, record.deal, record.hands, record.result, record.seats)
     return msgspec.convert(record, _Record)
 
 
@@ -144,7 +145,7 @@ def _verify(record: _Record, problems: list[str]) -> None:
     secret = bytes.fromhex(deal_info.secret)
     if commitment(secret) != deal_info.commitment:
         problems.append("the commitment is not the SHA-256 of the secret")
-    state = new_match(ruleset, secret)
+    state = _with_forfeits(new_match(ruleset, secret), record.seats)
     if deal_info.cut is None:
         if record.hands:
             raise _Mismatch("a match without a cut cannot have hands")
@@ -161,6 +162,19 @@ def _verify(record: _Record, problems: list[str]) -> None:
         shown = msgspec.to_builtins(state.result)
         ledgered = msgspec.to_builtins(record.result)
         problems.append(f"match result: ledger {ledgered}, replay gives {shown}")
+
+
+def _with_forfeits(state: MatchState, seats: tuple[LedgerSeat, ...]) -> MatchState:
+    """With three or four seats a forfeit hands the seat to the computer and the match goes on,
+    so no move shows it; what it changes is who may win at the end (a forfeited seat never
+    does, RULES 9). The replay takes the seats the ledger says forfeited as forfeited from the
+    start: nothing else reads it before the end. (At two seats the forfeit ends the match and
+    the replay applies it from the result.)"""
+    players = state.ruleset.players
+    if players <= 2:
+        return state
+    gone = {seat.seat for seat in seats if seat.forfeited}
+    return replace(state, forfeited=tuple(seat in gone for seat in range(players)))
 
 
 def _verify_hand(

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import secrets
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
@@ -273,7 +274,7 @@ def enforce(table: Table, now: datetime, lifetimes: liveness.Lifetimes) -> tuple
     """What is due, enforced by the table reducer (`Tick`), and what it was."""
     match = table.match
     due = tables.next_due(table, now)
-    stepped = tables.step(table, tables.Tick(lifetimes), now)
+    stepped = tables.step(table, tables.Tick(lifetimes, secrets.token_hex(8)), now)
     after = stepped.table
     outcome = Outcome(
         match.id, match.code, match.ruleset, "none", "nothing due", events=len(stepped.events)

@@ -58,8 +58,9 @@ class SeekCreate(Body):
         MatchOptions,
         Meta(
             examples=[{"target": 100}],
-            description="The preset's overrides, as a new match takes them: only seekers with"
-            " the same preset and the same options are paired",
+            description="The preset's overrides and `talk`, as a new match takes them: only"
+            " seekers with the same preset and the same options are paired (`talk: free` is"
+            " the same as leaving it out)",
         ),
     ] = msgspec.field(default_factory=MatchOptions)
     rated: Annotated[

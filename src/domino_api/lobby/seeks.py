@@ -32,6 +32,7 @@ import msgspec
 
 from domino_api import engine
 from domino_api.engine import table as tables
+from domino_api.engine.kinds import Json
 from domino_api.engine.rulesets import Options
 from domino_api.engine.table.new import NewSeat
 from domino_api.errors import PlayerNotFound, RateLimited, SeekNotFound, ValidationFailed
@@ -81,9 +82,28 @@ def _out(row: SeekRow | None, lease_s: float) -> SeekOut:
     )
 
 
+def _options_key(options: MatchOptions) -> str:
+    """The options as the one canonical text seekers are matched on; `talk: "free"` is what a
+    table without `talk` has, so it is left out and the two pair (docs/API.md, Pairing)."""
+    given = as_overrides(options)
+    if given.get("talk") == "free":
+        del given["talk"]
+    return _CANONICAL(given).decode()
+
+
+def _table_options(options_key: str) -> tuple[dict[str, Json], bool, bool]:
+    """The preset's overrides, and the table's own `spectators` and talk by etiquette, as a
+    new match takes them (matches/access.py)."""
+    given, spectators = access.table_options(load_object(options_key))
+    given, etiquette = access.take_talk(given)
+    return given, spectators, etiquette
+
+
 def _ruleset(name: str, options_key: str) -> engine.Ruleset:
-    given, _ = access.table_options(load_object(options_key))
-    return creation.ruleset_for_seats(name, given, seats_for(name, given))
+    given, _, etiquette = _table_options(options_key)
+    ruleset = creation.ruleset_for_seats(name, given, seats_for(name, given))
+    access.check_talk(etiquette, ruleset)  # etiquette is for partnership tables: else 422
+    return ruleset
 
 
 def seats_for(name: str, given: Options) -> int:
@@ -96,7 +116,7 @@ async def create(
 ) -> SeekOut:
     """Store an open seek (cancelling the caller's others) and try to pair it at once. A
     seeker who holds as many numbered tables as a host may is refused (429) first."""
-    options_key = _CANONICAL(as_overrides(body.options)).decode()
+    options_key = _options_key(body.options)
     ruleset = _ruleset(body.ruleset, options_key)  # unknown, or options it does not take: 422
     if body.partner is not None:
         await _check_partner(core, player, body.partner, ruleset)
@@ -225,7 +245,7 @@ async def _seat(core: Core, group: list[SeekRow], caps: Caps) -> None:
     if len(players) < len(group):
         raise _Taken  # a player gone meanwhile
     ruleset = _ruleset(older.ruleset, older.options_key)
-    _, spectators = access.table_options(load_object(older.options_key))
+    _, spectators, etiquette = _table_options(older.options_key)
     seats = [NewSeat(type="human", player_id=s.player_id) for s in group]
     holders = {p.id: (p.name, p.tile_back) for p in players.values()}
     match_id = str(uuid.uuid4())
@@ -240,6 +260,7 @@ async def _seat(core: Core, group: list[SeekRow], caps: Caps) -> None:
         solo=False,
         spectators=spectators,
         rated=all(seek.rated for seek in group),
+        talk_etiquette=etiquette,
         before=claim,
         match_id=match_id,
     )

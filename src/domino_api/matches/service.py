@@ -157,7 +157,7 @@ async def seat_step(
     if kind == "next_hand":
         command = tables.NextHand(player.id, seat)
     elif kind == "resign":
-        command = tables.Resign(player.id, seat)
+        command = tables.Resign(player.id, seat, secrets.token_hex(8))
     else:
         command = tables.Ready(player.id, secrets.token_hex(8), seat)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -334,7 +335,7 @@ class _Unit(Generic[T]):
             # Timeouts first, saved as their own step: a refusal of what follows must not
             # undo a forfeit that was due.
             stage = Stage(base, now)
-            stage.do(tables.Tick(self.outages or await core.outages()))
+            stage.do(tables.Tick(self.outages or await core.outages(), secrets.token_hex(8)))
             await core.reply(stage)
             if _changed(base, stage):
                 version = await core.save(base, stage, version)

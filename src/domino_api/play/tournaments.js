@@ -212,6 +212,15 @@ function terms(view) {
   );
 }
 
+// max_entrants counts pairs in a tournament of pairs: a whole pair's two entries are one.
+/** @param {import("./api.js").TournamentOut} view */
+function entrantsHeading(view) {
+  const pairs = view.preset !== "classic";
+  const whole = view.entrants.filter((e) => e.paired).length / 2;
+  const count = pairs ? view.entrants.length - whole : view.entrants.length;
+  return `${pairs ? "Pairs" : "Entrants"} (${count}/${view.max_entrants})`;
+}
+
 /** @param {HTMLElement} box @param {import("./api.js").TournamentOut} view */
 function render(box, view, act) {
   const me = identity()?.id;
@@ -244,7 +253,7 @@ function render(box, view, act) {
     terms(view),
     el("p", { class: "small" }, "Share this page's address to invite players."),
     el("div", { class: "row" }, buttons),
-    el("h3", {}, `Entrants (${view.entrants.length}/${view.max_entrants})`),
+    el("h3", {}, entrantsHeading(view)),
     el(
       "ul",
       {},

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import delete, exists, func, or_, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from domino_api.engine.kinds import OVER
 from domino_api.store.json_types import JSONObject
@@ -191,9 +192,18 @@ async def page(
 ) -> list[tuple[Tournament, int]]:
     """Up to `limit` tournaments with their entrant counts, newest first (created_at, id),
     strictly after the keyset `after`; of one `status`, and those `player_id` hosts or entered."""
+    # Entrants as `max_entrants` counts them: a pair's second entry (its partner entered
+    # before, naming it) is the same entrant as the first.
+    mate = aliased(TournamentEntrant)
+    second_half = exists().where(
+        mate.tournament_id == TournamentEntrant.tournament_id,
+        mate.player_id == TournamentEntrant.partner_id,
+        mate.partner_id == TournamentEntrant.player_id,
+        mate.entry_no < TournamentEntrant.entry_no,
+    )
     entrants = (
         select(func.count())
-        .where(TournamentEntrant.tournament_id == Tournament.id)
+        .where(TournamentEntrant.tournament_id == Tournament.id, ~second_half)
         .scalar_subquery()
     )
     stmt = select(Tournament, entrants).order_by(Tournament.created_at.desc(), Tournament.id.desc())

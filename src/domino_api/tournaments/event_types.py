@@ -28,6 +28,21 @@ class _Data(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 class EntrantJoinedData(_Data, frozen=True):
     player_id: str
     name: str
+    partner: Annotated[
+        str | None,
+        Meta(description="A tournament of pairs: the partner this player named (null: classic)"),
+    ] = None
+    paired: Annotated[
+        bool,
+        Meta(
+            description="This entry made the pair whole (the partner had entered naming this"
+            " player): from now on the pair goes by `partner`'s id, its lead"
+        ),
+    ] = False
+    pair_name: Annotated[
+        str | None,
+        Meta(description="Once `paired`: the pair's name, both players (lead first)"),
+    ] = None
 
 
 class EntrantLeftData(_Data, frozen=True):
@@ -80,7 +95,7 @@ class _Event(Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown
 
 # One class per type, its tag the `type` on the wire; the docstring says what happened.
 class EntrantJoinedEvent(_Event, tag="entrant_joined", frozen=True):
-    """A player entered."""
+    """A player entered (in a tournament of pairs naming a partner; `paired` once whole)."""
 
     data: EntrantJoinedData
 

@@ -16,7 +16,7 @@ from domino_api.matches import ends
 from domino_api.store import tournaments_repo
 from domino_api.store.models import Tournament, TournamentMatch
 from domino_api.tournaments import event_types as ev
-from domino_api.tournaments import service
+from domino_api.tournaments import pairs, service
 
 
 def _is_tournament_match(table: Table) -> bool:
@@ -41,6 +41,9 @@ async def record_result(within: ends.Within, table: Table) -> None:
         row.points_a, row.points_b = result.scores[a], result.scores[b]
     row.decided_at = clock.now()
     winner_seat = result.winner if result is not None else None
+    left_last = pairs.left_last(table) if winner_seat is None else None
+    if left_last is not None:
+        winner_seat = left_last  # both pairs left: the pair that stayed longer wins by forfeit
     if winner_seat is None:
         # Nobody checked in (or the match ended without a result): cancel rather than invent
         # one (seed 004).
@@ -55,7 +58,7 @@ async def record_result(within: ends.Within, table: Table) -> None:
     # (the lead's entry, seated at 0 or 1); with two seats the team is the seat.
     row.winner = row.player_a if team_of(winner_seat) == team_of(a) else row.player_b
     assert result is not None
-    row.reason = "forfeit" if result.reason == "forfeit" else "played"
+    row.reason = "forfeit" if result.reason == "forfeit" or left_last is not None else "played"
     await session.flush()
     await _match_decided(session, clock, tournament, row)
     if tournament.status == "running" and await service.round_complete(

@@ -21,10 +21,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from domino_api import engine
 from domino_api.engine.partner_presets import PARTNER_PRESETS
 from domino_api.engine.rulesets import Ruleset, TurnClock
+from domino_api.engine.table import Table
 from domino_api.errors import PartnerRefused, PlayerNotFound
 from domino_api.store import players_repo, tournaments_repo
 from domino_api.store.json_types import JSONObject
 from domino_api.store.models import Player, Tournament, TournamentEntrant
+from domino_api.tournaments import event_types as ev
 
 
 def of_pairs(tournament: Tournament) -> bool:
@@ -76,6 +78,46 @@ def check_again(tournament: Tournament, row: TournamentEntrant, partner: str | N
         raise PartnerRefused("You have entered with another partner; leave first to change.")
 
 
+def players_per_entrant(preset: str) -> int:
+    """A tournament's `max_entrants` counts entrants: players, or in a tournament of pairs
+    pairs, each two players against the host plan's cap of players."""
+    return 2 if preset in PARTNER_PRESETS else 1
+
+
+def _second_half(row: TournamentEntrant, by_player: dict[str, TournamentEntrant]) -> bool:
+    """The entry completing a pair: its partner entered before, naming it."""
+    mate = by_player.get(row.partner_id or "")
+    return mate is not None and mate.partner_id == row.player_id and mate.entry_no < row.entry_no
+
+
+def counted(entrants: Sequence[TournamentEntrant]) -> int:
+    """Entrants as `max_entrants` counts them: each player, or each pair once whether whole or
+    waiting for the partner to name it back."""
+    by_player = {row.player_id: row for row in entrants}
+    return sum(1 for row in entrants if not _second_half(row, by_player))
+
+
+def completes(entrants: Sequence[TournamentEntrant], player_id: str, partner: str | None) -> bool:
+    """Entering would complete a pair already counted: the partner entered naming the player."""
+    return any(row.player_id == partner and row.partner_id == player_id for row in entrants)
+
+
+async def joined(
+    session: AsyncSession, player: Player, partner: str | None, whole: bool
+) -> ev.EntrantJoinedData:
+    """The `entrant_joined` of an entry: with the partner named, and the pair once whole."""
+    if not whole or partner is None:
+        return ev.EntrantJoinedData(player_id=player.id, name=player.name, partner=partner)
+    lead = (await players_repo.names(session, [partner])).get(partner, "")
+    return ev.EntrantJoinedData(
+        player_id=player.id,
+        name=player.name,
+        partner=partner,
+        paired=True,
+        pair_name=f"{lead} & {player.name}",
+    )
+
+
 def whole_pairs(entrants: Sequence[TournamentEntrant]) -> list[tuple[str, str]]:
     """(lead, partner) of every whole pair, in the lead's entry order."""
     by_player = {row.player_id: row for row in entrants}
@@ -118,3 +160,16 @@ def pair_names(mates: dict[str, str], names: dict[str, str]) -> dict[str, str]:
     for lead, mate in mates.items():
         named[lead] = f"{names.get(lead, '')} & {names.get(mate, '')}"
     return named
+
+
+def left_last(table: Table) -> int | None:
+    """The seat whose leaving abandoned a four-seat match, when every player has left: the seat
+    the table marks forfeited and the engine's state does not (the table abandoned the match
+    instead of forfeiting it). The other pair had both left before it, so its pair wins."""
+    result = table.state.result
+    if len(table.seats) < 4 or result is None or result.reason != "abandoned":
+        return None
+    for row in table.seats:
+        if row.forfeited and not table.state.forfeited[row.seat]:
+            return row.seat
+    return None

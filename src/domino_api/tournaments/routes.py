@@ -19,6 +19,7 @@ from domino_api.web.deps import (
     limits_of,
     settings_of,
 )
+from domino_api.web.inputs import NO_NUL
 from domino_api.web.problems import AUTH, BODY, TOURNAMENT, problems
 from domino_api.web.responses import FastJSONResponse, struct_answer
 from domino_api.web.struct_bodies import reader, request_body
@@ -42,8 +43,9 @@ async def create_tournament(
     session: UnitOfWork,
     request: Request,
 ) -> FastJSONResponse:
-    """Create a tournament; the caller is its host. The host's plan caps `max_entrants` (free 10,
-    club 20, corporate unlimited). Budgeted per player, address and network
+    """Create a tournament; the caller is its host. `max_entrants` counts players, or pairs in a
+    tournament of pairs; the host's plan caps the players (free 10, club 20, corporate
+    unlimited; a pair counts two). Budgeted per player, address and network
     (`DOMINO_TOURNAMENT_RATE_LIMIT` an hour): everyone's open-tournament list shows them.
     """
     await limits_of(request).hit_from(
@@ -88,6 +90,7 @@ async def enter(
         str | None,
         Query(
             max_length=36,
+            pattern=NO_NUL,  # PostgreSQL stores no NUL: one is invalid input, not a 500
             description="A pairs tournament: the partner's player id (the pair is whole once"
             " the partner enters naming you back); a classic tournament takes none (422)",
         ),

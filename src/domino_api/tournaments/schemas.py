@@ -68,7 +68,16 @@ class TournamentCreate(Body, kw_only=True):
     format: Literal["single_elimination", "round_robin"]
     match: Annotated[Any, Meta(extra_json_schema=MATCH_SCHEMA)]
     next_opener: Literal["winner_any", "alternate_any"] | None = None
-    max_entrants: Annotated[int, Meta(ge=2, le=10_000, examples=[8])]
+    max_entrants: Annotated[
+        int,
+        Meta(
+            ge=2,
+            le=10_000,
+            examples=[8],
+            description="Entrants: players, or pairs in a tournament of pairs (a pair is two"
+            " players against the host plan's cap)",
+        ),
+    ]
     clock: Annotated[
         TournamentClock,
         Meta(description="The turn clock of every match (default 180 s + 120 s grace)"),

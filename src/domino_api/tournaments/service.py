@@ -96,10 +96,13 @@ async def create(
     # The plan is read fresh: operators change it from another process (`plan set`).
     plan = await players_repo.plan_of(session, host.id) or host.plan
     cap = plan_cap(plan)
-    if cap is not None and body.max_entrants > cap:
+    per = pairs.players_per_entrant(body.preset)  # a tournament of pairs counts pairs
+    if cap is not None and body.max_entrants * per > cap:
+        of_pairs = f" pairs ({body.max_entrants * per} players)" if per > 1 else ""
         raise EntrantLimitTooHigh(
-            f"max_entrants {body.max_entrants} is above the {plan} plan's cap of {cap}.",
-            cap=cap,
+            f"max_entrants {body.max_entrants}{of_pairs} is above the {plan} plan's cap of"
+            f" {cap} players.",
+            cap=cap // per,
         )
     options: JSONObject = msgspec.to_builtins(body.match)
     if body.next_opener is not None:
@@ -151,10 +154,12 @@ async def enter(
     if tournament.status != "open":
         raise TournamentStarted("The tournament has started; entries are closed.")
     await pairs.check_entry(session, tournament, player, partner)
-    count = len(await tournaments_repo.entrants(session, tournament.id))
-    if count >= tournament.max_entrants:
+    entrants = await tournaments_repo.entrants(session, tournament.id)
+    whole = pairs.completes(entrants, player.id, partner)  # the pair is counted already
+    if not whole and pairs.counted(entrants) >= tournament.max_entrants:
+        unit = "pairs" if pairs.of_pairs(tournament) else "entrants"
         raise EntrantLimitReached(
-            f"The tournament is full ({tournament.max_entrants} entrants).",
+            f"The tournament is full ({tournament.max_entrants} {unit}).",
             max_entrants=tournament.max_entrants,
         )
     session.add(
@@ -168,9 +173,7 @@ async def enter(
         )
     )
     await session.flush()
-    await emit(
-        session, clock, tournament, ev.EntrantJoinedData(player_id=player.id, name=player.name)
-    )
+    await emit(session, clock, tournament, await pairs.joined(session, player, partner, whole))
     return await build_view(session, tournament)
 
 

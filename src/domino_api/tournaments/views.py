@@ -204,6 +204,8 @@ def _match_out(
     """A bracket slot's match; `rounds` (single elimination) says where its winner goes."""
     table = progress.get(row.match_id)
     status = MATCH_STATUS.get(table.status if table else "waiting", "check_in")
+    if row.winner is not None:
+        status = "finished"  # decided: a pairs match both pairs left is abandoned, yet won
     following = None
     if rounds is not None and row.round < rounds:
         following = {"round": row.round + 1, "index": row.index // 2, "side": row.index % 2}

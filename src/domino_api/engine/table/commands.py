@@ -38,8 +38,12 @@ class NextHand(Struct, frozen=True):
 
 
 class Resign(Struct, frozen=True):
+    """The seat forfeits; at a tournament's four-seat table in check-in the match may then start
+    (`cut` is the server's)."""
+
     by: str
     seat: int | None = None
+    cut: str = ""
 
 
 class Ready(Struct, frozen=True):
@@ -143,9 +147,11 @@ class Lapse(Struct, frozen=True):
 
 
 class Tick(Struct, frozen=True):
-    """Whatever is due now: forfeits, check-in, the next hand, abandonment (RULES 10)."""
+    """Whatever is due now: forfeits, check-in, the next hand, abandonment (RULES 10); `cut` is
+    the server's, for a tournament match of four that check-in's end starts."""
 
     outages: Outages = NoOutages()
+    cut: str = ""
 
 
 class ComputerMove(Struct, frozen=True):

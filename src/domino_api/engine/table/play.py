@@ -86,7 +86,7 @@ def resign(table: Table, command: commands.Resign, now: datetime) -> Stepped:
     seat = pick_seat(table, command.by, command.seat)
     if table.over:
         raise MatchOver("The match is over.")
-    return forfeit(table, now, seat, "resign")
+    return forfeit(table, now, seat, "resign", command.cut)
 
 
 def computer_move(table: Table, command: commands.ComputerMove, now: datetime) -> Stepped:
@@ -94,20 +94,27 @@ def computer_move(table: Table, command: commands.ComputerMove, now: datetime) -
     return act(table, now, command.seat, action)
 
 
-def forfeit(table: Table, now: datetime, seat: int, cause: ForfeitCause) -> Stepped:
-    """RULES 9: two seats -> the other wins; more -> the computer takes the seat for good."""
-    if table.state.status == "waiting":
-        if table.match.tournament_id is not None and len(table.seats) == 2:
-            # Leaving a tournament match during check-in is a forfeit loss, not a no-show.
-            return forfeit_before_start(table, now, seat)
+def forfeit(table: Table, now: datetime, seat: int, cause: ForfeitCause, cut: str = "") -> Stepped:
+    """RULES 9: two seats -> the other wins; more -> the computer takes the seat for good. At a
+    tournament's four-seat table that holds during check-in too (the partner plays on with a
+    computer partner), and the match starts once every seat left is ready (`cut` the server's)."""
+    waiting = table.state.status == "waiting"
+    if waiting and table.match.tournament_id is None:
         return abandon(table, now, "abandoned")
+    if waiting and len(table.seats) == 2:
+        # Leaving a tournament match during check-in is a forfeit loss, not a no-show.
+        return forfeit_before_start(table, now, seat)
     if table.seats[seat].forfeited:
         raise SeatForfeited(f"Seat {seat} has already forfeited.")
     table = with_seat(table, seat, forfeited=True)
     if len(table.seats) > 2 and not table.humans_in_play():
-        # The last human seat leaving abandons the match: no winner, no records.
+        # The last human seat leaving abandons the match: no winner, no records. (A tournament
+        # reads who left last from this seat: forfeited at the table, not in the engine's state.)
         return abandon(table, now, "abandoned")
-    return act(table, now, None, actions.Forfeit(seat, cause))
+    stepped = act(table, now, None, actions.Forfeit(seat, cause))
+    if waiting:
+        return stepped.then(start_if_checked_in(stepped.table, now, cut))
+    return stepped
 
 
 def forfeit_before_start(table: Table, now: datetime, seat: int) -> Stepped:
@@ -124,21 +131,30 @@ def abandon(table: Table, now: datetime, reason: actions.AbandonReason) -> Stepp
     return act(table, now, None, actions.Abandon(reason))
 
 
-def check_in_expired(table: Table, now: datetime) -> Stepped:
+def check_in_expired(table: Table, now: datetime, cut: str) -> Stepped:
     """Seed 004: one ready player advances by forfeit; none ready cancels the match (and its
-    tournament, through the tournament's end hook)."""
+    tournament, through the tournament's end hook). At four seats (a tournament of pairs) every
+    seat not ready goes to the computer, as a resigning one would, and the match starts."""
     ready = [row.seat for row in table.seats if row.ready]
     table = with_info(table, check_in_deadline=None)
-    if len(ready) == 1:
+    if not ready:
+        return abandon(table, now, "cancelled")
+    if len(table.seats) == 2:
         return forfeit_before_start(table, now, 1 - ready[0])
-    return abandon(table, now, "cancelled")
+    steps = Steps(table)
+    for row in table.seats:
+        if not row.ready and not row.forfeited:
+            steps.add(forfeit_before_start(steps.table, now, row.seat))
+    steps.add(start_if_checked_in(steps.table, now, cut))
+    return steps.result()
 
 
 def start_if_checked_in(table: Table, now: datetime, cut: str) -> Stepped:
-    """A tournament match starts by itself (the server's cut) once both seats are ready."""
+    """A tournament match starts by itself (the server's cut) once every seat is ready or,
+    at four seats, handed to the computer."""
     if table.match.tournament_id is None or table.state.status != "waiting":
         return Stepped(table)
-    if not all(row.ready for row in table.seats):
+    if not all(row.ready or row.forfeited for row in table.seats):
         return Stepped(table)
     table = with_info(table, cut=cut, check_in_deadline=None)
     return act(table, now, None, actions.Start(cut))
@@ -157,20 +173,20 @@ def tick(table: Table, command: commands.Tick, now: datetime) -> Stepped:
         due = clocks.next_due(steps.table, now)
         if due is None:
             break
-        steps.add(_carry_out(steps.table, now, due, command.outages))
+        steps.add(_carry_out(steps.table, now, due, command))
         if steps.table.over:
             break
     steps.change(with_info(steps.table, due_at=clocks.due_at(steps.table)))
     return steps.result()
 
 
-def _carry_out(table: Table, now: datetime, due: Due, outages: clocks.Outages) -> Stepped:
+def _carry_out(table: Table, now: datetime, due: Due, command: commands.Tick) -> Stepped:
     if due.kind in clocks.FORGIVABLE:
-        moved = _forgive_outage(table, now, due, outages)
+        moved = _forgive_outage(table, now, due, command.outages)
         if moved is not None:
             return moved
     if due.kind == "check_in":
-        return check_in_expired(table, now)
+        return check_in_expired(table, now, command.cut)
     if due.kind in ("abandon_waiting", "abandon_absent", "away_tie"):
         return abandon(table, now, "abandoned")
     if due.kind == "clock" or due.kind == "away":
