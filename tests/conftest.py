@@ -57,48 +57,11 @@ GENEROUS_LIMITS = {
 }
 
 
-# The longest tests of a loaded `make test` (seconds, from its --durations): under xdist they
-# start first, longest first, so that none of them starts near the end and holds the run open
-# while the other workers idle. A prefix names a test, or every test of a module.
-SLOW_FIRST = {
-    "tests/ops/test_fuzz.py": 180,
-    "tests/security/test_bot_timing.py": 135,
-    "tests/clients/test_generated_clients.py": 130,
-    "tests/faults/test_patroni.py": 75,
-    "tests/api/test_lobby_edges.py": 70,
-    "tests/web/test_trains.py::test_a_mexican_train_match_solo": 60,
-    "tests/web/test_audit.py": 50,
-    "tests/web/test_partners.py": 40,
-    "tests/faults/test_presence_outage.py": 40,
-    "tests/api/test_lobby.py": 35,
-    "tests/faults/": 30,
-}
-
-
-def expected_s(item: pytest.Item) -> int:
-    return max((s for prefix, s in SLOW_FIRST.items() if item.nodeid.startswith(prefix)), default=0)
-
-
-def module_scoped(item: pytest.Item) -> bool:
-    info = getattr(item, "_fixtureinfo", None)
-    definitions = info.name2fixturedefs.values() if info is not None else []
-    return any(defs[-1].scope == "module" for defs in definitions if defs)
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # One event loop for the whole run: the app, its pool and the tests share it.
     for item in items:
         if pytest_asyncio.is_async_test(item):
             item.add_marker(pytest.mark.asyncio(loop_scope="session"), append=False)
-    if not WORKER:
-        return
-    # `make test` hands out tests one at a time (--dist loadgroup): a module's tests that share
-    # a module-scoped fixture (servers of their own) go to one worker, so it is made once.
-    for item in items:
-        if module_scoped(item):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
-    items.sort(key=lambda item: -expected_s(item))  # stable: the rest keep their order
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
