@@ -22,10 +22,13 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from tests.support.servers import ROOT, serving
+import pytest
+import pytest_asyncio
+
+from tests.support.servers import ROOT, ServerProcess, serving
 
 HERE = Path(__file__).resolve().parent
 NODE_BIN = ROOT / "node_modules" / ".bin"
@@ -82,11 +85,18 @@ def typescript_project(tmp_path: Path, program: str) -> Path:
     return project
 
 
-async def played(tmp_path: Path, argv: list[str], cwd: Path) -> dict[str, object]:
-    """The program's last line (its match, as JSON) after it played against a real server."""
+@pytest_asyncio.fixture(loop_scope="session", scope="module")
+async def server(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[ServerProcess]:
+    """One real server for the three programs (starting one takes seconds on a loaded
+    machine): each plays a match of its own, as a player of its own."""
     name = f"{os.environ.get('DOMINO_TEST_DB', 'domino_test')}_clients_{os.getpid()}"
-    async with serving(name, tmp_path / "server.log") as server:
-        out = run([*argv, server.base_url], cwd)
+    async with serving(name, tmp_path_factory.mktemp("clients") / "server.log") as started:
+        yield started
+
+
+def played(server: ServerProcess, argv: list[str], cwd: Path) -> dict[str, object]:
+    """The program's last line (its match, as JSON) after it played against the server."""
+    out = run([*argv, server.base_url], cwd)
     result: dict[str, object] = json.loads(out.strip().splitlines()[-1])
     return result
 
@@ -98,31 +108,31 @@ def assert_finished(result: dict[str, object]) -> None:
 
 
 async def test_openapi_typescript_with_openapi_fetch_plays_a_match(
-    tmp_path: Path, record_property: Callable[[str, object], None]
+    tmp_path: Path, server: ServerProcess, record_property: Callable[[str, object], None]
 ) -> None:
     project = typescript_project(tmp_path, "openapi_fetch")
     generated = run([str(NODE_BIN / "openapi-typescript"), str(DOCUMENT), "-o", "api.ts"], project)
     assert "api.ts" in generated
     timed(record_property, "tsc", [str(NODE_BIN / "tsc"), "-p", "tsconfig.json"], project)
-    result = await played(tmp_path, ["node", str(Path("out", "play.js"))], project)
+    result = played(server, ["node", str(Path("out", "play.js"))], project)
     assert_finished(result)
     record_property("moves", result["moves"])
 
 
 async def test_hey_api_openapi_ts_plays_a_match(
-    tmp_path: Path, record_property: Callable[[str, object], None]
+    tmp_path: Path, server: ServerProcess, record_property: Callable[[str, object], None]
 ) -> None:
     project = typescript_project(tmp_path, "hey_api")
     out = run([str(NODE_BIN / "openapi-ts"), "-i", str(DOCUMENT), "-o", "client"], project)
     assert "warn" not in out.lower(), out
     timed(record_property, "tsc", [str(NODE_BIN / "tsc"), "-p", "tsconfig.json"], project)
-    result = await played(tmp_path, ["node", str(Path("out", "play.js"))], project)
+    result = played(server, ["node", str(Path("out", "play.js"))], project)
     assert_finished(result)
     record_property("moves", result["moves"])
 
 
 async def test_openapi_python_client_plays_a_match(
-    tmp_path: Path, record_property: Callable[[str, object], None]
+    tmp_path: Path, server: ServerProcess, record_property: Callable[[str, object], None]
 ) -> None:
     project = tmp_path / "client"
     generate = [str(BIN / "openapi-python-client"), "generate", "--path", str(DOCUMENT)]
@@ -134,6 +144,6 @@ async def test_openapi_python_client_plays_a_match(
     shutil.copy(HERE / "python_client" / "play.py", project / "play.py")
     mypy = [sys.executable, "-m", "mypy", "--strict", "--no-incremental"]
     timed(record_property, "mypy", [*mypy, "domino_api_client", "play.py"], project)
-    result = await played(tmp_path, [sys.executable, "play.py"], project)
+    result = played(server, [sys.executable, "play.py"], project)
     assert_finished(result)
     record_property("moves", result["moves"])

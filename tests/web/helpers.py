@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from tests.support.servers import ServerProcess
+from tests.web.conftest import Player
 
 # What a seat can do when the page is ready for it (a request in flight disables them all).
 READY_TILE = ".hand .tile.playable:not([disabled])"
@@ -88,3 +91,25 @@ def setting(page: Page, switch: str) -> Locator:
     if menu.get_attribute("open") is None:
         menu.locator("summary").click()
     return page.locator(f"#{switch}")
+
+
+def eight_seat_trains_table(
+    browser: Browser, server: ServerProcess, name: str, rounds: str | None = None
+) -> Player:
+    """A Mexican Train table of eight seats on a 360 x 740 phone: `name` and seven Plain
+    computers, dealt at once (no one to wait for). Its context bypasses the page's
+    Content-Security-Policy, so that axe's script can go into the page."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, bypass_csp=True)
+    person = Player(context, server.base_url)
+    page = person.open("new")
+    sign_in(page, name)
+    page.select_option("#preset", "mexican-train")
+    page.select_option("#seat-count", "8")
+    for select in page.locator("select[id^='seat-']:not(#seat-count)").all():
+        select.select_option("plain")
+    if rounds is not None:
+        page.select_option("#opt-rounds", rounds)
+    page.click("button:text('Create the table')")
+    # Eight players' trains and the Mexican train, each row its owner's.
+    expect(page.locator(".trains-list .train")).to_have_count(9)
+    return person

@@ -14,7 +14,13 @@ from playwright.sync_api import Browser, expect
 
 from tests.support.servers import ServerProcess
 from tests.web.conftest import Player
-from tests.web.helpers import READY_TILE, sign_in, start_solo, take_turn
+from tests.web.helpers import (
+    READY_TILE,
+    eight_seat_trains_table,
+    sign_in,
+    start_solo,
+    take_turn,
+)
 from tests.web.test_audit import AXE, RUN_AXE
 from tests.web.test_ledger import finish_by_resigning
 
@@ -80,17 +86,8 @@ def test_a_double_nine_ledger_and_the_own_back_on_a_phone(players: Callable[...,
 def test_a_trains_table_of_eight_on_phones(
     browser: Browser, play_server: ServerProcess, record_property: Callable[[str, object], None]
 ) -> None:
-    # Axe's script goes into the page: this context bypasses the page's Content-Security-Policy.
-    context = browser.new_context(viewport={"width": 360, "height": 740}, bypass_csp=True)
-    ned = Player(context, play_server.base_url)
-    page = ned.open("new")
-    sign_in(page, "Ned")
-    page.select_option("#preset", "mexican-train")
-    page.select_option("#seat-count", "8")
-    for select in page.locator("select[id^='seat-']:not(#seat-count)").all():
-        select.select_option("plain")
-    page.click("button:text('Create the table')")
-    expect(page.locator(".trains-list .train")).to_have_count(9)
+    ned = eight_seat_trains_table(browser, play_server, "Ned")
+    page = ned.page
     measured = 0
     for _ in range(40):  # to the first play of the person's that has a playable tile
         take = page.locator(READY_TILE)
@@ -112,6 +109,6 @@ def test_a_trains_table_of_eight_on_phones(
             assert serious == [], (width, height, serious)
             measured += 1
         break
-    context.close()
+    ned.context.close()
     assert measured == len(TRAINS_SIZES)
     assert ned.errors == [], ned.errors

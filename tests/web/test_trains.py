@@ -1,9 +1,10 @@
 """Mexican Train at /play (docs/RULES.md section 13): a whole one-round match solo against
 Plain, played by clicking on a 360 x 740 phone, the hub and trains in rows, the scoreboard's
 winner the lowest total, and no sideways page overflow; screenshots at phone and desktop;
-the match's replay draws the same trains. Then whole one-round matches of eight seats (one
-person, seven computers) on a phone, of two people passing one device (hot-seat), and of two
-people paired by "Play anyone now" from the first page. A round's pips are charged against a
+the match's replay draws the same trains. A whole one-round match of eight seats (one person,
+seven computers) on a phone, its scoreboard audited by axe. Then a few moves each of two people
+passing one device (hot-seat), and of two people paired by "Play anyone now" from the first
+page (a whole round of two people is the solo match's). A round's pips are charged against a
 seat: the scoreboard's round column says "+N against", as the seat's flash and the log do."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.support.servers import ServerProcess
 from tests.web.conftest import Player
-from tests.web.helpers import match_view, play_until_over, sign_in, take_turn
+from tests.web.helpers import eight_seat_trains_table, match_view, sign_in, take_turn
 from tests.web.test_audit import AXE, RUN_AXE, WIDTHS
 from tests.web.test_lobby import first_page, match_of
 
@@ -111,20 +112,9 @@ def test_a_mexican_train_match_solo_against_plain_to_its_end(
 def test_eight_seats_on_a_phone_one_person_and_seven_computers(
     browser: Browser, play_server: ServerProcess
 ) -> None:
-    # Axe's script goes into the page at the end: this context bypasses the page's CSP.
-    context = browser.new_context(viewport={"width": 360, "height": 740}, bypass_csp=True)
-    lia = Player(context, play_server.base_url)
-    page = lia.open("new")
-    sign_in(page, "Lia")
-    page.select_option("#preset", "mexican-train")
-    page.select_option("#seat-count", "8")
-    for select in page.locator("select[id^='seat-']:not(#seat-count)").all():
-        select.select_option("plain")
-    page.select_option("#opt-rounds", "1")
-    page.click("button:text('Create the table')")  # no one to wait for: dealt at once
+    lia = eight_seat_trains_table(browser, play_server, "Lia", rounds="1")
+    page = lia.page
     expect(page.locator(".hand .tile")).to_have_count(10)  # eight seats: ten tiles each
-    # Eight players' trains and the Mexican train, each row its owner's.
-    expect(page.locator(".trains-list .train")).to_have_count(9)
     expect(page.locator(".seats .seat")).to_have_count(8)
     assert "play" in play_to_the_end_on_a_phone(lia, "trains-8-seats")
     view = final_scoreboard(page)
@@ -133,12 +123,12 @@ def test_eight_seats_on_a_phone_one_person_and_seven_computers(
     # The eight seats' scoreboard scrolls within the status box: still no serious violation.
     page.add_script_tag(path=str(AXE))
     serious = [v for v in page.evaluate(RUN_AXE) if v["impact"] in ("serious", "critical")]
-    context.close()
+    lia.context.close()
     assert serious == [], serious
     assert lia.errors == [], lia.errors
 
 
-def test_two_people_pass_one_device_through_a_round(players: Callable[..., Player]) -> None:
+def test_two_people_pass_one_device_between_their_moves(players: Callable[..., Player]) -> None:
     cleo = players(width=412, height=915)
     page = cleo.open("hotseat")
     sign_in(page, "Cleo")
@@ -148,14 +138,19 @@ def test_two_people_pass_one_device_through_a_round(players: Callable[..., Playe
     page.click("button:text('Deal')")
     expect(page.locator(".hand .tile, .reveal")).not_to_have_count(0)
     expect(page.locator(".trains-list .train")).to_have_count(3)
-    actions = play_until_over(page)
-    assert actions.count("reveal") >= 2, actions  # the device went back and forth
-    view = final_scoreboard(page)
+    # The device handed over four times: each person has taken it twice and moved each time.
+    actions: list[str] = []
+    while actions.count("reveal") < 4:
+        assert len(actions) < 80 and "over" not in actions, actions
+        actions.append(take_turn(page))
+    assert "reveal,reveal" not in ",".join(actions), actions  # nobody's turn went by unplayed
+    view = match_view(page)
+    assert view["status"] == "playing"
     assert view["you"]["seats"] == [0, 1]  # one person holds both seats
-    cleo.shot("trains-hot-seat-over")
+    cleo.shot("trains-hot-seat")
 
 
-def test_two_people_paired_from_the_first_page_play_a_round(
+def test_two_people_paired_from_the_first_page_take_turns(
     players: Callable[..., Player],
 ) -> None:
     ana, bob = players(width=360, height=740), players()
@@ -171,16 +166,19 @@ def test_two_people_paired_from_the_first_page_play_a_round(
         expect(page.locator(".trains-list .train")).to_have_count(3)
         by_seat[match_view(page)["you"]["seat"]] = page
     assert match_view(pages[0])["ruleset"]["rounds"] == 1
-    for _ in range(300):
+    # Turns taken in turn on each person's page, a few each (the whole round is the solo test's).
+    moved = {0: 0, 1: 0}
+    while min(moved.values()) < 4:
         view = match_view(pages[0])
-        if view["status"] == "finished":
-            break
-        page = by_seat[view["turn"]["seat"]]
-        assert take_turn(page) in ("play", "draw", "pass")
+        assert view["status"] == "playing", view["status"]
+        seat = view["turn"]["seat"]
+        assert take_turn(by_seat[seat]) in ("play", "draw", "pass")
+        moved[seat] += 1
         # Its move answered, the server's view has it: the next turn is read from there.
-        expect(page.locator(".table-page[aria-busy='false']")).to_have_count(1)
-    for page in pages:
-        expect(page.locator("a:text('Open the deal ledger')")).to_be_visible()
-        final_scoreboard(page)
+        expect(by_seat[seat].locator(".table-page[aria-busy='false']")).to_have_count(1)
+    seq = match_view(pages[0])["seq"]
+    for page in pages:  # each page's view has every move, and still fits its window
+        expect(page.locator(".trains-list .train")).to_have_count(3)
+        assert match_view(page)["seq"] == seq
         assert not page.evaluate(WIDE)
-    ana.shot("trains-paired-phone-over")
+    ana.shot("trains-paired-phone")
