@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import httpx
+from prometheus_client import REGISTRY
 
 from domino_api.clock import FakeClock
 from domino_api.jobs.loop import MIN_WAIT_S, _until_next
@@ -25,9 +26,12 @@ async def test_before_the_deadline_the_pass_reads_only_the_earliest_due_moment(
     _, _, v = await two_seat_match(client, options=BLITZ)
     deadline = parse(v["turn"]["deadline"])
     clock.set(deadline - TICK)
+    passes = _passes()
     report = await sweep_pass(core, expire_presence=False, only_if_due=True)
     assert report.outcomes == [] and report.held_since is None
     assert report.next_due == deadline
+    # Counted as a pass: an idle sweeper's passes still rise (docs/OPERATING.md, its alert).
+    assert _passes() == passes + 1
 
 
 async def test_at_the_deadline_the_pass_forfeits_as_a_full_one(
@@ -56,3 +60,7 @@ def test_the_next_pass_comes_at_a_nearer_due_moment(clock: FakeClock) -> None:
     # A due moment a microsecond ahead: the next pass comes after the shortest wait.
     imminent = PassReport(now=now, next_due=now + TICK)
     assert _until_next(imminent, 0.5) == MIN_WAIT_S
+
+
+def _passes() -> float:
+    return REGISTRY.get_sample_value("domino_sweeper_passes_total") or 0.0

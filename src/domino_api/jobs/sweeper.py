@@ -75,6 +75,8 @@ async def sweep_pass(
         async with core.pool.acquire() as connection:
             report.next_due = await repo.earliest_due(connection)
         if report.next_due is None or report.next_due > now:
+            report.elapsed_s = time.perf_counter() - started
+            _count(report)  # a pass all the same: operators watch the passes rise
             return report
         report.next_due = None
     async with transaction(core.maker) as session:
