@@ -31,7 +31,7 @@ async def by_token_hash(
     if row is None:
         return None
     player = Player(id=row[0], name=row[1], tile_back=row[2], plan=row[3], created_at=row[5])
-    player.settings = _object(jsontext.loads(row[4]))
+    player.settings = _object(jsontext.loads(row[4]) if row[4] is not None else None)
     make_transient_to_detached(player)
     last_used = row[7]
     if last_used is None or now - last_used >= LAST_USED_STEP:
