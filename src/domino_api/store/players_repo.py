@@ -5,13 +5,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import asyncpg
-from pydantic import JsonValue
 from sqlalchemy import CursorResult, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import make_transient_to_detached
 
 from domino_api import jsontext
-from domino_api.store.json_types import JSONObject
 from domino_api.store.models import Player
 
 # A token's `last_used_at` moves in steps of this: a lookup writes at most once a minute.
@@ -31,7 +29,8 @@ async def by_token_hash(
     if row is None:
         return None
     player = Player(id=row[0], name=row[1], tile_back=row[2], plan=row[3], created_at=row[5])
-    player.settings = _object(jsontext.loads(row[4]) if row[4] is not None else None)
+    settings = jsontext.loads(row[4]) if row[4] is not None else {}
+    player.settings = settings if isinstance(settings, dict) else {}
     make_transient_to_detached(player)
     last_used = row[7]
     if last_used is None or now - last_used >= LAST_USED_STEP:
@@ -45,10 +44,6 @@ BY_TOKEN_HASH = (
     "WHERE t.token_hash = $1"
 )
 TOUCH_TOKEN = "UPDATE player_tokens SET last_used_at = $2 WHERE id = $1"
-
-
-def _object(value: JsonValue) -> JSONObject:
-    return value if isinstance(value, dict) else {}
 
 
 async def gone_tokens(connection: asyncpg.Connection, token_hashes: list[str]) -> set[str]:
