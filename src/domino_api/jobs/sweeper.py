@@ -11,7 +11,7 @@ of the write core (`Core.run`: bots/computers.py decides outside the batch's loc
 whose handling fails is handled alone, as a step of its own.
 
 Several claimers run side by side on separate connections and any number of sweepers (each
-API process runs one; `domino-api worker`: jobs/loop.py) may run at once: a locked match is
+API process runs one, as does `domino-api worker`: jobs/loop.py) may run at once: a locked match is
 skipped, a step computed elsewhere cannot overwrite a claimed one (its save is guarded by the
 row version), and a match handled by someone else first is simply no longer due.
 """

@@ -22,9 +22,9 @@ async def by_token_hash(
     """The player a bearer token (a session or an API key) belongs to; marks the token used.
 
     A cache miss of every request and socket open asks this (web/deps.py): one prepared
-    statement on a pooled connection, no session nor transaction (the ORM's cost a socket open
-    about 2 ms of CPU: bench/README.md, "Socket opens"). The player comes back detached, as a
-    closed session leaves what it loaded."""
+    statement on a pooled connection, no session nor transaction (through the ORM a spectator's
+    open cost 2.6-3.2 ms of CPU, now 1.1-1.4: bench/README.md, "Socket opens"). The player
+    comes back detached, as a closed session leaves what it loaded."""
     row = await connection.fetchrow(BY_TOKEN_HASH, token_hash)
     if row is None:
         return None
