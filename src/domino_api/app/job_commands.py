@@ -96,7 +96,7 @@ async def work(
             echo(report.summary_line())
 
     async def job(core: Core) -> int:
-        from domino_api.jobs.sweeper import run_worker  # the service stack: not for --help
+        from domino_api.jobs.loop import run_worker  # the service stack: not for --help
 
         return await run_worker(core, interval_s, stop, on_report, concurrency)
 

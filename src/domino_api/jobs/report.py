@@ -94,6 +94,8 @@ class PassReport:
     presence_available: bool = False
     held_since: datetime | None = None
     elapsed_s: float = 0.0
+    # A pass that found nothing due (`only_if_due`): the earliest due moment it saw, if any.
+    next_due: datetime | None = None
 
     def counts(self) -> dict[str, int]:
         counted = Counter(o.action for o in self.outcomes)

@@ -159,11 +159,11 @@ class Realtime:
         ids = self.hub.match_ids()
         stored: dict[str, int] = {}
         async with self.core.pool.acquire() as connection:
-            kept = await players_repo.existing_tokens(connection, held) if held else set()
+            gone = await players_repo.gone_tokens(connection, held) if held else set()
             for start in range(0, len(ids), CATCH_UP_BATCH):
                 chunk = ids[start : start + CATCH_UP_BATCH]
                 stored.update(await match_reads.stored_seqs(connection, chunk))
-        revoke_here(self.cache, self.credentials, [h for h in held if h not in kept])
+        revoke_here(self.cache, self.credentials, sorted(gone))
         return self.hub.catch_up(stored)
 
     async def refresh_presence(self) -> None:

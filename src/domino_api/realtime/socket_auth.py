@@ -35,7 +35,7 @@ async def player_of(websocket: WebSocket, token_hash: str) -> Player:
     """The token's player; hold the credential (web/revocation.py) before asking, so that a
     revocation committed meanwhile still closes the socket."""
     state = websocket.app.state
-    player = await player_of_token(state.auth_cache, state.sessionmaker, token_hash, state.clock)
+    player = await player_of_token(state.auth_cache, state.core.pool, token_hash, state.clock)
     if player is None:
         raise Refused(4401, "unauthenticated")
     return player

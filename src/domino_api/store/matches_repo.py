@@ -49,6 +49,8 @@ CLAIM_DUE = (
     "SELECT id, snapshot::text AS snapshot FROM matches WHERE due_at <= $1 "
     "ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED"
 )
+# Whether a claim could find anything: the first entry of the due_at index, no lock taken.
+EARLIEST_DUE = "SELECT min(due_at) FROM matches"
 
 
 class WriteConflict(Exception):
@@ -132,6 +134,12 @@ async def claim_due(connection: asyncpg.Connection, now: datetime, limit: int) -
     found = await connection.fetch(CLAIM_DUE, now, limit)
     reads = await read_many(connection, [row["id"] for row in found]) if found else {}
     return [replace(reads[row["id"]], snapshot=decode_snapshot(row["snapshot"])) for row in found]
+
+
+async def earliest_due(connection: asyncpg.Connection) -> datetime | None:
+    """The earliest moment any match may have something due (None: none has)."""
+    moment: datetime | None = await connection.fetchval(EARLIEST_DUE)
+    return moment
 
 
 # ---------------------------------------------------------------- the guarded save

@@ -7,42 +7,59 @@ from datetime import datetime, timedelta
 import asyncpg
 from sqlalchemy import CursorResult, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import make_transient_to_detached
 
-from domino_api.store.account_models import PlayerToken
+from domino_api import jsontext
 from domino_api.store.models import Player
 
 # A token's `last_used_at` moves in steps of this: a lookup writes at most once a minute.
 LAST_USED_STEP = timedelta(minutes=1)
 
 
-async def by_token_hash(session: AsyncSession, token_hash: str, now: datetime) -> Player | None:
-    """The player a bearer token (a session or an API key) belongs to; marks the token used."""
-    result = await session.execute(
-        select(Player, PlayerToken.id, PlayerToken.last_used_at)
-        .join(PlayerToken, PlayerToken.player_id == Player.id)
-        .where(PlayerToken.token_hash == token_hash)
-    )
-    row = result.one_or_none()
+async def by_token_hash(
+    connection: asyncpg.Connection, token_hash: str, now: datetime
+) -> Player | None:
+    """The player a bearer token (a session or an API key) belongs to; marks the token used.
+
+    A cache miss of every request and socket open asks this (web/deps.py): one prepared
+    statement on a pooled connection, no session nor transaction (through the ORM a spectator's
+    open cost 2.6-3.2 ms of CPU, now 1.1-1.4: bench/README.md, "Socket opens"). The player
+    comes back detached, as a closed session leaves what it loaded."""
+    row = await connection.fetchrow(BY_TOKEN_HASH, token_hash)
     if row is None:
         return None
-    player: Player = row[0]
-    token_id, last_used = row[1], row[2]
+    player = Player(id=row[0], name=row[1], tile_back=row[2], plan=row[3], created_at=row[5])
+    settings = jsontext.loads(row[4]) if row[4] is not None else {}
+    player.settings = settings if isinstance(settings, dict) else {}
+    make_transient_to_detached(player)
+    last_used = row[7]
     if last_used is None or now - last_used >= LAST_USED_STEP:
-        await session.execute(
-            update(PlayerToken).where(PlayerToken.id == token_id).values(last_used_at=now)
-        )
+        await connection.execute(TOUCH_TOKEN, row[6], now)
     return player
 
 
-async def existing_tokens(connection: asyncpg.Connection, token_hashes: list[str]) -> set[str]:
-    """Which of `token_hashes` are still tokens (neither signed out nor revoked): one prepared
+BY_TOKEN_HASH = (
+    "SELECT p.id, p.name, p.tile_back, p.plan, p.settings::text, p.created_at, t.id, "
+    "t.last_used_at FROM player_tokens t JOIN players p ON p.id = t.player_id "
+    "WHERE t.token_hash = $1"
+)
+TOUCH_TOKEN = "UPDATE player_tokens SET last_used_at = $2 WHERE id = $1"
+
+
+async def gone_tokens(connection: asyncpg.Connection, token_hashes: list[str]) -> set[str]:
+    """Which of `token_hashes` are no longer tokens (signed out or revoked): one prepared
     statement over an array, whatever their number (a process's catch-up asks for all its
-    sockets' thousands: an `IN` list was a new statement text, built and parsed, per count)."""
-    rows = await connection.fetch(EXISTING_TOKENS, token_hashes)
+    sockets' thousands: an `IN` list was a new statement text, built and parsed, per count).
+    Only the gone come back, most often none: 20,000 held tokens cost the asker 8 ms, where
+    reading back those that remain cost 21 ms (bench/SOCKETS.md)."""
+    rows = await connection.fetch(GONE_TOKENS, token_hashes)
     return {row[0] for row in rows}
 
 
-EXISTING_TOKENS = "SELECT token_hash FROM player_tokens WHERE token_hash = ANY($1::text[])"
+GONE_TOKENS = (
+    "SELECT h FROM unnest($1::text[]) AS h "
+    "WHERE NOT EXISTS (SELECT 1 FROM player_tokens t WHERE t.token_hash = h)"
+)
 
 
 async def by_id(session: AsyncSession, player_id: str) -> Player | None:

@@ -15,7 +15,7 @@ from domino_api.clock import Clock
 from domino_api.config import Settings
 from domino_api.errors import Unauthenticated, ValidationFailed
 from domino_api.store import players_repo
-from domino_api.store.db import transaction
+from domino_api.store.db import Pool, transaction
 from domino_api.store.models import Player
 from domino_api.web.ratelimit import Limits, address_key
 from domino_api.web.tokens import hash_token, parse_bearer
@@ -42,7 +42,7 @@ class PlayerBearer(SecurityBase):
             raise Unauthenticated("Send 'Authorization: Bearer <token>' (from POST /v1/players).")
         state = request.app.state
         player = await player_of_token(
-            state.auth_cache, state.sessionmaker, hash_token(token), clock_of(request)
+            state.auth_cache, state.core.pool, hash_token(token), clock_of(request)
         )
         if player is None:
             raise Unauthenticated("The token is not valid (unknown, revoked or signed out).")
@@ -50,7 +50,7 @@ class PlayerBearer(SecurityBase):
 
 
 async def player_of_token(
-    cache: AuthCache, maker: async_sessionmaker[AsyncSession], token_hash: str, clock: Clock
+    cache: AuthCache, pool: Pool, token_hash: str, clock: Clock
 ) -> Player | None:
     """The token's player, from the process's cache or looked up (and cached); None: no such
     token. Requests and sockets alike: a revoked token is dropped from the cache at once, and a
@@ -58,8 +58,8 @@ async def player_of_token(
     player = cache.get(token_hash)
     if player is None:
         generation = cache.generation  # a revocation during the lookup voids its entry
-        async with transaction(maker) as session:
-            player = await players_repo.by_token_hash(session, token_hash, clock.now())
+        async with pool.acquire() as connection:
+            player = await players_repo.by_token_hash(connection, token_hash, clock.now())
         if player is not None:
             cache.put(token_hash, player, generation)
     return player
