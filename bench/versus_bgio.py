@@ -316,10 +316,14 @@ RATIOS = (
 
 
 def extract(commit: str) -> Path:
-    """The service's source at `commit` (`git archive`), for the `before` side's PYTHONPATH."""
+    """The service's source at `commit` (`git archive`, with the migrations its /readyz reads),
+    for the `before` side's PYTHONPATH."""
     target = Path(tempfile.mkdtemp(prefix="versus-before-"))
     archive = subprocess.run(
-        ["git", "archive", commit, "src"], cwd=ROOT, check=True, capture_output=True
+        ["git", "archive", commit, "src", "migrations", "alembic.ini"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
     )
     subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
     return target / "src"

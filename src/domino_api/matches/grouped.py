@@ -57,6 +57,7 @@ class Grouped:
         self.running = 0  # statements in flight (or connections being taken for them)
         self.busy: set[str] = set()  # matches in those statements
         self.queue: deque[_Waiting] = deque()
+        self._tasks: set[asyncio.Task[None]] = set()
         self.statements = 0  # statements sent, and the saves they carried (tests, benchmarks)
         self.saves = 0
 
@@ -87,10 +88,18 @@ class Grouped:
 
     def _start(self) -> None:
         """A statement for the queue, in a task of its own (a waiting caller cancelled never
-        takes others' saves with it), if a slot is free and a queued match is not in flight."""
-        if self.running < self.slots and any(w.change.id not in self.busy for w in self.queue):
+        takes others' saves with it), if a slot is free and a queued match is not in flight;
+        saves whose callers stopped waiting before they were sent are dropped."""
+        if self.running >= self.slots:
+            return
+        live = [w for w in self.queue if not w.done.done()]
+        if len(live) != len(self.queue):
+            self.queue = deque(live)
+        if any(w.change.id not in self.busy for w in live):
             self.running += 1
-            asyncio.get_running_loop().create_task(self._carry())
+            task = asyncio.get_running_loop().create_task(self._carry())
+            self._tasks.add(task)  # the loop keeps only a weak reference
+            task.add_done_callback(self._tasks.discard)
 
     def _take(self) -> list[_Waiting]:
         """Up to `MOST` queued saves of distinct matches not in flight, in the queue's order;
