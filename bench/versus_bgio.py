@@ -28,8 +28,8 @@ side and round: moves/s, p50/p99, CPU ms per acknowledged move of the server, of
 CPU per move. `--profile` writes py-spy's collapsed stacks of the service's process over its
 level of the last round (bench/profiles.py reads them). `--before COMMIT` adds the service at
 that commit (`git archive` of its src/ on PYTHONPATH, database domino_ops_versus_before) as a
-fourth side, so that a change is measured against its base in the same run. Talks only to 127.0.0.1 and stops by
-itself.
+fourth side, so that a change is measured against its base in the same run. Talks only to
+127.0.0.1 and stops by itself.
 """
 
 from __future__ import annotations
