@@ -123,26 +123,36 @@ async def test_a_moved_match_fails_only_its_own_step_in_a_shared_statement(
     assert stored == {c.id: 1 for c in changes if c is not moved}  # nothing of the moved one
 
 
-async def test_two_steps_of_one_match_never_share_a_statement(
+async def test_a_queued_step_waits_for_the_statement_carrying_its_match(
     client: httpx.AsyncClient, app: Any, clock: FakeClock, clean_db: str
 ) -> None:
-    """The second waits for the first's commit, then finds its version gone, as it would
-    have alone."""
-    (change,) = await _chats(client, app, clock, 1)
-    grouped = Grouped(app.state.core.pool, 4, _never)
-    holder, tx = await _held(clean_db, change.id)
+    """Two steps of one match never share a statement: the second waits for the first's
+    commit, then finds its version gone, as it would have alone."""
+    a, b, c = await _chats(client, app, clock, 3)
+    grouped = Grouped(app.state.core.pool, 2, _never)
+    holder_a, tx_a = await _held(clean_db, a.id)
+    holder_b, _ = await _held(clean_db, b.id)
     try:
-        first = asyncio.create_task(grouped.save(change))
+        first = asyncio.create_task(grouped.save(a))  # alone, slot 1
         await _until(lambda: grouped.statements == 1)
-        second = asyncio.create_task(grouped.save(change))
+        other = asyncio.create_task(grouped.save(b))  # alone, slot 2
+        await _until(lambda: grouped.statements == 2)
+        again = asyncio.create_task(grouped.save(a))  # queued, as `c`: no slot is free
+        last = asyncio.create_task(grouped.save(c))
         await asyncio.sleep(0.05)
-        assert grouped.statements == 1  # free slots, but its match is in flight
+        await holder_b.close()  # slot 2 frees: its statement takes `c`, not `a` in flight
+        await other
+        await last
+        assert grouped.statements == 3 and grouped.saves == 3
+        assert not again.done()
     finally:
-        await tx.rollback()
-        await holder.close()
-    answers = await asyncio.gather(first, second, return_exceptions=True)
+        await holder_b.close()  # its transaction ends with it
+        await tx_a.rollback()
+        await holder_a.close()
+    answers = await asyncio.gather(first, again, return_exceptions=True)
     assert isinstance(answers[0], int) and isinstance(answers[1], WriteConflict)
-    assert await _stored_lines(clean_db, [change.id]) == {change.id: 1}
+    assert grouped.statements == 4 and grouped.saves == 4
+    assert await _stored_lines(clean_db, [a.id, b.id, c.id]) == {a.id: 1, b.id: 1, c.id: 1}
 
 
 async def test_a_step_saved_after_its_caller_left_is_announced_and_one_not_sent_is_dropped(

@@ -12,17 +12,20 @@ the others are saved. A step with nothing in flight before it runs alone, as it 
 Each step is answered after the commit of the statement that carried it, and announced by its
 own caller (so a mover's events still leave with its ack, realtime/outbox.py); a step whose
 caller stopped waiting (a closed socket) and that was saved all the same is announced here.
-Two steps of one match never share a statement nor run in two at once (the second waits for
-the first's commit, then finds its version moved, as before). A statement PostgreSQL ends as a
-deadlock (two statements locking the same matches in other orders) wrote nothing: its steps
-see `WriteConflict` and compute again.
+Two steps of one match never share a statement, and a queued one is not sent while another
+statement carries its match (it waits for that commit, then finds its version moved, as
+before); a step alone may meet another's statement on its match in PostgreSQL and wait for its
+row lock there, as before. A statement that waits for one match's row lock (a transaction
+holding it) holds its other matches with it, up to `db_command_timeout_s`. A statement
+PostgreSQL ends as a deadlock (two statements locking the same matches in other orders) wrote
+nothing: its steps see `WriteConflict` and compute again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Sequence
 
 import asyncpg
@@ -55,7 +58,7 @@ class Grouped:
         self.slots = max(1, slots)
         self.orphaned = orphaned
         self.running = 0  # statements in flight (or connections being taken for them)
-        self.busy: set[str] = set()  # matches in those statements
+        self.busy: Counter[str] = Counter()  # matches in those statements
         self.queue: deque[_Waiting] = deque()
         self._tasks: set[asyncio.Task[None]] = set()
         self.statements = 0  # statements sent, and the saves they carried (tests, benchmarks)
@@ -64,7 +67,7 @@ class Grouped:
     async def save(self, change: Change) -> int:
         """`change` saved, alone or with others; its match's new version. `WriteConflict`:
         its match moved (nothing of it was written)."""
-        if self.running < self.slots and not self.queue and change.id not in self.busy:
+        if self.running < self.slots and not self.queue:
             return await self._alone(change)
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self.queue.append(_Waiting(change, done))
@@ -74,13 +77,13 @@ class Grouped:
     async def _alone(self, change: Change) -> int:
         """The caller's own statement, as without grouping: its fate is its own."""
         self.running += 1
-        self.busy.add(change.id)
+        self.busy[change.id] += 1
         try:
             async with self.pool.acquire() as connection:
                 saved = await self._send(connection, [change])
         finally:
             self.running -= 1
-            self.busy.discard(change.id)
+            self.busy -= Counter((change.id,))
             self._start()
         if change.id not in saved:
             raise WriteConflict(f"match {change.id} changed since it was read")
@@ -143,7 +146,7 @@ class Grouped:
                 raise
         finally:
             self.running -= 1
-            self.busy.difference_update(w.change.id for w in taken)
+            self.busy -= Counter(w.change.id for w in taken)
             self._start()
 
     async def _send(
