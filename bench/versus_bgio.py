@@ -1,7 +1,7 @@
 """The service beside boardgame.io 0.50, side by side in one run: server CPU per WebSocket move.
 
     python bench/versus_bgio.py [--matches 32] [--seconds 15] [--rounds 3] [--warmup 5]
-                                [--profile out.txt]
+                                [--profile out.txt] [--before COMMIT]
 
 Needs node and `npm ci` in bench/bgio, and the PostgreSQL server of the other benchmarks
 (DOMINO_DATABASE_URL, default 127.0.0.1:5432); each side gets a database of its own
@@ -26,8 +26,10 @@ that ends is replaced by a new one inside the window, on both sides: its setup c
 side and round: moves/s, p50/p99, CPU ms per acknowledged move of the server, of PostgreSQL
 (the bench server's own processes) and of the load generator, and the ratio of the servers'
 CPU per move. `--profile` writes py-spy's collapsed stacks of the service's process over its
-level of the last round (bench/profiles.py reads them). Talks only to 127.0.0.1 and stops by
-itself.
+level of the last round (bench/profiles.py reads them). `--before COMMIT` adds the service at
+that commit (`git archive` of its src/ on PYTHONPATH, database domino_ops_versus_before) as a
+fourth side, so that a change is measured against its base in the same run. Talks only to
+127.0.0.1 and stops by itself.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import argparse
 import asyncio
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -66,6 +69,7 @@ from tests.support.servers import (  # noqa: E402
 )
 
 OURS_DB, BGIO_DB = "domino_ops_versus", "domino_ops_bgio"
+BEFORE_DB = "domino_ops_versus_before"
 STALL_S = 60.0  # as load.js: a loaded machine answers slowly; a lost ack never
 
 
@@ -215,10 +219,8 @@ async def play(
 class Ours:
     """The service's matches: made before the first level, played on from level to level."""
 
-    name = "service"
-
-    def __init__(self, server: ServerProcess, matches: int) -> None:
-        self.server, self.matches = server, matches
+    def __init__(self, server: ServerProcess, matches: int, name: str = "service") -> None:
+        self.server, self.matches, self.name = server, matches, name
         self.profile_to: Path | None = None  # py-spy's stacks of the next level, if set
         self.players: list[tuple[Http, list[str]]] = []
         self.tables: list[Table] = []
@@ -303,6 +305,30 @@ async def sizes(ours_url: str, bgio_url: str) -> str:
     return f"stored state of the longest match: service snapshot {ours} B, bgio state {theirs} B"
 
 
+# Ratios of server CPU per move printed per round and at the end (issue 49's goals: service /
+# bgio <= 0.25, service / bare <= 1.0; `before` is the service at `--before`).
+RATIOS = (
+    ("service", "bgio"),
+    ("service", "bare"),
+    ("before", "bgio"),
+    ("service", "before"),
+)
+
+
+def extract(commit: str) -> Path:
+    """The service's source at `commit` (`git archive`, with the migrations its /readyz reads),
+    for the `before` side's PYTHONPATH."""
+    target = Path(tempfile.mkdtemp(prefix="versus-before-"))
+    archive = subprocess.run(
+        ["git", "archive", commit, "src", "migrations", "alembic.ini"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target / "src"
+
+
 def print_level(name: str, level: Level) -> None:
     print(
         f"{name:15s} {level.moves_per_s:6.1f} moves/s  p50 {level.pct(0.5):5.1f} ms  p99 "
@@ -319,6 +345,7 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds each, unmeasured")
     parser.add_argument("--profile", type=Path, default=None, help="py-spy stacks, last round")
+    parser.add_argument("--before", default=None, help="a commit: its service as a fourth side")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="domino-versus-"))
     ours_url = to_plain_url(await fresh_database(OURS_DB, SERVER))
@@ -329,10 +356,20 @@ async def main() -> None:
     ours = Ours(service, args.matches)
     sides: list[Ours | Bgio | Bare] = [ours]
     per_move: dict[str, list[float]] = {"service": [], "bgio": [], "bare": []}
+    old = None  # the service at `--before`
+    if args.before:
+        before_url = to_plain_url(await fresh_database(BEFORE_DB, SERVER))
+        env = {**TABLES_ENV, "PYTHONPATH": str(extract(args.before))}
+        old = ServerProcess(before_url, workdir / "before.log", env=env, ready_path="/readyz")
+        old.start()
+        sides.append(Ours(old, args.matches, "before"))
+        per_move["before"] = []
     try:
         bgio = await start_bgio(bgio_url, workdir, args.matches)
         sides.append(bgio)
         await service.wait_ready_async()
+        if old is not None:
+            await old.wait_ready_async()
         for side in sides:
             await side.level(args.warmup, postmaster)
         # The bare route carries the longest snapshot the service's warm-up stored.
@@ -347,24 +384,28 @@ async def main() -> None:
                 level = await side.level(args.seconds, postmaster)
                 per_move[side.name].append(level.cpu["server"] / max(len(level.latencies), 1))
                 print_level(f"round {number + 1} {side.name}", level)
-            for other in ("bgio", "bare"):
-                ratio = per_move["service"][-1] / per_move[other][-1]
-                print(f"    ratio service / {other}: {ratio:.2f}")
+            for mine, other in RATIOS:
+                if mine in per_move:
+                    ratio = per_move[mine][-1] / per_move[other][-1]
+                    print(f"    ratio {mine} / {other}: {ratio:.2f}")
         print(await sizes(ours_url, bgio_url))
         bgio.check(workdir / "bgio.log")
     finally:
         for side in sides:
             await side.close()
         service.stop(timeout=15)
+        if old is not None:
+            old.stop(timeout=15)
     print("server CPU per WebSocket move (ms), by round:")
     for name, values in per_move.items():
         each = ", ".join(f"{1000 * v:.2f}" for v in values)
         print(f"    {name:8s} median {1000 * statistics.median(values):.2f}  ({each})")
-    for other, goal in (("bgio", 0.5), ("bare", 1.0)):
-        ratios = [a / b for a, b in zip(per_move["service"], per_move[other], strict=True)]
+    for mine, other in RATIOS:
+        if mine not in per_move:
+            continue
+        ratios = [a / b for a, b in zip(per_move[mine], per_move[other], strict=True)]
         each = ", ".join(f"{r:.2f}" for r in ratios)
-        median = statistics.median(ratios)
-        print(f"    service / {other}: median {median:.2f} ({each}; goal <= {goal})")
+        print(f"    {mine} / {other}: median {statistics.median(ratios):.2f} ({each})")
     print(f"logs in {workdir}")
 
 

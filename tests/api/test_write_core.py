@@ -285,22 +285,22 @@ async def _two_plays(
 async def test_a_step_that_loses_the_race_leaves_no_state_behind(
     client: httpx.AsyncClient, clean_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from domino_api.store import matches_repo
+    from domino_api.matches.grouped import Grouped
 
     host = await new_player(client, "Ana")
     mid, v, first, second = await _two_plays(client, host)
     # Both moves are computed before either writes; with the test's clock they even share
     # `updated_at`, so the loser's state would pass for the winner's row if it were kept.
     arrived: list[asyncio.Event] = [asyncio.Event(), asyncio.Event()]
-    real = matches_repo.save_many
+    real = Grouped.save
 
-    async def after_both_computed(*args: Any, **kwargs: Any) -> dict[str, int]:
+    async def after_both_computed(grouped: Grouped, change: repo.Change) -> int:
         index = 0 if not arrived[0].is_set() else 1
         arrived[index].set()
         await asyncio.wait_for(arrived[1].wait(), 5.0)
-        return await real(*args, **kwargs)
+        return await real(grouped, change)
 
-    monkeypatch.setattr(matches_repo, "save_many", after_both_computed)
+    monkeypatch.setattr(Grouped, "save", after_both_computed)
     url = f"/v1/matches/{mid}/moves"
     answers = await asyncio.gather(
         *(
@@ -308,7 +308,7 @@ async def test_a_step_that_loses_the_race_leaves_no_state_behind(
             for play in (first, second)
         )
     )
-    monkeypatch.setattr(matches_repo, "save_many", real)
+    monkeypatch.setattr(Grouped, "save", real)
     assert sorted(r.status_code for r in answers) == [200, 409]
     winner = next(r for r in answers if r.status_code == 200).json()["view"]
     conn = await asyncpg.connect(to_plain_url(clean_db))

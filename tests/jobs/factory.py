@@ -164,7 +164,7 @@ async def sweep_while_a_move_commits(
     deadline = parse(match["turn"]["deadline"])
     clock.set(deadline - tick)
     body = {**first_legal(mine), "seq": mine["seq"]}
-    real = matches_repo.save_many
+    real = matches_repo.save_each
     reports: list[PassReport] = []
     swept: list[bool] = []
 
@@ -176,13 +176,13 @@ async def sweep_while_a_move_commits(
             reports.append(await sweep_pass(core))
         return versions
 
-    monkeypatch.setattr(matches_repo, "save_many", save_then_sweep)
+    monkeypatch.setattr(matches_repo, "save_each", save_then_sweep)
     try:
         r = await client.post(
             f"/v1/matches/{match['id']}/moves", json=body, headers=mover["headers"]
         )
     finally:
-        monkeypatch.setattr(matches_repo, "save_many", real)
+        monkeypatch.setattr(matches_repo, "save_each", real)
     assert r.status_code == 200, r.text
     assert len(reports) == 1
     return reports[0]

@@ -6,7 +6,9 @@ tables to insert. The writer saves every change with the one guarded statement
 (store/matches_repo.save_many, each match under the row version it was read at), and:
 
 - a set of changes that writes only its matches (their columns, seats and events: most moves,
-  starts, joins, presence) is that one statement on a pool connection, atomic on its own;
+  starts, joins, presence) is that one statement on a pool connection, atomic on its own; one
+  such change of one match (a step's) may share its statement with other steps' waiting at
+  the same time (matches/grouped.py: group commit, each match still under its own version);
 - one that writes more (a match's end with its records and hooks, a new match, an
   idempotency key, a claim of due matches) runs in one transaction (`Writer.transaction`, or
   `Writer.within` a unit of work's: a tournament opening its matches).
@@ -29,6 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from domino_api.clock import Clock
 from domino_api.engine.table import Stepped
 from domino_api.matches.ends import Ends
+from domino_api.matches.grouped import Grouped
 from domino_api.matches.ports import Announces, Committed, Follows
 from domino_api.store import civil_repo, idempotency
 from domino_api.store import matches_repo as repo
@@ -113,6 +116,12 @@ class Writer:
     ends: Ends
     # Read models told of every committed step after its announcement (the lobby).
     followers: Sequence[Follows] = ()
+    grouped: Grouped = field(init=False)
+
+    def __post_init__(self) -> None:
+        # Half the pool for the steps' statements: the reads, transactions and announcements
+        # keep the rest, and steps waiting meanwhile share statements.
+        self.grouped = Grouped(self.pool, self.pool.size // 2, self._orphaned)
 
     async def save(self, writes: Sequence[Write]) -> dict[str, int]:
         """Save the writes (one statement, or one transaction if any writes more), then
@@ -122,10 +131,18 @@ class Writer:
         if any(write.more() for write in writes):
             async with self.transaction() as tx:
                 return await tx.write(writes)
-        async with self.pool.acquire() as connection:
-            versions = await repo.save_many(connection, [w.change for w in writes])
+        if len(writes) == 1:
+            change = writes[0].change
+            versions = {change.id: await self.grouped.save(change)}
+        else:
+            async with self.pool.acquire() as connection:
+                versions = await repo.save_many(connection, [w.change for w in writes])
         await self.committed(steps_of(writes))
         return versions
+
+    async def _orphaned(self, change: Change) -> None:
+        """A step saved in a shared statement after its caller stopped waiting."""
+        await self.committed(steps_of([Write(change)]))
 
     async def committed(self, steps: Sequence[Committed]) -> None:
         """After a commit: announce the steps (this process's sockets first), then tell the

@@ -180,6 +180,12 @@ class Pool:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
 
+    @property
+    def size(self) -> int:
+        """Connections the pool keeps (its overflow aside)."""
+        size = getattr(self.engine.sync_engine.pool, "size", None)
+        return int(size()) if callable(size) else 1
+
     @asynccontextmanager
     async def acquire(self) -> AsyncIterator[asyncpg.Connection]:
         """A connection of the pool, outside any transaction (each statement commits alone),

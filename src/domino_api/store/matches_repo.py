@@ -203,15 +203,21 @@ async def save_many(connection: asyncpg.Connection, changes: Sequence[Change]) -
     match's new version. Raises `WriteConflict` when any match moved: none of it is written
     (its seats and events join on the saved rows), and a batch's caller rolls back the rest
     of its transaction (jobs/sweeper.py then handles its matches one by one)."""
-    if not changes:
-        return {}
-    sql, values = guarded(changes)
-    rows = await connection.fetch(sql, *values)
-    saved = {row["id"]: int(row["xmin"]) for row in rows}
+    saved = await save_each(connection, changes)
     missing = [c.id for c in changes if c.id not in saved]
     if missing:
         raise WriteConflict(f"matches {missing[:3]} changed since they were read")
     return saved
+
+
+async def save_each(connection: asyncpg.Connection, changes: Sequence[Change]) -> dict[str, int]:
+    """`save_many` that names the matches saved (id: new version) instead of raising: outside a
+    transaction the statement commits those whose version held, and only those."""
+    if not changes:
+        return {}
+    sql, values = guarded(changes)
+    rows = await connection.fetch(sql, *values)
+    return {row["id"]: int(row["xmin"]) for row in rows}
 
 
 async def save(connection: asyncpg.Connection, change: Change) -> int:
