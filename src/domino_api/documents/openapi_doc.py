@@ -192,13 +192,12 @@ def complete(document: dict[str, JsonValue]) -> None:
         assert isinstance(sent, dict)
         _defaults_said(sent)
         document_no_nul(sent)
-    _query_texts_no_nul(document)
+    _query_texts_no_nul(document.get("paths"))
 
 
-def _query_texts_no_nul(document: dict[str, JsonValue]) -> None:
+def _query_texts_no_nul(paths: object) -> None:
     """Every free text query parameter gets the no-NUL pattern: the edge refuses a NUL in any
     query parameter (`422 validation_error`, before any route), and the schema says so."""
-    paths = document.get("paths")
     assert isinstance(paths, dict)
     for item in paths.values():
         assert isinstance(item, dict)
