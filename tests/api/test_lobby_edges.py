@@ -137,6 +137,15 @@ async def test_bad_input_is_refused_and_changes_nothing(
         )
         await asyncio.wait_for(ws.recv(), BOUND_S)
     assert long_id.value.rcvd is not None and long_id.value.rcvd.code == 4422
+    # A NUL in the seek's id (PostgreSQL stores none) is refused before the socket reads it.
+    with pytest.raises(ConnectionClosed) as nul_id:
+        ws = await connect(
+            f"{servers[0].ws_url}/v1/lobby/ws?preset=all-fives&seek=ab%00cd",
+            additional_headers={"Authorization": f"Bearer {ana['token']}"},
+        )
+        await asyncio.wait_for(ws.recv(), BOUND_S)
+    assert nul_id.value.rcvd is not None
+    assert (nul_id.value.rcvd.code, nul_id.value.rcvd.reason) == (4422, "validation_error")
 
 
 async def test_a_lobby_socket_holds_its_seek_until_it_closes(

@@ -3,7 +3,9 @@ turn with a tile picked, the hand, every glowing end and every seat's score lie 
 window without scrolling (and no tile of the hand lies over the buttons or the board), for a
 table of each preset at its most seats, measured at each of the player's plays until the hand
 ends (so at its longest layout); Mexican Train at the form's two seats, where each hand holds
-fifteen tiles (at eight seats its board is too short on a phone to show every glowing train).
+fifteen tiles. At eight seats its nine trains do not fit a phone's board at once: the board
+scrolls within itself, picking a tile brings a glowing end into its view, and every glowing end
+is reachable by scrolling the board alone, clear of the hand (the last test).
 Sizes are CSS pixels read off the rendered page (getBoundingClientRect); a screenshot of each
 preset's longest board at 390 x 844 is kept."""
 
@@ -124,3 +126,79 @@ def test_the_hand_the_ends_and_the_scores_fit_a_phone(
     record_property("plays measured", plays)
     record_property("most tiles on the board", longest)
     assert plays >= 2, f"{preset}: too few plays to measure"
+
+
+# Where each glowing end is once scrolled to within the board (the board scrolls, the window
+# does not), and whether it is then inside the window, inside the board's visible box, and
+# clear of the hand.
+REACHED = """() => {
+  window.scrollTo(0, 0);
+  const [w, h] = [window.innerWidth, window.innerHeight];
+  const board = document.querySelector(".board");
+  const hand = document.querySelector(".hand");
+  const out = [];
+  const shown = (r, b) => r.top >= b.top - 0.5 && r.bottom <= b.bottom + 0.5;
+  // Picking a tile brings a glowing end into the board's view: none needs looking for.
+  const box = board.getBoundingClientRect();
+  const seen = [...document.querySelectorAll(".end-target.glow")].filter((n) =>
+    shown(n.getBoundingClientRect(), box)).length;
+  for (const end of document.querySelectorAll(".end-target.glow")) {
+    end.scrollIntoView({ block: "nearest", inline: "nearest" });
+    window.scrollTo(0, 0);
+    const r = end.getBoundingClientRect();
+    const b = board.getBoundingClientRect();
+    const k = hand.getBoundingClientRect();
+    const inWindow = r.left >= 0 && r.top >= 0 && r.right <= w + 0.5 && r.bottom <= h + 0.5;
+    const inBoard = shown(r, b);
+    const clear = r.bottom <= k.top + 0.5 || r.top >= k.bottom - 0.5;
+    if (!(inWindow && inBoard && clear))
+      out.push(`end ${end.dataset.end} at ${[r.left, r.top, r.right, r.bottom].map(Math.round)}` +
+        ` board ${[b.top, b.bottom].map(Math.round)} hand top ${Math.round(k.top)}`);
+  }
+  return { out, seen, ends: document.querySelectorAll(".end-target.glow").length,
+           rows: document.querySelectorAll(".board .train").length,
+           board: Math.round(box.height) };
+}"""
+
+
+def test_mexican_train_at_eight_seats_reaches_every_glowing_end_on_a_phone(
+    players: Callable[..., Player], record_property: Callable[[str, object], None]
+) -> None:
+    player = players(width=360, height=640)
+    page = player.open("new")
+    sign_in(page, "Fay")
+    page.goto(page.url.split("#")[0] + "#/new")
+    page.select_option("#preset", "mexican-train")
+    page.select_option("#seat-count", "8")
+    for select in page.locator("select[id^='seat-']:not(#seat-count)").all():
+        select.select_option("plain")
+    page.click("button:text('Create the table')")
+    expect(page.locator(".hand .tile").first).to_be_visible()
+    plays = 0
+    for _ in range(60):
+        next_step(page)
+        page.evaluate("document.querySelector('.board').scrollTop = 0")  # as a player leaves it
+        tiles = page.locator(READY_TILE)
+        if not tiles.count():
+            button = page.locator(f"{READY_BUTTON}:text-matches('^(Draw|Pass)')")
+            if not button.count():
+                break
+            button.first.click()
+            continue
+        for tile in tiles.all()[:3]:  # each of a few tiles: its ends
+            tile.click()
+            expect(page.locator(".end-target.glow").first).to_be_attached()
+            page.evaluate(FRAME)
+            found = page.evaluate(REACHED)
+            assert found["rows"] == 9, found  # eight seats' trains and the Mexican train
+            if found["out"] or not found["seen"]:
+                player.shot("phone-mexican-train-8-misfit")
+            assert found["ends"] >= 1 and found["out"] == [], found
+            assert found["seen"] >= 1, found
+            record_property("board height (px)", found["board"])
+        plays += 1
+        page.locator(".end-target.glow").first.click()
+        if plays >= 4:
+            break
+    player.shot("phone-mexican-train-8")
+    assert plays >= 2, "too few plays to measure"

@@ -192,3 +192,19 @@ def complete(document: dict[str, JsonValue]) -> None:
         assert isinstance(sent, dict)
         _defaults_said(sent)
         document_no_nul(sent)
+    _query_texts_no_nul(document.get("paths"))
+
+
+def _query_texts_no_nul(paths: object) -> None:
+    """Every free text query parameter gets the no-NUL pattern: the edge refuses a NUL in any
+    query parameter (`422 validation_error`, before any route), and the schema says so."""
+    assert isinstance(paths, dict)
+    for item in paths.values():
+        assert isinstance(item, dict)
+        for operation in item.values():
+            params = operation.get("parameters", []) if isinstance(operation, dict) else []
+            for param in params if isinstance(params, list) else []:
+                if isinstance(param, dict) and param.get("in") == "query":
+                    schema = param.get("schema")
+                    if isinstance(schema, dict):
+                        document_no_nul(schema)

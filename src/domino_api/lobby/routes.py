@@ -44,7 +44,7 @@ def _preset(name: str) -> str:
 @router.get(
     "/lobby",
     summary="Open public tables of a preset",
-    responses=struct_answer(LobbyPage) | problems(*AUTH, *INPUT),
+    responses=struct_answer(LobbyPage) | problems(*AUTH, *INPUT, "unknown_ruleset"),
 )
 async def lobby(
     lobby_state: LobbyDep,

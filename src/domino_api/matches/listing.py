@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from datetime import datetime
 from typing import Literal
 
@@ -22,6 +23,9 @@ from domino_api.store import my_matches_repo
 from domino_api.store.my_matches_repo import MatchRow
 
 Which = Literal["all", "live", "over"]
+# What an id this server gives looks like (a uuid, a table's public id). A cursor's keyset is
+# read back into SQL: a NUL hidden in its base64 was a 500 from PostgreSQL.
+KEYSET_ID = re.compile(r"[0-9A-Za-z_-]{1,36}")
 _LIVE: dict[Which, bool | None] = {"all": None, "live": True, "over": False}
 
 
@@ -38,7 +42,7 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
         created_at = datetime.fromisoformat(stamp)
     except (binascii.Error, UnicodeDecodeError, ValueError):
         raise ValidationFailed("cursor: not a cursor this server gave") from None
-    if not match_id or len(match_id) > 36 or created_at.tzinfo is None:
+    if not KEYSET_ID.fullmatch(match_id) or created_at.tzinfo is None:
         raise ValidationFailed("cursor: not a cursor this server gave")
     return created_at, match_id
 

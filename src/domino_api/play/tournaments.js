@@ -3,7 +3,19 @@
 
 import { becomePlayer, call, identity } from "./api.js";
 import { bracket } from "./bracket.js";
+import { presetName } from "./controls.js";
+import { entrantItems, friendsOf, partnerChoice, waitingLine } from "./tournament-pairs.js";
 import { el, field, fill, select, showError } from "./ui.js";
+
+/**
+ * @typedef {import("./api.js").TournamentOut} TournamentOut
+ * @typedef {import("./api.js").Schemas["FriendOut"]} FriendOut
+ * @typedef {TournamentOut["preset"]} TournamentPreset
+ */
+
+// The presets a tournament of pairs plays (POST /v1/tournaments `preset`; classic is one on one).
+/** @type {TournamentPreset[]} */
+const PAIR_PRESETS = ["partners-block", "partners-nines", "partners-all-fives"];
 
 export function tournamentsPage(root) {
   const name = el("input", { id: "t-name", required: true, maxlength: 64, value: "Friday cup" });
@@ -21,6 +33,14 @@ export function tournamentsPage(root) {
     ],
     "single_elimination",
   );
+  const preset = select(
+    "t-preset",
+    [
+      ["classic", "Classic: one against one"],
+      ...PAIR_PRESETS.map((p) => [p, `${presetName(p)}: pairs, two against two`]),
+    ],
+    "classic",
+  );
   const size = el("input", { id: "t-size", type: "number", min: 2, max: 10000, value: 8 });
   const goal = select(
     "t-goal",
@@ -31,9 +51,10 @@ export function tournamentsPage(root) {
     "target",
   );
   const target = el("input", { id: "t-target", type: "number", min: 1, max: 10000, value: 100 });
-  goal.addEventListener("change", () => {
+  const goalChanged = () => {
     target.disabled = goal.value !== "target";
-  });
+  };
+  goal.addEventListener("change", goalChanged);
   const opener = select(
     "t-opener",
     [
@@ -46,6 +67,13 @@ export function tournamentsPage(root) {
   const allowance = number("t-allowance", 1, 86400, 180);
   const grace = number("t-grace", 1, 86400, 120);
   const checkIn = number("t-check-in", 30, 3600, 300);
+  // A tournament of pairs plays its matches to a target, the hands led as its preset says.
+  preset.addEventListener("change", () => {
+    const pairs = preset.value !== "classic";
+    if (pairs) goal.value = "target";
+    goal.disabled = opener.disabled = pairs;
+    goalChanged();
+  });
   const create = el(
     "form",
     {
@@ -53,15 +81,17 @@ export function tournamentsPage(root) {
         event.preventDefault();
         try {
           await becomePlayer(you.value.trim());
+          const pairs = preset.value !== "classic";
           const body = {
             name: name.value,
             format: format.value,
+            preset: preset.value,
             max_entrants: Number(size.value),
             match:
               goal.value === "target"
                 ? { target: Number(target.value) }
                 : { best_of: Number(goal.value.split(":")[1]) },
-            next_opener: opener.value,
+            ...(pairs ? {} : { next_opener: opener.value }),
             clock: { allowance_s: Number(allowance.value), grace_s: Number(grace.value) },
             check_in_s: Number(checkIn.value),
           };
@@ -75,7 +105,8 @@ export function tournamentsPage(root) {
     field("Your name", you),
     field("Tournament name", name),
     field("Format", format),
-    field("Most entrants", size),
+    field("Game", preset),
+    field("Most entrants", size, "In a tournament of pairs: most pairs"),
     field("Matches", goal, EVEN_BEST_OF),
     field("Points target", target, "Matches to a target end when a player reaches it"),
     field("Who leads each hand", opener),
@@ -205,6 +236,7 @@ function terms(view) {
     ["Check-in", `${duration(view.check_in_s)} to say you are ready`],
     ["Who leads each hand", OPENERS[view.next_opener] ?? "the winner of a hand"],
   ];
+  if (view.preset !== "classic") rows.unshift(["Game", `${presetName(view.preset)}, in pairs`]);
   return el(
     "dl",
     { class: "terms", id: "t-terms" },
@@ -221,23 +253,34 @@ function entrantsHeading(view) {
   return `${pairs ? "Pairs" : "Entrants"} (${count}/${view.max_entrants})`;
 }
 
-/** @param {HTMLElement} box @param {import("./api.js").TournamentOut} view */
-function render(box, view, act) {
+/**
+ * @param {HTMLElement} box @param {TournamentOut} view
+ * @param {(method: string, path: string) => Promise<void>} act
+ * @param {{ friends: FriendOut[], chosen: { partner: string, other: string } }} page
+ */
+function render(box, view, act, page) {
   const me = identity()?.id;
   const names = Object.fromEntries(view.entrants.map((e) => [e.player_id, e.name]));
   const entered = view.entrants.some((e) => e.player_id === me);
   const champion = view.champion ? `champion: ${names[view.champion]}` : null;
+  const pairs = view.preset !== "classic";
+  const picker =
+    pairs && !entered && view.status === "open"
+      ? partnerChoice(view, me, page.friends, page.chosen)
+      : null;
+  const enter = () => {
+    if (!picker) return act("POST", "entrants");
+    const partner = picker.read();
+    if (!partner) return Promise.resolve(showError(new Error("Choose your partner first.")));
+    return act("POST", `entrants?partner=${encodeURIComponent(partner)}`);
+  };
   const buttons =
     view.status !== "open"
       ? []
       : [
           entered
             ? el("button", { type: "button", onclick: () => act("DELETE", "entrants/me") }, "Leave")
-            : el(
-                "button",
-                { type: "button", class: "primary", onclick: () => act("POST", "entrants") },
-                "Enter",
-              ),
+            : el("button", { type: "button", class: "primary", onclick: enter }, "Enter"),
           view.host === me
             ? el(
                 "button",
@@ -252,13 +295,11 @@ function render(box, view, act) {
     el("p", {}, [FORMATS[view.format], view.status, champion].filter(Boolean).join(" · ")),
     terms(view),
     el("p", { class: "small" }, "Share this page's address to invite players."),
+    picker?.node ?? null,
     el("div", { class: "row" }, buttons),
+    view.status === "open" && pairs ? waitingLine(view, me, page.friends) : null,
     el("h3", {}, entrantsHeading(view)),
-    el(
-      "ul",
-      {},
-      view.entrants.map((e) => el("li", {}, e.name)),
-    ),
+    el("ul", { class: "entrants" }, entrantItems(view)),
     bracket(view, names),
     standings(view, names),
   );
@@ -268,11 +309,14 @@ export async function tournamentPage(root, [id]) {
   const box = el("div");
   root.append(box);
   let seq = 0;
-  const load = async () => render(box, await call("GET", `/v1/tournaments/${id}`), act);
+  const page = { friends: await friendsOf(), chosen: { partner: "", other: "" } };
+  const load = async () => render(box, await call("GET", `/v1/tournaments/${id}`), act, page);
+  /** @param {string} method @param {string} path */
   const act = async (method, path) => {
     try {
       await becomePlayer(identity()?.name || "Player");
-      render(box, await call(method, `/v1/tournaments/${id}/${path}`), act);
+      render(box, await call(method, `/v1/tournaments/${id}/${path}`), act, page);
+      showError(null); // done: a problem shown before is answered
     } catch (error) {
       showError(error);
     }

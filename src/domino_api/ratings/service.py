@@ -17,6 +17,7 @@ from domino_api.engine.table import Table
 from domino_api.errors import MatchNotFound, ValidationFailed
 from domino_api.matches import access
 from domino_api.matches.ends import Within
+from domino_api.matches.listing import KEYSET_ID
 from domino_api.ratings import weights
 from domino_api.ratings.computers import COMPUTERS, computer_rating
 from domino_api.ratings.model import MU, SIGMA, Entrant, Rating, rate
@@ -243,7 +244,7 @@ def _decode(cursor: str) -> tuple[tuple[float, str], int]:
         raise ValidationFailed(NOT_OURS) from None
     match found:
         case [float() | int() as ordinal, str() as player_id, int() as ranked] if (
-            0 < len(player_id) <= 36 and 0 <= ranked < 2**31 and abs(ordinal) < 1e9
+            KEYSET_ID.fullmatch(player_id) and 0 <= ranked < 2**31 and abs(ordinal) < 1e9
         ):
             return (float(ordinal), player_id), ranked
     raise ValidationFailed(NOT_OURS)

@@ -19,7 +19,6 @@ from domino_api.web.deps import (
     limits_of,
     settings_of,
 )
-from domino_api.web.inputs import NO_NUL
 from domino_api.web.problems import AUTH, BODY, TOURNAMENT, problems
 from domino_api.web.responses import FastJSONResponse, struct_answer
 from domino_api.web.struct_bodies import reader, request_body
@@ -90,7 +89,6 @@ async def enter(
         str | None,
         Query(
             max_length=36,
-            pattern=NO_NUL,  # PostgreSQL stores no NUL: one is invalid input, not a 500
             description="A pairs tournament: the partner's player id (the pair is whole once"
             " the partner enters naming you back); a classic tournament takes none (422)",
         ),

@@ -1,7 +1,8 @@
 """Inputs' shared rules, which web/struct_bodies.py applies to every request body: whole numbers
 (`whole_numbers`), the depth bound, no NUL character (`nul_path`; PostgreSQL stores none in
 text or JSONB) and the no-NUL pattern the schema states; and `error_summary`, the detail of a
-refused query or path parameter (FastAPI checks those with pydantic).
+refused query or path parameter (FastAPI checks those with pydantic; a NUL in any query
+parameter is refused before any route, by the observability middleware).
 
 The schema says what the checks do: JSON Schema's `integer` includes `3.0`, which msgspec
 alone refuses, and every free string carries the no-NUL pattern."""

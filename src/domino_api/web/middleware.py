@@ -15,6 +15,7 @@ import logging
 import re
 import secrets
 import time
+from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -40,6 +41,41 @@ async def _no_such_path(scope: Scope, receive: Receive, send: Send) -> None:
     body = problem(404, "not_found", "Not found", "No resource has a NUL character in its path.")
     response = Response(dump_bytes(body), status_code=404, media_type="application/problem+json")
     await response(scope, receive, send)
+
+
+# How a NUL character can reach a query string: percent-encoded, or raw (an ASGI server may
+# pass its bytes on). A cheap look for these comes first; only then is the query parsed.
+NUL_IN_QUERY = re.compile(rb"%00|\x00")
+
+
+def nul_query_parameter(scope: Scope) -> str | None:
+    """The name of the first query parameter holding a NUL character in its name or value, as
+    Starlette reads the query string, or None. PostgreSQL stores no NUL in text: one reaching
+    a query parameter of SQL was a 500 (a tournament entry's `?partner=`), so no parameter of
+    any route may carry one."""
+    query: bytes = scope.get("query_string", b"")
+    if not NUL_IN_QUERY.search(query):
+        return None
+    for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+        if "\x00" in name or "\x00" in value:
+            return name.replace("\x00", "\\u0000")[:64]  # a name, not an echo of any size
+    return None
+
+
+async def _nul_in_query(scope: Scope, receive: Receive, send: Send, name: str) -> None:
+    detail = f"query.{name}: text may not contain the NUL character (\\u0000)"
+    body = problem(422, "validation_error", "Invalid input", detail)
+    response = Response(dump_bytes(body), status_code=422, media_type="application/problem+json")
+    await response(scope, receive, send)
+
+
+async def _refuse_socket(receive: Receive, send: Send) -> None:
+    """A socket whose query holds a NUL is refused as the sockets refuse bad input: accepted,
+    then closed 4422 (4000 + the status) with the problem's code (browsers cannot read a
+    refused handshake)."""
+    if (await receive())["type"] == "websocket.connect":
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": 4422, "reason": "validation_error"})
 
 
 def incoming_request_id(scope: Scope) -> str:
@@ -75,6 +111,8 @@ class ObservabilityMiddleware:
         try:
             if scope["type"] == "http":
                 await self._http(scope, receive, send, rid)
+            elif nul_query_parameter(scope) is not None:
+                await _refuse_socket(receive, send)
             else:
                 await self.app(scope, receive, send)
         finally:
@@ -99,6 +137,8 @@ class ObservabilityMiddleware:
         try:
             if "\x00" in scope.get("path", ""):
                 await _no_such_path(scope, receive, send_with_id)
+            elif (name := nul_query_parameter(scope)) is not None:
+                await _nul_in_query(scope, receive, send_with_id, name)
             else:
                 await self.app(scope, receive, send_with_id)
         except Exception as exc:
