@@ -62,7 +62,7 @@ system-deps:
 # and browsers more than it computes: two workers kept two cores 40% busy); each worker has its
 # own databases, NATS and Redis.
 JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); n=$$((n + 1)); [ $$n -gt 4 ] && n=4; echo $$n)
-PYTEST := $(BIN)/python -m pytest -n $(JOBS) --durations=25
+PYTEST := $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --durations=25
 
 # The checks run beside the suite, not before it: the suite waits on servers, clocks and browsers
 # more than it computes, and the checks (about 3 minutes on 2 loaded cores) fill those waits.

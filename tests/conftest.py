@@ -57,7 +57,40 @@ GENEROUS_LIMITS = {
 }
 
 
+# The longest files, longest first (`--durations` of whole runs). `make test` hands out whole
+# files (`--dist loadfile --no-loadscope-reorder`) in collection order: these start first, so
+# no long file is left to run alone at the end while the other workers sit idle.
+LONGEST_FILES = (
+    "tests/security/test_bot_timing.py",
+    "tests/ops/test_fuzz.py",
+    "tests/faults/test_patroni.py",
+    "tests/faults/test_presence_outage.py",
+    "tests/clients/test_generated_clients.py",
+    "tests/api/test_lobby_edges.py",
+    "tests/web/test_solo.py",
+    "tests/web/test_trains.py",
+    "tests/web/test_phone_fit.py",
+    "tests/web/test_replay.py",
+    "tests/faults/test_failover.py",
+    "tests/web/test_audit.py",
+    "tests/faults/test_restart.py",
+    "tests/web/test_accounts.py",
+    "tests/engine/test_table_properties.py",
+    "tests/faults/test_correspondence_restart.py",
+    "tests/realtime/test_nats_cluster.py",
+    "tests/web/test_partners.py",
+    "tests/web/test_pages.py",
+    "tests/ops/test_pgbouncer.py",
+)
+
+
+def _file_rank(item: pytest.Item) -> int:
+    path = item.nodeid.partition("::")[0]
+    return LONGEST_FILES.index(path) if path in LONGEST_FILES else len(LONGEST_FILES)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=_file_rank)  # stable: a file's own tests keep their order
     # One event loop for the whole run: the app, its pool and the tests share it.
     for item in items:
         if pytest_asyncio.is_async_test(item):
