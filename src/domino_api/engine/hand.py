@@ -10,7 +10,7 @@ from __future__ import annotations
 from msgspec import UNSET
 
 from domino_api.engine.board import Board
-from domino_api.engine.kinds import HandReason
+from domino_api.engine.kinds import EndName, HandReason
 from domino_api.engine.layout import EMPTY_BOARD, place
 from domino_api.engine.legal import cover_after, legal_plays
 from domino_api.engine.scoring import blocked_outcome, domino_points, hand_pips
@@ -27,6 +27,7 @@ from domino_api.engine.state import (
 from domino_api.engine.tiles import Tile
 from domino_api.engine.trains import layout as trains
 from domino_api.engine.trains.layout import TRAINS, engine_pip, hub
+from domino_api.engine.trains.legal import train_legal
 
 
 def deal_hand(
@@ -118,6 +119,8 @@ def _play(
     end = option.end
     if rules.layout == TRAINS:
         assert end is not None, "a round's engine double is laid by the deal, not played"
+        if not rules.scores_plays:  # as Mexican Train is played: see `_play_train`
+            return _play_train(hand, seat, tile, end, moves)
         board = trains.play_on_train(hand.board, tile, end, seat)
     else:
         board = place(hand.board, tile, end, rules.layout)
@@ -135,6 +138,40 @@ def _play(
     return _next_turn(hand, held, hand.drawn, board, turn, must_cover, 0, moves)
 
 
+def _play_train(
+    hand: HandState, seat: int, tile: Tile, end: EndName, moves: tuple[Move, ...]
+) -> HandState:
+    """`_play` of a play that scores nothing on the trains, as every move of an up to 8-seat
+    round runs it: one board built, a double's cover worked out in place, the next seat's
+    options from the trains' own generator."""
+    deal = hand.deal
+    rules = deal.rules
+    board = trains.play_on_train(hand.board, tile, end, seat)
+    held = with_seat(hand.held, seat, hand.held[seat] & ~deal.bit(tile))
+    if not held[seat]:
+        hands, pips = holdings(deal, held)
+        won = domino_points(rules.ruleset, seat, pips)
+        return close(hand, held, board, moves, 0, "domino", seat, won, (hands, pips))
+    if tile[0] == tile[1] and rules.cover_doubles:  # `cover_after`: the seat covers it at once
+        must_cover: MustCover | None = MustCover(tile=tile, ends=(end,))
+        turn = seat
+    else:
+        must_cover, turn = None, rules.following[seat]
+    stock_left = len(deal.stock) - hand.drawn
+    return HandState(
+        deal=deal,
+        held=held,
+        drawn=hand.drawn,
+        board=board,
+        turn=turn,
+        must_cover=must_cover,
+        passes=0,
+        moves=moves,
+        legal=train_legal(deal, held[turn], board, must_cover, turn, stock_left),
+        result=None,
+    )
+
+
 def _draw(hand: HandState, seat: int, seq: int, reason: str | None, record: bool) -> HandState:
     deal = hand.deal
     rules = deal.rules
@@ -147,7 +184,12 @@ def _draw(hand: HandState, seat: int, seq: int, reason: str | None, record: bool
         drew = Move(seq=seq, seat=seat, action="draw", tile=tile, reason=said)
         moves = moves + (drew,)
     drawn = hand.drawn + 1
-    after = _next_turn(hand, held, drawn, hand.board, seat, hand.must_cover, 0, moves)
+    legal = None
+    if rules.layout == TRAINS and not rules.scores_plays:
+        # The seat drew because no tile it held fitted: only the drawn one may (listed alone).
+        stock_left = len(deal.stock) - drawn
+        legal = train_legal(deal, 1 << number, hand.board, hand.must_cover, seat, stock_left)
+    after = _next_turn(hand, held, drawn, hand.board, seat, hand.must_cover, 0, moves, legal)
     if rules.draw_one and after.legal[0].action != "play":
         # Draw one: a drawn tile that does not fit is kept and the turn moves on by itself.
         turn = rules.following[seat]
@@ -183,11 +225,13 @@ def _next_turn(
     must_cover: MustCover | None,
     passes: int,
     moves: tuple[Move, ...],
+    legal: tuple[LegalAction, ...] | None = None,
 ) -> HandState:
-    """The hand going on with `turn` to act, its legal actions worked out."""
+    """The hand going on with `turn` to act, its legal actions worked out (unless given)."""
     deal = hand.deal
-    stock_left = len(deal.stock) - drawn
-    legal = legal_plays(deal.rules, deal, held[turn], board, must_cover, None, stock_left, turn)
+    if legal is None:
+        stock_left = len(deal.stock) - drawn
+        legal = legal_plays(deal.rules, deal, held[turn], board, must_cover, None, stock_left, turn)
     return HandState(
         deal=deal,
         held=held,

@@ -52,6 +52,8 @@ class LegalAction(Struct, frozen=True, kw_only=True, gc=False):
 
 DRAW_ACTION = LegalAction(action="draw", tile=None, end=None, points=None)
 PASS_ACTION = LegalAction(action="pass", tile=None, end=None, points=None)
+ONLY_DRAW = (DRAW_ACTION,)  # the legal list of a seat that cannot play and may draw
+ONLY_PASS = (PASS_ACTION,)
 
 
 # One type from the hand's record to the published ledger (`LedgerOut`'s moves, read back by
