@@ -147,12 +147,16 @@ def _play_train(
     deal = hand.deal
     rules = deal.rules
     board = trains.play_on_train(hand.board, tile, end, seat)
-    held = with_seat(hand.held, seat, hand.held[seat] & ~deal.bit(tile))
+    held_now = [*hand.held]  # `with_seat` and `deal.bit` written out: no call for either
+    low, high = tile
+    suits = deal.suits
+    held_now[seat] &= ~(suits[low] & (deal.doubles if low == high else suits[high]))
+    held = tuple(held_now)
     if not held[seat]:
         hands, pips = holdings(deal, held)
         won = domino_points(rules.ruleset, seat, pips)
         return close(hand, held, board, moves, 0, "domino", seat, won, (hands, pips))
-    if tile[0] == tile[1] and rules.cover_doubles:  # `cover_after`: the seat covers it at once
+    if low == high and rules.cover_doubles:  # `cover_after`: the seat covers its double at once
         must_cover: MustCover | None = MustCover(tile=tile, ends=(end,))
         turn = seat
     else:

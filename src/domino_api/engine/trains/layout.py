@@ -72,11 +72,9 @@ _STEPS: dict[EndName, dict[Tile, tuple[Step, Step]]] = {name: {} for name in TRA
 
 def _steps(end: EndName, tile: Tile) -> tuple[Step, Step]:
     """`tile` on train `end`: (joined by its high half, leaving `low` exposed; joined by its
-    low half, leaving `high`); a table filled as tiles are first played."""
-    steps = _STEPS[end].get(tile)
-    if steps is None:
-        low, high = tile
-        steps = _STEPS[end][tile] = (_step(tile, end, low), _step(tile, end, high))
+    low half, leaving `high`), made the first time the tile joins that train."""
+    low, high = tile
+    steps = _STEPS[end][tile] = (_step(tile, end, low), _step(tile, end, high))
     return steps
 
 
@@ -89,7 +87,8 @@ def place_on_train(board: Board, tile: Tile, end: EndName, markers: int | None =
     `markers` when given (a play that takes a marker off builds one board, not two)."""
     ends = [*board.ends]  # one copy, one end replaced: cheaper than slicing around it
     at = TRAIN_INDEX[end]
-    placement, ends[at] = _steps(end, tile)[tile[0] == ends[at].pip]
+    steps = _STEPS[end].get(tile) or _steps(end, tile)
+    placement, ends[at] = steps[tile[0] == ends[at].pip]
     return Board(
         tiles=board.tiles + (placement,),
         ends=tuple(ends),
@@ -104,7 +103,7 @@ def play_on_train(board: Board, tile: Tile, end: EndName, seat: int) -> Board:
     """`played(place_on_train(board, tile, end), seat, end)` in one step: `seat`'s play of
     `tile` on train `end`, which takes the marker off its own train."""
     markers = board.markers
-    if markers and _PLACE_OF.get(end) == seat:
+    if markers and TRAIN_INDEX[end] == seat:
         markers &= ~(1 << seat)
     return place_on_train(board, tile, end, markers)
 
