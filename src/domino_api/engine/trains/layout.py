@@ -137,11 +137,11 @@ def open_ends(board: Board, seat: int) -> tuple[OpenEnd, ...]:
     """The trains `seat` may play on (no double waiting): its own, the Mexican train, and every
     train that carries a marker."""
     ends = board.ends
-    return _picker(len(ends), board.markers | 1 << seat)(ends)
+    return picker(len(ends), board.markers | 1 << seat)(ends)
 
 
 @cache
-def _picker(count: int, mask: int) -> Callable[[tuple[OpenEnd, ...]], tuple[OpenEnd, ...]]:
+def picker(count: int, mask: int) -> Callable[[tuple[OpenEnd, ...]], tuple[OpenEnd, ...]]:
     """Picks the trains of the seats in `mask`, then the Mexican train (the last end): the
     trains keep their places in `Board.ends`, so one getter serves every board alike."""
     indexes = [i for i in range(count - 1) if mask >> i & 1]

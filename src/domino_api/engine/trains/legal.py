@@ -10,7 +10,7 @@ from __future__ import annotations
 from domino_api.engine.board import Board
 from domino_api.engine.state import ONLY_DRAW, ONLY_PASS, HandDeal, LegalAction, MustCover
 from domino_api.engine.tiles import Tile
-from domino_api.engine.trains.layout import TRAIN_INDEX, open_ends
+from domino_api.engine.trains.layout import TRAIN_INDEX, picker
 
 Onto = dict[Tile, LegalAction]  # the plays onto one train, by tile (`Rules.plain_plays`)
 
@@ -32,8 +32,8 @@ def train_plays(
     """`seat`'s plays holding the bit set `held`: empty when no tile fits an open train."""
     plain = deal.rules.plain_plays
     ends = board.ends
-    if must_cover is None:
-        ends = open_ends(board, seat)
+    if must_cover is None:  # `open_ends(board, seat)`, its getter called here
+        ends = picker(len(ends), board.markers | 1 << seat)(ends)
     elif len(must_cover.ends) == 1:  # the train the double lies on: only it may be played on
         end = ends[TRAIN_INDEX[must_cover.ends[0]]]
         return _all_onto(held & deal.suits[end.pip], deal.order, plain[end.name])
