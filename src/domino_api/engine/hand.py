@@ -8,6 +8,7 @@ so both play by the same rules. A hand that ends comes back closed, with its res
 from __future__ import annotations
 
 from msgspec import UNSET
+from msgspec.structs import replace
 
 from domino_api.engine.board import Board
 from domino_api.engine.kinds import EndName, HandReason
@@ -162,17 +163,15 @@ def _play_train(
     else:
         must_cover, turn = None, rules.following[seat]
     stock_left = len(deal.stock) - hand.drawn
-    return HandState(
-        deal=deal,
+    return replace(  # the deal, the draws and the (absent) result stay
+        hand,
         held=held,
-        drawn=hand.drawn,
         board=board,
         turn=turn,
         must_cover=must_cover,
         passes=0,
         moves=moves,
         legal=train_legal(deal, held[turn], board, must_cover, turn, stock_left),
-        result=None,
     )
 
 

@@ -21,6 +21,8 @@ from functools import cache
 from operator import itemgetter
 from typing import get_args
 
+from msgspec.structs import replace
+
 from domino_api.engine.board import Board, OpenEnd, Placement
 from domino_api.engine.kinds import EndName
 from domino_api.engine.tiles import Tile
@@ -89,12 +91,11 @@ def place_on_train(board: Board, tile: Tile, end: EndName, markers: int | None =
     at = TRAIN_INDEX[end]
     steps = _STEPS[end].get(tile) or _steps(end, tile)
     placement, ends[at] = steps[tile[0] == ends[at].pip]
-    return Board(
+    # A trains board's total and spinner sides stay 0 and (): only three fields change.
+    return replace(
+        board,
         tiles=board.tiles + (placement,),
         ends=tuple(ends),
-        total=0,
-        spinner=board.spinner,
-        spinner_mains=(),
         markers=board.markers if markers is None else markers,
     )
 
