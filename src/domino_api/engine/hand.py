@@ -21,6 +21,7 @@ from domino_api.engine.state import (
     HandState,
     LegalAction,
     Move,
+    MoveChain,
     MustCover,
     Rules,
     with_seat,
@@ -63,7 +64,7 @@ def _from_deal(deal: HandDeal, board: Board, turn: int, must_cover: MustCover | 
         turn=turn,
         must_cover=must_cover,
         passes=0,
-        moves=(),
+        log=(),
         legal=legal,
         result=None,
     )
@@ -87,7 +88,7 @@ def act(
     if action == "draw":
         return _draw(hand, seat, seq, reason, record)
     assert action != "next_hand", "a hand's own options are plays, a draw or a pass"
-    moves = hand.moves
+    moves = hand.log
     if record:  # a play or a pass as taken (a draw records the tile it drew)
         said = UNSET if reason is None else reason
         if action == "play":
@@ -104,14 +105,14 @@ def act(
             )
         else:
             move = Move(seq=seq, seat=seat, action=action, reason=said)
-        moves += (move,)
+        moves = (moves, move)
     if action == "play":
         return _play(hand, seat, option, moves, needs)
     return _pass(hand, seat, moves)
 
 
 def _play(
-    hand: HandState, seat: int, option: LegalAction, moves: tuple[Move, ...], needs: int
+    hand: HandState, seat: int, option: LegalAction, moves: MoveChain, needs: int
 ) -> HandState:
     deal = hand.deal
     rules = deal.rules
@@ -140,7 +141,7 @@ def _play(
 
 
 def _play_train(
-    hand: HandState, seat: int, tile: Tile, end: EndName, moves: tuple[Move, ...]
+    hand: HandState, seat: int, tile: Tile, end: EndName, moves: MoveChain
 ) -> HandState:
     """`_play` of a play that scores nothing on the trains, as every move of an up to 8-seat
     round runs it: one board built, a double's cover worked out in place, the next seat's
@@ -170,7 +171,7 @@ def _play_train(
         turn=turn,
         must_cover=must_cover,
         passes=0,
-        moves=moves,
+        log=moves,
         legal=train_legal(deal, held[turn], board, must_cover, turn, stock_left),
     )
 
@@ -181,11 +182,11 @@ def _draw(hand: HandState, seat: int, seq: int, reason: str | None, record: bool
     number = len(deal.order) - len(deal.stock) + hand.drawn  # the stock's first undrawn tile
     held = with_seat(hand.held, seat, hand.held[seat] | 1 << number)
     tile = deal.order[number]
-    moves = hand.moves
+    moves = hand.log
     if record:
         said = UNSET if reason is None else reason
         drew = Move(seq=seq, seat=seat, action="draw", tile=tile, reason=said)
-        moves = moves + (drew,)
+        moves = (moves, drew)
     drawn = hand.drawn + 1
     legal = None
     if rules.layout == TRAINS and not rules.scores_plays:
@@ -201,7 +202,7 @@ def _draw(hand: HandState, seat: int, seq: int, reason: str | None, record: bool
     return after
 
 
-def _pass(hand: HandState, seat: int, moves: tuple[Move, ...]) -> HandState:
+def _pass(hand: HandState, seat: int, moves: MoveChain) -> HandState:
     rules = hand.deal.rules
     passes = hand.passes + 1
     board = _stuck(rules, hand.board, seat)  # the last pass of a blocked round's too
@@ -227,7 +228,7 @@ def _next_turn(
     turn: int,
     must_cover: MustCover | None,
     passes: int,
-    moves: tuple[Move, ...],
+    moves: MoveChain,
     legal: tuple[LegalAction, ...] | None = None,
 ) -> HandState:
     """The hand going on with `turn` to act, its legal actions worked out (unless given)."""
@@ -243,7 +244,7 @@ def _next_turn(
         turn=turn,
         must_cover=must_cover,
         passes=passes,
-        moves=moves,
+        log=moves,
         legal=legal,
         result=None,
     )
@@ -253,7 +254,7 @@ def close(
     hand: HandState,
     held: tuple[int, ...],
     board: Board,
-    moves: tuple[Move, ...],
+    moves: MoveChain,
     passes: int,
     reason: HandReason,
     winner: int | None,
@@ -280,7 +281,7 @@ def close(
         turn=None,
         must_cover=None,
         passes=passes,
-        moves=moves,
+        log=moves,
         legal=(),
         result=result,
     )
@@ -289,7 +290,7 @@ def close(
 def cut_short(hand: HandState, reason: HandReason) -> HandState:
     """A hand still in play ended with no winner and no points (forfeit or abandonment)."""
     at_end = holdings(hand.deal, hand.held)
-    return close(hand, hand.held, hand.board, hand.moves, hand.passes, reason, None, 0, at_end)
+    return close(hand, hand.held, hand.board, hand.log, hand.passes, reason, None, 0, at_end)
 
 
 def holdings(
