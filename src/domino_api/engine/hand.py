@@ -105,7 +105,7 @@ def act(
             )
         else:
             move = Move(seq=seq, seat=seat, action=action, reason=said)
-        moves = (moves, move)
+        moves = (moves, move, moves[2] + 1 if moves else 1)  # a cell of `MoveChain`
     if action == "play":
         return _play(hand, seat, option, moves, needs)
     return _pass(hand, seat, moves)
@@ -186,7 +186,7 @@ def _draw(hand: HandState, seat: int, seq: int, reason: str | None, record: bool
     if record:
         said = UNSET if reason is None else reason
         drew = Move(seq=seq, seat=seat, action="draw", tile=tile, reason=said)
-        moves = (moves, drew)
+        moves = (moves, drew, moves[2] + 1 if moves else 1)
     drawn = hand.drawn + 1
     legal = None
     if rules.layout == TRAINS and not rules.scores_plays:

@@ -234,17 +234,18 @@ class HandDeal(Struct, frozen=True, kw_only=True, gc=False):
         return tuple(tiles)
 
 
-# A hand's move record as pairs (the record before, the last move), () before the first
-# move: a move adds one pair where a tuple of the moves took a reference to every move before
-# it (an 8-seat Mexican Train round runs to about 88 moves). `HandState.moves` reads it out.
-MoveChain: TypeAlias = "tuple[MoveChain, Move] | tuple[()]"
+# A hand's move record as cells (the record before, the last move, the count so far), ()
+# before the first move: a move adds one cell where a tuple of the moves took a reference to
+# every move before it (an 8-seat Mexican Train round runs to about 88 moves).
+# `HandState.moves` reads it out.
+MoveChain: TypeAlias = "tuple[MoveChain, Move, int] | tuple[()]"
 
 
 def chained(moves: tuple[Move, ...]) -> MoveChain:
     """The record of `moves`, oldest first."""
     log: MoveChain = ()
-    for move in moves:
-        log = (log, move)
+    for count, move in enumerate(moves, start=1):
+        log = (log, move, count)
     return log
 
 
@@ -295,10 +296,15 @@ class HandState(Struct, frozen=True, kw_only=True, gc=False):
         found = []
         log = self.log
         while log:
-            log, move = log
+            log, move, _ = log
             found.append(move)
         found.reverse()
         return tuple(found)
+
+    @property
+    def move_count(self) -> int:
+        """`len(moves)`, read from the record's last cell."""
+        return self.log[2] if self.log else 0
 
     @property
     def last_move(self) -> Move:
