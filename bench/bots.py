@@ -8,6 +8,7 @@ seat 1), so the luck of the deal cancels out as far as it can. house-nines is pl
     .venv/bin/python bench/bots.py --matches 200 --presets mexican-train --rounds 3
     .venv/bin/python bench/bots.py --matches 200 --presets mexican-train --log m.jsonl
     .venv/bin/python bench/bots.py --tally m.jsonl   # the matches a stopped run finished
+    .venv/bin/python bench/bots.py --matches 168 --first 32 ...   # go on after 32 matches
 """
 
 from __future__ import annotations
@@ -184,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, help="Mexican Train's rounds (default: its 13)")
     parser.add_argument("--log", type=Path, help="append each match's result here as it ends")
     parser.add_argument("--tally", type=Path, help="summarize a --log file's matches and stop")
+    parser.add_argument(
+        "--first", type=int, default=0, help="the first match's index (even: deals come in pairs)"
+    )
     args = parser.parse_args(argv)
     if args.tally:
         logged = [json.loads(row) for row in args.tally.read_text().splitlines()]
@@ -194,8 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(max_workers=args.processes) as pool:
         for preset in args.presets.split(","):
             started = time.perf_counter()
-            jobs = [pool.submit(play_match, preset, i, args.rounds) for i in range(matches)]
-            results = [_logged(job.result(), i, args.log) for i, job in enumerate(jobs)]
+            indexes = range(args.first - args.first % 2, args.first + matches)
+            jobs = [pool.submit(play_match, preset, i, args.rounds) for i in indexes]
+            done = zip(indexes, jobs, strict=True)
+            results = [_logged(job.result(), i, args.log) for i, job in done]
             summary = summarize(preset, results, time.perf_counter() - started)
             summaries.append(summary)
             print(line(summary), flush=True)

@@ -76,7 +76,7 @@ class Summary:
         self.blocked += sum(
             1 for h in hands if h.result is not None and h.result.reason == "blocked"
         )
-        self.moves += sum(len(h.moves) for h in hands)
+        self.moves += sum(h.move_count for h in hands)
 
 
 def match_secret(seed: int, index: int) -> bytes:

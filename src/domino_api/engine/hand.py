@@ -8,9 +8,10 @@ so both play by the same rules. A hand that ends comes back closed, with its res
 from __future__ import annotations
 
 from msgspec import UNSET
+from msgspec.structs import replace
 
 from domino_api.engine.board import Board
-from domino_api.engine.kinds import HandReason
+from domino_api.engine.kinds import EndName, HandReason
 from domino_api.engine.layout import EMPTY_BOARD, place
 from domino_api.engine.legal import cover_after, legal_plays
 from domino_api.engine.scoring import blocked_outcome, domino_points, hand_pips
@@ -20,6 +21,7 @@ from domino_api.engine.state import (
     HandState,
     LegalAction,
     Move,
+    MoveChain,
     MustCover,
     Rules,
     with_seat,
@@ -27,6 +29,7 @@ from domino_api.engine.state import (
 from domino_api.engine.tiles import Tile
 from domino_api.engine.trains import layout as trains
 from domino_api.engine.trains.layout import TRAINS, engine_pip, hub
+from domino_api.engine.trains.legal import train_legal
 
 
 def deal_hand(
@@ -61,7 +64,7 @@ def _from_deal(deal: HandDeal, board: Board, turn: int, must_cover: MustCover | 
         turn=turn,
         must_cover=must_cover,
         passes=0,
-        moves=(),
+        log=(),
         legal=legal,
         result=None,
     )
@@ -85,7 +88,7 @@ def act(
     if action == "draw":
         return _draw(hand, seat, seq, reason, record)
     assert action != "next_hand", "a hand's own options are plays, a draw or a pass"
-    moves = hand.moves
+    moves = hand.log
     if record:  # a play or a pass as taken (a draw records the tile it drew)
         said = UNSET if reason is None else reason
         if action == "play":
@@ -102,14 +105,14 @@ def act(
             )
         else:
             move = Move(seq=seq, seat=seat, action=action, reason=said)
-        moves += (move,)
+        moves = (moves, move, moves[2] + 1 if moves else 1)  # a cell of `MoveChain`
     if action == "play":
         return _play(hand, seat, option, moves, needs)
     return _pass(hand, seat, moves)
 
 
 def _play(
-    hand: HandState, seat: int, option: LegalAction, moves: tuple[Move, ...], needs: int
+    hand: HandState, seat: int, option: LegalAction, moves: MoveChain, needs: int
 ) -> HandState:
     deal = hand.deal
     rules = deal.rules
@@ -118,6 +121,8 @@ def _play(
     end = option.end
     if rules.layout == TRAINS:
         assert end is not None, "a round's engine double is laid by the deal, not played"
+        if not rules.scores_plays:  # as Mexican Train is played: see `_play_train`
+            return _play_train(hand, seat, tile, end, moves)
         board = trains.play_on_train(hand.board, tile, end, seat)
     else:
         board = place(hand.board, tile, end, rules.layout)
@@ -135,19 +140,60 @@ def _play(
     return _next_turn(hand, held, hand.drawn, board, turn, must_cover, 0, moves)
 
 
+def _play_train(
+    hand: HandState, seat: int, tile: Tile, end: EndName, moves: MoveChain
+) -> HandState:
+    """`_play` of a play that scores nothing on the trains, as every move of an up to 8-seat
+    round runs it: one board built, a double's cover worked out in place, the next seat's
+    options from the trains' own generator."""
+    deal = hand.deal
+    rules = deal.rules
+    board = trains.play_on_train(hand.board, tile, end, seat)
+    held_now = [*hand.held]  # `with_seat` and `deal.bit` written out: no call for either
+    low, high = tile
+    suits = deal.suits
+    held_now[seat] &= ~(suits[low] & (deal.doubles if low == high else suits[high]))
+    held = tuple(held_now)
+    if not held[seat]:
+        hands, pips = holdings(deal, held)
+        won = domino_points(rules.ruleset, seat, pips)
+        return close(hand, held, board, moves, 0, "domino", seat, won, (hands, pips))
+    if low == high and rules.cover_doubles:  # `cover_after`: the seat covers its double at once
+        must_cover: MustCover | None = MustCover(tile=tile, ends=(end,))
+        turn = seat
+    else:
+        must_cover, turn = None, rules.following[seat]
+    stock_left = len(deal.stock) - hand.drawn
+    return replace(  # the deal, the draws and the (absent) result stay
+        hand,
+        held=held,
+        board=board,
+        turn=turn,
+        must_cover=must_cover,
+        passes=0,
+        log=moves,
+        legal=train_legal(deal, held[turn], board, must_cover, turn, stock_left),
+    )
+
+
 def _draw(hand: HandState, seat: int, seq: int, reason: str | None, record: bool) -> HandState:
     deal = hand.deal
     rules = deal.rules
     number = len(deal.order) - len(deal.stock) + hand.drawn  # the stock's first undrawn tile
     held = with_seat(hand.held, seat, hand.held[seat] | 1 << number)
     tile = deal.order[number]
-    moves = hand.moves
+    moves = hand.log
     if record:
         said = UNSET if reason is None else reason
         drew = Move(seq=seq, seat=seat, action="draw", tile=tile, reason=said)
-        moves = moves + (drew,)
+        moves = (moves, drew, moves[2] + 1 if moves else 1)
     drawn = hand.drawn + 1
-    after = _next_turn(hand, held, drawn, hand.board, seat, hand.must_cover, 0, moves)
+    legal = None
+    if rules.layout == TRAINS and not rules.scores_plays:
+        # The seat drew because no tile it held fitted: only the drawn one may (listed alone).
+        stock_left = len(deal.stock) - drawn
+        legal = train_legal(deal, 1 << number, hand.board, hand.must_cover, seat, stock_left)
+    after = _next_turn(hand, held, drawn, hand.board, seat, hand.must_cover, 0, moves, legal)
     if rules.draw_one and after.legal[0].action != "play":
         # Draw one: a drawn tile that does not fit is kept and the turn moves on by itself.
         turn = rules.following[seat]
@@ -156,7 +202,7 @@ def _draw(hand: HandState, seat: int, seq: int, reason: str | None, record: bool
     return after
 
 
-def _pass(hand: HandState, seat: int, moves: tuple[Move, ...]) -> HandState:
+def _pass(hand: HandState, seat: int, moves: MoveChain) -> HandState:
     rules = hand.deal.rules
     passes = hand.passes + 1
     board = _stuck(rules, hand.board, seat)  # the last pass of a blocked round's too
@@ -182,12 +228,14 @@ def _next_turn(
     turn: int,
     must_cover: MustCover | None,
     passes: int,
-    moves: tuple[Move, ...],
+    moves: MoveChain,
+    legal: tuple[LegalAction, ...] | None = None,
 ) -> HandState:
-    """The hand going on with `turn` to act, its legal actions worked out."""
+    """The hand going on with `turn` to act, its legal actions worked out (unless given)."""
     deal = hand.deal
-    stock_left = len(deal.stock) - drawn
-    legal = legal_plays(deal.rules, deal, held[turn], board, must_cover, None, stock_left, turn)
+    if legal is None:
+        stock_left = len(deal.stock) - drawn
+        legal = legal_plays(deal.rules, deal, held[turn], board, must_cover, None, stock_left, turn)
     return HandState(
         deal=deal,
         held=held,
@@ -196,7 +244,7 @@ def _next_turn(
         turn=turn,
         must_cover=must_cover,
         passes=passes,
-        moves=moves,
+        log=moves,
         legal=legal,
         result=None,
     )
@@ -206,7 +254,7 @@ def close(
     hand: HandState,
     held: tuple[int, ...],
     board: Board,
-    moves: tuple[Move, ...],
+    moves: MoveChain,
     passes: int,
     reason: HandReason,
     winner: int | None,
@@ -233,7 +281,7 @@ def close(
         turn=None,
         must_cover=None,
         passes=passes,
-        moves=moves,
+        log=moves,
         legal=(),
         result=result,
     )
@@ -242,7 +290,7 @@ def close(
 def cut_short(hand: HandState, reason: HandReason) -> HandState:
     """A hand still in play ended with no winner and no points (forfeit or abandonment)."""
     at_end = holdings(hand.deal, hand.held)
-    return close(hand, hand.held, hand.board, hand.moves, hand.passes, reason, None, 0, at_end)
+    return close(hand, hand.held, hand.board, hand.log, hand.passes, reason, None, 0, at_end)
 
 
 def holdings(

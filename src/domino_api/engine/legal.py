@@ -11,8 +11,8 @@ from domino_api.engine.board import Board, OpenEnd
 from domino_api.engine.kinds import EndName
 from domino_api.engine.layout import play_points, total_after
 from domino_api.engine.state import (
-    DRAW_ACTION,
-    PASS_ACTION,
+    ONLY_DRAW,
+    ONLY_PASS,
     HandDeal,
     LegalAction,
     MatchState,
@@ -22,10 +22,9 @@ from domino_api.engine.state import (
 from domino_api.engine.tiles import Tile
 from domino_api.engine.trains.layout import TRAINS
 from domino_api.engine.trains.layout import open_ends as trains_open_to
-from domino_api.engine.trains.legal import train_plays
+from domino_api.engine.trains.legal import train_legal
 
-ONLY_DRAW = (DRAW_ACTION,)
-ONLY_PASS = (PASS_ACTION,)
+__all__ = ["ONLY_DRAW", "ONLY_PASS", "cover_after", "legal_actions", "legal_plays", "open_to"]
 
 
 def open_to(
@@ -71,10 +70,7 @@ def legal_plays(
             return tuple([_scored(rules, board, tile, None, opening) for tile in openers])
         return tuple([opening[tile] for tile in openers])
     if rules.layout == TRAINS and not rules.scores_plays:
-        plays = train_plays(deal, held, board, must_cover, seat, rules.plain_plays)
-        if plays:
-            return tuple(plays)
-        return ONLY_DRAW if rules.may_draw and stock_left > 0 else ONLY_PASS
+        return train_legal(deal, held, board, must_cover, seat, stock_left)
     if must_cover is not None or rules.layout == TRAINS:
         ends = open_to(board, must_cover, rules.layout, seat)
     suits = deal.suits

@@ -78,7 +78,7 @@ def apply(state: MatchState, seat: int | None, action: Action | LegalAction) -> 
         scores = credit(state.ruleset, scores, seat, points)  # partners share one score
         seq += 1  # the play's own `scored` event
     if after.result is not None:
-        before = partial(_move_events, after.moves[-1], after, scores)
+        before = partial(_move_events, after.last_move, after, scores)
         return lifecycle.end_hand(state, after, seq, scores, before)
     # A seat that drew and may play on gets its new options with the draw, not in a `turn`.
     last = seq if option.action == "draw" and after.turn == seat else seq + 1
@@ -148,7 +148,7 @@ def _events_after(moved: MatchState) -> tuple[Event, ...]:
     numbered last, the next seat's `turn` (when `apply` numbered one)."""
     after = moved.hand
     assert after is not None
-    happened = _move_events(after.moves[-1], after, moved.scores)
+    happened = _move_events(after.last_move, after, moved.scores)
     if moved.seq > happened[-1].seq:
         happened.append(events.turn(moved.seq, after))
     return tuple(happened)

@@ -24,6 +24,7 @@ from domino_api.engine.state import (
     MatchState,
     Move,
     MustCover,
+    chained,
     rules_of,
 )
 
@@ -143,7 +144,7 @@ def _hand_from_json(ruleset: Ruleset, data: HandSnapshot) -> HandState:
         turn=turn,
         must_cover=must_cover,
         passes=data.passes,
-        moves=tuple(_move_from_json(m) for m in data.moves),
+        log=chained(tuple(_move_from_json(m) for m in data.moves)),
         legal=legal,
         result=result,
     )

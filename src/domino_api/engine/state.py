@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import chain
-from typing import TypeVar, get_args
+from typing import TypeAlias, TypeVar, get_args
 
 from msgspec import UNSET, Struct, UnsetType
 
@@ -52,6 +52,8 @@ class LegalAction(Struct, frozen=True, kw_only=True, gc=False):
 
 DRAW_ACTION = LegalAction(action="draw", tile=None, end=None, points=None)
 PASS_ACTION = LegalAction(action="pass", tile=None, end=None, points=None)
+ONLY_DRAW = (DRAW_ACTION,)  # the legal list of a seat that cannot play and may draw
+ONLY_PASS = (PASS_ACTION,)
 
 
 # One type from the hand's record to the published ledger (`LedgerOut`'s moves, read back by
@@ -232,6 +234,21 @@ class HandDeal(Struct, frozen=True, kw_only=True, gc=False):
         return tuple(tiles)
 
 
+# A hand's move record as cells (the record before, the last move, the count so far), ()
+# before the first move: a move adds one cell where a tuple of the moves took a reference to
+# every move before it (an 8-seat Mexican Train round runs to about 88 moves).
+# `HandState.moves` reads it out.
+MoveChain: TypeAlias = "tuple[MoveChain, Move, int] | tuple[()]"
+
+
+def chained(moves: tuple[Move, ...]) -> MoveChain:
+    """The record of `moves`, oldest first."""
+    log: MoveChain = ()
+    for count, move in enumerate(moves, start=1):
+        log = (log, move, count)
+    return log
+
+
 class HandState(Struct, frozen=True, kw_only=True, gc=False):
     """One hand, as of its last move."""
 
@@ -242,7 +259,7 @@ class HandState(Struct, frozen=True, kw_only=True, gc=False):
     turn: int | None  # None once the hand is over
     must_cover: MustCover | None
     passes: int  # passes in a row; every seat passing blocks the hand
-    moves: tuple[Move, ...]
+    log: MoveChain  # the moves so far (`moves` lists them)
     # The turn seat's legal actions, derived from the fields above by legal.legal_plays when
     # the state is made: checking a move and announcing the next turn then read one list.
     legal: tuple[LegalAction, ...]
@@ -271,7 +288,29 @@ class HandState(Struct, frozen=True, kw_only=True, gc=False):
     @property
     def opening_tile(self) -> Tile | None:
         """The tile the opener must open with, until the hand's first move."""
-        return None if self.moves else self.deal.opening_tile
+        return None if self.log else self.deal.opening_tile
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The hand's moves, oldest first."""
+        found = []
+        log = self.log
+        while log:
+            log, move, _ = log
+            found.append(move)
+        found.reverse()
+        return tuple(found)
+
+    @property
+    def move_count(self) -> int:
+        """`len(moves)`, read from the record's last cell."""
+        return self.log[2] if self.log else 0
+
+    @property
+    def last_move(self) -> Move:
+        """The hand's latest move (it has one)."""
+        assert self.log, "no move yet"
+        return self.log[1]
 
     @property
     def hands(self) -> tuple[tuple[Tile, ...], ...]:

@@ -21,6 +21,8 @@ from functools import cache
 from operator import itemgetter
 from typing import get_args
 
+from msgspec.structs import replace
+
 from domino_api.engine.board import Board, OpenEnd, Placement
 from domino_api.engine.kinds import EndName
 from domino_api.engine.tiles import Tile
@@ -33,10 +35,9 @@ TRAIN_ENDS: tuple[EndName, ...] = (*SEAT_TRAINS, MEXICAN)
 _PLACE_OF = {name: seat for seat, name in enumerate(SEAT_TRAINS)}  # a seat's train's place
 
 
-def train_place(end: EndName, count: int) -> int:
-    """Where train `end` lies in the `count` ends of a trains board: a seat's train at its
-    seat number, the Mexican train last."""
-    return count - 1 if end == MEXICAN else _PLACE_OF[end]
+# Where each train lies in a trains board's ends: a seat's at its seat number, the Mexican
+# train last (-1), whatever the count.
+TRAIN_INDEX: dict[EndName, int] = {**_PLACE_OF, MEXICAN: -1}
 
 
 def engine_pip(max_pip: int, number: int) -> int:
@@ -60,39 +61,41 @@ def owner(end: EndName | None) -> int | None:
     return None if end is None else _PLACE_OF.get(end)
 
 
-# Every train's open end by train and pip, and every placement by train, tile and exposed
-# pip: shared immutable objects made once (Mexican Train plays double-twelve alone), so a
-# move builds no new end and no new placement, and finds them by two lookups.
+# Every train's open end by train and pip, and every step of a train, by train and tile: the
+# placement and the end a tile leaves, each way round. Shared immutable objects (Mexican Train
+# plays double-twelve alone), so a move builds no new end and no new placement.
 _PIPS = range(13)
 _TRAIN_END = {
     name: tuple(OpenEnd(name=name, pip=pip, value=0) for pip in _PIPS) for name in TRAIN_ENDS
 }
-_PLACED: dict[tuple[Tile, EndName, int], Placement] = {}
+Step = tuple[Placement, OpenEnd]
+_STEPS: dict[EndName, dict[Tile, tuple[Step, Step]]] = {name: {} for name in TRAIN_ENDS}
 
 
-def _placement(tile: Tile, end: EndName, outer: int) -> Placement:
-    """The shared placement of `tile` on train `end` leaving `outer` exposed."""
-    key = (tile, end, outer)
-    placed = _PLACED.get(key)
-    if placed is None:
-        placed = _PLACED[key] = Placement(tile=tile, end=end, outer=outer, spinner=False)
-    return placed
+def _steps(end: EndName, tile: Tile) -> tuple[Step, Step]:
+    """`tile` on train `end`: (joined by its high half, leaving `low` exposed; joined by its
+    low half, leaving `high`), made the first time the tile joins that train."""
+    low, high = tile
+    steps = _STEPS[end][tile] = (_step(tile, end, low), _step(tile, end, high))
+    return steps
+
+
+def _step(tile: Tile, end: EndName, outer: int) -> Step:
+    return Placement(tile=tile, end=end, outer=outer, spinner=False), _TRAIN_END[end][outer]
 
 
 def place_on_train(board: Board, tile: Tile, end: EndName, markers: int | None = None) -> Board:
     """`board` with `tile` at the end of train `end` (the caller checked it fits), carrying
     `markers` when given (a play that takes a marker off builds one board, not two)."""
     ends = [*board.ends]  # one copy, one end replaced: cheaper than slicing around it
-    at = train_place(end, len(ends))
-    low, high = tile
-    outer = high if low == ends[at].pip else low
-    ends[at] = _TRAIN_END[end][outer]
-    return Board(
-        tiles=board.tiles + (_placement(tile, end, outer),),
+    at = TRAIN_INDEX[end]
+    steps = _STEPS[end].get(tile) or _steps(end, tile)
+    placement, ends[at] = steps[tile[0] == ends[at].pip]
+    # A trains board's total and spinner sides stay 0 and (): only three fields change.
+    return replace(
+        board,
+        tiles=board.tiles + (placement,),
         ends=tuple(ends),
-        total=0,
-        spinner=board.spinner,
-        spinner_mains=(),
         markers=board.markers if markers is None else markers,
     )
 
@@ -101,7 +104,7 @@ def play_on_train(board: Board, tile: Tile, end: EndName, seat: int) -> Board:
     """`played(place_on_train(board, tile, end), seat, end)` in one step: `seat`'s play of
     `tile` on train `end`, which takes the marker off its own train."""
     markers = board.markers
-    if _PLACE_OF.get(end) == seat:
+    if markers and TRAIN_INDEX[end] == seat:
         markers &= ~(1 << seat)
     return place_on_train(board, tile, end, markers)
 
@@ -135,11 +138,11 @@ def open_ends(board: Board, seat: int) -> tuple[OpenEnd, ...]:
     """The trains `seat` may play on (no double waiting): its own, the Mexican train, and every
     train that carries a marker."""
     ends = board.ends
-    return _picker(len(ends), board.markers | 1 << seat)(ends)
+    return picker(len(ends), board.markers | 1 << seat)(ends)
 
 
 @cache
-def _picker(count: int, mask: int) -> Callable[[tuple[OpenEnd, ...]], tuple[OpenEnd, ...]]:
+def picker(count: int, mask: int) -> Callable[[tuple[OpenEnd, ...]], tuple[OpenEnd, ...]]:
     """Picks the trains of the seats in `mask`, then the Mexican train (the last end): the
     trains keep their places in `Board.ends`, so one getter serves every board alike."""
     indexes = [i for i in range(count - 1) if mask >> i & 1]
