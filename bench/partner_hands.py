@@ -10,8 +10,8 @@ hand, with its standard error, and the Planner's decision times.
     .venv/bin/python bench/partner_hands.py --preset partners-block --deals 30
     .venv/bin/python bench/partner_hands.py --time 200 --variants 1.0,0.15   # decision times
 
-`--time N` times each variant's decisions on the same N positions with several distinct plays
-(from Plain play of the preset), the variants taken in turn so that load drifts hit all alike.
+`--time N` times each variant's decisions (processor time) on the same N positions with
+several distinct plays (from Plain play of the preset), the variants taken in turn.
 """
 
 from __future__ import annotations
@@ -78,11 +78,13 @@ def time_variants(preset: str, count: int, variants: list[float]) -> None:
     times: list[list[float]] = [[] for _ in variants]
     for index, view in enumerate(views):
         for planner, out in zip(planners, times, strict=True):
+            # Processor time, the faster of two: what the decision costs, not how long other
+            # processes on the shared cores kept it waiting.
             best = math.inf
-            for _ in range(2):  # the faster of two: a delay by another process is not the bot's
-                started = time.perf_counter()
+            for _ in range(2):
+                started = time.process_time()
                 planner.choose(view, random.Random(index))
-                best = min(best, time.perf_counter() - started)
+                best = min(best, time.process_time() - started)
             out.append(best)
     for v, out in zip(variants, times, strict=True):
         out.sort()
