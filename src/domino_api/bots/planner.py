@@ -1,7 +1,8 @@
 """Planner: determinized Monte Carlo search over what its own seat can see, and nothing else.
 
 For each decision it deals the unseen tiles into imagined opponents' hands (each hand the
-right size, without the pips that seat has shown it lacks) and an imagined stock, then plays
+right size, without the pips that seat has shown it lacks, the heavy tiles a seat's plays say
+it passed over less often: `beliefs`) and an imagined stock, then plays
 every candidate move out to the end of the hand in each imagined deal with the Plain-like
 rollout policy of `rollout`, on the engine's own hand reducer. Candidates share the same deals
 (common random numbers), so their differences are measured, not guessed. A move is worth the
