@@ -94,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--presets", default=",".join(BASELINE), help="comma-separated presets")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--out", type=Path, help="write the summaries as JSON here")
+    parser.add_argument("--first", type=int, default=0, help="first match index (even)")
     parser.add_argument("--log", type=Path, help="append each match's result here as it ends")
     args = parser.parse_args(argv)
     matches = args.matches + args.matches % 2
@@ -101,8 +102,11 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(max_workers=args.processes) as pool:
         for preset in args.presets.split(","):
             started = time.perf_counter()
-            jobs = [pool.submit(play_partners, preset, i) for i in range(matches)]
-            teams = [logged(args.log, preset, i, job.result()) for i, job in enumerate(jobs)]
+            indexes = range(args.first, args.first + matches)
+            jobs = [pool.submit(play_partners, preset, i) for i in indexes]
+            teams = [
+                logged(args.log, preset, i, j.result()) for i, j in zip(indexes, jobs, strict=True)
+            ]
             wins = sum(r["won"] for r in teams)
             summaries.append(
                 rate(
@@ -111,8 +115,10 @@ def main(argv: list[str] | None = None) -> int:
             )
             started = time.perf_counter()
             base = BASELINE[preset]
-            jobs = [pool.submit(heads_up, base, i) for i in range(matches)]
-            solo = [logged(args.log, base, i, job.result()) for i, job in enumerate(jobs)]
+            jobs = [pool.submit(heads_up, base, i) for i in indexes]
+            solo = [
+                logged(args.log, base, i, j.result()) for i, j in zip(indexes, jobs, strict=True)
+            ]
             wins = sum(r["planner_won"] for r in solo)
             summaries.append(
                 rate(f"{base} Planner v Plain", wins, matches, time.perf_counter() - started)
