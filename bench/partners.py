@@ -8,6 +8,7 @@ beside `house-nines` for two), played the same way.
 
     .venv/bin/python bench/partners.py --matches 200 --processes 2
     .venv/bin/python bench/partners.py --matches 20 --presets partners-block   # a quick look
+    .venv/bin/python bench/partners.py --presets partners-block --log b.jsonl  # each match's end
 """
 
 from __future__ import annotations
@@ -62,6 +63,15 @@ def play_partners(preset: str, index: int) -> dict[str, Any]:
     return {"won": state.result.team == planners, "hands": state.hand_number, "ms": decisions}
 
 
+def logged(log: Path | None, preset: str, index: int, result: dict[str, Any]) -> dict[str, Any]:
+    """`result`, first appended to `log` as one JSON line: a run cut short still counts."""
+    if log is not None:
+        won = result["won"] if "won" in result else result["planner_won"]
+        with log.open("a") as out:
+            out.write(json.dumps({"preset": preset, "index": index, "won": won}) + "\n")
+    return result
+
+
 def rate(label: str, wins: int, n: int, seconds: float) -> dict[str, Any]:
     low, high = wilson(wins, n)
     print(
@@ -84,15 +94,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--presets", default=",".join(BASELINE), help="comma-separated presets")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--out", type=Path, help="write the summaries as JSON here")
+    parser.add_argument("--first", type=int, default=0, help="first match index (even)")
+    parser.add_argument("--log", type=Path, help="append each match's result here as it ends")
     args = parser.parse_args(argv)
     matches = args.matches + args.matches % 2
     summaries = []
     with ProcessPoolExecutor(max_workers=args.processes) as pool:
         for preset in args.presets.split(","):
             started = time.perf_counter()
+            indexes = range(args.first, args.first + matches)
+            jobs = [pool.submit(play_partners, preset, i) for i in indexes]
             teams = [
-                job.result()
-                for job in [pool.submit(play_partners, preset, i) for i in range(matches)]
+                logged(args.log, preset, i, j.result()) for i, j in zip(indexes, jobs, strict=True)
             ]
             wins = sum(r["won"] for r in teams)
             summaries.append(
@@ -102,8 +115,9 @@ def main(argv: list[str] | None = None) -> int:
             )
             started = time.perf_counter()
             base = BASELINE[preset]
+            jobs = [pool.submit(heads_up, base, i) for i in indexes]
             solo = [
-                job.result() for job in [pool.submit(heads_up, base, i) for i in range(matches)]
+                logged(args.log, base, i, j.result()) for i, j in zip(indexes, jobs, strict=True)
             ]
             wins = sum(r["planner_won"] for r in solo)
             summaries.append(

@@ -1,7 +1,8 @@
 """Planner: determinized Monte Carlo search over what its own seat can see, and nothing else.
 
 For each decision it deals the unseen tiles into imagined opponents' hands (each hand the
-right size, without the pips that seat has shown it lacks) and an imagined stock, then plays
+right size, without the pips that seat has shown it lacks, the heavy tiles a seat's plays say
+it passed over less often: `beliefs`) and an imagined stock, then plays
 every candidate move out to the end of the hand in each imagined deal with the Plain-like
 rollout policy of `rollout`, on the engine's own hand reducer. Candidates share the same deals
 (common random numbers), so their differences are measured, not guessed. A move is worth the
@@ -22,6 +23,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from domino_api.bots.beliefs import PASSED_OVER, Beliefs, read_plays
 from domino_api.bots.knowledge import known_voids, lacks
 from domino_api.bots.plain import PlainStrategy, forced_action, play_of
 from domino_api.bots.rollout import Outcome, play_out
@@ -66,9 +68,11 @@ class PlannerStrategy:
         self,
         max_samples: int = MAX_SAMPLES,
         work_budget: int = WORK_BUDGET,
+        passed_over: float = PASSED_OVER,
     ) -> None:
         self.max_samples = max_samples
         self.work_budget = work_budget
+        self.passed_over = passed_over
         self.plain = PlainStrategy()
 
     def choose(self, view: SeatView, rng: random.Random) -> tuple[Action, str]:
@@ -90,12 +94,13 @@ class PlannerStrategy:
     ) -> tuple[list[Tally], int]:
         rules = rules_of(view.ruleset)
         voids = known_voids(view)
+        beliefs = read_plays(view, self.passed_over)
         tallies = [Tally(option, []) for option in options]
         alive = list(tallies)
         samples = 0
         work = 0
         while samples < self.max_samples and work < self.work_budget:
-            start = start_hand(view, sample_world(view, voids, rng), rules)
+            start = start_hand(view, sample_world(view, voids, rng, beliefs), rules)
             for tally in alive:
                 outcome = play_out(start, tally.option, view.scores, view.ruleset.target)
                 work += outcome.moves
@@ -139,9 +144,15 @@ def start_hand(view: SeatView, world: World, rules: Rules) -> HandState:
     return position_hand(rules, world.hands, world.stock, view.board, view.seat, view.must_cover)
 
 
-def sample_world(view: SeatView, voids: Sequence[frozenset[int]], rng: random.Random) -> World:
-    """Deal the unseen tiles into each other seat's hand (its size, avoiding its known voids)
-    and the stock. Only the view is read: its own hand, the counts and the unseen tiles."""
+def sample_world(
+    view: SeatView,
+    voids: Sequence[frozenset[int]],
+    rng: random.Random,
+    beliefs: Beliefs | None = None,
+) -> World:
+    """Deal the unseen tiles into each other seat's hand (its size, avoiding its known voids
+    and what `beliefs` bar, its less likely tiles less often) and the stock. Only the view is
+    read: its own hand, the counts and the unseen tiles."""
     pool = list(view.unseen)
     rng.shuffle(pool)
     others = [s for s in range(view.ruleset.players) if s != view.seat]
@@ -150,14 +161,26 @@ def sample_world(view: SeatView, voids: Sequence[frozenset[int]], rng: random.Ra
     hands: list[tuple[Tile, ...]] = [()] * view.ruleset.players
     hands[view.seat] = view.hand
     for seat in others:
-        allowed = [t for t in pool if lacks(t, voids[seat])]
+        barred = beliefs.barred[seat] if beliefs else frozenset()
+        allowed = [t for t in pool if lacks(t, voids[seat]) and t not in barred]
+        if len(allowed) < view.counts[seat]:
+            allowed = [t for t in pool if lacks(t, voids[seat])]
         if len(allowed) < view.counts[seat]:
             allowed = pool  # the inference cannot be met by this deal: drop it for this seat
+        if beliefs and beliefs.rarity[seat]:
+            allowed = likelier_first(allowed, beliefs.rarity[seat], rng)
         taken = allowed[: view.counts[seat]]
         hands[seat] = tuple(taken)
         chosen = set(taken)
         pool = [t for t in pool if t not in chosen]
     return World(tuple(hands), tuple(pool))
+
+
+def likelier_first(tiles: list[Tile], rarity: dict[Tile, float], rng: random.Random) -> list[Tile]:
+    """`tiles` in a random order where a tile `rarity` times less likely comes first that many
+    times less often (weighted sampling without replacement: exponential keys over weights)."""
+    random_ = rng.random
+    return sorted(tiles, key=lambda t: -math.log(1.0 - random_()) * rarity.get(t, 1.0))
 
 
 def match_value(view: SeatView, outcome: Outcome) -> float:
