@@ -17,20 +17,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from domino_api.engine.partner_presets import PARTNER_PRESETS
+from domino_api.engine.rulesets import PRESET_NAMES
 from tests.web.conftest import Player
 from tests.web.helpers import READY_BUTTON, READY_TILE, next_step, sign_in
 
 SIZES = [(360, 640), (844, 390), (390, 844)]  # the last one stays for the play and the shot
-PRESETS = [
-    "all-fives",
-    "house-nines",
-    "draw-50",
-    "draw",
-    "block",
-    "classic",
-    "fives-and-threes",
-    "mexican-train",
-]
+# Every table that seats one player a page (a partnership is four browsers: test_partners.py).
+PRESETS = [name for name in PRESET_NAMES if name not in PARTNER_PRESETS]
 # Everything that must be on screen, after the page is back at its top.
 OUTSIDE = """() => {
   window.scrollTo(0, 0);
