@@ -59,7 +59,9 @@ GENEROUS_LIMITS = {
 
 # The longest files, longest first (`--durations` of whole runs). `make test` hands out whole
 # files (`--dist loadfile --no-loadscope-reorder`) in collection order: these start first, so
-# no long file is left to run alone at the end while the other workers sit idle.
+# no long file is left to run alone at the end while the other workers sit idle. The browser
+# files (tests/web/) stay last, as collected: Playwright's loop stays running in a worker's
+# thread once it started, and an asyncio test after it on that worker cannot run its own.
 LONGEST_FILES = (
     "tests/security/test_bot_timing.py",
     "tests/ops/test_fuzz.py",
@@ -67,19 +69,11 @@ LONGEST_FILES = (
     "tests/faults/test_presence_outage.py",
     "tests/clients/test_generated_clients.py",
     "tests/api/test_lobby_edges.py",
-    "tests/web/test_solo.py",
-    "tests/web/test_trains.py",
-    "tests/web/test_phone_fit.py",
-    "tests/web/test_replay.py",
     "tests/faults/test_failover.py",
-    "tests/web/test_audit.py",
     "tests/faults/test_restart.py",
-    "tests/web/test_accounts.py",
     "tests/engine/test_table_properties.py",
     "tests/faults/test_correspondence_restart.py",
     "tests/realtime/test_nats_cluster.py",
-    "tests/web/test_partners.py",
-    "tests/web/test_pages.py",
     "tests/ops/test_pgbouncer.py",
 )
 

@@ -9,3 +9,7 @@ from tests.conftest import LONGEST_FILES, ROOT
 def test_every_longest_file_exists_once() -> None:
     assert len(set(LONGEST_FILES)) == len(LONGEST_FILES)
     assert [path for path in LONGEST_FILES if not (ROOT / path).is_file()] == []
+
+
+def test_no_browser_file_is_moved_before_the_asyncio_tests() -> None:
+    assert [path for path in LONGEST_FILES if path.startswith("tests/web/")] == []
