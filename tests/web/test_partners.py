@@ -37,8 +37,13 @@ def test_a_partnership_match_shows_the_partner_opposite_and_the_team_scores(
     places = {n: page.locator(f".seat[data-seat='{n}']") for n in range(4)}
     for seat, place in [(0, "bottom"), (1, "left"), (2, "top"), (3, "right")]:
         expect(places[seat]).to_have_attribute("data-place", place)
-    top, bottom = places[2].bounding_box(), places[0].bounding_box()
-    assert top is not None and bottom is not None and top["y"] < bottom["y"]
+    # Both boxes read in one turn of the page: the computers' moves re-render the seats, and a
+    # box asked for in between finds the old element gone.
+    top, bottom = page.evaluate(
+        """() => [2, 0].map((n) =>
+            document.querySelector(`.seat[data-seat='${n}']`).getBoundingClientRect().y)"""
+    )
+    assert top < bottom, (top, bottom)
     expect(page.get_by_test_id("team-score-0")).to_contain_text("Your team")
     expect(page.get_by_test_id("team-score-1")).to_contain_text("Their team")
     # Partnership etiquette (options.talk): no table talk while the hand is in play.
