@@ -7,6 +7,7 @@ from msgspec import UNSET, UnsetType
 
 from domino_api.engine.board import Board, OpenEnd, Placement
 from domino_api.engine.legal import legal_plays
+from domino_api.engine.move_record import chained
 from domino_api.engine.rulesets import Ruleset, checked
 from domino_api.engine.shapes import (
     BoardSnapshot,
@@ -24,7 +25,6 @@ from domino_api.engine.state import (
     MatchState,
     Move,
     MustCover,
-    chained,
     rules_of,
 )
 

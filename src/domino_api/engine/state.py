@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import chain
-from typing import TypeAlias, TypeVar, get_args
+from typing import TypeVar, get_args
 
 from msgspec import UNSET, Struct, UnsetType
 
@@ -28,6 +28,7 @@ from domino_api.engine.kinds import (
     is_over,
 )
 from domino_api.engine.layout import EMPTY_BOARD
+from domino_api.engine.move_record import MoveChain, moves_of
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.tiles import Tile, full_set
 
@@ -234,21 +235,6 @@ class HandDeal(Struct, frozen=True, kw_only=True, gc=False):
         return tuple(tiles)
 
 
-# A hand's move record as cells (the record before, the last move, the count so far), ()
-# before the first move: a move adds one cell where a tuple of the moves took a reference to
-# every move before it (an 8-seat Mexican Train round runs to about 88 moves).
-# `HandState.moves` reads it out.
-MoveChain: TypeAlias = "tuple[MoveChain, Move, int] | tuple[()]"
-
-
-def chained(moves: tuple[Move, ...]) -> MoveChain:
-    """The record of `moves`, oldest first."""
-    log: MoveChain = ()
-    for count, move in enumerate(moves, start=1):
-        log = (log, move, count)
-    return log
-
-
 class HandState(Struct, frozen=True, kw_only=True, gc=False):
     """One hand, as of its last move."""
 
@@ -293,13 +279,7 @@ class HandState(Struct, frozen=True, kw_only=True, gc=False):
     @property
     def moves(self) -> tuple[Move, ...]:
         """The hand's moves, oldest first."""
-        found = []
-        log = self.log
-        while log:
-            log, move, _ = log
-            found.append(move)
-        found.reverse()
-        return tuple(found)
+        return moves_of(self.log)
 
     @property
     def move_count(self) -> int:
