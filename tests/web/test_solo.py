@@ -48,7 +48,9 @@ def test_all_fives_against_planner_played_by_clicking_to_its_end(
 
     actions = play_until_over(page)
 
-    assert actions.count("play") >= 5, actions
+    # Her plays over the whole match: the deal is sealed anew each run, and a Planner that
+    # wins fast leaves few after the hints check.
+    assert plays + actions.count("play") >= 5, (plays, actions)
     expect(page.locator("#status")).to_contain_text(re.compile(r"wins the match \(target\)"))
     scores = [int(page.locator(f"[data-testid=score-{seat}]").inner_text()) for seat in (0, 1)]
     assert max(scores) >= 150, scores
