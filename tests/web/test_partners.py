@@ -106,6 +106,9 @@ def test_four_browsers_play_a_whole_partnership_match(players: Callable[..., Pla
         expect(host.locator(f".seat[data-seat='{seat}'] .seat-name")).to_have_text(name)
     host.fill("#talk-input", "good luck, partner")  # before the deal talk is free
     host.press("#talk-input", "Enter")
+    # The talk travels over the socket and the start over REST: wait until the talk is said,
+    # or the deal may land first and etiquette refuses it (one CI run saw no message at all).
+    expect(host.locator(".messages li")).to_have_text(["Ada: good luck, partner"])
     host.fill("#start-cut", "four browsers")
     host.click("button:text('Start the game')")
     pages = [person.page for person in people]
