@@ -1,4 +1,4 @@
-"""A partnership table at /play (docs/RULES.md 14): one player and three computers, the partner
+"""Partnership tables at /play (docs/RULES.md 14): one player and three computers, the partner
 opposite, the teams' scores shown and kept to the end of a short match."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.web.conftest import Player
@@ -64,6 +65,41 @@ def test_a_partnership_match_shows_the_partner_opposite_and_the_team_scores(
     expect(page.get_by_test_id(f"team-score-{team}")).to_contain_text("won")
     expect(page.locator("#status")).to_contain_text(" win the match (target)")
     pia.shot("partners-over")
+
+
+@pytest.mark.parametrize(
+    ("preset", "target"), [("partners-nines", "20"), ("partners-all-fives", "25")]
+)
+def test_each_partnership_preset_is_played_whole_with_a_planner_partner(
+    players: Callable[..., Player], preset: str, target: str
+) -> None:
+    """Double-nine Block (10 tiles each, 15 out of play) and All Fives in partnership, played to
+    the end by clicking: Pia and a Planner partner against two Plains."""
+    pia = players()
+    page = pia.open("new")
+    sign_in(page, "Pia")
+    page.select_option("#preset", preset)
+    page.fill("#opt-target", target)
+    for seat, kind in [(1, "plain"), (2, "planner"), (3, "plain")]:
+        page.select_option(f"#seat-{seat}", kind)
+    page.click("button:text('Create the table')")  # only computers to wait for: dealt at once
+    expect(page.locator(".hand .tile").first).to_be_visible()
+    dealt = match_view(page)
+    expect(page.locator(".hand .tile")).to_have_count(dealt["ruleset"]["hand_size"])
+    expect(page.locator(".seat[data-seat='2']")).to_have_attribute("data-place", "top")
+
+    actions = play_until_over(page)
+    assert actions[-1] == "over" and "play" in actions
+    final = match_view(page)
+    team = final["result"]["team"]
+    assert final["status"] == "finished" and team in (0, 1)
+    winners = next(shown for shown in final["teams"] if shown["team"] == team)
+    assert winners["won"] and winners["score"] >= int(target)
+    scores = [seat["score"] for seat in final["seats"]]
+    assert scores[0] == scores[2] == winners["score"] or scores[1] == scores[3] == winners["score"]
+    expect(page.get_by_test_id(f"team-score-{team}")).to_contain_text("won")
+    expect(page.locator(OVER_LINK)).to_be_visible()
+    pia.shot(f"{preset}-over")
 
 
 NEXT_HAND = f"{READY_BUTTON}:text-matches('^Next hand')"
