@@ -107,6 +107,10 @@ def act(
             move = Move(seq=seq, seat=seat, action=action, reason=said)
         moves = (moves, move, moves[2] + 1 if moves else 1)  # a cell of `MoveChain`
     if action == "play":
+        rules = hand.deal.rules
+        if rules.layout == TRAINS and not rules.scores_plays:  # as Mexican Train is played
+            assert option.tile is not None and option.end is not None
+            return _play_train(hand, seat, option.tile, option.end, moves)
         return _play(hand, seat, option, moves, needs)
     return _pass(hand, seat, moves)
 
@@ -119,10 +123,8 @@ def _play(
     tile = option.tile
     assert tile is not None
     end = option.end
-    if rules.layout == TRAINS:
+    if rules.layout == TRAINS:  # trains where plays score (`act` hands the rest to `_play_train`)
         assert end is not None, "a round's engine double is laid by the deal, not played"
-        if not rules.scores_plays:  # as Mexican Train is played: see `_play_train`
-            return _play_train(hand, seat, tile, end, moves)
         board = trains.play_on_train(hand.board, tile, end, seat)
     else:
         board = place(hand.board, tile, end, rules.layout)
