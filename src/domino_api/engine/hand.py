@@ -190,18 +190,19 @@ def _draw(hand: HandState, seat: int, seq: int, reason: str | None, record: bool
         drew = Move(seq=seq, seat=seat, action="draw", tile=tile, reason=said)
         moves = (moves, drew, moves[2] + 1 if moves else 1)
     drawn = hand.drawn + 1
-    legal = None
+    stock_left = len(deal.stock) - drawn
+    board, must_cover = hand.board, hand.must_cover
     if rules.layout == TRAINS and not rules.scores_plays:
         # The seat drew because no tile it held fitted: only the drawn one may (listed alone).
-        stock_left = len(deal.stock) - drawn
-        legal = train_legal(deal, 1 << number, hand.board, hand.must_cover, seat, stock_left)
-    after = _next_turn(hand, held, drawn, hand.board, seat, hand.must_cover, 0, moves, legal)
-    if rules.draw_one and after.legal[0].action != "play":
-        # Draw one: a drawn tile that does not fit is kept and the turn moves on by itself.
+        legal = train_legal(deal, 1 << number, board, must_cover, seat, stock_left)
+    else:
+        legal = legal_plays(rules, deal, held[seat], board, must_cover, None, stock_left, seat)
+    if rules.draw_one and legal[0].action != "play":
+        # Draw one: a drawn tile that does not fit is kept and the turn moves on by itself
+        # (the drawing seat's own state never built).
         turn = rules.following[seat]
-        board = _stuck(rules, hand.board, seat)
-        return _next_turn(hand, held, drawn, board, turn, hand.must_cover, 0, moves)
-    return after
+        return _next_turn(hand, held, drawn, _stuck(rules, board, seat), turn, must_cover, 0, moves)
+    return _next_turn(hand, held, drawn, board, seat, must_cover, 0, moves, legal)
 
 
 def _pass(hand: HandState, seat: int, moves: MoveChain) -> HandState:
