@@ -53,11 +53,11 @@ def deal(
     if players * hand_size > len(tiles):
         raise ValueError(f"{players} x {hand_size} tiles do not fit in a set of {len(tiles)}")
     order = tuple(shuffle(deal_seed(secret, cut, hand_number, attempt), tiles))
-    seats = _seat_slices(players, hand_size)
+    seats = seat_slices(players, hand_size)
     return Deal(hands=tuple(map(order.__getitem__, seats)), stock=order[players * hand_size :])
 
 
 @cache
-def _seat_slices(players: int, hand_size: int) -> tuple[slice, ...]:
+def seat_slices(players: int, hand_size: int) -> tuple[slice, ...]:
     """Where each seat's tiles lie in the shuffled set: hand_size tiles each, seat 0 first."""
     return tuple(slice(s * hand_size, (s + 1) * hand_size) for s in range(players))

@@ -107,6 +107,10 @@ def act(
             move = Move(seq=seq, seat=seat, action=action, reason=said)
         moves = (moves, move, moves[2] + 1 if moves else 1)  # a cell of `MoveChain`
     if action == "play":
+        rules = hand.deal.rules
+        if rules.layout == TRAINS and not rules.scores_plays:  # as Mexican Train is played
+            assert option.tile is not None and option.end is not None
+            return _play_train(hand, seat, option.tile, option.end, moves)
         return _play(hand, seat, option, moves, needs)
     return _pass(hand, seat, moves)
 
@@ -119,10 +123,8 @@ def _play(
     tile = option.tile
     assert tile is not None
     end = option.end
-    if rules.layout == TRAINS:
+    if rules.layout == TRAINS:  # trains where plays score (`act` hands the rest to `_play_train`)
         assert end is not None, "a round's engine double is laid by the deal, not played"
-        if not rules.scores_plays:  # as Mexican Train is played: see `_play_train`
-            return _play_train(hand, seat, tile, end, moves)
         board = trains.play_on_train(hand.board, tile, end, seat)
     else:
         board = place(hand.board, tile, end, rules.layout)
@@ -188,18 +190,19 @@ def _draw(hand: HandState, seat: int, seq: int, reason: str | None, record: bool
         drew = Move(seq=seq, seat=seat, action="draw", tile=tile, reason=said)
         moves = (moves, drew, moves[2] + 1 if moves else 1)
     drawn = hand.drawn + 1
-    legal = None
+    stock_left = len(deal.stock) - drawn
+    board, must_cover = hand.board, hand.must_cover
     if rules.layout == TRAINS and not rules.scores_plays:
         # The seat drew because no tile it held fitted: only the drawn one may (listed alone).
-        stock_left = len(deal.stock) - drawn
-        legal = train_legal(deal, 1 << number, hand.board, hand.must_cover, seat, stock_left)
-    after = _next_turn(hand, held, drawn, hand.board, seat, hand.must_cover, 0, moves, legal)
-    if rules.draw_one and after.legal[0].action != "play":
-        # Draw one: a drawn tile that does not fit is kept and the turn moves on by itself.
+        legal = train_legal(deal, 1 << number, board, must_cover, seat, stock_left)
+    else:
+        legal = legal_plays(rules, deal, held[seat], board, must_cover, None, stock_left, seat)
+    if rules.draw_one and legal[0].action != "play":
+        # Draw one: a drawn tile that does not fit is kept and the turn moves on by itself
+        # (the drawing seat's own state never built).
         turn = rules.following[seat]
-        board = _stuck(rules, hand.board, seat)
-        return _next_turn(hand, held, drawn, board, turn, hand.must_cover, 0, moves)
-    return after
+        return _next_turn(hand, held, drawn, _stuck(rules, board, seat), turn, must_cover, 0, moves)
+    return _next_turn(hand, held, drawn, board, seat, must_cover, 0, moves, legal)
 
 
 def _pass(hand: HandState, seat: int, moves: MoveChain) -> HandState:

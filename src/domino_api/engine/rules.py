@@ -8,8 +8,6 @@ life is in lifecycle. Nothing is changed in place: a refused action raises an En
 from __future__ import annotations
 
 from functools import partial
-from itertools import repeat
-from operator import is_
 
 from msgspec.structs import replace
 
@@ -59,16 +57,14 @@ def apply(state: MatchState, seat: int | None, action: Action | LegalAction) -> 
     hand = state.hand
     if state.status != "playing" or hand is None or seat is None or seat != hand.turn:
         raise _not_now(state, seat)
-    legal = hand.legal
-    if type(action) is LegalAction and any(map(is_, legal, repeat(action))):
-        # One of the options itself (a bot's pick): found without comparing the options
-        # before it field by field, as `index` would; a round's legal list runs long.
-        option = action
-    else:  # equal is not enough, (0.0, 4.0) == (0, 4): the engine's own option is played
-        try:
-            option = legal[legal.index(action)]
-        except ValueError:
-            option = _named(state, hand, seat, action)
+    for option in hand.legal:
+        # One of the options itself (a bot's pick): found by identity, not by comparing the
+        # options before it field by field as `index` would; a plain loop, as the lists are
+        # short (a few options in most turns) and `any` over a `map` cost more to build.
+        if option is action:
+            break
+    else:
+        option = _named_option(state, hand, seat, action)
     reason = None if isinstance(action, LegalAction) else action.reason
     seq = state.seq + 1
     scores = state.scores
@@ -84,6 +80,18 @@ def apply(state: MatchState, seat: int | None, action: Action | LegalAction) -> 
     last = seq if option.action == "draw" and after.turn == seat else seq + 1
     moved = replace(state, seq=last, game_seq=last, scores=scores, hand=after)
     return Transition(moved, _events_after)
+
+
+def _named_option(
+    state: MatchState, hand: HandState, seat: int, action: LegalAction | Play | Draw | Pass
+) -> LegalAction:
+    """The engine's own option equal to `action`, else the one it names: equal is not enough,
+    (0.0, 4.0) == (0, 4), so the option the engine made is the one played."""
+    legal = hand.legal
+    try:
+        return legal[legal.index(action)]
+    except ValueError:
+        return _named(state, hand, seat, action)
 
 
 def _match_action(state: MatchState, action: Action | LegalAction) -> Transition:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from domino_api.engine.deal import Deal, check_cut, deal_seed
+from domino_api.engine.deal import Deal, check_cut, deal_seed, seat_slices
 from domino_api.engine.rng import shuffle
 from domino_api.engine.tiles import Tile, full_set
 from domino_api.engine.trains.layout import engine_pip
@@ -18,7 +18,7 @@ def round_deal(
     (attempt 0: a round never reshuffles), `hand_size` tiles per seat, the rest the stock."""
     check_cut(cut)
     order = tuple(shuffle(deal_seed(secret, cut, number, 0), _round_set(max_pip, number)))
-    hands = tuple(order[s * hand_size : (s + 1) * hand_size] for s in range(players))
+    hands = tuple(map(order.__getitem__, seat_slices(players, hand_size)))
     return Deal(hands=hands, stock=order[players * hand_size :])
 
 

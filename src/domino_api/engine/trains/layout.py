@@ -45,8 +45,10 @@ def engine_pip(max_pip: int, number: int) -> int:
     return max_pip - (number - 1) % (max_pip + 1)
 
 
+@cache
 def hub(engine: int, players: int) -> Board:
-    """A round's board before its first play: the engine double and every train at its pip."""
+    """A round's board before its first play: the engine double and every train at its pip.
+    Immutable, so one board serves every round of that engine and count of seats."""
     ends = tuple(OpenEnd(name=name, pip=engine, value=0) for name in _names(players))
     first = Placement(tile=(engine, engine), end=None, outer=None, spinner=True)
     return Board(tiles=(first,), ends=ends, total=0, spinner=engine, spinner_mains=())
@@ -84,29 +86,28 @@ def _step(tile: Tile, end: EndName, outer: int) -> Step:
     return Placement(tile=tile, end=end, outer=outer, spinner=False), _TRAIN_END[end][outer]
 
 
-def place_on_train(board: Board, tile: Tile, end: EndName, markers: int | None = None) -> Board:
-    """`board` with `tile` at the end of train `end` (the caller checked it fits), carrying
-    `markers` when given (a play that takes a marker off builds one board, not two)."""
+def place_on_train(board: Board, tile: Tile, end: EndName) -> Board:
+    """`board` with `tile` at the end of train `end` (the caller checked it fits)."""
     ends = [*board.ends]  # one copy, one end replaced: cheaper than slicing around it
     at = TRAIN_INDEX[end]
     steps = _STEPS[end].get(tile) or _steps(end, tile)
     placement, ends[at] = steps[tile[0] == ends[at].pip]
-    # A trains board's total and spinner sides stay 0 and (): only three fields change.
-    return replace(
-        board,
-        tiles=board.tiles + (placement,),
-        ends=tuple(ends),
-        markers=board.markers if markers is None else markers,
-    )
+    # A trains board's total and spinner sides stay 0 and (): only two fields change.
+    return replace(board, tiles=board.tiles + (placement,), ends=tuple(ends))
 
 
 def play_on_train(board: Board, tile: Tile, end: EndName, seat: int) -> Board:
-    """`played(place_on_train(board, tile, end), seat, end)` in one step: `seat`'s play of
-    `tile` on train `end`, which takes the marker off its own train."""
+    """`played(place_on_train(board, tile, end), seat, end)` in one step and one board:
+    `seat`'s play of `tile` on train `end`, which takes the marker off its own train.
+    `place_on_train`'s body written out, as every play of a round runs it."""
     markers = board.markers
-    if markers and TRAIN_INDEX[end] == seat:
+    at = TRAIN_INDEX[end]
+    if markers and at == seat:
         markers &= ~(1 << seat)
-    return place_on_train(board, tile, end, markers)
+    ends = [*board.ends]
+    steps = _STEPS[end].get(tile) or _steps(end, tile)
+    placement, ends[at] = steps[tile[0] == ends[at].pip]
+    return replace(board, tiles=board.tiles + (placement,), ends=tuple(ends), markers=markers)
 
 
 def marked(board: Board, seat: int) -> Board:
