@@ -29,6 +29,8 @@ function cell(train, open, toggle) {
   const last = tiles[count - 1];
   const marker = marked ? ", a marker: open to everyone" : "";
   const words = count ? tiles.map(tileWords).join(", ") : "no tiles yet";
+  // Named by its content, not aria-label: the short name drawn is for the eye only, and what a
+  // screen reader (or voice control) hears starts with the full one (WCAG 2.5.3).
   const button = el(
     "button",
     {
@@ -36,14 +38,15 @@ function cell(train, open, toggle) {
       class: "train-owner",
       "aria-expanded": String(open),
       title: `${owner}: ${count} tiles`,
-      "aria-label": `${owner}${marker}, ${count} tiles: ${open ? "hide" : "show"} them all`,
       onclick: toggle,
     },
-    el("span", { class: "owner-name" }, short),
+    el("span", { class: "owner-name", "aria-hidden": "true" }, short),
+    el("span", { class: "visually-hidden" }, `${owner}${marker}, `),
     el(
       "span",
       { class: "train-last" },
       el("span", { class: "train-count" }, String(count)),
+      el("span", { class: "visually-hidden" }, ` tiles: ${open ? "hide" : "show"} them all`),
       last && !open ? tileFace(last) : "",
     ),
   );
@@ -60,7 +63,9 @@ function cell(train, open, toggle) {
     button,
     train.target,
     // A badge on the cell's corner: the owner's name keeps the cell's width.
-    marked ? el("span", { class: "marker", "aria-hidden": "true", title: "Open to everyone" }, "M") : "",
+    marked
+      ? el("span", { class: "marker", "aria-hidden": "true", title: "Open to everyone" }, "M")
+      : "",
     // The whole train, from the engine out, for a screen reader without opening it.
     el("span", { class: "visually-hidden" }, `${owner} from the engine: ${words}.`),
     whole,
@@ -81,7 +86,8 @@ export function compactTrains(box, trains, redraw) {
       opened.set(box, train.end === open ? null : train.end);
       redraw();
       // The redraw replaced the button: the focus goes back to the same train's.
-      box.querySelector(`[data-train="${train.end}"] .train-owner`)?.focus();
+      const again = box.querySelector(`[data-train="${train.end}"] .train-owner`);
+      if (again instanceof HTMLElement) again.focus();
     }),
   );
   const list = el("ol", { class: "trains-list compact" }, ...rows);
