@@ -128,8 +128,9 @@ export function renderTrains(box, view, targets) {
   if (board.ends.length > 3 && window.matchMedia(PHONE).matches)
     drawCompact(box, hub, view, targets);
   else drawRows(box, hub, view, targets);
-  // Eight seats' rows scroll within the board on a phone: a picked tile's first glowing end is
-  // brought into the board's view, so the person never has to hunt for where it goes.
+  // Where the board has too little room for its rows (a phone's wide rows, a long hand, a train
+  // opened whole) they scroll within it: a picked tile's first glowing end is brought into the
+  // board's view, so the person never has to hunt for where it goes.
   box.querySelector(".end-target.glow")?.scrollIntoView({ block: "nearest", inline: "nearest" });
   const markers = (board.markers || []).length;
   box.setAttribute(

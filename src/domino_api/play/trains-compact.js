@@ -15,8 +15,8 @@ export function shortName(name) {
   return name.length > 8 ? `${name.slice(0, 7)}…` : name;
 }
 
-function tileFace([a, b], extra = "") {
-  return el("span", { class: `train-tile${extra}`, html: faceSvg(a, b, false) });
+function tileFace([a, b]) {
+  return el("span", { class: "train-tile", html: faceSvg(a, b, false) });
 }
 
 /**
