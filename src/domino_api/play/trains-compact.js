@@ -1,7 +1,7 @@
 // Mexican Train's board on a phone (issue 52): nine trains (eight seats and the Mexican train)
-// must all be in view above the hand, so each train is a cell of a three-column grid, one 44 px
-// row high: its owner's short name, its marker, its count of tiles and its last tile (the one
-// whose open end is played on), beside the end's own 44 x 44 px button. Tapping the owner opens
+// must all be in view above the hand, so each train is a cell of a grid (three columns, two on a
+// taller phone), one 44 px row high: its owner's short name, its marker, its count of tiles and
+// its last tiles (the last one's open end is played on), beside the end's own 44 x 44 px button. Tapping the owner opens
 // the whole train as a full-width row that scrolls sideways; one train is open at a time.
 
 import { faceSvg, tileWords } from "./tiles.js";
@@ -26,7 +26,6 @@ function tileFace([a, b]) {
 function cell(train, open, toggle) {
   const { end, owner, short, marked, tiles } = train;
   const count = tiles.length;
-  const last = tiles[count - 1];
   const marker = marked ? ", a marker: open to everyone" : "";
   const words = count ? tiles.map(tileWords).join(", ") : "no tiles yet";
   // Named by its content, not aria-label: the short name drawn is for the eye only, and what a
@@ -47,7 +46,8 @@ function cell(train, open, toggle) {
       { class: "train-last" },
       el("span", { class: "train-count" }, String(count)),
       el("span", { class: "visually-hidden" }, ` tiles: ${open ? "hide" : "show"} them all`),
-      last && !open ? tileFace(last) : "",
+      // The last three tiles: a taller phone shows them all, a short one the last alone.
+      open ? "" : el("span", { class: "train-ends" }, ...tiles.slice(-3).map(tileFace)),
     ),
   );
   const whole = open
