@@ -94,12 +94,19 @@ def setting(page: Page, switch: str) -> Locator:
 
 
 def eight_seat_trains_table(
-    browser: Browser, server: ServerProcess, name: str, rounds: str | None = None
+    browser: Browser,
+    server: ServerProcess,
+    name: str,
+    rounds: str | None = None,
+    touch: bool = False,
 ) -> Player:
-    """A Mexican Train table of eight seats on a 360 x 740 phone: `name` and seven Plain
-    computers, dealt at once (no one to wait for). Its context bypasses the page's
-    Content-Security-Policy, so that axe's script can go into the page."""
-    context = browser.new_context(viewport={"width": 360, "height": 740}, bypass_csp=True)
+    """A Mexican Train table of eight seats on a 360 x 740 phone (with `touch`, a touch screen:
+    Playwright's `tap` works there): `name` and seven Plain computers, dealt at once (no one to
+    wait for). Its context bypasses the page's Content-Security-Policy, so that axe's script
+    can go into the page."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, bypass_csp=True, has_touch=touch
+    )
     person = Player(context, server.base_url)
     page = person.open("new")
     sign_in(page, name)

@@ -5,7 +5,10 @@ the match's replay draws the same trains. A whole one-round match of eight seats
 seven computers) on a phone, its scoreboard audited by axe. Then a few moves each of two people
 passing one device (hot-seat), and of two people paired by "Play anyone now" from the first
 page (a whole round of two people is the solo match's). A round's pips are charged against a
-seat: the scoreboard's round column says "+N against", as the seat's flash and the log do."""
+seat: the scoreboard's round column says "+N against", as the seat's flash and the log do.
+At eight seats on the phone, after every action while the round is played (and the hand holds
+at most 14 tiles, two rows of them), all nine trains lie inside the window and the board's box,
+the board not scrolling."""
 
 from __future__ import annotations
 
@@ -16,9 +19,16 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.support.servers import ServerProcess
 from tests.web.conftest import Player
-from tests.web.helpers import eight_seat_trains_table, match_view, sign_in, take_turn
+from tests.web.helpers import (
+    eight_seat_trains_table,
+    match_view,
+    next_step,
+    sign_in,
+    take_turn,
+)
 from tests.web.test_audit import AXE, RUN_AXE, WIDTHS
 from tests.web.test_lobby import first_page, match_of
+from tests.web.test_phone_sizes import TRAINS_IN_VIEW
 
 WIDE = "() => document.documentElement.scrollWidth > document.documentElement.clientWidth"
 
@@ -65,20 +75,41 @@ def final_scoreboard(page: Page) -> dict[str, Any]:
     return view
 
 
-def play_to_the_end_on_a_phone(player: Player, name: str) -> list[str]:
+def nine_trains_in_view(page: Page) -> bool:
+    """At the person's turn in the round (the page still: nobody else moves), the hand two rows
+    of tiles at most (a third takes the board's room): every train is inside the window and
+    the board's box. Returns whether it measured."""
+    if page.get_by_test_id("scoreboard").count() or page.locator(".hand .tile").count() > 14:
+        return False  # between rounds, at the end, or a long hand
+    found = page.evaluate(TRAINS_IN_VIEW)
+    assert found["rows"] == 9 and found["compact"], found
+    assert found["out"] == [] and not found["scrolls"], found
+    return True
+
+
+def play_to_the_end_on_a_phone(
+    player: Player, name: str, each: Callable[[Page], bool] | None = None
+) -> list[str]:
     """Take turns (by clicking) until the match is over, the page never wider than the phone
-    (where it is, the parts that stick out are named and a screenshot kept)."""
+    (where it is, the parts that stick out are named and a screenshot kept); `each` checks the
+    page before every action, when it is ready for one."""
     page = player.page
     actions: list[str] = []
     overflowed: list[tuple[int, str, list[str]]] = []
+    measured: list[int] = []
     while not actions or actions[-1] != "over":
         assert len(actions) < 400, f"still playing: {actions[-10:]}"
+        if each is not None:
+            next_step(page)
+            if each(page):
+                measured.append(len(actions))
         actions.append(take_turn(page))
         if page.evaluate(WIDE):
             if not overflowed:
                 player.shot(f"{name}-overflow")
             overflowed.append((len(actions), actions[-1], page.evaluate(WIDTHS)["out"]))
     assert overflowed == [], f"the page scrolled sideways: {overflowed[:3]}"
+    assert each is None or len(measured) >= 5, measured  # the round's play, not only its end
     return actions
 
 
@@ -116,7 +147,8 @@ def test_eight_seats_on_a_phone_one_person_and_seven_computers(
     page = lia.page
     expect(page.locator(".hand .tile")).to_have_count(10)  # eight seats: ten tiles each
     expect(page.locator(".seats .seat")).to_have_count(8)
-    assert "play" in play_to_the_end_on_a_phone(lia, "trains-8-seats")
+    lia.shot("trains-8-seats-phone-360x740-dealt")
+    assert "play" in play_to_the_end_on_a_phone(lia, "trains-8-seats", nine_trains_in_view)
     view = final_scoreboard(page)
     assert len(view["seats"]) == 8
     lia.shot("trains-8-seats-phone-360x740")

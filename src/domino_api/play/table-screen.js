@@ -40,6 +40,8 @@ export function drawTable(table) {
   const topKey = controls.topKey(table.view, table);
   if (topKey !== table.topKey) fill(table.parts.top, controls.top(table.view, table));
   table.topKey = topKey;
+  // More than four seats (Mexican Train's): a phone packs the top, seats and buttons closer.
+  table.parts.board.parentElement?.classList.toggle("crowded", table.view.seats.length > 4);
   drawSeats(table);
   drawBoard(table);
   const totals = scoreboard(table.view);

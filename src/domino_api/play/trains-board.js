@@ -1,10 +1,15 @@
 // Mexican Train's board (docs/RULES.md section 13, docs/TRAINS.md): the round's engine double as
 // the hub, then one row per train, each labelled with its owner's name and a marker badge when
 // it carries one, the Mexican train last. A row scrolls sideways within itself, so the page
-// stays as wide as the phone; a train's open end is the same target the line's ends are.
+// stays as wide as the phone; a train's open end is the same target the line's ends are. On a
+// phone, more than three trains are drawn as a compact grid instead (trains-compact.js).
 
 import { faceSvg } from "./tiles.js";
+import { compactTrains, shortName } from "./trains-compact.js";
 import { el, seatName } from "./ui.js";
+
+/** A phone's width (style.css's own breakpoint): the trains of more than two seats go compact. */
+const PHONE = "(max-width: 899px)";
 
 /** @typedef {import("./api.js").ViewOut} ViewOut */
 
@@ -20,6 +25,14 @@ function owner(view, end) {
   return `${seatName(view.seats[Number(end.slice(5))])}'s train`;
 }
 
+function ownerShort(view, end) {
+  return end === "mexican" ? "Mexican" : shortName(seatName(view.seats[Number(end.slice(5))]));
+}
+
+function isMarked(board, end) {
+  return end !== "mexican" && (board.markers || []).includes(Number(end.slice(5)));
+}
+
 function endButton(end, target) {
   const said = [
     el("span", { "aria-hidden": "true" }, target.label),
@@ -33,7 +46,7 @@ function endButton(end, target) {
 
 function trainRow(view, end, targets) {
   const board = view.board;
-  const marked = end !== "mexican" && (board.markers || []).includes(Number(end.slice(5)));
+  const marked = isMarked(board, end);
   const label = el(
     "p",
     { class: "train-owner" },
@@ -60,6 +73,38 @@ function trainRow(view, end, targets) {
   return el("li", { class: `train${marked ? " marked" : ""}`, "data-train": end }, label, strip);
 }
 
+/** Each train a row of all its tiles, scrolling sideways (wide windows, and two seats' trains). */
+function drawRows(box, hub, view, targets) {
+  box.classList.remove("compact");
+  const rows = view.board.ends.map((e) => trainRow(view, e.end, targets));
+  const previous = [...box.querySelectorAll(".train-strip")].map((s) => s.scrollLeft);
+  box.replaceChildren(hub, el("ol", { class: "trains-list" }, ...rows));
+  // A row keeps where the player scrolled it; a new play shows the row's open end.
+  box.querySelectorAll(".train-strip").forEach((strip, n) => {
+    strip.scrollLeft = Math.max(previous[n] || 0, strip.scrollWidth - strip.clientWidth);
+  });
+}
+
+/** Each train a cell of a grid, its last tile shown (a phone: trains-compact.js). */
+function drawCompact(box, hub, view, targets) {
+  const board = view.board;
+  const trains = board.ends.map(({ end }) => {
+    const target = targets(end);
+    return {
+      end,
+      owner: owner(view, end),
+      short: ownerShort(view, end),
+      marked: isMarked(board, end),
+      tiles: trainTiles(board, end),
+      target: target ? endButton(end, target) : "",
+    };
+  });
+  const { list, scroll } = compactTrains(box, trains, () => renderTrains(box, view, targets));
+  box.classList.add("compact");
+  box.replaceChildren(hub, list);
+  scroll();
+}
+
 /**
  * Draw the hub and trains of `view.board` into `box`; `targets(end)` as for `renderBoard`.
  * @param {HTMLElement} box
@@ -80,15 +125,12 @@ export function renderTrains(box, view, targets) {
         el("div", { class: "train-tile", html: faceSvg(engine.tile[0], engine.tile[1], false) }),
       )
     : "";
-  const rows = board.ends.map((e) => trainRow(view, e.end, targets));
-  const previous = [...box.querySelectorAll(".train-strip")].map((s) => s.scrollLeft);
-  box.replaceChildren(hub, el("ol", { class: "trains-list" }, ...rows));
-  // A row keeps where the player scrolled it; a new play shows the row's open end.
-  box.querySelectorAll(".train-strip").forEach((strip, n) => {
-    strip.scrollLeft = Math.max(previous[n] || 0, strip.scrollWidth - strip.clientWidth);
-  });
-  // Eight seats' rows scroll within the board on a phone: a picked tile's first glowing end is
-  // brought into the board's view, so the person never has to hunt for where it goes.
+  if (board.ends.length > 3 && window.matchMedia(PHONE).matches)
+    drawCompact(box, hub, view, targets);
+  else drawRows(box, hub, view, targets);
+  // Where the board has too little room for its rows (a phone's wide rows, a long hand, a train
+  // opened whole) they scroll within it: a picked tile's first glowing end is brought into the
+  // board's view, so the person never has to hunt for where it goes.
   box.querySelector(".end-target.glow")?.scrollIntoView({ block: "nearest", inline: "nearest" });
   const markers = (board.markers || []).length;
   box.setAttribute(
