@@ -17,7 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from domino_api.engine import SeatView, Tile
+from domino_api.bots.knowledge import learn_void
+from domino_api.engine import Board, SeatView, Tile
+from domino_api.engine.kinds import EndName
+from domino_api.engine.layout import EMPTY_BOARD, place
 
 # The factor on the chance that a seat holds a tile, for each time it played a lighter one
 # while that tile would have fitted: measured at partners-nines (docs/PARTNERSHIP.md).
@@ -35,7 +38,12 @@ class Beliefs:
     rarity: tuple[dict[Tile, float], ...]
 
 
-def read_plays(view: SeatView, passed_over: float = PASSED_OVER) -> Beliefs:
+def read_plays(
+    view: SeatView,
+    passed_over: float = PASSED_OVER,
+    partner_over: float | None = None,
+    reasonable: bool = True,
+) -> Beliefs:
     players = view.ruleset.players
     unseen = view.unseen
     drew = [False] * players
@@ -45,9 +53,13 @@ def read_plays(view: SeatView, passed_over: float = PASSED_OVER) -> Beliefs:
     above = _above_opening_double(view)
     barred = tuple(frozenset() if drew[s] or s == view.seat else above for s in range(players))
     rarity: list[dict[Tile, float]] = [{} for _ in range(players)]
-    if passed_over < 1.0 and view.ruleset.play_scoring == "none":
-        for seat, tile in _passed_over(view, unseen):
-            rarity[seat][tile] = rarity[seat].get(tile, 1.0) / passed_over
+    partner = (view.seat + 2) % players if view.ruleset.partnership else -1
+    if view.ruleset.play_scoring == "none":
+        found = _passed_over_reasonably(view, unseen) if reasonable else _passed_over(view, unseen)
+        for seat, tile in found:
+            factor = partner_over if seat == partner and partner_over is not None else passed_over
+            if factor < 1.0:
+                rarity[seat][tile] = rarity[seat].get(tile, 1.0) / factor
     return Beliefs(barred, tuple(rarity))
 
 
@@ -79,6 +91,54 @@ def _passed_over(view: SeatView, unseen: Sequence[Tile]) -> list[tuple[int, Tile
             if weight(tile) > played and (not pips or tile[0] in pips or tile[1] in pips):
                 found.append((entry.seat, tile))
     return found
+
+
+def _passed_over_reasonably(view: SeatView, unseen: Sequence[Tile]) -> list[tuple[int, Tile]]:
+    """(seat, unseen tile) for each play by another seat made while that tile would have been a
+    reasonable player's better choice (`_choice_key`): it left the next seat shut out or short
+    of more pips it showed it lacks, or as many and was heavier. Not read: as `_passed_over`."""
+    history = view.history
+    players = view.ruleset.players
+    layout = view.ruleset.layout
+    last_draw = {entry.seat: index for index, entry in enumerate(history) if entry.kind == "draw"}
+    voids: list[set[int]] = [set() for _ in range(players)]
+    board = EMPTY_BOARD
+    found = []
+    for index, entry in enumerate(history):
+        if entry.kind != "play":
+            learn_void(voids, history, index)
+            continue
+        seat = entry.seat
+        assert entry.tile is not None
+        readable = seat != view.seat and index > last_draw.get(seat, -1)
+        if readable and not (index == 0 and _opening_forced(view)):
+            void = frozenset(voids[(seat + 1) % players])
+            played = _choice_key(board, entry.tile, entry.end, void, layout)
+            for tile in unseen:
+                ends = _open_ends(board, tile, entry.pips)
+                if any(_choice_key(board, tile, end, void, layout) > played for end in ends):
+                    found.append((seat, tile))
+        board = place(board, entry.tile, entry.end, layout)
+    return found
+
+
+def _open_ends(board: Board, tile: Tile, pips: tuple[int, ...]) -> tuple[EndName | None, ...]:
+    """The ends `tile` could have joined (None: it could have opened the hand)."""
+    if not board.tiles:
+        return (None,)
+    return tuple(end.name for end in board.ends if end.pip in tile and end.pip in pips)
+
+
+def _choice_key(
+    board: Board, tile: Tile, end: EndName | None, void: frozenset[int], layout: str
+) -> tuple[int, int, int]:
+    """How a reasonable player ranks a play: shutting the next seat out, then the ends it leaves
+    that seat short of, then the tile's weight (a house rule's double cover aside)."""
+    if not void or end is None:
+        return (0, 0, weight(tile))
+    ends = place(board, tile, end, layout).ends
+    short = sum(1 for e in ends if e.pip in void)
+    return (int(short == len(ends)), short, weight(tile))
 
 
 def _opening_forced(view: SeatView) -> bool:
