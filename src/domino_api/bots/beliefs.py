@@ -55,6 +55,9 @@ def read_plays(
     rarity: list[dict[Tile, float]] = [{} for _ in range(players)]
     partner = (view.seat + 2) % players if view.ruleset.partnership else -1
     if view.ruleset.play_scoring == "none":
+        # A train's board is not replayed from its moves (its engine double is laid by the
+        # deal): there a play is read by weight alone.
+        reasonable = reasonable and view.ruleset.layout != "trains"
         found = _passed_over_reasonably(view, unseen) if reasonable else _passed_over(view, unseen)
         for seat, tile in found:
             factor = partner_over if seat == partner and partner_over is not None else passed_over
