@@ -32,9 +32,12 @@ from domino_api.engine.teams import team_of
 
 
 def planner_of(variant: str) -> PlannerStrategy:
-    """A variant: passed_over, `w` before it to read plays by weight alone, `/p` and a factor
-    after it to read the partner's plays by that factor: `0.05`, `w0.05`, `0.05/p1.0`."""
+    """A variant: passed_over, `w` before it to read plays by weight alone, `k` before that for
+    playouts where seats block the next one, `/p` and a factor to read the partner's plays by
+    that factor, `/b` and a work budget: `0.05`, `w0.05`, `k0.05/p1.0`, `0.05/b20000`."""
     variant, _, budget = variant.partition("/b")
+    rollout_blocks = variant.startswith("k")
+    variant = variant.lstrip("k")
     reasonable = not variant.startswith("w")
     factor, _, partner = variant.lstrip("w").partition("/p")
     partner_over = float(partner) if partner else None
@@ -43,6 +46,7 @@ def planner_of(variant: str) -> PlannerStrategy:
         passed_over=float(factor),
         partner_over=partner_over,
         reasonable=reasonable,
+        rollout_blocks=rollout_blocks,
     )
 
 

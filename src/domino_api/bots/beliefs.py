@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from domino_api.bots.knowledge import learn_void
 from domino_api.engine import Board, SeatView, Tile
@@ -113,15 +114,16 @@ def _passed_over_reasonably(view: SeatView, unseen: Sequence[Tile]) -> list[tupl
             continue
         seat = entry.seat
         assert entry.tile is not None
+        end = cast(EndName | None, entry.end)  # the history names the engine's own ends
         readable = seat != view.seat and index > last_draw.get(seat, -1)
         if readable and not (index == 0 and _opening_forced(view)):
             void = frozenset(voids[(seat + 1) % players])
-            played = _choice_key(board, entry.tile, entry.end, void, layout)
+            played = _choice_key(board, entry.tile, end, void, layout)
             for tile in unseen:
                 ends = _open_ends(board, tile, entry.pips)
-                if any(_choice_key(board, tile, end, void, layout) > played for end in ends):
+                if any(_choice_key(board, tile, e, void, layout) > played for e in ends):
                     found.append((seat, tile))
-        board = place(board, entry.tile, entry.end, layout)
+        board = place(board, entry.tile, end, layout)
     return found
 
 
