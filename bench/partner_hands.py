@@ -25,6 +25,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from domino_api.bots.beliefs import PARTNER_PASSED_OVER
 from domino_api.bots.plain import PlainStrategy
 from domino_api.bots.planner import WORK_BUDGET, PlannerStrategy, distinct_plays
 from domino_api.engine import PRESETS, SeatView, Start, apply, new_match, seat_view
@@ -32,21 +33,17 @@ from domino_api.engine.teams import team_of
 
 
 def planner_of(variant: str) -> PlannerStrategy:
-    """A variant: passed_over, `w` before it to read plays by weight alone, `k` before that for
-    playouts where seats block the next one, `/p` and a factor to read the partner's plays by
-    that factor, `/b` and a work budget: `0.05`, `w0.05`, `k0.05/p1.0`, `0.05/b20000`."""
+    """A variant: passed_over, `w` before it to read plays by weight alone, `/p` and a factor
+    to read the partner's plays by (else PARTNER_PASSED_OVER), `/b` and a work budget:
+    `0.05`, `w0.05/p0.05`, `0.05/p0.3`, `0.05/b20000`."""
     variant, _, budget = variant.partition("/b")
-    rollout_blocks = variant.startswith("k")
-    variant = variant.lstrip("k")
     reasonable = not variant.startswith("w")
     factor, _, partner = variant.lstrip("w").partition("/p")
-    partner_over = float(partner) if partner else None
     return PlannerStrategy(
         work_budget=int(budget) if budget else WORK_BUDGET,
         passed_over=float(factor),
-        partner_over=partner_over,
+        partner_over=float(partner) if partner else PARTNER_PASSED_OVER,
         reasonable=reasonable,
-        rollout_blocks=rollout_blocks,
     )
 
 

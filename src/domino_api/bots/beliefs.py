@@ -26,6 +26,10 @@ from domino_api.engine.layout import EMPTY_BOARD, place
 # The factor on the chance that a seat holds a tile, for each time it played a lighter one
 # while that tile would have fitted: measured at partners-nines (docs/PARTNERSHIP.md).
 PASSED_OVER = 0.05
+# The same for the partner's plays: 1.0, not read, for a partner plays for the team (to block
+# the next opponent or keep a suit for its partner) more than to shed weight; measured at
+# partners-nines (docs/PARTNERSHIP.md).
+PARTNER_PASSED_OVER = 1.0
 
 _HIGHEST_DOUBLE = ("highest_double_else_heaviest", "highest_double_else_reshuffle")
 
@@ -42,7 +46,7 @@ class Beliefs:
 def read_plays(
     view: SeatView,
     passed_over: float = PASSED_OVER,
-    partner_over: float | None = None,
+    partner_over: float = PARTNER_PASSED_OVER,
     reasonable: bool = True,
 ) -> Beliefs:
     players = view.ruleset.players
@@ -61,7 +65,7 @@ def read_plays(
         reasonable = reasonable and view.ruleset.layout != "trains"
         found = _passed_over_reasonably(view, unseen) if reasonable else _passed_over(view, unseen)
         for seat, tile in found:
-            factor = partner_over if seat == partner and partner_over is not None else passed_over
+            factor = partner_over if seat == partner else passed_over
             if factor < 1.0:
                 rarity[seat][tile] = rarity[seat].get(tile, 1.0) / factor
     return Beliefs(barred, tuple(rarity))

@@ -23,8 +23,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from domino_api.bots.beliefs import PASSED_OVER, Beliefs, read_plays
-from domino_api.bots.knowledge import known_voids, lacks, learn_void
+from domino_api.bots.beliefs import PARTNER_PASSED_OVER, PASSED_OVER, Beliefs, read_plays
+from domino_api.bots.knowledge import known_voids, lacks
 from domino_api.bots.plain import PlainStrategy, forced_action, play_of
 from domino_api.bots.rollout import Outcome, play_out
 from domino_api.bots.trains import train_shape, train_value
@@ -69,11 +69,9 @@ class PlannerStrategy:
         max_samples: int = MAX_SAMPLES,
         work_budget: int = WORK_BUDGET,
         passed_over: float = PASSED_OVER,
-        partner_over: float | None = None,
+        partner_over: float = PARTNER_PASSED_OVER,
         reasonable: bool = True,
-        rollout_blocks: bool = False,
     ) -> None:
-        self.rollout_blocks = rollout_blocks
         self.max_samples = max_samples
         self.work_budget = work_budget
         self.passed_over = passed_over
@@ -101,7 +99,6 @@ class PlannerStrategy:
         rules = rules_of(view.ruleset)
         voids = known_voids(view)
         beliefs = read_plays(view, self.passed_over, self.partner_over, self.reasonable)
-        shown = public_voids(view) if self.rollout_blocks else None
         tallies = [Tally(option, []) for option in options]
         alive = list(tallies)
         samples = 0
@@ -109,10 +106,7 @@ class PlannerStrategy:
         while samples < self.max_samples and work < self.work_budget:
             start = start_hand(view, sample_world(view, voids, rng, beliefs), rules)
             for tally in alive:
-                playout_voids = [set(v) for v in shown] if shown is not None else None
-                outcome = play_out(
-                    start, tally.option, view.scores, view.ruleset.target, playout_voids
-                )
+                outcome = play_out(start, tally.option, view.scores, view.ruleset.target)
                 work += outcome.moves
                 tally.values.append(match_value(view, outcome))
                 tally.wins += won_by(view.ruleset, outcome.winner, view.seat)
@@ -122,14 +116,6 @@ class PlannerStrategy:
                 if len(alive) == 1:
                     break
         return alive, samples
-
-
-def public_voids(view: SeatView) -> list[set[int]]:
-    """Every seat's pips its passes and draws showed it lacks, this view's own seat's too."""
-    voids: list[set[int]] = [set() for _ in range(view.ruleset.players)]
-    for index in range(len(view.history)):
-        learn_void(voids, view.history, index)
-    return voids
 
 
 def distinct_plays(view: SeatView, plays: Sequence[LegalAction]) -> list[LegalAction]:

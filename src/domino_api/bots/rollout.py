@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domino_api.engine import LegalAction
-from domino_api.engine.board import OpenEnd
 from domino_api.engine.hand import act
 from domino_api.engine.state import HandState
 from domino_api.engine.teams import credit
@@ -25,18 +24,10 @@ class Outcome:
     moves: int  # actions played: the planner's unit of work
 
 
-def play_out(
-    hand: HandState,
-    first: LegalAction,
-    scores: tuple[int, ...],
-    target: int,
-    voids: list[set[int]] | None = None,
-) -> Outcome:
+def play_out(hand: HandState, first: LegalAction, scores: tuple[int, ...], target: int) -> Outcome:
     """Play `hand` to its end, its turn seat starting with `first`; `scores` are the match
     scores before the hand goes on (for a win inside the hand). In partnership a seat's points
-    are its team's: both partners gain them, as the engine scores them (engine/teams.py).
-    `voids` (each seat's pips it showed it lacks, a copy the playout adds its passes to): every
-    seat also prefers ends that leave the next seat short, as a reasonable player does."""
+    are its team's: both partners gain them, as the engine scores them (engine/teams.py)."""
     ruleset = hand.deal.rules.ruleset
     gains = (0,) * len(scores)
     seat = hand.turn
@@ -45,8 +36,6 @@ def play_out(
     while seat is not None:
         moves += 1
         needs = target - scores[seat] - gains[seat]
-        if voids is not None and option.action == "pass" and hand.must_cover is None:
-            voids[seat].update(end.pip for end in hand.board.ends)
         hand = act(hand, seat, option, 0, None, needs, False)  # False: imagined, not recorded
         if option.points:
             gains = credit(ruleset, gains, seat, option.points)
@@ -59,11 +48,11 @@ def play_out(
                 gains = credit(ruleset, gains, result.winner, result.points)
             return Outcome(gains, result.winner, moves)
         seat = hand.turn
-        option = rollout_choice(hand, voids)
+        option = rollout_choice(hand)
     raise AssertionError("a hand in play always has a seat to act")
 
 
-def rollout_choice(hand: HandState, voids: list[set[int]] | None = None) -> LegalAction:
+def rollout_choice(hand: HandState) -> LegalAction:
     """The rollout policy's pick among the turn seat's legal actions: the highest fives score,
     then a double only when it can be covered, then the heaviest tile (doubles first), then
     the end whose new pip the seat holds most of."""
@@ -79,7 +68,6 @@ def rollout_choice(hand: HandState, voids: list[set[int]] | None = None) -> Lega
     best = legal[0]
     best_key = -1
     several = held & (held - 1)  # the seat holds more than the tile it plays
-    short = voids[(hand.turn + 1) % len(voids)] if voids else None
     for option in legal:
         tile = option.tile
         assert tile is not None
@@ -100,17 +88,6 @@ def rollout_choice(hand: HandState, voids: list[set[int]] | None = None) -> Lega
             + (2 * (low + high) + (low == high)) * 100
             + (held & suits[outer]).bit_count()
         )
-        if short:
-            key += _blocking(ends, option.end, outer, short)
         if key > best_key:
             best, best_key = option, key
     return best
-
-
-def _blocking(ends: tuple[OpenEnd, ...], joined: str | None, outer: int, short: set[int]) -> int:
-    """The preference, between coverable and weight, for ends the next seat lacks: shut out,
-    then how many (a spinner's new arms aside)."""
-    if joined is None:
-        return 0
-    lacked = sum(1 for end in ends if (outer if end.name == joined else end.pip) in short)
-    return lacked * 10_000 + (50_000 if lacked == len(ends) else 0)
