@@ -50,11 +50,11 @@ def test_a_seat_that_played_light_while_heavier_tiles_fitted_holds_them_less_oft
     hand = state.hand
     assert hand is not None
     view = seat_view(state, 0)
-    beliefs = read_plays(view, 0.2)
+    beliefs = read_plays(view, 0.2, reasonable=False)  # by weight alone, as on a train's board
     # Every tile read as less likely for a seat is unseen by seat 0, heavier than a tile that
-    # seat played, and fits what was open to it then.
+    # seat played, and fits what was open to it then; the partner's plays are not read.
     read = [(s, t) for s in range(4) for t in beliefs.rarity[s]]
-    assert read and not beliefs.rarity[0]
+    assert read and not beliefs.rarity[0] and not beliefs.rarity[2]
     for seat, tile in read:
         assert tile in view.unseen
         assert any(
@@ -89,7 +89,7 @@ def test_read_against_plain_players_no_passed_over_tile_is_in_the_real_hand() ->
             hand = state.hand
             assert hand is not None
             view = seat_view(state, seed % 4)
-            beliefs = read_plays(view, 0.2, reasonable=True)
+            beliefs = read_plays(view, 0.2, partner_over=0.2)
             for seat in range(4):
                 assert not set(beliefs.rarity[seat]) & set(hand.hand_of(seat))
                 read += len(beliefs.rarity[seat])

@@ -1,12 +1,14 @@
 """What a seat may infer from the other seats' plays, beside the voids their passes and draws
 show (knowledge.py): a soft reading of public moves, never a look at a hidden tile.
 
-A reasonable player sheds its heavy tiles first (every pip still held counts against its team
-when a hand blocks). So a seat that played a tile while a heavier unseen tile would have fitted
-the same ends probably did not hold that tile: each such pass-over multiplies the chance that
-the seat holds it by `PASSED_OVER`. The reading is soft because a player may keep a heavy tile
-for a reason (to block, to score, to cover a double). Only games without play scoring read
-plays this way: where a play can score, the points, not the weight, lead the choice.
+A reasonable player, among the tiles that fit, shuts the next seat out if it can, else leaves
+it short of the most pips it showed it lacks, else sheds its heaviest tile (every pip still
+held counts against its team when a hand blocks). So a seat that played a tile while an unseen
+tile would have been the better such choice probably did not hold it: each such pass-over
+multiplies the chance that the seat holds it by `PASSED_OVER`. The reading is soft because a
+player may keep a tile for a reason of its own (to score, to cover a double). A partner's plays
+are not read (`PARTNER_PASSED_OVER`): it plays for the team. Only games without play scoring
+read plays: where a play can score, the points lead the choice.
 
 One rule is hard: when the hand's opening tile is the highest double dealt (the opening rule
 says so), no hand was dealt a higher double, so a seat that has not drawn holds none.
@@ -23,8 +25,9 @@ from domino_api.engine import Board, SeatView, Tile
 from domino_api.engine.kinds import EndName
 from domino_api.engine.layout import EMPTY_BOARD, place
 
-# The factor on the chance that a seat holds a tile, for each time it played a lighter one
-# while that tile would have fitted: measured at partners-nines (docs/PARTNERSHIP.md).
+# The factor on the chance that a seat holds a tile, for each time it played another while that
+# tile would have been a reasonable player's choice: measured at partners-nines
+# (docs/PARTNERSHIP.md).
 PASSED_OVER = 0.05
 # The same for the partner's plays: 1.0, not read, for a partner plays for the team (to block
 # the next opponent or keep a suit for its partner) more than to shed weight; measured at
@@ -49,6 +52,8 @@ def read_plays(
     partner_over: float = PARTNER_PASSED_OVER,
     reasonable: bool = True,
 ) -> Beliefs:
+    """What `view`'s seat reads from the hand's public moves; `reasonable` False: plays read by
+    weight alone (as on a train's board, always)."""
     players = view.ruleset.players
     unseen = view.unseen
     drew = [False] * players
