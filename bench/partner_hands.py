@@ -25,17 +25,33 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from domino_api.bots.beliefs import PARTNER_PASSED_OVER
 from domino_api.bots.plain import PlainStrategy
-from domino_api.bots.planner import PlannerStrategy, distinct_plays
+from domino_api.bots.planner import WORK_BUDGET, PlannerStrategy, distinct_plays
 from domino_api.engine import PRESETS, SeatView, Start, apply, new_match, seat_view
 from domino_api.engine.teams import team_of
 
 
-def first_hand(preset: str, deal: int, planners: int, passed_over: float) -> dict[str, Any]:
+def planner_of(variant: str) -> PlannerStrategy:
+    """A variant: passed_over, `w` before it to read plays by weight alone, `/p` and a factor
+    to read the partner's plays by (else PARTNER_PASSED_OVER), `/b` and a work budget:
+    `0.05`, `w0.05/p0.05`, `0.05/p0.3`, `0.05/b20000`."""
+    variant, _, budget = variant.partition("/b")
+    reasonable = not variant.startswith("w")
+    factor, _, partner = variant.lstrip("w").partition("/p")
+    return PlannerStrategy(
+        work_budget=int(budget) if budget else WORK_BUDGET,
+        passed_over=float(factor),
+        partner_over=float(partner) if partner else PARTNER_PASSED_OVER,
+        reasonable=reasonable,
+    )
+
+
+def first_hand(preset: str, deal: int, planners: int, passed_over: str) -> dict[str, Any]:
     """The first hand of deal `deal` with the Planners as team `planners` (0: seats 0 and 2)."""
     secret = hashlib.sha256(f"bench-partners:{preset}:{deal}".encode()).digest()
     state = apply(new_match(PRESETS[preset], secret), None, Start(f"cut-{deal}")).state
-    planner, plain = PlannerStrategy(passed_over=passed_over), PlainStrategy()
+    planner, plain = planner_of(passed_over), PlainStrategy()
     times: list[float] = []
     while state.status == "playing":
         seat = state.turn
@@ -72,9 +88,9 @@ def searched_views(preset: str, count: int) -> list[SeatView]:
     return views
 
 
-def time_variants(preset: str, count: int, variants: list[float]) -> None:
+def time_variants(preset: str, count: int, variants: list[str]) -> None:
     views = searched_views(preset, count)
-    planners = [PlannerStrategy(passed_over=v) for v in variants]
+    planners = [planner_of(v) for v in variants]
     times: list[list[float]] = [[] for _ in variants]
     for index, view in enumerate(views):
         for planner, out in zip(planners, times, strict=True):
@@ -101,11 +117,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", default="partners-nines")
     parser.add_argument("--deals", type=int, default=60)
     parser.add_argument("--first-deal", type=int, default=0)
-    parser.add_argument("--variants", default="1.0,0.35", help="comma-separated passed_over")
+    parser.add_argument("--variants", default="1.0,0.35", help="comma-separated, see planner_of")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--time", type=int, help="time the variants on this many positions")
     args = parser.parse_args(argv)
-    variants = [float(v) for v in args.variants.split(",")]
+    variants = args.variants.split(",")
     if args.time:
         time_variants(args.preset, args.time, variants)
         return 0

@@ -25,6 +25,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from partner_hands import planner_of
+
 from bots import play_match as heads_up
 from bots import wilson
 from domino_api.bots import get_strategy
@@ -38,9 +40,11 @@ BASELINE = {
 }
 
 
-def play_partners(preset: str, index: int) -> dict[str, Any]:
+def play_partners(preset: str, index: int, variant: str | None = None) -> dict[str, Any]:
     """One partnership match; even indexes seat the Planners at 0 and 2, odd ones swap the
-    teams on the same deal."""
+    teams on the same deal. `variant`: a Planner of partner_hands.py's, else the registry's."""
+    strategies = {"planner": planner_of(variant) if variant else get_strategy("planner")}
+    strategies["plain"] = get_strategy("plain")
     rules = PRESETS[preset]
     planners = 0 if index % 2 == 0 else 1  # the Planners' team
     secret = hashlib.sha256(f"bench-partners:{preset}:{index // 2}".encode()).digest()
@@ -55,7 +59,7 @@ def play_partners(preset: str, index: int) -> dict[str, Any]:
         name = "planner" if team_of(seat) == planners else "plain"
         rng = random.Random(f"{preset}:{index}:{state.seq}")
         started = time.perf_counter()
-        action, _ = get_strategy(name).choose(seat_view(state, seat), rng)
+        action, _ = strategies[name].choose(seat_view(state, seat), rng)
         if name == "planner":
             decisions.append(time.perf_counter() - started)
         state = apply(state, seat, action).state
@@ -96,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write the summaries as JSON here")
     parser.add_argument("--first", type=int, default=0, help="first match index (even)")
     parser.add_argument("--log", type=Path, help="append each match's result here as it ends")
+    parser.add_argument("--planner", help="a Planner variant (partner_hands.py's planner_of)")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the heads-up matches")
     args = parser.parse_args(argv)
     matches = args.matches + args.matches % 2
     summaries = []
@@ -103,16 +109,21 @@ def main(argv: list[str] | None = None) -> int:
         for preset in args.presets.split(","):
             started = time.perf_counter()
             indexes = range(args.first, args.first + matches)
-            jobs = [pool.submit(play_partners, preset, i) for i in indexes]
+            jobs = [pool.submit(play_partners, preset, i, args.planner) for i in indexes]
             teams = [
                 logged(args.log, preset, i, j.result()) for i, j in zip(indexes, jobs, strict=True)
             ]
             wins = sum(r["won"] for r in teams)
             summaries.append(
                 rate(
-                    f"{preset} 2 Planners v 2 Plains", wins, matches, time.perf_counter() - started
+                    f"{preset} 2 Planners v 2 Plains {args.planner or ''}".rstrip(),
+                    wins,
+                    matches,
+                    time.perf_counter() - started,
                 )
             )
+            if args.no_baseline:
+                continue
             started = time.perf_counter()
             base = BASELINE[preset]
             jobs = [pool.submit(heads_up, base, i) for i in indexes]

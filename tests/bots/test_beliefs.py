@@ -50,11 +50,11 @@ def test_a_seat_that_played_light_while_heavier_tiles_fitted_holds_them_less_oft
     hand = state.hand
     assert hand is not None
     view = seat_view(state, 0)
-    beliefs = read_plays(view, 0.2)
+    beliefs = read_plays(view, 0.2, reasonable=False)  # by weight alone, as on a train's board
     # Every tile read as less likely for a seat is unseen by seat 0, heavier than a tile that
-    # seat played, and fits what was open to it then.
+    # seat played, and fits what was open to it then; the partner's plays are not read.
     read = [(s, t) for s in range(4) for t in beliefs.rarity[s]]
-    assert read and not beliefs.rarity[0]
+    assert read and not beliefs.rarity[0] and not beliefs.rarity[2]
     for seat, tile in read:
         assert tile in view.unseen
         assert any(
@@ -76,6 +76,25 @@ def test_a_seat_that_played_light_while_heavier_tiles_fitted_holds_them_less_oft
     # Whatever it reads, each imagined hand is its seat's size and honours its voids.
     world = sample_world(view, voids, rng, beliefs)
     assert [len(h) for h in world.hands] == list(view.counts)
+
+
+def test_read_against_plain_players_no_passed_over_tile_is_in_the_real_hand() -> None:
+    # Plain plays as the reading's reasonable player does (block the next seat, then the
+    # heaviest), so the tiles read as passed over are never in the hands of Plain seats; read by
+    # weight alone, a tile Plain kept while it blocked with a lighter one would be.
+    read = 0
+    for seed in range(6):
+        state = _dealt("partners-nines", seed)
+        while state.status == "playing":
+            hand = state.hand
+            assert hand is not None
+            view = seat_view(state, seed % 4)
+            beliefs = read_plays(view, 0.2, partner_over=0.2)
+            for seat in range(4):
+                assert not set(beliefs.rarity[seat]) & set(hand.hand_of(seat))
+                read += len(beliefs.rarity[seat])
+            state = _played(state, 1)
+    assert read > 100  # the reading said something, deal after deal
 
 
 def test_plays_are_not_read_where_a_play_can_score() -> None:

@@ -23,14 +23,20 @@ def known_voids(view: SeatView) -> tuple[frozenset[int], ...]:
     voids: list[set[int]] = [set() for _ in range(view.ruleset.players)]
     history = view.history
     for index, entry in enumerate(history):
-        seat = entry.seat
-        if seat == view.seat or entry.kind == "play":
-            continue
-        if entry.kind == "pass" or _played_next(history, index):
-            voids[seat].update(entry.pips)
-        else:
-            voids[seat] = set(entry.pips)
+        if entry.seat != view.seat:
+            learn_void(voids, history, index)
     return tuple(frozenset(v) for v in voids)
+
+
+def learn_void(voids: list[set[int]], history: tuple[HistoryEntry, ...], index: int) -> None:
+    """What the pass or draw at `index` shows its seat lacks, added to `voids` (a play: none)."""
+    entry = history[index]
+    if entry.kind == "play":
+        return
+    if entry.kind == "pass" or _played_next(history, index):
+        voids[entry.seat].update(entry.pips)
+    else:
+        voids[entry.seat] = set(entry.pips)
 
 
 def _played_next(history: tuple[HistoryEntry, ...], index: int) -> bool:

@@ -23,7 +23,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from domino_api.bots.beliefs import PASSED_OVER, Beliefs, read_plays
+from domino_api.bots.beliefs import PARTNER_PASSED_OVER, PASSED_OVER, Beliefs, read_plays
 from domino_api.bots.knowledge import known_voids, lacks
 from domino_api.bots.plain import PlainStrategy, forced_action, play_of
 from domino_api.bots.rollout import Outcome, play_out
@@ -69,10 +69,14 @@ class PlannerStrategy:
         max_samples: int = MAX_SAMPLES,
         work_budget: int = WORK_BUDGET,
         passed_over: float = PASSED_OVER,
+        partner_over: float = PARTNER_PASSED_OVER,
+        reasonable: bool = True,
     ) -> None:
         self.max_samples = max_samples
         self.work_budget = work_budget
         self.passed_over = passed_over
+        self.partner_over = partner_over
+        self.reasonable = reasonable
         self.plain = PlainStrategy()
 
     def choose(self, view: SeatView, rng: random.Random) -> tuple[Action, str]:
@@ -94,7 +98,7 @@ class PlannerStrategy:
     ) -> tuple[list[Tally], int]:
         rules = rules_of(view.ruleset)
         voids = known_voids(view)
-        beliefs = read_plays(view, self.passed_over)
+        beliefs = read_plays(view, self.passed_over, self.partner_over, self.reasonable)
         tallies = [Tally(option, []) for option in options]
         alive = list(tallies)
         samples = 0
