@@ -35,6 +35,7 @@ from domino_api.engine.errors import (
 )
 from domino_api.engine.events import NON_GAME_EVENTS, SERVICE_EVENTS, Event, Transition
 from domino_api.engine.ledger import ledger, verify_ledger
+from domino_api.engine.move_record import Move
 from domino_api.engine.rules import apply, is_stale, legal_actions, record
 from domino_api.engine.rulesets import (
     PRESETS,
@@ -50,7 +51,6 @@ from domino_api.engine.state import (
     LegalAction,
     MatchResult,
     MatchState,
-    Move,
     new_match,
 )
 from domino_api.engine.tiles import Tile, canonical, full_set

@@ -42,13 +42,13 @@ from domino_api.engine.event_types import (
     TurnPrivate,
 )
 from domino_api.engine.kinds import ForfeitCause, Json, ScoreCause
+from domino_api.engine.move_record import Move
 from domino_api.engine.move_types import options
 from domino_api.engine.state import (
     HandResult,
     HandState,
     MatchResult,
     MatchState,
-    Move,
 )
 
 # Events that never make a move stale (docs/ARCHITECTURE.md, "The write core", step 4).

@@ -14,14 +14,13 @@ from domino_api.engine.board import Board
 from domino_api.engine.kinds import EndName, HandReason
 from domino_api.engine.layout import EMPTY_BOARD, place
 from domino_api.engine.legal import cover_after, legal_plays
-from domino_api.engine.move_record import MoveChain
+from domino_api.engine.move_record import Move, MoveChain
 from domino_api.engine.scoring import blocked_outcome, domino_points, hand_pips
 from domino_api.engine.state import (
     HandDeal,
     HandResult,
     HandState,
     LegalAction,
-    Move,
     MustCover,
     Rules,
     with_seat,

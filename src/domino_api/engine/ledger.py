@@ -21,6 +21,7 @@ from domino_api.engine.actions import (
 from domino_api.engine.deal import ALGORITHM, commitment
 from domino_api.engine.errors import EngineError, LedgerSealed
 from domino_api.engine.event_types import DrawnPrivate, SeatJoinedData, TilePlayedData
+from domino_api.engine.move_record import Move
 from domino_api.engine.rules import apply
 from domino_api.engine.rulesets import Ruleset, checked
 from domino_api.engine.shapes import (
@@ -35,7 +36,6 @@ from domino_api.engine.state import (
     HandState,
     MatchResult,
     MatchState,
-    Move,
     new_match,
 )
 

@@ -25,7 +25,8 @@ from domino_api.engine.events import NON_GAME_EVENTS, SERVICE_EVENTS, Event, Tra
 from domino_api.engine.explain import refused_draw_or_pass, refused_play
 from domino_api.engine.hand import act
 from domino_api.engine.legal import legal_actions
-from domino_api.engine.state import HandState, LegalAction, MatchState, Move
+from domino_api.engine.move_record import Move
+from domino_api.engine.state import HandState, LegalAction, MatchState
 from domino_api.engine.teams import credit
 from domino_api.engine.tiles import tile_problem
 

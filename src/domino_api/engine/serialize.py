@@ -7,7 +7,7 @@ from msgspec import UNSET, UnsetType
 
 from domino_api.engine.board import Board, OpenEnd, Placement
 from domino_api.engine.legal import legal_plays
-from domino_api.engine.move_record import chained
+from domino_api.engine.move_record import Move, chained
 from domino_api.engine.rulesets import Ruleset, checked
 from domino_api.engine.shapes import (
     BoardSnapshot,
@@ -23,7 +23,6 @@ from domino_api.engine.state import (
     HandState,
     LegalAction,
     MatchState,
-    Move,
     MustCover,
     rules_of,
 )

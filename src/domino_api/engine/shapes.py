@@ -21,8 +21,9 @@ from domino_api.engine.kinds import (
     SeatKind,
     Status,
 )
+from domino_api.engine.move_record import Move
 from domino_api.engine.rulesets import Ruleset
-from domino_api.engine.state import HandResult, MatchResult, Move
+from domino_api.engine.state import HandResult, MatchResult
 from domino_api.engine.tiles import Tile
 
 # ---------------------------------------------------------------- a snapshot

@@ -14,11 +14,10 @@ from functools import cache
 from itertools import chain
 from typing import TypeVar, get_args
 
-from msgspec import UNSET, Struct, UnsetType
+from msgspec import Struct
 
 from domino_api.engine.board import Board
 from domino_api.engine.kinds import (
-    ActionName,
     EndName,
     HandReason,
     Layout,
@@ -28,7 +27,7 @@ from domino_api.engine.kinds import (
     is_over,
 )
 from domino_api.engine.layout import EMPTY_BOARD
-from domino_api.engine.move_record import MoveChain, moves_of
+from domino_api.engine.move_record import Move, MoveChain, moves_of
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.tiles import Tile, full_set
 
@@ -55,24 +54,6 @@ DRAW_ACTION = LegalAction(action="draw", tile=None, end=None, points=None)
 PASS_ACTION = LegalAction(action="pass", tile=None, end=None, points=None)
 ONLY_DRAW = (DRAW_ACTION,)  # the legal list of a seat that cannot play and may draw
 ONLY_PASS = (PASS_ACTION,)
-
-
-# One type from the hand's record to the published ledger (`LedgerOut`'s moves, read back by
-# the verify route): what a move lacks is UNSET and left out of its JSON, not null, since a
-# play's `end` is null for a hand's first tile. A snapshot's MoveRow writes UNSET as null.
-# `seq` is the seq of the event the move produced.
-class Move(Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
-    """A play has `tile`, `end` (null for a hand's first tile) and `points`; a draw names the
-    `tile` drawn; a pass has neither. A computer seat's moves carry the `reason` it chose them for.
-    """
-
-    seq: int
-    seat: int
-    action: ActionName
-    tile: Tile | UnsetType = UNSET
-    end: EndName | UnsetType | None = UNSET
-    points: int | UnsetType = UNSET
-    reason: str | UnsetType = UNSET
 
 
 class HandResult(Struct, frozen=True, kw_only=True, gc=False):

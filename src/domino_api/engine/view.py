@@ -12,6 +12,7 @@ from domino_api.engine.board import Board, Placement
 from domino_api.engine.kinds import EndName, Status
 from domino_api.engine.layout import EMPTY_BOARD, place
 from domino_api.engine.legal import cover_after, legal_actions, open_to
+from domino_api.engine.move_record import Move
 from domino_api.engine.move_types import Option, options
 from domino_api.engine.rulesets import Ruleset
 from domino_api.engine.state import (
@@ -20,7 +21,6 @@ from domino_api.engine.state import (
     LegalAction,
     MatchResult,
     MatchState,
-    Move,
     MustCover,
 )
 from domino_api.engine.teams import TeamCount, team_counts
