@@ -193,7 +193,9 @@ class QueuedAnnouncer:
     `start`/`close` with its connection)."""
 
     def __init__(self) -> None:
-        self._pending: dict[Topic, int] = {}  # topic -> highest seq, in order of arrival
+        # topic -> highest seq, in order of each topic's latest arrival: a mute's announcement
+        # stays ahead of the talk that follows it, which shares its match's subject (`_put`).
+        self._pending: dict[Topic, int] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
@@ -248,15 +250,17 @@ class QueuedAnnouncer:
         self._local, self._local_visibility = hook, visibility
 
     def _put(self, topic: Topic, seq: int) -> None:
-        known = self._pending.get(topic)
+        # Taken out and put back last: kept in its first place, a match's later step would be
+        # sent before a mute announced after that place, and another process would deliver
+        # the talk after the mute unmarked.
+        known = self._pending.pop(topic, None)
         if known is None and len(self._pending) >= QUEUE_MATCHES:
             metrics.count_announcement_dropped()
             if not self._full:
                 self._full = True
                 log.warning("announcement queue full (%d matches): dropping", QUEUE_MATCHES)
             return
-        if known is None or seq > known:
-            self._pending[topic] = seq
+        self._pending[topic] = seq if known is None else max(known, seq)
         self._wake.set()
 
     def _hand_over(self, step: Committed) -> None:
