@@ -193,9 +193,7 @@ class QueuedAnnouncer:
     `start`/`close` with its connection)."""
 
     def __init__(self) -> None:
-        # topic -> highest seq, in order of each topic's latest arrival: a mute's announcement
-        # stays ahead of the talk that follows it, which shares its match's subject (`_put`).
-        self._pending: dict[Topic, int] = {}
+        self._pending: dict[Topic, int] = {}  # topic -> highest seq, by latest arrival (`_put`)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
